@@ -1,0 +1,103 @@
+# voicenote: thin wrappers over swift, cc, python and the scripts in scripts/.
+# `make run` runs the main job; `make test` runs every test. Both install what they need first (`make deps`).
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(PATH):/opt/swift/usr/bin
+
+VERSION := 0.1.0
+MAJOR := 0
+PREFIX ?= /usr/local
+BUILD := $(CURDIR)/build
+SO := libvoicenote.so.$(VERSION)
+PYTHON ?= python3
+
+# Every Debian package the build, tests, bench and tools use.
+DEBIAN_PACKAGES := \
+	pkg-config cmake ninja-build gcc g++ make binutils file time \
+	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev \
+	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
+	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
+	espeak-ng sox opus-tools ffmpeg nginx-light doxygen
+# Python packages the tests and bench use (from PyPI).
+PYTHON_PACKAGES := pytest
+
+SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/voicenote.map \
+	-Xlinker -soname=libvoicenote.so.$(MAJOR)
+
+.PHONY: all deps build so cli tsan-so test test-swift test-abi test-c test-python test-install test-tsan \
+	test-asan install run bench fuzz docs clean
+
+all: build
+
+deps:
+	@scripts/deps.sh "$(PYTHON)" "$(DEBIAN_PACKAGES)" "$(PYTHON_PACKAGES)"
+
+build: so cli
+
+# The shipped library: static Swift runtime, SONAME, only vn_* exported.
+so:
+	swift build -c release --scratch-path .build-release --product voicenote $(SWIFT_SO_FLAGS)
+	mkdir -p $(BUILD)/lib
+	cp .build-release/release/libvoicenote.so $(BUILD)/lib/$(SO)
+	ln -sf $(SO) $(BUILD)/lib/libvoicenote.so.$(MAJOR)
+	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/lib/libvoicenote.so
+
+cli:
+	swift build -c release --scratch-path .build-release --product voicenote-cli --static-swift-stdlib
+	mkdir -p $(BUILD)/bin
+	cp .build-release/release/voicenote-cli $(BUILD)/bin/voicenote
+
+# The library built with ThreadSanitizer, for the C and Python contract tests under TSan.
+tsan-so:
+	swift build --sanitize=thread --scratch-path .build-tsan --product voicenote \
+		-Xlinker --version-script=$(CURDIR)/voicenote.map -Xlinker -soname=libvoicenote.so.$(MAJOR)
+	mkdir -p $(BUILD)/tsan/lib
+	cp .build-tsan/debug/libvoicenote.so $(BUILD)/tsan/lib/$(SO)
+	ln -sf $(SO) $(BUILD)/tsan/lib/libvoicenote.so.$(MAJOR)
+	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
+
+test: deps
+	$(MAKE) test-swift build test-abi test-c test-python test-install test-tsan test-asan
+	@echo "make test: all suites passed"
+
+test-swift:
+	swift build --build-tests
+	swift test --skip-build
+
+test-abi: build
+	scripts/check-abi.sh $(BUILD)
+
+test-c: build
+	$(MAKE) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
+
+test-python: build
+	VOICENOTE_LIBRARY=$(BUILD)/lib/libvoicenote.so $(PYTHON) -m pytest -q bindings/python/tests
+
+test-install: build
+	scripts/test-install.sh "$(PYTHON)"
+
+test-tsan: tsan-so
+	swift test --sanitize=thread --scratch-path .build-tsan
+	scripts/test-tsan.sh $(BUILD)/tsan/lib "$(PYTHON)"
+
+test-asan:
+	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp swift test --sanitize=address --scratch-path .build-asan
+
+install: build
+	scripts/install.sh "$(PREFIX)" $(BUILD) $(VERSION) $(MAJOR)
+
+run: deps build
+	scripts/run-main-job.sh $(BUILD)
+
+bench: deps build
+	$(PYTHON) bench/run.py --build $(BUILD)
+
+fuzz:
+	scripts/fuzz.sh $${FUZZ_SECONDS:-300}
+
+docs:
+	doxygen docs/Doxyfile
+
+clean:
+	rm -rf $(BUILD) .build .build-release .build-tsan .build-asan .build-fuzz

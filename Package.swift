@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+// voicenote: the voice-message engine for Linux chat clients.
+// Modules depend downward only: VoiceNoteABI -> features -> Codec/Audio -> VoiceNoteCore -> C shims.
+// Link flags for the shipped .so (SONAME, version script, static runtime) are passed by the Makefile,
+// so this manifest stays free of unsafe flags and usable as a dependency.
+import PackageDescription
+
+/// A system library reached through pkg-config, with the Debian package that provides it.
+func systemLibrary(_ name: String, pkgConfig: String?, apt: String) -> Target {
+    .systemLibrary(name: name, pkgConfig: pkgConfig, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "VoiceNote",
+    products: [
+        .library(name: "voicenote", type: .dynamic, targets: ["VoiceNoteABI"]),
+        .executable(name: "voicenote-cli", targets: ["voicenote-cli"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        systemLibrary("CALSA", pkgConfig: "alsa", apt: "libasound2-dev"),
+        systemLibrary("COgg", pkgConfig: "ogg", apt: "libogg-dev"),
+        systemLibrary("COpus", pkgConfig: "opus", apt: "libopus-dev"),
+        systemLibrary("COpusEnc", pkgConfig: "libopusenc", apt: "libopusenc-dev"),
+        systemLibrary("COpusFile", pkgConfig: "opusfile", apt: "libopusfile-dev"),
+        systemLibrary("CSonic", pkgConfig: nil, apt: "libsonic-dev"),
+        systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        systemLibrary("CJansson", pkgConfig: "jansson", apt: "libjansson-dev"),
+        systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // The public header, imported by VoiceNoteABI so `@c @implementation` is checked against it.
+        .systemLibrary(name: "CVoiceNote", path: "include"),
+        .target(name: "CShims"),
+        .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
+        .target(name: "VoiceNoteABI", dependencies: ["VoiceNoteCore", "CVoiceNote", "CShims"]),
+        .executableTarget(
+            name: "voicenote-cli",
+            dependencies: ["VoiceNoteCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore"]),
+        .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote"]),
+    ]
+)

@@ -1,0 +1,20 @@
+/* CShims: the few things Swift cannot express, for voicenote's own modules only.
+ * Nothing here is public: the version script exports vn_* alone, and these are named vnshim_*. */
+#ifndef VOICENOTE_CSHIMS_H
+#define VOICENOTE_CSHIMS_H
+
+#include <stddef.h>
+
+/** Stores this thread's last error message (copied, truncated to 1023 bytes). */
+void vnshim_set_last_error(const char *message);
+
+/** This thread's last error message; "" when none. Valid until the next vnshim_set_last_error on this thread. */
+const char *vnshim_last_error(void);
+
+/** A non-blocking, close-on-exec eventfd (sys/eventfd.h is not in Glibc's Swift module); -1 and errno on failure. */
+int vnshim_eventfd(void);
+
+/** Names the calling thread (at most 15 bytes are kept); pthread_setname_np needs _GNU_SOURCE. */
+void vnshim_set_thread_name(const char *name);
+
+#endif

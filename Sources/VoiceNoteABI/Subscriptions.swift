@@ -1,0 +1,34 @@
+import CVoiceNote
+import VoiceNoteCore
+
+@c @implementation public func vn_unsubscribe(_ id: vn_subscription_id) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        try SubscriptionRegistry.shared.end(id: id)
+    }
+}
+
+/// A C callback, its user data and its release function, as one sendable value. `release` runs through the
+/// subscription registry exactly once.
+struct CSubscriber<Function>: @unchecked Sendable {
+    let function: Function
+    let userData: UnsafeMutableRawPointer?
+    let release: vn_release_fn?
+
+    /// The release closure for `EventChannel.subscribe`.
+    var releaseClosure: (@Sendable () -> Void)? {
+        guard let release else { return nil }
+        let userData = UnsafeSendablePointer(userData)
+        return { release(userData.pointer) }
+    }
+}
+
+/// A raw pointer carried across threads; the C caller vouches for it.
+struct UnsafeSendablePointer: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer?
+    init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+}
+
+/// Writes a subscription id where the caller asked for it.
+func store(_ id: UInt64, into out: UnsafeMutablePointer<vn_subscription_id>?) {
+    out?.pointee = id
+}

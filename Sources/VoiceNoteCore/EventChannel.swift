@@ -1,0 +1,64 @@
+import Synchronization
+
+/// The subscribers of one object and the dispatcher that delivers to them; every object with events has one.
+/// Events reach each subscriber in the order `emit` was called.
+public final class EventChannel<Event: Sendable>: Sendable {
+    private struct Subscriber: Sendable {
+        let subscription: Subscription
+        let handler: @Sendable (Event) -> Void
+    }
+    private struct State: ~Copyable {
+        var subscribers: [Subscriber] = []
+        var closed = false
+    }
+
+    private let dispatcher: any EventDispatcher
+    private let state = Mutex(State())
+
+    /// Makes a channel that delivers through `dispatcher`.
+    public init(dispatcher: any EventDispatcher) {
+        self.dispatcher = dispatcher
+    }
+
+    /// Adds a subscriber; `release` runs exactly once after its last callback. Throws `.misuse` after `close`
+    /// (then `release` is not called).
+    public func subscribe(
+        _ handler: @escaping @Sendable (Event) -> Void, release: (@Sendable () -> Void)?
+    ) throws(VoiceNoteError) -> UInt64 {
+        try state.withLock { (state) throws(VoiceNoteError) -> UInt64 in
+            guard !state.closed else { throw VoiceNoteError(.misuse, "the object was destroyed") }
+            let subscription = SubscriptionRegistry.shared.register(release: release)
+            state.subscribers.removeAll { $0.subscription.isEnded }
+            state.subscribers.append(Subscriber(subscription: subscription, handler: handler))
+            return subscription.id
+        }
+    }
+
+    /// Queues `event` for every live subscriber. Never blocks on a callback; dropped after `close`.
+    public func emit(_ event: Event) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.subscribers.removeAll { $0.subscription.isEnded }
+            let pending = state.subscribers.map { subscriber in
+                PendingEvent(subscription: subscriber.subscription) { subscriber.handler(event) }
+            }
+            dispatcher.enqueue(pending)
+        }
+    }
+
+    /// Whether any subscriber is live (to skip building events nobody receives).
+    public var hasSubscribers: Bool {
+        state.withLock { state in state.subscribers.contains { !$0.subscription.isEnded } }
+    }
+
+    /// Ends every subscription (waiting for callbacks on other threads, not for the caller's own) and drops
+    /// later events. Idempotent.
+    public func close() {
+        let subscribers = state.withLock { state in
+            state.closed = true
+            defer { state.subscribers = [] }
+            return state.subscribers
+        }
+        for subscriber in subscribers { SubscriptionRegistry.shared.end(subscriber.subscription) }
+    }
+}

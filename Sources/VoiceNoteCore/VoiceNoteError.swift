@@ -1,0 +1,34 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The one error type of voicenote: a status (SPEC §10) and a detail message for people.
+public struct VoiceNoteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The status the C API returns for this error; never `.ok`.
+    public let status: Status
+    /// Detail text, with the errno or HTTP status where there is one.
+    public let message: String
+
+    /// Makes an error with a status and a detail message.
+    public init(_ status: Status, _ message: String) {
+        self.status = status
+        self.message = message
+    }
+
+    /// `"VN_E_FORMAT: <message>"`.
+    public var description: String { "\(status.name): \(message)" }
+
+    /// Maps an errno from a file operation to the status SPEC §10 gives it.
+    public static func fromErrno(_ code: Int32, _ what: String) -> VoiceNoteError {
+        let text = String(cString: strerror(code))
+        let status: Status = switch code {
+        case ENOENT, ENOTDIR: .notFound
+        case EACCES, EPERM, EROFS: .permission
+        case ENOSPC, EFBIG, EDQUOT: .noSpace
+        case EISDIR: .invalidArgument
+        case ENOMEM: .noMemory
+        default: .io
+        }
+        return VoiceNoteError(status, "\(what): \(text) (errno \(code))")
+    }
+}

@@ -1,0 +1,411 @@
+/**
+ * \file voicenote.h
+ * \brief voicenote: the voice-message engine for Linux chat clients (record, meter, waveform, play, upload).
+ *
+ * This header is the whole public C API and the ABI contract of `libvoicenote.so.0`.
+ *
+ * Conventions kept by every function (see each function for its own details):
+ * - Every fallible call returns `int`: #VN_OK (0) or a negative `VN_E_*` status. Numbers never change.
+ * - After a failure, vn_last_error_message() gives this thread's detail text for it.
+ * - Handles are opaque. `create` functions set `*out = NULL` on failure; `destroy(NULL)` is a no-op; a NULL
+ *   handle elsewhere is #VN_E_MISUSE; a handle that was already destroyed is detected and is #VN_E_MISUSE.
+ * - Inputs are copied before a call returns. Returned strings are static unless a function says the caller
+ *   owns them, in which case they are freed with vn_free().
+ * - Event structs passed to callbacks start with `size_t size`, are valid only during the callback, and only
+ *   ever grow at the end.
+ *
+ * Threads and callbacks:
+ * - **Events** (what happened) go to subscribers. By default they run on one library-owned event thread, in
+ *   the order they happened. An object created with a #vn_event_loop delivers its events only inside
+ *   vn_event_loop_dispatch() on the thread that calls it (for GTK, Qt and other main loops).
+ * - Callbacks never run on an audio thread and never while the library holds a lock; any `vn_` call is
+ *   allowed inside a callback, including unsubscribing or destroying the object that called.
+ * - After vn_unsubscribe() or an object's destroy returns, no callback of that subscription runs again; called
+ *   from inside that subscription's own callback, they mark it dead without waiting.
+ * - A subscription's `release(user_data)` runs exactly once, after its last callback.
+ * - **Hooks** (questions the library asks) run synchronously on the thread named in their documentation.
+ *
+ * \threadsafety Unless a function says otherwise, every function may be called from any thread.
+ * \since 0.1.0
+ */
+#ifndef VOICENOTE_H
+#define VOICENOTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Version
+ * @{ */
+
+/** Major version; the SONAME is `libvoicenote.so.<major>`. \since 0.1.0 */
+#define VN_VERSION_MAJOR 0
+/** Minor version: grows when API is added. \since 0.1.0 */
+#define VN_VERSION_MINOR 1
+/** Patch version: grows for fixes. \since 0.1.0 */
+#define VN_VERSION_PATCH 0
+/** The version as text, "major.minor.patch". \since 0.1.0 */
+#define VN_VERSION_STRING "0.1.0"
+/** Packs a version into one comparable number: major * 1000000 + minor * 1000 + patch. \since 0.1.0 */
+#define VN_MAKE_VERSION(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
+/** The version this header describes, as a number from VN_MAKE_VERSION(). \since 0.1.0 */
+#define VN_VERSION_NUMBER VN_MAKE_VERSION(VN_VERSION_MAJOR, VN_VERSION_MINOR, VN_VERSION_PATCH)
+
+/**
+ * The version of the library loaded at run time, which may be newer than the header compiled against.
+ *
+ * \returns the version as VN_MAKE_VERSION(major, minor, patch).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_version_number(void);
+
+/**
+ * The version of the library loaded at run time, as text.
+ *
+ * \returns a static string such as "0.1.0"; never NULL; do not free.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+const char *vn_version_string(void);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Status codes
+ * @{ */
+
+/** Status codes returned by every fallible call. Values are stable and only ever appended. \since 0.1.0 */
+typedef enum vn_status {
+    VN_OK = 0,                /**< Success. */
+    VN_E_INVALID_ARG = -1,    /**< A bad argument, including a directory where a file is expected. */
+    VN_E_MISUSE = -2,         /**< Wrong call order, a NULL or destroyed handle, an unknown subscription. */
+    VN_E_NOMEM = -3,          /**< Out of memory. */
+    VN_E_IO = -4,             /**< A read or write failed. */
+    VN_E_NO_SPACE = -5,       /**< The disk or a file-size limit is full. */
+    VN_E_FORMAT = -6,         /**< Corrupt, truncated, not audio, absurd header values, invalid UTF-8 or JSON. */
+    VN_E_DEVICE = -7,         /**< No such audio device, it will not start, or it was lost. */
+    VN_E_PERMISSION = -8,     /**< Access refused: device or file permission, HTTP 401/403. */
+    VN_E_NETWORK = -9,        /**< DNS, connect, TLS, dropped connection, HTTP 5xx and other 4xx. */
+    VN_E_NOT_FOUND = -10,     /**< Missing file, HTTP 404/410. */
+    VN_E_TOO_LARGE = -11,     /**< Over a size limit, HTTP 413. */
+    VN_E_UNSUPPORTED = -12,   /**< Not supported (format, attachment type, operation). */
+    VN_E_BUSY = -13,          /**< A session hook refused, or the resource is in use. */
+    VN_E_CANCELLED = -14,     /**< The operation was cancelled. */
+    VN_E_INTERNAL = -15       /**< A bug in voicenote; the message says where. */
+} vn_status;
+
+/**
+ * The symbolic name of a status, e.g. "VN_E_FORMAT".
+ *
+ * \param status a status code.
+ * \returns a static string; "VN_E_UNKNOWN" for a number that is not a status. Never NULL; do not free.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+const char *vn_status_name(int status);
+
+/**
+ * A short English description of a status, e.g. "corrupt or unsupported data".
+ *
+ * \param status a status code.
+ * \returns a static string; "unknown status" for a number that is not a status. Never NULL; do not free.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+const char *vn_strerror(int status);
+
+/**
+ * The detail message of the last call that failed on the calling thread, with the errno or HTTP status where
+ * there is one (e.g. "open /tmp/x.ogg: No such file or directory (errno 2)").
+ *
+ * Successful calls do not clear it.
+ *
+ * \returns a string owned by the library, valid on this thread until its next failing `vn_` call; "" when
+ *          no call has failed on this thread. Never NULL; do not free.
+ * \threadsafety Any thread; each thread has its own message.
+ * \since 0.1.0
+ */
+const char *vn_last_error_message(void);
+
+/**
+ * Frees memory that a `vn_` function returned and documented as owned by the caller.
+ *
+ * \param memory the pointer, or NULL (then nothing happens).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_free(void *memory);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Logging
+ * @{ */
+
+/** Log levels, most severe first. \since 0.1.0 */
+typedef enum vn_log_level {
+    VN_LOG_ERROR = 1,  /**< Something failed. */
+    VN_LOG_WARNING = 2, /**< Something unexpected that voicenote handled. */
+    VN_LOG_INFO = 3,   /**< A notable step (device opened, file finished). */
+    VN_LOG_DEBUG = 4   /**< Detail for debugging. */
+} vn_log_level;
+
+/**
+ * Receives one log line.
+ *
+ * \param user_data the pointer given to vn_log_set_handler().
+ * \param level a #vn_log_level.
+ * \param message the line, without a trailing newline; valid only during the call.
+ * \threadsafety Runs on the thread that logged (a caller's thread or a library thread, never an audio thread),
+ *               never while the library holds a lock. It may call any `vn_` function except
+ *               vn_log_set_handler().
+ * \since 0.1.0
+ */
+typedef void (*vn_log_fn)(void *user_data, int level, const char *message);
+
+/**
+ * Sets the process-wide log handler. The default is none: the library is quiet.
+ *
+ * Like SDL's setters, this waits until calls of the previous handler that are running on other threads have
+ * returned, so after it returns the old handler and its `user_data` are no longer used.
+ *
+ * \param handler the new handler, or NULL to stop logging.
+ * \param user_data passed to every call of `handler`.
+ * \param max_level lines less severe than this (a larger number) are not passed.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `max_level` is not a #vn_log_level; #VN_E_MISUSE when called from
+ *          inside a log handler.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_log_set_handler(vn_log_fn handler, void *user_data, int max_level);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Subscriptions
+ * @{ */
+
+/** Identifies one subscription. Ids are non-zero and never reused within a process. \since 0.1.0 */
+typedef uint64_t vn_subscription_id;
+
+/**
+ * Frees a subscriber's `user_data`; runs exactly once per subscription, after its last callback, whether the
+ * end came from vn_unsubscribe() or from destroying the object.
+ *
+ * \param user_data the pointer given when subscribing.
+ * \threadsafety Runs on the thread that ended the subscription, or on the thread of its last callback when it
+ *               ended itself from inside that callback; never while the library holds a lock.
+ * \since 0.1.0
+ */
+typedef void (*vn_release_fn)(void *user_data);
+
+/**
+ * Ends a subscription made by any `vn_*_subscribe` function.
+ *
+ * Called from another thread while one of its callbacks runs, it waits for that callback to return. Called from
+ * inside one of its own callbacks, it marks the subscription dead without waiting; no further callback runs and
+ * `release` runs when the current callback returns.
+ *
+ * \param id the id the subscribe function returned.
+ * \returns #VN_OK; #VN_E_MISUSE when `id` is 0, unknown, or already ended (including by a destroy).
+ * \threadsafety Any thread, including inside any callback.
+ * \since 0.1.0
+ */
+int vn_unsubscribe(vn_subscription_id id);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Event loops (manual delivery for GUI main loops)
+ *
+ * An event loop collects the events of the objects created with it and runs their callbacks only inside
+ * vn_event_loop_dispatch(), on the thread that calls it. Its file descriptor becomes readable while events are
+ * pending, so a GLib `GSource`, a Qt `QSocketNotifier` or `poll()` can watch it. Loops are independent: two
+ * components of one process each use their own.
+ * @{ */
+
+/** An event loop; opaque. \since 0.1.0 */
+typedef struct vn_event_loop vn_event_loop;
+
+/**
+ * Creates an event loop.
+ *
+ * \param out receives the loop; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_NOMEM or #VN_E_IO when no eventfd can be made.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_event_loop_create(vn_event_loop **out);
+
+/**
+ * Destroys an event loop. Events still pending are dropped. Objects created with the loop stay valid; their
+ * later events are dropped too. Destroy those objects first to be sure every `release` has run.
+ *
+ * \param loop the loop, or NULL (no-op).
+ * \threadsafety Any thread, but not from inside this loop's dispatch.
+ * \since 0.1.0
+ */
+void vn_event_loop_destroy(vn_event_loop *loop);
+
+/**
+ * The loop's pollable file descriptor: readable (POLLIN) while events are pending. Do not read, write or close it.
+ *
+ * \param loop the loop.
+ * \returns the descriptor (>= 0); #VN_E_MISUSE when `loop` is NULL or destroyed.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_event_loop_fd(vn_event_loop *loop);
+
+/**
+ * Runs the callbacks of pending events on the calling thread, in the order the events happened.
+ *
+ * Events that arrive while it runs wait for the next call, so a steady stream of events cannot hold the
+ * caller forever.
+ *
+ * \param loop the loop.
+ * \param dispatched receives how many callbacks ran; may be NULL.
+ * \returns #VN_OK; #VN_E_MISUSE when `loop` is NULL or destroyed, when called from inside a callback that this
+ *          loop is dispatching, or while another thread is dispatching the same loop.
+ * \threadsafety One thread at a time per loop (the thread that owns the main loop).
+ * \since 0.1.0
+ */
+int vn_event_loop_dispatch(vn_event_loop *loop, size_t *dispatched);
+
+/**
+ * Waits until the loop has pending events or the timeout passes; for hosts without a main loop of their own.
+ *
+ * \param loop the loop.
+ * \param timeout_ms how long to wait at most, in milliseconds; 0 polls; negative waits without limit.
+ * \param pending receives 1 when events are pending, else 0; may be NULL.
+ * \returns #VN_OK (also on timeout); #VN_E_MISUSE when `loop` is NULL or destroyed.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_event_loop_wait(vn_event_loop *loop, int timeout_ms, int *pending);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Test event source
+ *
+ * A small object whose only job is to fire numbered events from a library thread. Hosts and bindings use it to
+ * test their integration with the subscription contract (threads, ordering, unsubscribe and destroy from
+ * inside callbacks, event loops) before any audio is involved. It behaves exactly as every other object does.
+ * @{ */
+
+/** A test event source; opaque. \since 0.1.0 */
+typedef struct vn_test_source vn_test_source;
+
+/** One event of a #vn_test_source. \since 0.1.0 */
+typedef struct vn_test_event {
+    size_t size;        /**< sizeof(vn_test_event) as the library knows it. */
+    uint64_t sequence;  /**< 1 for the source's first event, then 2, 3, ... with no gaps. */
+    int from_library_thread; /**< 1 when fired by the source's own thread, 0 when by vn_test_source_emit(). */
+} vn_test_event;
+
+/**
+ * Receives one test event.
+ *
+ * \param user_data the pointer given to vn_test_source_subscribe().
+ * \param event the event; valid only during the call.
+ * \threadsafety Runs on the library's event thread, or inside vn_event_loop_dispatch() when the source was
+ *               created with a loop.
+ * \since 0.1.0
+ */
+typedef void (*vn_test_event_fn)(void *user_data, const vn_test_event *event);
+
+/**
+ * Creates a test event source.
+ *
+ * \param loop the event loop that delivers its events, or NULL for the library's event thread. The source keeps
+ *             the loop's internals alive as long as it needs them.
+ * \param out receives the source; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_MISUSE when `loop` was destroyed.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_test_source_create(vn_event_loop *loop, vn_test_source **out);
+
+/**
+ * Subscribes to the source's events.
+ *
+ * \param source the source.
+ * \param callback called for each event fired after this returns.
+ * \param user_data passed to `callback` and `release`.
+ * \param release called once after the last callback; may be NULL.
+ * \param out_id receives the subscription id; may be NULL (then only destroy ends it).
+ * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed; #VN_E_INVALID_ARG when `callback` is NULL.
+ *          On failure `release` is not called.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_test_source_subscribe(vn_test_source *source, vn_test_event_fn callback, void *user_data,
+                             vn_release_fn release, vn_subscription_id *out_id);
+
+/**
+ * Starts the source's own thread, which fires `count` events, one every `interval_us` microseconds.
+ *
+ * \param source the source.
+ * \param count how many events to fire; 0 fires until vn_test_source_stop() or destroy.
+ * \param interval_us the pause between events in microseconds; 0 fires as fast as possible.
+ * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed, or already firing.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_test_source_start(vn_test_source *source, uint64_t count, uint32_t interval_us);
+
+/**
+ * Stops the source's thread and waits for it to end. Events it already fired are still delivered.
+ *
+ * \param source the source.
+ * \returns #VN_OK (also when it was not firing); #VN_E_MISUSE when `source` is NULL or destroyed.
+ * \threadsafety Any thread, including inside the source's callbacks.
+ * \since 0.1.0
+ */
+int vn_test_source_stop(vn_test_source *source);
+
+/**
+ * Fires `count` events from the calling thread (queued for delivery as usual, never run synchronously).
+ *
+ * \param source the source.
+ * \param count how many events.
+ * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed.
+ * \threadsafety Any thread, including inside the source's callbacks.
+ * \since 0.1.0
+ */
+int vn_test_source_emit(vn_test_source *source, uint64_t count);
+
+/**
+ * How many events the source has fired so far.
+ *
+ * \param source the source.
+ * \param out_count receives the count.
+ * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed; #VN_E_INVALID_ARG when `out_count` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_test_source_fired(vn_test_source *source, uint64_t *out_count);
+
+/**
+ * Destroys the source: stops its thread, ends every subscription (waiting for callbacks running on other
+ * threads; from inside one of its callbacks it does not wait for that one) and runs each `release`.
+ *
+ * \param source the source, or NULL (no-op).
+ * \threadsafety Any thread, including inside the source's callbacks.
+ * \since 0.1.0
+ */
+void vn_test_source_destroy(vn_test_source *source);
+
+/** @} */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* VOICENOTE_H */
