@@ -33,12 +33,14 @@ let package = Package(
         .systemLibrary(name: "CVoiceNote", path: "include"),
         .target(name: "CShims"),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
-        .target(name: "VoiceNoteABI", dependencies: ["VoiceNoteCore", "CVoiceNote", "CShims"]),
+        .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore"]),
+        .target(name: "VoiceNoteABI", dependencies: ["VoiceNoteCore", "VoiceNoteWaveform", "CVoiceNote", "CShims"]),
         .executableTarget(
             name: "voicenote-cli",
             dependencies: ["VoiceNoteCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore"]),
+        .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote"]),
     ]
 )
