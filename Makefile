@@ -58,7 +58,7 @@ tsan-so:
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
 
 test: deps
-	$(MAKE) test-swift build test-abi test-c test-python test-install test-tsan test-asan
+	$(MAKE) test-swift build test-abi docs test-c test-python test-install test-tsan test-asan
 	@echo "make test: all suites passed"
 
 test-swift:

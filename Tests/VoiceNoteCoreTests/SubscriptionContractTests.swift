@@ -1,0 +1,143 @@
+import Synchronization
+import Testing
+@testable import VoiceNoteCore
+
+/// Waits up to `seconds` for `condition`, polling on a short interval; returns whether it became true.
+func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+    let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
+    while !condition() {
+        if monotonicNanoseconds() > deadline { return false }
+        sleepMicroseconds(200)
+    }
+    return true
+}
+
+/// Per-subscription bookkeeping shared between a test and its callbacks.
+final class Probe: Sendable {
+    let calls = Atomic<Int>(0)
+    let releases = Atomic<Int>(0)
+    let unsubscribed = Atomic<Bool>(false)
+    let lateCalls = Atomic<Int>(0)
+    let lastSequence = Atomic<UInt64>(0)
+    let outOfOrder = Atomic<Int>(0)
+
+    func record(_ event: TestEvent) {
+        if unsubscribed.load(ordering: .acquiring) { lateCalls.add(1, ordering: .relaxed) }
+        let previous = lastSequence.exchange(event.sequence, ordering: .relaxed)
+        if previous != 0 && event.sequence <= previous { outOfOrder.add(1, ordering: .relaxed) }
+        calls.add(1, ordering: .relaxed)
+    }
+}
+
+@Suite struct SubscriptionContractTests {
+    @Test func noCallbackAfterUnsubscribeAndReleaseOnce() throws {
+        let source = TestEventSource()
+        defer { source.close() }
+        try source.start(count: 0, intervalMicroseconds: 0)
+        var probes: [Probe] = []
+        for _ in 0..<10_000 {
+            let probe = Probe()
+            let id = try source.events.subscribe({ probe.record($0) }, release: { probe.releases.add(1, ordering: .relaxed) })
+            try SubscriptionRegistry.shared.end(id: id)
+            probe.unsubscribed.store(true, ordering: .releasing)
+            probes.append(probe)
+        }
+        source.stop()
+        // Drain: one more subscriber sees an event fired after every earlier one, so all earlier ones were handled.
+        let last = Probe()
+        _ = try source.events.subscribe({ last.record($0) }, release: nil)
+        try source.emit(count: 1)
+        #expect(waitUntil { last.calls.load(ordering: .relaxed) == 1 })
+        #expect(probes.allSatisfy { $0.lateCalls.load(ordering: .relaxed) == 0 })
+        #expect(probes.allSatisfy { $0.releases.load(ordering: .relaxed) == 1 })
+        #expect(source.fired > 0)
+    }
+
+    @Test func eventsArriveInOrderWithoutGaps() throws {
+        let source = TestEventSource()
+        defer { source.close() }
+        let probes = (0..<8).map { _ in Probe() }
+        for probe in probes { _ = try source.events.subscribe({ probe.record($0) }, release: nil) }
+        try source.start(count: 5000, intervalMicroseconds: 0)
+        try source.emit(count: 100)
+        #expect(waitUntil { probes.allSatisfy { $0.calls.load(ordering: .relaxed) == 5100 } })
+        #expect(probes.allSatisfy { $0.outOfOrder.load(ordering: .relaxed) == 0 })
+        #expect(probes.allSatisfy { $0.lastSequence.load(ordering: .relaxed) == 5100 })
+    }
+
+    @Test func unsubscribeInsideCallbackDoesNotWait() throws {
+        let source = TestEventSource()
+        defer { source.close() }
+        let probe = Probe()
+        let id = Atomic<UInt64>(0)
+        let status = Atomic<Int32>(1)
+        id.store(try source.events.subscribe({ event in
+            probe.record(event)
+            do throws(VoiceNoteError) { try SubscriptionRegistry.shared.end(id: id.load(ordering: .acquiring)); status.store(0, ordering: .relaxed) }
+            catch { status.store(error.status.rawValue, ordering: .relaxed) }
+            probe.unsubscribed.store(true, ordering: .releasing)
+        }, release: { probe.releases.add(1, ordering: .relaxed) }), ordering: .releasing)
+        try source.emit(count: 3)
+        #expect(waitUntil { probe.releases.load(ordering: .relaxed) == 1 })
+        #expect(status.load(ordering: .relaxed) == 0)
+        #expect(probe.calls.load(ordering: .relaxed) == 1)
+    }
+
+    @Test func destroyInsideCallbackDoesNotWait() throws {
+        let source = TestEventSource()
+        let probe = Probe()
+        _ = try source.events.subscribe({ event in
+            probe.record(event)
+            source.close()
+        }, release: { probe.releases.add(1, ordering: .relaxed) })
+        try source.start(count: 0, intervalMicroseconds: 0)
+        #expect(waitUntil { probe.releases.load(ordering: .relaxed) == 1 })
+        #expect(probe.calls.load(ordering: .relaxed) == 1)
+        #expect(throws: VoiceNoteError.self) { try source.emit(count: 1) }
+    }
+
+    @Test func unsubscribeFromAnotherThreadWaitsForRunningCallback() throws {
+        let source = TestEventSource()
+        defer { source.close() }
+        let entered = Atomic<Bool>(false)
+        let mayLeave = Atomic<Bool>(false)
+        let left = Atomic<Bool>(false)
+        let id = try source.events.subscribe({ _ in
+            entered.store(true, ordering: .releasing)
+            _ = waitUntil { mayLeave.load(ordering: .acquiring) }
+            left.store(true, ordering: .releasing)
+        }, release: nil)
+        try source.emit(count: 1)
+        #expect(waitUntil { entered.load(ordering: .acquiring) })
+        let releaser = try LibraryThread(name: "test-releaser") {
+            sleepMicroseconds(50_000)
+            mayLeave.store(true, ordering: .releasing)
+        }
+        try SubscriptionRegistry.shared.end(id: id)
+        let callbackFinished = left.load(ordering: .acquiring)
+        #expect(callbackFinished)
+        releaser.join()
+    }
+
+    @Test func doubleAndUnknownUnsubscribeAreMisuse() throws {
+        let source = TestEventSource()
+        defer { source.close() }
+        let id = try source.events.subscribe({ _ in }, release: nil)
+        try SubscriptionRegistry.shared.end(id: id)
+        #expect(throws: VoiceNoteError(.misuse, "unknown or already ended subscription id \(id)")) {
+            try SubscriptionRegistry.shared.end(id: id)
+        }
+        #expect(throws: VoiceNoteError.self) { try SubscriptionRegistry.shared.end(id: 0) }
+        #expect(throws: VoiceNoteError.self) { try SubscriptionRegistry.shared.end(id: UInt64.max) }
+    }
+
+    @Test func subscribeAfterCloseIsMisuseAndDoesNotRelease() {
+        let source = TestEventSource()
+        source.close()
+        let probe = Probe()
+        #expect(throws: VoiceNoteError.self) {
+            _ = try source.events.subscribe({ _ in }, release: { probe.releases.add(1, ordering: .relaxed) })
+        }
+        #expect(probe.releases.load(ordering: .relaxed) == 0)
+    }
+}

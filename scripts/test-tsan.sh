@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The subscription contract under ThreadSanitizer, through the C ABI: the C drivers (built with the toolchain's
+# clang -fsanitize=thread) and the Python suite (with the TSan runtime and libdispatch preloaded).
+set -euo pipefail
+libdir=$(cd "${1:?usage: test-tsan.sh TSAN_LIBDIR PYTHON}" && pwd)
+python=${2:-python3}
+top=$(cd "$(dirname "$0")/.." && pwd)
+toolchain=$(dirname "$(dirname "$(command -v swift)")")
+runtime=$toolchain/lib/swift/clang/lib/linux/libclang_rt.tsan-x86_64.so
+dispatch=$toolchain/lib/swift/linux/libdispatch.so
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66"
+
+"$top/scripts/test-tsan-c.sh" "$libdir"
+
+echo "test-tsan: Python suite against the TSan library"
+LD_PRELOAD="$runtime $dispatch" VOICENOTE_LIBRARY="$libdir/libvoicenote.so" \
+    "$python" -m pytest -q -p no:cacheprovider "$top/bindings/python/tests"
