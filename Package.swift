@@ -33,13 +33,17 @@ let package = Package(
         .systemLibrary(name: "CVoiceNote", path: "include"),
         .target(name: "CShims"),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
-        .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore"]),
+        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusFile", "CFFmpeg"]),
+        .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteCodec"]),
         .target(name: "VoiceNoteABI", dependencies: ["VoiceNoteCore", "VoiceNoteWaveform", "CVoiceNote", "CShims"]),
         .executableTarget(
             name: "voicenote-cli",
             dependencies: ["VoiceNoteCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore"]),
+        // Real fixture files (espeak-ng, sox, opusenc, ffmpeg) shared by the test targets.
+        .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
+        .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote"]),
     ]

@@ -404,6 +404,297 @@ void vn_test_source_destroy(vn_test_source *source);
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Byte sources
+ *
+ * Where encoded audio comes from: a file, a memory buffer, or host callbacks (a Matrix client decrypting an
+ * attachment, a client with its own HTTP stack). The decoder is chosen by content, never by file name.
+ * A source is read by one call at a time; each waveform or info call reads it from the start.
+ * @{ */
+
+/** A byte source; opaque. \since 0.1.0 */
+typedef struct vn_source vn_source;
+
+/**
+ * Reads bytes for a host source.
+ *
+ * \param user_data the pointer given to vn_source_create_callbacks().
+ * \param buffer where to put the bytes.
+ * \param capacity at most this many bytes.
+ * \returns the bytes read (0 only at the end), or a negative value on failure (reported as #VN_E_IO).
+ * \threadsafety A hook: runs synchronously on the thread of the call that reads the source.
+ * \since 0.1.0
+ */
+typedef int64_t (*vn_source_read_fn)(void *user_data, void *buffer, size_t capacity);
+
+/**
+ * Moves a host source to an absolute byte offset.
+ *
+ * \param user_data the pointer given to vn_source_create_callbacks().
+ * \param offset the new read position from the start.
+ * \returns 0, or a negative value on failure (reported as #VN_E_IO).
+ * \threadsafety A hook: runs synchronously on the thread of the call that reads the source.
+ * \since 0.1.0
+ */
+typedef int (*vn_source_seek_fn)(void *user_data, int64_t offset);
+
+/**
+ * Opens a local file as a source.
+ *
+ * \param path the file's path (UTF-8).
+ * \param out receives the source; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `path` or `out` is NULL or `path` is a directory; #VN_E_NOT_FOUND;
+ *          #VN_E_PERMISSION; #VN_E_IO.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_source_create_file(const char *path, vn_source **out);
+
+/**
+ * Makes a source over a copy of a memory buffer.
+ *
+ * \param data the bytes; copied before the call returns.
+ * \param size how many bytes.
+ * \param out receives the source; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL, or `data` is NULL with a non-zero `size`; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_source_create_memory(const void *data, size_t size, vn_source **out);
+
+/**
+ * Makes a source whose bytes come from the host.
+ *
+ * \param read reads bytes; required.
+ * \param seek seeks; required (Ogg Opus lengths are read from the end of the stream).
+ * \param size_bytes the total size in bytes, or -1 when unknown.
+ * \param user_data passed to `read`, `seek` and `release`.
+ * \param release called once when the source is destroyed; may be NULL.
+ * \param out receives the source; set to NULL on failure (then `release` is not called).
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `read`, `seek` or `out` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_source_create_callbacks(vn_source_read_fn read, vn_source_seek_fn seek, int64_t size_bytes, void *user_data,
+                               vn_release_fn release, vn_source **out);
+
+/**
+ * Destroys a source and runs its `release`, if any.
+ *
+ * \param source the source, or NULL (no-op).
+ * \threadsafety Any thread, but not while another call reads the source.
+ * \since 0.1.0
+ */
+void vn_source_destroy(vn_source *source);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Stream facts
+ * @{ */
+
+/** Facts about an audio stream, read without decoding it all where the format allows. \since 0.1.0 */
+typedef struct vn_audio_info {
+    size_t size;              /**< Set by the caller to sizeof(vn_audio_info); the library fills only that much. */
+    double duration_s;        /**< Duration in seconds; 0 when unknown. */
+    int duration_is_estimate; /**< 1 when the duration is estimated from the bitrate (ADTS AAC, MP3 without Xing). */
+    int sample_rate;          /**< The stream's sample rate in Hz (48000 for Opus). */
+    int channels;             /**< Channels in the stream. */
+    int64_t bitrate;          /**< Average bitrate in bits per second; 0 when unknown. */
+    char codec[32];           /**< Codec name as FFmpeg names it ("opus", "aac", "mp3", "pcm_s16le", ...), NUL-terminated. */
+} vn_audio_info;
+
+/**
+ * Reads the facts of an audio file.
+ *
+ * \param path the file's path (UTF-8).
+ * \param info receives the facts; its `size` must be set to sizeof(vn_audio_info) (or the size of an older
+ *             version of the struct).
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL argument, a directory or a `size` smaller than the first
+ *          version of the struct; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio
+ *          or has no audio packets.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_audio_info_file(const char *path, vn_audio_info *info);
+
+/**
+ * Reads the facts of the audio in a source (read from its start).
+ *
+ * \param source the source.
+ * \param info as for vn_audio_info_file().
+ * \returns as vn_audio_info_file(); #VN_E_MISUSE when `source` is NULL or destroyed; #VN_E_IO when a host
+ *          callback fails.
+ * \threadsafety Any thread, one call per source at a time.
+ * \since 0.1.0
+ */
+int vn_audio_info_source(vn_source *source, vn_audio_info *info);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Waveforms
+ *
+ * A waveform is `samples` values in 0…1 (SPEC §5.1, the algorithm of Stream's Swift SDK): the frames are split
+ * into `samples` buckets, bucket i holding frames [⌊i·N/samples⌋, ⌊(i+1)·N/samples⌋); each value is the mean of the
+ * clipped dB (−50…0) of every sample of every channel in its bucket, mapped to 0…1. Buckets with no frame are 0.
+ * Results go into caller buffers: `out` with room for `capacity` values, `*count` receives how many were written.
+ * @{ */
+
+/** The number of waveform values Stream and voicenote send with a voice message. \since 0.1.0 */
+#define VN_WAVEFORM_DEFAULT_SAMPLES 100
+
+/**
+ * The waveform of an audio file (any format voicenote reads).
+ *
+ * \param path the file's path (UTF-8).
+ * \param samples how many values (> 0), usually #VN_WAVEFORM_DEFAULT_SAMPLES.
+ * \param out receives the values.
+ * \param capacity room in `out`; must be at least `samples`.
+ * \param count receives the number of values written (`samples`); may be NULL.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `samples` is 0, `capacity` < `samples`, a pointer is NULL or `path` is a
+ *          directory; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio or holds no
+ *          audio packets.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_file(const char *path, size_t samples, float *out, size_t capacity, size_t *count);
+
+/**
+ * The waveform of encoded audio in memory.
+ *
+ * \param data the encoded bytes (not copied; read during the call only).
+ * \param size how many bytes.
+ * \param samples, out, capacity, count as for vn_waveform_file().
+ * \returns as vn_waveform_file().
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_memory(const void *data, size_t size, size_t samples, float *out, size_t capacity, size_t *count);
+
+/**
+ * The waveform of the audio in a source (read from its start).
+ *
+ * \param source the source.
+ * \param samples, out, capacity, count as for vn_waveform_file().
+ * \returns as vn_waveform_file(); #VN_E_MISUSE when `source` is NULL or destroyed; #VN_E_IO when a host
+ *          callback fails.
+ * \threadsafety Any thread, one call per source at a time.
+ * \since 0.1.0
+ */
+int vn_waveform_source(vn_source *source, size_t samples, float *out, size_t capacity, size_t *count);
+
+/**
+ * The waveform of 16-bit PCM the host decoded itself.
+ *
+ * \param pcm interleaved samples, `frames * channels` of them.
+ * \param frames how many frames.
+ * \param channels samples per frame (1…255).
+ * \param samples, out, capacity, count as for vn_waveform_file().
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL pointer (`pcm` may be NULL when `frames` is 0), `channels` out of
+ *          range, `samples` 0 or `capacity` < `samples`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_from_pcm_s16(const int16_t *pcm, size_t frames, int channels, size_t samples, float *out,
+                             size_t capacity, size_t *count);
+
+/**
+ * The waveform of float PCM (full scale ±1.0) the host decoded itself.
+ *
+ * \param pcm, frames, channels, samples, out, capacity, count as for vn_waveform_from_pcm_s16().
+ * \returns as vn_waveform_from_pcm_s16().
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_from_pcm_f32(const float *pcm, size_t frames, int channels, size_t samples, float *out,
+                             size_t capacity, size_t *count);
+
+/**
+ * Resamples waveform values to `target` values for display: averages down (Stream's `downsample`) or
+ * interpolates up (Stream's `upsample`); equal counts copy.
+ *
+ * \param values the input values.
+ * \param value_count how many.
+ * \param target how many values to produce (> 0).
+ * \param out receives the values.
+ * \param capacity room in `out`; at least `target`.
+ * \param count receives the number written; may be NULL.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for NULL pointers, `target` 0 or `capacity` < `target`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_resample(const float *values, size_t value_count, size_t target, float *out, size_t capacity,
+                         size_t *count);
+
+/**
+ * Bar heights for drawing a waveform in a view (Stream's `AudioVisualizationView`): bars 1.5 wide with gaps of
+ * 2, so ⌊width / 3.5⌋ bars, each `max(1, level · height / 2)` tall; the levels are resampled to the bar count.
+ * Bar i starts at x = i · 3.5.
+ *
+ * \param values the waveform.
+ * \param value_count how many values.
+ * \param width the view's width (same unit as the heights, usually pixels).
+ * \param height the view's height.
+ * \param heights receives one height per bar.
+ * \param capacity room in `heights`.
+ * \param count receives the number of bars; may be NULL. When `capacity` is too small, nothing is written,
+ *              `*count` receives the number needed and the call returns #VN_E_INVALID_ARG.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for NULL pointers, a negative or non-finite size, or too little room.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_bars(const float *values, size_t value_count, double width, double height, float *heights,
+                     size_t capacity, size_t *count);
+
+/** Wire encodings of a waveform (SPEC §5.5). \since 0.1.0 */
+typedef enum vn_waveform_encoding {
+    VN_WAVEFORM_STREAM = 0,   /**< Stream `waveform_data`: the 0…1 values themselves as JSON numbers (no integer form). */
+    VN_WAVEFORM_MATRIX = 1,   /**< Matrix MSC3246: integers 0…1024, 100 values. */
+    VN_WAVEFORM_TELEGRAM = 2, /**< Telegram: 100 values of 5 bits, packed LSB-first into 63 bytes. */
+    VN_WAVEFORM_SIGNAL = 3    /**< Signal: up to 100 bytes 0…255. */
+} vn_waveform_encoding;
+
+/**
+ * Encodes a waveform for a network, as integers in `out`: Matrix values 0…1024 (resampled to 100 values),
+ * Telegram's 63 packed bytes, Signal bytes 0…255 (at most 100). Stream sends the 0…1 values themselves, so
+ * #VN_WAVEFORM_STREAM has no integer form here.
+ *
+ * \param encoding a #vn_waveform_encoding.
+ * \param values the waveform (0…1; out-of-range values are clamped).
+ * \param value_count how many values.
+ * \param out receives the encoded integers.
+ * \param capacity room in `out` (Telegram: 63, Matrix and Signal: 100).
+ * \param count receives the number written; may be NULL. When `capacity` is too small, nothing is written,
+ *              `*count` receives the number needed and the call returns #VN_E_INVALID_ARG.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for #VN_WAVEFORM_STREAM or an unknown encoding, NULL pointers or too
+ *          little room.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_encode(int encoding, const float *values, size_t value_count, int32_t *out, size_t capacity,
+                       size_t *count);
+
+/**
+ * Decodes a waveform received from a network back to values 0…1.
+ *
+ * \param encoding a #vn_waveform_encoding.
+ * \param encoded the integers as vn_waveform_encode() produces them.
+ * \param encoded_count how many.
+ * \param out receives the values.
+ * \param capacity room in `out` (Telegram: `encoded_count * 8 / 5`, else `encoded_count`).
+ * \param count receives the number written; may be NULL; on too little room, as for vn_waveform_encode().
+ * \returns #VN_OK; #VN_E_INVALID_ARG for #VN_WAVEFORM_STREAM or an unknown encoding, NULL pointers or too
+ *          little room; #VN_E_FORMAT for values outside the encoding's range (or a Telegram length that is no
+ *          packing of 5-bit values).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_decode(int encoding, const int32_t *encoded, size_t encoded_count, float *out, size_t capacity,
+                       size_t *count);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,27 @@
+import VoiceNoteCore
+
+/// Interleaved 16-bit PCM handed to a decoder's consumer; valid only during the call.
+public struct PCMChunk {
+    /// Interleaved samples, `frames * channels` of them.
+    public let samples: UnsafeBufferPointer<Int16>
+    /// Channels per frame.
+    public let channels: Int
+    /// Frames in the chunk.
+    public var frames: Int { channels > 0 ? samples.count / channels : 0 }
+}
+
+/// A decoder over a `ByteSource`, chosen by content (`Decoders.open`). Output is interleaved int16, the scale
+/// SPEC §5.1's waveform is defined on.
+public protocol AudioDecoder: AnyObject {
+    /// What the container says about the stream.
+    var info: StreamInfo { get }
+    /// The rate of the PCM this decoder produces (16 kHz for Opus analysis, else the stream's rate).
+    var outputRate: Int { get }
+    /// Channels of the PCM this decoder produces.
+    var outputChannels: Int { get }
+    /// Frames this decoder will produce at `outputRate`, when known exactly in advance.
+    var exactFrameCount: Int64? { get }
+    /// Decodes the next piece and passes it to `consume`; returns false at the end of the stream.
+    /// Damaged packets are skipped; only a failure to read the source is thrown.
+    func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool
+}

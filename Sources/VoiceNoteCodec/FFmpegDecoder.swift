@@ -1,0 +1,213 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VoiceNoteCore
+import CFFmpeg
+
+/// AAC (ADTS, MP4/M4A), MP3, WAV, FLAC, Ogg Vorbis and anything else FFmpeg reads: libavformat over our
+/// `ByteSource` through a custom AVIOContext, libavcodec, and libswresample to interleaved int16 at the
+/// stream's own rate and channels. The only FFmpeg caller in this module.
+final class FFmpegDecoder: AudioDecoder {
+    private(set) var info = StreamInfo(codec: "", sampleRate: 0, channels: 0, duration: 0, durationIsEstimate: true, bitrate: 0)
+    private(set) var outputRate = 0
+    private(set) var outputChannels = 0
+    /// FFmpeg's frame counts are not exact in advance (priming, padding, estimates): callers re-bucket.
+    var exactFrameCount: Int64? { nil }
+
+    private let box: Unmanaged<SourceBox>
+    private var io: UnsafeMutablePointer<AVIOContext>?
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var resampler: OpaquePointer?
+    private var streamIndex: Int32 = -1
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var pcm: [Int16] = []
+    private var draining = false
+    private var consecutiveErrors = 0
+
+    private static let ioBufferSize = 32 * 1024
+    /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
+    static let errorEOF = -Int32(bitPattern: UInt32(0x20) << 24 | UInt32(0x46) << 16 | UInt32(0x4F) << 8 | UInt32(0x45))
+    /// AVERROR(EAGAIN).
+    static let errorAgain = -EAGAIN
+    /// Decoding errors in a row after which the stream counts as ended (a hostile file must not spin forever).
+    private static let maximumConsecutiveErrors = 1000
+
+    /// Opens `source` (rewound here) and its best audio stream; `.format` when FFmpeg finds no audio in it.
+    init(source: ByteSource) throws(VoiceNoteError) {
+        box = Unmanaged.passRetained(SourceBox(source))
+        // From here every stored property has a value, so a throw below runs deinit, which frees what exists.
+        try source.seek(to: 0)
+        packet = av_packet_alloc()
+        frame = av_frame_alloc()
+        guard packet != nil, frame != nil else { throw VoiceNoteError(.noMemory, "av_packet_alloc/av_frame_alloc failed") }
+        try openInput(name: source.name)
+        try openDecoder(name: source.name)
+        try openResampler()
+    }
+
+    deinit {
+        if resampler != nil { swr_free(&resampler) }
+        if codec != nil { avcodec_free_context(&codec) }
+        if format != nil { avformat_close_input(&format) }
+        if let context = io {
+            av_free(context.pointee.buffer)
+            io = context
+            avio_context_free(&io)
+        }
+        av_packet_free(&packet)
+        av_frame_free(&frame)
+        box.release()
+    }
+
+    /// The container, read through our source.
+    private func openInput(name: String) throws(VoiceNoteError) {
+        guard let buffer = av_malloc(Self.ioBufferSize) else { throw VoiceNoteError(.noMemory, "av_malloc failed") }
+        io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.ioBufferSize), 0, box.toOpaque(), { opaque, buffer, size in
+            guard let opaque, let buffer else { return FFmpegDecoder.errorEOF }
+            let count = SourceBox.from(opaque).read(buffer, Int(size))
+            return count > 0 ? Int32(count) : count == 0 ? FFmpegDecoder.errorEOF : -EIO
+        }, nil, { opaque, offset, whence in
+            guard let opaque else { return -1 }
+            let box = SourceBox.from(opaque)
+            if whence & AVSEEK_SIZE != 0 { return box.source.size ?? -1 }
+            return box.seek(offset, whence: whence & ~AVSEEK_FORCE)
+        })
+        guard io != nil else {
+            av_free(buffer)
+            throw VoiceNoteError(.noMemory, "avio_alloc_context failed")
+        }
+        format = avformat_alloc_context()
+        guard let context = format else { throw VoiceNoteError(.noMemory, "avformat_alloc_context failed") }
+        context.pointee.pb = io
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        let opened = avformat_open_input(&format, nil, nil, nil)
+        guard opened >= 0 else {
+            format = nil  // freed by FFmpeg on failure
+            throw failure(or: VoiceNoteError(.format, "\(name): not a recognised audio file (\(Self.describe(opened)))"))
+        }
+        let found = avformat_find_stream_info(format, nil)
+        guard found >= 0 else {
+            throw failure(or: VoiceNoteError(.format, "\(name): cannot read stream information (\(Self.describe(found)))"))
+        }
+    }
+
+    /// The best audio stream's decoder, and the stream facts.
+    private func openDecoder(name: String) throws(VoiceNoteError) {
+        guard let format else { return }
+        var decoder: UnsafePointer<AVCodec>?
+        streamIndex = av_find_best_stream(format, AVMEDIA_TYPE_AUDIO, -1, -1, &decoder, 0)
+        guard streamIndex >= 0, let decoder, let stream = format.pointee.streams[Int(streamIndex)],
+              let parameters = stream.pointee.codecpar else {
+            throw VoiceNoteError(.format, "\(name): no decodable audio stream")
+        }
+        codec = avcodec_alloc_context3(decoder)
+        guard let codec else { throw VoiceNoteError(.noMemory, "avcodec_alloc_context3 failed") }
+        guard avcodec_parameters_to_context(codec, parameters) >= 0, avcodec_open2(codec, decoder, nil) >= 0 else {
+            throw VoiceNoteError(.format, "\(name): cannot open the \(String(cString: avcodec_get_name(parameters.pointee.codec_id))) decoder")
+        }
+        if codec.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            let channels = codec.pointee.ch_layout.nb_channels
+            av_channel_layout_uninit(&codec.pointee.ch_layout)
+            av_channel_layout_default(&codec.pointee.ch_layout, max(1, channels))
+        }
+        outputRate = Int(codec.pointee.sample_rate)
+        outputChannels = Int(codec.pointee.ch_layout.nb_channels)
+        guard outputRate > 0, outputChannels > 0 else {
+            throw VoiceNoteError(.format, "\(name): audio stream without a sample rate or channels")
+        }
+        var duration = format.pointee.duration > 0 ? Double(format.pointee.duration) / Double(AV_TIME_BASE) : 0
+        if duration == 0, stream.pointee.duration > 0 {
+            duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+        }
+        let bitrate = format.pointee.bit_rate > 0 ? format.pointee.bit_rate : parameters.pointee.bit_rate
+        info = StreamInfo(
+            codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)),
+            sampleRate: outputRate, channels: outputChannels, duration: duration,
+            durationIsEstimate: duration == 0 || format.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE,
+            bitrate: Int(max(0, bitrate)))
+    }
+
+    /// Conversion to interleaved int16, same rate and layout.
+    private func openResampler() throws(VoiceNoteError) {
+        guard let codec else { return }
+        let result = swr_alloc_set_opts2(&resampler, &codec.pointee.ch_layout, AV_SAMPLE_FMT_S16, codec.pointee.sample_rate,
+                                         &codec.pointee.ch_layout, codec.pointee.sample_fmt, codec.pointee.sample_rate, 0, nil)
+        guard result >= 0, swr_init(resampler) >= 0 else {
+            throw VoiceNoteError(.format, "cannot convert \(String(cString: av_get_sample_fmt_name(codec.pointee.sample_fmt))) samples")
+        }
+    }
+
+    func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
+        guard let codec, let frame, let packet else { return false }
+        while true {
+            let received = avcodec_receive_frame(codec, frame)
+            if received == 0 {
+                consecutiveErrors = 0
+                defer { av_frame_unref(frame) }
+                if convert(frame: frame, consume) { return true }
+                continue
+            }
+            if received == Self.errorEOF { return flushResampler(consume) }
+            if received != Self.errorAgain {
+                consecutiveErrors += 1
+                if consecutiveErrors > Self.maximumConsecutiveErrors { return false }
+                continue
+            }
+            if draining { return flushResampler(consume) }
+            let read = av_read_frame(format, packet)
+            if read < 0 {
+                if let failure = box.takeUnretainedValue().failure { throw failure }
+                draining = true
+                avcodec_send_packet(codec, nil)
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == streamIndex else { continue }
+            if avcodec_send_packet(codec, packet) < 0 {  // a damaged packet: skipped
+                consecutiveErrors += 1
+                if consecutiveErrors > Self.maximumConsecutiveErrors { return false }
+            }
+        }
+    }
+
+    /// Converts one decoded frame and hands it on; false when it produced no samples.
+    private func convert(frame: UnsafeMutablePointer<AVFrame>, _ consume: (PCMChunk) -> Void) -> Bool {
+        let input = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
+        return resample(input: input, frames: frame.pointee.nb_samples, consume)
+    }
+
+    /// Drains what the resampler still holds; false when nothing was left (the end).
+    private func flushResampler(_ consume: (PCMChunk) -> Void) -> Bool {
+        resample(input: nil, frames: 0, consume)
+    }
+
+    private func resample(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, frames: Int32, _ consume: (PCMChunk) -> Void) -> Bool {
+        let capacity = Int(swr_get_out_samples(resampler, frames))
+        guard capacity > 0 else { return false }
+        if pcm.count < capacity * outputChannels { pcm = [Int16](repeating: 0, count: capacity * outputChannels) }
+        let converted = pcm.withUnsafeMutableBytes { out -> Int32 in
+            var planes: UnsafeMutablePointer<UInt8>? = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            return swr_convert(resampler, &planes, Int32(capacity), input, frames)
+        }
+        guard converted > 0 else { return false }
+        pcm.withUnsafeBufferPointer { all in
+            consume(PCMChunk(samples: UnsafeBufferPointer(rebasing: all[0..<(Int(converted) * outputChannels)]),
+                             channels: outputChannels))
+        }
+        return true
+    }
+
+    /// The source's own failure (with its real status) if there was one, else `fallback`.
+    private func failure(or fallback: VoiceNoteError) -> VoiceNoteError {
+        box.takeUnretainedValue().failure ?? fallback
+    }
+
+    /// FFmpeg's text for an error code.
+    private static func describe(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        av_strerror(code, &buffer, buffer.count)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

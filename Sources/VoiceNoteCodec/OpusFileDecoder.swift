@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VoiceNoteCore
+import COpusFile
+
+/// Ogg Opus that the analysis path does not take (multichannel families, chained or multiplexed files), and later
+/// Opus playback: libopusfile over a `ByteSource` (the only libopusfile caller). Output: int16 at 48 kHz.
+final class OpusFileDecoder: AudioDecoder {
+    let info: StreamInfo
+    let exactFrameCount: Int64?
+    let outputChannels: Int
+    var outputRate: Int { 48_000 }
+
+    private let file: OpaquePointer
+    private let box: Unmanaged<SourceBox>
+    private let downmixToStereo: Bool
+    private var pcm: [Int16]
+
+    /// Opens `source` (rewound here); `.format` when opusfile rejects it.
+    init(source: ByteSource, probe: OpusProbe?) throws(VoiceNoteError) {
+        try source.seek(to: 0)
+        let box = Unmanaged.passRetained(SourceBox(source))
+        var callbacks = OpusFileCallbacks(read: { stream, buffer, count in
+            guard let stream, let buffer else { return -1 }
+            return Int32(SourceBox.from(stream).read(buffer, Int(count)))
+        }, seek: { stream, offset, whence in
+            guard let stream else { return -1 }
+            return SourceBox.from(stream).seek(offset, whence: whence) >= 0 ? 0 : -1
+        }, tell: { stream in
+            guard let stream else { return -1 }
+            return SourceBox.from(stream).source.position
+        }, close: nil)
+        var error: Int32 = 0
+        guard let file = op_open_callbacks(box.toOpaque(), &callbacks, nil, 0, &error) else {
+            let failure = box.takeUnretainedValue().failure
+            box.release()
+            throw failure ?? VoiceNoteError(.format, "\(source.name): not a playable Ogg Opus stream (opusfile \(error))")
+        }
+        self.file = file
+        self.box = box
+        let links = max(1, Int(op_link_count(file)))
+        let channelCounts = Set((0..<links).map { Int(op_channel_count(file, Int32($0))) })
+        downmixToStereo = channelCounts.count > 1
+        outputChannels = downmixToStereo ? 2 : channelCounts.first ?? 1
+        let total = op_pcm_total(file, -1)
+        exactFrameCount = total >= 0 ? total : nil
+        let duration = total > 0 ? Double(total) / 48_000 : 0
+        let bitrate = op_bitrate(file, -1)
+        info = probe?.info ?? StreamInfo(
+            codec: "opus", sampleRate: 48_000, channels: outputChannels, duration: duration,
+            durationIsEstimate: total < 0, bitrate: bitrate > 0 ? Int(bitrate) : 0)
+        pcm = [Int16](repeating: 0, count: 5760 * max(outputChannels, 2))
+    }
+
+    deinit {
+        op_free(file)
+        box.release()
+    }
+
+    func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
+        while true {
+            let capacity = Int32(pcm.count)
+            let frames = pcm.withUnsafeMutableBufferPointer { out in
+                downmixToStereo ? op_read_stereo(file, out.baseAddress, capacity) : op_read(file, out.baseAddress, capacity, nil)
+            }
+            if let failure = box.takeUnretainedValue().failure { throw failure }
+            if frames == OP_HOLE { continue }  // damaged data skipped; opusfile resumes after it
+            guard frames > 0 else { return false }
+            pcm.withUnsafeBufferPointer { all in
+                consume(PCMChunk(samples: UnsafeBufferPointer(rebasing: all[0..<(Int(frames) * outputChannels)]),
+                                 channels: outputChannels))
+            }
+            return true
+        }
+    }
+}

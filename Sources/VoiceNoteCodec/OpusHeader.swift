@@ -1,0 +1,56 @@
+import VoiceNoteCore
+
+/// The identification header of an Ogg Opus stream (RFC 7845 §5.1), validated.
+public struct OpusHeader: Sendable, Equatable {
+    /// Output channels.
+    public let channels: Int
+    /// Samples at 48 kHz to drop from the start.
+    public let preSkip: Int
+    /// The encoder's input rate (informational; Opus always decodes at 48 kHz or a divisor).
+    public let inputSampleRate: Int
+    /// Output gain in Q7.8 dB.
+    public let outputGain: Int
+    /// Channel-mapping family: 0 (mono/stereo), 1 (Vorbis order, up to 8), 255 (unspecified).
+    public let mappingFamily: Int
+
+    /// Largest pre-skip accepted: one second. Encoders use 312 (opusenc, ffmpeg) to 3840 samples; a larger
+    /// value is a damaged or hostile header, not a voice message.
+    public static let maximumPreSkip = 48_000
+
+    /// Whether `packet` starts like an identification header.
+    public static func isHeader(_ packet: UnsafeRawBufferPointer) -> Bool {
+        packet.count >= 8 && packet.prefix(8).elementsEqual("OpusHead".utf8)
+    }
+
+    /// Parses and validates a header packet; `.format` for anything RFC 7845 forbids or voicenote finds absurd.
+    public init(packet: UnsafeRawBufferPointer) throws(VoiceNoteError) {
+        guard Self.isHeader(packet), packet.count >= 19 else {
+            throw VoiceNoteError(.format, "not an Opus identification header")
+        }
+        func byte(_ index: Int) -> Int { Int(packet[index]) }
+        let version = byte(8)
+        guard version >> 4 == 0 else { throw VoiceNoteError(.format, "unsupported Opus header version \(version)") }
+        channels = byte(9)
+        preSkip = byte(10) | byte(11) << 8
+        inputSampleRate = byte(12) | byte(13) << 8 | byte(14) << 16 | byte(15) << 24
+        outputGain = Int(Int16(truncatingIfNeeded: byte(16) | byte(17) << 8))
+        mappingFamily = byte(18)
+        guard channels >= 1 else { throw VoiceNoteError(.format, "Opus header has 0 channels") }
+        switch mappingFamily {
+        case 0 where channels > 2:
+            throw VoiceNoteError(.format, "Opus header: mapping family 0 with \(channels) channels (at most 2)")
+        case 1 where channels > 8:
+            throw VoiceNoteError(.format, "Opus header: mapping family 1 with \(channels) channels (at most 8)")
+        case 0, 1, 255:
+            break
+        default:
+            throw VoiceNoteError(.format, "Opus header: unsupported channel-mapping family \(mappingFamily)")
+        }
+        if mappingFamily != 0 {
+            guard packet.count >= 21 + channels else { throw VoiceNoteError(.format, "Opus header: mapping table truncated") }
+        }
+        guard preSkip <= Self.maximumPreSkip else {
+            throw VoiceNoteError(.format, "Opus header: absurd pre-skip \(preSkip) samples (over 1 s)")
+        }
+    }
+}

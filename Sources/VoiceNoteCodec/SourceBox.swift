@@ -1,0 +1,45 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VoiceNoteCore
+
+/// A `ByteSource` behind a C library's `void *opaque` (opusfile, FFmpeg's AVIOContext), with stdio-style read and
+/// seek, that keeps the first source failure so the decoder can rethrow it with its real status.
+final class SourceBox {
+    let source: ByteSource
+    private(set) var failure: VoiceNoteError?
+
+    init(_ source: ByteSource) { self.source = source }
+
+    /// The box behind an opaque pointer made with `Unmanaged.passRetained(box).toOpaque()`.
+    static func from(_ opaque: UnsafeMutableRawPointer) -> SourceBox {
+        Unmanaged<SourceBox>.fromOpaque(opaque).takeUnretainedValue()
+    }
+
+    /// Reads up to `count` bytes; -1 on failure (recorded).
+    func read(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        do {
+            return try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+        } catch {
+            failure = failure ?? error
+            return -1
+        }
+    }
+
+    /// stdio-style seek (SEEK_SET, SEEK_CUR, SEEK_END); the new offset, or -1.
+    func seek(_ offset: Int64, whence: Int32) -> Int64 {
+        let base: Int64? = switch whence {
+        case SEEK_SET: 0
+        case SEEK_CUR: source.position
+        case SEEK_END: source.size
+        default: nil
+        }
+        guard let base else { return -1 }
+        do {
+            try source.seek(to: base + offset)
+            return base + offset
+        } catch {
+            return -1
+        }
+    }
+}
