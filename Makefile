@@ -14,7 +14,7 @@ PYTHON ?= python3
 
 # Every Debian package the build, tests, bench and tools use.
 DEBIAN_PACKAGES := \
-	pkg-config cmake ninja-build gcc g++ make binutils file time \
+	pkg-config cmake ninja-build gcc g++ make binutils file time libpng-dev \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev \
 	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
@@ -25,8 +25,9 @@ PYTHON_PACKAGES := pytest
 SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/voicenote.map \
 	-Xlinker -soname=libvoicenote.so.$(MAJOR)
 
+
 .PHONY: all deps build so cli tsan-so test test-swift test-abi test-c test-python test-install test-tsan \
-	test-asan install run bench fuzz docs clean
+	test-asan test-fuzz install run bench fuzz docs clean
 
 all: build
 
@@ -58,7 +59,7 @@ tsan-so:
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
 
 test: deps
-	$(MAKE) test-swift build test-abi docs test-c test-python test-install test-tsan test-asan
+	$(MAKE) test-swift build test-abi docs test-c test-python test-install test-tsan test-asan test-fuzz
 	@echo "make test: all suites passed"
 
 test-swift:
@@ -92,6 +93,9 @@ run: deps build
 
 bench: deps build
 	$(PYTHON) bench/run.py --build $(BUILD)
+
+test-fuzz:
+	scripts/fuzz.sh 20
 
 fuzz:
 	scripts/fuzz.sh $${FUZZ_SECONDS:-300}

@@ -29,22 +29,29 @@ let package = Package(
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         systemLibrary("CJansson", pkgConfig: "jansson", apt: "libjansson-dev"),
         systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // PNG output of `voicenote waveform --format png`; the CLI only, never the .so.
+        systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         // The public header, imported by VoiceNoteABI so `@c @implementation` is checked against it.
         .systemLibrary(name: "CVoiceNote", path: "include"),
-        .target(name: "CShims"),
+        .target(name: "CShims", dependencies: ["COpus"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
         .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusFile", "CFFmpeg"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteCodec"]),
-        .target(name: "VoiceNoteABI", dependencies: ["VoiceNoteCore", "VoiceNoteWaveform", "CVoiceNote", "CShims"]),
+        .target(name: "VoiceNoteABI", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteWaveform", "CVoiceNote", "CShims"]),
         .executableTarget(
             name: "voicenote-cli",
-            dependencies: ["VoiceNoteCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteWaveform", "CPNG",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
+        // libFuzzer target over the decoders and the waveform (`make fuzz`; see scripts/fuzz.sh).
+        .executableTarget(name: "voicenote-fuzz-decoders", dependencies: ["VoiceNoteCodec", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore"]),
         // Real fixture files (espeak-ng, sox, opusenc, ffmpeg) shared by the test targets.
         .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteCodec", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform"]),
+        .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote"]),
     ]
 )

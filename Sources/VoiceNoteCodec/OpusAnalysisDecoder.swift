@@ -1,4 +1,5 @@
 import COpus
+import CShims
 import VoiceNoteCore
 
 /// Ogg Opus with channel-mapping family 0, decoded for analysis with libogg and a plain `OpusDecoder` at 16 kHz
@@ -35,6 +36,7 @@ final class OpusAnalysisDecoder: AudioDecoder {
             throw VoiceNoteError(.internal, "opus_decoder_create failed (\(error))")
         }
         self.decoder = decoder
+        if header.outputGain != 0 { _ = vnshim_opus_decoder_set_gain(decoder, Int32(header.outputGain)) }
         pcm = [Int16](repeating: 0, count: Self.maximumPacketFrames * header.channels)
         framesToSkip = (header.preSkip + Self.decimation / 2) / Self.decimation
         let total = max(0, probe.lastGranule - Int64(header.preSkip)) / Int64(Self.decimation)

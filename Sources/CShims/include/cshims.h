@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+typedef struct OpusDecoder OpusDecoder;
+
 /** Stores this thread's last error message (copied, truncated to 1023 bytes). */
 void vnshim_set_last_error(const char *message);
 
@@ -16,5 +18,8 @@ int vnshim_eventfd(void);
 
 /** Names the calling thread (at most 15 bytes are kept); pthread_setname_np needs _GNU_SOURCE. */
 void vnshim_set_thread_name(const char *name);
+
+/** Sets an OpusDecoder's output gain (Q7.8 dB, the Ogg Opus header's field); OPUS_OK or an Opus error. */
+int vnshim_opus_decoder_set_gain(OpusDecoder *decoder, int gain_q8);
 
 #endif

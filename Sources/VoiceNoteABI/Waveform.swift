@@ -1,0 +1,191 @@
+import CVoiceNote
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteWaveform
+
+@c @implementation public func vn_waveform_file(
+    _ path: UnsafePointer<CChar>?, _ samples: Int, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
+        try WaveformAnalysis.waveform(of: FileSource(path: String(cString: try required(path, "path"))), samples: samples)
+    }
+}
+
+@c @implementation public func vn_waveform_memory(
+    _ data: UnsafeRawPointer?, _ size: Int, _ samples: Int, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
+        try WaveformAnalysis.waveform(of: MemorySource(bytes: copyBytes(data, size)), samples: samples)
+    }
+}
+
+@c @implementation public func vn_waveform_source(
+    _ source: OpaquePointer?, _ samples: Int, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int,
+    _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
+        try Handles.get(source, as: SourceHandle.self, "source").with { source throws(VoiceNoteError) in
+            try WaveformAnalysis.waveform(of: source, samples: samples)
+        }
+    }
+}
+
+@c @implementation public func vn_waveform_from_pcm_s16(
+    _ pcm: UnsafePointer<Int16>?, _ frames: Int, _ channels: Int32, _ samples: Int, _ out: UnsafeMutablePointer<Float>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
+        let input = try pcmBuffer(pcm, frames: frames, channels: channels)
+        return try untyped {
+            var buckets = try WaveformBuckets(frameCount: frames, channels: Int(channels), samples: samples)
+            buckets.append(input)
+            return buckets.finish()
+        }
+    }
+}
+
+@c @implementation public func vn_waveform_from_pcm_f32(
+    _ pcm: UnsafePointer<Float>?, _ frames: Int, _ channels: Int32, _ samples: Int, _ out: UnsafeMutablePointer<Float>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
+        let input = try pcmBuffer(pcm, frames: frames, channels: channels)
+        return try untyped {
+            var buckets = try WaveformBuckets(frameCount: frames, channels: Int(channels), samples: samples)
+            buckets.append(input)
+            return buckets.finish()
+        }
+    }
+}
+
+@c @implementation public func vn_waveform_resample(
+    _ values: UnsafePointer<Float>?, _ valueCount: Int, _ target: Int, _ out: UnsafeMutablePointer<Float>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    count?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        guard target > 0 else { throw VoiceNoteError(.invalidArgument, "target must be at least 1") }
+        let input = try floats(values, valueCount)
+        try deliver(Waveform.resample(input, to: target), into: out, capacity: capacity, count: count)
+    }
+}
+
+@c @implementation public func vn_waveform_bars(
+    _ values: UnsafePointer<Float>?, _ valueCount: Int, _ width: Double, _ height: Double,
+    _ heights: UnsafeMutablePointer<Float>?, _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    count?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        guard width.isFinite, height.isFinite, width >= 0, height >= 0 else {
+            throw VoiceNoteError(.invalidArgument, "width and height must be finite and not negative")
+        }
+        let bars = WaveformBars(width: width, height: height, levels: try floats(values, valueCount))
+        try deliver(bars.heights.map { Float($0) }, into: heights, capacity: capacity, count: count)
+    }
+}
+
+@c @implementation public func vn_waveform_encode(
+    _ encoding: Int32, _ values: UnsafePointer<Float>?, _ valueCount: Int, _ out: UnsafeMutablePointer<Int32>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    count?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let levels = try floats(values, valueCount)
+        let encoded: [Int32] = switch try integerEncoding(encoding) {
+        case VN_WAVEFORM_MATRIX: MatrixWaveform.encode(levels).map { Int32($0) }
+        case VN_WAVEFORM_TELEGRAM: TelegramWaveform.encode(levels).map { Int32($0) }
+        default: SignalWaveform.encode(levels).map { Int32($0) }
+        }
+        try deliver(encoded, into: out, capacity: capacity, count: count)
+    }
+}
+
+@c @implementation public func vn_waveform_decode(
+    _ encoding: Int32, _ encoded: UnsafePointer<Int32>?, _ encodedCount: Int, _ out: UnsafeMutablePointer<Float>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    count?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let kind = try integerEncoding(encoding)
+        let input = encodedCount == 0 ? [] : Array(UnsafeBufferPointer(start: try required(encoded, "encoded"), count: encodedCount))
+        let levels: [Float] = try untyped {
+            switch kind {
+            case VN_WAVEFORM_MATRIX:
+                return try MatrixWaveform.decode(input.map { Int($0) })
+            default:
+                guard input.allSatisfy({ (0...255).contains($0) }) else {
+                    throw VoiceNoteError(.format, "encoded bytes must be 0…255")
+                }
+                let bytes = input.map { UInt8($0) }
+                return try kind == VN_WAVEFORM_TELEGRAM ? TelegramWaveform.decode(bytes) : SignalWaveform.decode(bytes)
+            }
+        }
+        try deliver(levels, into: out, capacity: capacity, count: count)
+    }
+}
+
+/// The encodings that have an integer form; Stream's values are the floats themselves.
+private func integerEncoding(_ encoding: Int32) throws(VoiceNoteError) -> vn_waveform_encoding {
+    let kind = vn_waveform_encoding(rawValue: UInt32(bitPattern: encoding))
+    switch kind {
+    case VN_WAVEFORM_MATRIX, VN_WAVEFORM_TELEGRAM, VN_WAVEFORM_SIGNAL: return kind
+    case VN_WAVEFORM_STREAM:
+        throw VoiceNoteError(.invalidArgument, "Stream's waveform_data is the 0…1 values themselves; no integer encoding")
+    default:
+        throw VoiceNoteError(.invalidArgument, "unknown waveform encoding \(encoding)")
+    }
+}
+
+/// Checks the output arguments, computes, and copies the result out.
+private func waveformCall(
+    samples: Int, out: UnsafeMutablePointer<Float>?, capacity: Int, count: UnsafeMutablePointer<Int>?,
+    _ compute: () throws(VoiceNoteError) -> [Float]
+) -> Int32 {
+    count?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        guard samples > 0 else { throw VoiceNoteError(.invalidArgument, "samples must be at least 1") }
+        _ = try required(out, "out")
+        guard capacity >= samples else {
+            throw VoiceNoteError(.invalidArgument, "capacity \(capacity) is less than samples \(samples)")
+        }
+        try deliver(compute(), into: out, capacity: capacity, count: count)
+    }
+}
+
+/// Copies `values` to a caller buffer; with too little room writes nothing, reports the count needed and fails.
+func deliver<T>(_ values: [T], into out: UnsafeMutablePointer<T>?, capacity: Int, count: UnsafeMutablePointer<Int>?) throws(VoiceNoteError) {
+    count?.pointee = values.count
+    guard values.count <= capacity else {
+        throw VoiceNoteError(.invalidArgument, "capacity \(capacity) is less than the \(values.count) values needed")
+    }
+    guard !values.isEmpty else { return }
+    let out = try required(out, "out")
+    values.withUnsafeBufferPointer { buffer in
+        if let base = buffer.baseAddress { out.update(from: base, count: buffer.count) }
+    }
+}
+
+/// A caller's float array; NULL is allowed only when empty.
+private func floats(_ values: UnsafePointer<Float>?, _ count: Int) throws(VoiceNoteError) -> [Float] {
+    guard count > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: try required(values, "values"), count: count))
+}
+
+/// A caller's interleaved PCM, checked.
+private func pcmBuffer<T>(_ pcm: UnsafePointer<T>?, frames: Int, channels: Int32) throws(VoiceNoteError) -> UnsafeBufferPointer<T> {
+    guard (1...255).contains(channels) else { throw VoiceNoteError(.invalidArgument, "channels must be 1…255, not \(channels)") }
+    guard frames >= 0, !frames.multipliedReportingOverflow(by: Int(channels)).overflow else {
+        throw VoiceNoteError(.invalidArgument, "frame count \(frames) is out of range")
+    }
+    guard frames > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
+    return UnsafeBufferPointer(start: try required(pcm, "pcm"), count: frames * Int(channels))
+}
+
+/// Runs code whose functions use untyped `throws` but throw only `VoiceNoteError`.
+func untyped<T>(_ body: () throws -> T) throws(VoiceNoteError) -> T {
+    do { return try body() } catch let error as VoiceNoteError { throw error } catch {
+        throw VoiceNoteError(.internal, "unexpected error: \(error)")
+    }
+}

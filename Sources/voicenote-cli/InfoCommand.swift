@@ -1,0 +1,47 @@
+import ArgumentParser
+import VoiceNoteCodec
+import VoiceNoteCore
+
+/// `voicenote info FILE`: duration, codec, rate, channels, bitrate and size of an audio file.
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Show the duration, codec, rate, channels, bitrate and size of an audio file.")
+
+    @Argument(help: "The audio file.")
+    var file: String
+
+    @Flag(help: "Print as JSON.")
+    var json = false
+
+    func run() throws {
+        let source = try FileSource(path: file)
+        let info = try Decoders.info(of: source)
+        let size = source.size ?? 0
+        if json {
+            print(JSONText.object([
+                ("file", .string(file)), ("duration", .number(info.duration)),
+                ("duration_is_estimate", .bool(info.durationIsEstimate)), ("codec", .string(info.codec)),
+                ("sample_rate", .integer(info.sampleRate)), ("channels", .integer(info.channels)),
+                ("bitrate", .integer(info.bitrate)), ("size", .integer(Int(size))),
+            ]))
+        } else {
+            let approximate = info.durationIsEstimate ? "~" : ""
+            print("""
+                file:        \(file)
+                duration:    \(approximate)\(formatSeconds(info.duration)) s
+                codec:       \(info.codec)
+                sample rate: \(info.sampleRate) Hz
+                channels:    \(info.channels)
+                bitrate:     \(info.bitrate / 1000) kbit/s
+                size:        \(size) bytes
+                """)
+        }
+    }
+}
+
+/// Seconds with three decimals, without Foundation.
+func formatSeconds(_ seconds: Double) -> String {
+    let millis = Int((seconds * 1000).rounded())
+    let fraction = String(millis % 1000)
+    return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+}

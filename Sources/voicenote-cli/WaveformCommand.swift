@@ -1,0 +1,63 @@
+import ArgumentParser
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteWaveform
+
+/// `voicenote waveform FILE`: the waveform of an audio file, as JSON, terminal bars, SVG or PNG.
+struct WaveformCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "waveform", abstract: "Compute the waveform of an audio file (SPEC §5.1).")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case json, bars, svg, png
+    }
+
+    enum Encoding: String, ExpressibleByArgument, CaseIterable {
+        case stream, matrix, telegram, signal
+    }
+
+    @Argument(help: "The audio file (Opus, AAC, MP3, WAV, FLAC, Vorbis).")
+    var file: String
+
+    @Option(name: .shortAndLong, help: "Number of values.")
+    var samples = Waveform.defaultSampleCount
+
+    @Option(help: "Output: json (a JSON array), bars (Unicode blocks sized to the terminal), svg or png.")
+    var format = Format.json
+
+    @Option(help: "Wire encoding of the JSON output: stream (0…1), matrix (0…1024), telegram (63 packed bytes), signal (bytes).")
+    var encoding = Encoding.stream
+
+    @Option(name: .shortAndLong, help: "Write svg or png output to this file (png needs it).")
+    var output: String?
+
+    func validate() throws {
+        guard samples > 0 else { throw ValidationError("--samples must be at least 1") }
+        if format == .png && output == nil { throw ValidationError("--format png needs --output FILE") }
+    }
+
+    func run() throws {
+        let levels = try WaveformAnalysis.waveform(of: FileSource(path: file), samples: samples)
+        switch format {
+        case .json:
+            print(encoded(levels).text)
+        case .bars:
+            print(WaveformRendering.bars(levels, columns: Terminal.columns))
+        case .svg:
+            let svg = WaveformRendering.svg(levels, width: 700, height: 64)
+            if let output { try WaveformRendering.write(svg, to: output) } else { print(svg) }
+        case .png:
+            try WaveformRendering.png(levels, width: 700, height: 64, to: output ?? "")
+        }
+    }
+
+    /// The levels in the chosen wire encoding, as a JSON array.
+    func encoded(_ levels: [Float]) -> JSONText {
+        switch encoding {
+        case .stream: .array(StreamWaveform.encode(levels).map { .number(Double(($0 * 10_000).rounded()) / 10_000) })
+        case .matrix: .array(MatrixWaveform.encode(levels).map { .integer($0) })
+        case .telegram: .array(TelegramWaveform.encode(levels).map { .integer(Int($0)) })
+        case .signal: .array(SignalWaveform.encode(levels).map { .integer(Int($0)) })
+        }
+    }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target for SECONDS (CI: 20 s each through `make test`; `make fuzz`: 300 s each).
+# Seeds: the test fixtures' formats, made here with the same tools. A finding leaves crash-* files and fails.
+set -euo pipefail
+seconds=${1:-20}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+swift build --sanitize=fuzzer --scratch-path .build-fuzz --product voicenote-fuzz-decoders >/dev/null
+work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
+corpus=$work/corpus; mkdir -p "$corpus" "$work/findings"
+espeak-ng -w "$work/s.wav" "A short voice note for the fuzzer." 2>/dev/null
+sox -R "$work/s.wav" -r 16000 -c 1 "$work/speech.wav" trim 0 1
+opusenc --quiet --serial 1 --bitrate 16 "$work/speech.wav" "$corpus/speech.ogg"
+for spec in "aac:-f adts" "mp3:" "flac:" "m4a:" ; do
+    ext=${spec%%:*}; args=${spec#*:}
+    ffmpeg -nostdin -v error -i "$work/speech.wav" $args "$corpus/speech.$ext"
+done
+cp "$work/speech.wav" "$corpus/"
+echo "fuzz: voicenote-fuzz-decoders for ${seconds}s"
+SWIFT_BACKTRACE=enable=no .build-fuzz/debug/voicenote-fuzz-decoders "$corpus" -max_total_time="$seconds" \
+    -rss_limit_mb=1024 -timeout=10 -artifact_prefix="$work/findings/" -print_final_stats=1 2>"$work/log" || {
+    tail -40 "$work/log"
+    mkdir -p "$top/build/fuzz-findings" && cp "$work"/findings/* "$top/build/fuzz-findings/" 2>/dev/null || true
+    echo "fuzz: FINDING (inputs copied to build/fuzz-findings/)"
+    exit 1
+}
+grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/log" || true
+echo "fuzz: no finding"
