@@ -52,6 +52,6 @@ let package = Package(
         .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote"]),
+        .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )
