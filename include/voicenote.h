@@ -7,8 +7,9 @@
  * Conventions kept by every function (see each function for its own details):
  * - Every fallible call returns `int`: #VN_OK (0) or a negative `VN_E_*` status. Numbers never change.
  * - After a failure, vn_last_error_message() gives this thread's detail text for it.
- * - Handles are opaque. `create` functions set `*out = NULL` on failure; `destroy(NULL)` is a no-op; a NULL
- *   handle elsewhere is #VN_E_MISUSE; a handle that was already destroyed is detected and is #VN_E_MISUSE.
+ * - Handles are opaque tokens, never reused. `create` functions set `*out = NULL` on failure; `destroy(NULL)` is a
+ *   no-op; a NULL handle elsewhere is #VN_E_MISUSE; a handle that was already destroyed is detected and is
+ *   #VN_E_MISUSE. Handles are not pointers to memory: do not dereference them.
  * - Inputs are copied before a call returns. Returned strings are static unless a function says the caller
  *   owns them, in which case they are freed with vn_free().
  * - Event structs passed to callbacks start with `size_t size`, are valid only during the callback, and only
@@ -269,7 +270,8 @@ int vn_event_loop_fd(vn_event_loop *loop);
  * caller forever.
  *
  * \param loop the loop.
- * \param dispatched receives how many callbacks ran; may be NULL.
+ * \param dispatched receives how many callbacks ran (events of subscriptions that ended meanwhile are dropped
+ *                   and not counted); may be NULL.
  * \returns #VN_OK; #VN_E_MISUSE when `loop` is NULL or destroyed, when called from inside a callback that this
  *          loop is dispatching, or while another thread is dispatching the same loop.
  * \threadsafety One thread at a time per loop (the thread that owns the main loop).
@@ -336,10 +338,11 @@ int vn_test_source_create(vn_event_loop *loop, vn_test_source **out);
  * Subscribes to the source's events.
  *
  * \param source the source.
- * \param callback called for each event fired after this returns.
+ * \param callback called for each event fired from the moment the subscription is registered (during this call).
  * \param user_data passed to `callback` and `release`.
  * \param release called once after the last callback; may be NULL.
- * \param out_id receives the subscription id; may be NULL (then only destroy ends it).
+ * \param out_id receives the subscription id, written before the first callback can run (so a callback may read
+ *               it to unsubscribe itself); may be NULL (then only destroy ends it).
  * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed; #VN_E_INVALID_ARG when `callback` is NULL.
  *          On failure `release` is not called.
  * \threadsafety Any thread, including inside callbacks.
@@ -354,7 +357,8 @@ int vn_test_source_subscribe(vn_test_source *source, vn_test_event_fn callback, 
  * \param source the source.
  * \param count how many events to fire; 0 fires until vn_test_source_stop() or destroy.
  * \param interval_us the pause between events in microseconds; 0 fires as fast as possible.
- * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed, or already firing.
+ * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed, or still firing (a finite run that has
+ *          finished does not count).
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -611,8 +615,10 @@ int vn_waveform_from_pcm_f32(const float *pcm, size_t frames, int channels, size
                              size_t capacity, size_t *count);
 
 /**
- * Resamples waveform values to `target` values for display: averages down (Stream's `downsample`) or
- * interpolates up (Stream's `upsample`); equal counts copy.
+ * Resamples waveform values to `target` values for display. Down: the mean of each bucket of values
+ * [⌊i·count/target⌋, ⌊(i+1)·count/target⌋), the same split as the waveform itself (equal to Stream's
+ * `downsample` when `target` divides the count; Stream's formula drops the tail otherwise). Up: linear
+ * interpolation (Stream's `upsample`). Equal counts copy.
  *
  * \param values the input values.
  * \param value_count how many.

@@ -1,5 +1,4 @@
 import CShims
-import Synchronization
 import VoiceNoteCore
 
 /// Runs the body of a fallible C function: maps a thrown `VoiceNoteError` to its status and records its message
@@ -25,23 +24,33 @@ func required<T>(_ pointer: T?, _ name: StaticString) throws(VoiceNoteError) -> 
     return pointer
 }
 
-/// The table of live C handles: a handle is the address of its Swift object, valid while the table holds it.
-/// Lets every entry point tell a NULL, destroyed or wrong-type handle from a live one (SQLite's safety check,
-/// without reading freed memory).
+/// The table of live C handles. A handle is an opaque token, never a real address and never reused, so a NULL,
+/// destroyed or wrong-type handle is told apart from a live one even after its memory was reused (SQLite's safety
+/// check, made exact). Tokens look like aligned pointers so C code may store them as any `T *`.
 enum Handles {
-    private static let live = Mutex<[UInt: any AnyObject & Sendable]>([:])
+    private struct Table {
+        var objects: [UInt: any AnyObject & Sendable] = [:]
+        var lastToken: UInt = 0
+    }
+    private static let table = Locked(Table())
+    /// Tokens start here, step 16: far from NULL, never a valid allocation this library made.
+    private static let base: UInt = 0x7600_0000_0000
 
-    /// Registers `object` and returns its handle.
+    /// Registers `object` and returns its new handle.
     static func make(_ object: some AnyObject & Sendable) -> OpaquePointer {
-        let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
-        live.withLock { $0[address] = object }
-        return OpaquePointer(bitPattern: address)!
+        let token = table.withLock { table -> UInt in
+            table.lastToken += 1
+            let token = base + table.lastToken << 4
+            table.objects[token] = object
+            return token
+        }
+        return OpaquePointer(bitPattern: token)!
     }
 
     /// The live object of type `T` behind `handle`; `.misuse` when it is NULL, destroyed or of another type.
     static func get<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type, _ name: StaticString) throws(VoiceNoteError) -> T {
         guard let handle else { throw VoiceNoteError(.misuse, "\(name) is NULL") }
-        let object = live.withLock { $0[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))] }
+        let object = table.withLock { $0.objects[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))] }
         guard let typed = object as? T else { throw VoiceNoteError(.misuse, "\(name) is not a live \(name) handle (destroyed?)") }
         return typed
     }
@@ -49,10 +58,10 @@ enum Handles {
     /// Removes the handle and returns its object, or nil when it is NULL, unknown or of another type.
     static func remove<T: AnyObject>(_ handle: OpaquePointer?, as type: T.Type) -> T? {
         guard let handle else { return nil }
-        let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
-        return live.withLock { table -> T? in
-            guard let typed = table[address] as? T else { return nil }
-            table[address] = nil
+        let token = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
+        return table.withLock { table -> T? in
+            guard let typed = table.objects[token] as? T else { return nil }
+            table.objects[token] = nil
             return typed
         }
     }

@@ -1,16 +1,15 @@
 import CVoiceNote
-import Synchronization
 import VoiceNoteCodec
 import VoiceNoteCore
 
 /// The object behind a `vn_source *`: a byte source used by one call at a time (the mutex enforces it), and the
 /// host's release function for callback sources.
 final class SourceHandle: Sendable {
-    private let source: Mutex<UnsafeTransfer<any ByteSource>>
+    private let source: Locked<UnsafeTransfer<any ByteSource>>
     private let release: (@Sendable () -> Void)?
 
     init(_ source: any ByteSource, release: (@Sendable () -> Void)? = nil) {
-        self.source = Mutex(UnsafeTransfer(source))
+        self.source = Locked(UnsafeTransfer(source))
         self.release = release
     }
 

@@ -16,13 +16,12 @@ import VoiceNoteCore
     abiCall { () throws(VoiceNoteError) in
         let source = try Handles.get(source, as: TestEventSource.self, "source")
         let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
-        let id = try source.events.subscribe({ event in
+        _ = try source.events.subscribe({ event in
             var cEvent = vn_test_event(
                 size: MemoryLayout<vn_test_event>.size, sequence: event.sequence,
                 from_library_thread: event.fromLibraryThread ? 1 : 0)
             subscriber.function(subscriber.userData, &cEvent)
-        }, release: subscriber.releaseClosure)
-        store(id, into: outId)
+        }, release: subscriber.releaseClosure, registered: { store($0, into: outId) })
     }
 }
 

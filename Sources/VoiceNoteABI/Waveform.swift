@@ -38,7 +38,7 @@ import VoiceNoteWaveform
 ) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
         let input = try pcmBuffer(pcm, frames: frames, channels: channels)
-        return try untyped {
+        return try VoiceNoteError.rethrowing {
             var buckets = try WaveformBuckets(frameCount: frames, channels: Int(channels), samples: samples)
             buckets.append(input)
             return buckets.finish()
@@ -52,7 +52,7 @@ import VoiceNoteWaveform
 ) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
         let input = try pcmBuffer(pcm, frames: frames, channels: channels)
-        return try untyped {
+        return try VoiceNoteError.rethrowing {
             var buckets = try WaveformBuckets(frameCount: frames, channels: Int(channels), samples: samples)
             buckets.append(input)
             return buckets.finish()
@@ -110,9 +110,12 @@ import VoiceNoteWaveform
     return abiCall { () throws(VoiceNoteError) in
         let kind = try integerEncoding(encoding)
         let input = encodedCount == 0 ? [] : Array(UnsafeBufferPointer(start: try required(encoded, "encoded"), count: encodedCount))
-        let levels: [Float] = try untyped {
+        let levels: [Float] = try VoiceNoteError.rethrowing {
             switch kind {
             case VN_WAVEFORM_MATRIX:
+                guard input.allSatisfy({ (0...Int32(MatrixWaveform.maximumValue)).contains($0) }) else {
+                    throw VoiceNoteError(.format, "Matrix waveform values must be 0…\(MatrixWaveform.maximumValue)")
+                }
                 return try MatrixWaveform.decode(input.map { Int($0) })
             default:
                 guard input.allSatisfy({ (0...255).contains($0) }) else {
@@ -181,11 +184,4 @@ private func pcmBuffer<T>(_ pcm: UnsafePointer<T>?, frames: Int, channels: Int32
     }
     guard frames > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: try required(pcm, "pcm"), count: frames * Int(channels))
-}
-
-/// Runs code whose functions use untyped `throws` but throw only `VoiceNoteError`.
-func untyped<T>(_ body: () throws -> T) throws(VoiceNoteError) -> T {
-    do { return try body() } catch let error as VoiceNoteError { throw error } catch {
-        throw VoiceNoteError(.internal, "unexpected error: \(error)")
-    }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The subscribers of one object and the dispatcher that delivers to them; every object with events has one.
 /// Events reach each subscriber in the order `emit` was called.
 public final class EventChannel<Event: Sendable>: Sendable {
@@ -7,13 +5,13 @@ public final class EventChannel<Event: Sendable>: Sendable {
         let subscription: Subscription
         let handler: @Sendable (Event) -> Void
     }
-    private struct State: ~Copyable {
+    private struct State {
         var subscribers: [Subscriber] = []
         var closed = false
     }
 
     private let dispatcher: any EventDispatcher
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Makes a channel that delivers through `dispatcher`.
     public init(dispatcher: any EventDispatcher) {
@@ -21,13 +19,16 @@ public final class EventChannel<Event: Sendable>: Sendable {
     }
 
     /// Adds a subscriber; `release` runs exactly once after its last callback. Throws `.misuse` after `close`
-    /// (then `release` is not called).
+    /// (then `release` is not called). `registered` receives the id before any event can reach the subscriber, so
+    /// a C caller's `*out_id` is written before its first callback runs.
     public func subscribe(
-        _ handler: @escaping @Sendable (Event) -> Void, release: (@Sendable () -> Void)?
+        _ handler: @escaping @Sendable (Event) -> Void, release: (@Sendable () -> Void)?,
+        registered: (UInt64) -> Void = { _ in }
     ) throws(VoiceNoteError) -> UInt64 {
         try state.withLock { (state) throws(VoiceNoteError) -> UInt64 in
             guard !state.closed else { throw VoiceNoteError(.misuse, "the object was destroyed") }
             let subscription = SubscriptionRegistry.shared.register(release: release)
+            registered(subscription.id)
             state.subscribers.removeAll { $0.subscription.isEnded }
             state.subscribers.append(Subscriber(subscription: subscription, handler: handler))
             return subscription.id

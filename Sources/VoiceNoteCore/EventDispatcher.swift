@@ -11,8 +11,9 @@ public struct PendingEvent: Sendable {
         self.invoke = invoke
     }
 
-    /// Runs the callback through the registry, which keeps the subscription contract.
-    func run() {
+    /// Runs the callback through the registry, which keeps the subscription contract; false when it had ended.
+    @discardableResult
+    func run() -> Bool {
         SubscriptionRegistry.shared.deliver(subscription, invoke)
     }
 }

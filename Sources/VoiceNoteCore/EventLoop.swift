@@ -38,7 +38,8 @@ public final class EventLoop: EventDispatcher {
         }
     }
 
-    /// Runs the callbacks pending now on the calling thread, in order, and returns how many ran.
+    /// Runs the callbacks pending now on the calling thread, in order, and returns how many ran (events of
+    /// subscriptions that ended meanwhile are dropped, not counted).
     /// Throws `.misuse` when nested in its own dispatch, when another thread is dispatching, or after `close`.
     public func dispatch() throws(VoiceNoteError) -> Int {
         let batch: [PendingEvent] = try monitor.locked { () throws(VoiceNoteError) -> [PendingEvent] in
@@ -52,8 +53,7 @@ public final class EventLoop: EventDispatcher {
             return pending
         }
         defer { monitor.locked { dispatching = false } }
-        for event in batch { event.run() }
-        return batch.count
+        return batch.reduce(0) { ran, event in ran + (event.run() ? 1 : 0) }
     }
 
     /// Waits until events are pending or `timeoutMilliseconds` passes (negative: no limit). Returns whether any are.

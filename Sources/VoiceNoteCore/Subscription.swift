@@ -77,16 +77,17 @@ public final class SubscriptionRegistry: Sendable {
         return true
     }
 
-    /// Runs one callback of `subscription` unless it has ended, keeping the contract above. Called by dispatchers
-    /// with no lock held.
-    public func deliver(_ subscription: Subscription, _ callback: () -> Void) {
+    /// Runs one callback of `subscription` unless it has ended, keeping the contract above; returns whether it ran.
+    /// Called by dispatchers with no lock held.
+    @discardableResult
+    public func deliver(_ subscription: Subscription, _ callback: () -> Void) -> Bool {
         let proceed = monitor.locked {
             guard !subscription.ended.load(ordering: .relaxed) else { return false }
             subscription.running = true
             subscription.runningThread = pthread_self()
             return true
         }
-        guard proceed else { return }
+        guard proceed else { return false }
         callback()
         let releaseNow = monitor.locked {
             subscription.running = false
@@ -96,5 +97,6 @@ public final class SubscriptionRegistry: Sendable {
             return release
         }
         if releaseNow { subscription.release?() }
+        return true
     }
 }

@@ -11,7 +11,7 @@ public struct TestEvent: Sendable, Equatable {
 /// Fires numbered events from a library thread, so hosts and bindings can test the subscription contract
 /// (threads, order, unsubscribe and destroy from callbacks, event loops) with no audio involved.
 public final class TestEventSource: Sendable {
-    private struct State: ~Copyable {
+    private struct State {
         var fired: UInt64 = 0
         var firing: LibraryThread?
         var closed = false
@@ -19,8 +19,9 @@ public final class TestEventSource: Sendable {
 
     /// The subscribers; public so the C layer can subscribe with its own handler type.
     public let events: EventChannel<TestEvent>
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let stopRequested = Atomic<Bool>(false)
+    private let firingFinished = Atomic<Bool>(false)
 
     /// Makes a source that delivers through `dispatcher` (the event thread unless a loop is given).
     public init(dispatcher: any EventDispatcher = EventThread.shared) {
@@ -41,8 +42,13 @@ public final class TestEventSource: Sendable {
     public func start(count: UInt64, intervalMicroseconds: UInt32) throws(VoiceNoteError) {
         try state.withLock { (state) throws(VoiceNoteError) in
             guard !state.closed else { throw VoiceNoteError(.misuse, "the source was destroyed") }
+            if let finished = state.firing, firingFinished.load(ordering: .acquiring) {
+                finished.join()  // a finite run that ended by itself
+                state.firing = nil
+            }
             guard state.firing == nil else { throw VoiceNoteError(.misuse, "the source is already firing") }
             stopRequested.store(false, ordering: .relaxed)
+            firingFinished.store(false, ordering: .relaxed)
             state.firing = try LibraryThread(name: "vn-test-source") { [self] in
                 var sent: UInt64 = 0
                 while (count == 0 || sent < count) && !stopRequested.load(ordering: .relaxed) {
@@ -50,6 +56,7 @@ public final class TestEventSource: Sendable {
                     sent += 1
                     if intervalMicroseconds > 0 { sleepMicroseconds(intervalMicroseconds) }
                 }
+                firingFinished.store(true, ordering: .releasing)
             }
         }
     }

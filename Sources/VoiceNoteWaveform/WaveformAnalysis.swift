@@ -7,7 +7,7 @@ public enum WaveformAnalysis {
     /// The waveform of `source` (read from its start): exactly `samples` values in 0…1.
     /// `.format` when it is not audio or yields no audio at all; source failures keep their status.
     public static func waveform(of source: ByteSource, samples: Int = Waveform.defaultSampleCount) throws(VoiceNoteError) -> [Float] {
-        try rethrowing { () throws -> [Float] in
+        try VoiceNoteError.rethrowing { () throws -> [Float] in
             try Waveform.validate(samples: samples)
             let decoder = try Decoders.open(source, purpose: .analysis)
             if let frames = decoder.exactFrameCount {
@@ -29,12 +29,5 @@ public enum WaveformAnalysis {
             consume(chunk)
         }) {}
         guard frames > 0 else { throw VoiceNoteError(.format, "\(source.name): no audio could be decoded") }
-    }
-
-    /// Runs a body that throws only `VoiceNoteError`s with untyped `throws`, keeping the typed error.
-    private static func rethrowing<T>(_ body: () throws -> T) throws(VoiceNoteError) -> T {
-        do { return try body() } catch let error as VoiceNoteError { throw error } catch {
-            throw VoiceNoteError(.internal, "unexpected error: \(error)")
-        }
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Real audio files for tests, made at test time from espeak-ng speech with sox, opusenc and ffmpeg
 /// (SPEC: no mocks where the real thing runs here). Made once per test process, in one temporary directory.
@@ -63,19 +62,21 @@ public enum Fixtures {
 
     private final class State: Sendable {
         let directory: String
-        private let made = Mutex<[Kind: String]>([:])
+        /// NSLock, not Synchronization.Mutex: ThreadSanitizer sees pthread locks, not futex waits.
+        private let lock = NSLock()
+        private nonisolated(unsafe) var made: [Kind: String] = [:]
 
         init() {
             directory = NSTemporaryDirectory() + "voicenote-fixtures-" + UUID().uuidString
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            fixtureDirectoryToRemove.withLock { $0 = directory }
+            fixtureDirectoryToRemove = directory
             atexit {
-                if let directory = fixtureDirectoryToRemove.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: directory) }
+                if let directory = fixtureDirectoryToRemove { try? FileManager.default.removeItem(atPath: directory) }
             }
         }
 
         func make(_ kind: Kind) throws -> String {
-            try made.withLock { made in try ensure(kind, &made) }
+            try lock.withLock { try ensure(kind, &made) }
         }
 
         /// Makes `kind` (and what it is made from) unless made already; called with the lock held.
@@ -137,7 +138,7 @@ public enum Fixtures {
 }
 
 /// Removed when the test process exits.
-private let fixtureDirectoryToRemove = Mutex<String?>(nil)
+private nonisolated(unsafe) var fixtureDirectoryToRemove: String?
 
 /// A fixture could not be made (a tool failed).
 public struct FixtureError: Error, CustomStringConvertible {

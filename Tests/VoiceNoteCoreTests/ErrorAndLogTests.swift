@@ -26,7 +26,7 @@ import Testing
 
 @Suite(.serialized) struct LogTests {
     @Test func quietByDefaultThenDeliversAtOrAboveLevel() throws {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         #expect(!Log.isEnabled(.error))
         try Log.setHandler({ level, message in lines.withLock { $0.append("\(level.rawValue) \(message)") } }, maxLevel: .info)
         Log.write(.debug, "hidden")

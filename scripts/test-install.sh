@@ -1,0 +1,207 @@
+#!/usr/bin/env bash
+# Tests the installed tree the way a user meets it: scripts/test-install.sh PYTHON (called by `make test-install`).
+#
+#   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run
+#   b) the samples build with CMake (find_package(voicenote 0.1) + voicenote::voicenote) and run; the version
+#      file accepts 0.1 / 0.1.0 EXACT and refuses 0.2 and 1
+#   c) the prefix is moved elsewhere: CMake and pkg-config find the new place (relocatable), samples run again
+#   d) the library and the tool are stripped, the SONAME and symlinks are right, only vn_* is exported, the
+#      header is the repo's, and no installed text file records the prefix
+#   e) the Python package installs with `pip install --target` and, run from outside the repo with
+#      VOICENOTE_LIBRARY unset, loads the installed library and reports the version
+# Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
+set -uo pipefail
+
+python=${1:-python3}
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+version=$(sed -n 's/^#define VN_VERSION_STRING "\(.*\)"$/\1/p' "$repo/include/voicenote.h")
+major=${version%%.*}
+[[ -n $version ]] || { echo "test-install: cannot read VN_VERSION_STRING from include/voicenote.h" >&2; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-test-install.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+log=$tmp/log
+passed=0 failed=0 skipped=0
+
+# check NAME COMMAND...: runs COMMAND, counts it, shows its output only when it fails.
+check() {
+    local name=$1; shift
+    if "$@" >"$log" 2>&1; then
+        passed=$((passed + 1)); echo "ok    $name"
+    else
+        failed=$((failed + 1)); echo "FAIL  $name"; sed 's/^/      | /' "$log" | tail -n 40
+    fi
+}
+skip() { skipped=$((skipped + 1)); echo "skip  $1"; }
+# expect_eq WANT GOT: succeeds when they are equal, else says what differed.
+expect_eq() { [[ $1 == "$2" ]] || { echo "expected '$1', got '$2'"; return 1; }; }
+
+generator=("-G" "Unix Makefiles")
+command -v ninja >/dev/null && generator=("-G" "Ninja")
+
+# build_with_make PREFIX OUT: builds and runs the samples with bindings/c/Makefile and pkg-config only.
+build_with_make() {
+    env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
+        make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror
+}
+# build_with_cmake PREFIX DIR: configures, builds and runs (ctest) the samples with bindings/c/CMakeLists.txt.
+build_with_cmake() {
+    cmake -S "$repo/bindings/c" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
+        -DCMAKE_COMPILE_WARNING_AS_ERROR=ON &&
+        cmake --build "$2" &&
+        ctest --test-dir "$2" --output-on-failure
+}
+# cmake_links_to PREFIX DIR: every sample CMake built runs against PREFIX's library (its RUNPATH and ldd).
+cmake_links_to() {
+    local lib=$1/lib/libvoicenote.so.$major n=0 exe
+    for exe in "$2"/*; do
+        [[ -f $exe && -x $exe ]] || continue
+        n=$((n + 1))
+        ldd "$exe" | grep -F "libvoicenote.so.$major => $lib " || { echo "$exe does not load $lib:"; ldd "$exe"; return 1; }
+    done
+    [[ $n -gt 0 ]] || { echo "no sample executables in $2"; return 1; }
+}
+# find_package_result PREFIX REQUEST...: configures a tiny project doing find_package(voicenote REQUEST...).
+find_package_result() {
+    local prefix=$1; shift
+    local dir
+    dir=$(mktemp -d "$tmp/find.XXXXXX")
+    cat >"$dir/CMakeLists.txt" <<EOF
+cmake_minimum_required(VERSION 3.16)
+project(find_voicenote LANGUAGES C)
+find_package(voicenote $* REQUIRED)
+get_target_property(location voicenote::voicenote IMPORTED_LOCATION)
+get_target_property(soname voicenote::voicenote IMPORTED_SONAME)
+get_target_property(includes voicenote::voicenote INTERFACE_INCLUDE_DIRECTORIES)
+message(STATUS "voicenote_VERSION=\${voicenote_VERSION}")
+message(STATUS "IMPORTED_LOCATION=\${location}")
+message(STATUS "IMPORTED_SONAME=\${soname}")
+message(STATUS "INTERFACE_INCLUDE_DIRECTORIES=\${includes}")
+EOF
+    cmake -S "$dir" -B "$dir/build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$prefix"
+}
+find_package_refuses() { ! find_package_result "$@"; }
+# imported_target_is PREFIX: the imported target's properties point into PREFIX.
+imported_target_is() {
+    local out
+    out=$(find_package_result "$1" 0.1) || { echo "$out"; return 1; }
+    grep -qxF -- "-- voicenote_VERSION=$version" <<<"$out" &&
+        grep -qxF -- "-- IMPORTED_LOCATION=$1/lib/libvoicenote.so.$version" <<<"$out" &&
+        grep -qxF -- "-- IMPORTED_SONAME=libvoicenote.so.$major" <<<"$out" &&
+        grep -qxF -- "-- INTERFACE_INCLUDE_DIRECTORIES=$1/include" <<<"$out" ||
+        { echo "$out"; return 1; }
+}
+# pkg_config_points_to PREFIX: pkg-config's flags for voicenote name PREFIX (after resolving ..), and the version.
+pkg_config_points_to() {
+    local libs cflags modversion libdir incdir
+    modversion=$(PKG_CONFIG_PATH="$1/lib/pkgconfig" pkg-config --modversion voicenote) || return 1
+    libs=$(PKG_CONFIG_PATH="$1/lib/pkgconfig" pkg-config --libs voicenote | xargs) || return 1
+    cflags=$(PKG_CONFIG_PATH="$1/lib/pkgconfig" pkg-config --cflags voicenote | xargs) || return 1
+    echo "modversion: $modversion"; echo "libs: $libs"; echo "cflags: $cflags"
+    expect_eq "$version" "$modversion" || return 1
+    [[ $libs =~ ^-L([^ ]+)\ -lvoicenote$ ]] || { echo "unexpected --libs"; return 1; }
+    libdir=$(realpath "${BASH_REMATCH[1]}") || return 1
+    [[ $cflags =~ ^-I([^ ]+)$ ]] || { echo "unexpected --cflags (Requires.private leaking?)"; return 1; }
+    incdir=$(realpath "${BASH_REMATCH[1]}") || return 1
+    expect_eq "$(realpath "$1/lib")" "$libdir" && expect_eq "$(realpath "$1/include")" "$incdir"
+}
+is_stripped() { file -L "$1" | tee /dev/stderr | grep -q ', stripped'; }
+soname_is() { readelf -d "$1" | grep -F '(SONAME)' | tee /dev/stderr | grep -qF "[$2]"; }
+symlink_is() { [[ -L $1 ]] && expect_eq "$2" "$(readlink "$1")"; }
+only_vn_exported() {
+    local others
+    others=$(nm -D --defined-only --extern-only --without-symbol-versions "$1" | awk '$2 ~ /^[TDRBWVi]$/ && $3 !~ /^vn_/ {print $3}')
+    [[ -z $others ]] || { echo "exported besides vn_*:"; echo "$others"; return 1; }
+    nm -D --defined-only "$1" | grep -q ' T vn_version_number' || { echo "vn_version_number is not exported"; return 1; }
+}
+no_file_records() {
+    # Text files only; the binaries are checked through their RUNPATH below.
+    if grep -rIlF -- "$2" "$1"; then echo "^ these installed files record the prefix $2"; return 1; fi
+}
+runpath_not_absolute() {
+    local runpath
+    runpath=$(readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+    echo "RUNPATH of $1: '${runpath}'"
+    [[ -z $runpath || $runpath != */* || $runpath == '$ORIGIN'* ]]
+}
+
+echo "== test-install: voicenote $version"
+prefix=$tmp/prefix
+if ! make -s -C "$repo" install PREFIX="$prefix" >"$log" 2>&1; then
+    cat "$log"
+    echo "test-install: make install failed"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+passed=$((passed + 1)); echo "ok    make install PREFIX=$prefix"
+
+echo "== a) pkg-config + Makefile"
+check "pkg-config finds voicenote $version in the prefix" pkg_config_points_to "$prefix"
+check "samples build with bindings/c/Makefile and run" build_with_make "$prefix" "$tmp/make-samples"
+
+echo "== b) CMake find_package"
+check "the imported target voicenote::voicenote points into the prefix" imported_target_is "$prefix"
+check "find_package(voicenote $version EXACT) is accepted" find_package_result "$prefix" "$version" EXACT
+check "find_package(voicenote 0.2) is refused" find_package_refuses "$prefix" 0.2
+check "find_package(voicenote 1) is refused (SameMajorVersion)" find_package_refuses "$prefix" 1
+check "samples build with bindings/c/CMakeLists.txt and run" build_with_cmake "$prefix" "$tmp/cmake-samples"
+check "CMake-built samples load the prefix's library" cmake_links_to "$prefix" "$tmp/cmake-samples"
+
+echo "== d) installed files"
+lib=$prefix/lib/libvoicenote.so.$version
+check "lib/libvoicenote.so.$version is stripped" is_stripped "$lib"
+check "bin/voicenote is stripped" is_stripped "$prefix/bin/voicenote"
+check "SONAME is libvoicenote.so.$major" soname_is "$lib" "libvoicenote.so.$major"
+check "lib/libvoicenote.so.$major -> libvoicenote.so.$version" symlink_is "$prefix/lib/libvoicenote.so.$major" "libvoicenote.so.$version"
+check "lib/libvoicenote.so -> libvoicenote.so.$major" symlink_is "$prefix/lib/libvoicenote.so" "libvoicenote.so.$major"
+check "only vn_* symbols are exported" only_vn_exported "$lib"
+check "include/voicenote.h is the repo's header" cmp "$repo/include/voicenote.h" "$prefix/include/voicenote.h"
+check "the CMake config and version files are installed" test -f "$prefix/lib/cmake/voicenote/voicenoteConfig.cmake" -a -f "$prefix/lib/cmake/voicenote/voicenoteConfigVersion.cmake"
+check "no installed text file records the prefix" no_file_records "$prefix" "$prefix"
+check "the library's RUNPATH names no absolute directory" runpath_not_absolute "$lib"
+check "bin/voicenote runs" "$prefix/bin/voicenote" --help
+
+echo "== c) the prefix moved"
+moved=$tmp/moved/somewhere/else
+mkdir -p "$(dirname "$moved")"
+mv "$prefix" "$moved"
+check "pkg-config follows the moved prefix" pkg_config_points_to "$moved"
+check "the imported target follows the moved prefix" imported_target_is "$moved"
+check "samples build with CMake from the moved prefix and run" build_with_cmake "$moved" "$tmp/cmake-samples-moved"
+check "CMake-built samples load the moved prefix's library" cmake_links_to "$moved" "$tmp/cmake-samples-moved"
+check "samples build with the Makefile from the moved prefix and run" build_with_make "$moved" "$tmp/make-samples-moved"
+
+echo "== e) Python package from the moved prefix"
+# pip_install: installs a copy of bindings/python (pip builds in the source tree; keep the repo clean).
+pip_install() {
+    cp -r "$repo/bindings/python" "$tmp/python-src" &&
+        rm -rf "$tmp/python-src/build" "$tmp/python-src"/*.egg-info &&
+        "$python" -m pip install --quiet --no-deps --target "$moved/python" "$tmp/python-src"
+}
+# python_reports_version: imports the installed package from outside the repo and checks the version and
+# which files it used.
+python_reports_version() {
+    local out
+    out=$(cd "$tmp" && env -u VOICENOTE_LIBRARY PYTHONPATH="$moved/python" LD_LIBRARY_PATH="$moved/lib" \
+        "$python" -c '
+import voicenote
+print(voicenote.version())
+print(voicenote.__file__)
+with open("/proc/self/maps") as maps:
+    print(sorted({line.split()[-1] for line in maps if "libvoicenote" in line}))
+') || { echo "$out"; return 1; }
+    echo "$out"
+    expect_eq "$version" "$(sed -n 1p <<<"$out")" || return 1
+    [[ $(sed -n 2p <<<"$out") == "$moved/python/"* ]] || { echo "imported voicenote from outside $moved/python"; return 1; }
+    [[ $(sed -n 3p <<<"$out") == "['$moved/lib/libvoicenote.so.$version']" ]] ||
+        { echo "expected only $moved/lib/libvoicenote.so.$version to be loaded"; return 1; }
+}
+if [[ -f $repo/bindings/python/pyproject.toml ]]; then
+    check "pip install --target PREFIX/python bindings/python" pip_install
+    check "python -c 'import voicenote; print(voicenote.version())' prints $version" python_reports_version
+else
+    skip "Python package: bindings/python/pyproject.toml does not exist yet"
+fi
+
+echo "test-install: $passed passed, $failed failed, $skipped skipped"
+[[ $failed -eq 0 ]]
