@@ -1,9 +1,12 @@
 /// The subscribers of one object and the dispatcher that delivers to them; every object with events has one.
-/// Events reach each subscriber in the order `emit` was called.
+/// Events reach each subscriber in the order `emit` was called. Frequent progress events may be emitted
+/// coalescing: a subscriber slower than the emitter then gets the latest one instead of a backlog.
 public final class EventChannel<Event: Sendable>: Sendable {
     private struct Subscriber: Sendable {
         let subscription: Subscription
         let handler: @Sendable (Event) -> Void
+        /// The undelivered coalescing event of this subscriber, if one is queued.
+        let latest = Locked<Event?>(nil)
     }
     private struct State {
         var subscribers: [Subscriber] = []
@@ -42,6 +45,29 @@ public final class EventChannel<Event: Sendable>: Sendable {
             state.subscribers.removeAll { $0.subscription.isEnded }
             let pending = state.subscribers.map { subscriber in
                 PendingEvent(subscription: subscriber.subscription) { subscriber.handler(event) }
+            }
+            dispatcher.enqueue(pending)
+        }
+    }
+
+    /// Queues `event` like `emit`, except that for a subscriber whose previous coalescing event is still queued,
+    /// `event` replaces it in place (latest wins) instead of queueing another. Use for progress steps only.
+    public func emitCoalescing(_ event: Event) {
+        state.withLock { state in
+            guard !state.closed else { return }
+            state.subscribers.removeAll { $0.subscription.isEnded }
+            var pending: [PendingEvent] = []
+            for subscriber in state.subscribers {
+                let alreadyQueued = subscriber.latest.withLock { latest in
+                    defer { latest = event }
+                    return latest != nil
+                }
+                guard !alreadyQueued else { continue }
+                pending.append(PendingEvent(subscription: subscriber.subscription) {
+                    if let latest = subscriber.latest.withLock({ latest in defer { latest = nil }; return latest }) {
+                        subscriber.handler(latest)
+                    }
+                })
             }
             dispatcher.enqueue(pending)
         }

@@ -83,3 +83,22 @@ func isReadable(_ fd: Int32, timeoutMilliseconds: Int32 = 0) -> Bool {
         #expect(releases.load(ordering: .relaxed) == 1)
     }
 }
+
+@Suite struct CoalescingTests {
+    @Test func aSlowSubscriberGetsTheLatestStepNotABacklog() throws {
+        let loop = try EventLoop()
+        defer { loop.close() }
+        let channel = EventChannel<Int>(dispatcher: loop)
+        defer { channel.close() }
+        let seen = Locked<[Int]>([])
+        _ = try channel.subscribe({ value in seen.withLock { $0.append(value) } }, release: nil)
+        channel.emit(0)
+        for step in 1...50 { channel.emitCoalescing(step) }
+        channel.emit(100)
+        #expect(try loop.dispatch() == 3)
+        #expect(seen.withLock { $0 } == [0, 50, 100])
+        channel.emitCoalescing(7)
+        #expect(try loop.dispatch() == 1)
+        #expect(seen.withLock { $0 } == [0, 50, 100, 7])
+    }
+}

@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The few file-system operations the library needs, without Foundation (58 MB of ICU).
+public enum FileSystem {
+    /// `$XDG_CACHE_HOME/voicenote/<leaf>`, else `$HOME/.cache/voicenote/<leaf>`, else `/tmp/voicenote-<uid>/<leaf>`.
+    public static func cacheDirectory(_ leaf: String) -> String {
+        if let xdg = environment("XDG_CACHE_HOME"), xdg.hasPrefix("/") { return "\(xdg)/voicenote/\(leaf)" }
+        if let home = environment("HOME"), !home.isEmpty { return "\(home)/.cache/voicenote/\(leaf)" }
+        return "/tmp/voicenote-\(getuid())/\(leaf)"
+    }
+
+    /// An environment variable, or nil when unset or empty.
+    public static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+
+    /// Creates `path` and its missing parents (mode 0700 for new ones); fine when it exists as a directory.
+    public static func makeDirectories(_ path: String) throws(VoiceNoteError) {
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw VoiceNoteError.fromErrno(errno, "mkdir \(prefix)") }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw VoiceNoteError.fromErrno(errno, "stat \(path)") }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw VoiceNoteError(.invalidArgument, "\(path) is not a directory") }
+    }
+
+    /// Renames a file (same file system), atomically.
+    public static func rename(_ from: String, to: String) throws(VoiceNoteError) {
+        guard Glibc.rename(from, to) == 0 else { throw VoiceNoteError.fromErrno(errno, "rename \(from)") }
+    }
+
+    /// Deletes a file; a missing file is fine.
+    public static func remove(_ path: String) throws(VoiceNoteError) {
+        guard unlink(path) == 0 || errno == ENOENT else { throw VoiceNoteError.fromErrno(errno, "delete \(path)") }
+    }
+
+    /// The size of a file in bytes.
+    public static func size(of path: String) throws(VoiceNoteError) -> Int64 {
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw VoiceNoteError.fromErrno(errno, "stat \(path)") }
+        return Int64(status.st_size)
+    }
+
+    /// The names of the entries of a directory (no "." or "..").
+    public static func entries(of directory: String) throws(VoiceNoteError) -> [String] {
+        guard let handle = opendir(directory) else { throw VoiceNoteError.fromErrno(errno, "open directory \(directory)") }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+}

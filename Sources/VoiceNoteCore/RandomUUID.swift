@@ -1,0 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An RFC 4122 version-4 UUID in uppercase text (how Stream names its recording copies), from the kernel's
+/// random generator (arc4random_buf: glibc 2.36 reads getrandom(2) for it).
+public func randomUUIDString() -> String {
+    var bytes = [UInt8](repeating: 0, count: 16)
+    bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { arc4random_buf(base, 16) } }
+    bytes[6] = bytes[6] & 0x0F | 0x40
+    bytes[8] = bytes[8] & 0x3F | 0x80
+    let hex = bytes.map { byte in
+        let text = String(byte, radix: 16, uppercase: true)
+        return byte < 16 ? "0" + text : text
+    }
+    return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
+}
