@@ -13,3 +13,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cc -std=c99 -Wall -Wextra -I"$top/include" "$top/bindings/c/version.c" -L"$build/lib" -lvoicenote \
     -Wl,-rpath,"$build/lib" -o "$tmp/version"
 "$tmp/version"
+echo "== a spoken voice note (espeak-ng → opusenc), its facts and waveform"
+espeak-ng -w "$tmp/note.wav" "Hey, it's me. I'm just leaving the office now. See you at seven." 2>/dev/null
+opusenc --quiet --bitrate 32 --framesize 20 "$tmp/note.wav" "$tmp/note.ogg"
+"$build/bin/voicenote" info "$tmp/note.ogg"
+COLUMNS=${COLUMNS:-100} "$build/bin/voicenote" waveform "$tmp/note.ogg" --format bars
+"$build/bin/voicenote" waveform "$tmp/note.ogg" --samples 20
+echo "== the same through the C API (bindings/c/waveform.c)"
+cc -std=c99 -Wall -Wextra -I"$top/include" "$top/bindings/c/waveform.c" -L"$build/lib" -lvoicenote \
+    -Wl,-rpath,"$build/lib" -o "$tmp/waveform"
+"$tmp/waveform" "$tmp/note.ogg" 20
