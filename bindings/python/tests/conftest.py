@@ -1,0 +1,36 @@
+"""Fixtures for the voicenote binding tests (helpers live in helpers.py)."""
+
+from __future__ import annotations
+
+import gc
+import logging
+
+import pytest
+
+from helpers import Recorder
+
+import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
+from voicenote import _events
+
+
+@pytest.fixture
+def recorder() -> Recorder:
+    """A fresh :class:`helpers.Recorder`."""
+    return Recorder()
+
+
+@pytest.fixture(autouse=True)
+def contract_checks(caplog: pytest.LogCaptureFixture):
+    """After each test: nothing was logged at ERROR by the binding (a callback raised, or a release came for an
+    unknown key), and every subscription the test made has been released (no leaked user_data keys).
+
+    Tests that make callbacks raise on purpose check the log themselves and then call ``caplog.clear()``."""
+    caplog.set_level(logging.WARNING, logger="voicenote")
+    unknown_before = _events.unknown_releases
+    yield
+    gc.collect()
+    errors = [r for r in caplog.records if r.name == "voicenote" and r.levelno >= logging.ERROR]
+    assert not errors, "voicenote logged errors:\n" + "\n".join(r.getMessage() for r in errors)
+    assert _events.unknown_releases == unknown_before, "release ran for an unknown or already released key"
+    leaked = {key: entry.callback for key, entry in _events._entries.items()}
+    assert not leaked, f"subscriptions never released: {leaked}"

@@ -1,0 +1,80 @@
+"""voicenote: the voice-message engine for Linux chat clients, from Python.
+
+A ctypes binding of ``libvoicenote.so.0`` (found through ``$VOICENOTE_LIBRARY``, the build tree, or the
+system; see :mod:`voicenote._lib`).
+
+Events reach Python callables through subscriptions (:class:`Subscription`). By default they run on one
+library-owned thread; an object created with an :class:`EventLoop` delivers them only inside
+:meth:`EventLoop.dispatch` on the calling thread. After ``unsubscribe()`` or ``close()`` returns, no callback
+of that subscription runs again, and any voicenote call is allowed inside a callback. Every object still open
+when the interpreter exits is closed by an ``atexit`` hook.
+"""
+
+from __future__ import annotations
+
+from ._events import Subscription, TestEvent, unsubscribe
+from ._info import version, version_number
+from ._lib import LibraryNotFoundError
+from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
+from ._loop import EventLoop
+from ._testsource import TestSource
+from .errors import (
+    AccessDeniedError,
+    BusyError,
+    CancelledError,
+    DeviceError,
+    FormatError,
+    InternalError,
+    InvalidArgumentError,
+    IOFailedError,
+    MisuseError,
+    NetworkError,
+    NoMemoryError,
+    NoSpaceError,
+    NotFoundError,
+    TooLargeError,
+    UnsupportedError,
+    VoiceNoteError,
+    status_name,
+    strerror,
+)
+from . import _lifecycle  # noqa: F401  (importing it registers the exit hook)
+
+#: The version of this binding (the library's own is :func:`version`).
+__version__ = "0.1.0"
+
+__all__ = [
+    "__version__",
+    "version",
+    "version_number",
+    "status_name",
+    "strerror",
+    "VoiceNoteError",
+    "InvalidArgumentError",
+    "MisuseError",
+    "NoMemoryError",
+    "IOFailedError",
+    "NoSpaceError",
+    "FormatError",
+    "DeviceError",
+    "AccessDeniedError",
+    "NetworkError",
+    "NotFoundError",
+    "TooLargeError",
+    "UnsupportedError",
+    "BusyError",
+    "CancelledError",
+    "InternalError",
+    "LibraryNotFoundError",
+    "Subscription",
+    "unsubscribe",
+    "EventLoop",
+    "TestSource",
+    "TestEvent",
+    "LogLevel",
+    "LOG_ERROR",
+    "LOG_WARNING",
+    "LOG_INFO",
+    "LOG_DEBUG",
+    "set_log_handler",
+]

@@ -1,0 +1,253 @@
+"""The raw C API of ``voicenote.h``: every function with its ``argtypes``/``restype``, the callback types, the
+event structs and the constants. Mirrors the header one to one; the rest of the package calls only this module.
+
+Callback parameters accept either an instance of their ``CFUNCTYPE`` type or ``None`` (a NULL function pointer).
+Handle parameters accept a pointer of their opaque type or ``None`` (NULL).
+
+A function the header declares but the loaded library does not export (an older library) is bound to a stub
+that raises :class:`NotImplementedError` naming the library; :data:`MISSING` lists those.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_float, c_int, c_int16, c_int32, c_int64,
+                    c_size_t, c_uint32, c_uint64, c_void_p)
+from typing import Any, List, Sequence
+
+from ._lib import load
+
+lib = load()
+
+# --- Version (header macros this binding was written against) -------------------------------------------------
+
+VN_VERSION_MAJOR = 0
+VN_VERSION_MINOR = 1
+VN_VERSION_PATCH = 0
+VN_VERSION_STRING = "0.1.0"
+
+
+def VN_MAKE_VERSION(major: int, minor: int, patch: int) -> int:
+    """Packs a version as the header's ``VN_MAKE_VERSION`` macro does."""
+    return major * 1000000 + minor * 1000 + patch
+
+
+VN_VERSION_NUMBER = VN_MAKE_VERSION(VN_VERSION_MAJOR, VN_VERSION_MINOR, VN_VERSION_PATCH)
+
+# --- vn_status ------------------------------------------------------------------------------------------------
+
+VN_OK = 0
+VN_E_INVALID_ARG = -1
+VN_E_MISUSE = -2
+VN_E_NOMEM = -3
+VN_E_IO = -4
+VN_E_NO_SPACE = -5
+VN_E_FORMAT = -6
+VN_E_DEVICE = -7
+VN_E_PERMISSION = -8
+VN_E_NETWORK = -9
+VN_E_NOT_FOUND = -10
+VN_E_TOO_LARGE = -11
+VN_E_UNSUPPORTED = -12
+VN_E_BUSY = -13
+VN_E_CANCELLED = -14
+VN_E_INTERNAL = -15
+
+# --- vn_log_level ---------------------------------------------------------------------------------------------
+
+VN_LOG_ERROR = 1
+VN_LOG_WARNING = 2
+VN_LOG_INFO = 3
+VN_LOG_DEBUG = 4
+
+# --- Waveforms ------------------------------------------------------------------------------------------------
+
+VN_WAVEFORM_DEFAULT_SAMPLES = 100
+
+# vn_waveform_encoding
+VN_WAVEFORM_STREAM = 0
+VN_WAVEFORM_MATRIX = 1
+VN_WAVEFORM_TELEGRAM = 2
+VN_WAVEFORM_SIGNAL = 3
+
+# --- Types ----------------------------------------------------------------------------------------------------
+
+vn_subscription_id = c_uint64
+
+
+class vn_event_loop(Structure):
+    """Opaque ``struct vn_event_loop``; only used through :data:`vn_event_loop_p`."""
+
+
+class vn_test_source(Structure):
+    """Opaque ``struct vn_test_source``; only used through :data:`vn_test_source_p`."""
+
+
+class vn_source(Structure):
+    """Opaque ``struct vn_source`` (a byte source); only used through :data:`vn_source_p`."""
+
+
+vn_event_loop_p = POINTER(vn_event_loop)
+vn_test_source_p = POINTER(vn_test_source)
+vn_source_p = POINTER(vn_source)
+
+
+class vn_test_event(Structure):
+    """``vn_test_event``: valid only during the callback; ``size`` tells how much of it the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("sequence", c_uint64),
+        ("from_library_thread", c_int),
+    ]
+
+
+class vn_audio_info(Structure):
+    """``vn_audio_info``: the caller sets ``size`` to ``ctypes.sizeof(vn_audio_info)``."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("duration_s", c_double),
+        ("duration_is_estimate", c_int),
+        ("sample_rate", c_int),
+        ("channels", c_int),
+        ("bitrate", c_int64),
+        ("codec", c_char * 32),
+    ]
+
+
+#: ``void (*vn_log_fn)(void *user_data, int level, const char *message)``
+vn_log_fn = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p)
+#: ``void (*vn_release_fn)(void *user_data)``
+vn_release_fn = ctypes.CFUNCTYPE(None, c_void_p)
+#: ``void (*vn_test_event_fn)(void *user_data, const vn_test_event *event)``
+vn_test_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_test_event))
+#: ``int64_t (*vn_source_read_fn)(void *user_data, void *buffer, size_t capacity)``
+vn_source_read_fn = ctypes.CFUNCTYPE(c_int64, c_void_p, c_void_p, c_size_t)
+#: ``int (*vn_source_seek_fn)(void *user_data, int64_t offset)``
+vn_source_seek_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64)
+
+
+class _Nullable:
+    """An ``argtypes`` entry for a function-pointer parameter that also accepts ``None`` as NULL (plain
+    ``CFUNCTYPE`` argtypes reject ``None``)."""
+
+    def __init__(self, function_type: Any) -> None:
+        self._type = function_type
+
+    def from_param(self, value: Any) -> Any:
+        if value is None:
+            return None
+        return self._type.from_param(value)
+
+
+#: Header functions the loaded library does not export.
+MISSING: List[str] = []
+#: Every C function of the header this module declares, by name, in header order.
+FUNCTIONS: List[str] = []
+
+
+class _MissingFunction:
+    """Stands in for a header function the loaded library does not export."""
+
+    def __init__(self, name: str, restype: Any, argtypes: Sequence[Any]) -> None:
+        self.__name__ = name
+        self.restype = restype
+        self.argtypes = list(argtypes)
+
+    def __call__(self, *args: Any) -> Any:
+        raise NotImplementedError(
+            f"{self.__name__} is not exported by the loaded library {getattr(lib, '_name', '?')} (older than the "
+            "header this binding follows)"
+        )
+
+
+def _declare(name: str, restype: Any, argtypes: Sequence[Any]) -> Any:
+    FUNCTIONS.append(name)
+    try:
+        function = getattr(lib, name)
+    except AttributeError:
+        MISSING.append(name)
+        return _MissingFunction(name, restype, argtypes)
+    function.restype = restype
+    function.argtypes = list(argtypes)
+    return function
+
+
+# --- Functions, in header order -------------------------------------------------------------------------------
+
+vn_version_number = _declare("vn_version_number", c_int, [])
+vn_version_string = _declare("vn_version_string", c_char_p, [])
+
+vn_status_name = _declare("vn_status_name", c_char_p, [c_int])
+vn_strerror = _declare("vn_strerror", c_char_p, [c_int])
+vn_last_error_message = _declare("vn_last_error_message", c_char_p, [])
+vn_free = _declare("vn_free", None, [c_void_p])
+
+vn_log_set_handler = _declare("vn_log_set_handler", c_int, [_Nullable(vn_log_fn), c_void_p, c_int])
+
+vn_unsubscribe = _declare("vn_unsubscribe", c_int, [vn_subscription_id])
+
+vn_event_loop_create = _declare("vn_event_loop_create", c_int, [POINTER(vn_event_loop_p)])
+vn_event_loop_destroy = _declare("vn_event_loop_destroy", None, [vn_event_loop_p])
+vn_event_loop_fd = _declare("vn_event_loop_fd", c_int, [vn_event_loop_p])
+vn_event_loop_dispatch = _declare("vn_event_loop_dispatch", c_int, [vn_event_loop_p, POINTER(c_size_t)])
+vn_event_loop_wait = _declare("vn_event_loop_wait", c_int, [vn_event_loop_p, c_int, POINTER(c_int)])
+
+vn_test_source_create = _declare(
+    "vn_test_source_create", c_int, [vn_event_loop_p, POINTER(vn_test_source_p)]
+)
+vn_test_source_subscribe = _declare(
+    "vn_test_source_subscribe",
+    c_int,
+    [vn_test_source_p, _Nullable(vn_test_event_fn), c_void_p, _Nullable(vn_release_fn),
+     POINTER(vn_subscription_id)],
+)
+vn_test_source_start = _declare("vn_test_source_start", c_int, [vn_test_source_p, c_uint64, c_uint32])
+vn_test_source_stop = _declare("vn_test_source_stop", c_int, [vn_test_source_p])
+vn_test_source_emit = _declare("vn_test_source_emit", c_int, [vn_test_source_p, c_uint64])
+vn_test_source_fired = _declare("vn_test_source_fired", c_int, [vn_test_source_p, POINTER(c_uint64)])
+vn_test_source_destroy = _declare("vn_test_source_destroy", None, [vn_test_source_p])
+
+# Byte sources
+vn_source_create_file = _declare("vn_source_create_file", c_int, [c_char_p, POINTER(vn_source_p)])
+vn_source_create_memory = _declare("vn_source_create_memory", c_int, [c_void_p, c_size_t, POINTER(vn_source_p)])
+vn_source_create_callbacks = _declare(
+    "vn_source_create_callbacks",
+    c_int,
+    [_Nullable(vn_source_read_fn), _Nullable(vn_source_seek_fn), c_int64, c_void_p, _Nullable(vn_release_fn),
+     POINTER(vn_source_p)],
+)
+vn_source_destroy = _declare("vn_source_destroy", None, [vn_source_p])
+
+# Stream facts
+vn_audio_info_file = _declare("vn_audio_info_file", c_int, [c_char_p, POINTER(vn_audio_info)])
+vn_audio_info_source = _declare("vn_audio_info_source", c_int, [vn_source_p, POINTER(vn_audio_info)])
+
+# Waveforms
+_float_p = POINTER(c_float)
+_size_p = POINTER(c_size_t)
+vn_waveform_file = _declare("vn_waveform_file", c_int, [c_char_p, c_size_t, _float_p, c_size_t, _size_p])
+vn_waveform_memory = _declare(
+    "vn_waveform_memory", c_int, [c_void_p, c_size_t, c_size_t, _float_p, c_size_t, _size_p]
+)
+vn_waveform_source = _declare("vn_waveform_source", c_int, [vn_source_p, c_size_t, _float_p, c_size_t, _size_p])
+vn_waveform_from_pcm_s16 = _declare(
+    "vn_waveform_from_pcm_s16", c_int,
+    [POINTER(c_int16), c_size_t, c_int, c_size_t, _float_p, c_size_t, _size_p],
+)
+vn_waveform_from_pcm_f32 = _declare(
+    "vn_waveform_from_pcm_f32", c_int, [_float_p, c_size_t, c_int, c_size_t, _float_p, c_size_t, _size_p]
+)
+vn_waveform_resample = _declare(
+    "vn_waveform_resample", c_int, [_float_p, c_size_t, c_size_t, _float_p, c_size_t, _size_p]
+)
+vn_waveform_bars = _declare(
+    "vn_waveform_bars", c_int, [_float_p, c_size_t, c_double, c_double, _float_p, c_size_t, _size_p]
+)
+vn_waveform_encode = _declare(
+    "vn_waveform_encode", c_int, [c_int, _float_p, c_size_t, POINTER(c_int32), c_size_t, _size_p]
+)
+vn_waveform_decode = _declare(
+    "vn_waveform_decode", c_int, [c_int, POINTER(c_int32), c_size_t, _float_p, c_size_t, _size_p]
+)
