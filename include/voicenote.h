@@ -21,8 +21,10 @@
  *   vn_event_loop_dispatch() on the thread that calls it (for GTK, Qt and other main loops).
  * - Callbacks never run on an audio thread and never while the library holds a lock; any `vn_` call is
  *   allowed inside a callback, including unsubscribing or destroying the object that called.
- * - After vn_unsubscribe() or an object's destroy returns, no callback of that subscription runs again; called
- *   from inside that subscription's own callback, they mark it dead without waiting.
+ * - After vn_unsubscribe() or an object's destroy returns, no callback of that subscription runs again. Called
+ *   from inside a callback, they never wait for another callback: a subscription whose callback is running (its
+ *   own, or one on another thread) is marked dead, no new callback of it starts, and its `release` runs when that
+ *   running callback returns. So callbacks on two threads may end each other's subscriptions without deadlock.
  * - A subscription's `release(user_data)` runs exactly once, after its last callback.
  * - **Hooks** (questions the library asks) run synchronously on the thread named in their documentation.
  *
@@ -209,8 +211,8 @@ typedef void (*vn_release_fn)(void *user_data);
  * Ends a subscription made by any `vn_*_subscribe` function.
  *
  * Called from another thread while one of its callbacks runs, it waits for that callback to return. Called from
- * inside one of its own callbacks, it marks the subscription dead without waiting; no further callback runs and
- * `release` runs when the current callback returns.
+ * inside any callback, it does not wait: the subscription is marked dead, no further callback of it starts, and
+ * `release` runs when its running callback (if any) returns.
  *
  * \param id the id the subscribe function returned.
  * \returns #VN_OK; #VN_E_MISUSE when `id` is 0, unknown, or already ended (including by a destroy).
@@ -356,7 +358,8 @@ int vn_test_source_subscribe(vn_test_source *source, vn_test_event_fn callback, 
  *
  * \param source the source.
  * \param count how many events to fire; 0 fires until vn_test_source_stop() or destroy.
- * \param interval_us the pause between events in microseconds; 0 fires as fast as possible.
+ * \param interval_us the pause between events in microseconds; 0 fires as fast as possible (events then queue
+ *                    without bound while a subscriber is slower than the source: a stress mode, not a pace).
  * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed, or still firing (a finite run that has
  *          finished does not count).
  * \threadsafety Any thread.

@@ -35,8 +35,13 @@ public final class SubscriptionRegistry: Sendable {
     private let monitor = Monitor()
     private nonisolated(unsafe) var live: [UInt64: Subscription] = [:]
     private nonisolated(unsafe) var lastId: UInt64 = 0
+    /// How many callbacks each thread is inside (by pthread_t), to avoid waiting across threads from a callback.
+    private nonisolated(unsafe) var callbackDepth: [UInt: Int] = [:]
 
     private init() {}
+
+    /// The calling thread as a dictionary key.
+    private static var currentThread: UInt { UInt(bitPattern: Int(bitPattern: pthread_self())) }
 
     /// Registers a new subscription; `release` will run exactly once when it ends.
     public func register(release: (@Sendable () -> Void)?) -> Subscription {
@@ -57,7 +62,9 @@ public final class SubscriptionRegistry: Sendable {
     }
 
     /// Ends `subscription`: waits for a callback running on another thread, then runs `release` on this thread.
-    /// From inside its own callback it only marks it ended; `release` then runs when that callback returns.
+    /// From inside its own callback — or from inside any callback, when its callback runs on another thread — it
+    /// only marks it ended and `release` runs when that callback returns: a callback never waits for another
+    /// thread's callback, so two callbacks ending each other's subscriptions cannot deadlock.
     /// Returns false when it had already ended.
     @discardableResult
     public func end(_ subscription: Subscription) -> Bool {
@@ -65,7 +72,8 @@ public final class SubscriptionRegistry: Sendable {
             guard !subscription.ended.load(ordering: .relaxed) else { return nil }
             subscription.ended.store(true, ordering: .releasing)
             live[subscription.id] = nil
-            if subscription.running && pthread_equal(subscription.runningThread, pthread_self()) != 0 {
+            if subscription.running
+                && (pthread_equal(subscription.runningThread, pthread_self()) != 0 || callbackDepth[Self.currentThread, default: 0] > 0) {
                 subscription.releaseWhenCallbackReturns = true
                 return false
             }
@@ -85,12 +93,15 @@ public final class SubscriptionRegistry: Sendable {
             guard !subscription.ended.load(ordering: .relaxed) else { return false }
             subscription.running = true
             subscription.runningThread = pthread_self()
+            callbackDepth[Self.currentThread, default: 0] += 1
             return true
         }
         guard proceed else { return false }
         callback()
         let releaseNow = monitor.locked {
             subscription.running = false
+            let depth = callbackDepth[Self.currentThread, default: 1] - 1
+            callbackDepth[Self.currentThread] = depth > 0 ? depth : nil
             let release = subscription.releaseWhenCallbackReturns
             subscription.releaseWhenCallbackReturns = false
             monitor.broadcast()

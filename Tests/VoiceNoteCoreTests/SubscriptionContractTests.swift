@@ -141,3 +141,36 @@ final class Probe: Sendable {
         #expect(probe.releases.load(ordering: .relaxed) == 0)
     }
 }
+
+@Suite struct CrossThreadCallbackTests {
+    @Test func callbacksOnTwoThreadsEndingEachOthersSubscriptionsDoNotDeadlock() throws {
+        let loop = try EventLoop()
+        defer { loop.close() }
+        let onEventThread = TestEventSource()
+        let onLoop = TestEventSource(dispatcher: loop)
+        defer { onEventThread.close(); onLoop.close() }
+        let ids = Locked<(a: UInt64, b: UInt64)>((0, 0))
+        let startedA = Atomic<Bool>(false), startedB = Atomic<Bool>(false)
+        let finishedA = Atomic<Bool>(false), finishedB = Atomic<Bool>(false)
+        let releases = Atomic<Int>(0)
+        let a = try onEventThread.events.subscribe({ _ in
+            startedA.store(true, ordering: .releasing)
+            _ = waitUntil { startedB.load(ordering: .acquiring) }
+            try? SubscriptionRegistry.shared.end(id: ids.withLock { $0.b })
+            finishedA.store(true, ordering: .releasing)
+        }, release: { releases.add(1, ordering: .relaxed) })
+        let b = try onLoop.events.subscribe({ _ in
+            startedB.store(true, ordering: .releasing)
+            _ = waitUntil { startedA.load(ordering: .acquiring) }
+            try? SubscriptionRegistry.shared.end(id: ids.withLock { $0.a })
+            finishedB.store(true, ordering: .releasing)
+        }, release: { releases.add(1, ordering: .relaxed) })
+        ids.withLock { $0 = (a, b) }
+        try onEventThread.emit(count: 1)
+        try onLoop.emit(count: 1)
+        let dispatcher = try LibraryThread(name: "test-dispatch") { _ = try? loop.dispatch() }
+        #expect(waitUntil { finishedA.load(ordering: .acquiring) && finishedB.load(ordering: .acquiring) })
+        dispatcher.join()
+        #expect(releases.load(ordering: .relaxed) == 2)
+    }
+}
