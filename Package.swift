@@ -33,11 +33,15 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         // The public header, imported by VoiceNoteABI so `@c @implementation` is checked against it.
         .systemLibrary(name: "CVoiceNote", path: "include"),
-        .target(name: "CShims", dependencies: ["COpus"]),
+        .target(name: "CShims", dependencies: ["COpus", "COpusEnc", "CALSA"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
-        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusFile", "CFFmpeg"]),
+        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg"]),
+        .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CShims", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteCodec"]),
-        .target(name: "VoiceNoteABI", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteWaveform", "CVoiceNote", "CShims"]),
+        .target(
+            name: "VoiceNoteABI",
+            dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteWaveform", "CVoiceNote", "CShims"]
+        ),
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
@@ -50,6 +54,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore"]),
         // Real fixture files (espeak-ng, sox, opusenc, ffmpeg) shared by the test targets.
         .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
+        .testTarget(name: "VoiceNoteAudioTests", dependencies: ["VoiceNoteAudio", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote", "VoiceNoteTestSupport"]),

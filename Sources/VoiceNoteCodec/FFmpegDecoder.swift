@@ -6,7 +6,7 @@ import CFFmpeg
 
 /// AAC (ADTS, MP4/M4A), MP3, WAV, FLAC, Ogg Vorbis and anything else FFmpeg reads: libavformat over our
 /// `ByteSource` through a custom AVIOContext, libavcodec, and libswresample to interleaved int16 at the
-/// stream's own rate and channels. The only FFmpeg caller in this module.
+/// stream's own rate and channels.
 final class FFmpegDecoder: AudioDecoder {
     private(set) var info = StreamInfo(codec: "", sampleRate: 0, channels: 0, duration: 0, durationIsEstimate: true, bitrate: 0)
     private(set) var outputRate = 0
@@ -36,6 +36,7 @@ final class FFmpegDecoder: AudioDecoder {
 
     /// Opens `source` (rewound here) and its best audio stream; `.format` when FFmpeg finds no audio in it.
     init(source: ByteSource) throws(VoiceNoteError) {
+        FFmpegLogging.prepare()
         box = Unmanaged.passRetained(SourceBox(source))
         // From here every stored property has a value, so a throw below runs deinit, which frees what exists.
         try source.seek(to: 0)

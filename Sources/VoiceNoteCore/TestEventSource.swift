@@ -14,6 +14,8 @@ public final class TestEventSource: Sendable {
     private struct State {
         var fired: UInt64 = 0
         var firing: LibraryThread?
+        /// The `fired` count at which the current finite run ends; nil for an endless run.
+        var runEnd: UInt64?
         var closed = false
     }
 
@@ -21,7 +23,6 @@ public final class TestEventSource: Sendable {
     public let events: EventChannel<TestEvent>
     private let state = Locked(State())
     private let stopRequested = Atomic<Bool>(false)
-    private let firingFinished = Atomic<Bool>(false)
 
     /// Makes a source that delivers through `dispatcher` (the event thread unless a loop is given).
     public init(dispatcher: any EventDispatcher = EventThread.shared) {
@@ -42,21 +43,20 @@ public final class TestEventSource: Sendable {
     public func start(count: UInt64, intervalMicroseconds: UInt32) throws(VoiceNoteError) {
         try state.withLock { (state) throws(VoiceNoteError) in
             guard !state.closed else { throw VoiceNoteError(.misuse, "the source was destroyed") }
-            if let finished = state.firing, firingFinished.load(ordering: .acquiring) {
-                finished.join()  // a finite run that ended by itself
+            if let finished = state.firing, let end = state.runEnd, state.fired >= end {
+                finished.join()  // a finite run that fired its last event; it exits without waiting
                 state.firing = nil
             }
             guard state.firing == nil else { throw VoiceNoteError(.misuse, "the source is already firing") }
             stopRequested.store(false, ordering: .relaxed)
-            firingFinished.store(false, ordering: .relaxed)
+            state.runEnd = count == 0 ? nil : state.fired + count
             state.firing = try LibraryThread(name: "vn-test-source") { [self] in
                 var sent: UInt64 = 0
                 while (count == 0 || sent < count) && !stopRequested.load(ordering: .relaxed) {
                     guard fireOne(fromLibraryThread: true) else { break }
                     sent += 1
-                    if intervalMicroseconds > 0 { sleepMicroseconds(intervalMicroseconds) }
+                    if intervalMicroseconds > 0 && sent != count { sleepMicroseconds(intervalMicroseconds) }
                 }
-                firingFinished.store(true, ordering: .releasing)
             }
         }
     }

@@ -1,0 +1,257 @@
+/* The ALSA capture thread (SPEC §2 "Real-time rule"): it only moves periods from the PCM into a lock-free ring.
+ * Once started it never allocates, never takes a lock shared with other threads, never writes files and never
+ * calls back into Swift: a plain pthread running C, so the rule holds by construction. Everything it reports
+ * (frames, overruns, the error that ended it) is in C11 atomics the owner reads at any time. */
+#define _GNU_SOURCE
+#include "cshims.h"
+#include <alsa/asoundlib.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+/* snd_pcm_wait timeout: bounds how long stop() waits for the thread (plus one non-blocking read). */
+#define WAIT_TIMEOUT_MS 20
+/* -EPIPE this many times in a row with no frame read in between: the device is not recovering, give up. */
+#define MAX_CONSECUTIVE_XRUNS 8
+/* snd_pcm_resume answering -EAGAIN: retry this many times, 10 ms apart, then fall back to prepare + start. */
+#define RESUME_ATTEMPTS 100
+
+struct vnshim_capture {
+    snd_pcm_t *pcm;             /* owned; NULL after close */
+    int16_t *buffer;            /* one period of interleaved frames, allocated at create */
+    size_t period_frames;
+    size_t channels;
+    long hold_ms;               /* how long a full ring may hold the device back before periods are dropped */
+    long hold_step_ms;          /* sleep between looks at a full ring */
+    vnshim_ring *ring;          /* the destination while a thread runs; the owner keeps it alive until stop */
+    pthread_t thread;
+    int thread_joinable;        /* owner side only (start/stop/close are serialized by the owner) */
+    _Atomic int stop_requested;
+    _Atomic int running;
+    _Atomic int error;          /* the negative ALSA error that ended the thread, 0 if none */
+    _Atomic int64_t overruns;
+    _Atomic int64_t frames;
+    _Atomic int64_t dropped_frames;
+    _Atomic uint64_t iterations;
+    _Atomic uint64_t recoveries;
+};
+
+static void sleep_milliseconds(long milliseconds) {
+    struct timespec request = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
+    while (nanosleep(&request, &request) != 0 && errno == EINTR) {
+    }
+}
+
+/* Whole frames the ring has room for; only grows until this thread writes. */
+static size_t ring_space_frames(vnshim_capture *c) {
+    return (c->ring->capacity - vnshim_ring_available(c->ring)) / c->channels;
+}
+
+/* Writes whole frames into the ring; frames that do not fit are dropped and counted as one overrun. */
+static void deliver(vnshim_capture *c, size_t frame_count) {
+    size_t fitting = ring_space_frames(c);
+    size_t kept = frame_count < fitting ? frame_count : fitting;
+    if (kept > 0) vnshim_ring_write(c->ring, c->buffer, kept * c->channels);
+    atomic_fetch_add_explicit(&c->frames, (int64_t)kept, memory_order_relaxed);
+    if (kept < frame_count) {
+        atomic_fetch_add_explicit(&c->overruns, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&c->dropped_frames, (int64_t)(frame_count - kept), memory_order_relaxed);
+    }
+}
+
+/* -ESTRPIPE (suspended): resume, or prepare and restart as snd_pcm_recover would, without its unbounded sleep(1)
+ * loop. 0 when capturing again (or a stop was requested), else the error that ends the thread. */
+static int resume_after_suspend(vnshim_capture *c) {
+    for (int attempt = 0; attempt < RESUME_ATTEMPTS; attempt++) {
+        if (atomic_load_explicit(&c->stop_requested, memory_order_acquire)) return 0;
+        int result = snd_pcm_resume(c->pcm);
+        if (result == 0) return 0;
+        if (result != -EAGAIN) break;
+        sleep_milliseconds(10);
+    }
+    int result = snd_pcm_prepare(c->pcm);
+    if (result == 0) result = snd_pcm_start(c->pcm);
+    return result;
+}
+
+static void *capture_main(void *argument) {
+    vnshim_capture *c = argument;
+    pthread_setname_np(pthread_self(), "vn-capture");
+    vnshim_alsa_errors_silence_thread();
+    int consecutive_xruns = 0;
+    int empty_reads = 0;
+    long held_ms = 0;
+    int error = 0;
+    while (!atomic_load_explicit(&c->stop_requested, memory_order_acquire)) {
+        atomic_fetch_add_explicit(&c->iterations, 1, memory_order_relaxed);
+        /* Back-pressure: while the ring has no room for a period, leave the frames in the device's buffer for up
+         * to that buffer's length, so a consumer that falls behind briefly loses nothing and a device faster than
+         * real time (ALSA's file plugin) is read at the consumer's pace. A consumer stalled longer than that is
+         * not waited for: periods are then read and dropped (counted as overruns) as the device delivers them. */
+        size_t ring_frames = c->ring->capacity / c->channels;
+        if (ring_space_frames(c) >= (c->period_frames < ring_frames ? c->period_frames : ring_frames)) {
+            held_ms = 0;
+        } else if (held_ms < c->hold_ms) {
+            sleep_milliseconds(c->hold_step_ms);
+            held_ms += c->hold_step_ms;
+            continue;
+        }
+        snd_pcm_sframes_t result = snd_pcm_wait(c->pcm, WAIT_TIMEOUT_MS);
+        if (result == 0) continue;                       /* timeout: look at the stop flag again */
+        if (result > 0) result = snd_pcm_readi(c->pcm, c->buffer, c->period_frames);
+        if (result > 0) {
+            consecutive_xruns = 0;
+            empty_reads = 0;
+            deliver(c, (size_t)result);
+            continue;
+        }
+        if (result == 0 || result == -EAGAIN || result == -EINTR) {
+            /* Ready but nothing to read: a plugin whose poll wakes early. Never let that become a busy loop. */
+            if (++empty_reads >= 3) sleep_milliseconds(1);
+            continue;
+        }
+        if (result == -EPIPE) {
+            atomic_fetch_add_explicit(&c->overruns, 1, memory_order_relaxed);
+            if (++consecutive_xruns > MAX_CONSECUTIVE_XRUNS) {
+                error = -EPIPE;
+                break;
+            }
+            atomic_fetch_add_explicit(&c->recoveries, 1, memory_order_relaxed);
+            int recovered = snd_pcm_recover(c->pcm, -EPIPE, 1);
+            if (recovered == 0) recovered = snd_pcm_start(c->pcm);
+            if (recovered < 0) {
+                error = recovered;
+                break;
+            }
+            continue;
+        }
+        if (result == -ESTRPIPE) {
+            atomic_fetch_add_explicit(&c->recoveries, 1, memory_order_relaxed);
+            int resumed = resume_after_suspend(c);
+            if (resumed < 0) {
+                error = resumed;
+                break;
+            }
+            continue;
+        }
+        error = (int)result;                              /* -ENODEV, -EIO, -EBADFD, ...: the device is gone */
+        break;
+    }
+    if (error != 0) {
+        atomic_store_explicit(&c->error, error, memory_order_release);
+        atomic_store_explicit(&c->running, 0, memory_order_release);
+        vnshim_ring_notify(c->ring);                      /* after `running` drops, so a woken reader sees it */
+    } else {
+        atomic_store_explicit(&c->running, 0, memory_order_release);
+    }
+    return NULL;
+}
+
+vnshim_capture *vnshim_capture_create(struct _snd_pcm *pcm, size_t period_frames, size_t channels,
+                                      unsigned period_ms, unsigned buffer_ms) {
+    if (pcm == NULL || period_frames == 0 || channels == 0) return NULL;
+    vnshim_capture *c = calloc(1, sizeof *c);
+    if (c == NULL) return NULL;
+    c->buffer = calloc(period_frames * channels, sizeof(int16_t));
+    if (c->buffer == NULL) {
+        free(c);
+        return NULL;
+    }
+    c->pcm = pcm;
+    c->period_frames = period_frames;
+    c->channels = channels;
+    c->hold_ms = buffer_ms > 0 ? (long)buffer_ms : 1;
+    c->hold_step_ms = period_ms >= 8 ? (long)period_ms / 4 : 2;
+    if (c->hold_step_ms > 5) c->hold_step_ms = 5;
+    atomic_init(&c->stop_requested, 0);
+    atomic_init(&c->running, 0);
+    atomic_init(&c->error, 0);
+    atomic_init(&c->overruns, 0);
+    atomic_init(&c->frames, 0);
+    atomic_init(&c->dropped_frames, 0);
+    atomic_init(&c->iterations, 0);
+    atomic_init(&c->recoveries, 0);
+    return c;
+}
+
+/* Joins a thread that ended by itself (device lost) or was told to stop. */
+static void join_thread(vnshim_capture *c) {
+    if (!c->thread_joinable) return;
+    atomic_store_explicit(&c->stop_requested, 1, memory_order_release);
+    pthread_join(c->thread, NULL);
+    c->thread_joinable = 0;
+}
+
+int vnshim_capture_start(vnshim_capture *c, vnshim_ring *ring) {
+    if (c->pcm == NULL) return -EBADFD;
+    if (atomic_load_explicit(&c->running, memory_order_acquire)) return -EBUSY;
+    join_thread(c);
+    vnshim_alsa_errors_begin();
+    int result = snd_pcm_prepare(c->pcm);
+    if (result == 0) result = snd_pcm_start(c->pcm);
+    vnshim_alsa_errors_end();
+    if (result < 0) return result;
+    c->ring = ring;
+    atomic_store_explicit(&c->stop_requested, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->error, 0, memory_order_relaxed);
+    atomic_store_explicit(&c->running, 1, memory_order_release);
+    int created = pthread_create(&c->thread, NULL, capture_main, c);
+    if (created != 0) {
+        atomic_store_explicit(&c->running, 0, memory_order_release);
+        vnshim_alsa_errors_begin();
+        snd_pcm_drop(c->pcm);
+        vnshim_alsa_errors_end();
+        return -created;
+    }
+    c->thread_joinable = 1;
+    return 0;
+}
+
+void vnshim_capture_stop(vnshim_capture *c) {
+    join_thread(c);
+    if (c->pcm != NULL) {
+        vnshim_alsa_errors_begin();
+        snd_pcm_drop(c->pcm);
+        vnshim_alsa_errors_end();
+    }
+    if (c->ring != NULL) vnshim_ring_notify(c->ring);   /* a consumer waiting on the ring notices the stop */
+    c->ring = NULL;
+}
+
+void vnshim_capture_close(vnshim_capture *c) {
+    vnshim_capture_stop(c);
+    if (c->pcm != NULL) {
+        vnshim_alsa_errors_begin();
+        snd_pcm_close(c->pcm);
+        vnshim_alsa_errors_end();
+        c->pcm = NULL;
+    }
+}
+
+void vnshim_capture_destroy(vnshim_capture *c) {
+    if (c == NULL) return;
+    vnshim_capture_close(c);
+    free(c->buffer);
+    free(c);
+}
+
+int vnshim_capture_is_running(vnshim_capture *c) { return atomic_load_explicit(&c->running, memory_order_acquire); }
+
+int vnshim_capture_error(vnshim_capture *c) { return atomic_load_explicit(&c->error, memory_order_acquire); }
+
+int64_t vnshim_capture_overruns(vnshim_capture *c) { return atomic_load_explicit(&c->overruns, memory_order_relaxed); }
+
+int64_t vnshim_capture_frames(vnshim_capture *c) { return atomic_load_explicit(&c->frames, memory_order_relaxed); }
+
+int64_t vnshim_capture_dropped_frames(vnshim_capture *c) {
+    return atomic_load_explicit(&c->dropped_frames, memory_order_relaxed);
+}
+
+uint64_t vnshim_capture_iterations(vnshim_capture *c) {
+    return atomic_load_explicit(&c->iterations, memory_order_relaxed);
+}
+
+uint64_t vnshim_capture_recoveries(vnshim_capture *c) {
+    return atomic_load_explicit(&c->recoveries, memory_order_relaxed);
+}

@@ -1,0 +1,101 @@
+import VoiceNoteCore
+
+/// How a recording is encoded (SPEC §1: 32 kbit/s, complexity 10, 20 ms frames).
+public struct EncoderSettings: Sendable, Equatable {
+    /// Target bitrate in bits per second: Opus VBR average, AAC (nearly constant) rate. 500...512000.
+    public var bitrate: Int = 32_000
+    /// Opus encoder complexity, 0 (fastest) ... 10 (best). AAC ignores it.
+    public var complexity: Int = 10
+    /// Opus frame duration in milliseconds: 2.5, 5, 10, 20, 40 or 60. AAC ignores it (1024-sample frames).
+    public var frameMilliseconds: Double = 20
+
+    /// Settings with SPEC §1's defaults unless given.
+    public init(bitrate: Int = 32_000, complexity: Int = 10, frameMilliseconds: Double = 20) {
+        self.bitrate = bitrate
+        self.complexity = complexity
+        self.frameMilliseconds = frameMilliseconds
+    }
+}
+
+/// The formats a recording is written in (SPEC §1).
+public enum RecordingFormat: String, Sendable, CaseIterable {
+    /// Ogg Opus (RFC 7845) through libopusenc: the default.
+    case opus
+    /// AAC-LC in ADTS through FFmpeg's native `aac` encoder: what Stream's own apps send.
+    case aac
+
+    /// The file extension, without the dot: "ogg" or "aac".
+    public var fileExtension: String {
+        switch self {
+        case .opus: "ogg"
+        case .aac: "aac"
+        }
+    }
+
+    /// The MIME type: "audio/ogg" or "audio/aac".
+    public var mimeType: String {
+        switch self {
+        case .opus: "audio/ogg"
+        case .aac: "audio/aac"
+        }
+    }
+}
+
+/// An encoder writing one recording file with write(2) as it goes, so that what reached the disk is always a
+/// decodable prefix of the take (SPEC §2 "Nothing captured is lost"). Used by one thread at a time (the recorder's
+/// encoder thread); not for concurrent use.
+///
+/// Errors: a full disk or file-size limit (ENOSPC, EFBIG, EDQUOT) is `.noSpace`, any other write failure `.io`.
+/// After such a failure the file is cut back to its last whole page or frame and nothing more is written: `write`
+/// and `flush` throw the same error again, and `finish` closes the file as a finished recording of what fitted.
+/// Deinitialising an encoder that was not finished closes the file as it is (a `.part` that
+/// `RecordingRecovery` repairs).
+public protocol RecordingEncoder: AnyObject {
+    /// Encodes interleaved 16-bit samples at the input rate (`count` a multiple of the channel count; an empty
+    /// buffer is fine). Ready pages or frames are written before it returns. `.misuse` after `finish`.
+    func write(_ pcm: UnsafeBufferPointer<Int16>) throws(VoiceNoteError)
+    /// For a pause: every packet encoded so far reaches the disk as a complete page or frame, and is synced.
+    /// Input shorter than one codec frame stays buffered until the next write or `finish`.
+    func flush() throws(VoiceNoteError)
+    /// Ends the stream (end-of-stream page, last frames), syncs and closes the file. Idempotent: later calls
+    /// return at once, whether the first one succeeded or threw. A take given no samples at all is finished as
+    /// one sample of silence, so the file is still a stream every player opens.
+    func finish() throws(VoiceNoteError)
+    /// Bytes in the file: whole pages or frames written so far.
+    var bytesWritten: Int64 { get }
+    /// Input frames accepted by `write`.
+    var framesWritten: Int64 { get }
+}
+
+/// Makes the encoder for a format.
+public enum RecordingEncoders {
+    /// Input rates accepted: libopusenc resamples any of them to 48 kHz itself; the file header keeps the real one.
+    public static let inputRates = 8_000...192_000
+    /// Bitrates accepted, bits per second.
+    public static let bitrates = 500...512_000
+
+    /// Creates `path` (which must not exist: O_EXCL) and an encoder writing `format` into it from interleaved int16
+    /// at `inputRate` with `channels` (1 or 2).
+    ///
+    /// - Throws: `.invalidArgument` for channels, rate or settings out of range; for the file, the status of its
+    ///   errno (`.notFound` for a missing directory, `.permission`, `.noSpace`, `.io` when it exists already);
+    ///   `.internal` when the codec library refuses valid settings.
+    public static func create(_ format: RecordingFormat, path: String, inputRate: Int, channels: Int,
+                              settings: EncoderSettings) throws(VoiceNoteError) -> any RecordingEncoder {
+        guard channels == 1 || channels == 2 else {
+            throw VoiceNoteError(.invalidArgument, "recording channels must be 1 or 2, not \(channels)")
+        }
+        guard inputRates.contains(inputRate) else {
+            throw VoiceNoteError(.invalidArgument, "recording input rate \(inputRate) Hz is outside \(inputRates)")
+        }
+        guard bitrates.contains(settings.bitrate) else {
+            throw VoiceNoteError(.invalidArgument, "bitrate \(settings.bitrate) bit/s is outside \(bitrates)")
+        }
+        switch format {
+        case .opus:
+            return try OpusRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings)
+        case .aac:
+            return try AACRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings)
+        }
+    }
+}
