@@ -38,14 +38,18 @@ let package = Package(
         .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CShims", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteCodec"]),
+        .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         .target(
             name: "VoiceNoteABI",
-            dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteWaveform", "CVoiceNote", "CShims"]
+            dependencies: [
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "CVoiceNote",
+                "CShims",
+            ]
         ),
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteWaveform", "CPNG",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -56,6 +60,7 @@ let package = Package(
         .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
         .testTarget(name: "VoiceNoteAudioTests", dependencies: ["VoiceNoteAudio", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteCodec", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]

@@ -704,6 +704,417 @@ int vn_waveform_decode(int encoding, const int32_t *encoded, size_t encoded_coun
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Audio devices and session hooks
+ * @{ */
+
+/**
+ * Receives one ALSA PCM device during vn_devices_enumerate().
+ *
+ * \param user_data the pointer given to vn_devices_enumerate().
+ * \param name the ALSA name to open ("default", "pulse", "hw:CARD=...", ...); valid during the call.
+ * \param description ALSA's one-line description; valid during the call.
+ * \param can_capture 1 when it can record.
+ * \param can_play 1 when it can play.
+ * \threadsafety A hook: runs synchronously on the thread that called vn_devices_enumerate().
+ * \since 0.1.0
+ */
+typedef void (*vn_device_fn)(void *user_data, const char *name, const char *description, int can_capture,
+                             int can_play);
+
+/**
+ * Lists the ALSA PCM devices (capture and playback) with their descriptions.
+ *
+ * \param callback called once per device.
+ * \param user_data passed to `callback`.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `callback` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_devices_enumerate(vn_device_fn callback, void *user_data);
+
+/** What a session hook is asked about. \since 0.1.0 */
+typedef enum vn_session_kind {
+    VN_SESSION_PLAYBACK = 0,  /**< Playback. */
+    VN_SESSION_RECORDING = 1  /**< Recording. */
+} vn_session_kind;
+
+/**
+ * Asked before a device opens for playback or recording; may refuse (the host is in a call, say).
+ *
+ * \param user_data the pointer given with the hooks.
+ * \param kind a #vn_session_kind.
+ * \returns non-zero to allow, 0 to refuse (the action then fails with #VN_E_BUSY and opens no device).
+ * \threadsafety A hook: runs synchronously on the thread that called vn_recorder_begin() (or play).
+ * \since 0.1.0
+ */
+typedef int (*vn_session_activate_fn)(void *user_data, int kind);
+
+/**
+ * Told after the device closed.
+ *
+ * \param user_data the pointer given with the hooks.
+ * \param kind a #vn_session_kind.
+ * \threadsafety A hook: runs synchronously on the thread that closed the device: the caller of stop, cancel or
+ *               destroy, or the library thread that ended a take by itself (maximum length, device lost).
+ * \since 0.1.0
+ */
+typedef void (*vn_session_deactivate_fn)(void *user_data, int kind);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Recorder
+ *
+ * Records from an ALSA device into Ogg Opus (or AAC-LC in ADTS) files that survive crashes: pages reach the disk
+ * at least every 0.5 s, a take is written as `<UUID>.ogg.part` and renamed on stop, and vn_recover() finishes what
+ * a crash left. Meter and duration steps are counted in captured frames, not wall-clock time.
+ * @{ */
+
+/** A recorder; opaque. \since 0.1.0 */
+typedef struct vn_recorder vn_recorder;
+/** Options for vn_recorder_create(); opaque, with typed setters. \since 0.1.0 */
+typedef struct vn_recorder_options vn_recorder_options;
+
+/** Recording file formats. \since 0.1.0 */
+typedef enum vn_recording_format {
+    VN_FORMAT_OPUS = 0, /**< Ogg Opus, `.ogg`, `audio/ogg` (the default). */
+    VN_FORMAT_AAC = 1   /**< AAC-LC in ADTS, `.aac`, `audio/aac` (what Stream's iOS and Android apps send). */
+} vn_recording_format;
+
+/** Recorder states (Stream's `AudioRecordingState`). \since 0.1.0 */
+typedef enum vn_recorder_state {
+    VN_RECORDER_STOPPED = 0,   /**< Not recording. */
+    VN_RECORDER_RECORDING = 1, /**< Capturing. */
+    VN_RECORDER_PAUSED = 2     /**< Paused; the take is whole on disk. */
+} vn_recorder_state;
+
+/**
+ * Makes recorder options with SPEC defaults: directory `$XDG_CACHE_HOME/voicenote/recordings`, device "default",
+ * Opus at 32 kbit/s, complexity 10, 20 ms frames, meter steps every 0.1 s, duration steps every 0.5 s, at most
+ * 3600 s with a warning 10 s before, no minimum, events on the library's event thread.
+ *
+ * \param out receives the options; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL.
+ * \threadsafety Any thread; one options object is used by one thread at a time.
+ * \since 0.1.0
+ */
+int vn_recorder_options_create(vn_recorder_options **out);
+
+/**
+ * Destroys options (recorders made with them keep their own copy).
+ *
+ * \param options the options, or NULL (no-op).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_recorder_options_destroy(vn_recorder_options *options);
+
+/**
+ * Sets the directory takes are written to (created when missing).
+ *
+ * \param options the options.
+ * \param directory a path (UTF-8), copied.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG when `directory` is NULL or empty.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_directory(vn_recorder_options *options, const char *directory);
+
+/**
+ * Sets the capture device by ALSA name, or by ALSA configuration text (opened with `snd_pcm_open_lconf`, how a
+ * virtual microphone is given without touching the environment).
+ *
+ * \param options the options.
+ * \param name the PCM name ("default", "pulse", "hw:0", or a name defined in `configuration`), copied.
+ * \param configuration ALSA configuration text defining `name`, copied; NULL to use the system configuration.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG when `name` is NULL or empty.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_device(vn_recorder_options *options, const char *name, const char *configuration);
+
+/**
+ * Sets the file format.
+ *
+ * \param options the options.
+ * \param format a #vn_recording_format.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an unknown format.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_format(vn_recorder_options *options, int format);
+
+/**
+ * Sets the encoder: bitrate, Opus complexity and Opus frame duration.
+ *
+ * \param options the options.
+ * \param bitrate bits per second, 6000…256000.
+ * \param complexity Opus complexity 0…10 (ignored for AAC).
+ * \param frame_ms Opus frame duration: 2.5, 5, 10, 20, 40 or 60 (ignored for AAC).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a value out of range.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_encoder(vn_recorder_options *options, int bitrate, int complexity, double frame_ms);
+
+/**
+ * Sets how often context events report levels and duration, in seconds of captured audio.
+ *
+ * \param options the options.
+ * \param meter_interval_s seconds between meter steps, in (0, 10] (default 0.1).
+ * \param duration_interval_s seconds between duration steps, in (0, 60] (default 0.5).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a value out of range.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_intervals(vn_recorder_options *options, double meter_interval_s, double duration_interval_s);
+
+/**
+ * Sets the length limits of a take.
+ *
+ * \param options the options.
+ * \param maximum_s the longest take; it stops and is finished at exactly this many frames; 0 = no limit.
+ * \param warning_s how long before the maximum the warning event comes.
+ * \param minimum_s shorter takes are discarded with a #VN_RECORDER_EVENT_TOO_SHORT event; 0 keeps all.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for negative or non-finite values.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_limits(vn_recorder_options *options, double maximum_s, double warning_s, double minimum_s);
+
+/**
+ * Delivers the recorder's events through an event loop instead of the library's event thread.
+ *
+ * \param options the options.
+ * \param loop the loop, or NULL for the event thread.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed loop.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_event_loop(vn_recorder_options *options, vn_event_loop *loop);
+
+/**
+ * Sets the session hooks (SPEC §3): `activate` before the device opens, `deactivate` after it closes.
+ *
+ * \param options the options.
+ * \param activate may refuse; NULL allows always.
+ * \param deactivate may be NULL.
+ * \param user_data passed to both; must stay valid as long as recorders made with these options exist.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_session_hooks(vn_recorder_options *options, vn_session_activate_fn activate,
+                                          vn_session_deactivate_fn deactivate, void *user_data);
+
+/**
+ * Creates a recorder. No device is opened until vn_recorder_begin().
+ *
+ * \param options the options, or NULL for the defaults; copied.
+ * \param out receives the recorder; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_MISUSE for destroyed options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_create(const vn_recorder_options *options, vn_recorder **out);
+
+/**
+ * Destroys a recorder. A take in progress is finished and kept (synchronously); no events are delivered after
+ * this returns (from inside one of its callbacks: none after that callback); every subscription's `release` runs.
+ *
+ * \param recorder the recorder, or NULL (no-op).
+ * \threadsafety Any thread, including inside the recorder's callbacks.
+ * \since 0.1.0
+ */
+void vn_recorder_destroy(vn_recorder *recorder);
+
+/**
+ * Opens the device, creates the take's file and starts capturing; returns when capture runs.
+ *
+ * \param recorder the recorder.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder or when already recording or paused;
+ *          #VN_E_BUSY when the activate hook refused (no device was opened); #VN_E_DEVICE when the device is
+ *          missing or will not start; #VN_E_PERMISSION; #VN_E_IO (or #VN_E_NO_SPACE, #VN_E_PERMISSION) when the
+ *          file cannot be created.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_begin(vn_recorder *recorder);
+
+/**
+ * Pauses: capture stops and every encoded packet is flushed to disk. Paused time is not in the file.
+ *
+ * \param recorder the recorder.
+ * \returns #VN_OK; #VN_E_MISUSE unless recording.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_pause(vn_recorder *recorder);
+
+/**
+ * Resumes a paused take.
+ *
+ * \param recorder the recorder.
+ * \returns #VN_OK; #VN_E_MISUSE unless paused; #VN_E_DEVICE when the device will not restart (still paused).
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_resume(vn_recorder *recorder);
+
+/**
+ * Stops and finishes the take; a #VN_RECORDER_EVENT_FINISHED event follows (or TOO_SHORT), then the context
+ * with state #VN_RECORDER_STOPPED.
+ *
+ * \param recorder the recorder.
+ * \returns #VN_OK (also when the take was ending by itself at that moment); #VN_E_MISUSE when stopped.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_stop(vn_recorder *recorder);
+
+/**
+ * Stops and deletes the take; no finished event.
+ *
+ * \param recorder the recorder.
+ * \returns #VN_OK; #VN_E_MISUSE when stopped.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_cancel(vn_recorder *recorder);
+
+/** A recorder's context (Stream's `AudioRecordingContext` and more). \since 0.1.0 */
+typedef struct vn_recorder_context {
+    size_t size;         /**< sizeof(vn_recorder_context) as the library knows it (set by the caller for get). */
+    int state;           /**< A #vn_recorder_state. */
+    double duration_s;   /**< Seconds captured in this take, paused time excluded. */
+    float average_power; /**< RMS level of the last meter window, 0…1. */
+    float peak_power;    /**< Peak level of the last meter window, 0…1. */
+    int64_t overruns;    /**< ALSA overruns in this take. */
+    const char *path;    /**< The file being written or last kept; in events valid during the callback; NULL from
+                              vn_recorder_get_context() (use vn_recorder_copy_path()). */
+} vn_recorder_context;
+
+/** Kinds of recorder events. \since 0.1.0 */
+typedef enum vn_recorder_event_type {
+    VN_RECORDER_EVENT_CONTEXT = 0,              /**< A state change or a meter/duration step (steps coalesce). */
+    VN_RECORDER_EVENT_FINISHED = 1,             /**< A take was kept: path, duration, size, waveform. */
+    VN_RECORDER_EVENT_FAILED = 2,               /**< A failure: status and message (after FINISHED when kept). */
+    VN_RECORDER_EVENT_MAX_DURATION_WARNING = 3, /**< `remaining_s` seconds left before the maximum. */
+    VN_RECORDER_EVENT_MAX_DURATION_REACHED = 4, /**< The maximum was reached; FINISHED follows. */
+    VN_RECORDER_EVENT_TOO_SHORT = 5             /**< The take was under the minimum and was deleted. */
+} vn_recorder_event_type;
+
+/** One recorder event; valid only during the callback. \since 0.1.0 */
+typedef struct vn_recorder_event {
+    size_t size;                 /**< sizeof(vn_recorder_event) as the library knows it. */
+    int type;                    /**< A #vn_recorder_event_type. */
+    vn_recorder_context context; /**< CONTEXT: the new context. */
+    const char *path;            /**< FINISHED: the kept file. */
+    double duration_s;           /**< FINISHED, TOO_SHORT: the take's length. */
+    int64_t size_bytes;          /**< FINISHED: bytes on disk. */
+    const float *waveform;       /**< FINISHED: the waveform values, 0…1. */
+    size_t waveform_count;       /**< FINISHED: #VN_WAVEFORM_DEFAULT_SAMPLES. */
+    int format;                  /**< FINISHED: a #vn_recording_format. */
+    int status;                  /**< FAILED: a negative status. */
+    const char *message;         /**< FAILED: the detail. */
+    double remaining_s;          /**< MAX_DURATION_WARNING: seconds left. */
+} vn_recorder_event;
+
+/**
+ * Receives one recorder event.
+ *
+ * \param user_data the pointer given to vn_recorder_subscribe().
+ * \param event the event; valid only during the call.
+ * \threadsafety Runs on the library's event thread, or inside vn_event_loop_dispatch() when the recorder has a loop.
+ * \since 0.1.0
+ */
+typedef void (*vn_recorder_event_fn)(void *user_data, const vn_recorder_event *event);
+
+/**
+ * Subscribes to a recorder's events.
+ *
+ * \param recorder the recorder.
+ * \param callback called for each event.
+ * \param user_data passed to `callback` and `release`.
+ * \param release called once after the last callback; may be NULL.
+ * \param out_id receives the id (written before the first callback); may be NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder; #VN_E_INVALID_ARG when `callback` is NULL.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_subscribe(vn_recorder *recorder, vn_recorder_event_fn callback, void *user_data,
+                          vn_release_fn release, vn_subscription_id *out_id);
+
+/**
+ * Reads the current context.
+ *
+ * \param recorder the recorder.
+ * \param context receives it; set its `size` to sizeof(vn_recorder_context) first. `path` is set to NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder; #VN_E_INVALID_ARG for a NULL `context` or a
+ *          `size` that is too small.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_get_context(vn_recorder *recorder, vn_recorder_context *context);
+
+/**
+ * Copies the path of the file being written (or last kept).
+ *
+ * \param recorder the recorder.
+ * \param out_path receives a NUL-terminated copy owned by the caller (free with vn_free()), "" when none.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder; #VN_E_INVALID_ARG when `out_path` is NULL;
+ *          #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_copy_path(vn_recorder *recorder, char **out_path);
+
+/**
+ * The last `count` live levels of the take (one average power 0…1 per meter step, oldest first), for live bars.
+ *
+ * \param recorder the recorder.
+ * \param count how many at most.
+ * \param out receives them.
+ * \param capacity room in `out`; at least `count`.
+ * \param written receives how many were written (fewer early in a take); may be NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder; #VN_E_INVALID_ARG for a NULL `out` with
+ *          `count` > 0 or `capacity` < `count`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_levels(vn_recorder *recorder, size_t count, float *out, size_t capacity, size_t *written);
+
+/**
+ * Receives one file handled by vn_recover().
+ *
+ * \param user_data the pointer given to vn_recover().
+ * \param path the finished file (or the `.part` left in place when it failed); valid during the call.
+ * \param duration_s its length (0 on failure).
+ * \param size_bytes its size (0 on failure).
+ * \param status #VN_OK, or why it could not be recovered (#VN_E_FORMAT when it held no audio).
+ * \threadsafety A hook: runs synchronously on the thread that called vn_recover().
+ * \since 0.1.0
+ */
+typedef void (*vn_recovered_fn)(void *user_data, const char *path, double duration_s, int64_t size_bytes, int status);
+
+/**
+ * Finishes takes a crash left in `directory` (`*.ogg.part`, `*.aac.part`): keeps every whole page or frame, marks
+ * the end of the stream, renames to `.ogg`/`.aac`.
+ *
+ * \param directory the recordings directory, or NULL for the default one.
+ * \param callback called once per `.part` file; may be NULL.
+ * \param user_data passed to `callback`.
+ * \param recovered receives how many files were recovered; may be NULL.
+ * \returns #VN_OK (also when some files could not be recovered: see the callback); #VN_E_NOT_FOUND when the
+ *          directory does not exist; #VN_E_PERMISSION; #VN_E_IO.
+ * \threadsafety Any thread; not while a recorder writes into the same directory.
+ * \since 0.1.0
+ */
+int vn_recover(const char *directory, vn_recovered_fn callback, void *user_data, size_t *recovered);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,6 +6,8 @@ enum JSONText {
     case integer(Int)
     case bool(Bool)
     case array([JSONText])
+    /// Already-encoded JSON text, inserted as is.
+    case raw(String)
 
     /// An object with keys in the given order.
     static func object(_ members: [(String, JSONText)]) -> String {
@@ -20,6 +22,7 @@ enum JSONText {
         case .integer(let value): return "\(value)"
         case .bool(let value): return value ? "true" : "false"
         case .array(let values): return "[" + values.map(\.text).joined(separator: ",") + "]"
+        case .raw(let text): return text
         }
     }
 

@@ -14,4 +14,15 @@ enum Terminal {
         if let text = getenv("COLUMNS"), let value = Int(String(cString: text)), value > 0 { return value }
         return 80
     }
+
+    /// Writes text to standard error, unbuffered.
+    static func writeError(_ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress! + offset, $0.count - offset) }
+            if count <= 0 { break }
+            offset += count
+        }
+    }
 }

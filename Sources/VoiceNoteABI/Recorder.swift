@@ -1,0 +1,144 @@
+import CVoiceNote
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteRecorder
+
+@c @implementation public func vn_recorder_create(_ options: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return abiCall { () throws(VoiceNoteError) in
+        let out = try required(out, "out")
+        var value = RecorderOptionsHandle.Value()
+        if options != nil { value = try Handles.get(options, as: RecorderOptionsHandle.self, "options").value.withLock { $0 } }
+        out.pointee = Handles.make(try Recorder(configuration: value.configuration, dispatcher: value.dispatcher))
+    }
+}
+
+@c @implementation public func vn_recorder_destroy(_ recorder: OpaquePointer?) {
+    Handles.remove(recorder, as: Recorder.self)?.close()
+}
+
+/// Runs a control call on the recorder behind a handle.
+private func control(_ recorder: OpaquePointer?, _ action: (Recorder) throws(VoiceNoteError) -> Void) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in try action(try Handles.get(recorder, as: Recorder.self, "recorder")) }
+}
+
+@c @implementation public func vn_recorder_begin(_ recorder: OpaquePointer?) -> Int32 { control(recorder) { (r) throws(VoiceNoteError) in try r.begin() } }
+@c @implementation public func vn_recorder_pause(_ recorder: OpaquePointer?) -> Int32 { control(recorder) { (r) throws(VoiceNoteError) in try r.pause() } }
+@c @implementation public func vn_recorder_resume(_ recorder: OpaquePointer?) -> Int32 { control(recorder) { (r) throws(VoiceNoteError) in try r.resume() } }
+@c @implementation public func vn_recorder_stop(_ recorder: OpaquePointer?) -> Int32 { control(recorder) { (r) throws(VoiceNoteError) in try r.stop() } }
+@c @implementation public func vn_recorder_cancel(_ recorder: OpaquePointer?) -> Int32 { control(recorder) { (r) throws(VoiceNoteError) in try r.cancel() } }
+
+@c @implementation public func vn_recorder_subscribe(
+    _ recorder: OpaquePointer?, _ callback: vn_recorder_event_fn?, _ userData: UnsafeMutableRawPointer?,
+    _ release: vn_release_fn?, _ outId: UnsafeMutablePointer<vn_subscription_id>?
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let recorder = try Handles.get(recorder, as: Recorder.self, "recorder")
+        let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
+        _ = try recorder.events.subscribe({ event in
+            withCEvent(event) { subscriber.function(subscriber.userData, $0) }
+        }, release: subscriber.releaseClosure, registered: { store($0, into: outId) })
+    }
+}
+
+@c @implementation public func vn_recorder_get_context(_ recorder: OpaquePointer?, _ context: UnsafeMutablePointer<vn_recorder_context>?) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let recorder = try Handles.get(recorder, as: Recorder.self, "recorder")
+        let context = try required(context, "context")
+        guard context.pointee.size >= MemoryLayout<vn_recorder_context>.size else {
+            throw VoiceNoteError(.invalidArgument, "context->size is \(context.pointee.size); set it to sizeof(vn_recorder_context)")
+        }
+        context.pointee = cContext(recorder.context, path: nil)
+    }
+}
+
+@c @implementation public func vn_recorder_copy_path(_ recorder: OpaquePointer?, _ outPath: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    outPath?.pointee = nil
+    return abiCall { () throws(VoiceNoteError) in
+        let recorder = try Handles.get(recorder, as: Recorder.self, "recorder")
+        let outPath = try required(outPath, "out_path")
+        outPath.pointee = try ownedCString(recorder.context.path)
+    }
+}
+
+@c @implementation public func vn_recorder_levels(
+    _ recorder: OpaquePointer?, _ count: Int, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int,
+    _ written: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    written?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let recorder = try Handles.get(recorder, as: Recorder.self, "recorder")
+        guard capacity >= count else { throw VoiceNoteError(.invalidArgument, "capacity \(capacity) is less than count \(count)") }
+        try deliver(recorder.levels(last: count), into: out, capacity: capacity, count: written)
+    }
+}
+
+@c @implementation public func vn_recover(
+    _ directory: UnsafePointer<CChar>?, _ callback: vn_recovered_fn?, _ userData: UnsafeMutableRawPointer?,
+    _ recovered: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    recovered?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let path = directory.map { String(cString: $0) } ?? RecorderConfiguration().directory
+        let outcome = try Recorder.recover(directory: path)
+        for file in outcome.recovered {
+            file.path.withCString { callback?(userData, $0, file.duration, file.size, VN_OK.rawValue) }
+        }
+        for failure in outcome.failed {
+            failure.path.withCString { callback?(userData, $0, 0, 0, failure.error.status.rawValue) }
+        }
+        recovered?.pointee = outcome.recovered.count
+    }
+}
+
+/// The C context for a Swift one; `path` must outlive the use of the result.
+func cContext(_ context: RecorderContext, path: UnsafePointer<CChar>?) -> vn_recorder_context {
+    vn_recorder_context(size: MemoryLayout<vn_recorder_context>.size, state: context.state.rawValue,
+                        duration_s: context.duration, average_power: context.averagePower, peak_power: context.peakPower,
+                        overruns: Int64(context.overruns), path: path)
+}
+
+/// Builds the C event for a recorder event and calls `body` with it; pointers inside live for the call only.
+private func withCEvent(_ event: RecorderEvent, _ body: (UnsafePointer<vn_recorder_event>) -> Void) {
+    var cEvent = vn_recorder_event()
+    cEvent.size = MemoryLayout<vn_recorder_event>.size
+    switch event {
+    case .context(let context):
+        cEvent.type = Int32(VN_RECORDER_EVENT_CONTEXT.rawValue)
+        context.path.withCString { path in
+            cEvent.context = cContext(context, path: path)
+            body(&cEvent)
+        }
+    case .finished(let result):
+        cEvent.type = Int32(VN_RECORDER_EVENT_FINISHED.rawValue)
+        cEvent.duration_s = result.duration
+        cEvent.size_bytes = result.size
+        cEvent.format = Int32(result.format == .opus ? VN_FORMAT_OPUS.rawValue : VN_FORMAT_AAC.rawValue)
+        result.path.withCString { path in
+            result.waveform.withUnsafeBufferPointer { waveform in
+                cEvent.path = path
+                cEvent.waveform = waveform.baseAddress
+                cEvent.waveform_count = waveform.count
+                body(&cEvent)
+            }
+        }
+    case .failed(let error):
+        cEvent.type = Int32(VN_RECORDER_EVENT_FAILED.rawValue)
+        cEvent.status = error.status.rawValue
+        error.message.withCString { message in
+            cEvent.message = message
+            body(&cEvent)
+        }
+    case .maximumDurationWarning(let remaining):
+        cEvent.type = Int32(VN_RECORDER_EVENT_MAX_DURATION_WARNING.rawValue)
+        cEvent.remaining_s = remaining
+        body(&cEvent)
+    case .maximumDurationReached:
+        cEvent.type = Int32(VN_RECORDER_EVENT_MAX_DURATION_REACHED.rawValue)
+        body(&cEvent)
+    case .tooShort(let duration):
+        cEvent.type = Int32(VN_RECORDER_EVENT_TOO_SHORT.rawValue)
+        cEvent.duration_s = duration
+        body(&cEvent)
+    }
+}

@@ -1,0 +1,125 @@
+import CVoiceNote
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteRecorder
+
+/// The object behind a `vn_recorder_options *`: a configuration and the dispatcher for events.
+final class RecorderOptionsHandle: Sendable {
+    struct Value {
+        var configuration = RecorderConfiguration()
+        var dispatcher: any EventDispatcher = EventThread.shared
+    }
+    let value = Locked(Value())
+}
+
+@c @implementation public func vn_recorder_options_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return abiCall { () throws(VoiceNoteError) in
+        try required(out, "out").pointee = Handles.make(RecorderOptionsHandle())
+    }
+}
+
+@c @implementation public func vn_recorder_options_destroy(_ options: OpaquePointer?) {
+    _ = Handles.remove(options, as: RecorderOptionsHandle.self)
+}
+
+/// Applies `change` to the options behind a handle.
+private func update(_ options: OpaquePointer?, _ change: (inout RecorderOptionsHandle.Value) throws(VoiceNoteError) -> Void) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        try Handles.get(options, as: RecorderOptionsHandle.self, "options").value.withLock { (value) throws(VoiceNoteError) in
+            try change(&value)
+        }
+    }
+}
+
+/// A required, non-empty C string.
+func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(VoiceNoteError) -> String {
+    let string = String(cString: try required(text, name))
+    guard !string.isEmpty else { throw VoiceNoteError(.invalidArgument, "\(name) is empty") }
+    return string
+}
+
+@c @implementation public func vn_recorder_options_set_directory(_ options: OpaquePointer?, _ directory: UnsafePointer<CChar>?) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.directory = try nonEmptyString(directory, "directory") }
+}
+
+@c @implementation public func vn_recorder_options_set_device(
+    _ options: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ configuration: UnsafePointer<CChar>?
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        value.configuration.device = DeviceSelection(name: try nonEmptyString(name, "name"),
+                                                     configuration: configuration.map { String(cString: $0) })
+    }
+}
+
+@c @implementation public func vn_recorder_options_set_format(_ options: OpaquePointer?, _ format: Int32) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        switch vn_recording_format(rawValue: UInt32(bitPattern: format)) {
+        case VN_FORMAT_OPUS: value.configuration.format = .opus
+        case VN_FORMAT_AAC: value.configuration.format = .aac
+        default: throw VoiceNoteError(.invalidArgument, "unknown recording format \(format)")
+        }
+    }
+}
+
+@c @implementation public func vn_recorder_options_set_encoder(
+    _ options: OpaquePointer?, _ bitrate: Int32, _ complexity: Int32, _ frameMs: Double
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        guard (6000...256_000).contains(bitrate) else { throw VoiceNoteError(.invalidArgument, "bitrate \(bitrate) is outside 6000…256000") }
+        guard (0...10).contains(complexity) else { throw VoiceNoteError(.invalidArgument, "complexity \(complexity) is outside 0…10") }
+        guard [2.5, 5, 10, 20, 40, 60].contains(frameMs) else {
+            throw VoiceNoteError(.invalidArgument, "frame duration \(frameMs) ms is not 2.5, 5, 10, 20, 40 or 60")
+        }
+        value.configuration.encoder = EncoderSettings(bitrate: Int(bitrate), complexity: Int(complexity), frameMilliseconds: frameMs)
+    }
+}
+
+@c @implementation public func vn_recorder_options_set_intervals(_ options: OpaquePointer?, _ meterS: Double, _ durationS: Double) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        var configuration = value.configuration
+        configuration.meterInterval = meterS
+        configuration.durationInterval = durationS
+        try configuration.check()
+        value.configuration = configuration
+    }
+}
+
+@c @implementation public func vn_recorder_options_set_limits(
+    _ options: OpaquePointer?, _ maximumS: Double, _ warningS: Double, _ minimumS: Double
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        var configuration = value.configuration
+        configuration.maximumDuration = maximumS
+        configuration.maximumDurationWarning = warningS
+        configuration.minimumDuration = minimumS
+        try configuration.check()
+        value.configuration = configuration
+    }
+}
+
+@c @implementation public func vn_recorder_options_set_event_loop(_ options: OpaquePointer?, _ loop: OpaquePointer?) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.dispatcher = try dispatcher(for: loop) }
+}
+
+@c @implementation public func vn_recorder_options_set_session_hooks(
+    _ options: OpaquePointer?, _ activate: vn_session_activate_fn?, _ deactivate: vn_session_deactivate_fn?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.sessionHooks = sessionHooks(activate, deactivate, userData) }
+}
+
+/// Session hooks calling the host's C functions.
+func sessionHooks(_ activate: vn_session_activate_fn?, _ deactivate: vn_session_deactivate_fn?,
+                  _ userData: UnsafeMutableRawPointer?) -> SessionHooks {
+    let context = UnsafeSendablePointer(userData)
+    var hooks = SessionHooks()
+    if let activate {
+        hooks.activate = { kind in activate(context.pointer, kind.rawValue) != 0 }
+    }
+    if let deactivate {
+        hooks.deactivate = { kind in deactivate(context.pointer, kind.rawValue) }
+    }
+    return hooks
+}

@@ -1,0 +1,180 @@
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+
+extension Recorder {
+    /// Moves from one of `allowed` phases to `next`, or fails with `.misuse`.
+    func enter(_ next: Phase, from allowed: [Phase], action: String) throws(VoiceNoteError) {
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !closed || action == "stop" else { throw VoiceNoteError(.misuse, "the recorder was destroyed") }
+            guard allowed.contains(phase) else { throw VoiceNoteError(.misuse, "\(action) while \(phase)") }
+            phase = next
+        }
+    }
+
+    /// Claims the take for stop or cancel. False when the encoder thread is already finishing it (this waited until
+    /// it was done); `.misuse` when nothing is recording or paused.
+    func enterFinishing(action: String) throws(VoiceNoteError) -> Bool {
+        try monitor.locked { () throws(VoiceNoteError) -> Bool in
+            if phase == .finishing {
+                while phase != .stopped { monitor.wait() }
+                return false
+            }
+            guard phase == .recording || phase == .paused else {
+                throw VoiceNoteError(.misuse, "\(action) while \(phase)")
+            }
+            phase = .finishing
+            return true
+        }
+    }
+
+    /// Opens the device and the file, and starts capturing.
+    func openTake() throws(VoiceNoteError) {
+        try FileSystem.makeDirectories(configuration.directory)
+        let device = try CaptureDevice(configuration.device)
+        self.device = device
+        let ring = try SampleRing(minimumSamples: device.sampleRate * device.channels * 4)
+        self.ring = ring
+        let take = try Take(directory: configuration.directory, configuration: configuration,
+                            rate: device.sampleRate, channels: device.channels)
+        self.take = take
+        try device.start(into: ring)
+        try startWorker(take: take, device: device, ring: ring)
+    }
+
+    /// Undoes a half-opened take: closes the device and removes the file.
+    func discardTake() {
+        device?.close()
+        if let take {
+            try? take.encoder.finish()
+            try? FileSystem.remove(take.partPath)
+        }
+        device = nil
+        ring = nil
+        take = nil
+    }
+
+    /// Starts the encoder thread for the running capture.
+    func startWorker(take: Take, device: CaptureDevice, ring: SampleRing) throws(VoiceNoteError) {
+        stopWorker.store(false, ordering: .relaxed)
+        let thread = try LibraryThread(name: "vn-encoder") { [self] in
+            runWorker(take: take, device: device, ring: ring)
+        }
+        monitor.locked { worker = thread }
+    }
+
+    /// Stops capturing and lets the encoder thread drain the ring and exit; joins it.
+    func stopCapture() {
+        device?.stop()
+        stopWorker.store(true, ordering: .releasing)
+        ring?.notify()
+        let thread = monitor.locked { () -> LibraryThread? in
+            defer { worker = nil }
+            return worker
+        }
+        if let thread, !thread.isCurrent { thread.join() }
+    }
+
+    /// The encoder thread: drains the ring into the take until told to stop or until the take ends by itself.
+    func runWorker(take: Take, device: CaptureDevice, ring: SampleRing) {
+        var buffer = [Int16](repeating: 0, count: 8192 * take.channels)
+        while take.automaticEnd == nil {
+            let count = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0) }
+            if count > 0 {
+                do {
+                    let progress = try buffer.withUnsafeBufferPointer { all throws(VoiceNoteError) in
+                        try take.consume(UnsafeBufferPointer(rebasing: all[0..<count]))
+                    }
+                    report(progress, take: take, device: device)
+                    if progress.reachedMaximum { take.automaticEnd = .maximumDurationReached }
+                } catch {
+                    take.automaticEnd = .encoderFailed(error)
+                }
+                continue
+            }
+            if stopWorker.load(ordering: .acquiring) { return }
+            if let failure = device.failure {
+                take.automaticEnd = .deviceLost(failure)
+                break
+            }
+            _ = ring.wait(timeoutMilliseconds: 50)
+        }
+        endAutomatically()
+    }
+
+    /// Publishes meter and duration steps and the maximum-duration warning.
+    func report(_ progress: Take.Progress, take: Take, device: CaptureDevice) {
+        if progress.meterSteps > 0 || progress.durationSteps > 0 {
+            let context = monitor.locked { () -> RecorderContext in
+                snapshot.duration = take.duration
+                snapshot.averagePower = take.averagePower
+                snapshot.peakPower = take.peakPower
+                snapshot.overruns = device.overruns
+                liveLevels.append(contentsOf: take.pendingLevels)
+                take.pendingLevels.removeAll(keepingCapacity: true)
+                return snapshot
+            }
+            events.emitCoalescing(.context(context))
+        }
+        if progress.warningDue {
+            events.emit(.maximumDurationWarning(remaining: max(0, Double(take.maximumFrames - take.frames) / Double(take.rate))))
+        }
+    }
+
+    /// The encoder thread ended the take (maximum length, device lost, disk full): finish it here, unless a control
+    /// call is already stopping or pausing, which then finishes it after joining this thread.
+    func endAutomatically() {
+        let mine = monitor.locked { () -> Bool in
+            guard phase == .recording else { return false }
+            phase = .finishing
+            return true
+        }
+        guard mine, let end = take?.automaticEnd else { return }
+        if case .maximumDurationReached = end { events.emit(.maximumDurationReached) }
+        device?.stop()
+        finish(end: end)
+    }
+
+    /// Finishes the file, closes the device, reports, and returns to `stopped`. Runs on exactly one thread per take.
+    func finish(end: Take.AutomaticEnd?, cancel: Bool = false) {
+        guard let take else { return }
+        var saveError: VoiceNoteError?
+        do { try take.encoder.finish() } catch { saveError = error }
+        device?.close()
+        configuration.sessionHooks.deactivate?(.recording)
+        var keptPath = ""
+        if cancel {
+            try? FileSystem.remove(take.partPath)
+        } else if take.duration < configuration.minimumDuration || take.frames == 0 {
+            try? FileSystem.remove(take.partPath)
+            events.emit(.tooShort(duration: take.duration))
+        } else {
+            do {
+                try FileSystem.rename(take.partPath, to: take.finalPath)
+                keptPath = take.finalPath
+                let size = (try? FileSystem.size(of: take.finalPath)) ?? take.encoder.bytesWritten
+                events.emit(.finished(RecordingResult(path: take.finalPath, duration: take.duration, size: size,
+                                                      waveform: take.waveform(), format: take.format)))
+            } catch {
+                saveError = saveError ?? error  // the .part stays for `recover`
+                keptPath = take.partPath
+            }
+        }
+        switch end {
+        case .deviceLost(let error)?: events.emit(.failed(VoiceNoteError(.device, "device lost: \(error.message)")))
+        case .encoderFailed(let error)?: events.emit(.failed(error))
+        default: if let saveError { events.emit(.failed(saveError)) }
+        }
+        let context = monitor.locked { () -> RecorderContext in
+            self.take = nil
+            self.device = nil
+            self.ring = nil
+            phase = .stopped
+            snapshot.state = .stopped
+            snapshot.path = keptPath
+            monitor.broadcast()
+            return snapshot
+        }
+        events.emit(.context(context))
+    }
+}

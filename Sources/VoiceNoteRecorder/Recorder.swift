@@ -1,0 +1,149 @@
+import Synchronization
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+
+/// Records voice messages from an ALSA device into Ogg Opus (or AAC) files that are never lost (SPEC §2).
+///
+/// Threads: the capture thread (C, real-time) only moves periods into a lock-free ring; this recorder's encoder
+/// thread meters, accumulates the waveform and encodes; events go out through `events`. Control calls may come
+/// from any thread, including from inside this recorder's callbacks.
+public final class Recorder: @unchecked Sendable {
+    /// Where a recorder is in its life; transient phases keep control calls from overlapping.
+    enum Phase { case stopped, starting, recording, pausing, paused, resuming, finishing }
+
+    /// The subscribers and their dispatcher.
+    public let events: EventChannel<RecorderEvent>
+    let configuration: RecorderConfiguration
+    let monitor = Monitor()
+    // Guarded by `monitor`:
+    var phase = Phase.stopped
+    var snapshot = RecorderContext()
+    var liveLevels: [Float] = []
+    var closed = false
+    var worker: LibraryThread?
+    // Owned by the controlling thread, handed to the encoder thread while it runs:
+    var device: CaptureDevice?
+    var ring: SampleRing?
+    var take: Take?
+    let stopWorker = Atomic<Bool>(false)
+
+    /// A recorder delivering its events through `dispatcher`; `.invalidArgument` for a bad configuration.
+    public init(configuration: RecorderConfiguration = RecorderConfiguration(),
+                dispatcher: any EventDispatcher = EventThread.shared) throws(VoiceNoteError) {
+        try configuration.check()
+        self.configuration = configuration
+        events = EventChannel(dispatcher: dispatcher)
+    }
+
+    deinit { close() }
+
+    /// The current context (state, duration, levels, overruns, path).
+    public var context: RecorderContext { monitor.locked { snapshot } }
+
+    /// The last `count` live levels of this take (one average power per meter step), oldest first.
+    public func levels(last count: Int) -> [Float] {
+        monitor.locked { Array(liveLevels.suffix(max(0, count))) }
+    }
+
+    /// Opens the device, creates `<UUID>.ogg.part` and starts capturing; returns once capture runs.
+    /// `.misuse` when already recording or paused; `.busy` when the activate hook refuses (no device is opened);
+    /// `.device`, `.permission` for the device; `.io` (and others by errno) for the file.
+    public func begin() throws(VoiceNoteError) {
+        let previous: LibraryThread? = try monitor.locked { () throws(VoiceNoteError) -> LibraryThread? in
+            guard !closed else { throw VoiceNoteError(.misuse, "the recorder was destroyed") }
+            guard phase == .stopped else { throw VoiceNoteError(.misuse, "begin while \(phase): stop the take first") }
+            phase = .starting
+            defer { worker = nil }
+            return worker
+        }
+        previous?.join()  // the encoder thread of a take that ended by itself
+        if let activate = configuration.sessionHooks.activate, !activate(.recording) {
+            monitor.locked { phase = .stopped }
+            throw VoiceNoteError(.busy, "the session hook refused to activate recording")
+        }
+        do {
+            try openTake()
+        } catch {
+            discardTake()
+            configuration.sessionHooks.deactivate?(.recording)
+            monitor.locked { phase = .stopped; monitor.broadcast() }
+            throw error
+        }
+        let context = monitor.locked { () -> RecorderContext in
+            phase = .recording
+            liveLevels = []
+            snapshot = RecorderContext(state: .recording, path: take?.partPath ?? "")
+            return snapshot
+        }
+        events.emit(.context(context))
+    }
+
+    /// Pauses: capture stops, every encoded packet reaches the disk. `.misuse` unless recording.
+    public func pause() throws(VoiceNoteError) {
+        try enter(.pausing, from: [.recording], action: "pause")
+        stopCapture()
+        if let end = take?.automaticEnd { return finish(end: end) }
+        do {
+            try take?.encoder.flush()
+        } catch {
+            return finish(end: .encoderFailed(error))
+        }
+        let context = monitor.locked { () -> RecorderContext in
+            phase = .paused
+            snapshot.state = .paused
+            return snapshot
+        }
+        events.emit(.context(context))
+    }
+
+    /// Resumes a paused take. `.misuse` unless paused; `.device` when the device will not restart (still paused).
+    public func resume() throws(VoiceNoteError) {
+        try enter(.resuming, from: [.paused], action: "resume")
+        do throws(VoiceNoteError) {
+            guard let device, let ring, let take else { throw VoiceNoteError(.internal, "paused without a take") }
+            try device.start(into: ring)
+            try startWorker(take: take, device: device, ring: ring)
+        } catch {
+            monitor.locked { phase = .paused }
+            throw VoiceNoteError(.device, "failed to resume: \(error.message)")
+        }
+        let context = monitor.locked { () -> RecorderContext in
+            phase = .recording
+            snapshot.state = .recording
+            return snapshot
+        }
+        events.emit(.context(context))
+    }
+
+    /// Stops and finishes the take: a `finished` event with its path, duration, size and waveform follows.
+    /// `.misuse` when stopped. When the take is ending by itself at that moment, waits for it and returns.
+    public func stop() throws(VoiceNoteError) {
+        guard try enterFinishing(action: "stop") else { return }
+        stopCapture()
+        finish(end: take?.automaticEnd)
+    }
+
+    /// Stops and deletes the take; no `finished` event. `.misuse` when stopped.
+    public func cancel() throws(VoiceNoteError) {
+        guard try enterFinishing(action: "cancel") else { return }
+        stopCapture()
+        finish(end: take?.automaticEnd, cancel: true)
+    }
+
+    /// Destroys the recorder: no more events; a take in progress is finished and kept (its path was in every
+    /// context event). Idempotent.
+    public func close() {
+        events.close()
+        let running = monitor.locked { () -> Bool in
+            defer { closed = true }
+            return !closed && phase != .stopped
+        }
+        if running { try? stop() }
+        let last = monitor.locked { () -> LibraryThread? in
+            defer { worker = nil }
+            return worker
+        }
+        if let last, !last.isCurrent { last.join() }
+    }
+}

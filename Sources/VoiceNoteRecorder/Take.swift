@@ -1,0 +1,119 @@
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteWaveform
+
+/// One take: its file, encoder and analysis. Touched by one thread at a time: the encoder thread while capturing,
+/// the controlling thread after joining it (pause, stop), never both.
+final class Take: @unchecked Sendable {
+    /// Why the encoder thread ended a take by itself.
+    enum AutomaticEnd {
+        case maximumDurationReached
+        case deviceLost(VoiceNoteError)
+        case encoderFailed(VoiceNoteError)
+    }
+
+    let partPath: String
+    let finalPath: String
+    let format: RecordingFormat
+    let rate: Int
+    let channels: Int
+    let encoder: any RecordingEncoder
+    private(set) var frames: Int64 = 0
+    private var meter: LevelMeter
+    private var blocks: BlockDecibelAccumulator
+    /// Frames after which the take stops (0: no limit).
+    let maximumFrames: Int64
+    private let warningFrames: Int64
+    private let durationStepFrames: Int64
+    private var nextDurationStep: Int64
+    private(set) var warned = false
+    /// The last meter reading, as 0…1 powers.
+    private(set) var averagePower: Float = 0
+    private(set) var peakPower: Float = 0
+    /// Average powers of meter steps not yet handed to the recorder's live levels.
+    var pendingLevels: [Float] = []
+    /// Set by the encoder thread when it ended the take by itself, read by whoever finishes it.
+    var automaticEnd: AutomaticEnd?
+
+    init(directory: String, configuration: RecorderConfiguration, rate: Int, channels: Int) throws(VoiceNoteError) {
+        let name = randomUUIDString() + "." + configuration.format.fileExtension
+        finalPath = directory + "/" + name
+        partPath = finalPath + ".part"
+        format = configuration.format
+        self.rate = rate
+        self.channels = channels
+        encoder = try RecordingEncoders.create(configuration.format, path: partPath, inputRate: rate, channels: channels,
+                                               settings: configuration.encoder)
+        let meterFrames = max(1, Int((configuration.meterInterval * Double(rate)).rounded()))
+        do {
+            meter = try LevelMeter(windowFrames: meterFrames, channels: channels)
+            blocks = try BlockDecibelAccumulator(sampleRate: rate, channels: channels)
+        } catch {
+            throw VoiceNoteError(.internal, "meter setup failed: \(error)")
+        }
+        maximumFrames = Int64((configuration.maximumDuration * Double(rate)).rounded())
+        warningFrames = max(0, maximumFrames - Int64((configuration.maximumDurationWarning * Double(rate)).rounded()))
+        durationStepFrames = max(1, Int64((configuration.durationInterval * Double(rate)).rounded()))
+        nextDurationStep = durationStepFrames
+    }
+
+    /// Seconds captured.
+    var duration: Double { Double(frames) / Double(rate) }
+
+    /// What happened while consuming one chunk, for the encoder thread to report.
+    struct Progress {
+        var meterSteps = 0
+        var durationSteps = 0
+        var warningDue = false
+        var reachedMaximum = false
+    }
+
+    /// Encodes, meters and accumulates captured samples, stopping at the maximum frame count exactly.
+    func consume(_ samples: UnsafeBufferPointer<Int16>) throws(VoiceNoteError) -> Progress {
+        var progress = Progress()
+        var usable = samples.count / channels
+        if maximumFrames > 0 { usable = Int(min(Int64(usable), maximumFrames - frames)) }
+        guard usable > 0 else {
+            progress.reachedMaximum = maximumFrames > 0 && frames >= maximumFrames
+            return progress
+        }
+        let chunk = UnsafeBufferPointer(rebasing: samples[0..<(usable * channels)])
+        try encoder.write(chunk)
+        meter.append(chunk) { reading in
+            averagePower = reading.averagePower
+            peakPower = reading.peakPower
+            pendingLevels.append(reading.averagePower)
+            progress.meterSteps += 1
+        }
+        blocks.append(chunk)
+        frames += Int64(usable)
+        while frames >= nextDurationStep {
+            progress.durationSteps += 1
+            nextDurationStep += durationStepFrames
+        }
+        if maximumFrames > 0 {
+            if !warned && warningFrames > 0 && frames >= warningFrames {
+                warned = true
+                progress.warningDue = true
+            }
+            progress.reachedMaximum = frames >= maximumFrames
+        }
+        return progress
+    }
+
+    /// The take's 100-value waveform from its accumulated blocks (no second decode).
+    func waveform() -> [Float] {
+        (try? blocks.waveform(samples: Waveform.defaultSampleCount)) ?? [Float](repeating: 0, count: Waveform.defaultSampleCount)
+    }
+}
+
+extension RecordingFormat {
+    /// The file extension of finished takes.
+    var fileExtension: String {
+        switch self {
+        case .opus: "ogg"
+        case .aac: "aac"
+        }
+    }
+}

@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteRecorder
+
+/// `voicenote record`: records a voice message until Enter, Ctrl-C or a length limit, and keeps the file.
+struct RecordCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "record",
+        abstract: "Record a voice message (Ogg Opus or AAC). Enter or Ctrl-C stops and keeps the file.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case opus, aac }
+    enum Progress: String, ExpressibleByArgument, CaseIterable { case auto, none, json }
+
+    @Option(name: .shortAndLong, help: "Where to put the finished recording (default: the recordings directory).")
+    var output: String?
+
+    @Option(help: "ALSA capture device name.")
+    var device = "default"
+
+    @Option(help: "ALSA configuration text that defines --device (opened with snd_pcm_open_lconf).")
+    var deviceConfig: String?
+
+    @Option(help: "Stop after this many seconds of audio.")
+    var duration: Double?
+
+    @Option(help: "Longest take in seconds (0: no limit).")
+    var maxDuration = 3600.0
+
+    @Option(help: "Bitrate in kbit/s.")
+    var bitrate = 32
+
+    @Option(help: "File format.")
+    var format = Format.opus
+
+    @Option(help: "Progress output: auto (a live meter on a terminal), none, or json (one context per line).")
+    var progress = Progress.auto
+
+    func validate() throws {
+        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
+        guard maxDuration >= 0 else { throw ValidationError("--max-duration must not be negative") }
+        guard (6...256).contains(bitrate) else { throw ValidationError("--bitrate must be 6…256 kbit/s") }
+    }
+
+    func run() throws {
+        var configuration = RecorderConfiguration()
+        if let output { configuration.directory = directoryName(of: output) }
+        configuration.device = DeviceSelection(name: device, configuration: deviceConfig)
+        configuration.format = format == .aac ? .aac : .opus
+        configuration.encoder.bitrate = bitrate * 1000
+        configuration.maximumDuration = [duration, maxDuration > 0 ? maxDuration : nil].compactMap { $0 }.min() ?? 0
+        let loop = try EventLoop()
+        let recorder = try Recorder(configuration: configuration, dispatcher: loop)
+        let session = RecordingSession(recorder: recorder, loop: loop, output: output,
+                                       display: progress == .json ? .json : (progress == .none || !Terminal.isInteractive ? .none : .meter))
+        try session.run()
+    }
+}
+
+/// The directory part of a path ("." when there is none).
+func directoryName(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+}

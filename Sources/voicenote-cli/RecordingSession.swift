@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VoiceNoteCore
+import VoiceNoteRecorder
+import VoiceNoteWaveform
+
+/// Runs one take for `voicenote record`: starts the recorder, waits on its event loop, standard input and
+/// SIGINT/SIGTERM, shows progress, and moves the finished file to `--output`.
+/// Unchecked Sendable: the recorder delivers through `loop`, which this object dispatches on its own thread only.
+final class RecordingSession: @unchecked Sendable {
+    enum Display { case none, meter, json }
+
+    private let recorder: Recorder
+    private let loop: EventLoop
+    private let output: String?
+    private let display: Display
+    private var result: RecordingResult?
+    private var failure: VoiceNoteError?
+    private var done = false
+    private var lastLine = ""
+
+    init(recorder: Recorder, loop: EventLoop, output: String?, display: Display) {
+        self.recorder = recorder
+        self.loop = loop
+        self.output = output
+        self.display = display
+    }
+
+    func run() throws(VoiceNoteError) {
+        let stopSignal = try SignalPipe(signals: [SIGINT, SIGTERM])
+        _ = try recorder.events.subscribe({ [self] event in handle(event) }, release: nil)
+        try recorder.begin()
+        if display == .meter { Terminal.writeError("Recording… press Enter or Ctrl-C to stop.\n") }
+        var stopping = false
+        while !done {
+            var descriptors = [
+                pollfd(fd: loop.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopSignal.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            ]
+            let watchInput = display == .meter && !stopping
+            _ = poll(&descriptors, watchInput ? 3 : 2, 200)
+            _ = try loop.dispatch()
+            let enter = watchInput && descriptors[2].revents & Int16(POLLIN) != 0
+            if !stopping && (descriptors[1].revents & Int16(POLLIN) != 0 || enter) {
+                stopping = true
+                if enter { drainLine() }
+                try? recorder.stop()
+                _ = try loop.dispatch()
+            }
+        }
+        recorder.close()
+        if display == .meter { Terminal.writeError("\n") }
+        if let result { try deliver(result) }
+        if let failure { throw failure }
+    }
+
+    private func handle(_ event: RecorderEvent) {
+        switch event {
+        case .context(let context):
+            show(context)
+            if context.state == .stopped { done = true }
+        case .finished(let finished):
+            result = finished
+        case .failed(let error):
+            failure = error
+        case .maximumDurationWarning, .maximumDurationReached:
+            break
+        case .tooShort(let duration):
+            failure = VoiceNoteError(.cancelled, "the take was too short (\(duration) s) and was discarded")
+        }
+    }
+
+    private func show(_ context: RecorderContext) {
+        switch display {
+        case .none:
+            break
+        case .json:
+            let state = ["stopped", "recording", "paused"][Int(context.state.rawValue)]
+            print(JSONText.object([("state", .string(state)), ("duration", .number(context.duration)),
+                                   ("average_power", .number(Double(context.averagePower))),
+                                   ("peak_power", .number(Double(context.peakPower))),
+                                   ("overruns", .integer(context.overruns)), ("path", .string(context.path))]))
+            fflush(nil)
+        case .meter:
+            let width = max(10, min(40, Terminal.columns - 24))
+            let bars = WaveformRendering.bars(recorder.levels(last: width), columns: width)
+            let line = "\r● \(formatClock(context.duration))  \(bars)"
+            if line != lastLine { Terminal.writeError(line); lastLine = line }
+        }
+    }
+
+    /// Moves the finished file to `--output` (same directory, so a rename) and prints where it is.
+    private func deliver(_ result: RecordingResult) throws(VoiceNoteError) {
+        var path = result.path
+        if let output, output != result.path {
+            try FileSystem.rename(result.path, to: output)
+            path = output
+        }
+        if display != .json { print("\(path)  \(formatSeconds(result.duration)) s  \(result.size) bytes") }
+        else { print(JSONText.object([("finished", .string(path)), ("duration", .number(result.duration)), ("size", .integer(Int(result.size)))])) }
+    }
+
+    private func drainLine() {
+        var byte: UInt8 = 0
+        while read(STDIN_FILENO, &byte, 1) == 1 && byte != 10 {}
+    }
+}
+
+/// mm:ss.t
+func formatClock(_ seconds: Double) -> String {
+    let tenths = Int((seconds * 10).rounded(.down))
+    let minutes = tenths / 600, rest = tenths % 600
+    let secondsText = String(rest / 10)
+    return (minutes < 10 ? "0" : "") + "\(minutes):" + (rest < 100 ? "0" : "") + secondsText + ".\(rest % 10)"
+}
