@@ -28,7 +28,8 @@ declared_match() {
 }
 check "every declared function is exported, and nothing else" declared_match
 
-versioned() { nm -D --defined-only "$so" | grep ' T vn_' | grep -qv '@@VOICENOTE_0' && return 1; return 0; }
+# (nm output is captured before grep -q: with pipefail, grep quitting early makes nm fail with SIGPIPE)
+versioned() { local symbols; symbols=$(nm -D --defined-only "$so"); ! grep ' T vn_' <<<"$symbols" | grep -qv '@@VOICENOTE_0'; }
 check "every export carries the VOICENOTE_0 version node" versioned
 soname() { readelf -d "$so" | grep -q 'SONAME.*\[libvoicenote.so.0\]'; }
 check "SONAME is libvoicenote.so.0" soname
@@ -38,7 +39,7 @@ no_swift_so() { ! ldd "$so" | grep -i swift; }
 check "the .so needs no Swift runtime library" no_swift_so
 no_swift_cli() { ! ldd "$cli" | grep -i swift; }
 check "the CLI needs no Swift runtime library" no_swift_cli
-no_foundation() { ! nm "$so" 2>/dev/null | grep -q 'icu_'; }
+no_foundation() { local symbols; symbols=$(nm "$so" 2>/dev/null); ! grep -q 'icu_' <<<"$symbols"; }
 check "the .so does not carry Foundation's ICU" no_foundation
 cli_version() { [[ $("$cli" --version) == "$(sed -n 's/^#define VN_VERSION_STRING "\(.*\)"/\1/p' "$top/include/voicenote.h")" ]]; }
 check "the CLI reports the header's version" cli_version

@@ -40,6 +40,11 @@ expect_eq() { [[ $1 == "$2" ]] || { echo "expected '$1', got '$2'"; return 1; };
 note=$tmp/note.ogg
 espeak-ng -w "$tmp/note.wav" "A voice note for the C samples." 2>/dev/null
 opusenc --quiet "$tmp/note.wav" "$note"
+# A virtual microphone for record.c: ALSA's file plugin reading the note's audio as raw 48 kHz frames.
+sox "$tmp/note.wav" -t raw -e signed-integer -b 16 -L -c 1 -r 48000 "$tmp/mic.raw"
+printf 'pcm.vn_mic { type file slave.pcm { type null } file "/dev/null" infile "%s" format raw }\n' "$tmp/mic.raw" >"$tmp/mic.conf"
+mkdir -p "$tmp/recordings"
+record_args="$tmp/recordings 1.5 vn_mic $tmp/mic.conf"
 
 generator=("-G" "Unix Makefiles")
 command -v ninja >/dev/null && generator=("-G" "Ninja")
@@ -47,12 +52,12 @@ command -v ninja >/dev/null && generator=("-G" "Ninja")
 # build_with_make PREFIX OUT: builds and runs the samples with bindings/c/Makefile and pkg-config only.
 build_with_make() {
     env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
-        make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note"
+        make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args"
 }
 # build_with_cmake PREFIX DIR: configures, builds and runs (ctest) the samples with bindings/c/CMakeLists.txt.
 build_with_cmake() {
     cmake -S "$repo/bindings/c" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
-        -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" &&
+        -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" &&
         cmake --build "$2" &&
         ctest --test-dir "$2" --output-on-failure
 }
@@ -117,7 +122,10 @@ only_vn_exported() {
     local others
     others=$(nm -D --defined-only --extern-only --without-symbol-versions "$1" | awk '$2 ~ /^[TDRBWVi]$/ && $3 !~ /^vn_/ {print $3}')
     [[ -z $others ]] || { echo "exported besides vn_*:"; echo "$others"; return 1; }
-    nm -D --defined-only "$1" | grep -q ' T vn_version_number' || { echo "vn_version_number is not exported"; return 1; }
+    # (grep on a captured list: `nm | grep -q` fails under pipefail when grep exits before nm finishes writing)
+    local defined
+    defined=$(nm -D --defined-only "$1")
+    grep -q ' T vn_version_number' <<<"$defined" || { echo "vn_version_number is not exported"; return 1; }
 }
 no_file_records() {
     # Text files only; the binaries are checked through their RUNPATH below.
