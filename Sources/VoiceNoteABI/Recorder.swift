@@ -34,10 +34,9 @@ private func control(_ recorder: OpaquePointer?, _ action: (Recorder) throws(Voi
 ) -> Int32 {
     abiCall { () throws(VoiceNoteError) in
         let recorder = try Handles.get(recorder, as: Recorder.self, "recorder")
-        let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
-        _ = try recorder.events.subscribe({ event in
+        try subscribeC(recorder.events, callback, userData, release, outId) { event, subscriber in
             withCEvent(event) { subscriber.function(subscriber.userData, $0) }
-        }, release: subscriber.releaseClosure, registered: { store($0, into: outId) })
+        }
     }
 }
 

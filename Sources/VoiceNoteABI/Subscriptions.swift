@@ -28,6 +28,18 @@ struct UnsafeSendablePointer: @unchecked Sendable {
     init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
 }
 
+/// Subscribes a C callback to an object's channel: checks the callback, writes `*out_id` before the first callback
+/// can run, and hands each event with the subscriber to `deliver`, which builds the C event and calls it.
+func subscribeC<Event: Sendable, Function>(
+    _ channel: EventChannel<Event>, _ callback: Function?, _ userData: UnsafeMutableRawPointer?, _ release: vn_release_fn?,
+    _ outId: UnsafeMutablePointer<vn_subscription_id>?,
+    deliver: @escaping @Sendable (Event, CSubscriber<Function>) -> Void
+) throws(VoiceNoteError) {
+    let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
+    _ = try channel.subscribe({ event in deliver(event, subscriber) }, release: subscriber.releaseClosure,
+                              registered: { store($0, into: outId) })
+}
+
 /// Writes a subscription id where the caller asked for it.
 func store(_ id: UInt64, into out: UnsafeMutablePointer<vn_subscription_id>?) {
     out?.pointee = id

@@ -15,13 +15,12 @@ import VoiceNoteCore
 ) -> Int32 {
     abiCall { () throws(VoiceNoteError) in
         let source = try Handles.get(source, as: TestEventSource.self, "source")
-        let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
-        _ = try source.events.subscribe({ event in
+        try subscribeC(source.events, callback, userData, release, outId) { event, subscriber in
             var cEvent = vn_test_event(
                 size: MemoryLayout<vn_test_event>.size, sequence: event.sequence,
                 from_library_thread: event.fromLibraryThread ? 1 : 0)
             subscriber.function(subscriber.userData, &cEvent)
-        }, release: subscriber.releaseClosure, registered: { store($0, into: outId) })
+        }
     }
 }
 

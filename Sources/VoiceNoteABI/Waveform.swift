@@ -36,25 +36,27 @@ import VoiceNoteWaveform
     _ pcm: UnsafePointer<Int16>?, _ frames: Int, _ channels: Int32, _ samples: Int, _ out: UnsafeMutablePointer<Float>?,
     _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> Int32 {
-    waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
-        let input = try pcmBuffer(pcm, frames: frames, channels: channels)
-        return try VoiceNoteError.rethrowing {
-            var buckets = try WaveformBuckets(frameCount: frames, channels: Int(channels), samples: samples)
-            buckets.append(input)
-            return buckets.finish()
-        }
-    }
+    pcmWaveform(pcm, frames, channels, samples, out, capacity, count) { $0.append($1) }
 }
 
 @c @implementation public func vn_waveform_from_pcm_f32(
     _ pcm: UnsafePointer<Float>?, _ frames: Int, _ channels: Int32, _ samples: Int, _ out: UnsafeMutablePointer<Float>?,
     _ capacity: Int, _ count: UnsafeMutablePointer<Int>?
 ) -> Int32 {
+    pcmWaveform(pcm, frames, channels, samples, out, capacity, count) { $0.append($1) }
+}
+
+/// The waveform of host-decoded PCM of either sample type.
+private func pcmWaveform<Sample>(
+    _ pcm: UnsafePointer<Sample>?, _ frames: Int, _ channels: Int32, _ samples: Int, _ out: UnsafeMutablePointer<Float>?,
+    _ capacity: Int, _ count: UnsafeMutablePointer<Int>?,
+    append: (inout WaveformBuckets, UnsafeBufferPointer<Sample>) -> Void
+) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
         let input = try pcmBuffer(pcm, frames: frames, channels: channels)
         return try VoiceNoteError.rethrowing {
             var buckets = try WaveformBuckets(frameCount: frames, channels: Int(channels), samples: samples)
-            buckets.append(input)
+            append(&buckets, input)
             return buckets.finish()
         }
     }

@@ -8,9 +8,16 @@ import logging
 import pytest
 
 from helpers import Recorder
+from audiofiles import Media, make_media
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
-from voicenote import _events
+from voicenote import _events, _sources
+
+
+@pytest.fixture(scope="session")
+def media(tmp_path_factory: pytest.TempPathFactory) -> Media:
+    """Speech in every format voicenote reads and the bad inputs of SPEC §10, made once per session."""
+    return make_media(tmp_path_factory.mktemp("media"))
 
 
 @pytest.fixture
@@ -22,11 +29,13 @@ def recorder() -> Recorder:
 @pytest.fixture(autouse=True)
 def contract_checks(caplog: pytest.LogCaptureFixture):
     """After each test: nothing was logged at ERROR by the binding (a callback raised, or a release came for an
-    unknown key), and every subscription the test made has been released (no leaked user_data keys).
+    unknown key), and every subscription and host byte source the test made has been released (no leaked
+    user_data keys).
 
     Tests that make callbacks raise on purpose check the log themselves and then call ``caplog.clear()``."""
     caplog.set_level(logging.WARNING, logger="voicenote")
     unknown_before = _events.unknown_releases
+    unknown_sources_before = _sources.unknown_releases
     yield
     gc.collect()
     errors = [r for r in caplog.records if r.name == "voicenote" and r.levelno >= logging.ERROR]
@@ -34,3 +43,5 @@ def contract_checks(caplog: pytest.LogCaptureFixture):
     assert _events.unknown_releases == unknown_before, "release ran for an unknown or already released key"
     leaked = {key: entry.callback for key, entry in _events._entries.items()}
     assert not leaked, f"subscriptions never released: {leaked}"
+    assert _sources.unknown_releases == unknown_sources_before, "release ran for an unknown host-source key"
+    assert not _sources._streams, f"host sources never released: {_sources._streams}"

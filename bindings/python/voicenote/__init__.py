@@ -8,16 +8,24 @@ library-owned thread; an object created with an :class:`EventLoop` delivers them
 :meth:`EventLoop.dispatch` on the calling thread. After ``unsubscribe()`` or ``close()`` returns, no callback
 of that subscription runs again, and any voicenote call is allowed inside a callback. Every object still open
 when the interpreter exits is closed by an ``atexit`` hook.
+
+Waveforms and stream facts are plain functions: :func:`waveform` and :func:`info` read a path, encoded bytes or a
+binary file-like object; :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
+:func:`encode_waveform` and :func:`decode_waveform` prepare a waveform for display and for the wire.
 """
 
 from __future__ import annotations
 
+from ._audioinfo import AudioInfo, info
 from ._events import Subscription, TestEvent, unsubscribe
 from ._info import version, version_number
 from ._lib import LibraryNotFoundError
 from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
 from ._loop import EventLoop
 from ._testsource import TestSource
+from ._waveform import DEFAULT_SAMPLES, waveform, waveform_from_pcm
+from ._waveform_display import BAR_GAP, BAR_PITCH, BAR_WIDTH, bars, resample
+from ._waveform_encoding import WaveformEncoding, decode_waveform, encode_waveform
 from .errors import (
     AccessDeniedError,
     BusyError,
@@ -77,4 +85,17 @@ __all__ = [
     "LOG_INFO",
     "LOG_DEBUG",
     "set_log_handler",
+    "waveform",
+    "waveform_from_pcm",
+    "DEFAULT_SAMPLES",
+    "info",
+    "AudioInfo",
+    "resample",
+    "bars",
+    "BAR_WIDTH",
+    "BAR_GAP",
+    "BAR_PITCH",
+    "WaveformEncoding",
+    "encode_waveform",
+    "decode_waveform",
 ]

@@ -29,6 +29,8 @@ __all__ = [
     "InternalError",
     "check",
     "error_class",
+    "error_for",
+    "invalid_argument",
     "raise_status",
     "status_name",
     "strerror",
@@ -194,13 +196,29 @@ def error_class(code: int) -> Type[VoiceNoteError]:
     return _BY_CODE.get(code, VoiceNoteError)
 
 
+def error_for(code: int) -> VoiceNoteError:
+    """The exception (not raised) for the negative status ``code`` with this thread's last error message.
+
+    Call it right after the failing ``vn_`` call, on the same thread, before any other ``vn_`` call; useful when
+    cleanup calls must run between the failure and the ``raise``.
+    """
+    message = last_error_message() or strerror(code)
+    return error_class(code)(code, status_name(code), message)
+
+
 def raise_status(code: int) -> NoReturn:
     """Raises the exception for the negative status ``code`` with this thread's last error message.
 
     Call it right after the failing ``vn_`` call, on the same thread, before any other ``vn_`` call.
     """
-    message = last_error_message() or strerror(code)
-    raise error_class(code)(code, status_name(code), message)
+    raise error_for(code)
+
+
+def invalid_argument(message: str) -> InvalidArgumentError:
+    """An :class:`InvalidArgumentError` (not raised) for an argument the binding rejects before calling the
+    library, because ctypes would silently wrap it (a negative count for a ``size_t``)."""
+    code = _capi.VN_E_INVALID_ARG
+    return InvalidArgumentError(code, status_name(code), message)
 
 
 def check(rc: int) -> int:

@@ -1,0 +1,236 @@
+"""Audio files made at test time: espeak-ng speech → sox (48 kHz mono WAV) → opusenc / ffmpeg, plus the bad inputs
+SPEC §10 names. Every tool runs with a bounded timeout; a missing tool skips the tests that need the files.
+
+Also: the SPEC §5.1 waveform in plain Python (the reference the binding is checked against), the CLI and the C
+sample (``bindings/c/waveform.c``) as external programs.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+import subprocess
+import sys
+import wave
+from array import array
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence
+
+import pytest
+
+from helpers import PACKAGE_ROOT, TIMEOUT
+
+#: The checkout's root, when the tests run from one.
+REPO_ROOT = PACKAGE_ROOT.parents[1]
+
+SPEECH = "Hello, this is a voice message for the voicenote tests. One, two, three, four."
+
+#: Encoded formats of the same speech: name → (file name, command after the input, as a list).
+FORMATS = ["opus", "aac", "mp3", "wav", "flac", "vorbis"]
+
+#: The values of the 3-frame WAV (s16, mono).
+THREE_FRAMES = [16384, -32767, 1000]
+
+
+def run(command: Sequence[str], **kwargs) -> subprocess.CompletedProcess:
+    """Runs a tool with a bounded timeout; fails the test with its stderr when it fails."""
+    result = subprocess.run(list(command), capture_output=True, timeout=TIMEOUT, **kwargs)
+    stderr = result.stderr.decode(errors="replace")
+    assert result.returncode == 0, f"{command[0]} failed ({result.returncode}): {stderr}"
+    return result
+
+
+@dataclass
+class Media:
+    """The files of one test session."""
+
+    folder: Path
+    #: Speech in each format of FORMATS.
+    files: Dict[str, Path] = field(default_factory=dict)
+    #: The reference 48 kHz mono s16 WAV and its length in seconds.
+    wav_seconds: float = 0.0
+    empty: Optional[Path] = None
+    text_as_ogg: Optional[Path] = None
+    wav_as_ogg: Optional[Path] = None
+    three_frames: Optional[Path] = None
+    directory: Optional[Path] = None
+    missing: Optional[Path] = None
+
+
+def make_media(folder: Path) -> Media:
+    """Makes every file; skips when a tool is missing."""
+    for tool in ("espeak-ng", "sox", "opusenc", "ffmpeg"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} is not installed (needed to make the test audio)")
+    media = Media(folder)
+    spoken = folder / "spoken.wav"
+    run(["espeak-ng", "-w", str(spoken), SPEECH])
+    wav = folder / "speech.wav"
+    # -G: guard against clipping in the rate conversion; -D: no dither, so the WAV is deterministic.
+    run(["sox", "-G", str(spoken), "-D", "-r", "48000", "-c", "1", "-b", "16", str(wav)])
+    with wave.open(str(wav)) as reader:
+        media.wav_seconds = reader.getnframes() / reader.getframerate()
+    media.files["wav"] = wav
+    media.files["opus"] = folder / "speech.opus"
+    run(["opusenc", "--quiet", str(wav), str(media.files["opus"])])
+    ffmpeg = ["ffmpeg", "-nostdin", "-loglevel", "error", "-y", "-i", str(wav)]
+    media.files["aac"] = folder / "speech.aac"
+    run(ffmpeg + ["-c:a", "aac", "-f", "adts", str(media.files["aac"])])
+    media.files["mp3"] = folder / "speech.mp3"
+    run(ffmpeg + ["-c:a", "libmp3lame", "-write_xing", "0", str(media.files["mp3"])])
+    media.files["flac"] = folder / "speech.flac"
+    run(ffmpeg + ["-c:a", "flac", str(media.files["flac"])])
+    media.files["vorbis"] = folder / "speech.ogg"
+    run(ffmpeg + ["-c:a", "libvorbis", str(media.files["vorbis"])])
+
+    media.empty = folder / "empty.ogg"
+    media.empty.write_bytes(b"")
+    media.text_as_ogg = folder / "text.ogg"
+    media.text_as_ogg.write_text("This is not audio at all, only some text in a file named .ogg.\n" * 20)
+    media.wav_as_ogg = folder / "wav-named.ogg"
+    shutil.copyfile(wav, media.wav_as_ogg)
+    raw = folder / "three.raw"
+    raw.write_bytes(array("h", THREE_FRAMES).tobytes() if sys.byteorder == "little"
+                    else _swapped(array("h", THREE_FRAMES)).tobytes())
+    media.three_frames = folder / "three.wav"
+    run(["sox", "-t", "raw", "-r", "8000", "-e", "signed", "-b", "16", "-c", "1", str(raw), str(media.three_frames)])
+    media.directory = folder / "a-directory.ogg"
+    media.directory.mkdir()
+    media.missing = folder / "no-such-file.ogg"
+    return media
+
+
+def _swapped(values: array) -> array:
+    copy = array(values.typecode, values)
+    copy.byteswap()
+    return copy
+
+
+def read_wav(path: Path) -> "tuple[array, int]":
+    """The s16 samples (interleaved) and channel count of a 16-bit WAV."""
+    with wave.open(str(path)) as reader:
+        assert reader.getsampwidth() == 2
+        samples = array("h")
+        samples.frombytes(reader.readframes(reader.getnframes()))
+        if sys.byteorder == "big":
+            samples.byteswap()
+        return samples, reader.getnchannels()
+
+
+# --- SPEC §5.1 in plain Python ------------------------------------------------------------------------------------
+
+
+def level_db(sample: float, full_scale: float) -> float:
+    """``20·log10(|x| / full_scale)`` clipped to −50…0 (silence −50)."""
+    magnitude = abs(sample) / full_scale
+    if magnitude <= 0:
+        return -50.0
+    return min(0.0, max(-50.0, 20.0 * math.log10(magnitude)))
+
+
+def reference_waveform(samples: Sequence[float], channels: int, n: int, full_scale: float) -> List[float]:
+    """SPEC §5.1 steps 2–5 for interleaved PCM: bucket i = frames [⌊i·N/n⌋, ⌊(i+1)·N/n⌋), mean of the clipped dB
+    of every sample of every channel, (v + 50) / 50; empty buckets 0."""
+    frames = len(samples) // channels
+    values = []
+    for i in range(n):
+        start, end = i * frames // n, (i + 1) * frames // n
+        if start == end:
+            values.append(0.0)
+            continue
+        chunk = samples[start * channels:end * channels]
+        mean = sum(level_db(sample, full_scale) for sample in chunk) / len(chunk)
+        values.append((mean + 50.0) / 50.0)
+    return values
+
+
+# --- the CLI and the C sample -------------------------------------------------------------------------------------
+
+
+def find_cli() -> Optional[Path]:
+    """``$VOICENOTE_CLI``, else ``build/bin/voicenote`` in the checkout, else None."""
+    configured = os.environ.get("VOICENOTE_CLI")
+    if configured:
+        path = Path(configured)
+        assert path.exists(), f"$VOICENOTE_CLI={configured} does not exist"
+        return path
+    default = REPO_ROOT / "build" / "bin" / "voicenote"
+    return default if default.exists() else None
+
+
+def loaded_library_path() -> Path:
+    """The file of the libvoicenote this process loaded (from /proc/self/maps: whatever way _lib found it)."""
+    import voicenote  # noqa: F401  (loads it)
+
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            parts = line.split(None, 5)
+            if len(parts) == 6 and "libvoicenote" in os.path.basename(parts[5].strip()):
+                return Path(parts[5].strip())
+    pytest.fail("libvoicenote is not mapped into this process")
+
+
+def is_tsan_build(library: Path) -> bool:
+    """Whether the library was built with ``--sanitize=thread`` (it then needs the TSan runtime)."""
+    return b"__tsan_init" in library.read_bytes()
+
+
+def _toolchain_clang() -> Optional[Path]:
+    """The Swift toolchain's clang, which can link the TSan runtime: ``$TSAN_CC``, next to ``swift`` on PATH, or
+    /opt/swift/usr/bin/clang."""
+    configured = os.environ.get("TSAN_CC")
+    candidates = [Path(configured)] if configured else []
+    swift = shutil.which("swift")
+    if swift:
+        candidates.append(Path(swift).resolve().parent / "clang")
+    candidates.append(Path("/opt/swift/usr/bin/clang"))
+    return next((path for path in candidates if path.exists()), None)
+
+
+@dataclass
+class CProgram:
+    """A compiled C sample and how to run it."""
+
+    path: Path
+    env: Dict[str, str]
+
+    def run(self, *arguments: str) -> subprocess.CompletedProcess:
+        return run([str(self.path), *arguments], env=self.env)
+
+
+def build_c_sample(folder: Path) -> CProgram:
+    """Compiles ``bindings/c/waveform.c`` against the loaded library: with ``cc``, or for a ThreadSanitizer build
+    of the library with the toolchain's ``clang -fsanitize=thread`` (as scripts/test-tsan-c.sh does). Skips
+    without a compiler or outside a source checkout."""
+    source = REPO_ROOT / "bindings" / "c" / "waveform.c"
+    include = REPO_ROOT / "include"
+    if not source.exists() or not (include / "voicenote.h").exists():
+        pytest.skip("bindings/c/waveform.c or include/voicenote.h is not reachable (not a source checkout)")
+    library = loaded_library_path()
+    libdir = folder / "lib"
+    libdir.mkdir()
+    # The link needs libvoicenote.so, the loader the SONAME libvoicenote.so.0.
+    for name in ("libvoicenote.so", "libvoicenote.so.0"):
+        (libdir / name).symlink_to(library)
+    program = folder / "waveform"
+    env = dict(os.environ)
+    if is_tsan_build(library):
+        clang = _toolchain_clang()
+        if clang is None:
+            pytest.skip("the library is a ThreadSanitizer build and no toolchain clang was found (set TSAN_CC)")
+        toolchain_libs = clang.parent.parent / "lib" / "swift" / "linux"
+        command = [str(clang), "-fsanitize=thread", "-g"]
+        extra = [f"-L{toolchain_libs}", "-ldispatch", "-lBlocksRuntime", f"-Wl,-rpath,{toolchain_libs}"]
+        # The program carries its own TSan runtime: a preloaded second one (the Python run's) must not load.
+        preload = [item for item in env.get("LD_PRELOAD", "").split() if "clang_rt.tsan" not in item]
+        env["LD_PRELOAD"] = " ".join(preload)
+    else:
+        compiler = shutil.which("cc")
+        if compiler is None:
+            pytest.skip("no C compiler (cc)")
+        command, extra = [compiler], []
+    run(command + ["-std=c99", "-I", str(include), str(source), "-o", str(program), "-L", str(libdir),
+                   "-lvoicenote", f"-Wl,-rpath,{libdir}"] + extra)
+    return CProgram(program, env)

@@ -1,0 +1,123 @@
+"""Wire encodings of a waveform (``vn_waveform_encode`` / ``vn_waveform_decode``). SPEC §5.5."""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+from typing import Any, Iterable, List, Union
+
+from . import _buffers, _capi
+
+__all__ = ["WaveformEncoding", "encode_waveform", "decode_waveform"]
+
+
+class WaveformEncoding(enum.IntEnum):
+    """How each network sends a waveform (``vn_waveform_encoding``). Functions that take an encoding also accept
+    its name (``"stream"``, ``"matrix"``, ``"telegram"``, ``"signal"``, any case) or its number."""
+
+    #: Stream ``waveform_data``: the 0…1 values themselves (a list of floats; no C call).
+    STREAM = _capi.VN_WAVEFORM_STREAM
+    #: Matrix MSC3246: 100 integers 0…1024, as Element sends (a list of ints).
+    MATRIX = _capi.VN_WAVEFORM_MATRIX
+    #: Telegram: 100 values of 5 bits packed LSB-first into 63 bytes (``bytes``).
+    TELEGRAM = _capi.VN_WAVEFORM_TELEGRAM
+    #: Signal: up to 100 bytes 0…255 (``bytes``).
+    SIGNAL = _capi.VN_WAVEFORM_SIGNAL
+
+    @classmethod
+    def parse(cls, encoding: Union["WaveformEncoding", str, int]) -> "WaveformEncoding":
+        """The encoding for a member, a name (any case) or a number.
+
+        Raises:
+            ValueError: an unknown name or number.
+            TypeError: neither a string nor an integer.
+        """
+        if isinstance(encoding, cls):
+            return encoding
+        if isinstance(encoding, str):
+            try:
+                return cls[encoding.upper()]
+            except KeyError:
+                names = ", ".join(member.name.lower() for member in cls)
+                raise ValueError(f"unknown waveform encoding {encoding!r} (expected one of {names})") from None
+        if isinstance(encoding, int) and not isinstance(encoding, bool):
+            return cls(encoding)
+        raise TypeError(f"encoding must be a WaveformEncoding, a name or a number, not {type(encoding).__name__}")
+
+
+#: Room for any integer encoding of a waveform (Matrix and Signal: 100 values, Telegram: 63 bytes).
+_ENCODED_GUESS = 100
+
+
+def encode_waveform(
+    values: Iterable[float], encoding: Union[WaveformEncoding, str, int]
+) -> Union[List[float], List[int], bytes]:
+    """Encodes a 0…1 waveform the way a network sends it. Values are clamped to 0…1 first (NaN as 0).
+
+    - ``"stream"``: the values themselves, clamped (a list of floats; no C call);
+    - ``"matrix"``: resampled to 100 values, × 1024 rounded (a list of 100 ints 0…1024);
+    - ``"telegram"``: resampled to 100 values, × 31 rounded, packed 5 bits each LSB-first (63 ``bytes``);
+    - ``"signal"``: × 255 rounded, one byte each, resampled to 100 when longer (``bytes``, at most 100).
+
+    No values encode as an empty list or ``b""``.
+
+    Args:
+        values: the waveform.
+        encoding: a :class:`WaveformEncoding`, its name or its number.
+
+    Returns:
+        ``list[float]`` (Stream), ``list[int]`` (Matrix) or ``bytes`` (Telegram, Signal).
+
+    Raises:
+        ValueError: an unknown encoding.
+        TypeError: a value is not a number.
+    """
+    kind = WaveformEncoding.parse(encoding)
+    if kind is WaveformEncoding.STREAM:
+        return [_buffers.clamp_level(value) for value in values]
+    source = _buffers.float_array(values)
+    pointer, size = _buffers.float_pointer(source)
+    encoded = _buffers.call_with_capacity(
+        lambda out, capacity, count: _capi.vn_waveform_encode(int(kind), pointer, size, out, capacity, count),
+        ctypes.c_int32,
+        _ENCODED_GUESS,
+    )
+    if kind is WaveformEncoding.MATRIX:
+        return encoded
+    return bytes(encoded)
+
+
+def decode_waveform(data: Any, encoding: Union[WaveformEncoding, str, int]) -> List[float]:
+    """Decodes a waveform received from a network back to values 0…1.
+
+    - ``"stream"``: ``data`` is the numbers of ``waveform_data``; returned clamped to 0…1 (NaN as 0), no C call;
+    - ``"matrix"``: ``data`` is the integers (0…1024), each / 1024;
+    - ``"telegram"``: ``data`` is the packed bytes (``bytes``, ``bytearray``, ``memoryview`` or ints 0…255):
+      ``⌊len·8/5⌋`` values, each / 31 (63 bytes give 100 values);
+    - ``"signal"``: ``data`` is the bytes (or ints 0…255), each / 255.
+
+    Args:
+        data: the received waveform.
+        encoding: a :class:`WaveformEncoding`, its name or its number.
+
+    Returns:
+        The levels, as many as the data holds.
+
+    Raises:
+        FormatError: a value outside the encoding's range (a Matrix value above 1024 or below 0, a byte above
+            255), or more values than the library accepts from a network.
+        ValueError: an unknown encoding.
+        TypeError: ``data`` holds something other than numbers (integers, except for Stream).
+    """
+    kind = WaveformEncoding.parse(encoding)
+    if kind is WaveformEncoding.STREAM:
+        return [_buffers.clamp_level(value) for value in data]
+    if isinstance(data, memoryview):
+        data = data.cast("B").tolist() if data.format == "c" else data.tolist()
+    encoded, size = _buffers.int32_array(data)
+    guess = size * 8 // 5 if kind is WaveformEncoding.TELEGRAM else size
+    return _buffers.call_with_capacity(
+        lambda out, capacity, count: _capi.vn_waveform_decode(int(kind), encoded, size, out, capacity, count),
+        ctypes.c_float,
+        guess,
+    )
