@@ -62,6 +62,6 @@ let package = Package(
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "CVoiceNote", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )

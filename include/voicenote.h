@@ -550,17 +550,21 @@ int vn_audio_info_source(vn_source *source, vn_audio_info *info);
 
 /** The number of waveform values Stream and voicenote send with a voice message. \since 0.1.0 */
 #define VN_WAVEFORM_DEFAULT_SAMPLES 100
+/** The largest waveform length accepted (larger is #VN_E_INVALID_ARG): far beyond any display. \since 0.1.0 */
+#define VN_WAVEFORM_MAX_SAMPLES 1048576
+/** The most values a received waveform may decode to (more is #VN_E_FORMAT: hostile input). \since 0.1.0 */
+#define VN_WAVEFORM_MAX_DECODED 4096
 
 /**
  * The waveform of an audio file (any format voicenote reads).
  *
  * \param path the file's path (UTF-8).
- * \param samples how many values (> 0), usually #VN_WAVEFORM_DEFAULT_SAMPLES.
+ * \param samples how many values, 1…#VN_WAVEFORM_MAX_SAMPLES, usually #VN_WAVEFORM_DEFAULT_SAMPLES.
  * \param out receives the values.
  * \param capacity room in `out`; must be at least `samples`.
  * \param count receives the number of values written (`samples`); may be NULL.
- * \returns #VN_OK; #VN_E_INVALID_ARG when `samples` is 0, `capacity` < `samples`, a pointer is NULL or `path` is a
- *          directory; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio or holds no
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `samples` is 0 or over #VN_WAVEFORM_MAX_SAMPLES, `capacity` < `samples`,
+ *          a pointer is NULL or `path` is a directory; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio or holds no
  *          audio packets.
  * \threadsafety Any thread.
  * \since 0.1.0
@@ -694,8 +698,8 @@ int vn_waveform_encode(int encoding, const float *values, size_t value_count, in
  * \param capacity room in `out` (Telegram: `encoded_count * 8 / 5`, else `encoded_count`).
  * \param count receives the number written; may be NULL; on too little room, as for vn_waveform_encode().
  * \returns #VN_OK; #VN_E_INVALID_ARG for #VN_WAVEFORM_STREAM or an unknown encoding, NULL pointers or too
- *          little room; #VN_E_FORMAT for values outside the encoding's range (or a Telegram length that is no
- *          packing of 5-bit values).
+ *          little room; #VN_E_FORMAT for values outside the encoding's range or more than
+ *          #VN_WAVEFORM_MAX_DECODED values. Telegram decodes ⌊bytes·8/5⌋ values, as Telegram's clients do.
  * \threadsafety Any thread.
  * \since 0.1.0
  */

@@ -17,7 +17,8 @@ import VoiceNoteWaveform
     _ count: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
-        try WaveformAnalysis.waveform(of: MemorySource(bytes: copyBytes(data, size)), samples: samples)
+        let bytes = size > 0 ? UnsafeRawBufferPointer(start: try required(data, "data"), count: size) : UnsafeRawBufferPointer(start: nil, count: 0)
+        return try WaveformAnalysis.waveform(of: BorrowedMemorySource(borrowing: bytes), samples: samples)
     }
 }
 

@@ -11,8 +11,9 @@ final class FFmpegDecoder: AudioDecoder {
     private(set) var info = StreamInfo(codec: "", sampleRate: 0, channels: 0, duration: 0, durationIsEstimate: true, bitrate: 0)
     private(set) var outputRate = 0
     private(set) var outputChannels = 0
-    /// FFmpeg's frame counts are not exact in advance (priming, padding, estimates): callers re-bucket.
-    var exactFrameCount: Int64? { nil }
+    /// Known exactly in advance only for PCM and FLAC with a stream duration in the container; other codecs have
+    /// priming, padding or estimated lengths, and callers re-bucket.
+    private(set) var exactFrameCount: Int64?
 
     private let box: Unmanaged<SourceBox>
     private var io: UnsafeMutablePointer<AVIOContext>?
@@ -121,6 +122,11 @@ final class FFmpegDecoder: AudioDecoder {
         var duration = format.pointee.duration > 0 ? Double(format.pointee.duration) / Double(AV_TIME_BASE) : 0
         if duration == 0, stream.pointee.duration > 0 {
             duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
+        }
+        let codecID = parameters.pointee.codec_id
+        let lossless = codecID == AV_CODEC_ID_FLAC || avcodec_get_name(codecID).map { String(cString: $0).hasPrefix("pcm_") } == true
+        if lossless, stream.pointee.duration > 0, stream.pointee.time_base.den > 0 {
+            exactFrameCount = av_rescale_q(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: Int32(outputRate)))
         }
         let bitrate = format.pointee.bit_rate > 0 ? format.pointee.bit_rate : parameters.pointee.bit_rate
         info = StreamInfo(

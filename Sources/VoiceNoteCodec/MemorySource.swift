@@ -35,3 +35,38 @@ public final class MemorySource: ByteSource {
         position = offset
     }
 }
+
+/// Bytes the caller owns and keeps valid while this source is read (a C caller's buffer during one call): no copy,
+/// so memory stays independent of the file's length.
+public final class BorrowedMemorySource: ByteSource {
+    /// A label for messages.
+    public let name: String
+    private let bytes: UnsafeRawBufferPointer
+    /// The offset of the next read.
+    public private(set) var position: Int64 = 0
+
+    /// Reads `bytes`, which must stay valid and unchanged while the source is used.
+    public init(borrowing bytes: UnsafeRawBufferPointer, name: String = "memory") {
+        self.bytes = bytes
+        self.name = name
+    }
+
+    /// The buffer's length.
+    public var size: Int64? { Int64(bytes.count) }
+
+    /// Copies from the buffer at the current offset.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
+        let start = Int(min(position, Int64(bytes.count)))
+        let count = min(buffer.count, bytes.count - start)
+        guard count > 0 else { return 0 }
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[start..<(start + count)]))
+        position += Int64(count)
+        return count
+    }
+
+    /// Seeks anywhere at or after 0 (reads past the end return 0).
+    public func seek(to offset: Int64) throws(VoiceNoteError) {
+        guard offset >= 0 else { throw VoiceNoteError(.invalidArgument, "seek to negative offset \(offset)") }
+        position = offset
+    }
+}

@@ -85,9 +85,13 @@ final class OggReader {
     }
 
     /// The last granule position of stream `serial` and the serial of the file's last page, read from the tail of
-    /// a seekable source without decoding. Leaves the source position anywhere.
+    /// a seekable source without decoding (a source of unknown size is scanned from the start: pages only, no
+    /// decoding). Leaves the source position anywhere.
     static func tail(of source: ByteSource, serial: Int32) throws(VoiceNoteError) -> (granule: Int64?, lastSerial: Int32?) {
-        guard let size = source.size else { return (nil, nil) }
+        guard let size = source.size else {
+            try source.seek(to: 0)
+            return try scanPages(of: source, serial: serial)
+        }
         var window = Int64(chunk)
         while true {
             let start = max(0, size - window)

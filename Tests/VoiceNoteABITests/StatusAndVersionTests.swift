@@ -1,6 +1,7 @@
 import CVoiceNote
 import Testing
 @testable import VoiceNoteABI
+import VoiceNoteWaveform
 
 @Suite struct StatusAndVersionTests {
     @Test func versionAgreesWithHeaderMacros() {
@@ -30,5 +31,13 @@ import Testing
         #expect(String(cString: vn_last_error_message()).contains("987654321"))
         #expect(vn_test_source_start(nil, 1, 0) == VN_E_MISUSE.rawValue)
         #expect(String(cString: vn_last_error_message()) == "source is NULL")
+    }
+}
+
+@Suite struct HeaderConstantTests {
+    @Test func waveformLimitsAgreeWithTheCore() {
+        #expect(Int(VN_WAVEFORM_MAX_SAMPLES) == Waveform.maximumSampleCount)
+        #expect(Int(VN_WAVEFORM_MAX_DECODED) == WaveformEncoding.maximumDecodedCount)
+        #expect(Int(VN_WAVEFORM_DEFAULT_SAMPLES) == Waveform.defaultSampleCount)
     }
 }

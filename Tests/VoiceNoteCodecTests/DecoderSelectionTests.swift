@@ -82,3 +82,31 @@ import VoiceNoteTestSupport
         #expect(try decodeAll(Decoders.open(callbacks)) == fromFile)
     }
 }
+
+@Suite struct UnknownSizeSourceTests {
+    /// A host source that can seek but does not know its size.
+    func unsizedSource(_ kind: Fixtures.Kind) throws -> CallbackSource {
+        let file = try bytes(of: Fixtures.path(kind))
+        var offset = 0
+        return CallbackSource(name: "unsized", size: nil, read: { buffer in
+            let count = max(0, min(buffer.count, file.count - offset))
+            if count > 0 { file.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) } }
+            offset += count
+            return count
+        }, seek: { target in offset = Int(target); return true })
+    }
+
+    @Test func oggOpusOfUnknownSizeDecodesToTheSameLength() throws {
+        let decoder = try Decoders.open(unsizedSource(.opus))
+        let known = try openFixture(.opus)
+        #expect(decoder.exactFrameCount == known.exactFrameCount)
+        #expect(try decodeAll(decoder) == decodeAll(known))
+        #expect(abs(decoder.info.duration - known.info.duration) < 1e-9)
+    }
+
+    @Test(arguments: [Fixtures.Kind.wav, .flac])
+    func losslessFormatsKnowTheirFrameCount(kind: Fixtures.Kind) throws {
+        let decoder = try openFixture(kind)
+        #expect(decoder.exactFrameCount == Int64(try decodeAll(decoder).count))
+    }
+}
