@@ -73,7 +73,7 @@ test-c: build
 	$(MAKE) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
 test-python: build
-	VOICENOTE_LIBRARY=$(BUILD)/lib/libvoicenote.so $(PYTHON) -m pytest -q bindings/python/tests
+	VOICENOTE_CLI=$(BUILD)/bin/voicenote VOICENOTE_LIBRARY=$(BUILD)/lib/libvoicenote.so $(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
 
 test-install: build
 	scripts/test-install.sh "$(PYTHON)"

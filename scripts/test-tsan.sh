@@ -13,5 +13,5 @@ export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66"
 "$top/scripts/test-tsan-c.sh" "$libdir"
 
 echo "test-tsan: Python suite against the TSan library"
-LD_PRELOAD="$runtime $dispatch" VOICENOTE_LIBRARY="$libdir/libvoicenote.so" \
+LD_PRELOAD="$runtime $dispatch" VOICENOTE_LIBRARY="$libdir/libvoicenote.so" VOICENOTE_CLI="$top/build/bin/voicenote" \
     "$python" -m pytest -q -p no:cacheprovider "$top/bindings/python/tests"

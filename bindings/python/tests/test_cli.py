@@ -1,0 +1,159 @@
+"""The `voicenote` command-line tool (SPEC §8): every command answers --help, data commands print JSON, errors exit
+non-zero with a one-line reason, and `record` keeps the file on a length limit and on Ctrl-C (SIGINT).
+
+Devices are real ALSA PCMs: a virtual microphone through ALSA's `file` plugin, given as configuration text."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import voicenote
+from audiofiles import find_cli
+
+TIMEOUT = 60
+
+
+@pytest.fixture(scope="module")
+def cli() -> Path:
+    path = find_cli()
+    if path is None:
+        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def microphone(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """(device name, ALSA configuration text) of a virtual microphone reading 6 s of speech."""
+    directory = tmp_path_factory.mktemp("mic")
+    wav, raw = directory / "speech.wav", directory / "speech.raw"
+    subprocess.run(["espeak-ng", "-w", str(wav), "Hey, it's me. I'm just leaving the office now. See you at seven, "
+                    "and please bring the charger for the small camera."], check=True, timeout=TIMEOUT)
+    subprocess.run(["sox", str(wav), "-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-c", "1", "-r", "48000",
+                    str(raw), "pad", "0", "2"], check=True, timeout=TIMEOUT)
+    return "vn_mic", f'pcm.vn_mic {{ type file slave.pcm {{ type null }} file "/dev/null" infile "{raw}" format raw }}'
+
+
+def run(cli: Path, *arguments: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(cli), *arguments], capture_output=True, text=True, timeout=TIMEOUT,
+                          env={**os.environ, **(env or {})})
+
+
+@pytest.mark.parametrize("command", ["", "record", "recover", "info", "waveform", "devices", "version"])
+def test_every_command_answers_help(cli: Path, command: str) -> None:
+    result = run(cli, *([command] if command else []), "--help")
+    assert result.returncode == 0, result.stderr
+    assert "USAGE" in result.stdout.upper()
+
+
+def test_record_stops_at_the_duration_and_keeps_the_file(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
+    device, config = microphone
+    output = tmp_path / "note.ogg"
+    result = run(cli, "record", "--device", device, "--device-config", config, "--duration", "1.5",
+                 "-o", str(output), "--progress", "json")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    steps = [line for line in lines if line.get("state") == "recording"]
+    assert steps and all(0 <= step["average_power"] <= 1 for step in steps)
+    assert lines[-1] == {"finished": str(output), "duration": 1.5, "size": output.stat().st_size}
+    facts = voicenote.info(output)
+    assert facts["codec"] == "opus" and facts["duration"] == pytest.approx(1.5, abs=1e-6)
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_record_aac(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
+    device, config = microphone
+    output = tmp_path / "note.aac"
+    result = run(cli, "record", "--device", device, "--device-config", config, "--duration", "1",
+                 "--format", "aac", "-o", str(output), "--progress", "none")
+    assert result.returncode == 0, result.stderr
+    assert voicenote.info(output)["codec"] == "aac"
+
+
+def test_ctrl_c_stops_and_keeps_the_file(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
+    device, config = microphone
+    output = tmp_path / "interrupted.ogg"
+    child = subprocess.Popen([str(cli), "record", "--device", device, "--device-config", config, "--max-duration", "0",
+                              "-o", str(output), "--progress", "json"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        first = json.loads(child.stdout.readline())
+        assert first["state"] == "recording"
+        child.send_signal(signal.SIGINT)
+        rest, _ = child.communicate(timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 0
+    finished = json.loads(rest.splitlines()[-1])
+    assert finished["finished"] == str(output) and finished["duration"] > 0
+    assert voicenote.info(output)["duration"] == pytest.approx(finished["duration"], abs=0.001)
+
+
+def test_record_from_a_missing_device_fails_with_one_line(cli: Path, tmp_path: Path) -> None:
+    result = run(cli, "record", "--device", "vn_no_such_device", "--duration", "1", "-o", str(tmp_path / "x.ogg"))
+    assert result.returncode != 0
+    reason = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(reason) == 1 and "VN_E_DEVICE" in reason[0]
+    assert not list(tmp_path.iterdir())
+
+
+def test_recover_finishes_a_part_file(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
+    device, config = microphone
+    take = tmp_path / "take.ogg"
+    assert run(cli, "record", "--device", device, "--device-config", config, "--duration", "2", "-o", str(take),
+               "--progress", "none").returncode == 0
+    data = take.read_bytes()
+    part = tmp_path / "CRASHED.ogg.part"
+    part.write_bytes(data[: len(data) * 3 // 4])  # what a killed process leaves: cut inside a page
+    take.unlink()
+    result = run(cli, "recover", str(tmp_path), "--json")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report == {"recovered": [str(tmp_path / "CRASHED.ogg")], "failed": []}
+    assert 0.5 < voicenote.info(tmp_path / "CRASHED.ogg")["duration"] < 2
+    assert run(cli, "recover", str(tmp_path)).stdout.strip() == "nothing to recover"
+
+
+def test_recover_of_a_missing_directory_fails(cli: Path, tmp_path: Path) -> None:
+    result = run(cli, "recover", str(tmp_path / "missing"))
+    assert result.returncode != 0 and "VN_E_NOT_FOUND" in result.stderr
+
+
+def test_devices_lists_alsa_pcms(cli: Path) -> None:
+    result = run(cli, "devices", "--json")
+    assert result.returncode == 0, result.stderr
+    devices = json.loads(result.stdout)
+    null = [device for device in devices if device["name"] == "null"]
+    assert null and null[0]["description"] and null[0]["capture"] and null[0]["playback"]
+
+
+def test_info_of_a_missing_file_fails(cli: Path, tmp_path: Path) -> None:
+    result = run(cli, "info", str(tmp_path / "missing.ogg"), "--json")
+    assert result.returncode != 0 and "VN_E_NOT_FOUND" in result.stderr and not result.stdout
+
+
+def test_waveform_outputs(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
+    device, config = microphone
+    note = tmp_path / "note.ogg"
+    assert run(cli, "record", "--device", device, "--device-config", config, "--duration", "2", "-o", str(note),
+               "--progress", "none").returncode == 0
+    bars = run(cli, "waveform", str(note), "--format", "bars", env={"COLUMNS": "40"})
+    assert bars.returncode == 0 and len(bars.stdout.rstrip("\n")) == 40
+    assert set(bars.stdout.rstrip("\n")) <= set(" ▁▂▃▄▅▆▇█")
+    svg = run(cli, "waveform", str(note), "--format", "svg")
+    assert svg.stdout.startswith("<svg") and svg.stdout.count("<rect") == 200
+    png = tmp_path / "wave.png"
+    assert run(cli, "waveform", str(note), "--format", "png", "-o", str(png)).returncode == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert run(cli, "waveform", str(note), "--format", "png").returncode != 0  # png needs -o
+    telegram = json.loads(run(cli, "waveform", str(note), "--encoding", "telegram").stdout)
+    assert len(telegram) == 63 and all(0 <= value <= 255 for value in telegram)
+    assert bytes(telegram) == voicenote.encode_waveform(voicenote.waveform(note), "telegram")
+    matrix = json.loads(run(cli, "waveform", str(note), "--encoding", "matrix").stdout)
+    assert len(matrix) == 100 and max(matrix) <= 1024
