@@ -38,6 +38,11 @@ final class OggReader {
         sync.deallocate(); stream.deallocate(); page.deallocate(); packet.deallocate()
     }
 
+    /// Reads on after the source ended once (a `PushSource` that received more bytes).
+    func resume() {
+        endOfSource = false
+    }
+
     /// The next packet of the selected stream, or nil at the end of the source.
     func nextPacket() throws(VoiceNoteError) -> Packet? {
         while true {

@@ -75,13 +75,15 @@ public enum RecordingEncoders {
     public static let bitrates = 500...512_000
 
     /// Creates `path` (which must not exist: O_EXCL) and an encoder writing `format` into it from interleaved int16
-    /// at `inputRate` with `channels` (1 or 2).
+    /// at `inputRate` with `channels` (1 or 2). `onPage` sees every Ogg page once it is on disk (Opus only; called
+    /// on the thread that writes, from `write`, `flush` and `finish`).
     ///
     /// - Throws: `.invalidArgument` for channels, rate or settings out of range; for the file, the status of its
     ///   errno (`.notFound` for a missing directory, `.permission`, `.noSpace`, `.io` when it exists already);
     ///   `.internal` when the codec library refuses valid settings.
     public static func create(_ format: RecordingFormat, path: String, inputRate: Int, channels: Int,
-                              settings: EncoderSettings) throws(VoiceNoteError) -> any RecordingEncoder {
+                              settings: EncoderSettings,
+                              onPage: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(VoiceNoteError) -> any RecordingEncoder {
         guard channels == 1 || channels == 2 else {
             throw VoiceNoteError(.invalidArgument, "recording channels must be 1 or 2, not \(channels)")
         }
@@ -93,7 +95,7 @@ public enum RecordingEncoders {
         }
         switch format {
         case .opus:
-            return try OpusRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings)
+            return try OpusRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings, onPage: onPage)
         case .aac:
             return try AACRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings)
         }
