@@ -28,16 +28,20 @@ extension Recorder {
         }
     }
 
-    /// Opens the device and the file, and starts capturing.
+    /// Opens the device and the file.
     func openTake() throws(VoiceNoteError) {
         try FileSystem.makeDirectories(configuration.directory)
         let device = try CaptureDevice(configuration.device)
         self.device = device
         let ring = try SampleRing(minimumSamples: device.sampleRate * device.channels * 4)
         self.ring = ring
-        let take = try Take(directory: configuration.directory, configuration: configuration,
-                            rate: device.sampleRate, channels: device.channels)
-        self.take = take
+        take = try Take(directory: configuration.directory, configuration: configuration,
+                        rate: device.sampleRate, channels: device.channels)
+    }
+
+    /// Starts capturing and the encoder thread of an opened take.
+    func startTake() throws(VoiceNoteError) {
+        guard let device, let ring, let take else { throw VoiceNoteError(.internal, "no take to start") }
         try device.start(into: ring)
         try startWorker(take: take, device: device, ring: ring)
     }
@@ -125,7 +129,7 @@ extension Recorder {
     /// call is already stopping or pausing, which then finishes it after joining this thread.
     func endAutomatically() {
         let mine = monitor.locked { () -> Bool in
-            guard phase == .recording else { return false }
+            guard phase == .recording || phase == .starting else { return false }
             phase = .finishing
             return true
         }

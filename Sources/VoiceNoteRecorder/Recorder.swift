@@ -70,13 +70,30 @@ public final class Recorder: @unchecked Sendable {
             monitor.locked { phase = .stopped; monitor.broadcast() }
             throw error
         }
+        // The recording context goes out before capture starts, so it precedes the encoder thread's first step; the
+        // phase stays `.starting` until capture runs, and an automatic end meanwhile (a device faster than real time,
+        // a tiny maximum) is handled by the encoder thread as from `.recording`.
         let context = monitor.locked { () -> RecorderContext in
-            phase = .recording
             liveLevels = []
             snapshot = RecorderContext(state: .recording, path: take?.partPath ?? "")
             return snapshot
         }
         events.emit(.context(context))
+        do {
+            try startTake()
+        } catch {
+            discardTake()
+            configuration.sessionHooks.deactivate?(.recording)
+            let stopped = monitor.locked { () -> RecorderContext in
+                phase = .stopped
+                snapshot = RecorderContext()
+                monitor.broadcast()
+                return snapshot
+            }
+            events.emit(.context(stopped))
+            throw error
+        }
+        monitor.locked { if phase == .starting { phase = .recording } }
     }
 
     /// Pauses: capture stops, every encoded packet reaches the disk. `.misuse` unless recording.

@@ -35,6 +35,23 @@ import VoiceNoteWaveform
         #expect(recorder.context.state == .stopped)
     }
 
+    @Test func tinyTakesOnAFastDeviceAlwaysFinish() throws {
+        // The take can end by itself before begin() returns: it must still finish, exactly once, every time.
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        for _ in 0..<40 {
+            let recorder = try Recorder(configuration: configuration(directory: directory, device: fileMicrophone(infile: input.path), maximum: 0.03))
+            let log = try EventLog(recorder)
+            try recorder.begin()
+            let result = try #require(log.finished(seconds: 10))
+            #expect(result.duration == 0.03)
+            #expect(log.wait(seconds: 10) { _ in log.stopped })
+            let states = log.all.compactMap { if case .context(let c) = $0 { c.state } else { nil } }
+            #expect(states.first == .recording && states.last == .stopped)
+            recorder.close()
+        }
+    }
+
     @Test func aacTakesDecodeToTheirLength() throws {
         let directory = try Fixtures.temporaryDirectory()
         let input = try speechInput(in: directory)

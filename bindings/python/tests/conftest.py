@@ -9,15 +9,23 @@ import pytest
 
 from helpers import Recorder
 from audiofiles import Media, make_media
+from microphones import Speech, make_speech
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
-from voicenote import _events, _sources
+from voicenote import _devices, _events, _sources
 
 
 @pytest.fixture(scope="session")
 def media(tmp_path_factory: pytest.TempPathFactory) -> Media:
     """Speech in every format voicenote reads and the bad inputs of SPEC §10, made once per session."""
     return make_media(tmp_path_factory.mktemp("media"))
+
+
+@pytest.fixture(scope="session")
+def speech(tmp_path_factory: pytest.TempPathFactory) -> Speech:
+    """Speech over a room-like noise floor as raw microphone input (48 and 44.1 kHz) and a long WAV to play into
+    a PulseAudio sink, made once per session."""
+    return make_speech(tmp_path_factory.mktemp("speech"))
 
 
 @pytest.fixture
@@ -29,8 +37,8 @@ def recorder() -> Recorder:
 @pytest.fixture(autouse=True)
 def contract_checks(caplog: pytest.LogCaptureFixture):
     """After each test: nothing was logged at ERROR by the binding (a callback raised, or a release came for an
-    unknown key), and every subscription and host byte source the test made has been released (no leaked
-    user_data keys).
+    unknown key), and every subscription, host byte source and set of session hooks the test made has been
+    released (no leaked user_data keys).
 
     Tests that make callbacks raise on purpose check the log themselves and then call ``caplog.clear()``."""
     caplog.set_level(logging.WARNING, logger="voicenote")
@@ -45,3 +53,4 @@ def contract_checks(caplog: pytest.LogCaptureFixture):
     assert not leaked, f"subscriptions never released: {leaked}"
     assert _sources.unknown_releases == unknown_sources_before, "release ran for an unknown host-source key"
     assert not _sources._streams, f"host sources never released: {_sources._streams}"
+    assert not _devices._hooks, f"session hooks never discarded: {_devices._hooks}"

@@ -234,6 +234,50 @@ def test_capi_struct_layout() -> None:
     assert _capi.vn_audio_info.codec.offset == 40
 
 
+def test_capi_recorder_struct_layout() -> None:
+    """The recorder's context and event structs have the header's layout on this ABI (event: the context nested at
+    16, then the FINISHED/FAILED/WARNING fields)."""
+    assert ctypes.sizeof(_capi.vn_recorder_context) == 48
+    assert _capi.vn_recorder_context.duration_s.offset == 16
+    assert _capi.vn_recorder_context.peak_power.offset == 28
+    assert _capi.vn_recorder_context.path.offset == 40
+    assert ctypes.sizeof(_capi.vn_recorder_event) == 128
+    assert _capi.vn_recorder_event.context.offset == 16
+    assert _capi.vn_recorder_event.path.offset == 64
+    assert _capi.vn_recorder_event.waveform_count.offset == 96
+    assert _capi.vn_recorder_event.status.offset == 108
+    assert _capi.vn_recorder_event.remaining_s.offset == 120
+
+
+def test_capi_structs_match_the_compiled_header(tmp_path) -> None:
+    """Every struct _capi declares has the size and field offsets a C compiler gives the header."""
+    cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if cc is None or not HEADER.exists():
+        pytest.skip("needs a C compiler and the header")
+    structs = [_capi.vn_test_event, _capi.vn_audio_info, _capi.vn_recorder_context, _capi.vn_recorder_event]
+    lines = []
+    for struct in structs:
+        name = struct.__name__
+        lines.append(f'printf("{name} sizeof %zu\\n", sizeof({name}));')
+        for field, _ in struct._fields_:
+            lines.append(f'printf("{name} {field} %zu\\n", offsetof({name}, {field}));')
+    source = tmp_path / "layout.c"
+    source.write_text("#include <stddef.h>\n#include <stdio.h>\n#include \"voicenote.h\"\nint main(void) {\n"
+                      + "\n".join(lines) + "\nreturn 0;\n}\n")
+    program = tmp_path / "layout"
+    subprocess.run([cc, "-std=c99", "-I", str(HEADER.parent), str(source), "-o", str(program)], check=True,
+                   capture_output=True, timeout=60, env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"})
+    output = subprocess.run([str(program)], check=True, capture_output=True, text=True, timeout=60,
+                            env={k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}).stdout
+    compiled = {tuple(line.split()[:2]): int(line.split()[2]) for line in output.splitlines()}
+    ours = {}
+    for struct in structs:
+        ours[(struct.__name__, "sizeof")] = ctypes.sizeof(struct)
+        for field, _ in struct._fields_:
+            ours[(struct.__name__, field)] = getattr(struct, field).offset
+    assert ours == compiled
+
+
 def test_null_handles_are_misuse() -> None:
     """Every function given a NULL handle returns VN_E_MISUSE; destroy(NULL) is a no-op."""
     count = ctypes.c_uint64(0)

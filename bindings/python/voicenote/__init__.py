@@ -9,6 +9,9 @@ library-owned thread; an object created with an :class:`EventLoop` delivers them
 of that subscription runs again, and any voicenote call is allowed inside a callback. Every object still open
 when the interpreter exits is closed by an ``atexit`` hook.
 
+:class:`Recorder` records voice messages into crash-safe Ogg Opus or AAC files; :func:`recover` finishes what a
+crash left and :func:`devices` lists the ALSA devices.
+
 Waveforms and stream facts are plain functions: :func:`waveform` and :func:`info` read a path, encoded bytes or a
 binary file-like object; :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
 :func:`encode_waveform` and :func:`decode_waveform` prepare a waveform for display and for the wire.
@@ -17,11 +20,26 @@ binary file-like object; :func:`waveform_from_pcm` takes decoded samples; :func:
 from __future__ import annotations
 
 from ._audioinfo import AudioInfo, info
+from ._devices import Device, SessionKind, devices
 from ._events import Subscription, TestEvent, unsubscribe
 from ._info import version, version_number
 from ._lib import LibraryNotFoundError
 from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
 from ._loop import EventLoop
+from ._recorder import (
+    MaxDurationReached,
+    MaxDurationWarning,
+    Recorder,
+    RecorderContext,
+    RecorderContextEvent,
+    RecorderEvent,
+    RecorderState,
+    RecordingFailed,
+    RecordingFinished,
+    RecordingFormat,
+    TooShort,
+)
+from ._recovery import RecoveredFile, recover
 from ._testsource import TestSource
 from ._waveform import DEFAULT_SAMPLES, waveform, waveform_from_pcm
 from ._waveform_display import BAR_GAP, BAR_PITCH, BAR_WIDTH, bars, resample
@@ -79,6 +97,22 @@ __all__ = [
     "EventLoop",
     "TestSource",
     "TestEvent",
+    "Recorder",
+    "RecorderState",
+    "RecordingFormat",
+    "RecorderContext",
+    "RecorderEvent",
+    "RecorderContextEvent",
+    "RecordingFinished",
+    "RecordingFailed",
+    "MaxDurationWarning",
+    "MaxDurationReached",
+    "TooShort",
+    "SessionKind",
+    "Device",
+    "devices",
+    "RecoveredFile",
+    "recover",
     "LogLevel",
     "LOG_ERROR",
     "LOG_WARNING",

@@ -70,6 +70,31 @@ VN_WAVEFORM_MATRIX = 1
 VN_WAVEFORM_TELEGRAM = 2
 VN_WAVEFORM_SIGNAL = 3
 
+# --- Audio devices and session hooks --------------------------------------------------------------------------
+
+# vn_session_kind
+VN_SESSION_PLAYBACK = 0
+VN_SESSION_RECORDING = 1
+
+# --- Recorder -------------------------------------------------------------------------------------------------
+
+# vn_recording_format
+VN_FORMAT_OPUS = 0
+VN_FORMAT_AAC = 1
+
+# vn_recorder_state
+VN_RECORDER_STOPPED = 0
+VN_RECORDER_RECORDING = 1
+VN_RECORDER_PAUSED = 2
+
+# vn_recorder_event_type
+VN_RECORDER_EVENT_CONTEXT = 0
+VN_RECORDER_EVENT_FINISHED = 1
+VN_RECORDER_EVENT_FAILED = 2
+VN_RECORDER_EVENT_MAX_DURATION_WARNING = 3
+VN_RECORDER_EVENT_MAX_DURATION_REACHED = 4
+VN_RECORDER_EVENT_TOO_SHORT = 5
+
 # --- Types ----------------------------------------------------------------------------------------------------
 
 vn_subscription_id = c_uint64
@@ -87,9 +112,19 @@ class vn_source(Structure):
     """Opaque ``struct vn_source`` (a byte source); only used through :data:`vn_source_p`."""
 
 
+class vn_recorder(Structure):
+    """Opaque ``struct vn_recorder``; only used through :data:`vn_recorder_p`."""
+
+
+class vn_recorder_options(Structure):
+    """Opaque ``struct vn_recorder_options``; only used through :data:`vn_recorder_options_p`."""
+
+
 vn_event_loop_p = POINTER(vn_event_loop)
 vn_test_source_p = POINTER(vn_test_source)
 vn_source_p = POINTER(vn_source)
+vn_recorder_p = POINTER(vn_recorder)
+vn_recorder_options_p = POINTER(vn_recorder_options)
 
 
 class vn_test_event(Structure):
@@ -116,6 +151,40 @@ class vn_audio_info(Structure):
     ]
 
 
+class vn_recorder_context(Structure):
+    """``vn_recorder_context``: for ``vn_recorder_get_context`` the caller sets ``size`` to
+    ``ctypes.sizeof(vn_recorder_context)``; in events ``size`` tells how much the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("state", c_int),
+        ("duration_s", c_double),
+        ("average_power", c_float),
+        ("peak_power", c_float),
+        ("overruns", c_int64),
+        ("path", c_char_p),
+    ]
+
+
+class vn_recorder_event(Structure):
+    """``vn_recorder_event``: valid only during the callback; ``size`` tells how much of it the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("type", c_int),
+        ("context", vn_recorder_context),
+        ("path", c_char_p),
+        ("duration_s", c_double),
+        ("size_bytes", c_int64),
+        ("waveform", POINTER(c_float)),
+        ("waveform_count", c_size_t),
+        ("format", c_int),
+        ("status", c_int),
+        ("message", c_char_p),
+        ("remaining_s", c_double),
+    ]
+
+
 #: ``void (*vn_log_fn)(void *user_data, int level, const char *message)``
 vn_log_fn = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 #: ``void (*vn_release_fn)(void *user_data)``
@@ -126,6 +195,18 @@ vn_test_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_test_event))
 vn_source_read_fn = ctypes.CFUNCTYPE(c_int64, c_void_p, c_void_p, c_size_t)
 #: ``int (*vn_source_seek_fn)(void *user_data, int64_t offset)``
 vn_source_seek_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int64)
+#: ``void (*vn_device_fn)(void *user_data, const char *name, const char *description, int can_capture,
+#: int can_play)``
+vn_device_fn = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_char_p, c_int, c_int)
+#: ``int (*vn_session_activate_fn)(void *user_data, int kind)``
+vn_session_activate_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_int)
+#: ``void (*vn_session_deactivate_fn)(void *user_data, int kind)``
+vn_session_deactivate_fn = ctypes.CFUNCTYPE(None, c_void_p, c_int)
+#: ``void (*vn_recorder_event_fn)(void *user_data, const vn_recorder_event *event)``
+vn_recorder_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_recorder_event))
+#: ``void (*vn_recovered_fn)(void *user_data, const char *path, double duration_s, int64_t size_bytes,
+#: int status)``
+vn_recovered_fn = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_double, c_int64, c_int)
 
 
 class _Nullable:
@@ -250,4 +331,59 @@ vn_waveform_encode = _declare(
 )
 vn_waveform_decode = _declare(
     "vn_waveform_decode", c_int, [c_int, POINTER(c_int32), c_size_t, _float_p, c_size_t, _size_p]
+)
+
+# Audio devices and session hooks
+vn_devices_enumerate = _declare("vn_devices_enumerate", c_int, [_Nullable(vn_device_fn), c_void_p])
+
+# Recorder
+vn_recorder_options_create = _declare("vn_recorder_options_create", c_int, [POINTER(vn_recorder_options_p)])
+vn_recorder_options_destroy = _declare("vn_recorder_options_destroy", None, [vn_recorder_options_p])
+vn_recorder_options_set_directory = _declare(
+    "vn_recorder_options_set_directory", c_int, [vn_recorder_options_p, c_char_p]
+)
+vn_recorder_options_set_device = _declare(
+    "vn_recorder_options_set_device", c_int, [vn_recorder_options_p, c_char_p, c_char_p]
+)
+vn_recorder_options_set_format = _declare("vn_recorder_options_set_format", c_int, [vn_recorder_options_p, c_int])
+vn_recorder_options_set_encoder = _declare(
+    "vn_recorder_options_set_encoder", c_int, [vn_recorder_options_p, c_int, c_int, c_double]
+)
+vn_recorder_options_set_intervals = _declare(
+    "vn_recorder_options_set_intervals", c_int, [vn_recorder_options_p, c_double, c_double]
+)
+vn_recorder_options_set_limits = _declare(
+    "vn_recorder_options_set_limits", c_int, [vn_recorder_options_p, c_double, c_double, c_double]
+)
+vn_recorder_options_set_event_loop = _declare(
+    "vn_recorder_options_set_event_loop", c_int, [vn_recorder_options_p, vn_event_loop_p]
+)
+vn_recorder_options_set_session_hooks = _declare(
+    "vn_recorder_options_set_session_hooks",
+    c_int,
+    [vn_recorder_options_p, _Nullable(vn_session_activate_fn), _Nullable(vn_session_deactivate_fn), c_void_p],
+)
+vn_recorder_create = _declare("vn_recorder_create", c_int, [vn_recorder_options_p, POINTER(vn_recorder_p)])
+vn_recorder_destroy = _declare("vn_recorder_destroy", None, [vn_recorder_p])
+vn_recorder_begin = _declare("vn_recorder_begin", c_int, [vn_recorder_p])
+vn_recorder_pause = _declare("vn_recorder_pause", c_int, [vn_recorder_p])
+vn_recorder_resume = _declare("vn_recorder_resume", c_int, [vn_recorder_p])
+vn_recorder_stop = _declare("vn_recorder_stop", c_int, [vn_recorder_p])
+vn_recorder_cancel = _declare("vn_recorder_cancel", c_int, [vn_recorder_p])
+vn_recorder_subscribe = _declare(
+    "vn_recorder_subscribe",
+    c_int,
+    [vn_recorder_p, _Nullable(vn_recorder_event_fn), c_void_p, _Nullable(vn_release_fn),
+     POINTER(vn_subscription_id)],
+)
+vn_recorder_get_context = _declare(
+    "vn_recorder_get_context", c_int, [vn_recorder_p, POINTER(vn_recorder_context)]
+)
+# char **out_path: a c_void_p out-parameter keeps the pointer for vn_free (a c_char_p would be converted to bytes).
+vn_recorder_copy_path = _declare("vn_recorder_copy_path", c_int, [vn_recorder_p, POINTER(c_void_p)])
+vn_recorder_levels = _declare(
+    "vn_recorder_levels", c_int, [vn_recorder_p, c_size_t, _float_p, c_size_t, _size_p]
+)
+vn_recover = _declare(
+    "vn_recover", c_int, [c_char_p, _Nullable(vn_recovered_fn), c_void_p, POINTER(c_size_t)]
 )

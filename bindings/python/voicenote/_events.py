@@ -115,6 +115,28 @@ def _test_event(user_data: Optional[int], event: Any) -> None:
 test_event_trampoline = _capi.vn_test_event_fn(_test_event)
 
 
+def event_trampoline(function_type: Any, convert: Callable[[Any], Any], what: str) -> Any:
+    """Makes the trampoline of an event callback type ``void (*)(void *user_data, const T *event)``.
+
+    It looks the subscription up by ``user_data``, converts the C event with ``convert(event_struct)`` (which
+    copies everything it needs: the struct is valid only during the call) and calls the subscriber with the
+    result, unless ``convert`` returns ``None`` (an event this binding does not know). Exceptions are logged as
+    ``what`` and never reach C. The caller keeps the returned object alive (a module global)."""
+
+    def trampoline(user_data: Optional[int], event: Any) -> None:
+        entry = _entries.get(user_data or 0)
+        if entry is None:
+            return
+        try:
+            converted = convert(event[0])
+            if converted is not None:
+                entry.callback(converted)
+        except BaseException:  # noqa: BLE001 - never raise into C
+            _report(what)
+
+    return function_type(trampoline)
+
+
 class Subscription:
     """One subscriber of one object, returned by ``subscribe`` methods.
 

@@ -1,0 +1,185 @@
+"""The Recorder against a real-time microphone: a private PulseAudio server (tests/pulse.py) with speech playing
+into its null sink, captured through ALSA's pulse plugin. Each test starts its own server and stops it by pid.
+
+Covers pause/resume (paused time is in neither the file nor the duration), device loss (the server killed
+mid-take: the take is kept, then a DeviceError), and SPEC §2 "Nothing captured is lost": a process recording is
+killed with SIGKILL, its ``.part`` decodes up to the last second, and :func:`voicenote.recover` finishes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any, Dict, Iterator, List
+
+import pytest
+
+import pulse
+from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector
+from microphones import EventLog, Speech, decoded_samples, recordings
+
+import voicenote
+from voicenote import RecorderContextEvent, RecorderState, RecordingFailed, RecordingFinished
+
+RATE = 48000
+
+
+@pytest.fixture
+def server(speech: Speech) -> Iterator[pulse.PulseServer]:
+    """A warmed private PulseAudio server with about a minute of speech playing into its sink."""
+    missing = pulse.available()
+    if missing:
+        pytest.skip(f"PulseAudio: {missing}")
+    running = pulse.PulseServer()
+    try:
+        running.warm()
+        running.play(speech.long_wav)
+        yield running
+    finally:
+        running.stop()
+
+
+def realtime_recorder(server: pulse.PulseServer, directory: Path, **options: Any) -> voicenote.Recorder:
+    return voicenote.Recorder(directory, device="vn_rt", device_config=server.alsa_config("vn_rt"), **options)
+
+
+def test_pause_and_resume_keep_exactly_the_unpaused_audio(server: pulse.PulseServer, tmp_path: Path) -> None:
+    """While paused nothing is captured and the .part is whole on disk; the finished file decodes to exactly its
+    duration × 48000 samples."""
+    with realtime_recorder(server, tmp_path) as recorder:
+        log = EventLog(recorder)
+        recorder.begin()
+        assert recorder.context.state is RecorderState.RECORDING  # begin returns with capture running
+        log.wait_duration(0.6)
+        recorder.pause()
+        paused = recorder.context
+        assert paused.state is RecorderState.PAUSED and paused.duration >= 0.6
+        with pytest.raises(voicenote.MisuseError):
+            recorder.pause()
+        assert paused.path.endswith(".ogg.part") and os.path.getsize(paused.path) > 0  # flushed on pause
+        # However long the pause lasts, the duration does not move: no context event with another duration
+        # arrives within 0.3 s (a bounded wait that is expected to time out).
+        since = len(log.events)
+        with log.collector.condition:
+            moved = log.collector.condition.wait_for(
+                lambda: any(isinstance(event, RecorderContextEvent) and event.context.duration != paused.duration
+                            for event in log.collector.items[since:]), 0.3)
+        assert not moved
+        assert recorder.context.duration == paused.duration
+        recorder.resume()
+        log.wait_duration(paused.duration + 0.6)
+        recorder.stop()
+        done = log.finished()
+        events = log.wait_end()
+    assert paused.duration + 0.6 <= done.duration < paused.duration + 3
+    assert decoded_samples(done.path) == round(done.duration * RATE)
+    states = [event.context.state for event in events if isinstance(event, RecorderContextEvent)]
+    assert RecorderState.PAUSED in states and states[-1] is RecorderState.STOPPED
+    assert max(done.waveform) > 0.1  # it heard the speech
+
+
+def test_device_loss_keeps_the_take_then_fails(server: pulse.PulseServer, tmp_path: Path) -> None:
+    """SIGKILL to the server mid-take: RecordingFinished with what was captured, then RecordingFailed(DeviceError),
+    in that order; then the STOPPED context."""
+    with realtime_recorder(server, tmp_path) as recorder:
+        log = EventLog(recorder)
+        recorder.begin()
+        log.wait_duration(0.5)
+        server.kill()
+        events = log.wait_end()
+        log.wait_for(lambda events: any(isinstance(event, RecordingFailed) for event in events), "RecordingFailed")
+        assert recorder.context.state is RecorderState.STOPPED
+    ends = [event for event in events if isinstance(event, (RecordingFinished, RecordingFailed))]
+    assert [type(event) for event in ends] == [RecordingFinished, RecordingFailed]
+    done, failed = ends
+    assert isinstance(failed.error, voicenote.DeviceError) and isinstance(failed.error, OSError)
+    assert failed.error.code == voicenote._capi.VN_E_DEVICE and failed.error.message
+    assert done.duration >= 0.5
+    assert decoded_samples(done.path) == round(done.duration * RATE)
+    assert recordings(tmp_path) == [Path(done.path).name]
+
+
+CRASH_CHILD = r"""
+import json, sys, threading
+import voicenote
+
+directory, config, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
+recorder = voicenote.Recorder(directory, device="vn_rt", device_config=config)
+
+def on_event(event):
+    if isinstance(event, voicenote.RecorderContextEvent):
+        context = event.context
+        print(json.dumps({"state": context.state.name, "duration": context.duration, "path": context.path}),
+              flush=True)
+
+recorder.subscribe(on_event)
+recorder.begin()
+threading.Event().wait(limit)  # until the parent kills this process; a bounded wait in case it never does
+sys.exit(3)
+"""
+
+
+def test_a_killed_process_loses_at_most_the_last_second(server: pulse.PulseServer, tmp_path: Path) -> None:
+    """SPEC §2 "Nothing captured is lost": a child process records and reports each context step; once it has
+    captured 2.5 s it is killed with SIGKILL. Its .part decodes to at least the last reported duration − 1 s, and
+    recover() makes it a finished .ogg of about the same length, leaving no .part."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    child = subprocess.Popen([sys.executable, "-c", CRASH_CHILD, str(tmp_path), server.alsa_config("vn_rt"),
+                              str(2 * TIMEOUT)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env, text=True)
+    steps = Collector()
+    stderr: List[str] = []
+
+    def read_steps() -> None:
+        assert child.stdout is not None
+        for line in child.stdout:
+            steps.add(json.loads(line))
+        steps.add(None)  # end of output
+
+    def read_errors() -> None:
+        assert child.stderr is not None
+        stderr.append(child.stderr.read())
+
+    readers = [threading.Thread(target=read_steps, daemon=True), threading.Thread(target=read_errors, daemon=True)]
+    for reader in readers:
+        reader.start()
+    try:
+        reported = steps.wait_for(
+            lambda items: None in items or any(step["duration"] >= 2.5 for step in items if step), TIMEOUT,
+            "the child to capture 2.5 s")
+        assert None not in reported, f"the child ended early (rc={child.poll()}): {reported}"
+        child.send_signal(signal.SIGKILL)
+        assert child.wait(TIMEOUT) == -signal.SIGKILL
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(TIMEOUT)
+        for reader in readers:
+            reader.join(TIMEOUT)
+    last: Dict[str, Any] = [step for step in steps.snapshot() if step][-1]
+    assert last["state"] == "RECORDING" and last["duration"] >= 2.5, last
+    part = last["path"]
+    assert part.endswith(".ogg.part") and os.path.exists(part), (last, stderr)
+    assert recordings(tmp_path) == [Path(part).name]
+
+    on_disk = decoded_samples(part) / RATE
+    assert on_disk >= last["duration"] - 1.0, (on_disk, last)
+
+    (found,) = voicenote.recover(tmp_path)
+    assert found.recovered and found.status == 0 and found.error is None
+    assert found.path == part[: -len(".part")]
+    assert os.path.exists(found.path) and not os.path.exists(part)
+    assert recordings(tmp_path) == [Path(found.path).name]
+    assert found.size == os.path.getsize(found.path)
+    assert found.duration >= last["duration"] - 1.0
+    recovered = decoded_samples(found.path) / RATE
+    assert recovered == pytest.approx(found.duration, abs=0.001)
+    assert recovered == pytest.approx(on_disk, abs=0.1)
+    assert voicenote.info(found.path)["codec"] == "opus"
+    assert voicenote.recover(tmp_path) == []  # nothing left to recover

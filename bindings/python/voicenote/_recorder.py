@@ -1,0 +1,568 @@
+"""``Recorder``: records voice messages from an ALSA device into Ogg Opus or AAC files (``vn_recorder``).
+SPEC §2."""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import operator
+import os
+import weakref
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Callable, List, Optional, Type, Union
+
+from . import _buffers, _capi, _devices, _events, _lifecycle, _sources
+from ._devices import ActivateHook, DeactivateHook
+from ._events import Subscription
+from ._loop import EventLoop
+from .errors import VoiceNoteError, check, error_class, error_for, invalid_argument, status_name, strerror
+
+__all__ = [
+    "Recorder",
+    "RecorderState",
+    "RecordingFormat",
+    "RecorderContext",
+    "RecorderEvent",
+    "RecorderContextEvent",
+    "RecordingFinished",
+    "RecordingFailed",
+    "MaxDurationWarning",
+    "MaxDurationReached",
+    "TooShort",
+]
+
+_INT32_MIN = -(1 << 31)
+_INT32_MAX = (1 << 31) - 1
+
+
+class RecorderState(enum.IntEnum):
+    """A recorder's state (``vn_recorder_state``, Stream's ``AudioRecordingState``)."""
+
+    #: Not recording: the initial state, and after a take finished, failed or was cancelled.
+    STOPPED = _capi.VN_RECORDER_STOPPED
+    #: Capturing.
+    RECORDING = _capi.VN_RECORDER_RECORDING
+    #: Paused: nothing is captured and the take is whole on disk.
+    PAUSED = _capi.VN_RECORDER_PAUSED
+
+
+class RecordingFormat(enum.IntEnum):
+    """The file format of a take (``vn_recording_format``). :class:`Recorder` also accepts the names
+    ``"opus"`` and ``"aac"`` (any case)."""
+
+    #: Ogg Opus, ``.ogg``, ``audio/ogg`` (the default; what Telegram, Element and WhatsApp send).
+    OPUS = _capi.VN_FORMAT_OPUS
+    #: AAC-LC in ADTS, ``.aac``, ``audio/aac`` (what Stream's iOS and Android apps send).
+    AAC = _capi.VN_FORMAT_AAC
+
+    @property
+    def extension(self) -> str:
+        """The file name extension, with the dot: ``".ogg"`` or ``".aac"``."""
+        return ".ogg" if self is RecordingFormat.OPUS else ".aac"
+
+    @property
+    def mime_type(self) -> str:
+        """The MIME type: ``"audio/ogg"`` or ``"audio/aac"``."""
+        return "audio/ogg" if self is RecordingFormat.OPUS else "audio/aac"
+
+    @classmethod
+    def parse(cls, value: Union["RecordingFormat", str, int]) -> "RecordingFormat":
+        """The format for a member, a name (any case) or a number.
+
+        Raises:
+            ValueError: an unknown name or number.
+            TypeError: neither a string nor an integer.
+        """
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls[value.upper()]
+            except KeyError:
+                names = ", ".join(member.name.lower() for member in cls)
+                raise ValueError(f"unknown recording format {value!r} (expected one of {names})") from None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls(value)
+        raise TypeError(f"format must be a RecordingFormat, a name or a number, not {type(value).__name__}")
+
+
+# --- context and events ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecorderContext:
+    """A recorder's context (Stream's ``AudioRecordingContext`` and more), copied out of the library."""
+
+    #: The state.
+    state: RecorderState
+    #: Seconds captured in this take (counted in frames, paused time excluded); after a take ended, its length.
+    duration: float
+    #: RMS level of the last meter window, 0…1 (for a level meter; not the waveform you send).
+    average_power: float
+    #: Peak level of the last meter window, 0…1.
+    peak_power: float
+    #: ALSA overruns in this take (counted; they never end a take).
+    overruns: int
+    #: The file being written (``<UUID>.ogg.part`` while recording or paused), the file last kept after a take,
+    #: or ``""`` when there is none.
+    path: str
+
+
+@dataclass(frozen=True)
+class RecorderContextEvent:
+    """``VN_RECORDER_EVENT_CONTEXT``: a state change, or a meter/duration step of captured audio. When the
+    subscriber is slower than capture, steps coalesce and the latest wins; state changes are never dropped."""
+
+    context: RecorderContext
+
+
+@dataclass(frozen=True)
+class RecordingFinished:
+    """``VN_RECORDER_EVENT_FINISHED``: a take was kept (after ``stop()``, at the maximum length, after a device
+    loss or a full disk, or when the recorder was closed while recording)."""
+
+    #: The finished file, ``<UUID>.ogg`` or ``<UUID>.aac``.
+    path: str
+    #: Seconds of audio in it (frames captured / rate: exact).
+    duration: float
+    #: Bytes on disk.
+    size: int
+    #: The take's waveform: 100 values in 0…1 (SPEC §5.1, computed on the captured audio), ready to send.
+    waveform: List[float]
+    #: Its format.
+    format: RecordingFormat
+
+
+@dataclass(frozen=True)
+class RecordingFailed:
+    """``VN_RECORDER_EVENT_FAILED``: the take ended with an error. When something was kept (device lost, disk
+    full), :class:`RecordingFinished` came first."""
+
+    #: The failure: a :class:`~voicenote.DeviceError` when the device was lost, a
+    #: :class:`~voicenote.NoSpaceError` or :class:`~voicenote.IOFailedError` when saving failed, ...
+    error: VoiceNoteError
+
+
+@dataclass(frozen=True)
+class MaxDurationWarning:
+    """``VN_RECORDER_EVENT_MAX_DURATION_WARNING``: the take reaches its maximum length in ``remaining`` seconds."""
+
+    remaining: float
+
+
+@dataclass(frozen=True)
+class MaxDurationReached:
+    """``VN_RECORDER_EVENT_MAX_DURATION_REACHED``: the take reached its maximum length and is being finished;
+    :class:`RecordingFinished` follows (a take is never discarded for its length)."""
+
+
+@dataclass(frozen=True)
+class TooShort:
+    """``VN_RECORDER_EVENT_TOO_SHORT``: the take was shorter than ``min_duration`` and was deleted."""
+
+    #: The take's length in seconds.
+    duration: float
+
+
+#: What a recorder subscriber receives.
+RecorderEvent = Union[RecorderContextEvent, RecordingFinished, RecordingFailed, MaxDurationWarning,
+                      MaxDurationReached, TooShort]
+
+
+def _filled(raw: Any, struct: Any, field: str) -> bool:
+    """Whether the library filled ``field`` (an older library fills a shorter struct and says so in ``size``)."""
+    descriptor = getattr(struct, field)
+    return bool(int(raw.size) >= descriptor.offset + descriptor.size)
+
+
+def _state(value: int) -> RecorderState:
+    try:
+        return RecorderState(value)
+    except ValueError:  # a state appended by a newer library: report the nearest one we know
+        return RecorderState.RECORDING
+
+
+def _path(raw: Optional[bytes]) -> str:
+    return os.fsdecode(raw) if raw else ""
+
+
+def _context(raw: Any, path: str) -> RecorderContext:
+    struct = _capi.vn_recorder_context
+    return RecorderContext(
+        state=_state(int(raw.state)) if _filled(raw, struct, "state") else RecorderState.STOPPED,
+        duration=float(raw.duration_s) if _filled(raw, struct, "duration_s") else 0.0,
+        average_power=float(raw.average_power) if _filled(raw, struct, "average_power") else 0.0,
+        peak_power=float(raw.peak_power) if _filled(raw, struct, "peak_power") else 0.0,
+        overruns=int(raw.overruns) if _filled(raw, struct, "overruns") else 0,
+        path=path,
+    )
+
+
+def _failure(status: int, message: Optional[bytes]) -> VoiceNoteError:
+    if status >= 0:  # not a failure status: never expected, but an error object must carry one
+        status = _capi.VN_E_INTERNAL
+    text = message.decode("utf-8", "replace") if message else strerror(status)
+    return error_class(status)(status, status_name(status), text)
+
+
+def _convert_event(raw: Any) -> Optional[RecorderEvent]:
+    """The Python event for a C ``vn_recorder_event``; None for a type this binding does not know."""
+    struct = _capi.vn_recorder_event
+    kind = int(raw.type)
+    if kind == _capi.VN_RECORDER_EVENT_CONTEXT:
+        context = raw.context
+        has_path = _filled(raw, struct, "context") and _filled(context, _capi.vn_recorder_context, "path")
+        return RecorderContextEvent(_context(context, _path(context.path) if has_path else ""))
+    if kind == _capi.VN_RECORDER_EVENT_FINISHED:
+        waveform: List[float] = []
+        if _filled(raw, struct, "waveform_count") and raw.waveform and raw.waveform_count:
+            waveform = [float(value) for value in raw.waveform[: int(raw.waveform_count)]]
+        fmt = int(raw.format) if _filled(raw, struct, "format") else _capi.VN_FORMAT_OPUS
+        return RecordingFinished(
+            path=_path(raw.path),
+            duration=float(raw.duration_s),
+            size=int(raw.size_bytes),
+            waveform=waveform,
+            format=RecordingFormat(fmt),
+        )
+    if kind == _capi.VN_RECORDER_EVENT_FAILED:
+        return RecordingFailed(_failure(int(raw.status), raw.message if _filled(raw, struct, "message") else None))
+    if kind == _capi.VN_RECORDER_EVENT_MAX_DURATION_WARNING:
+        return MaxDurationWarning(float(raw.remaining_s))
+    if kind == _capi.VN_RECORDER_EVENT_MAX_DURATION_REACHED:
+        return MaxDurationReached()
+    if kind == _capi.VN_RECORDER_EVENT_TOO_SHORT:
+        return TooShort(float(raw.duration_s))
+    return None  # a type appended by a newer library
+
+
+#: The event trampoline (``vn_recorder_event_fn``) shared by every recorder subscription.
+recorder_event_trampoline = _events.event_trampoline(_capi.vn_recorder_event_fn, _convert_event,
+                                                     "recorder event callback")
+
+
+# --- the recorder ------------------------------------------------------------------------------------------------
+
+
+def _int32(name: str, value: Any) -> int:
+    number = operator.index(value)
+    if not _INT32_MIN <= number <= _INT32_MAX:
+        raise invalid_argument(f"{name} {number} is out of range")
+    return number
+
+
+def _text_arg(name: str, value: Any) -> bytes:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    encoded = value.encode("utf-8")
+    if b"\0" in encoded:
+        raise ValueError(f"embedded null byte in {name}")
+    return encoded
+
+
+def _destroy(handle: Any, hooks_key: int) -> None:
+    _capi.vn_recorder_destroy(handle)
+    _devices.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
+
+
+class Recorder:
+    """Records voice messages from an ALSA device into crash-safe Ogg Opus (or AAC) files (SPEC §2).
+
+    A take is written as ``<UUID>.ogg.part`` in ``directory`` (pages reach the disk at least every 0.5 s) and
+    renamed to ``<UUID>.ogg`` when it finishes; :func:`voicenote.recover` finishes what a crash left. Its length
+    is the frames captured, and meter/duration steps count captured audio, not wall-clock time.
+
+    ::
+
+        with voicenote.Recorder(max_duration=120) as recorder:
+            recorder.subscribe(on_event)     # RecorderContextEvent, RecordingFinished, RecordingFailed, ...
+            recorder.begin()                 # returns once capture runs
+            ...
+            recorder.stop()                  # RecordingFinished(path, duration, size, waveform, format) follows
+
+    Events run on the library's event thread, or inside :meth:`EventLoop.dispatch` when the recorder was made
+    with a ``loop``; every method may be called from any thread, including inside its callbacks. Usable as a
+    context manager; methods raise :class:`ValueError` after :meth:`close`. A recorder that is garbage-collected,
+    or still open when the interpreter exits, is closed then (a take in progress is finished and kept).
+    """
+
+    def __init__(
+        self,
+        directory: Optional[Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes]] = None,
+        device: str = "default",
+        device_config: Optional[str] = None,
+        format: Union[RecordingFormat, str, int] = "opus",
+        bitrate: int = 32000,
+        complexity: int = 10,
+        frame_ms: float = 20,
+        meter_interval: float = 0.1,
+        duration_interval: float = 0.5,
+        max_duration: float = 3600,
+        max_duration_warning: float = 10,
+        min_duration: float = 0,
+        loop: Optional[EventLoop] = None,
+        on_activate: Optional[ActivateHook] = None,
+        on_deactivate: Optional[DeactivateHook] = None,
+    ) -> None:
+        """Creates a recorder. No device is opened until :meth:`begin`.
+
+        Args:
+            directory: where takes are written (created when missing); None for the default,
+                ``$XDG_CACHE_HOME/voicenote/recordings`` (else ``~/.cache/voicenote/recordings``).
+            device: the ALSA PCM name to record from (``"default"``, ``"pulse"``, ``"hw:0"``, or a name that
+                ``device_config`` defines).
+            device_config: ALSA configuration text defining ``device`` (opened with ``snd_pcm_open_lconf``; how a
+                virtual microphone is given without touching the environment), or None for the system's.
+            format: ``"opus"`` (Ogg Opus, ``.ogg``) or ``"aac"`` (AAC-LC in ADTS, ``.aac``), or a
+                :class:`RecordingFormat`.
+            bitrate: encoder bitrate in bit/s, 6000…256000.
+            complexity: Opus complexity 0…10 (ignored for AAC).
+            frame_ms: Opus frame duration: 2.5, 5, 10, 20, 40 or 60 (ignored for AAC).
+            meter_interval: seconds of captured audio between meter steps, in (0, 10].
+            duration_interval: seconds of captured audio between duration steps, in (0, 60].
+            max_duration: the longest take in seconds; it stops and is finished at exactly this many frames
+                (:class:`MaxDurationReached`, then :class:`RecordingFinished`). 0: no limit.
+            max_duration_warning: how many seconds before the maximum :class:`MaxDurationWarning` comes.
+            min_duration: shorter takes are deleted with a :class:`TooShort` event; 0 keeps all.
+            loop: the :class:`EventLoop` that delivers the events, or None for the library's event thread. The
+                recorder keeps the Python loop object alive; close the recorder before the loop.
+            on_activate: ``on_activate(kind: SessionKind) -> bool``, asked on the thread that calls :meth:`begin`
+                before the device opens; a false result (or an exception, which is logged) refuses, and
+                :meth:`begin` raises :class:`~voicenote.BusyError` without opening the device.
+            on_deactivate: ``on_deactivate(kind: SessionKind)``, told after the device closed: on the thread that
+                called :meth:`stop`, :meth:`cancel` or :meth:`close`, or on a library thread when a take ended by
+                itself (maximum length, device lost). Exceptions are logged.
+
+        Raises:
+            InvalidArgumentError: a value out of range (also a ``ValueError``), an empty directory or device.
+            ValueError: an unknown format name, a NUL byte in a text, or ``loop`` is closed.
+            TypeError: an argument of the wrong type.
+            MisuseError: ``loop`` was destroyed.
+        """
+        if loop is not None and not isinstance(loop, EventLoop):
+            raise TypeError("loop must be a voicenote.EventLoop or None")
+        fmt = RecordingFormat.parse(format)
+        directory_arg = _sources.path_bytes(directory) if directory is not None else None
+        device_arg = _text_arg("device", device)
+        config_arg = _text_arg("device_config", device_config) if device_config is not None else None
+        encoder = (_int32("bitrate", bitrate), _int32("complexity", complexity), _buffers.real(frame_ms))
+        intervals = (_buffers.real(meter_interval), _buffers.real(duration_interval))
+        limits = (_buffers.real(max_duration), _buffers.real(max_duration_warning), _buffers.real(min_duration))
+        loop_handle = loop._handle_for_child() if loop is not None else None
+
+        key, hooks, activate_fn, deactivate_fn = _devices.register_hooks(on_activate, on_deactivate)
+        options = _capi.vn_recorder_options_p()
+        handle = _capi.vn_recorder_p()
+        try:
+            check(_capi.vn_recorder_options_create(ctypes.byref(options)))
+            try:
+                if directory_arg is not None:
+                    check(_capi.vn_recorder_options_set_directory(options, directory_arg))
+                check(_capi.vn_recorder_options_set_device(options, device_arg, config_arg))
+                check(_capi.vn_recorder_options_set_format(options, int(fmt)))
+                check(_capi.vn_recorder_options_set_encoder(options, *encoder))
+                check(_capi.vn_recorder_options_set_intervals(options, *intervals))
+                check(_capi.vn_recorder_options_set_limits(options, *limits))
+                if loop_handle is not None:
+                    check(_capi.vn_recorder_options_set_event_loop(options, loop_handle))
+                if key:
+                    check(_capi.vn_recorder_options_set_session_hooks(options, activate_fn, deactivate_fn, key))
+                check(_capi.vn_recorder_create(options, ctypes.byref(handle)))
+            finally:
+                _capi.vn_recorder_options_destroy(options)
+        except BaseException:
+            _devices.discard_hooks(key)
+            raise
+        self._handle = handle
+        self._loop = loop
+        self._format = fmt
+        self._hooks = hooks
+        self._finalizer = weakref.finalize(self, _destroy, handle, key)
+        self._finalizer.atexit = False  # the package's own exit hook closes it, in the right order
+        _lifecycle.track(self)
+
+    # -- state ------------------------------------------------------------------------------------------------
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return not self._finalizer.alive
+
+    @property
+    def loop(self) -> Optional[EventLoop]:
+        """The loop that delivers this recorder's events, or None for the library's event thread."""
+        return self._loop
+
+    @property
+    def format(self) -> RecordingFormat:
+        """The format takes are written in."""
+        return self._format
+
+    def _live_handle(self) -> Any:
+        if not self._finalizer.alive:
+            raise ValueError("operation on a closed Recorder")
+        return self._handle
+
+    @property
+    def context(self) -> RecorderContext:
+        """The current context: state, duration, levels, overruns, and the path being written (or last kept).
+
+        Read with two calls (``vn_recorder_get_context``, ``vn_recorder_copy_path``): when a take ends in
+        between, the path may already be the finished file's. Context events carry a consistent copy.
+
+        Raises:
+            ValueError: the recorder is closed.
+        """
+        handle = self._live_handle()
+        raw = _capi.vn_recorder_context()
+        raw.size = ctypes.sizeof(_capi.vn_recorder_context)
+        check(_capi.vn_recorder_get_context(handle, ctypes.byref(raw)))
+        return _context(raw, self._copy_path(handle))
+
+    @staticmethod
+    def _copy_path(handle: Any) -> str:
+        owned = ctypes.c_void_p()
+        check(_capi.vn_recorder_copy_path(handle, ctypes.byref(owned)))
+        try:
+            return os.fsdecode(ctypes.string_at(owned.value)) if owned.value else ""
+        finally:
+            _capi.vn_free(owned)
+
+    def levels(self, count: int) -> List[float]:
+        """The last ``count`` live levels of the current (or last) take, oldest first: one average power 0…1 per
+        meter step, for drawing live bars. Fewer early in a take.
+
+        Raises:
+            ValueError: the recorder is closed.
+            InvalidArgumentError: ``count`` is negative.
+            TypeError: ``count`` is not an integer.
+        """
+        handle = self._live_handle()
+        count = _buffers.size_arg("count", count)
+        out = (ctypes.c_float * max(count, 1))()
+        written = ctypes.c_size_t(0)
+        check(_capi.vn_recorder_levels(handle, count, out, count, ctypes.byref(written)))
+        return [float(value) for value in out[: written.value]]
+
+    # -- subscriptions ----------------------------------------------------------------------------------------
+
+    def subscribe(
+        self,
+        callback: Callable[[RecorderEvent], Any],
+        *,
+        on_release: Optional[Callable[[], Any]] = None,
+    ) -> Subscription:
+        """Calls ``callback(event)`` for each event after this returns, in order.
+
+        ``event`` is one of :class:`RecorderContextEvent`, :class:`RecordingFinished`, :class:`RecordingFailed`,
+        :class:`MaxDurationWarning`, :class:`MaxDurationReached` and :class:`TooShort`, with everything copied
+        out of the library. Exceptions raised by ``callback`` are logged on the ``"voicenote"`` logger and
+        ignored.
+
+        Args:
+            callback: the event callback.
+            on_release: called once when the subscription has ended and no callback of it will run again.
+
+        Raises:
+            ValueError: the recorder is closed.
+        """
+        handle = self._live_handle()
+        return _events.subscribe_with(
+            lambda fn, key, release, out: _capi.vn_recorder_subscribe(handle, fn, key, release, ctypes.byref(out)),
+            recorder_event_trampoline,
+            callback,
+            on_release,
+        )
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def begin(self) -> None:
+        """Asks ``on_activate``, opens the device, creates ``<UUID>.ogg.part`` and starts capturing; returns once
+        capture runs. A :class:`RecorderContextEvent` with state ``RECORDING`` and the path follows.
+
+        Raises:
+            ValueError: the recorder is closed.
+            MisuseError: already recording or paused.
+            BusyError: ``on_activate`` refused (no device was opened); when it raised, with that exception as
+                ``__cause__`` (a ``KeyboardInterrupt`` it raised is re-raised as itself).
+            DeviceError: no such device, or it will not start (also an ``OSError``).
+            AccessDeniedError: no permission to use the device or to write the directory.
+            IOFailedError, NoSpaceError: the file cannot be created.
+        """
+        handle = self._live_handle()
+        hooks = self._hooks
+        if hooks is not None:
+            hooks.take_activate_error()
+        rc = _capi.vn_recorder_begin(handle)
+        if rc >= 0:
+            return
+        failure = error_for(rc)
+        cause = hooks.take_activate_error() if hooks is not None else None
+        if cause is not None and not isinstance(cause, Exception):
+            raise cause  # KeyboardInterrupt, SystemExit: not a refusal to report
+        if cause is not None:
+            raise failure from cause
+        raise failure
+
+    def pause(self) -> None:
+        """Pauses: capture stops and every encoded packet reaches the disk (the ``.part`` file is whole while
+        paused). Paused time is in neither the file nor the duration.
+
+        Raises:
+            ValueError: the recorder is closed.
+            MisuseError: not recording.
+        """
+        check(_capi.vn_recorder_pause(self._live_handle()))
+
+    def resume(self) -> None:
+        """Resumes a paused take.
+
+        Raises:
+            ValueError: the recorder is closed.
+            MisuseError: not paused.
+            DeviceError: the device will not restart (the take stays paused).
+        """
+        check(_capi.vn_recorder_resume(self._live_handle()))
+
+    def stop(self) -> None:
+        """Stops and finishes the take: :class:`RecordingFinished` follows (or :class:`TooShort`), then a
+        context event with state ``STOPPED``. Returns once the file is finished.
+
+        Raises:
+            ValueError: the recorder is closed.
+            MisuseError: not recording or paused (also when the take already ended by itself).
+        """
+        check(_capi.vn_recorder_stop(self._live_handle()))
+
+    def cancel(self) -> None:
+        """Stops and deletes the take; no :class:`RecordingFinished`.
+
+        Raises:
+            ValueError: the recorder is closed.
+            MisuseError: not recording or paused.
+        """
+        check(_capi.vn_recorder_cancel(self._live_handle()))
+
+    def close(self) -> None:
+        """Destroys the recorder. A take in progress is finished and kept, synchronously (its path was in every
+        context event); no event is delivered after this returns, and every subscription is released. Also
+        allowed inside the recorder's own callbacks (then no event after that callback). Idempotent."""
+        _lifecycle.run_finalizer(self._finalizer)
+
+    def __enter__(self) -> "Recorder":
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<voicenote.Recorder closed>"
+        where = "event thread" if self._loop is None else "event loop"
+        return f"<voicenote.Recorder {self._format.name.lower()}, {where}>"
