@@ -17,7 +17,7 @@ final class AACRecordingEncoder: RecordingEncoder {
     /// The rate of the AAC stream: the input rate when AAC has it, else the next AAC rate above (at most 48 kHz).
     private(set) var outputRate = 0
 
-    private let file: RecordingFile
+    let file: RecordingFile
     private let channels: Int
     private let inputRate: Int
     private var format: UnsafeMutablePointer<AVFormatContext>?

@@ -19,11 +19,10 @@ final class FFmpegDecoder: AudioDecoder {
     private var io: UnsafeMutablePointer<AVIOContext>?
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
-    private var resampler: OpaquePointer?
+    private var converter: FFmpegSampleConverter?
     private var streamIndex: Int32 = -1
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
-    private var pcm: [Int16] = []
     private var draining = false
     private var consecutiveErrors = 0
 
@@ -50,7 +49,6 @@ final class FFmpegDecoder: AudioDecoder {
     }
 
     deinit {
-        if resampler != nil { swr_free(&resampler) }
         if codec != nil { avcodec_free_context(&codec) }
         if format != nil { avformat_close_input(&format) }
         if let context = io {
@@ -139,11 +137,7 @@ final class FFmpegDecoder: AudioDecoder {
     /// Conversion to interleaved int16, same rate and layout.
     private func openResampler() throws(VoiceNoteError) {
         guard let codec else { return }
-        let result = swr_alloc_set_opts2(&resampler, &codec.pointee.ch_layout, AV_SAMPLE_FMT_S16, codec.pointee.sample_rate,
-                                         &codec.pointee.ch_layout, codec.pointee.sample_fmt, codec.pointee.sample_rate, 0, nil)
-        guard result >= 0, swr_init(resampler) >= 0 else {
-            throw VoiceNoteError(.format, "cannot convert \(String(cString: av_get_sample_fmt_name(codec.pointee.sample_fmt))) samples")
-        }
+        converter = try FFmpegSampleConverter(codec: codec)
     }
 
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
@@ -153,16 +147,16 @@ final class FFmpegDecoder: AudioDecoder {
             if received == 0 {
                 consecutiveErrors = 0
                 defer { av_frame_unref(frame) }
-                if convert(frame: frame, consume) { return true }
+                if converter?.convert(frame, consume) == true { return true }
                 continue
             }
-            if received == Self.errorEOF { return flushResampler(consume) }
+            if received == Self.errorEOF { return converter?.flush(consume) ?? false }
             if received != Self.errorAgain {
                 consecutiveErrors += 1
                 if consecutiveErrors > Self.maximumConsecutiveErrors { return false }
                 continue
             }
-            if draining { return flushResampler(consume) }
+            if draining { return converter?.flush(consume) ?? false }
             let read = av_read_frame(format, packet)
             if read < 0 {
                 if let failure = box.takeUnretainedValue().failure { throw failure }
@@ -177,33 +171,6 @@ final class FFmpegDecoder: AudioDecoder {
                 if consecutiveErrors > Self.maximumConsecutiveErrors { return false }
             }
         }
-    }
-
-    /// Converts one decoded frame and hands it on; false when it produced no samples.
-    private func convert(frame: UnsafeMutablePointer<AVFrame>, _ consume: (PCMChunk) -> Void) -> Bool {
-        let input = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
-        return resample(input: input, frames: frame.pointee.nb_samples, consume)
-    }
-
-    /// Drains what the resampler still holds; false when nothing was left (the end).
-    private func flushResampler(_ consume: (PCMChunk) -> Void) -> Bool {
-        resample(input: nil, frames: 0, consume)
-    }
-
-    private func resample(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, frames: Int32, _ consume: (PCMChunk) -> Void) -> Bool {
-        let capacity = Int(swr_get_out_samples(resampler, frames))
-        guard capacity > 0 else { return false }
-        if pcm.count < capacity * outputChannels { pcm = [Int16](repeating: 0, count: capacity * outputChannels) }
-        let converted = pcm.withUnsafeMutableBytes { out -> Int32 in
-            var planes: UnsafeMutablePointer<UInt8>? = out.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            return swr_convert(resampler, &planes, Int32(capacity), input, frames)
-        }
-        guard converted > 0 else { return false }
-        pcm.withUnsafeBufferPointer { all in
-            consume(PCMChunk(samples: UnsafeBufferPointer(rebasing: all[0..<(Int(converted) * outputChannels)]),
-                             channels: outputChannels))
-        }
-        return true
     }
 
     /// The source's own failure (with its real status) if there was one, else `fallback`.

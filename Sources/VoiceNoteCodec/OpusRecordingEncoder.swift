@@ -14,7 +14,7 @@ final class OpusRecordingEncoder: RecordingEncoder {
     private(set) var framesWritten: Int64 = 0
     var bytesWritten: Int64 { file.size }
 
-    private let file: RecordingFile
+    let file: RecordingFile
     private let channels: Int
     /// Nil once finished.
     private var encoder: OpaquePointer?
@@ -22,12 +22,7 @@ final class OpusRecordingEncoder: RecordingEncoder {
     private var lastAudioPage: (offset: Int64, length: Int)?
     /// A codec failure; write failures are the file's.
     private var codecFailure: VoiceNoteError?
-    /// Sees each page once it is on disk.
-    private let onPage: ((UnsafeRawBufferPointer) -> Void)?
-
-    init(path: String, inputRate: Int, channels: Int, settings: EncoderSettings,
-         onPage: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(VoiceNoteError) {
-        self.onPage = onPage
+    init(path: String, inputRate: Int, channels: Int, settings: EncoderSettings) throws(VoiceNoteError) {
         let frameDuration = try Self.frameDurationRequest(milliseconds: settings.frameMilliseconds)
         guard (0...10).contains(settings.complexity) else {
             throw VoiceNoteError(.invalidArgument, "Opus complexity \(settings.complexity) is outside 0...10")
@@ -136,9 +131,7 @@ final class OpusRecordingEncoder: RecordingEncoder {
                 throw fail(Self.codecError(result, "ope_encoder_get_page"))
             }
             let offset = file.size
-            let bytes = UnsafeRawBufferPointer(start: page, count: Int(length))
-            try file.appendOrThrow(bytes)
-            onPage?(bytes)
+            try file.appendOrThrow(UnsafeRawBufferPointer(start: page, count: Int(length)))
             let granule = (6..<14).reduce(Int64(0)) { $0 | Int64(page[$1]) << (8 * Int64($1 - 6)) }
             if granule > 0 { lastAudioPage = (offset, Int(length)) }
         }

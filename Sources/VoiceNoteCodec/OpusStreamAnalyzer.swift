@@ -1,10 +1,17 @@
 import VoiceNoteCore
 
-/// Decodes an Ogg Opus stream for analysis while it is being written, page by page, exactly as
-/// `Decoders.open(_, purpose: .analysis)` decodes the finished file: same decoder, pre-skip and end trimming. A
-/// recorder feeds it the pages it writes, so the waveform it sends is the one receivers compute from the file,
-/// without reading the file again.
-public final class OpusStreamAnalyzer {
+/// Decodes a recording while it is being written, exactly as `Decoders.open(_, purpose: .analysis)` decodes the
+/// finished file. A recorder feeds it the bytes it writes, so the waveform it sends is the one receivers compute
+/// from the file, without reading the file again.
+public protocol StreamAnalyzer: AnyObject {
+    /// Takes the next bytes of the file (whole pages or frames) and passes decoded frames to `consume`.
+    func feed(_ bytes: UnsafeRawBufferPointer, _ consume: (PCMChunk) -> Void) throws(VoiceNoteError)
+    /// The file is complete: passes what is left.
+    func finish(_ consume: (PCMChunk) -> Void)
+}
+
+/// Ogg Opus as `OpusAnalysisDecoder` decodes it: same decoder at 16 kHz, pre-skip and end trimming.
+public final class OpusStreamAnalyzer: StreamAnalyzer {
     private let pages = PushSource()
     private let reader: OggReader
     private var packets: OpusPacketDecoder?
@@ -22,10 +29,10 @@ public final class OpusStreamAnalyzer {
     /// The rate of the PCM it produces (16 kHz).
     public var outputRate: Int { OpusPacketDecoder.analysisRate }
 
-    /// Takes one whole Ogg page and passes decoded frames to `consume` (one packet behind the input).
-    public func feed(page: UnsafeRawBufferPointer, _ consume: (PCMChunk) -> Void) throws(VoiceNoteError) {
+    /// Takes Ogg pages and passes decoded frames to `consume` (one packet behind the input).
+    public func feed(_ bytes: UnsafeRawBufferPointer, _ consume: (PCMChunk) -> Void) throws(VoiceNoteError) {
         guard !finished else { return }
-        pages.append(page)
+        pages.append(bytes)
         reader.resume()
         while let packet = try reader.nextPacket() {
             packetIndex += 1

@@ -75,15 +75,15 @@ public enum RecordingEncoders {
     public static let bitrates = 500...512_000
 
     /// Creates `path` (which must not exist: O_EXCL) and an encoder writing `format` into it from interleaved int16
-    /// at `inputRate` with `channels` (1 or 2). `onPage` sees every Ogg page once it is on disk (Opus only; called
-    /// on the thread that writes, from `write`, `flush` and `finish`).
+    /// at `inputRate` with `channels` (1 or 2). `onWritten` sees the bytes of each unit (an Ogg page, ADTS frames)
+    /// once it is on disk, on the thread that writes (from `write`, `flush` and `finish`).
     ///
     /// - Throws: `.invalidArgument` for channels, rate or settings out of range; for the file, the status of its
     ///   errno (`.notFound` for a missing directory, `.permission`, `.noSpace`, `.io` when it exists already);
     ///   `.internal` when the codec library refuses valid settings.
     public static func create(_ format: RecordingFormat, path: String, inputRate: Int, channels: Int,
                               settings: EncoderSettings,
-                              onPage: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(VoiceNoteError) -> any RecordingEncoder {
+                              onWritten: ((UnsafeRawBufferPointer) -> Void)? = nil) throws(VoiceNoteError) -> any RecordingEncoder {
         guard channels == 1 || channels == 2 else {
             throw VoiceNoteError(.invalidArgument, "recording channels must be 1 or 2, not \(channels)")
         }
@@ -95,9 +95,13 @@ public enum RecordingEncoders {
         }
         switch format {
         case .opus:
-            return try OpusRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings, onPage: onPage)
+            let encoder = try OpusRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings)
+            encoder.file.onAppend = onWritten
+            return encoder
         case .aac:
-            return try AACRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings)
+            let encoder = try AACRecordingEncoder(path: path, inputRate: inputRate, channels: channels, settings: settings)
+            encoder.file.onAppend = onWritten
+            return encoder
         }
     }
 }

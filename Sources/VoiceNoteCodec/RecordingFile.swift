@@ -16,6 +16,8 @@ final class RecordingFile {
     private(set) var size: Int64
     /// The first write failure (`.noSpace` or `.io`); nothing is appended after it.
     private(set) var failure: VoiceNoteError?
+    /// Sees each unit once it is on disk (a recorder analysing its own output).
+    var onAppend: ((UnsafeRawBufferPointer) -> Void)?
     private var descriptor: Int32
 
     /// Creates `path` for a new recording: O_EXCL, mode 0644. Errors map through `VoiceNoteError.fromErrno`.
@@ -78,6 +80,7 @@ final class RecordingFile {
             }
         }
         size += Int64(done)
+        onAppend?(bytes)
         return 0
     }
 

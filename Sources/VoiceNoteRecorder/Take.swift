@@ -21,9 +21,9 @@ final class Take: @unchecked Sendable {
     let encoder: any RecordingEncoder
     private(set) var frames: Int64 = 0
     private var meter: LevelMeter
-    /// §5.1 on the captured PCM: the waveform of AAC takes, and the fallback for Opus.
+    /// §5.1 on the captured PCM: the fallback when the written bytes cannot be analysed.
     private var blocks: BlockDecibelAccumulator
-    /// §5.1 on the Opus pages as written: the waveform of Opus takes.
+    /// §5.1 on the bytes as written: the waveform of the take.
     private let encodedWaveform: EncodedTakeWaveform?
     /// Frames after which the take stops (0: no limit).
     let maximumFrames: Int64
@@ -46,11 +46,11 @@ final class Take: @unchecked Sendable {
         format = configuration.format
         self.rate = rate
         self.channels = channels
-        let encodedWaveform = configuration.format == .opus ? EncodedTakeWaveform() : nil
+        let encodedWaveform = EncodedTakeWaveform(format: configuration.format)
         self.encodedWaveform = encodedWaveform
         encoder = try RecordingEncoders.create(configuration.format, path: partPath, inputRate: rate, channels: channels,
                                                settings: configuration.encoder,
-                                               onPage: encodedWaveform.map { analysis in { analysis.feed(page: $0) } })
+                                               onWritten: encodedWaveform.map { analysis in { analysis.feed($0) } })
         let meterFrames = max(1, Int((configuration.meterInterval * Double(rate)).rounded()))
         do {
             meter = try LevelMeter(windowFrames: meterFrames, channels: channels)
@@ -108,8 +108,8 @@ final class Take: @unchecked Sendable {
         return progress
     }
 
-    /// The take's 100-value waveform, after the encoder finished: from the Opus pages as written (what receivers
-    /// compute from the file), else from the captured PCM.
+    /// The take's 100-value waveform, after the encoder finished: from the bytes as written (what receivers compute
+    /// from the file), else from the captured PCM.
     func waveform() -> [Float] {
         if let values = encodedWaveform?.finish() { return values }
         return (try? blocks.waveform(samples: Waveform.defaultSampleCount))

@@ -23,5 +23,5 @@ private func feed(_ analyzer: OpusStreamAnalyzer, _ page: [UInt8], _ consume: (P
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: page.count, alignment: 1)
     defer { buffer.deallocate() }
     buffer.copyBytes(from: page)
-    try analyzer.feed(page: UnsafeRawBufferPointer(buffer), consume)
+    try analyzer.feed(UnsafeRawBufferPointer(buffer), consume)
 }

@@ -65,6 +65,9 @@ import VoiceNoteWaveform
         let decoded = try Fixtures.referencePCM(result.path, rate: 48_000, channels: 1)
         // ADTS carries no priming information: decoders output the encoder's 1024 priming samples too.
         #expect(abs(decoded.count - 1024 - 2 * 48_000) < 1024)
+        // The waveform sent is the one waveform() computes from the file.
+        let fromFile = try WaveformAnalysis.waveform(of: FileSource(path: result.path))
+        #expect(zip(result.waveform, fromFile).allSatisfy { abs($0 - $1) <= 0.001 })
     }
 
     @Test(arguments: [44_100, 16_000])
