@@ -18,7 +18,7 @@ import VoiceNoteWaveform
 ) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
         let bytes = size > 0 ? UnsafeRawBufferPointer(start: try required(data, "data"), count: size) : UnsafeRawBufferPointer(start: nil, count: 0)
-        return try WaveformAnalysis.waveform(of: BorrowedMemorySource(borrowing: bytes), samples: samples)
+        return try WaveformAnalysis.waveform(of: MemorySource(borrowing: bytes), samples: samples)
     }
 }
 

@@ -15,7 +15,8 @@ import atexit
 import itertools
 import logging
 import weakref
-from typing import Any
+from types import TracebackType
+from typing import Any, Optional, Type, TypeVar
 
 from . import _capi, _events
 
@@ -61,3 +62,24 @@ def close_all() -> None:
 
 
 atexit.register(close_all)
+
+
+_Self = TypeVar("_Self", bound="Closing")
+
+
+class Closing:
+    """Context-manager support for the library's objects: ``with`` closes them on exit. Subclasses define close()."""
+
+    def close(self) -> None:  # pragma: no cover - every subclass defines it
+        raise NotImplementedError
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: Optional[Type[BaseException]],
+        exc: Optional[BaseException],
+        tb: Optional[TracebackType],
+    ) -> None:
+        self.close()

@@ -6,8 +6,7 @@ import ctypes
 import math
 import threading
 import weakref
-from types import TracebackType
-from typing import Any, Optional, Type
+from typing import Any, Optional
 
 from . import _capi, _lifecycle
 from .errors import check
@@ -17,7 +16,7 @@ __all__ = ["EventLoop"]
 _INT_MAX = 2**31 - 1
 
 
-class EventLoop:
+class EventLoop(_lifecycle.Closing):
     """Collects the events of the objects created with it and runs their callbacks only inside
     :meth:`dispatch`, on the thread that calls it.
 
@@ -130,17 +129,6 @@ class EventLoop:
     def _handle_for_child(self) -> Any:
         """The C handle, for an object that is being created with this loop."""
         return self._live_handle()
-
-    def __enter__(self) -> "EventLoop":
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        tb: Optional[TracebackType],
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"<voicenote.EventLoop {'closed' if self.closed else 'open'}>"

@@ -9,8 +9,7 @@ import operator
 import os
 import weakref
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Callable, List, Optional, Type, Union
+from typing import Any, Callable, List, Optional, Union
 
 from . import _buffers, _capi, _devices, _events, _lifecycle, _sources
 from ._devices import ActivateHook, DeactivateHook
@@ -266,7 +265,7 @@ def _destroy(handle: Any, hooks_key: int) -> None:
     _devices.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
 
 
-class Recorder:
+class Recorder(_lifecycle.Closing):
     """Records voice messages from an ALSA device into crash-safe Ogg Opus (or AAC) files (SPEC §2).
 
     A take is written as ``<UUID>.ogg.part`` in ``directory`` (pages reach the disk at least every 0.5 s) and
@@ -549,17 +548,6 @@ class Recorder:
         context event); no event is delivered after this returns, and every subscription is released. Also
         allowed inside the recorder's own callbacks (then no event after that callback). Idempotent."""
         _lifecycle.run_finalizer(self._finalizer)
-
-    def __enter__(self) -> "Recorder":
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        tb: Optional[TracebackType],
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         if self.closed:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from types import TracebackType
-from typing import Any, Callable, Optional, Type
+from typing import Any, Callable, Optional
 
 from . import _capi, _events, _lifecycle
 from ._events import Subscription, TestEvent
@@ -22,7 +21,7 @@ def _check_range(name: str, value: int, bits: int) -> int:
     return value
 
 
-class TestSource:
+class TestSource(_lifecycle.Closing):
     """A small object whose only job is to fire numbered events, for testing a host's integration with the
     subscription contract (threads, order, unsubscribe and close from inside callbacks, event loops).
 
@@ -143,17 +142,6 @@ class TestSource:
         on other threads (not for the one it is called from) and running each release. Idempotent; allowed
         inside the source's own callbacks."""
         _lifecycle.run_finalizer(self._finalizer)
-
-    def __enter__(self) -> "TestSource":
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        tb: Optional[TracebackType],
-    ) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         where = "event thread" if self._loop is None else "event loop"
