@@ -40,21 +40,21 @@ build: so cli
 so:
 	swift build -c release --scratch-path .build-release --product voicenote $(SWIFT_SO_FLAGS)
 	mkdir -p $(BUILD)/lib
-	cp .build-release/release/libvoicenote.so $(BUILD)/lib/$(SO)
+	install -m 0755 .build-release/release/libvoicenote.so $(BUILD)/lib/$(SO)  # a new file: running users keep theirs
 	ln -sf $(SO) $(BUILD)/lib/libvoicenote.so.$(MAJOR)
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/lib/libvoicenote.so
 
 cli:
 	swift build -c release --scratch-path .build-release --product voicenote-cli --static-swift-stdlib
 	mkdir -p $(BUILD)/bin
-	cp .build-release/release/voicenote-cli $(BUILD)/bin/voicenote
+	install -m 0755 .build-release/release/voicenote-cli $(BUILD)/bin/voicenote
 
 # The library built with ThreadSanitizer, for the C and Python contract tests under TSan.
 tsan-so:
 	swift build --sanitize=thread --scratch-path .build-tsan --product voicenote \
 		-Xlinker --version-script=$(CURDIR)/voicenote.map -Xlinker -soname=libvoicenote.so.$(MAJOR)
 	mkdir -p $(BUILD)/tsan/lib
-	cp .build-tsan/debug/libvoicenote.so $(BUILD)/tsan/lib/$(SO)
+	install -m 0755 .build-tsan/debug/libvoicenote.so $(BUILD)/tsan/lib/$(SO)
 	ln -sf $(SO) $(BUILD)/tsan/lib/libvoicenote.so.$(MAJOR)
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
 

@@ -7,6 +7,8 @@
 # voices and speeds, a pause after each sentence like a speaker taking breath) over a faint pink-noise room floor
 # (peaks about -50 dBFS), as 48 kHz mono 16-bit PCM cut to 5, 60 and 600 seconds, then encoded the way a chat
 # client sends a voice note: `opusenc --bitrate 32 --framesize 20 --serial 1`.
+# Also keeps the PCM of the 600 s note as OUTDIR/speech_600s.raw (headerless S16_LE, 48 kHz, mono: 57,600,000
+# bytes), the microphone input of the recorder bench.
 #
 # Deterministic: sox runs with -R (its noise generator is seeded) and opusenc with a fixed serial, so the same
 # tool versions give byte-identical files. When all three outputs exist, nothing is done (delete them to rebuild).
@@ -16,10 +18,14 @@ set -eu
 
 out=${1:?usage: make_corpus.sh OUTDIR}
 lengths="5 60 600"
+raw_lengths="600"
 
 missing=0
 for len in $lengths; do
     [ -s "$out/speech_${len}s.ogg" ] || missing=1
+done
+for len in $raw_lengths; do
+    [ -s "$out/speech_${len}s.raw" ] || missing=1
 done
 if [ "$missing" = 0 ]; then
     echo "corpus: cached in $out"
@@ -66,8 +72,16 @@ for len in $lengths; do
     sox -R -m -v 1 "$tmp/speech.wav" -v 1 "$tmp/room.wav" -b 16 "$tmp/speech_${len}s.wav"
     opusenc --quiet --serial 1 --bitrate 32 --framesize 20 "$tmp/speech_${len}s.wav" "$tmp/speech_${len}s.ogg"
     mv "$tmp/speech_${len}s.ogg" "$out/speech_${len}s.ogg"
+    case " $raw_lengths " in
+        *" $len "*)
+            sox "$tmp/speech_${len}s.wav" -t raw -e signed-integer -b 16 -L "$tmp/speech_${len}s.raw"
+            mv "$tmp/speech_${len}s.raw" "$out/speech_${len}s.raw" ;;
+    esac
 done
 
 for len in $lengths; do
     echo "corpus: $out/speech_${len}s.ogg $(wc -c < "$out/speech_${len}s.ogg") bytes"
+done
+for len in $raw_lengths; do
+    echo "corpus: $out/speech_${len}s.raw $(wc -c < "$out/speech_${len}s.raw") bytes"
 done

@@ -153,12 +153,13 @@ extension Recorder {
             try? FileSystem.remove(take.partPath)
             events.emit(.tooShort(duration: take.duration))
         } else {
+            let waveform = take.waveform()  // before the rename: its fallback reads the file by its .part name
             do {
                 try FileSystem.rename(take.partPath, to: take.finalPath)
                 keptPath = take.finalPath
                 let size = (try? FileSystem.size(of: take.finalPath)) ?? take.encoder.bytesWritten
                 events.emit(.finished(RecordingResult(path: take.finalPath, duration: take.duration, size: size,
-                                                      waveform: take.waveform(), format: take.format)))
+                                                      waveform: waveform, format: take.format)))
             } catch {
                 saveError = saveError ?? error  // the .part stays for `recover`
                 keptPath = take.partPath

@@ -21,8 +21,8 @@ final class Take: @unchecked Sendable {
     let encoder: any RecordingEncoder
     private(set) var frames: Int64 = 0
     private var meter: LevelMeter
-    /// §5.1 on the captured PCM: the fallback when the written bytes cannot be analysed.
-    private var blocks: BlockDecibelAccumulator
+    /// §5.1 on the captured PCM, only when the written bytes cannot be analysed as they are written.
+    private var blocks: BlockDecibelAccumulator?
     /// §5.1 on the bytes as written: the waveform of the take.
     private let encodedWaveform: EncodedTakeWaveform?
     /// Frames after which the take stops (0: no limit).
@@ -54,7 +54,7 @@ final class Take: @unchecked Sendable {
         let meterFrames = max(1, Int((configuration.meterInterval * Double(rate)).rounded()))
         do {
             meter = try LevelMeter(windowFrames: meterFrames, channels: channels)
-            blocks = try BlockDecibelAccumulator(sampleRate: rate, channels: channels)
+            blocks = encodedWaveform == nil ? try BlockDecibelAccumulator(sampleRate: rate, channels: channels) : nil
         } catch {
             throw VoiceNoteError(.internal, "meter setup failed: \(error)")
         }
@@ -92,7 +92,7 @@ final class Take: @unchecked Sendable {
             pendingLevels.append(reading.averagePower)
             progress.meterSteps += 1
         }
-        blocks.append(chunk)
+        blocks?.append(chunk)
         frames += Int64(usable)
         while frames >= nextDurationStep {
             progress.durationSteps += 1
@@ -108,12 +108,16 @@ final class Take: @unchecked Sendable {
         return progress
     }
 
-    /// The take's 100-value waveform, after the encoder finished: from the bytes as written (what receivers compute
-    /// from the file), else from the captured PCM.
+    /// The take's 100-value waveform, after the encoder finished and before the file moves: from the bytes as
+    /// written (what receivers compute from the file); if that analysis failed, from the file on disk, or from the
+    /// captured PCM when there was no analysis at all.
     func waveform() -> [Float] {
-        if let values = encodedWaveform?.finish() { return values }
-        return (try? blocks.waveform(samples: Waveform.defaultSampleCount))
-            ?? [Float](repeating: 0, count: Waveform.defaultSampleCount)
+        let silence = [Float](repeating: 0, count: Waveform.defaultSampleCount)
+        if let encodedWaveform {
+            if let values = encodedWaveform.finish() { return values }
+            return (try? WaveformAnalysis.waveform(of: FileSource(path: partPath))) ?? silence
+        }
+        return (try? blocks?.waveform(samples: Waveform.defaultSampleCount)) ?? silence
     }
 }
 
