@@ -33,7 +33,9 @@ extension Recorder {
         try FileSystem.makeDirectories(configuration.directory)
         let device = try CaptureDevice(configuration.device)
         self.device = device
-        let ring = try SampleRing(minimumSamples: device.sampleRate * device.channels * 4)
+        // About 1 s: far more than the encoder thread ever falls behind, small enough that a stop after a backlog
+        // (a device faster than real time) finishes quickly.
+        let ring = try SampleRing(minimumSamples: device.sampleRate * device.channels)
         self.ring = ring
         take = try Take(directory: configuration.directory, configuration: configuration,
                         rate: device.sampleRate, channels: device.channels)
