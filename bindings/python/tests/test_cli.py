@@ -157,3 +157,46 @@ def test_waveform_outputs(cli: Path, microphone: tuple[str, str], tmp_path: Path
     assert bytes(telegram) == voicenote.encode_waveform(voicenote.waveform(note), "telegram")
     matrix = json.loads(run(cli, "waveform", str(note), "--encoding", "matrix").stdout)
     assert len(matrix) == 100 and max(matrix) <= 1024
+
+
+def test_enter_on_a_terminal_stops_and_keeps_the_file(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
+    """On a TTY `record` shows a live meter and timer, and Enter stops it and keeps the file."""
+    import pty
+    import select
+
+    device, config = microphone
+    output = tmp_path / "enter.ogg"
+    primary, secondary = pty.openpty()
+    child = subprocess.Popen([str(cli), "record", "--device", device, "--device-config", config, "--max-duration", "0",
+                              "-o", str(output)], stdin=secondary, stdout=secondary, stderr=secondary,
+                             env={**os.environ, "COLUMNS": "60"})
+    os.close(secondary)
+    screen = b""
+    try:
+        # Wait (bounded) for the meter line: the timer and the level blocks after the recording dot.
+        deadline = TIMEOUT
+        while "●".encode() not in screen:
+            ready, _, _ = select.select([primary], [], [], deadline)
+            assert ready, f"no meter on the terminal; saw {screen!r}"
+            screen += os.read(primary, 4096)
+        os.write(primary, b"\n")
+        assert child.wait(timeout=TIMEOUT) == 0
+        while True:
+            ready, _, _ = select.select([primary], [], [], 1)
+            if not ready:
+                break
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            screen += chunk
+    finally:
+        if child.poll() is None:
+            child.kill()
+        os.close(primary)
+    text = screen.decode(errors="replace")
+    assert "Recording" in text and "00:0" in text
+    assert str(output) in text
+    assert voicenote.info(output)["duration"] > 0
