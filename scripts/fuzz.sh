@@ -16,6 +16,7 @@ for spec in "aac:-f adts" "mp3:" "flac:" "m4a:" ; do
     ffmpeg -nostdin -v error -i "$work/speech.wav" $args "$corpus/speech.$ext"
 done
 cp "$work/speech.wav" "$corpus/"
+cp "$top"/Tests/Fixtures/fuzz/* "$corpus/"  # earlier findings: regressions seed every run
 echo "fuzz: voicenote-fuzz-decoders for ${seconds}s"
 SWIFT_BACKTRACE=enable=no .build-fuzz/debug/voicenote-fuzz-decoders "$corpus" -max_total_time="$seconds" \
     -rss_limit_mb=1024 -timeout=10 -artifact_prefix="$work/findings/" -print_final_stats=1 2>"$work/log" || {

@@ -5,12 +5,18 @@ import VoiceNoteCore
 /// decoder hands on. Shared by the file decoder and the ADTS stream analyzer.
 final class FFmpegSampleConverter {
     let channels: Int
+    /// The input the resampler was set up for; frames that differ (damaged streams change layout mid-way) are
+    /// dropped: handing them to libswresample would read planes that do not exist.
+    private let inputFormat: Int32
+    private let inputRate: Int32
     private var resampler: OpaquePointer?
     private var pcm: [Int16] = []
 
     /// A converter for what `codec` decodes; `.format` when libswresample cannot convert its sample format.
     init(codec: UnsafeMutablePointer<AVCodecContext>) throws(VoiceNoteError) {
         channels = Int(codec.pointee.ch_layout.nb_channels)
+        inputFormat = codec.pointee.sample_fmt.rawValue
+        inputRate = codec.pointee.sample_rate
         let result = swr_alloc_set_opts2(&resampler, &codec.pointee.ch_layout, AV_SAMPLE_FMT_S16, codec.pointee.sample_rate,
                                          &codec.pointee.ch_layout, codec.pointee.sample_fmt, codec.pointee.sample_rate, 0, nil)
         guard result >= 0, swr_init(resampler) >= 0 else {
@@ -23,6 +29,8 @@ final class FFmpegSampleConverter {
 
     /// Converts one decoded frame and hands it on; false when it produced no samples.
     func convert(_ frame: UnsafeMutablePointer<AVFrame>, _ consume: (PCMChunk) -> Void) -> Bool {
+        guard Int(frame.pointee.ch_layout.nb_channels) == channels, frame.pointee.format == inputFormat,
+              frame.pointee.sample_rate == inputRate, frame.pointee.extended_data != nil else { return false }
         let input = frame.pointee.extended_data.map { UnsafeMutablePointer<UnsafePointer<UInt8>?>(OpaquePointer($0)) }
         return resample(input: input, frames: frame.pointee.nb_samples, consume)
     }

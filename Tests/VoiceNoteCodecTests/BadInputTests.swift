@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VoiceNoteCodec
 import VoiceNoteCore
@@ -148,5 +149,20 @@ import VoiceNoteTestSupport
             return count
         }, seek: { target in offset = Int(target); return true })
         #expect(status { _ = try decodeAll(Decoders.open(failing)) } == .io)
+    }
+}
+
+/// Inputs the fuzzer found, kept as regressions (Tests/Fixtures/fuzz).
+@Suite struct FuzzRegressionTests {
+    /// A committed fuzz finding, found from this source file's place in the tree.
+    static func finding(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/fuzz/\(name)").path
+    }
+
+    @Test func aacWhoseChannelLayoutChangesMidStreamDoesNotCrash() throws {
+        let path = Self.finding("aac-channel-layout-changes.bin")
+        let outcome = status { _ = try decodeAll(Decoders.open(FileSource(path: path))) }
+        #expect(outcome == nil || outcome == .format)
     }
 }
