@@ -95,7 +95,7 @@ bench: deps build
 	$(PYTHON) bench/run.py --build $(BUILD)
 
 test-fuzz:
-	scripts/fuzz.sh 20
+	scripts/fuzz.sh --runs 8000
 
 fuzz:
 	scripts/fuzz.sh $${FUZZ_SECONDS:-300}

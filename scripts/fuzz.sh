@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target for SECONDS (CI: 20 s each through `make test`; `make fuzz`: 300 s each).
-# Seeds: the test fixtures' formats, made here with the same tools. A finding leaves crash-* files and fails.
+# Runs each libFuzzer target: `fuzz.sh SECONDS` explores with a random seed for that long (`make fuzz`: 300 s);
+# `fuzz.sh --runs N` replays the seeds and runs N inputs from a fixed seed (`make test`: reproducible in CI, so a
+# run that passed here passes there). Seeds: speech in each format, made here, and every earlier finding
+# (Tests/Fixtures/fuzz). A finding leaves crash-* files and fails.
 set -euo pipefail
-seconds=${1:-20}
+if [[ ${1:-} == --runs ]]; then
+    limit=(-runs="${2:?usage: fuzz.sh --runs N}" -seed=1)
+    what="${2} inputs from seed 1"
+else
+    limit=(-max_total_time="${1:-300}")
+    what="${1:-300}s"
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 swift build --sanitize=fuzzer --scratch-path .build-fuzz --product voicenote-fuzz-decoders >/dev/null
@@ -17,8 +25,8 @@ for spec in "aac:-f adts" "mp3:" "flac:" "m4a:" ; do
 done
 cp "$work/speech.wav" "$corpus/"
 cp "$top"/Tests/Fixtures/fuzz/* "$corpus/"  # earlier findings: regressions seed every run
-echo "fuzz: voicenote-fuzz-decoders for ${seconds}s"
-SWIFT_BACKTRACE=enable=no .build-fuzz/debug/voicenote-fuzz-decoders "$corpus" -max_total_time="$seconds" \
+echo "fuzz: voicenote-fuzz-decoders, $what"
+SWIFT_BACKTRACE=enable=no .build-fuzz/debug/voicenote-fuzz-decoders "$corpus" "${limit[@]}" \
     -rss_limit_mb=1024 -timeout=10 -artifact_prefix="$work/findings/" -print_final_stats=1 2>"$work/log" || {
     tail -40 "$work/log"
     mkdir -p "$top/build/fuzz-findings" && cp "$work"/findings/* "$top/build/fuzz-findings/" 2>/dev/null || true
