@@ -23,3 +23,9 @@ echo "== the same through the C API (bindings/c/waveform.c)"
 cc -std=c99 -Wall -Wextra -I"$top/include" "$top/bindings/c/waveform.c" -L"$build/lib" -lvoicenote \
     -Wl,-rpath,"$build/lib" -o "$tmp/waveform"
 "$tmp/waveform" "$tmp/note.ogg" 20
+echo "== recording it through a virtual ALSA microphone (the file plugin), 3 s, to Ogg Opus"
+sox "$tmp/note.wav" -t raw -e signed-integer -b 16 -L -c 1 -r 48000 "$tmp/mic.raw" pad 0 1
+mic="pcm.vn_mic { type file slave.pcm { type null } file \"/dev/null\" infile \"$tmp/mic.raw\" format raw }"
+"$build/bin/voicenote" record --device vn_mic --device-config "$mic" --duration 3 -o "$tmp/recorded.ogg" --progress none
+"$build/bin/voicenote" info "$tmp/recorded.ogg" --json
+COLUMNS=${COLUMNS:-100} "$build/bin/voicenote" waveform "$tmp/recorded.ogg" --format bars
