@@ -150,12 +150,4 @@ import VoiceNoteTestSupport
         }
         try Self.expectValidPrefix(kept, format: format)
     }
-
-    @Test(arguments: RecordingFormat.allCases)
-    func fileSizeLimitStopsWithNoSpaceAndKeepsWhatFitted(format: RecordingFormat) throws {
-        let input = Kit.looped(try Kit.speech(), seconds: 40)
-        let path = try Fixtures.temporaryDirectory() + "/take.\(format.fileExtension).part"
-        #expect(try Self.encodeUnderFileSizeLimit(format, path: path, input: input) == 0)
-        try Self.expectValidPrefix(path, format: format)
-    }
 }
