@@ -12,8 +12,9 @@
 
 /* snd_pcm_wait timeout: bounds how long stop() waits for the thread (plus one non-blocking read). */
 #define WAIT_TIMEOUT_MS 20
-/* -EPIPE this many times in a row with no frame read in between: the device is not recovering, give up. */
-#define MAX_CONSECUTIVE_XRUNS 8
+/* -EPIPE or -ESTRPIPE this many times in a row with no frame read in between: the device is not recovering (a
+ * recovery that "succeeds" but delivers nothing), give up rather than spin. */
+#define MAX_RECOVERIES_WITHOUT_PROGRESS 8
 /* snd_pcm_resume answering -EAGAIN: retry this many times, 10 ms apart, then fall back to prepare + start. */
 #define RESUME_ATTEMPTS 100
 
@@ -61,12 +62,14 @@ static void deliver(vnshim_capture *c, size_t frame_count) {
 }
 
 /* -ESTRPIPE (suspended): resume, or prepare and restart as snd_pcm_recover would, without its unbounded sleep(1)
- * loop. 0 when capturing again (or a stop was requested), else the error that ends the thread. */
+ * loop. A resume that answers 0 but leaves the PCM suspended (plugins whose driver cannot resume do that) also
+ * falls back to prepare + start. 0 when capturing again (or a stop was requested), else the error that ends the
+ * thread. */
 static int resume_after_suspend(vnshim_capture *c) {
     for (int attempt = 0; attempt < RESUME_ATTEMPTS; attempt++) {
         if (atomic_load_explicit(&c->stop_requested, memory_order_acquire)) return 0;
         int result = snd_pcm_resume(c->pcm);
-        if (result == 0) return 0;
+        if (result == 0 && snd_pcm_state(c->pcm) != SND_PCM_STATE_SUSPENDED) return 0;
         if (result != -EAGAIN) break;
         sleep_milliseconds(10);
     }
@@ -79,7 +82,7 @@ static void *capture_main(void *argument) {
     vnshim_capture *c = argument;
     pthread_setname_np(pthread_self(), "vn-capture");
     vnshim_alsa_errors_silence_thread();
-    int consecutive_xruns = 0;
+    int recoveries_without_progress = 0;
     int empty_reads = 0;
     long held_ms = 0;
     int error = 0;
@@ -101,7 +104,7 @@ static void *capture_main(void *argument) {
         if (result == 0) continue;                       /* timeout: look at the stop flag again */
         if (result > 0) result = snd_pcm_readi(c->pcm, c->buffer, c->period_frames);
         if (result > 0) {
-            consecutive_xruns = 0;
+            recoveries_without_progress = 0;
             empty_reads = 0;
             deliver(c, (size_t)result);
             continue;
@@ -111,12 +114,13 @@ static void *capture_main(void *argument) {
             if (++empty_reads >= 3) sleep_milliseconds(1);
             continue;
         }
+        if ((result == -EPIPE || result == -ESTRPIPE) &&
+            ++recoveries_without_progress > MAX_RECOVERIES_WITHOUT_PROGRESS) {
+            error = (int)result;
+            break;
+        }
         if (result == -EPIPE) {
             atomic_fetch_add_explicit(&c->overruns, 1, memory_order_relaxed);
-            if (++consecutive_xruns > MAX_CONSECUTIVE_XRUNS) {
-                error = -EPIPE;
-                break;
-            }
             atomic_fetch_add_explicit(&c->recoveries, 1, memory_order_relaxed);
             int recovered = snd_pcm_recover(c->pcm, -EPIPE, 1);
             if (recovered == 0) recovered = snd_pcm_start(c->pcm);

@@ -157,10 +157,9 @@ extension Recorder {
         } else {
             let waveform = take.waveform()  // before the rename: its fallback reads the file by its .part name
             do {
-                try FileSystem.rename(take.partPath, to: take.finalPath)
-                keptPath = take.finalPath
-                let size = (try? FileSystem.size(of: take.finalPath)) ?? take.encoder.bytesWritten
-                events.emit(.finished(RecordingResult(path: take.finalPath, duration: take.duration, size: size,
+                let kept = try keep(take, writeFailed: saveError != nil || end?.isWriteFailure == true)
+                keptPath = kept.path
+                events.emit(.finished(RecordingResult(path: kept.path, duration: kept.duration, size: kept.size,
                                                       waveform: waveform, format: take.format)))
             } catch {
                 saveError = saveError ?? error  // the .part stays for `recover`
@@ -183,5 +182,22 @@ extension Recorder {
             return snapshot
         }
         events.emit(.context(context))
+    }
+
+    /// Renames a finished take's `.part` to its final name. When a write failed (disk full, file-size limit), the
+    /// file holds less than was captured and its last page may be cut: it is repaired as `recover` repairs a crash
+    /// (whole pages kept, end-of-stream marked), and the duration is what the file holds, not what was captured.
+    private func keep(_ take: Take, writeFailed: Bool) throws(VoiceNoteError) -> RecoveredRecording {
+        if writeFailed { return try RecordingRecovery.recover(partPath: take.partPath) }
+        try FileSystem.rename(take.partPath, to: take.finalPath)
+        let size = (try? FileSystem.size(of: take.finalPath)) ?? take.encoder.bytesWritten
+        return RecoveredRecording(path: take.finalPath, duration: take.duration, size: size)
+    }
+}
+
+extension Take.AutomaticEnd {
+    /// Whether the take ended because writing the file failed.
+    var isWriteFailure: Bool {
+        if case .encoderFailed = self { true } else { false }
     }
 }

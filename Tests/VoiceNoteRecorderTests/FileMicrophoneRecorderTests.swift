@@ -183,5 +183,9 @@ import VoiceNoteWaveform
         let result = try #require(log.finished(seconds: 1))
         let decoded = try decode(result.path)
         #expect(decoded.samples.count > 48_000)
+        // The finished event tells what the file holds (less than was captured), and the file is whole.
+        #expect(decoded.samples.count == Int((result.duration * 48_000).rounded()))
+        #expect(result.size == (try FileSystem.size(of: result.path)))
+        #expect(recorder.context.duration > result.duration)
     }
 }

@@ -103,6 +103,27 @@ def test_record_from_a_missing_device_fails_with_one_line(cli: Path, tmp_path: P
     assert not list(tmp_path.iterdir())
 
 
+def test_a_file_size_limit_ends_the_take_keeping_what_fitted(cli: Path, microphone: tuple[str, str],
+                                                             tmp_path: Path) -> None:
+    # RLIMIT_FSIZE (SIGXFSZ ignored, as a shell's `ulimit -f` with a trap leaves it): writes past 16 KiB fail with
+    # EFBIG, which is a full disk for the recorder (SPEC §2): VN_E_NO_SPACE, and the file is kept, valid.
+    device, config = microphone
+    output = tmp_path / "note.ogg"
+    limit = 16 * 1024
+    script = f'ulimit -f {limit // 1024} && trap "" XFSZ && exec "$0" "$@"'
+    result = subprocess.run(["bash", "-c", script, str(cli), "record", "--device", device, "--device-config", config,
+                             "--duration", "7", "-o", str(output), "--progress", "json"],
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    assert result.returncode != 0
+    assert "VN_E_NO_SPACE" in result.stderr, result.stderr
+    finished = json.loads(result.stdout.splitlines()[-1])
+    assert finished["finished"] == str(output) and 0 < finished["size"] <= limit
+    assert output.stat().st_size == finished["size"]
+    duration = voicenote.info(output)["duration"]
+    assert 1 < duration < 7 and duration == pytest.approx(finished["duration"], abs=0.03)
+    assert not list(tmp_path.glob("*.part"))
+
+
 def test_recover_finishes_a_part_file(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
     device, config = microphone
     take = tmp_path / "take.ogg"

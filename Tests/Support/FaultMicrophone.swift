@@ -1,0 +1,71 @@
+import Foundation
+
+/// A microphone that fails on cue: the ALSA external plugin in `Tests/Devices/pcm_vnfault.c`, compiled once per
+/// test process with `cc` and loaded by alsa-lib like any third-party PCM. It delivers raw S16 mono frames as fast
+/// as they are read and raises real `-EPIPE`, `-ESTRPIPE` and `-ENODEV` at the frame positions the test names,
+/// so the capture loop's recovery paths run against alsa-lib's own `snd_pcm_recover`/`snd_pcm_resume`.
+public enum FaultMicrophone {
+    /// One fault: what happens, once the reader has read `frame` frames in all.
+    public enum Fault: Sendable, CustomStringConvertible {
+        /// An overrun that `snd_pcm_recover` fixes.
+        case xrun(at: Int)
+        /// A suspend (`-ESTRPIPE`); resumable or not, as the microphone was configured.
+        case suspend(at: Int)
+        /// The device disappears (`-ENODEV`).
+        case unplug(at: Int)
+        /// An overrun after which every prepare fails (`snd_pcm_recover` cannot fix it).
+        case broken(at: Int)
+        /// Overruns on every read from then on, though prepare succeeds.
+        case stuck(at: Int)
+
+        public var description: String {
+            switch self {
+            case .xrun(let frame): "xrun@\(frame)"
+            case .suspend(let frame): "suspend@\(frame)"
+            case .unplug(let frame): "unplug@\(frame)"
+            case .broken(let frame): "broken@\(frame)"
+            case .stuck(let frame): "stuck@\(frame)"
+            }
+        }
+    }
+
+    /// ALSA configuration text defining PCM `name` (open it with `snd_pcm_open_lconf`) that plays `infile` (raw
+    /// S16_LE mono at `rate`) and raises `faults`. `canResume: false` makes `snd_pcm_resume` a no-op, as for a
+    /// driver that cannot resume, so only prepare + start recover from a suspend.
+    public static func configuration(name: String, infile: String, rate: Int = 48_000, faults: [Fault],
+                                     canResume: Bool = true) throws -> String {
+        let plugin = try pluginPath()
+        let list = faults.map(\.description).joined(separator: " ")
+        return "pcm_type.vnfault { lib \"\(plugin)\" } pcm.\(name) { type vnfault infile \"\(infile)\" " +
+            "rate \(rate) faults \"\(list)\" resume \(canResume ? 1 : 0) }"
+    }
+
+    /// The compiled plugin, built on first use into the fixtures directory.
+    public static func pluginPath() throws -> String {
+        try built.withLock { path in
+            if let path { return path }
+            let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../Devices/pcm_vnfault.c").standardized.path
+            let output = Fixtures.directory + "/libasound_module_pcm_vnfault.so"
+            let flags = String(decoding: try Fixtures.run(["pkg-config", "--cflags", "--libs", "alsa"]), as: UTF8.self)
+                .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            try Fixtures.run(["cc", "-O1", "-DPIC", "-shared", "-fPIC", source, "-o", output] + flags)
+            path = output
+            return output
+        }
+    }
+
+    private static let built = LockedPath()
+}
+
+/// The plugin's path once compiled, behind a lock (tests run in parallel).
+private final class LockedPath: @unchecked Sendable {
+    private let lock = NSLock()
+    private var path: String?
+
+    func withLock<T>(_ body: (inout String?) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&path)
+    }
+}
