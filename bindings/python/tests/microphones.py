@@ -81,6 +81,23 @@ def file_microphone(infile: Path, rate: Optional[int] = None, name: str = "vn_mi
     return f"pcm.{name} {{ type plug slave {{ pcm {pcm} rate {rate} }} }}"
 
 
+FAULT_PLUGIN_SOURCE = Path(__file__).resolve().parents[3] / "Tests" / "Devices" / "pcm_vnfault.c"
+
+
+def fault_microphone(infile: Path, faults: str, build_dir: Path, can_resume: bool = True,
+                     name: str = "vn_fault") -> str:
+    """ALSA configuration text defining ``pcm.<name>``: a microphone that fails on cue (``Tests/Devices/
+    pcm_vnfault.c``, a real ALSA external plugin compiled here with ``cc``): it reads raw S16LE mono frames from
+    ``infile`` as fast as they are read and raises the ``faults`` it is given, e.g. ``"xrun@48000 unplug@96000"``
+    (see the plugin's header for every kind)."""
+    plugin = build_dir / "libasound_module_pcm_vnfault.so"
+    if not plugin.exists():
+        flags = run(["pkg-config", "--cflags", "--libs", "alsa"]).decode().split()
+        run(["cc", "-O1", "-DPIC", "-shared", "-fPIC", str(FAULT_PLUGIN_SOURCE), "-o", str(plugin), *flags])
+    return (f'pcm_type.vnfault {{ lib "{plugin}" }} pcm.{name} {{ type vnfault infile "{infile}" '
+            f'faults "{faults}" resume {1 if can_resume else 0} }}')
+
+
 def decoded_samples(path: str, rate: int = 48000) -> int:
     """How many mono samples FFmpeg decodes from ``path`` at ``rate`` (Ogg Opus: pre-skip and end trimming
     applied). Works on a ``.part`` file a crash left (FFmpeg decodes up to the last whole page)."""
@@ -111,11 +128,7 @@ class EventLog:
 
     def wait_end(self, timeout: float = TIMEOUT) -> List[Any]:
         """Waits for the end of a take that ends with an event (RecordingFinished, TooShort or RecordingFailed):
-        the STOPPED context that follows that event, the last event of every take.
-
-        Not simply the first STOPPED context: the library's begin() starts the encoder thread before it sets the
-        state to RECORDING, so with a device faster than real time an early meter step can carry state STOPPED
-        (a library race this suite reports, see test_recorder.py)."""
+        the STOPPED context that follows that event, the last event of every take."""
         return self.wait_for(take_ended, "the take's end and state STOPPED", timeout)
 
     def wait_stopped(self, after: int, timeout: float = TIMEOUT) -> List[Any]:

@@ -19,7 +19,7 @@ from typing import Any, List
 import pytest
 
 from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector, wait_event
-from microphones import EventLog, Speech, decoded_samples, file_microphone, recordings, take_ended
+from microphones import EventLog, Speech, decoded_samples, fault_microphone, file_microphone, recordings, take_ended
 
 import voicenote
 from voicenote import (MaxDurationReached, MaxDurationWarning, RecorderContext, RecorderContextEvent, RecorderState,
@@ -89,9 +89,8 @@ def test_take_finishes_by_itself_at_max_duration(speech: Speech, tmp_path: Path)
         assert all(c.overruns == 0 for c in steps)
 
         levels = recorder.levels(1000)
-        # One per 0.1 s meter step of captured audio: 20, fewer when the library's begin() race (see
-        # test_begin_race_is_reported) dropped the first steps.
-        assert 10 <= len(levels) <= 20
+        # One per 0.1 s meter step of captured audio, kept for the whole take (only events coalesce).
+        assert len(levels) == 20
         assert all(0.0 <= value <= 1.0 for value in levels)
         assert levels[-1] == pytest.approx(steps[-1].average_power)
         assert recorder.levels(5) == levels[-5:]
@@ -416,6 +415,34 @@ def test_exit_while_recording_finishes_the_take(speech: Speech, tmp_path: Path) 
 
 
 # --- devices and recovery -----------------------------------------------------------------------------------------
+
+# --- devices that fail (a real ALSA plugin raising -EPIPE, -ESTRPIPE, -ENODEV on cue) -----------------------------
+
+def test_overruns_and_suspends_are_counted_and_never_end_a_take(speech: Speech, tmp_path: Path) -> None:
+    config = fault_microphone(speech.raw48, "xrun@24000 suspend@48000 xrun@72000", tmp_path, can_resume=False)
+    with voicenote.Recorder(tmp_path / "takes", device="vn_fault", device_config=config, max_duration=2) as recorder:
+        log = EventLog(recorder)
+        recorder.begin()
+        events = log.wait_end()
+        done = log.finished()
+        assert done.duration == 2.0 and decoded_samples(done.path) == 2 * 48000
+        assert not [event for event in events if isinstance(event, RecordingFailed)]
+        assert max(context.overruns for context in contexts(events)) == 2
+
+
+def test_a_device_unplugged_mid_take_keeps_the_take_then_fails(speech: Speech, tmp_path: Path) -> None:
+    config = fault_microphone(speech.raw48, "unplug@48000", tmp_path)
+    with voicenote.Recorder(tmp_path / "takes", device="vn_fault", device_config=config, max_duration=5) as recorder:
+        log = EventLog(recorder)
+        recorder.begin()
+        events = log.wait_end()
+        ends = [event for event in events if isinstance(event, (RecordingFinished, RecordingFailed))]
+        assert [type(event) for event in ends] == [RecordingFinished, RecordingFailed]
+        assert isinstance(ends[1].error, voicenote.DeviceError)
+        assert 1.0 <= ends[0].duration < 5.0
+        assert decoded_samples(ends[0].path) == round(ends[0].duration * 48000)
+        assert recorder.context.state is RecorderState.STOPPED
+
 
 def test_devices_lists_alsa_null() -> None:
     """ALSA's own "null" device is listed, with a description, for capture and playback."""
