@@ -28,14 +28,18 @@ let package = Package(
         systemLibrary("CSonic", pkgConfig: nil, apt: "libsonic-dev"),
         systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
         systemLibrary("CJansson", pkgConfig: "jansson", apt: "libjansson-dev"),
-        systemLibrary("CFFmpeg", pkgConfig: "libavformat", apt: "libavformat-dev"),
+        // FFmpeg's headers only: no pkg-config (SwiftPM would link its libraries) and no `link` in the modulemap.
+        // CFFmpegLoader defines the functions and opens the libraries on first use. Debian's headers are on the
+        // compiler's default path (/usr/include/<multiarch>).
+        systemLibrary("CFFmpeg", pkgConfig: nil, apt: "libavformat-dev"),
         // PNG output of `voicenote waveform --format png`; the CLI only, never the .so.
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         // The public header, imported by VoiceNoteABI so `@c @implementation` is checked against it.
         .systemLibrary(name: "CVoiceNote", path: "include"),
         .target(name: "CShims", dependencies: ["COpus", "COpusEnc", "CALSA"]),
+        .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
-        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg"]),
+        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CShims", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteCodec"]),
         .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteWaveform"]),

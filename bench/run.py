@@ -708,8 +708,8 @@ def pcm_head(inputs: dict, seconds: int) -> pathlib.Path:
 def recorder_instructions(inputs: dict, lengths: tuple) -> dict:
     """Instructions (callgrind's Ir, all threads) of ours and the same-settings opusenc on two take lengths: no
     noise from other tenants, unlike CPU time. The difference between the lengths gives the cost per second of
-    audio; what is left at 0 s is start-up (for ours mostly the dynamic linker: libvoicenote pulls in FFmpeg's
-    libraries). valgrind 3.19 cannot read the DWARF 5 of the Swift-built library, so ours runs on a copy without
+    audio; what is left at 0 s is start-up (for ours the dynamic linker and the runtime; FFmpeg's libraries are
+    not loaded for an Opus take). valgrind 3.19 cannot read the DWARF 5 of the Swift-built library, so ours runs on a copy without
     debug sections (symbols kept), found first through LD_LIBRARY_PATH (the rpath is a RUNPATH)."""
     if shutil.which("valgrind") is None:
         return {"skipped": "valgrind is not installed"}

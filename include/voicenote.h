@@ -519,7 +519,8 @@ typedef struct vn_audio_info {
  *             version of the struct).
  * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL argument, a directory or a `size` smaller than the first
  *          version of the struct; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio
- *          or has no audio packets.
+ *          or has no audio packets; #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be
+ *          loaded (they are opened the first time a file needs them).
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -565,7 +566,7 @@ int vn_audio_info_source(vn_source *source, vn_audio_info *info);
  * \param count receives the number of values written (`samples`); may be NULL.
  * \returns #VN_OK; #VN_E_INVALID_ARG when `samples` is 0 or over #VN_WAVEFORM_MAX_SAMPLES, `capacity` < `samples`,
  *          a pointer is NULL or `path` is a directory; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio or holds no
- *          audio packets.
+ *          audio packets; #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be loaded.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -940,7 +941,7 @@ void vn_recorder_destroy(vn_recorder *recorder);
  * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder or when already recording or paused;
  *          #VN_E_BUSY when the activate hook refused (no device was opened); #VN_E_DEVICE when the device is
  *          missing or will not start; #VN_E_PERMISSION; #VN_E_IO (or #VN_E_NO_SPACE, #VN_E_PERMISSION) when the
- *          file cannot be created.
+ *          file cannot be created; #VN_E_UNSUPPORTED for an AAC take when FFmpeg's libraries cannot be loaded.
  * \threadsafety Any thread, including inside callbacks.
  * \since 0.1.0
  */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks the shipped binaries against the ABI contract: strict header, only vn_* exported under VOICENOTE_0,
-# the SONAME, every declared function exported (and nothing else), no Swift runtime library needed.
+# the SONAME, every declared function exported (and nothing else), no Swift runtime library needed, FFmpeg not linked.
 set -uo pipefail
 build=${1:?usage: check-abi.sh BUILD_DIR}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,6 +41,12 @@ no_swift_cli() { ! ldd "$cli" | grep -i swift; }
 check "the CLI needs no Swift runtime library" no_swift_cli
 no_foundation() { local symbols; symbols=$(nm "$so" 2>/dev/null); ! grep -q 'icu_' <<<"$symbols"; }
 check "the .so does not carry Foundation's ICU" no_foundation
+# FFmpeg is opened with dlopen on first use (ARCHITECTURE.md): never a NEEDED entry, and its trampolines stay out
+# of the dynamic symbol table, so they neither get exported nor bind to a host's FFmpeg.
+no_ffmpeg_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 'NEEDED.*\[lib(av|sw)[a-z]*\.so' <<<"$dynamic"; }
+check "FFmpeg is not linked (.so and CLI)" no_ffmpeg_needed
+no_ffmpeg_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' (av|swr)[a-z]*_' <<<"$symbols"; }
+check "no FFmpeg symbol, defined or undefined, in the dynamic tables" no_ffmpeg_symbols
 cli_version() { [[ $("$cli" --version) == "$(sed -n 's/^#define VN_VERSION_STRING "\(.*\)"/\1/p' "$top/include/voicenote.h")" ]]; }
 check "the CLI reports the header's version" cli_version
 

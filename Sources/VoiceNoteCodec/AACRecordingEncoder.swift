@@ -48,7 +48,7 @@ final class AACRecordingEncoder: RecordingEncoder {
     private static let errorAgain = -EAGAIN
 
     init(path: String, inputRate: Int, channels: Int, settings: EncoderSettings) throws(VoiceNoteError) {
-        FFmpegLogging.prepare()
+        try FFmpegLibraries.require()  // before the file exists: nothing to clean up when FFmpeg is missing
         self.channels = channels
         self.inputRate = inputRate
         pending = Array(repeating: [], count: channels)

@@ -13,9 +13,10 @@ public final class ADTSStreamAnalyzer: StreamAnalyzer {
     /// AV_NOPTS_VALUE, a cast macro Swift does not import.
     private static let noTimestamp = Int64(bitPattern: 0x8000_0000_0000_0000)
 
-    /// An analyzer for an ADTS stream; `.internal` when FFmpeg has no AAC decoder.
+    /// An analyzer for an ADTS stream; `.unsupported` when FFmpeg cannot be loaded, `.internal` when it has no AAC
+    /// decoder.
     public init() throws(VoiceNoteError) {
-        FFmpegLogging.prepare()
+        try FFmpegLibraries.require()
         guard let decoder = avcodec_find_decoder(AV_CODEC_ID_AAC) else { throw VoiceNoteError(.internal, "FFmpeg has no AAC decoder") }
         parser = av_parser_init(Int32(AV_CODEC_ID_AAC.rawValue))
         codec = avcodec_alloc_context3(decoder)

@@ -12,7 +12,8 @@ public enum DecodePurpose: Sendable {
 /// Chooses a decoder by content, never by file name.
 public enum Decoders {
     /// Opens the right decoder for `source`: Ogg Opus (family 0, one stream) → the analysis decoder; other Ogg
-    /// Opus → opusfile; anything else → FFmpeg. `.format` for empty, non-audio or damaged-beyond-use input.
+    /// Opus → opusfile; anything else → FFmpeg (loaded here the first time, never for Opus). `.format` for empty,
+    /// non-audio or damaged-beyond-use input; `.unsupported` for a non-Opus file when FFmpeg cannot be loaded.
     public static func open(_ source: ByteSource, purpose: DecodePurpose = .analysis) throws(VoiceNoteError) -> any AudioDecoder {
         try source.seek(to: 0)
         let magic = try source.readPrefix(count: 4)

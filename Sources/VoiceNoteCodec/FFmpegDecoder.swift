@@ -34,9 +34,10 @@ final class FFmpegDecoder: AudioDecoder {
     /// Decoding errors in a row after which the stream counts as ended (a hostile file must not spin forever).
     private static let maximumConsecutiveErrors = 1000
 
-    /// Opens `source` (rewound here) and its best audio stream; `.format` when FFmpeg finds no audio in it.
+    /// Opens `source` (rewound here) and its best audio stream; `.format` when FFmpeg finds no audio in it,
+    /// `.unsupported` when FFmpeg cannot be loaded.
     init(source: ByteSource) throws(VoiceNoteError) {
-        FFmpegLogging.prepare()
+        try FFmpegLibraries.require()
         box = Unmanaged.passRetained(SourceBox(source))
         // From here every stored property has a value, so a throw below runs deinit, which frees what exists.
         try source.seek(to: 0)

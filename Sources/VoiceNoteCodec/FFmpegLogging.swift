@@ -8,6 +8,6 @@ enum FFmpegLogging {
         if av_log_get_level() == AV_LOG_INFO { av_log_set_level(AV_LOG_ERROR) }
     }()
 
-    /// Call before using FFmpeg; cheap after the first time.
+    /// Called by `FFmpegLibraries.require()` once FFmpeg is loaded; cheap after the first time.
     static func prepare() { _ = quieted }
 }

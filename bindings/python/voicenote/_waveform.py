@@ -62,6 +62,7 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> Li
         NotFoundError: the file does not exist (also a ``FileNotFoundError``).
         AccessDeniedError: the file cannot be read.
         FormatError: not audio, or no audio could be decoded (an empty file, text).
+        UnsupportedError: not Ogg Opus, and FFmpeg's libraries cannot be loaded (also a ``NotImplementedError``).
         IOFailedError: reading failed; for a file-like object whose ``read`` or ``seek`` raised, with that
             exception as ``__cause__``.
         TypeError: ``source`` is none of the accepted kinds, or ``samples`` is not an integer.
