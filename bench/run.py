@@ -312,9 +312,14 @@ def measure_baselines(tools: dict) -> dict:
     for _ in range(BASELINE_RUNS):
         for key, cmd in commands.items():
             runs[key].append(run_once(cmd, f"{key} baseline"))
-    return {key: {"cmd": commands[key],
-                  "peak_kib": statistics.median(r["peak_kib"] for r in runs[key]),
-                  "wall_s": summary([r["wall_s"] for r in runs[key]])} for key in commands}
+    result = {}
+    for key in commands:
+        gnu = [gnu_time_peak_kib(commands[key]) for _ in range(3)]
+        result[key] = {"cmd": commands[key],
+                       "peak_kib": statistics.median(r["peak_kib"] for r in runs[key]),
+                       "gnu_time_peak_kib": statistics.median(gnu) if None not in gnu else None,
+                       "wall_s": summary([r["wall_s"] for r in runs[key]])}
+    return result
 
 
 def verify(commands: dict, length: int) -> dict:
@@ -393,10 +398,19 @@ def judge(length: int, measured: dict, baselines: dict, verification: dict, harn
     for ours in OURS:
         vs_floor = measured["ratios"][f"{ours}/floor wall"]["median"]
         vs_ffprobe = measured["ratios"][f"{ours}/ffprobe wall"]["median"]
-        base = baselines[ours]["peak_kib"]
-        if base <= harness_kib + 256:
-            raise BenchError(f"the {LABELS[ours]} baseline ({base} KiB) is below what os.wait4 can see here")
-        over_mib = (peaks[ours]["peak_kib"] - base) / 1024
+        # Peak and baseline read the same way: by GNU time when os.wait4 cannot see below the harness's own peak.
+        base, peak = baselines[ours]["peak_kib"], peaks[ours]["peak_kib"]
+        if base <= harness_kib + 256 or not peaks[ours]["visible_to_wait4"]:
+            base, peak = baselines[ours]["gnu_time_peak_kib"], verification["gnu_time_peak_kib"].get(ours)
+            peaks[ours]["baseline_from"] = "gnu time, median of 3"
+            if base is None or peak is None:
+                raise BenchError(f"the {LABELS[ours]} baseline is below what os.wait4 can see here, and GNU time "
+                                 "is not installed")
+            peaks[ours]["peak_kib"] = peak
+            peaks[ours]["from"] = "gnu time, one run"
+            peaks[ours]["visible_to_wait4"] = False
+        peaks[ours]["baseline_kib"] = base
+        over_mib = (peak - base) / 1024
         peaks[ours]["over_baseline_mib"] = over_mib
         checks = {
             "vs floor": {"value": vs_floor, "limit": BUDGET_VS_FLOOR, "pass": vs_floor <= BUDGET_VS_FLOOR},
@@ -465,11 +479,16 @@ def waveform_markdown(section: dict) -> str:
                          f"| {ms(series['cpu_s']['median'])} | {peak_text} | {over} | {vs_floor} | {vs_ffprobe} "
                          f"| {verdict} |")
     base = section["baselines"]
+
+    def baseline_mib(key: str) -> str:
+        gnu = base[key].get("gnu_time_peak_kib")
+        return (f"{gnu / 1024:.1f} MiB (GNU time, median of 3)" if gnu is not None
+                else f"{base[key]['peak_kib'] / 1024:.1f} MiB")
     lines += [
         "",
         f"Baselines (no work, median of {BASELINE_RUNS}): our CLI `voicenote version` "
-        f"{base['cli']['peak_kib'] / 1024:.1f} MiB, {spread(base['cli']['wall_s'], ms)} ms; "
-        f"our C sample `waveform --baseline` {base['sample']['peak_kib'] / 1024:.1f} MiB, "
+        f"{baseline_mib('cli')}, {spread(base['cli']['wall_s'], ms)} ms; "
+        f"our C sample `waveform --baseline` {baseline_mib('sample')}, "
         f"{spread(base['sample']['wall_s'], ms)} ms.",
     ]
     if footnote:

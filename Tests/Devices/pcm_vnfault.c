@@ -19,6 +19,8 @@
  *              does nothing (as a driver that cannot resume) and only snd_pcm_prepare + snd_pcm_start recover it.
  *   unplug@N   the PCM enters DISCONNECTED (-ENODEV), as when a USB microphone is pulled.
  *   broken@N   an overrun after which every snd_pcm_prepare fails with -EIO: snd_pcm_recover cannot fix it.
+ *   dead@N     no error now, but every later snd_pcm_prepare fails with -EIO (a device that cannot be restarted
+ *              after a pause).
  *   stuck@N    from then on every pointer query overruns, though prepare succeeds: a device that never recovers.
  * Every event fires once. The plugin reads its faults from the configuration only, so a test states exactly what
  * the device will do.
@@ -36,7 +38,7 @@
 
 #define MAX_FAULTS 32
 
-enum fault_kind { FAULT_XRUN, FAULT_SUSPEND, FAULT_UNPLUG, FAULT_BROKEN, FAULT_STUCK };
+enum fault_kind { FAULT_XRUN, FAULT_SUSPEND, FAULT_UNPLUG, FAULT_BROKEN, FAULT_DEAD, FAULT_STUCK };
 
 struct fault {
     enum fault_kind kind;
@@ -62,7 +64,7 @@ struct vnfault {
 static int parse_faults(struct vnfault *f, const char *text) {
     static const struct { const char *name; enum fault_kind kind; } kinds[] = {
         {"xrun", FAULT_XRUN}, {"suspend", FAULT_SUSPEND}, {"unplug", FAULT_UNPLUG},
-        {"broken", FAULT_BROKEN}, {"stuck", FAULT_STUCK}};
+        {"broken", FAULT_BROKEN}, {"dead", FAULT_DEAD}, {"stuck", FAULT_STUCK}};
     const char *p = text;
     while (*p) {
         while (*p == ' ' || *p == ',') p++;
@@ -87,7 +89,7 @@ static int parse_faults(struct vnfault *f, const char *text) {
     return 0;
 }
 
-/* Fires the faults whose frame has been reached; returns the state they leave the PCM in, or 0 for none. */
+/* Fires the faults whose frame has been reached (a suspend or unplug changes the PCM's state). */
 static void fire_due_faults(struct vnfault *f) {
     for (int i = 0; i < f->fault_count; i++) {
         struct fault *fault = &f->faults[i];
@@ -96,6 +98,7 @@ static void fire_due_faults(struct vnfault *f) {
         switch (fault->kind) {
         case FAULT_XRUN: f->xrun_pending = 1; break;
         case FAULT_BROKEN: f->broken = 1; f->xrun_pending = 1; break;
+        case FAULT_DEAD: f->broken = 1; break;
         case FAULT_STUCK: f->stuck = 1; break;
         case FAULT_SUSPEND: snd_pcm_ioplug_set_state(&f->io, SND_PCM_STATE_SUSPENDED); return;
         case FAULT_UNPLUG: snd_pcm_ioplug_set_state(&f->io, SND_PCM_STATE_DISCONNECTED); return;

@@ -15,6 +15,8 @@ public enum FaultMicrophone {
         case unplug(at: Int)
         /// An overrun after which every prepare fails (`snd_pcm_recover` cannot fix it).
         case broken(at: Int)
+        /// No error then, but every later prepare fails: capture cannot restart after a pause.
+        case dead(at: Int)
         /// Overruns on every read from then on, though prepare succeeds.
         case stuck(at: Int)
 
@@ -24,6 +26,7 @@ public enum FaultMicrophone {
             case .suspend(let frame): "suspend@\(frame)"
             case .unplug(let frame): "unplug@\(frame)"
             case .broken(let frame): "broken@\(frame)"
+            case .dead(let frame): "dead@\(frame)"
             case .stuck(let frame): "stuck@\(frame)"
             }
         }

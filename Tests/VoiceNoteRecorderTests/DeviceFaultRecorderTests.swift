@@ -64,4 +64,26 @@ import VoiceNoteTestSupport
         #expect(order == ["finished", "failed"])
         #expect(overruns(log) <= 9, "\(fault): the loop must give up, not spin")
     }
+
+    @Test func aDeviceThatCannotRestartFailsResumeAndKeepsThePausedTake() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let text = try FaultMicrophone.configuration(name: "vn_fault", infile: input.path, faults: [.dead(at: 24_000)])
+        let recorder = try Recorder(configuration: configuration(
+            directory: directory, device: DeviceSelection(name: "vn_fault", configuration: text), maximum: 60))
+        let log = try EventLog(recorder)
+        try recorder.begin()
+        #expect(eventually { recorder.context.duration >= 1 })
+        try recorder.pause()
+        let paused = recorder.context
+        #expect(paused.state == .paused)
+        #expect(status { try recorder.resume() } == .device)
+        #expect(recorder.context.state == .paused && recorder.context.duration == paused.duration)
+        try recorder.stop()
+        let result = try #require(log.finished())
+        #expect(result.duration == paused.duration)
+        #expect(try decode(result.path).samples.count == Int((paused.duration * 48_000).rounded()))
+        #expect(log.failures.isEmpty)
+        recorder.close()
+    }
 }
