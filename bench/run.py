@@ -782,9 +782,9 @@ def recorder_settings() -> dict:
     """What both encoders are set to, and where opusenc's defaults differ from ours (SPEC §1, §2)."""
     return {
         "ours": "libopusenc pull API: 32 kbit/s VBR, complexity 10, 20 ms, OPUS_APPLICATION_VOIP, "
-                "OPE_SET_DECISION_DELAY(0), OPE_SET_MUXING_DELAY(24000); beside the encode: the meter (every 0.1 s), "
-                "§5.1 dB blocks of the captured PCM, and (since commit 9915871) its own Ogg pages decoded at 16 kHz "
-                "with §5.1 blocks of that, for the take's waveform",
+                "OPE_SET_DECISION_DELAY(0), OPE_SET_MUXING_DELAY(24000); beside the encode: the meter (every 0.1 s) "
+                "and its own Ogg pages decoded at 16 kHz with §5.1 blocks of that, for the take's waveform (the "
+                "captured PCM's dB blocks only when that analysis cannot run)",
         "opusenc": "opus-tools opusenc on libopusenc: VBR and complexity 10 are its defaults (as ours); its "
                    "application is OPUS_APPLICATION_AUDIO (ours VOIP), its muxing delay 1000 ms (ours 500 ms), its "
                    "decision delay libopusenc's default 96000 (ours 0)",
