@@ -995,7 +995,7 @@ typedef struct vn_recorder_context {
     double duration_s;   /**< Seconds captured in this take, paused time excluded. */
     float average_power; /**< RMS level of the last meter window, 0…1. */
     float peak_power;    /**< Peak level of the last meter window, 0…1. */
-    int64_t overruns;    /**< ALSA overruns in this take. */
+    int64_t overruns;    /**< ALSA overruns in this take (recovered; they never end a take). */
     const char *path;    /**< The file being written or last kept; in events valid during the callback; NULL from
                               vn_recorder_get_context() (use vn_recorder_copy_path()). */
 } vn_recorder_context;
@@ -1016,7 +1016,9 @@ typedef struct vn_recorder_event {
     int type;                    /**< A #vn_recorder_event_type. */
     vn_recorder_context context; /**< CONTEXT: the new context. */
     const char *path;            /**< FINISHED: the kept file. */
-    double duration_s;           /**< FINISHED, TOO_SHORT: the take's length. */
+    double duration_s;           /**< FINISHED, TOO_SHORT: the take's length (FINISHED: what the file holds, which
+                                      is less than was captured when a write failed — a FAILED with
+                                      #VN_E_NO_SPACE or #VN_E_IO then follows). */
     int64_t size_bytes;          /**< FINISHED: bytes on disk. */
     const float *waveform;       /**< FINISHED: the waveform values, 0…1. */
     size_t waveform_count;       /**< FINISHED: #VN_WAVEFORM_DEFAULT_SAMPLES. */
