@@ -156,12 +156,16 @@ extension Recorder {
             events.emit(.tooShort(duration: take.duration))
         } else {
             let waveform = take.waveform()  // before the rename: its fallback reads the file by its .part name
-            do {
-                let kept = try keep(take, writeFailed: saveError != nil || end?.isWriteFailure == true)
+            switch keep(take, writeFailed: saveError != nil || end?.isWriteFailure == true) {
+            case .kept(let kept):
                 keptPath = kept.path
                 events.emit(.finished(RecordingResult(path: kept.path, duration: kept.duration, size: kept.size,
                                                       waveform: waveform, format: take.format)))
-            } catch {
+            case .tooShort(let duration):
+                events.emit(.tooShort(duration: duration))
+            case .nothingWritten:
+                break  // the write failure that caused it is reported below
+            case .failed(let error):
                 saveError = saveError ?? error  // the .part stays for `recover`
                 keptPath = take.partPath
             }
@@ -184,14 +188,47 @@ extension Recorder {
         events.emit(.context(context))
     }
 
+    /// What became of a take's file.
+    enum KeptFile {
+        /// Kept under its final name.
+        case kept(RecoveredRecording)
+        /// Deleted: after a failed write the file held less than the minimum duration.
+        case tooShort(Double)
+        /// Deleted: a write failed before any audio reached the disk.
+        case nothingWritten
+        /// Left as `.part` (for `recover`): the rename or repair failed.
+        case failed(VoiceNoteError)
+    }
+
     /// Renames a finished take's `.part` to its final name. When a write failed (disk full, file-size limit), the
     /// file holds less than was captured and its last page may be cut: it is repaired as `recover` repairs a crash
     /// (whole pages kept, end-of-stream marked), and the duration is what the file holds, not what was captured.
-    private func keep(_ take: Take, writeFailed: Bool) throws(VoiceNoteError) -> RecoveredRecording {
-        if writeFailed { return try RecordingRecovery.recover(partPath: take.partPath) }
-        try FileSystem.rename(take.partPath, to: take.finalPath)
-        let size = (try? FileSystem.size(of: take.finalPath)) ?? take.encoder.bytesWritten
-        return RecoveredRecording(path: take.finalPath, duration: take.duration, size: size)
+    private func keep(_ take: Take, writeFailed: Bool) -> KeptFile {
+        guard writeFailed else {
+            do throws(VoiceNoteError) {
+                try FileSystem.rename(take.partPath, to: take.finalPath)
+            } catch {
+                return .failed(error)
+            }
+            let size = (try? FileSystem.size(of: take.finalPath)) ?? take.encoder.bytesWritten
+            return .kept(RecoveredRecording(path: take.finalPath, duration: take.duration, size: size))
+        }
+        let repaired: RecoveredRecording
+        do throws(VoiceNoteError) {
+            repaired = try RecordingRecovery.recover(partPath: take.partPath)
+        } catch let error where error.status == .format {
+            try? FileSystem.remove(take.partPath)
+            return .nothingWritten
+        } catch {
+            return .failed(error)
+        }
+        // ADTS's repaired length counts the encoder's priming, as players decode it: never more than was captured.
+        let duration = min(repaired.duration, take.duration)
+        guard duration >= configuration.minimumDuration else {
+            try? FileSystem.remove(repaired.path)
+            return .tooShort(duration)
+        }
+        return .kept(RecoveredRecording(path: repaired.path, duration: duration, size: repaired.size))
     }
 }
 

@@ -12,9 +12,11 @@
  *
  * Capture only, S16_LE mono at `rate` (default 48000). It delivers `infile` (raw S16_LE mono; silence after its end)
  * as fast as it is read, like ALSA's `file` plugin over `null`. `faults` lists events, each `kind@frame`, fired when
- * the reader has read `frame` frames in all (counted across recoveries):
- *   xrun@N     an overrun: the next pointer query fails (-EPIPE from snd_pcm_wait/readi); lost frames of input are
- *              skipped as a real overrun loses them (`lost`, default 0 frames).
+ * the reader has read `frame` frames in all (counted across recoveries). Where the error shows: with `poll_errors 0`
+ * (default) from snd_pcm_readi, through the hardware pointer; with `poll_errors 1` from snd_pcm_wait, as POLLERR,
+ * which is how a kernel driver reports XRUN, SUSPENDED and DISCONNECTED.
+ *   xrun@N     an overrun (-EPIPE); `lost` frames of input (default 0, at most 1000000) are skipped, as a real
+ *              overrun loses them.
  *   suspend@N  the PCM enters SUSPENDED (-ESTRPIPE); snd_pcm_resume brings it back if `resume` is 1, else resume
  *              does nothing (as a driver that cannot resume) and only snd_pcm_prepare + snd_pcm_start recover it.
  *   unplug@N   the PCM enters DISCONNECTED (-ENODEV), as when a USB microphone is pulled.
@@ -54,6 +56,7 @@ struct vnfault {
     uint64_t consumed;        /* frames read in all, across recoveries */
     long lost;                /* input frames skipped on each xrun */
     int can_resume;
+    int poll_errors;          /* faults surface from snd_pcm_wait (POLLERR) rather than from snd_pcm_readi */
     int broken;               /* prepare fails from now on */
     int stuck;                /* every pointer query overruns from now on */
     int xrun_pending;
@@ -110,20 +113,43 @@ static int vnfault_start(snd_pcm_ioplug_t *io) { (void)io; return 0; }
 
 static int vnfault_stop(snd_pcm_ioplug_t *io) { (void)io; return 0; }
 
+/* Whether an overrun is due now (an xrun fault, or every time once stuck); skips the input it loses. */
+static int take_overrun(struct vnfault *f) {
+    if (f->stuck) return 1;
+    if (!f->xrun_pending) return 0;
+    f->xrun_pending = 0;
+    size_t skip = (size_t)f->lost;
+    f->input_position = f->input_position + skip < f->input_frames ? f->input_position + skip : f->input_frames;
+    return 1;
+}
+
 /* The hardware position: always one period ahead of the reader (as fast as it is read), unless a fault fires. */
 static snd_pcm_sframes_t vnfault_pointer(snd_pcm_ioplug_t *io) {
     struct vnfault *f = io->private_data;
-    fire_due_faults(f);
-    if (f->stuck) return -EPIPE;
-    if (f->xrun_pending) {
-        f->xrun_pending = 0;
-        size_t skip = (size_t)f->lost;
-        f->input_position = f->input_position + skip < f->input_frames ? f->input_position + skip : f->input_frames;
-        return -EPIPE;
+    if (!f->poll_errors) {
+        fire_due_faults(f);
+        if (take_overrun(f)) return -EPIPE;
     }
     if (io->state == SND_PCM_STATE_SUSPENDED || io->state == SND_PCM_STATE_DISCONNECTED)
         return (snd_pcm_sframes_t)(io->hw_ptr % io->buffer_size);
     return (snd_pcm_sframes_t)((io->appl_ptr + io->period_size) % io->buffer_size);
+}
+
+/* With poll_errors: due faults put the PCM in its error state and the wait reports POLLERR, so snd_pcm_wait
+ * answers -EPIPE, -ESTRPIPE or -ENODEV. Otherwise the eventfd's readiness as it is (always readable). */
+static int vnfault_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned int nfds,
+                                unsigned short *revents) {
+    struct vnfault *f = io->private_data;
+    *revents = nfds > 0 ? (unsigned short)pfd[0].revents : 0;
+    if (!f->poll_errors) return 0;
+    if (io->state == SND_PCM_STATE_RUNNING) {
+        fire_due_faults(f);
+        if (io->state == SND_PCM_STATE_RUNNING && take_overrun(f)) snd_pcm_ioplug_set_state(io, SND_PCM_STATE_XRUN);
+    }
+    if (io->state == SND_PCM_STATE_XRUN || io->state == SND_PCM_STATE_SUSPENDED ||
+        io->state == SND_PCM_STATE_DISCONNECTED)
+        *revents = POLLERR;
+    return 0;
 }
 
 static snd_pcm_sframes_t vnfault_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas,
@@ -162,15 +188,18 @@ static const snd_pcm_ioplug_callback_t vnfault_callbacks = {
     .transfer = vnfault_transfer,
     .prepare = vnfault_prepare,
     .resume = vnfault_resume,
+    .poll_revents = vnfault_poll_revents,
     .close = vnfault_close,
 };
 
 static int load_input(struct vnfault *f, const char *path) {
     FILE *file = fopen(path, "rb");
     if (file == NULL) return -errno;
-    fseek(file, 0, SEEK_END);
-    long bytes = ftell(file);
-    fseek(file, 0, SEEK_SET);
+    long bytes = fseek(file, 0, SEEK_END) == 0 ? ftell(file) : -1;
+    if (bytes < 0 || fseek(file, 0, SEEK_SET) != 0) {
+        fclose(file);
+        return -EIO;
+    }
     f->input = malloc(bytes > 0 ? (size_t)bytes : 1);
     if (f->input == NULL) {
         fclose(file);
@@ -184,7 +213,7 @@ static int load_input(struct vnfault *f, const char *path) {
 SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
     (void)root;
     const char *infile = NULL, *faults = "";
-    long rate = 48000, lost = 0, can_resume = 1;
+    long rate = 48000, lost = 0, can_resume = 1, poll_errors = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *n = snd_config_iterator_entry(i);
@@ -197,6 +226,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
         else if (strcmp(id, "rate") == 0) err = snd_config_get_integer(n, &rate);
         else if (strcmp(id, "lost") == 0) err = snd_config_get_integer(n, &lost);
         else if (strcmp(id, "resume") == 0) err = snd_config_get_integer(n, &can_resume);
+        else if (strcmp(id, "poll_errors") == 0) err = snd_config_get_integer(n, &poll_errors);
         else {
             SNDERR("vnfault: unknown field %s", id);
             return -EINVAL;
@@ -206,14 +236,15 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
             return -EINVAL;
         }
     }
-    if (stream != SND_PCM_STREAM_CAPTURE || infile == NULL) {
-        SNDERR("vnfault: capture only, and infile is required");
+    if (stream != SND_PCM_STREAM_CAPTURE || infile == NULL || lost < 0 || lost > 1000000 || rate <= 0) {
+        SNDERR("vnfault: capture only; infile is required; lost 0..1000000; rate > 0");
         return -EINVAL;
     }
     struct vnfault *f = calloc(1, sizeof *f);
     if (f == NULL) return -ENOMEM;
     f->lost = lost;
     f->can_resume = (int)can_resume;
+    f->poll_errors = (int)poll_errors;
     int err = parse_faults(f, faults);
     if (err == 0) err = load_input(f, infile);
     if (err < 0) {
@@ -227,6 +258,12 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
     f->io.callback = &vnfault_callbacks;
     f->io.private_data = f;
     f->io.poll_fd = eventfd(1, EFD_CLOEXEC | EFD_NONBLOCK);   /* always readable: never paced */
+    if (f->io.poll_fd < 0) {
+        err = -errno;
+        free(f->input);
+        free(f);
+        return err;
+    }
     f->io.poll_events = POLLIN;
     f->io.mmap_rw = 0;
     err = snd_pcm_ioplug_create(&f->io, name, stream, mode);

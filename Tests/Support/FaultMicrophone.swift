@@ -34,13 +34,15 @@ public enum FaultMicrophone {
 
     /// ALSA configuration text defining PCM `name` (open it with `snd_pcm_open_lconf`) that plays `infile` (raw
     /// S16_LE mono at `rate`) and raises `faults`. `canResume: false` makes `snd_pcm_resume` a no-op, as for a
-    /// driver that cannot resume, so only prepare + start recover from a suspend.
+    /// driver that cannot resume, so only prepare + start recover from a suspend. `pollErrors: true` makes the
+    /// errors show in `snd_pcm_wait` (POLLERR, as kernel drivers report them) instead of `snd_pcm_readi`. Each
+    /// overrun skips `lost` frames of the input, as a real overrun loses them.
     public static func configuration(name: String, infile: String, rate: Int = 48_000, faults: [Fault],
-                                     canResume: Bool = true) throws -> String {
+                                     canResume: Bool = true, pollErrors: Bool = false, lost: Int = 0) throws -> String {
         let plugin = try pluginPath()
         let list = faults.map(\.description).joined(separator: " ")
         return "pcm_type.vnfault { lib \"\(plugin)\" } pcm.\(name) { type vnfault infile \"\(infile)\" " +
-            "rate \(rate) faults \"\(list)\" resume \(canResume ? 1 : 0) }"
+            "rate \(rate) faults \"\(list)\" resume \(canResume ? 1 : 0) poll_errors \(pollErrors ? 1 : 0) lost \(lost) }"
     }
 
     /// The compiled plugin, built on first use into the fixtures directory.

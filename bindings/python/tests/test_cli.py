@@ -103,14 +103,12 @@ def test_record_from_a_missing_device_fails_with_one_line(cli: Path, tmp_path: P
     assert not list(tmp_path.iterdir())
 
 
-def test_a_file_size_limit_ends_the_take_keeping_what_fitted(cli: Path, microphone: tuple[str, str],
-                                                             tmp_path: Path) -> None:
-    # RLIMIT_FSIZE (SIGXFSZ ignored, as a shell's `ulimit -f` with a trap leaves it): writes past 16 KiB fail with
-    # EFBIG, which is a full disk for the recorder (SPEC §2): VN_E_NO_SPACE, and the file is kept, valid.
+def record_under_a_file_size_limit(cli: Path, microphone: tuple[str, str], output: Path, limit_kib: int) -> str:
+    """`voicenote record` of 7 s under RLIMIT_FSIZE (SIGXFSZ ignored, as a shell's `ulimit -f` with a trap leaves
+    it): writes past the limit fail with EFBIG, which is a full disk for the recorder (SPEC §2). Checks that the
+    command failed with VN_E_NO_SPACE; returns its stdout."""
     device, config = microphone
-    output = tmp_path / "note.ogg"
-    limit = 16 * 1024
-    script = f'ulimit -f {limit // 1024} && trap "" XFSZ && exec "$0" "$@"'
+    script = f'ulimit -f {limit_kib} && trap "" XFSZ && exec "$0" "$@"'
     # Without a preloaded sanitizer runtime (the TSan suite preloads one for the library under test): it maps
     # files of its own, which the file-size limit breaks.
     env = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
@@ -119,12 +117,30 @@ def test_a_file_size_limit_ends_the_take_keeping_what_fitted(cli: Path, micropho
                             capture_output=True, text=True, timeout=TIMEOUT, env=env)
     assert result.returncode != 0
     assert "VN_E_NO_SPACE" in result.stderr, result.stderr
-    finished = json.loads(result.stdout.splitlines()[-1])
-    assert finished["finished"] == str(output) and 0 < finished["size"] <= limit
+    return result.stdout
+
+
+def test_a_file_size_limit_ends_the_take_keeping_what_fitted(cli: Path, microphone: tuple[str, str],
+                                                             tmp_path: Path) -> None:
+    # VN_E_NO_SPACE, and the file is kept, valid, and reported with the length it holds (not what was captured).
+    output = tmp_path / "note.ogg"
+    stdout = record_under_a_file_size_limit(cli, microphone, output, 16)
+    finished = json.loads(stdout.splitlines()[-1])
+    assert finished["finished"] == str(output) and 0 < finished["size"] <= 16 * 1024
     assert output.stat().st_size == finished["size"]
     duration = voicenote.info(output)["duration"]
     assert 1 < duration < 7 and duration == pytest.approx(finished["duration"], abs=0.03)
     assert not list(tmp_path.glob("*.part"))
+
+
+def test_a_file_size_limit_before_any_audio_keeps_nothing(cli: Path, microphone: tuple[str, str],
+                                                          tmp_path: Path) -> None:
+    # 1 KiB holds the Ogg Opus headers but not the first page of audio: no file is kept (no .part either, which
+    # `recover` could only report as failed forever), and the error is VN_E_NO_SPACE.
+    output = tmp_path / "note.ogg"
+    stdout = record_under_a_file_size_limit(cli, microphone, output, 1)
+    assert not any("finished" in line for line in stdout.splitlines())
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_recover_finishes_a_part_file(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:

@@ -418,8 +418,11 @@ def test_exit_while_recording_finishes_the_take(speech: Speech, tmp_path: Path) 
 
 # --- devices that fail (a real ALSA plugin raising -EPIPE, -ESTRPIPE, -ENODEV on cue) -----------------------------
 
-def test_overruns_and_suspends_are_counted_and_never_end_a_take(speech: Speech, tmp_path: Path) -> None:
-    config = fault_microphone(speech.raw48, "xrun@24000 suspend@48000 xrun@72000", tmp_path, can_resume=False)
+@pytest.mark.parametrize("poll_errors", [False, True])
+def test_overruns_and_suspends_are_counted_and_never_end_a_take(speech: Speech, tmp_path: Path,
+                                                                poll_errors: bool) -> None:
+    config = fault_microphone(speech.raw48, "xrun@24000 suspend@48000 xrun@72000", tmp_path, can_resume=False,
+                              poll_errors=poll_errors)
     with voicenote.Recorder(tmp_path / "takes", device="vn_fault", device_config=config, max_duration=2) as recorder:
         log = EventLog(recorder)
         recorder.begin()
@@ -427,18 +430,21 @@ def test_overruns_and_suspends_are_counted_and_never_end_a_take(speech: Speech, 
         done = log.finished()
         assert done.duration == 2.0 and decoded_samples(done.path) == 2 * 48000
         assert not [event for event in events if isinstance(event, RecordingFailed)]
-        assert max(context.overruns for context in contexts(events)) == 2
+        # ≥: a consumer stalled for a whole device buffer would add dropped periods to the two overruns.
+        assert max(context.overruns for context in contexts(events)) >= 2
 
 
-def test_a_device_unplugged_mid_take_keeps_the_take_then_fails(speech: Speech, tmp_path: Path) -> None:
-    config = fault_microphone(speech.raw48, "unplug@48000", tmp_path)
+@pytest.mark.parametrize("poll_errors", [False, True])
+def test_a_device_unplugged_mid_take_keeps_the_take_then_fails(speech: Speech, tmp_path: Path,
+                                                               poll_errors: bool) -> None:
+    config = fault_microphone(speech.raw48, "unplug@48000", tmp_path, poll_errors=poll_errors)
     with voicenote.Recorder(tmp_path / "takes", device="vn_fault", device_config=config, max_duration=5) as recorder:
         log = EventLog(recorder)
         recorder.begin()
         events = log.wait_end()
         ends = [event for event in events if isinstance(event, (RecordingFinished, RecordingFailed))]
         assert [type(event) for event in ends] == [RecordingFinished, RecordingFailed]
-        assert isinstance(ends[1].error, voicenote.DeviceError)
+        assert isinstance(ends[1].error, voicenote.DeviceError) and "(error -19)" in str(ends[1].error)
         assert 1.0 <= ends[0].duration < 5.0
         assert decoded_samples(ends[0].path) == round(ends[0].duration * 48000)
         assert recorder.context.state is RecorderState.STOPPED
