@@ -24,7 +24,8 @@
  *   dead@N     no error now, but every later snd_pcm_prepare fails with -EIO (a device that cannot be restarted
  *              after a pause).
  *   stuck@N    from then on every pointer query overruns, though prepare succeeds: a device that never recovers.
- * Every event fires once. The plugin reads its faults from the configuration only, so a test states exactly what
+ * Every event fires once. Two more fields fail the device before any audio: `open_error` (a negative errno, e.g.
+ * -13 for EACCES) is returned by the open itself, `start_error` by every snd_pcm_start. The plugin reads its faults from the configuration only, so a test states exactly what
  * the device will do.
  */
 #define _GNU_SOURCE
@@ -57,6 +58,7 @@ struct vnfault {
     long lost;                /* input frames skipped on each xrun */
     int can_resume;
     int poll_errors;          /* faults surface from snd_pcm_wait (POLLERR) rather than from snd_pcm_readi */
+    int start_error;          /* what every start returns (0: starts) */
     int broken;               /* prepare fails from now on */
     int stuck;                /* every pointer query overruns from now on */
     int xrun_pending;
@@ -109,7 +111,10 @@ static void fire_due_faults(struct vnfault *f) {
     }
 }
 
-static int vnfault_start(snd_pcm_ioplug_t *io) { (void)io; return 0; }
+static int vnfault_start(snd_pcm_ioplug_t *io) {
+    struct vnfault *f = io->private_data;
+    return f->start_error;
+}
 
 static int vnfault_stop(snd_pcm_ioplug_t *io) { (void)io; return 0; }
 
@@ -213,7 +218,7 @@ static int load_input(struct vnfault *f, const char *path) {
 SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
     (void)root;
     const char *infile = NULL, *faults = "";
-    long rate = 48000, lost = 0, can_resume = 1, poll_errors = 0;
+    long rate = 48000, lost = 0, can_resume = 1, poll_errors = 0, open_error = 0, start_error = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *n = snd_config_iterator_entry(i);
@@ -227,6 +232,8 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
         else if (strcmp(id, "lost") == 0) err = snd_config_get_integer(n, &lost);
         else if (strcmp(id, "resume") == 0) err = snd_config_get_integer(n, &can_resume);
         else if (strcmp(id, "poll_errors") == 0) err = snd_config_get_integer(n, &poll_errors);
+        else if (strcmp(id, "open_error") == 0) err = snd_config_get_integer(n, &open_error);
+        else if (strcmp(id, "start_error") == 0) err = snd_config_get_integer(n, &start_error);
         else {
             SNDERR("vnfault: unknown field %s", id);
             return -EINVAL;
@@ -236,15 +243,18 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
             return -EINVAL;
         }
     }
-    if (stream != SND_PCM_STREAM_CAPTURE || infile == NULL || lost < 0 || lost > 1000000 || rate <= 0) {
-        SNDERR("vnfault: capture only; infile is required; lost 0..1000000; rate > 0");
+    if (stream != SND_PCM_STREAM_CAPTURE || infile == NULL || lost < 0 || lost > 1000000 || rate <= 0 ||
+        open_error > 0 || start_error > 0) {
+        SNDERR("vnfault: capture only; infile is required; lost 0..1000000; rate > 0; errors are negative");
         return -EINVAL;
     }
+    if (open_error < 0) return (int)open_error;
     struct vnfault *f = calloc(1, sizeof *f);
     if (f == NULL) return -ENOMEM;
     f->lost = lost;
     f->can_resume = (int)can_resume;
     f->poll_errors = (int)poll_errors;
+    f->start_error = (int)start_error;
     int err = parse_faults(f, faults);
     if (err == 0) err = load_input(f, infile);
     if (err < 0) {

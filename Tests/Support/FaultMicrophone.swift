@@ -37,12 +37,15 @@ public enum FaultMicrophone {
     /// driver that cannot resume, so only prepare + start recover from a suspend. `pollErrors: true` makes the
     /// errors show in `snd_pcm_wait` (POLLERR, as kernel drivers report them) instead of `snd_pcm_readi`. Each
     /// overrun skips `lost` frames of the input, as a real overrun loses them.
+    /// `openError`/`startError` (negative errnos) make the open, or every start, fail that way.
     public static func configuration(name: String, infile: String, rate: Int = 48_000, faults: [Fault],
-                                     canResume: Bool = true, pollErrors: Bool = false, lost: Int = 0) throws -> String {
+                                     canResume: Bool = true, pollErrors: Bool = false, lost: Int = 0,
+                                     openError: Int32 = 0, startError: Int32 = 0) throws -> String {
         let plugin = try pluginPath()
         let list = faults.map(\.description).joined(separator: " ")
         return "pcm_type.vnfault { lib \"\(plugin)\" } pcm.\(name) { type vnfault infile \"\(infile)\" " +
-            "rate \(rate) faults \"\(list)\" resume \(canResume ? 1 : 0) poll_errors \(pollErrors ? 1 : 0) lost \(lost) }"
+            "rate \(rate) faults \"\(list)\" resume \(canResume ? 1 : 0) poll_errors \(pollErrors ? 1 : 0) " +
+            "lost \(lost) open_error \(openError) start_error \(startError) }"
     }
 
     /// The compiled plugin, built on first use into the fixtures directory.

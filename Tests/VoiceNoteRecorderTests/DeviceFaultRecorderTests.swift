@@ -107,4 +107,20 @@ import VoiceNoteTestSupport
         #expect(log.failures.isEmpty)
         recorder.close()
     }
+
+    @Test(arguments: [(Int32(-EACCES), Int32(0), Status.permission), (-EPERM, 0, .permission), (-ENOENT, 0, .device),
+                      (0, -EIO, .device), (0, -EBUSY, .device)])
+    func aDeviceThatWillNotOpenOrStartFailsBeginAndLeavesNoFile(failure: (open: Int32, start: Int32, status: Status)) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let takes = directory + "/takes"
+        let text = try FaultMicrophone.configuration(name: "vn_fault", infile: input.path, faults: [],
+                                                     openError: failure.open, startError: failure.start)
+        let recorder = try Recorder(configuration: configuration(
+            directory: takes, device: DeviceSelection(name: "vn_fault", configuration: text)))
+        #expect(status { try recorder.begin() } == failure.status, "\(failure)")
+        #expect(recorder.context.state == .stopped)
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: takes))?.isEmpty ?? true)
+        recorder.close()
+    }
 }

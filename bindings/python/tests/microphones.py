@@ -85,18 +85,19 @@ FAULT_PLUGIN_SOURCE = Path(__file__).resolve().parents[3] / "Tests" / "Devices" 
 
 
 def fault_microphone(infile: Path, faults: str, build_dir: Path, can_resume: bool = True, poll_errors: bool = False,
-                     name: str = "vn_fault") -> str:
+                     open_error: int = 0, name: str = "vn_fault") -> str:
     """ALSA configuration text defining ``pcm.<name>``: a microphone that fails on cue (``Tests/Devices/
     pcm_vnfault.c``, a real ALSA external plugin compiled here with ``cc``): it reads raw S16LE mono frames from
     ``infile`` as fast as they are read and raises the ``faults`` it is given, e.g. ``"xrun@48000 unplug@96000"``
     (see the plugin's header for every kind); with ``poll_errors`` they show in ``snd_pcm_wait`` (POLLERR, as kernel
-    drivers report them) rather than in ``snd_pcm_readi``."""
+    drivers report them) rather than in ``snd_pcm_readi``; ``open_error`` (a negative errno) fails the open itself."""
     plugin = build_dir / "libasound_module_pcm_vnfault.so"
     if not plugin.exists():
         flags = run(["pkg-config", "--cflags", "--libs", "alsa"]).decode().split()
         run(["cc", "-O1", "-DPIC", "-shared", "-fPIC", str(FAULT_PLUGIN_SOURCE), "-o", str(plugin), *flags])
     return (f'pcm_type.vnfault {{ lib "{plugin}" }} pcm.{name} {{ type vnfault infile "{infile}" '
-            f'faults "{faults}" resume {1 if can_resume else 0} poll_errors {1 if poll_errors else 0} }}')
+            f'faults "{faults}" resume {1 if can_resume else 0} poll_errors {1 if poll_errors else 0} '
+            f'open_error {open_error} }}')
 
 
 def decoded_samples(path: str, rate: int = 48000) -> int:

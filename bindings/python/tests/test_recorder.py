@@ -7,6 +7,7 @@ Every wait is bounded (``helpers.TIMEOUT``) and waits for a condition, never a s
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import re
 import subprocess
@@ -448,6 +449,15 @@ def test_a_device_unplugged_mid_take_keeps_the_take_then_fails(speech: Speech, t
         assert 1.0 <= ends[0].duration < 5.0
         assert decoded_samples(ends[0].path) == round(ends[0].duration * 48000)
         assert recorder.context.state is RecorderState.STOPPED
+
+
+def test_a_device_that_refuses_access_is_a_permission_error(speech: Speech, tmp_path: Path) -> None:
+    config = fault_microphone(speech.raw48, "", tmp_path, open_error=-errno.EACCES)
+    with voicenote.Recorder(tmp_path / "takes", device="vn_fault", device_config=config) as recorder:
+        with pytest.raises(voicenote.AccessDeniedError):
+            recorder.begin()
+        assert recorder.context.state is RecorderState.STOPPED
+    assert recordings(tmp_path / "takes") == []
 
 
 def test_devices_lists_alsa_null() -> None:
