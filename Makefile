@@ -14,7 +14,7 @@ PYTHON ?= python3
 
 # Every Debian package the build, tests, bench and tools use.
 DEBIAN_PACKAGES := \
-	pkg-config cmake ninja-build gcc g++ make binutils file time libpng-dev \
+	pkg-config cmake ninja-build gcc g++ make binutils file time dpkg-dev libpng-dev \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev \
 	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
@@ -27,7 +27,7 @@ SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/vo
 
 
 .PHONY: all deps build so cli tsan-so test test-swift test-abi test-c test-python test-install test-tsan \
-	test-asan test-fuzz install run bench fuzz docs clean
+	test-asan test-fuzz install deb run bench fuzz docs clean
 
 all: build
 
@@ -87,6 +87,11 @@ test-asan:
 
 install: build
 	scripts/install.sh "$(PREFIX)" $(BUILD) $(VERSION) $(MAJOR)
+
+# Debian packages libvoicenote$(MAJOR), libvoicenote-dev and voicenote-tools in $(DEBDIR).
+DEBDIR ?= $(BUILD)/deb
+deb: build
+	scripts/deb.sh $(BUILD) $(VERSION) $(MAJOR) "$(DEBDIR)"
 
 run: deps build
 	scripts/run-main-job.sh $(BUILD)

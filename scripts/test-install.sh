@@ -9,6 +9,10 @@
 #      header is the repo's, and no installed text file records the prefix
 #   e) the Python package installs with `pip install --target` and, run from outside the repo with
 #      VOICENOTE_LIBRARY unset, loads the installed library and reports the version
+#   f) `make deb`: the three packages hold what `make install` installs, split as Debian splits a C library, with
+#      Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps); extracted, the samples build
+#      from them with pkg-config and CMake and run; as root they also install with dpkg, build and run from /usr,
+#      and are purged again
 # Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
 set -uo pipefail
 
@@ -214,6 +218,62 @@ if [[ -f $repo/bindings/python/pyproject.toml ]]; then
     check "python -c 'import voicenote; print(voicenote.version())' prints $version" python_reports_version
 else
     skip "Python package: bindings/python/pyproject.toml does not exist yet"
+fi
+
+echo "== f) Debian packages (make deb)"
+debs=$tmp/debs
+# deb_holds DEB PATH...: the package's file list has each PATH (./usr/...), and nothing under usr/ besides
+# them and its doc directory.
+deb_holds() {
+    local deb=$1 listed expected; shift
+    listed=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -v '/$' | grep -v '^./usr/share/doc/' | sort)
+    expected=$(printf '%s\n' "$@" | sort)
+    expect_eq "$expected" "$listed"
+}
+# deb_depends_on DEB PACKAGE...: each PACKAGE is named in the Depends field.
+deb_depends_on() {
+    local deb=$1 depends package; shift
+    depends=$(dpkg-deb -f "$deb" Depends)
+    for package in "$@"; do
+        grep -Eq "(^|, )$package( |,|$)" <<<"$depends" || { echo "Depends lacks $package: $depends"; return 1; }
+    done
+}
+if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
+    check "make deb builds three packages" make -s -C "$repo" deb DEBDIR="$debs"
+    arch=$(dpkg --print-architecture)
+    runtime=$debs/libvoicenote${major}_${version}_$arch.deb dev=$debs/libvoicenote-dev_${version}_$arch.deb
+    tools=$debs/voicenote-tools_${version}_$arch.deb
+    check "libvoicenote$major holds the library and its SONAME link" deb_holds "$runtime" \
+        "./usr/lib/libvoicenote.so.$version" "./usr/lib/libvoicenote.so.$major"
+    check "libvoicenote-dev holds the header, the .so link, pkg-config and CMake files" deb_holds "$dev" \
+        ./usr/include/voicenote.h ./usr/lib/libvoicenote.so ./usr/lib/pkgconfig/voicenote.pc \
+        ./usr/lib/cmake/voicenote/voicenoteConfig.cmake ./usr/lib/cmake/voicenote/voicenoteConfigVersion.cmake
+    check "voicenote-tools holds the CLI" deb_holds "$tools" ./usr/bin/voicenote
+    check "libvoicenote$major depends on ALSA, Opus and FFmpeg's libraries" deb_depends_on "$runtime" \
+        libasound2 libopus0 libopusenc0 libopusfile0 libogg0 libavformat59 libavcodec59 libswresample4 libavutil57
+    check "libvoicenote-dev depends on libvoicenote$major (= $version)" deb_depends_on "$dev" "libvoicenote$major \\(= $version\\)"
+    check "libvoicenote$major declares its shlibs" expect_eq "libvoicenote $major libvoicenote$major (>= $version)" \
+        "$(dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./shlibs)"
+    root=$tmp/debroot
+    check "the packages extract" bash -c "for d in '$runtime' '$dev' '$tools'; do dpkg -x \"\$d\" '$root' || exit 1; done"
+    check "samples build with pkg-config from the extracted packages and run" build_with_make "$root/usr" "$tmp/deb-make"
+    check "samples build with CMake from the extracted packages and run" build_with_cmake "$root/usr" "$tmp/deb-cmake"
+    check "the packaged voicenote runs" "$root/usr/bin/voicenote" version
+    if [[ $(id -u) -eq 0 ]] && ! dpkg-query -W libvoicenote-dev >/dev/null 2>&1; then
+        # purge_debs: removes what this test installed, whatever happened before.
+        purge_debs() { dpkg --purge voicenote-tools libvoicenote-dev "libvoicenote$major" >/dev/null 2>&1 || true; }
+        trap 'purge_debs; rm -rf "$tmp"' EXIT
+        check "dpkg -i installs the three packages" dpkg -i "$runtime" "$dev" "$tools"
+        check "samples build with the system's pkg-config and run" build_with_make /usr "$tmp/deb-system-make"
+        check "samples build with CMake from /usr and run" build_with_cmake /usr "$tmp/deb-system-cmake"
+        check "voicenote from the package runs" /usr/bin/voicenote version
+        check "dpkg --purge removes them" dpkg --purge voicenote-tools libvoicenote-dev "libvoicenote$major"
+        check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote 2>/dev/null | grep -q .'
+    else
+        skip "dpkg -i: needs root and no voicenote packages already installed"
+    fi
+else
+    skip "Debian packages: dpkg-deb or dpkg-shlibdeps (dpkg-dev) is not installed"
 fi
 
 echo "test-install: $passed passed, $failed failed, $skipped skipped"
