@@ -59,7 +59,7 @@ let package = Package(
         ),
         // libFuzzer target over the decoders and the waveform (`make fuzz`; see scripts/fuzz.sh).
         .executableTarget(name: "voicenote-fuzz-decoders", dependencies: ["VoiceNoteCodec", "VoiceNoteWaveform"]),
-        .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore"]),
+        .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore", "VoiceNoteTestSupport"]),
         // Real fixture files (espeak-ng, sox, opusenc, ffmpeg) shared by the test targets.
         .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
         .testTarget(name: "VoiceNoteAudioTests", dependencies: ["VoiceNoteAudio", "VoiceNoteTestSupport"]),

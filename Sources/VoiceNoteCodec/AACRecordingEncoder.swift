@@ -87,18 +87,10 @@ final class AACRecordingEncoder: RecordingEncoder {
 
     func write(_ pcm: UnsafeBufferPointer<Int16>) throws(VoiceNoteError) {
         guard !finished else { throw VoiceNoteError(.misuse, "write after finish") }
-        if let failure = codecFailure ?? file.failure { throw failure }
-        guard pcm.count % channels == 0 else {
-            throw VoiceNoteError(.invalidArgument, "\(pcm.count) samples is not a whole number of \(channels)-channel frames")
-        }
-        guard let base = pcm.baseAddress else { return }
-        let frames = pcm.count / channels
-        var done = 0
-        while done < frames {
-            let count = min(frames - done, Self.conversionChunk)
-            try convert(base + done * channels, frames: count)
+        try forEachChunk(of: pcm, channels: channels, chunk: Self.conversionChunk, failure: codecFailure ?? file.failure) {
+            (frames, count) throws(VoiceNoteError) in
+            try convert(frames, frames: count)
             framesWritten += Int64(count)
-            done += count
             try encodeWholeFrames()
         }
     }

@@ -60,20 +60,11 @@ final class OpusRecordingEncoder: RecordingEncoder {
 
     func write(_ pcm: UnsafeBufferPointer<Int16>) throws(VoiceNoteError) {
         guard let encoder else { throw VoiceNoteError(.misuse, "write after finish") }
-        if let failure = codecFailure ?? file.failure { throw failure }
-        guard pcm.count % channels == 0 else {
-            throw VoiceNoteError(.invalidArgument, "\(pcm.count) samples is not a whole number of \(channels)-channel frames")
-        }
-        guard let base = pcm.baseAddress else { return }
-        let frames = pcm.count / channels
-        var done = 0
-        while done < frames {
-            // Bounded pieces: pages are taken between them, so a long buffer never piles up pages in memory.
-            let count = min(frames - done, 48_000)
-            let result = ope_encoder_write(encoder, base + done * channels, Int32(count))
+        try forEachChunk(of: pcm, channels: channels, chunk: 48_000, failure: codecFailure ?? file.failure) {
+            (frames, count) throws(VoiceNoteError) in
+            let result = ope_encoder_write(encoder, frames, Int32(count))
             guard result == OPE_OK else { throw fail(Self.codecError(result, "ope_encoder_write")) }
             framesWritten += Int64(count)
-            done += count
             try writePages(flush: false)
         }
     }

@@ -105,3 +105,23 @@ public enum RecordingEncoders {
         }
     }
 }
+
+/// The checks and the loop every encoder's `write` shares: throws `failure` (the encoder's stored codec or file
+/// error) again, refuses a sample count that is not whole `channels`-sample frames, then hands `body` the frames
+/// in pieces of at most `chunk` frames (pages are written between pieces, so a long buffer never piles up
+/// output in memory).
+func forEachChunk(of pcm: UnsafeBufferPointer<Int16>, channels: Int, chunk: Int, failure: VoiceNoteError?,
+                  _ body: (UnsafePointer<Int16>, Int) throws(VoiceNoteError) -> Void) throws(VoiceNoteError) {
+    if let failure { throw failure }
+    guard pcm.count % channels == 0 else {
+        throw VoiceNoteError(.invalidArgument, "\(pcm.count) samples is not a whole number of \(channels)-channel frames")
+    }
+    guard let base = pcm.baseAddress else { return }
+    let frames = pcm.count / channels
+    var done = 0
+    while done < frames {
+        let count = min(frames - done, chunk)
+        try body(base + done * channels, count)
+        done += count
+    }
+}

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Synchronization
 import Testing
+import VoiceNoteTestSupport
 @testable import VoiceNoteCore
 
 /// Whether `fd` is readable within `timeoutMilliseconds`.
@@ -26,7 +27,7 @@ func isReadable(_ fd: Int32, timeoutMilliseconds: Int32 = 0) -> Bool {
         }, release: nil)
         #expect(!isReadable(loop.fileDescriptor))
         try source.start(count: 50, intervalMicroseconds: 0)
-        #expect(waitUntil { source.fired == 50 })
+        #expect(eventually(seconds: 10, pollMicroseconds: 200) { source.fired == 50 })
         #expect(isReadable(loop.fileDescriptor, timeoutMilliseconds: 5000))
         #expect(calls.load(ordering: .relaxed) == 0)
         #expect(try loop.dispatch() == 50)

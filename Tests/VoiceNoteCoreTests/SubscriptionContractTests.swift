@@ -1,16 +1,7 @@
 import Synchronization
 import Testing
+import VoiceNoteTestSupport
 @testable import VoiceNoteCore
-
-/// Waits up to `seconds` for `condition`, polling on a short interval; returns whether it became true.
-func waitUntil(seconds: Double = 10, _ condition: () -> Bool) -> Bool {
-    let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
-    while !condition() {
-        if monotonicNanoseconds() > deadline { return false }
-        sleepMicroseconds(200)
-    }
-    return true
-}
 
 /// Per-subscription bookkeeping shared between a test and its callbacks.
 final class Probe: Sendable {
@@ -47,7 +38,7 @@ final class Probe: Sendable {
         let last = Probe()
         _ = try source.events.subscribe({ last.record($0) }, release: nil)
         try source.emit(count: 1)
-        #expect(waitUntil { last.calls.load(ordering: .relaxed) == 1 })
+        #expect(eventually(seconds: 10, pollMicroseconds: 200) { last.calls.load(ordering: .relaxed) == 1 })
         #expect(probes.allSatisfy { $0.lateCalls.load(ordering: .relaxed) == 0 })
         #expect(probes.allSatisfy { $0.releases.load(ordering: .relaxed) == 1 })
         #expect(source.fired > 0)
@@ -60,7 +51,7 @@ final class Probe: Sendable {
         for probe in probes { _ = try source.events.subscribe({ probe.record($0) }, release: nil) }
         try source.start(count: 5000, intervalMicroseconds: 0)
         try source.emit(count: 100)
-        #expect(waitUntil { probes.allSatisfy { $0.calls.load(ordering: .relaxed) == 5100 } })
+        #expect(eventually(seconds: 10, pollMicroseconds: 200) { probes.allSatisfy { $0.calls.load(ordering: .relaxed) == 5100 } })
         #expect(probes.allSatisfy { $0.outOfOrder.load(ordering: .relaxed) == 0 })
         #expect(probes.allSatisfy { $0.lastSequence.load(ordering: .relaxed) == 5100 })
     }
@@ -78,7 +69,7 @@ final class Probe: Sendable {
             probe.unsubscribed.store(true, ordering: .releasing)
         }, release: { probe.releases.add(1, ordering: .relaxed) }), ordering: .releasing)
         try source.emit(count: 3)
-        #expect(waitUntil { probe.releases.load(ordering: .relaxed) == 1 })
+        #expect(eventually(seconds: 10, pollMicroseconds: 200) { probe.releases.load(ordering: .relaxed) == 1 })
         #expect(status.load(ordering: .relaxed) == 0)
         #expect(probe.calls.load(ordering: .relaxed) == 1)
     }
@@ -91,7 +82,7 @@ final class Probe: Sendable {
             source.close()
         }, release: { probe.releases.add(1, ordering: .relaxed) })
         try source.start(count: 0, intervalMicroseconds: 0)
-        #expect(waitUntil { probe.releases.load(ordering: .relaxed) == 1 })
+        #expect(eventually(seconds: 10, pollMicroseconds: 200) { probe.releases.load(ordering: .relaxed) == 1 })
         #expect(probe.calls.load(ordering: .relaxed) == 1)
         #expect(throws: VoiceNoteError.self) { try source.emit(count: 1) }
     }
@@ -104,11 +95,11 @@ final class Probe: Sendable {
         let left = Atomic<Bool>(false)
         let id = try source.events.subscribe({ _ in
             entered.store(true, ordering: .releasing)
-            _ = waitUntil { mayLeave.load(ordering: .acquiring) }
+            _ = eventually(seconds: 10, pollMicroseconds: 200) { mayLeave.load(ordering: .acquiring) }
             left.store(true, ordering: .releasing)
         }, release: nil)
         try source.emit(count: 1)
-        #expect(waitUntil { entered.load(ordering: .acquiring) })
+        #expect(eventually(seconds: 10, pollMicroseconds: 200) { entered.load(ordering: .acquiring) })
         let releaser = try LibraryThread(name: "test-releaser") {
             sleepMicroseconds(50_000)
             mayLeave.store(true, ordering: .releasing)
@@ -155,13 +146,13 @@ final class Probe: Sendable {
         let releases = Atomic<Int>(0)
         let a = try onEventThread.events.subscribe({ _ in
             startedA.store(true, ordering: .releasing)
-            _ = waitUntil { startedB.load(ordering: .acquiring) }
+            _ = eventually(seconds: 10, pollMicroseconds: 200) { startedB.load(ordering: .acquiring) }
             try? SubscriptionRegistry.shared.end(id: ids.withLock { $0.b })
             finishedA.store(true, ordering: .releasing)
         }, release: { releases.add(1, ordering: .relaxed) })
         let b = try onLoop.events.subscribe({ _ in
             startedB.store(true, ordering: .releasing)
-            _ = waitUntil { startedA.load(ordering: .acquiring) }
+            _ = eventually(seconds: 10, pollMicroseconds: 200) { startedA.load(ordering: .acquiring) }
             try? SubscriptionRegistry.shared.end(id: ids.withLock { $0.a })
             finishedB.store(true, ordering: .releasing)
         }, release: { releases.add(1, ordering: .relaxed) })
@@ -169,7 +160,7 @@ final class Probe: Sendable {
         try onEventThread.emit(count: 1)
         try onLoop.emit(count: 1)
         let dispatcher = try LibraryThread(name: "test-dispatch") { _ = try? loop.dispatch() }
-        #expect(waitUntil { finishedA.load(ordering: .acquiring) && finishedB.load(ordering: .acquiring) })
+        #expect(eventually(seconds: 10, pollMicroseconds: 200) { finishedA.load(ordering: .acquiring) && finishedB.load(ordering: .acquiring) })
         dispatcher.join()
         #expect(releases.load(ordering: .relaxed) == 2)
     }

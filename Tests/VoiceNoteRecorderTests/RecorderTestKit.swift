@@ -40,12 +40,7 @@ final class EventLog: @unchecked Sendable {
     /// Waits (bounded) until `predicate` holds for the events so far.
     @discardableResult
     func wait(seconds: Double = 20, until predicate: ([RecorderEvent]) -> Bool) -> Bool {
-        let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
-        while !predicate(all) {
-            if monotonicNanoseconds() > deadline { return false }
-            sleepMicroseconds(1000)
-        }
-        return true
+        eventually(seconds: seconds, pollMicroseconds: 1000) { predicate(all) }
     }
 
     /// The first finished result, waiting for it.
@@ -63,17 +58,6 @@ final class EventLog: @unchecked Sendable {
 
     /// Failures so far.
     var failures: [VoiceNoteError] { all.compactMap { if case .failed(let error) = $0 { error } else { nil } } }
-}
-
-/// Waits (bounded) until `condition` holds.
-@discardableResult
-func eventually(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
-    while !condition() {
-        if monotonicNanoseconds() > deadline { return false }
-        sleepMicroseconds(1000)
-    }
-    return true
 }
 
 /// Decodes a file for playback (opusfile at 48 kHz, or FFmpeg), all of it.

@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 from typing import Dict, List, Optional
 
-import pytest
 
 from audiofiles import Media
 from helpers import PACKAGE_ROOT, TIMEOUT

@@ -15,8 +15,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-from . import _capi, _events
-from .errors import check
+from . import _capi, _collect, _events
 
 __all__ = ["SessionKind", "Device", "devices", "ActivateHook", "DeactivateHook", "SessionHooks", "register_hooks",
            "discard_hooks"]
@@ -55,10 +54,6 @@ class Device:
 
 # --- device enumeration ------------------------------------------------------------------------------------------
 
-_keys = itertools.count(1)  # never 0: user_data 0 would reach C as NULL
-#: Live enumerations: key → (the list being filled, the first exception the hook caught).
-_enumerations: Dict[int, List[Any]] = {}
-
 
 def _text(raw: Optional[bytes]) -> str:
     return raw.decode("utf-8", "replace") if raw else ""
@@ -66,16 +61,7 @@ def _text(raw: Optional[bytes]) -> str:
 
 def _device(user_data: Optional[int], name: Optional[bytes], description: Optional[bytes], can_capture: int,
             can_play: int) -> None:
-    state = _enumerations.get(user_data or 0)
-    if state is None:
-        return
-    found, failure = state
-    if failure:
-        return
-    try:
-        found.append(Device(_text(name), _text(description), bool(can_capture), bool(can_play)))
-    except BaseException as error:  # noqa: BLE001 - never raise into C; devices() raises it afterwards
-        failure.append(error)
+    _collect.add(user_data, lambda: Device(_text(name), _text(description), bool(can_capture), bool(can_play)))
 
 
 #: The trampoline (``vn_device_fn``), alive as long as the module.
@@ -91,17 +77,7 @@ def devices() -> List[Device]:
     Returns:
         A list of :class:`Device`.
     """
-    key = next(_keys)
-    found: List[Device] = []
-    failure: List[BaseException] = []
-    _enumerations[key] = [found, failure]
-    try:
-        check(_capi.vn_devices_enumerate(device_trampoline, key))
-    finally:
-        _enumerations.pop(key, None)
-    if failure:
-        raise failure[0]
-    return found
+    return _collect.collect(lambda key: _capi.vn_devices_enumerate(device_trampoline, key))
 
 
 # --- session hooks -----------------------------------------------------------------------------------------------
@@ -124,6 +100,7 @@ class SessionHooks:
         return self.activate_errors.pop(threading.get_ident(), None)
 
 
+_keys = itertools.count(1)  # never 0: user_data 0 would reach C as NULL
 #: Live hook keys. Written only under the GIL by single dict operations.
 _hooks: Dict[int, SessionHooks] = {}
 

@@ -68,7 +68,30 @@ _Self = TypeVar("_Self", bound="Closing")
 
 
 class Closing:
-    """Context-manager support for the library's objects: ``with`` closes them on exit. Subclasses define close()."""
+    """What the library's objects share: the C handle they own, destroyed exactly once (by close(), by garbage
+    collection, or at interpreter exit in order); ``closed``; and context-manager support (``with`` closes them on
+    exit). Subclasses call :meth:`_own` once their C object exists, and define close()."""
+
+    _handle: Any
+    _finalizer: "weakref.finalize[..., Any]"
+
+    def _own(self, handle: Any, destroy: Any, *args: Any) -> None:
+        """Keeps ``handle``; ``destroy(*args)`` runs once when the object is closed, collected, or at exit."""
+        self._handle = handle
+        self._finalizer = weakref.finalize(self, destroy, *args)
+        self._finalizer.atexit = False  # the package's own exit hook closes it, in the right order
+        track(self)
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return not self._finalizer.alive
+
+    def _live_handle(self) -> Any:
+        """The C handle; ValueError once closed."""
+        if self.closed:
+            raise ValueError(f"operation on a closed {type(self).__name__}")
+        return self._handle
 
     def close(self) -> None:  # pragma: no cover - every subclass defines it
         raise NotImplementedError

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ctypes
 import math
 import threading
-import weakref
 from typing import Any, Optional
 
 from . import _capi, _lifecycle
@@ -41,12 +40,9 @@ class EventLoop(_lifecycle.Closing):
         """
         handle = _capi.vn_event_loop_p()
         check(_capi.vn_event_loop_create(ctypes.byref(handle)))
-        self._handle = handle
-        self._finalizer = weakref.finalize(self, _capi.vn_event_loop_destroy, handle)
-        self._finalizer.atexit = False  # the package's own exit hook closes it, in the right order
         self._local = threading.local()  # per thread: how deep this thread is inside dispatch()
         self._close_requested = False
-        _lifecycle.track(self)
+        self._own(handle, _capi.vn_event_loop_destroy, handle)
 
     # -- state ------------------------------------------------------------------------------------------------
 
@@ -54,11 +50,6 @@ class EventLoop(_lifecycle.Closing):
     def closed(self) -> bool:
         """True after :meth:`close`."""
         return self._close_requested or not self._finalizer.alive
-
-    def _live_handle(self) -> Any:
-        if self.closed:
-            raise ValueError("operation on a closed EventLoop")
-        return self._handle
 
     def _depth(self) -> int:
         return getattr(self._local, "depth", 0)

@@ -7,7 +7,6 @@ import ctypes
 import enum
 import operator
 import os
-import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Union
 
@@ -373,20 +372,12 @@ class Recorder(_lifecycle.Closing):
         except BaseException:
             _devices.discard_hooks(key)
             raise
-        self._handle = handle
         self._loop = loop
         self._format = fmt
         self._hooks = hooks
-        self._finalizer = weakref.finalize(self, _destroy, handle, key)
-        self._finalizer.atexit = False  # the package's own exit hook closes it, in the right order
-        _lifecycle.track(self)
+        self._own(handle, _destroy, handle, key)
 
     # -- state ------------------------------------------------------------------------------------------------
-
-    @property
-    def closed(self) -> bool:
-        """True after :meth:`close`."""
-        return not self._finalizer.alive
 
     @property
     def loop(self) -> Optional[EventLoop]:
@@ -397,11 +388,6 @@ class Recorder(_lifecycle.Closing):
     def format(self) -> RecordingFormat:
         """The format takes are written in."""
         return self._format
-
-    def _live_handle(self) -> Any:
-        if not self._finalizer.alive:
-            raise ValueError("operation on a closed Recorder")
-        return self._handle
 
     @property
     def context(self) -> RecorderContext:

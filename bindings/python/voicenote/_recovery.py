@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Union
+from typing import List, Optional, Union
 
-from . import _capi, _sources
-from .errors import VoiceNoteError, check, error_class, status_name, strerror
+from . import _capi, _collect, _sources
+from .errors import VoiceNoteError, error_class, status_name, strerror
 
 __all__ = ["RecoveredFile", "recover"]
 
@@ -34,25 +33,15 @@ class RecoveredFile:
         return self.status == _capi.VN_OK
 
 
-_keys = itertools.count(1)  # never 0: user_data 0 would reach C as NULL
-#: Live recover calls: key → [the list being filled, the first exception the hook caught].
-_calls: Dict[int, List[Any]] = {}
+def _recovered_file(path: Optional[bytes], duration: float, size: int, status: int) -> RecoveredFile:
+    error: Optional[VoiceNoteError] = None
+    if status < 0:
+        error = error_class(status)(status, status_name(status), strerror(status))
+    return RecoveredFile(os.fsdecode(path) if path else "", float(duration), int(size), int(status), error)
 
 
 def _file(user_data: Optional[int], path: Optional[bytes], duration: float, size: int, status: int) -> None:
-    state = _calls.get(user_data or 0)
-    if state is None:
-        return
-    found, failure = state
-    if failure:
-        return
-    try:
-        error: Optional[VoiceNoteError] = None
-        if status < 0:
-            error = error_class(status)(status, status_name(status), strerror(status))
-        found.append(RecoveredFile(os.fsdecode(path) if path else "", float(duration), int(size), int(status), error))
-    except BaseException as caught:  # noqa: BLE001 - never raise into C; recover() raises it afterwards
-        failure.append(caught)
+    _collect.add(user_data, lambda: _recovered_file(path, duration, size, status))
 
 
 #: The trampoline (``vn_recovered_fn``), alive as long as the module.
@@ -82,14 +71,4 @@ def recover(
         ValueError: the path contains a NUL byte.
     """
     directory_arg = _sources.path_bytes(directory) if directory is not None else None
-    key = next(_keys)
-    found: List[RecoveredFile] = []
-    failure: List[BaseException] = []
-    _calls[key] = [found, failure]
-    try:
-        check(_capi.vn_recover(directory_arg, recovered_trampoline, key, None))
-    finally:
-        _calls.pop(key, None)
-    if failure:
-        raise failure[0]
-    return found
+    return _collect.collect(lambda key: _capi.vn_recover(directory_arg, recovered_trampoline, key, None))

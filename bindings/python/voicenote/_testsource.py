@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import weakref
 from typing import Any, Callable, Optional
 
 from . import _capi, _events, _lifecycle
@@ -47,26 +46,13 @@ class TestSource(_lifecycle.Closing):
         loop_handle = loop._handle_for_child() if loop is not None else None
         handle = _capi.vn_test_source_p()
         check(_capi.vn_test_source_create(loop_handle, ctypes.byref(handle)))
-        self._handle = handle
         self._loop = loop
-        self._finalizer = weakref.finalize(self, _capi.vn_test_source_destroy, handle)
-        self._finalizer.atexit = False  # the package's own exit hook closes it, in the right order
-        _lifecycle.track(self)
-
-    @property
-    def closed(self) -> bool:
-        """True after :meth:`close`."""
-        return not self._finalizer.alive
+        self._own(handle, _capi.vn_test_source_destroy, handle)
 
     @property
     def loop(self) -> Optional[EventLoop]:
         """The loop that delivers this source's events, or None for the library's event thread."""
         return self._loop
-
-    def _live_handle(self) -> Any:
-        if not self._finalizer.alive:
-            raise ValueError("operation on a closed TestSource")
-        return self._handle
 
     def subscribe(
         self,
