@@ -8,7 +8,10 @@ export PATH := $(PATH):/opt/swift/usr/bin
 VERSION := 0.1.0
 MAJOR := 0
 PREFIX ?= /usr/local
-BUILD := $(CURDIR)/build
+BUILD ?= $(CURDIR)/build
+# Scratch paths of the release and TSan builds (a second checkout or a parallel job can name its own).
+RELEASE_SCRATCH ?= .build-release
+TSAN_SCRATCH ?= .build-tsan
 SO := libvoicenote.so.$(VERSION)
 PYTHON ?= python3
 
@@ -38,23 +41,23 @@ build: so cli
 
 # The shipped library: static Swift runtime, SONAME, only vn_* exported.
 so:
-	swift build -c release --scratch-path .build-release --product voicenote $(SWIFT_SO_FLAGS)
+	swift build -c release --scratch-path $(RELEASE_SCRATCH) --product voicenote $(SWIFT_SO_FLAGS)
 	mkdir -p $(BUILD)/lib
-	install -m 0755 .build-release/release/libvoicenote.so $(BUILD)/lib/$(SO)  # a new file: running users keep theirs
+	install -m 0755 $(RELEASE_SCRATCH)/release/libvoicenote.so $(BUILD)/lib/$(SO)  # a new file: running users keep theirs
 	ln -sf $(SO) $(BUILD)/lib/libvoicenote.so.$(MAJOR)
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/lib/libvoicenote.so
 
 cli:
-	swift build -c release --scratch-path .build-release --product voicenote-cli --static-swift-stdlib
+	swift build -c release --scratch-path $(RELEASE_SCRATCH) --product voicenote-cli --static-swift-stdlib
 	mkdir -p $(BUILD)/bin
-	install -m 0755 .build-release/release/voicenote-cli $(BUILD)/bin/voicenote
+	install -m 0755 $(RELEASE_SCRATCH)/release/voicenote-cli $(BUILD)/bin/voicenote
 
 # The library built with ThreadSanitizer, for the C and Python contract tests under TSan.
 tsan-so:
-	swift build --sanitize=thread --scratch-path .build-tsan --product voicenote \
+	swift build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product voicenote \
 		-Xlinker --version-script=$(CURDIR)/voicenote.map -Xlinker -soname=libvoicenote.so.$(MAJOR)
 	mkdir -p $(BUILD)/tsan/lib
-	install -m 0755 .build-tsan/debug/libvoicenote.so $(BUILD)/tsan/lib/$(SO)
+	install -m 0755 $(TSAN_SCRATCH)/debug/libvoicenote.so $(BUILD)/tsan/lib/$(SO)
 	ln -sf $(SO) $(BUILD)/tsan/lib/libvoicenote.so.$(MAJOR)
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
 
@@ -79,7 +82,7 @@ test-install: build
 	scripts/test-install.sh "$(PYTHON)"
 
 test-tsan: tsan-so
-	swift test --sanitize=thread --scratch-path .build-tsan
+	swift test --sanitize=thread --scratch-path $(TSAN_SCRATCH)
 	scripts/test-tsan.sh $(BUILD)/tsan/lib "$(PYTHON)"
 
 test-asan:
