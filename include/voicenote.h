@@ -12,6 +12,11 @@
  *   #VN_E_MISUSE. Handles are not pointers to memory: do not dereference them.
  * - Inputs are copied before a call returns. Returned strings are static unless a function says the caller
  *   owns them, in which case they are freed with vn_free().
+ * - String arguments (paths, device names, configuration text) are UTF-8; one that is not valid UTF-8 is
+ *   #VN_E_INVALID_ARG (a path in another encoding is refused, never taken for a different file).
+ * - Numbers are range-checked before use: a value outside a function's documented range (NaN, infinities and
+ *   `size_t` counts above `SIZE_MAX / 2` included) is #VN_E_INVALID_ARG with the allowed range in the message,
+ *   and changes nothing. A capacity of `SIZE_MAX` means "room enough".
  * - Event structs passed to callbacks start with `size_t size`, are valid only during the callback, and only
  *   ever grow at the end.
  *
@@ -381,8 +386,8 @@ int vn_test_source_stop(vn_test_source *source);
  * Fires `count` events from the calling thread (queued for delivery as usual, never run synchronously).
  *
  * \param source the source.
- * \param count how many events.
- * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed.
+ * \param count how many events, 0…16777216 (2^24).
+ * \returns #VN_OK; #VN_E_MISUSE when `source` is NULL or destroyed; #VN_E_INVALID_ARG for a larger `count`.
  * \threadsafety Any thread, including inside the source's callbacks.
  * \since 0.1.0
  */
@@ -463,7 +468,8 @@ int vn_source_create_file(const char *path, vn_source **out);
  * \param data the bytes; copied before the call returns.
  * \param size how many bytes.
  * \param out receives the source; set to NULL on failure.
- * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL, or `data` is NULL with a non-zero `size`; #VN_E_NOMEM.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL, `data` is NULL with a non-zero `size`, or `size` is
+ *          above `SIZE_MAX / 2` (no real buffer); #VN_E_NOMEM.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -634,7 +640,8 @@ int vn_waveform_from_pcm_f32(const float *pcm, size_t frames, int channels, size
  * \param out receives the values.
  * \param capacity room in `out`; at least `target`.
  * \param count receives the number written; may be NULL.
- * \returns #VN_OK; #VN_E_INVALID_ARG for NULL pointers, `target` 0 or `capacity` < `target`.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for NULL pointers, `target` 0 or over #VN_WAVEFORM_MAX_SAMPLES,
+ *          `value_count` over #VN_WAVEFORM_MAX_SAMPLES, or `capacity` < `target`.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -654,7 +661,8 @@ int vn_waveform_resample(const float *values, size_t value_count, size_t target,
  * \param capacity room in `heights`.
  * \param count receives the number of bars; may be NULL. When `capacity` is too small, nothing is written,
  *              `*count` receives the number needed and the call returns #VN_E_INVALID_ARG.
- * \returns #VN_OK; #VN_E_INVALID_ARG for NULL pointers, a negative or non-finite size, or too little room.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for NULL pointers, a negative or non-finite size, `value_count` over
+ *          #VN_WAVEFORM_MAX_SAMPLES, or too little room. Widths beyond 350000 give 100000 bars.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -681,8 +689,8 @@ typedef enum vn_waveform_encoding {
  * \param capacity room in `out` (Telegram: 63, Matrix and Signal: 100).
  * \param count receives the number written; may be NULL. When `capacity` is too small, nothing is written,
  *              `*count` receives the number needed and the call returns #VN_E_INVALID_ARG.
- * \returns #VN_OK; #VN_E_INVALID_ARG for #VN_WAVEFORM_STREAM or an unknown encoding, NULL pointers or too
- *          little room.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for #VN_WAVEFORM_STREAM or an unknown encoding, NULL pointers,
+ *          `value_count` over #VN_WAVEFORM_MAX_SAMPLES or too little room.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -857,7 +865,8 @@ int vn_recorder_options_set_format(vn_recorder_options *options, int format);
  * \param bitrate bits per second, 6000…256000.
  * \param complexity Opus complexity 0…10 (ignored for AAC).
  * \param frame_ms Opus frame duration: 2.5, 5, 10, 20, 40 or 60 (ignored for AAC).
- * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a value out of range.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG, naming the allowed values, for
+ *          a value out of range (NaN and infinities included); the options are then unchanged.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -867,9 +876,10 @@ int vn_recorder_options_set_encoder(vn_recorder_options *options, int bitrate, i
  * Sets how often context events report levels and duration, in seconds of captured audio.
  *
  * \param options the options.
- * \param meter_interval_s seconds between meter steps, in (0, 10] (default 0.1).
- * \param duration_interval_s seconds between duration steps, in (0, 60] (default 0.5).
- * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a value out of range.
+ * \param meter_interval_s seconds between meter steps, in 0.01…10 (default 0.1).
+ * \param duration_interval_s seconds between duration steps, in 0.01…60 (default 0.5).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG, naming the range, for a value
+ *          out of range (NaN and infinities included); the options are then unchanged.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -879,10 +889,16 @@ int vn_recorder_options_set_intervals(vn_recorder_options *options, double meter
  * Sets the length limits of a take.
  *
  * \param options the options.
+ * Each value is in 0…1000000 seconds (about 11.5 days). A take is counted in frames: a positive maximum is
+ * at least one frame, however small.
+ *
  * \param maximum_s the longest take; it stops and is finished at exactly this many frames; 0 = no limit.
  * \param warning_s how long before the maximum the warning event comes.
- * \param minimum_s shorter takes are discarded with a #VN_RECORDER_EVENT_TOO_SHORT event; 0 keeps all.
- * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for negative or non-finite values.
+ * \param minimum_s shorter takes are discarded with a #VN_RECORDER_EVENT_TOO_SHORT event; 0 keeps every take that
+ *        captured at least one frame. A take that captured no frame at all is never a finished file: it always
+ *        ends with #VN_RECORDER_EVENT_TOO_SHORT (duration 0), whatever the minimum.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG, naming the allowed range, for
+ *          a value outside 0…1000000 (negative, NaN, infinite or larger); the options are then unchanged.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -1007,7 +1023,8 @@ typedef enum vn_recorder_event_type {
     VN_RECORDER_EVENT_FAILED = 2,               /**< A failure: status and message (after FINISHED when kept). */
     VN_RECORDER_EVENT_MAX_DURATION_WARNING = 3, /**< `remaining_s` seconds left before the maximum. */
     VN_RECORDER_EVENT_MAX_DURATION_REACHED = 4, /**< The maximum was reached; FINISHED follows. */
-    VN_RECORDER_EVENT_TOO_SHORT = 5             /**< The take was under the minimum and was deleted. */
+    VN_RECORDER_EVENT_TOO_SHORT = 5             /**< The take was under the minimum, or captured no frame at all,
+                                                     and was deleted. */
 } vn_recorder_event_type;
 
 /** One recorder event; valid only during the callback. \since 0.1.0 */

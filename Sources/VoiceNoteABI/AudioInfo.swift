@@ -5,7 +5,7 @@ import VoiceNoteCore
 @c @implementation public func vn_audio_info_file(_ path: UnsafePointer<CChar>?, _ info: UnsafeMutablePointer<vn_audio_info>?) -> Int32 {
     abiCall { () throws(VoiceNoteError) in
         let info = try required(info, "info")
-        let source = try FileSource(path: String(cString: try required(path, "path")))
+        let source = try FileSource(path: utf8String(path, "path"))
         try fill(info, with: Decoders.info(of: source))
     }
 }

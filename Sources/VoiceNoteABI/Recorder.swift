@@ -67,7 +67,10 @@ private func control(_ recorder: OpaquePointer?, _ action: (Recorder) throws(Voi
     written?.pointee = 0
     return abiCall { () throws(VoiceNoteError) in
         let recorder = try Handles.get(recorder, as: Recorder.self, "recorder")
-        guard capacity >= count else { throw VoiceNoteError(.invalidArgument, "capacity \(capacity) is less than count \(count)") }
+        if count > 0 { _ = try required(out, "out") }  // whether or not there are levels yet
+        guard count >= 0, room(capacity) >= count else {
+            throw VoiceNoteError(.invalidArgument, "capacity \(UInt(bitPattern: capacity)) is less than count \(UInt(bitPattern: count))")
+        }
         try deliver(recorder.levels(last: count), into: out, capacity: capacity, count: written)
     }
 }
@@ -78,7 +81,8 @@ private func control(_ recorder: OpaquePointer?, _ action: (Recorder) throws(Voi
 ) -> Int32 {
     recovered?.pointee = 0
     return abiCall { () throws(VoiceNoteError) in
-        let path = directory.map { String(cString: $0) } ?? RecorderConfiguration().directory
+        let path = try directory.map { (text) throws(VoiceNoteError) in try utf8String(text, "directory") }
+            ?? RecorderConfiguration().directory
         let outcome = try Recorder.recover(directory: path)
         for file in outcome.recovered {
             file.path.withCString { callback?(userData, $0, file.duration, file.size, VN_OK.rawValue) }

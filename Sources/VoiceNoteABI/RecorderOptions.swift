@@ -35,7 +35,7 @@ private func update(_ options: OpaquePointer?, _ change: (inout RecorderOptionsH
 
 /// A required, non-empty C string.
 func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(VoiceNoteError) -> String {
-    let string = String(cString: try required(text, name))
+    let string = try utf8String(text, name)
     guard !string.isEmpty else { throw VoiceNoteError(.invalidArgument, "\(name) is empty") }
     return string
 }
@@ -49,7 +49,7 @@ func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(
 ) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in
         value.configuration.device = DeviceSelection(name: try nonEmptyString(name, "name"),
-                                                     configuration: configuration.map { String(cString: $0) })
+                                                     configuration: configuration.map { (text) throws(VoiceNoteError) in try utf8String(text, "configuration") })
     }
 }
 
@@ -67,12 +67,9 @@ func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(
     _ options: OpaquePointer?, _ bitrate: Int32, _ complexity: Int32, _ frameMs: Double
 ) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in
-        guard (6000...256_000).contains(bitrate) else { throw VoiceNoteError(.invalidArgument, "bitrate \(bitrate) is outside 6000…256000") }
-        guard (0...10).contains(complexity) else { throw VoiceNoteError(.invalidArgument, "complexity \(complexity) is outside 0…10") }
-        guard [2.5, 5, 10, 20, 40, 60].contains(frameMs) else {
-            throw VoiceNoteError(.invalidArgument, "frame duration \(frameMs) ms is not 2.5, 5, 10, 20, 40 or 60")
-        }
-        value.configuration.encoder = EncoderSettings(bitrate: Int(bitrate), complexity: Int(complexity), frameMilliseconds: frameMs)
+        let settings = EncoderSettings(bitrate: Int(bitrate), complexity: Int(complexity), frameMilliseconds: frameMs)
+        try settings.check()
+        value.configuration.encoder = settings
     }
 }
 

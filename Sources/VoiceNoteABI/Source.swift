@@ -31,7 +31,7 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
     out?.pointee = nil
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(out, "out")
-        let source = try FileSource(path: String(cString: try required(path, "path")))
+        let source = try FileSource(path: utf8String(path, "path"))
         out.pointee = Handles.make(SourceHandle(source))
     }
 }
@@ -68,7 +68,7 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
 
 /// A copy of caller bytes; NULL is allowed only with size 0.
 func copyBytes(_ data: UnsafeRawPointer?, _ size: Int) throws(VoiceNoteError) -> [UInt8] {
-    guard size > 0 else { return [] }
+    guard try checkedCount(size, "size") > 0 else { return [] }
     let data = try required(data, "data")
     return Array(UnsafeRawBufferPointer(start: data, count: size))
 }

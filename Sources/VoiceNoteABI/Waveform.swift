@@ -8,7 +8,7 @@ import VoiceNoteWaveform
     _ count: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
-        try WaveformAnalysis.waveform(of: FileSource(path: String(cString: try required(path, "path"))), samples: samples)
+        try WaveformAnalysis.waveform(of: FileSource(path: utf8String(path, "path")), samples: samples)
     }
 }
 
@@ -17,7 +17,7 @@ import VoiceNoteWaveform
     _ count: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
-        let bytes = size > 0 ? UnsafeRawBufferPointer(start: try required(data, "data"), count: size) : UnsafeRawBufferPointer(start: nil, count: 0)
+        let bytes = try checkedCount(size, "size") > 0 ? UnsafeRawBufferPointer(start: try required(data, "data"), count: size) : UnsafeRawBufferPointer(start: nil, count: 0)
         return try WaveformAnalysis.waveform(of: MemorySource(borrowing: bytes), samples: samples)
     }
 }
@@ -69,7 +69,9 @@ private func pcmWaveform<Sample>(
 ) -> Int32 {
     count?.pointee = 0
     return abiCall { () throws(VoiceNoteError) in
-        guard target > 0 else { throw VoiceNoteError(.invalidArgument, "target must be at least 1") }
+        guard target > 0, target <= Waveform.maximumSampleCount else {
+            throw VoiceNoteError(.invalidArgument, "target \(UInt(bitPattern: target)) is outside 1…\(Waveform.maximumSampleCount)")
+        }
         let input = try floats(values, valueCount)
         try deliver(Waveform.resample(input, to: target), into: out, capacity: capacity, count: count)
     }
@@ -112,6 +114,10 @@ private func pcmWaveform<Sample>(
     count?.pointee = 0
     return abiCall { () throws(VoiceNoteError) in
         let kind = try integerEncoding(encoding)
+        // Checked before copying: no encoding yields more than `maximumDecodedCount` values from this many integers.
+        guard encodedCount >= 0, encodedCount <= WaveformEncoding.maximumDecodedCount else {
+            throw VoiceNoteError(.format, "\(UInt(bitPattern: encodedCount)) encoded values: more than the \(WaveformEncoding.maximumDecodedCount) a waveform may have")
+        }
         let input = encodedCount == 0 ? [] : Array(UnsafeBufferPointer(start: try required(encoded, "encoded"), count: encodedCount))
         let levels: [Float] = try VoiceNoteError.rethrowing {
             switch kind {
@@ -151,9 +157,9 @@ private func waveformCall(
 ) -> Int32 {
     count?.pointee = 0
     return abiCall { () throws(VoiceNoteError) in
-        guard samples > 0 else { throw VoiceNoteError(.invalidArgument, "samples must be at least 1") }
+        try Waveform.checkSampleCount(samples)
         _ = try required(out, "out")
-        guard capacity >= samples else {
+        guard room(capacity) >= samples else {
             throw VoiceNoteError(.invalidArgument, "capacity \(capacity) is less than samples \(samples)")
         }
         try deliver(compute(), into: out, capacity: capacity, count: count)
@@ -163,7 +169,7 @@ private func waveformCall(
 /// Copies `values` to a caller buffer; with too little room writes nothing, reports the count needed and fails.
 func deliver<T>(_ values: [T], into out: UnsafeMutablePointer<T>?, capacity: Int, count: UnsafeMutablePointer<Int>?) throws(VoiceNoteError) {
     count?.pointee = values.count
-    guard values.count <= capacity else {
+    guard values.count <= room(capacity) else {
         throw VoiceNoteError(.invalidArgument, "capacity \(capacity) is less than the \(values.count) values needed")
     }
     guard !values.isEmpty else { return }
@@ -173,9 +179,9 @@ func deliver<T>(_ values: [T], into out: UnsafeMutablePointer<T>?, capacity: Int
     }
 }
 
-/// A caller's float array; NULL is allowed only when empty.
+/// A caller's waveform values (at most `Waveform.maximumSampleCount`); NULL is allowed only when empty.
 private func floats(_ values: UnsafePointer<Float>?, _ count: Int) throws(VoiceNoteError) -> [Float] {
-    guard count > 0 else { return [] }
+    guard try checkedCount(count, "value_count", atMost: Waveform.maximumSampleCount) > 0 else { return [] }
     return Array(UnsafeBufferPointer(start: try required(values, "values"), count: count))
 }
 
@@ -183,7 +189,7 @@ private func floats(_ values: UnsafePointer<Float>?, _ count: Int) throws(VoiceN
 private func pcmBuffer<T>(_ pcm: UnsafePointer<T>?, frames: Int, channels: Int32) throws(VoiceNoteError) -> UnsafeBufferPointer<T> {
     guard (1...255).contains(channels) else { throw VoiceNoteError(.invalidArgument, "channels must be 1…255, not \(channels)") }
     guard frames >= 0, !frames.multipliedReportingOverflow(by: Int(channels)).overflow else {
-        throw VoiceNoteError(.invalidArgument, "frame count \(frames) is out of range")
+        throw VoiceNoteError(.invalidArgument, "frame count \(UInt(bitPattern: frames)) is out of range: frames × channels must fit in memory")
     }
     guard frames > 0 else { return UnsafeBufferPointer(start: nil, count: 0) }
     return UnsafeBufferPointer(start: try required(pcm, "pcm"), count: frames * Int(channels))

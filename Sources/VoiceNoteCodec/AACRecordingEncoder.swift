@@ -36,10 +36,16 @@ final class AACRecordingEncoder: RecordingEncoder {
     private var scratch: UnsafeMutablePointer<Float>?
     private var scratchFrames = 0
     private var nextTimestamp: Int64 = 0
+    /// Frames given to the encoder so far.
+    private var framesSent = 0
     private var finished = false
     /// A codec or muxer failure; write failures are the file's.
     private var codecFailure: VoiceNoteError?
 
+    /// Encoder frames a finished file holds at least. With the encoder's priming frame that makes three ADTS frames:
+    /// FFmpeg's ADTS probe recognises a stream by content only from three frames on; with two, a short take was
+    /// taken for MPEG-TS by ffprobe and by our own reader about half the time and could not be read.
+    static let minimumEncodedFrames = 2
     /// Input frames converted per libswresample call: bounds the scratch buffer whatever `write` is given.
     private static let conversionChunk = 4096
     private static let ioBufferSize = 16 * 1024
@@ -132,6 +138,7 @@ final class AACRecordingEncoder: RecordingEncoder {
                 try send(count: pending[0].count)
                 for channel in pending.indices { pending[channel].removeAll() }
             }
+            try sendSilenceUntilRecognisable()
             try check(avcodec_send_frame(codec, nil), "avcodec_send_frame(NULL)")
             try receivePackets()
             try check(av_write_trailer(format), "av_write_trailer")
@@ -280,8 +287,18 @@ final class AACRecordingEncoder: RecordingEncoder {
         }
         frame.pointee.pts = nextTimestamp
         nextTimestamp += Int64(count)
+        framesSent += 1
         try check(avcodec_send_frame(codec, frame), "avcodec_send_frame")
         try receivePackets()
+    }
+
+    /// Pads a very short take with silent frames up to `minimumEncodedFrames`, so every finished file is readable.
+    private func sendSilenceUntilRecognisable() throws(VoiceNoteError) {
+        while framesSent < Self.minimumEncodedFrames {
+            for channel in pending.indices { pending[channel] = [Float](repeating: 0, count: frameSize) }
+            try send(count: frameSize)
+        }
+        for channel in pending.indices { pending[channel].removeAll() }
     }
 
     /// Muxes every packet the encoder has ready.

@@ -72,6 +72,9 @@ final class OpusRecordingEncoder: RecordingEncoder {
     func flush() throws(VoiceNoteError) {
         guard encoder != nil else { throw VoiceNoteError(.misuse, "flush after finish") }
         if let failure = codecFailure ?? file.failure { throw failure }
+        // libopusenc creates its Ogg stream on the first samples written; flushing before that dereferences the
+        // missing stream (a paused take with no audio yet has nothing to flush anyway).
+        guard framesWritten > 0 else { return }
         try writePages(flush: true)
         try file.sync()
     }

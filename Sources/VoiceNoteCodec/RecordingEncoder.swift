@@ -2,7 +2,14 @@ import VoiceNoteCore
 
 /// How a recording is encoded (SPEC §1: 32 kbit/s, complexity 10, 20 ms frames).
 public struct EncoderSettings: Sendable, Equatable {
-    /// Target bitrate in bits per second: Opus VBR average, AAC (nearly constant) rate. 500...512000.
+    /// The bitrates a recording may be made at, in bits per second.
+    public static let bitrates = 6_000...256_000
+    /// The Opus complexities.
+    public static let complexities = 0...10
+    /// The Opus frame durations, in milliseconds.
+    public static let frameDurations: [Double] = [2.5, 5, 10, 20, 40, 60]
+
+    /// Target bitrate in bits per second: Opus VBR average, AAC (nearly constant) rate. In `bitrates`.
     public var bitrate: Int = 32_000
     /// Opus encoder complexity, 0 (fastest) ... 10 (best). AAC ignores it.
     public var complexity: Int = 10
@@ -14,6 +21,19 @@ public struct EncoderSettings: Sendable, Equatable {
         self.bitrate = bitrate
         self.complexity = complexity
         self.frameMilliseconds = frameMilliseconds
+    }
+
+    /// Throws `.invalidArgument`, naming the allowed values, for settings no encoder accepts.
+    public func check() throws(VoiceNoteError) {
+        guard Self.bitrates.contains(bitrate) else {
+            throw VoiceNoteError(.invalidArgument, "bitrate \(bitrate) is outside \(Self.bitrates.lowerBound)…\(Self.bitrates.upperBound) bit/s")
+        }
+        guard Self.complexities.contains(complexity) else {
+            throw VoiceNoteError(.invalidArgument, "complexity \(complexity) is outside 0…10")
+        }
+        guard Self.frameDurations.contains(frameMilliseconds) else {
+            throw VoiceNoteError(.invalidArgument, "frame duration \(frameMilliseconds) ms is not 2.5, 5, 10, 20, 40 or 60")
+        }
     }
 }
 

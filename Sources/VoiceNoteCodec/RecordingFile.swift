@@ -34,8 +34,11 @@ final class RecordingFile {
     /// Opens an existing recording for repair: `.busy` while an encoder (here or in another process) still
     /// writes it, `.invalidArgument` for a directory, else the status of the errno.
     init(repairing path: String) throws(VoiceNoteError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC)
-        guard fd >= 0 else { throw VoiceNoteError.fromErrno(errno, "open \(path)") }
+        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw VoiceNoteError(.invalidArgument, "\(path) is a symbolic link; not repaired") }
+            throw VoiceNoteError.fromErrno(errno, "open \(path)")
+        }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
             let error = VoiceNoteError.fromErrno(errno, "stat \(path)")
@@ -45,6 +48,11 @@ final class RecordingFile {
         guard status.st_mode & S_IFMT == S_IFREG else {
             Glibc.close(fd)
             throw VoiceNoteError(.invalidArgument, "\(path) is not a regular file")
+        }
+        // Repairing rewrites the file in place: with another hard link, a file outside the recordings would change.
+        guard status.st_nlink <= 1 else {
+            Glibc.close(fd)
+            throw VoiceNoteError(.invalidArgument, "\(path) has \(status.st_nlink) hard links; not repaired in place")
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
             Glibc.close(fd)

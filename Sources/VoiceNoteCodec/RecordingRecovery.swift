@@ -178,7 +178,7 @@ public enum RecordingRecovery {
             } else if type == UInt8(DT_UNKNOWN) {
                 var status = stat()
                 let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
-                if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { names.append(name) }
+                if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { names.append(name) }
             }
         }
         return names.sorted()

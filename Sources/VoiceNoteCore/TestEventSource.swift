@@ -23,6 +23,8 @@ public final class TestEventSource: Sendable {
     public let events: EventChannel<TestEvent>
     private let state = Locked(State())
     private let stopRequested = Atomic<Bool>(false)
+    /// Wakes the firing thread from the wait between events when `stop` is called.
+    private let pacing = Monitor()
 
     /// Makes a source that delivers through `dispatcher` (the event thread unless a loop is given).
     public init(dispatcher: any EventDispatcher = EventThread.shared) {
@@ -32,8 +34,14 @@ public final class TestEventSource: Sendable {
     /// How many events were fired so far.
     public var fired: UInt64 { state.withLock { $0.fired } }
 
-    /// Fires `count` events from the calling thread (queued as usual).
+    /// The most events one `emit` fires: a synchronous loop must end in reasonable time.
+    public static let maximumEmitCount: UInt64 = 1 << 24
+
+    /// Fires `count` events from the calling thread (queued as usual); `.invalidArgument` above `maximumEmitCount`.
     public func emit(count: UInt64) throws(VoiceNoteError) {
+        guard count <= Self.maximumEmitCount else {
+            throw VoiceNoteError(.invalidArgument, "count \(count) is outside 0…\(Self.maximumEmitCount)")
+        }
         for _ in 0..<count {
             guard fireOne(fromLibraryThread: false) else { throw VoiceNoteError(.misuse, "the source was destroyed") }
         }
@@ -49,21 +57,31 @@ public final class TestEventSource: Sendable {
             }
             guard state.firing == nil else { throw VoiceNoteError(.misuse, "the source is already firing") }
             stopRequested.store(false, ordering: .relaxed)
-            state.runEnd = count == 0 ? nil : state.fired + count
+            let (end, overflow) = state.fired.addingReportingOverflow(count)
+            state.runEnd = count == 0 || overflow ? nil : end
             state.firing = try LibraryThread(name: "vn-test-source") { [self] in
                 var sent: UInt64 = 0
                 while (count == 0 || sent < count) && !stopRequested.load(ordering: .relaxed) {
                     guard fireOne(fromLibraryThread: true) else { break }
                     sent += 1
-                    if intervalMicroseconds > 0 && sent != count { sleepMicroseconds(intervalMicroseconds) }
+                    if intervalMicroseconds > 0 && sent != count { waitOut(microseconds: intervalMicroseconds) }
                 }
             }
+        }
+    }
+
+    /// The pause between two events; `stop` ends it at once, however long the interval (up to 71 minutes).
+    private func waitOut(microseconds: UInt32) {
+        let deadline = monotonicNanoseconds() + UInt64(microseconds) * 1000
+        pacing.locked {
+            while !stopRequested.load(ordering: .relaxed) && pacing.wait(untilMonotonicNanoseconds: deadline) {}
         }
     }
 
     /// Stops the source's thread and waits for it. Events it already fired are still delivered.
     public func stop() {
         stopRequested.store(true, ordering: .relaxed)
+        pacing.locked { pacing.broadcast() }
         let thread = state.withLock { state in
             defer { state.firing = nil }
             return state.firing

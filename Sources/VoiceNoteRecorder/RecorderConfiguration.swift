@@ -28,15 +28,25 @@ public struct RecorderConfiguration: Sendable {
     /// The defaults.
     public init() {}
 
-    /// Throws `.invalidArgument` for values no recorder can honour.
+    /// The longest duration any limit may name, in seconds (about 11.5 days): far beyond any voice message, small
+    /// enough that its frame count fits an integer at every rate.
+    public static let longestLimit = 1_000_000.0
+
+    /// Throws `.invalidArgument`, naming the allowed range, for values no recorder can honour.
     public func check() throws(VoiceNoteError) {
-        guard meterInterval > 0, meterInterval <= 10, durationInterval > 0, durationInterval <= 60 else {
-            throw VoiceNoteError(.invalidArgument, "meter and duration intervals must be in (0, 10] and (0, 60] seconds")
+        // Steps shorter than 10 ms would make an event and a kept level per handful of frames.
+        guard (0.01...10).contains(meterInterval) else {
+            throw VoiceNoteError(.invalidArgument, "meter interval \(meterInterval) s is outside 0.01…10 seconds")
         }
-        guard maximumDuration >= 0, maximumDurationWarning >= 0, minimumDuration >= 0,
-              maximumDuration.isFinite, minimumDuration.isFinite else {
-            throw VoiceNoteError(.invalidArgument, "durations must be finite and not negative")
+        guard (0.01...60).contains(durationInterval) else {
+            throw VoiceNoteError(.invalidArgument, "duration interval \(durationInterval) s is outside 0.01…60 seconds")
         }
+        let limits = 0...Self.longestLimit
+        for (name, value) in [("maximum duration", maximumDuration), ("maximum-duration warning", maximumDurationWarning),
+                              ("minimum duration", minimumDuration)] where !limits.contains(value) {
+            throw VoiceNoteError(.invalidArgument, "\(name) \(value) s is outside 0…\(Int(Self.longestLimit)) seconds")
+        }
+        try encoder.check()
         guard !directory.isEmpty else { throw VoiceNoteError(.invalidArgument, "the recordings directory is empty") }
     }
 }

@@ -58,10 +58,18 @@ final class Take: @unchecked Sendable {
         } catch {
             throw VoiceNoteError(.internal, "meter setup failed: \(error)")
         }
-        maximumFrames = Int64((configuration.maximumDuration * Double(rate)).rounded())
-        warningFrames = max(0, maximumFrames - Int64((configuration.maximumDurationWarning * Double(rate)).rounded()))
+        // The configuration bounds every duration (`RecorderConfiguration.check`), so these frame counts fit; a
+        // positive limit is at least one frame, never 0 ("no limit").
+        maximumFrames = Self.frames(configuration.maximumDuration, rate: rate)
+        warningFrames = max(0, maximumFrames - Self.frames(configuration.maximumDurationWarning, rate: rate))
         durationStepFrames = max(1, Int64((configuration.durationInterval * Double(rate)).rounded()))
         nextDurationStep = durationStepFrames
+    }
+
+    /// `seconds` as a frame count: 0 for 0, at least 1 for any positive duration.
+    static func frames(_ seconds: Double, rate: Int) -> Int64 {
+        guard seconds > 0 else { return 0 }
+        return max(1, Int64((seconds * Double(rate)).rounded()))
     }
 
     /// Seconds captured.

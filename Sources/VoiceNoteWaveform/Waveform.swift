@@ -11,11 +11,12 @@ public enum Waveform {
     /// allocating gigabytes.
     public static let maximumSampleCount = 1 << 20
 
-    /// Throws `.invalidArgument` unless `1 ≤ samples ≤ maximumSampleCount`.
-    static func validate(samples: Int) throws {
+    /// Throws `.invalidArgument` unless `1 ≤ samples ≤ maximumSampleCount` (a C `size_t` above `Int.max`
+    /// arrives negative and is named as the caller passed it).
+    public static func checkSampleCount(_ samples: Int) throws(VoiceNoteError) {
         guard samples > 0, samples <= maximumSampleCount else {
             throw VoiceNoteError(
-                .invalidArgument, "waveform length \(samples) is outside 1…\(maximumSampleCount)")
+                .invalidArgument, "waveform length \(UInt(bitPattern: samples)) is outside 1…\(maximumSampleCount)")
         }
     }
 

@@ -8,7 +8,7 @@ public enum WaveformAnalysis {
     /// `.format` when it is not audio or yields no audio at all; source failures keep their status.
     public static func waveform(of source: ByteSource, samples: Int = Waveform.defaultSampleCount) throws(VoiceNoteError) -> [Float] {
         try VoiceNoteError.rethrowing { () throws -> [Float] in
-            try Waveform.validate(samples: samples)
+            try Waveform.checkSampleCount(samples)
             let decoder = try Decoders.open(source, purpose: .analysis)
             if let frames = decoder.exactFrameCount {
                 var buckets = try WaveformBuckets(frameCount: Int(frames), channels: decoder.outputChannels, samples: samples)

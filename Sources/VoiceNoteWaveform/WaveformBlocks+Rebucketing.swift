@@ -5,7 +5,7 @@ extension WaveformBlocks {
     /// A trailing partial frame's samples count in the last bucket.
     /// - Throws: `VoiceNoteError(.invalidArgument)` unless `1 ≤ samples ≤ Waveform.maximumSampleCount`.
     public func finish(samples: Int) throws -> [Float] {
-        try Waveform.validate(samples: samples)
+        try Waveform.checkSampleCount(samples)
         return rebucket(samples: samples)
     }
 

@@ -35,7 +35,7 @@ public struct WaveformBuckets: Sendable {
     ///   - samples: n, values wanted, 1…`Waveform.maximumSampleCount`.
     /// - Throws: `VoiceNoteError(.invalidArgument)` when a parameter is out of range or N × C overflows.
     public init(frameCount: Int, channels: Int, samples: Int) throws {
-        try Waveform.validate(samples: samples)
+        try Waveform.checkSampleCount(samples)
         guard frameCount >= 0 else {
             throw VoiceNoteError(.invalidArgument, "frame count \(frameCount) is negative")
         }

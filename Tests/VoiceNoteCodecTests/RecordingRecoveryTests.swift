@@ -139,4 +139,31 @@ import VoiceNoteTestSupport
         let missing = RecordingRecovery.recoverDirectory(directory + "/nope")
         #expect(missing.recovered.isEmpty && missing.failed.isEmpty)
     }
+
+    @Test func aHardLinkedPartIsNotRepairedInPlace() throws {
+        // Repair rewrites the file: through a second link it would change a file outside the recordings.
+        let take = try Self.opusTake()
+        let outside = try writeTemporary("victim.ogg", Array(take.prefix(take.count - 100)))  // cut mid-page
+        let directory = try Fixtures.temporaryDirectory()
+        let part = directory + "/h.ogg.part"
+        #expect(link(outside, part) == 0)
+        #expect(status { _ = try RecordingRecovery.recover(partPath: part) } == .invalidArgument)
+        let outcome = RecordingRecovery.recoverDirectory(directory)
+        #expect(outcome.recovered.isEmpty && outcome.failed.map(\.error.status) == [.invalidArgument])
+        #expect(outcome.failed.first?.error.message.contains("hard links") == true)
+        #expect(try bytes(of: outside) == Array(take.prefix(take.count - 100)))
+        #expect(Self.exists(part) && !Self.exists(directory + "/h.ogg"))
+    }
+
+    @Test func aSymlinkedPartIsNotFollowed() throws {
+        let take = try Self.opusTake()
+        let outside = try writeTemporary("victim.ogg", Array(take.prefix(take.count - 100)))
+        let directory = try Fixtures.temporaryDirectory()
+        let part = directory + "/s.ogg.part"
+        #expect(symlink(outside, part) == 0)
+        #expect(status { _ = try RecordingRecovery.recover(partPath: part) } == .invalidArgument)
+        let outcome = RecordingRecovery.recoverDirectory(directory)
+        #expect(outcome.recovered.isEmpty && outcome.failed.isEmpty)
+        #expect(try bytes(of: outside) == Array(take.prefix(take.count - 100)))
+    }
 }

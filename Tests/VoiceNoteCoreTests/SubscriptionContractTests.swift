@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import Testing
 import VoiceNoteTestSupport
@@ -101,7 +104,7 @@ final class Probe: Sendable {
         try source.emit(count: 1)
         #expect(eventually(seconds: 10, pollMicroseconds: 200) { entered.load(ordering: .acquiring) })
         let releaser = try LibraryThread(name: "test-releaser") {
-            sleepMicroseconds(50_000)
+            usleep(50_000)  // keeps the callback running while `end` waits: a deliberate delay
             mayLeave.store(true, ordering: .releasing)
         }
         try SubscriptionRegistry.shared.end(id: id)
