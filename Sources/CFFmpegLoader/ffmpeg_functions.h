@@ -21,6 +21,10 @@ VNFF(AVUTIL, void *, av_malloc, (size_t size), (size))
 VNFF(AVUTIL, const char *, av_get_sample_fmt_name, (enum AVSampleFormat sample_fmt), (sample_fmt))
 VNFF(AVUTIL, int, av_log_get_level, (void), ())
 VNFF_VOID(AVUTIL, av_log_set_level, (int level), (level))
+VNFF_VOID(AVUTIL, av_log_set_callback, (void (*callback)(void *, int, const char *, va_list)), (callback))
+VNFF(AVUTIL, int, av_log_format_line2,
+     (void *ptr, int level, const char *fmt, va_list vl, char *line, int line_size, int *print_prefix),
+     (ptr, level, fmt, vl, line, line_size, print_prefix))
 VNFF(AVUTIL, int64_t, av_rescale_q, (int64_t a, AVRational bq, AVRational cq), (a, bq, cq))
 VNFF(AVUTIL, int, av_strerror, (int errnum, char *errbuf, size_t errbuf_size), (errnum, errbuf, errbuf_size))
 

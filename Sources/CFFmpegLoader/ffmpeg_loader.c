@@ -55,10 +55,17 @@ static int vnff_status = -1;                 /* written once, inside vnff_once *
 static atomic_int vnff_ready;                /* vnff_status == 0, for readers that must not trigger the load */
 static char vnff_message[512] = "FFmpeg was not loaded";
 static _Thread_local unsigned long vnff_calls_on_thread;
+static int vnff_host_loaded;                 /* written once, inside vnff_once */
 
 /* Runs once: opens every library (kept open for the life of the process) and resolves every symbol, or leaves
  * every pointer NULL and a message naming what is missing. */
 static void vnff_load_once(void) {
+    /* Whether the host loaded FFmpeg itself before us: then its log callback is the host's business. */
+    void *existing = dlopen(vnff_sonames[VNFF_LIB_AVUTIL], RTLD_NOW | RTLD_NOLOAD);
+    if (existing != NULL) {
+        vnff_host_loaded = 1;
+        dlclose(existing);
+    }
     void *handles[VNFF_LIB_COUNT] = {0};
     for (int i = 0; i < VNFF_LIB_COUNT; i++) {
         /* RTLD_LOCAL: FFmpeg's symbols stay out of the global scope, so a host that links another FFmpeg is not
@@ -96,6 +103,10 @@ int vnshim_ffmpeg_load(const char **message) {
 
 int vnshim_ffmpeg_loaded(void) {
     return atomic_load_explicit(&vnff_ready, memory_order_acquire);
+}
+
+int vnshim_ffmpeg_loaded_by_host(void) {
+    return vnshim_ffmpeg_loaded() ? vnff_host_loaded : 0;
 }
 
 unsigned long vnshim_ffmpeg_load_calls_on_thread(void) {

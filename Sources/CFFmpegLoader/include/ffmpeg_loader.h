@@ -15,6 +15,23 @@ int vnshim_ffmpeg_load(const char **message);
 /** 1 once vnshim_ffmpeg_load has succeeded in this process, else 0. Any thread. */
 int vnshim_ffmpeg_loaded(void);
 
+/** 1 when FFmpeg's libavutil was already in the process (loaded by the host) before vnshim_ffmpeg_load opened it,
+ *  else 0 (also before a successful load). Any thread. */
+int vnshim_ffmpeg_loaded_by_host(void);
+
+/** Where FFmpeg's log lines go once routed: `wants(level)` says whether a line of voicenote's log level (1 error,
+ *  2 warning, 3 info, 4 debug) would be read, before it is formatted; `write(level, line)` takes one formatted line
+ *  (no trailing newline, valid during the call). Both run on the thread FFmpeg logs from. */
+typedef struct vnshim_ffmpeg_log_sink {
+    int (*wants)(int level);
+    void (*write)(int level, const char *line);
+} vnshim_ffmpeg_log_sink;
+
+/** Sends FFmpeg's log to `sink` instead of stderr (av_log_set_callback), after a successful load, unless the host
+ *  loaded FFmpeg itself (its callback, default or not, is then left alone: FFmpeg cannot say whether a host set
+ *  one). Idempotent. \returns 1 when routed, 0 when left alone or FFmpeg is not loaded. */
+int vnshim_ffmpeg_route_log(vnshim_ffmpeg_log_sink sink);
+
 /** How many times the calling thread has called vnshim_ffmpeg_load: lets a test prove a code path never asks for
  *  FFmpeg, even in a process where other threads already loaded it. */
 unsigned long vnshim_ffmpeg_load_calls_on_thread(void);
