@@ -49,7 +49,7 @@ func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(
 ) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in
         value.configuration.device = DeviceSelection(name: try nonEmptyString(name, "name"),
-                                                     configuration: configuration.map { (text) throws(VoiceNoteError) in try utf8String(text, "configuration") })
+                                                     configuration: try configuration.map { (text) throws(VoiceNoteError) in try utf8String(text, "configuration") })
     }
 }
 
