@@ -41,7 +41,10 @@ struct InfoCommand: ParsableCommand {
 
 /// Seconds with three decimals, without Foundation.
 func formatSeconds(_ seconds: Double) -> String {
+    // A file's duration is outside data: converting a NaN, infinite or huge one to Int would trap.
+    guard seconds.isFinite, seconds.magnitude < 1e12 else { return "\(seconds)" }
     let millis = Int((seconds * 1000).rounded())
-    let fraction = String(millis % 1000)
-    return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    let fraction = String(millis.magnitude % 1000)
+    let whole = String(millis.magnitude / 1000)
+    return "\(millis < 0 ? "-" : "")\(whole).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
 }

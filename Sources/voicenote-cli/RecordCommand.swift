@@ -25,10 +25,10 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "ALSA configuration text that defines --device (opened with snd_pcm_open_lconf).")
     var deviceConfig: String?
 
-    @Option(help: "Stop after this many seconds of audio.")
+    @Option(help: "Stop after this many seconds of audio (at most \(Int(RecordCommand.longestDuration))).")
     var duration: Double?
 
-    @Option(help: "Longest take in seconds (0: no limit).")
+    @Option(help: "Longest take in seconds, at most \(Int(RecordCommand.longestDuration)) (0: no limit).")
     var maxDuration = 3600.0
 
     @Option(help: "Bitrate in kbit/s.")
@@ -40,9 +40,18 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Progress output: auto (a live meter on a terminal), none, or json (one context per line).")
     var progress = Progress.auto
 
+    /// The longest take the options may ask for: the recorder's own limit.
+    static let longestDuration = RecorderConfiguration.longestLimit
+
     func validate() throws {
-        if let duration, !(duration > 0) { throw ValidationError("--duration must be positive") }
-        guard maxDuration >= 0 else { throw ValidationError("--max-duration must not be negative") }
+        // NaN fails every comparison, so it is refused too; a huge or infinite value would otherwise reach the
+        // recorder's Double→Int frame count, which traps.
+        if let duration, !(duration > 0 && duration <= Self.longestDuration) {
+            throw ValidationError("--duration must be more than 0 and at most \(Int(Self.longestDuration)) seconds")
+        }
+        guard (0...Self.longestDuration).contains(maxDuration) else {
+            throw ValidationError("--max-duration must be 0…\(Int(Self.longestDuration)) seconds (0: no limit)")
+        }
         guard (6...256).contains(bitrate) else { throw ValidationError("--bitrate must be 6…256 kbit/s") }
     }
 

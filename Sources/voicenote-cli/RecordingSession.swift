@@ -6,7 +6,12 @@ import VoiceNoteRecorder
 import VoiceNoteWaveform
 
 /// Runs one take for `voicenote record`: starts the recorder, waits on its event loop, standard input and
-/// SIGINT/SIGTERM, shows progress, and moves the finished file to `--output`.
+/// signals, shows progress, and moves the finished file to `--output`.
+///
+/// Every way the user or the system can end the command finishes the take and keeps the file: Enter, SIGINT
+/// (Ctrl-C), SIGTERM, SIGHUP (the terminal went away) and SIGPIPE (whoever read standard output stopped), so no
+/// `.part` is left to `recover`.
+///
 /// Unchecked Sendable: the recorder delivers through `loop`, which this object dispatches on its own thread only.
 final class RecordingSession: @unchecked Sendable {
     enum Display { case none, meter, json }
@@ -18,6 +23,10 @@ final class RecordingSession: @unchecked Sendable {
     private var result: RecordingResult?
     private var failure: VoiceNoteError?
     private var done = false
+    private var stopRequested = false
+    /// A write to standard output failed (its reader closed it): no more progress lines, and the final line
+    /// becomes an error that names the kept file.
+    private var outputClosed = false
     private var lastLine = ""
 
     init(recorder: Recorder, loop: EventLoop, output: String?, display: Display) {
@@ -28,7 +37,7 @@ final class RecordingSession: @unchecked Sendable {
     }
 
     func run() throws(VoiceNoteError) {
-        let stopSignal = try SignalPipe(signals: [SIGINT, SIGTERM])
+        let stopSignals = try SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGPIPE])
         _ = try recorder.events.subscribe({ [self] event in handle(event) }, release: nil)
         try recorder.begin()
         if display == .meter { Terminal.writeError("Recording… press Enter or Ctrl-C to stop.\n") }
@@ -36,16 +45,19 @@ final class RecordingSession: @unchecked Sendable {
         while !done {
             var descriptors = [
                 pollfd(fd: loop.fileDescriptor, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: stopSignal.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stopSignals.readEnd, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
             ]
             let watchInput = display == .meter && !stopping
             _ = poll(&descriptors, watchInput ? 3 : 2, 200)
             _ = try loop.dispatch()
-            let enter = watchInput && descriptors[2].revents & Int16(POLLIN) != 0
-            if !stopping && (descriptors[1].revents & Int16(POLLIN) != 0 || enter) {
+            if descriptors[1].revents & Int16(POLLIN) != 0, !stopSignals.received().isEmpty { stopRequested = true }
+            if watchInput && descriptors[2].revents & Int16(POLLIN) != 0 {
+                drainLine()
+                stopRequested = true
+            }
+            if stopRequested && !stopping {
                 stopping = true
-                if enter { drainLine() }
                 try? recorder.stop()
                 _ = try loop.dispatch()
             }
@@ -77,12 +89,13 @@ final class RecordingSession: @unchecked Sendable {
         case .none:
             break
         case .json:
+            guard !outputClosed else { return }
             let state = ["stopped", "recording", "paused"][Int(context.state.rawValue)]
             print(JSONText.object([("state", .string(state)), ("duration", .number(context.duration)),
                                    ("average_power", .number(Double(context.averagePower))),
                                    ("peak_power", .number(Double(context.peakPower))),
                                    ("overruns", .integer(context.overruns)), ("path", .string(context.path))]))
-            fflush(nil)
+            if fflush(nil) != 0 { outputClosed = true; stopRequested = true }
         case .meter:
             let width = max(10, min(40, Terminal.columns - 24))
             let bars = WaveformRendering.bars(recorder.levels(last: width), columns: width)
@@ -91,15 +104,23 @@ final class RecordingSession: @unchecked Sendable {
         }
     }
 
-    /// Moves the finished file to `--output` (same directory, so a rename) and prints where it is.
+    /// Moves the finished file to `--output` (same directory, so a rename) and prints where it is; when standard
+    /// output is closed, fails with an error naming the file instead.
     private func deliver(_ result: RecordingResult) throws(VoiceNoteError) {
         var path = result.path
         if let output, output != result.path {
             try FileSystem.rename(result.path, to: output)
             path = output
         }
-        if display != .json { print("\(path)  \(formatSeconds(result.duration)) s  \(result.size) bytes") }
-        else { print(JSONText.object([("finished", .string(path)), ("duration", .number(result.duration)), ("size", .integer(Int(result.size)))])) }
+        if !outputClosed {
+            if display != .json { print("\(path)  \(formatSeconds(result.duration)) s  \(result.size) bytes") }
+            else {
+                print(JSONText.object([("finished", .string(path)), ("duration", .number(result.duration)),
+                                       ("size", .integer(Int(result.size)))]))
+            }
+            if fflush(nil) == 0 { return }
+        }
+        throw VoiceNoteError(.io, "standard output was closed; the recording was kept: \(path)")
     }
 
     private func drainLine() {

@@ -19,10 +19,23 @@ final class SignalPipe {
         readEnd = ends[0]
         Self.writeEnd = ends[1]
         for number in signals {
-            signal(number) { _ in
-                var byte: UInt8 = 1
+            // The byte is the signal's number, so the reader can tell them apart.
+            signal(number) { received in
+                var byte = UInt8(truncatingIfNeeded: received)
                 _ = write(SignalPipe.writeEnd, &byte, 1)
             }
         }
+    }
+
+    /// The signals that arrived since the last call, oldest first (empty when none); never blocks.
+    func received() -> [Int32] {
+        var signals: [Int32] = []
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while true {
+            let count = read(readEnd, &bytes, bytes.count)
+            guard count > 0 else { break }
+            signals += bytes[..<count].map { Int32($0) }
+        }
+        return signals
     }
 }

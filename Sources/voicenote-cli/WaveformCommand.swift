@@ -19,7 +19,7 @@ struct WaveformCommand: ParsableCommand {
     @Argument(help: "The audio file (Opus, AAC, MP3, WAV, FLAC, Vorbis).")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Number of values.")
+    @Option(name: .shortAndLong, help: "Number of values (1…\(Waveform.maximumSampleCount)).")
     var samples = Waveform.defaultSampleCount
 
     @Option(help: "Output: json (a JSON array), bars (Unicode blocks sized to the terminal), svg or png.")
@@ -32,7 +32,9 @@ struct WaveformCommand: ParsableCommand {
     var output: String?
 
     func validate() throws {
-        guard samples > 0 else { throw ValidationError("--samples must be at least 1") }
+        guard (1...Waveform.maximumSampleCount).contains(samples) else {
+            throw ValidationError("--samples must be 1…\(Waveform.maximumSampleCount), not \(samples)")
+        }
         if format == .png && output == nil { throw ValidationError("--format png needs --output FILE") }
     }
 

@@ -9,10 +9,11 @@ import VoiceNoteWaveform
 enum WaveformRendering {
     private static let blocks: [Character] = [" ", "▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"]
 
-    /// One Unicode block per column, the levels resampled to the terminal's width.
+    /// One Unicode block per column, the levels resampled to the terminal's width (1…`Terminal.maximumColumns`).
     static func bars(_ levels: [Float], columns: Int) -> String {
-        let values = Waveform.resample(levels, to: max(1, columns))
-        return String(values.map { blocks[min(8, max(0, Int(($0 * 8).rounded())))] })
+        let values = Waveform.resample(levels, to: min(max(1, columns), Terminal.maximumColumns))
+        // `level > 0` also turns NaN into the empty block: Int(NaN) would trap.
+        return String(values.map { level in level > 0 ? blocks[Int((min(level, 1) * 8).rounded())] : blocks[0] })
     }
 
     /// Stream's bar layout (SPEC §5.4) as an SVG image, bars centred vertically.

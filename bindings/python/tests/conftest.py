@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import gc
 import logging
+from pathlib import Path
 
 import pytest
 
 from helpers import Recorder
-from audiofiles import Media, make_media
+from audiofiles import Media, find_cli, make_media
 from microphones import Speech, make_speech
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
@@ -26,6 +27,15 @@ def speech(tmp_path_factory: pytest.TempPathFactory) -> Speech:
     """Speech over a room-like noise floor as raw microphone input (48 and 44.1 kHz) and a long WAV to play into
     a PulseAudio sink, made once per session."""
     return make_speech(tmp_path_factory.mktemp("speech"))
+
+
+@pytest.fixture(scope="session")
+def cli() -> Path:
+    """The `voicenote` command-line tool under test; skips when there is none."""
+    path = find_cli()
+    if path is None:
+        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
+    return path
 
 
 @pytest.fixture

@@ -14,17 +14,8 @@ from pathlib import Path
 import pytest
 
 import voicenote
-from audiofiles import find_cli
 
 TIMEOUT = 60
-
-
-@pytest.fixture(scope="module")
-def cli() -> Path:
-    path = find_cli()
-    if path is None:
-        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
-    return path
 
 
 @pytest.fixture(scope="module")

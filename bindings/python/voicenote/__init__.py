@@ -41,9 +41,9 @@ from ._recorder import (
 )
 from ._recovery import RecoveredFile, recover
 from ._testsource import TestSource
-from ._waveform import DEFAULT_SAMPLES, waveform, waveform_from_pcm
+from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
 from ._waveform_display import BAR_GAP, BAR_PITCH, BAR_WIDTH, bars, resample
-from ._waveform_encoding import WaveformEncoding, decode_waveform, encode_waveform
+from ._waveform_encoding import MAX_DECODED, WaveformEncoding, decode_waveform, encode_waveform
 from .errors import (
     AccessDeniedError,
     BusyError,
@@ -122,6 +122,7 @@ __all__ = [
     "waveform",
     "waveform_from_pcm",
     "DEFAULT_SAMPLES",
+    "MAX_SAMPLES",
     "info",
     "AudioInfo",
     "resample",
@@ -132,4 +133,5 @@ __all__ = [
     "WaveformEncoding",
     "encode_waveform",
     "decode_waveform",
+    "MAX_DECODED",
 ]

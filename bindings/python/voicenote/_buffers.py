@@ -1,8 +1,10 @@
 """Conversions between Python values and the C buffers of the waveform functions.
 
-ctypes silently wraps integers that do not fit a C parameter (``-1`` becomes ``SIZE_MAX`` for a ``size_t``), so
-every count is checked here first, and integers bound for ``int32_t`` arrays are saturated, which keeps an
-out-of-range value out of range for the library to report.
+ctypes silently wraps integers that do not fit a C parameter (``-1`` becomes ``SIZE_MAX`` for a ``size_t``), and
+an output buffer is sized from a count before the library sees it (``samples=2*10**8`` would be an 800 MB array
+the library then refuses), so every count is checked here first against the range the library accepts.
+Integers bound for ``int32_t`` arrays are saturated, which keeps an out-of-range value out of range for the
+library to report.
 """
 
 from __future__ import annotations
@@ -17,23 +19,22 @@ from typing import Any, Callable, Iterable, List, Tuple
 from . import _capi
 from .errors import check, error_for, invalid_argument
 
-__all__ = ["size_arg", "real", "float_array", "float_pointer", "int32_array", "clamp_level", "call_with_capacity"]
+__all__ = ["count_arg", "real", "float_array", "float_pointer", "int32_array", "clamp_level", "call_with_capacity"]
 
-_SIZE_MAX = (1 << (8 * ctypes.sizeof(ctypes.c_size_t))) - 1
 _INT32_MIN = -(1 << 31)
 _INT32_MAX = (1 << 31) - 1
 
 
-def size_arg(name: str, value: Any) -> int:
-    """``value`` as a ``size_t`` argument.
+def count_arg(name: str, value: Any, lowest: int, highest: int) -> int:
+    """``value`` as a count in ``lowest…highest``, checked before any buffer is sized from it.
 
     Raises:
         TypeError: not an integer (``operator.index`` fails; floats are refused).
-        InvalidArgumentError: negative or larger than ``SIZE_MAX``.
+        InvalidArgumentError: outside ``lowest…highest``.
     """
     number = operator.index(value)
-    if not 0 <= number <= _SIZE_MAX:
-        raise invalid_argument(f"{name} must be a count of at least 0, not {number}")
+    if not lowest <= number <= highest:
+        raise invalid_argument(f"{name} must be {lowest}…{highest}, not {number}")
     return number
 
 

@@ -63,6 +63,8 @@ VN_LOG_DEBUG = 4
 # --- Waveforms ------------------------------------------------------------------------------------------------
 
 VN_WAVEFORM_DEFAULT_SAMPLES = 100
+VN_WAVEFORM_MAX_SAMPLES = 1048576
+VN_WAVEFORM_MAX_DECODED = 4096
 
 # vn_waveform_encoding
 VN_WAVEFORM_STREAM = 0

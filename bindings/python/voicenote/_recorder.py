@@ -317,12 +317,14 @@ class Recorder(_lifecycle.Closing):
             bitrate: encoder bitrate in bit/s, 6000…256000.
             complexity: Opus complexity 0…10 (ignored for AAC).
             frame_ms: Opus frame duration: 2.5, 5, 10, 20, 40 or 60 (ignored for AAC).
-            meter_interval: seconds of captured audio between meter steps, in (0, 10].
-            duration_interval: seconds of captured audio between duration steps, in (0, 60].
-            max_duration: the longest take in seconds; it stops and is finished at exactly this many frames
-                (:class:`MaxDurationReached`, then :class:`RecordingFinished`). 0: no limit.
-            max_duration_warning: how many seconds before the maximum :class:`MaxDurationWarning` comes.
-            min_duration: shorter takes are deleted with a :class:`TooShort` event; 0 keeps all.
+            meter_interval: seconds of captured audio between meter steps, in 0.01…10.
+            duration_interval: seconds of captured audio between duration steps, in 0.01…60.
+            max_duration: the longest take in seconds, 0…1000000; it stops and is finished at exactly this many
+                frames (:class:`MaxDurationReached`, then :class:`RecordingFinished`); a positive maximum is at
+                least one frame. 0: no limit.
+            max_duration_warning: how many seconds before the maximum :class:`MaxDurationWarning` comes, 0…1000000.
+            min_duration: shorter takes are deleted with a :class:`TooShort` event, 0…1000000; 0 keeps every take
+                that captured at least one frame (a take with none always ends with :class:`TooShort`).
             loop: the :class:`EventLoop` that delivers the events, or None for the library's event thread. The
                 recorder keeps the Python loop object alive; close the recorder before the loop.
             on_activate: ``on_activate(kind: SessionKind) -> bool``, asked on the thread that calls :meth:`begin`
@@ -418,13 +420,16 @@ class Recorder(_lifecycle.Closing):
         """The last ``count`` live levels of the current (or last) take, oldest first: one average power 0…1 per
         meter step, for drawing live bars. Fewer early in a take.
 
+        Args:
+            count: how many at most, 0…:data:`~voicenote.MAX_SAMPLES` (the buffer for them is allocated first).
+
         Raises:
             ValueError: the recorder is closed.
-            InvalidArgumentError: ``count`` is negative.
+            InvalidArgumentError: ``count`` is outside 0…:data:`~voicenote.MAX_SAMPLES`.
             TypeError: ``count`` is not an integer.
         """
         handle = self._live_handle()
-        count = _buffers.size_arg("count", count)
+        count = _buffers.count_arg("count", count, 0, _capi.VN_WAVEFORM_MAX_SAMPLES)
         out = (ctypes.c_float * max(count, 1))()
         written = ctypes.c_size_t(0)
         check(_capi.vn_recorder_levels(handle, count, out, count, ctypes.byref(written)))

@@ -14,10 +14,13 @@ from typing import Any, Iterable, List, Tuple, Union
 from . import _buffers, _capi, _sources
 from .errors import check, invalid_argument
 
-__all__ = ["DEFAULT_SAMPLES", "waveform", "waveform_from_pcm", "PCM"]
+__all__ = ["DEFAULT_SAMPLES", "MAX_SAMPLES", "waveform", "waveform_from_pcm", "PCM"]
 
 #: The number of waveform values Stream and voicenote send with a voice message (``VN_WAVEFORM_DEFAULT_SAMPLES``).
 DEFAULT_SAMPLES = _capi.VN_WAVEFORM_DEFAULT_SAMPLES
+
+#: The most waveform values the library computes (``VN_WAVEFORM_MAX_SAMPLES``, 1048576): far beyond any display.
+MAX_SAMPLES = _capi.VN_WAVEFORM_MAX_SAMPLES
 
 #: What :func:`waveform_from_pcm` accepts: int16 or float32 samples, interleaved.
 PCM = Union["array.array[int]", "array.array[float]", bytes, bytearray, memoryview, Iterable[int], Iterable[float]]
@@ -52,13 +55,14 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> Li
               with :class:`~voicenote.IOFailedError`; read those into ``bytes`` first.
 
             The format is told by content, never by the file name.
-        samples: how many values (at least 1; the library caps it at about a million).
+        samples: how many values, 1…:data:`MAX_SAMPLES`.
 
     Returns:
         ``samples`` floats in 0…1 (float32 values widened to Python floats).
 
     Raises:
-        InvalidArgumentError: ``samples`` is 0 or negative (also a ``ValueError``), or the path is a directory.
+        InvalidArgumentError: ``samples`` is outside 1…:data:`MAX_SAMPLES` (refused before anything is
+            allocated or read; also a ``ValueError``), or the path is a directory.
         NotFoundError: the file does not exist (also a ``FileNotFoundError``).
         AccessDeniedError: the file cannot be read.
         FormatError: not audio, or no audio could be decoded (an empty file, text).
@@ -69,7 +73,7 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> Li
         ValueError: the path contains a NUL byte.
     """
     kind = _sources.classify(source)
-    count = _buffers.size_arg("samples", samples)
+    count = _buffers.count_arg("samples", samples, 1, MAX_SAMPLES)
     out = (ctypes.c_float * count)()
     written = ctypes.c_size_t(0)
     if kind == _sources.PATH:
@@ -105,19 +109,20 @@ def waveform_from_pcm(samples: PCM, channels: int = 1, points: int = DEFAULT_SAM
     Args:
         samples: interleaved samples, ``frames * channels`` of them.
         channels: samples per frame (1…255).
-        points: how many waveform values (at least 1).
+        points: how many waveform values, 1…:data:`MAX_SAMPLES`.
 
     Returns:
         ``points`` floats in 0…1.
 
     Raises:
-        InvalidArgumentError: ``channels`` outside 1…255, or ``points`` 0 or negative.
+        InvalidArgumentError: ``channels`` outside 1…255, or ``points`` outside 1…:data:`MAX_SAMPLES` (refused
+            before the samples are converted or a buffer is allocated).
         ValueError: the sample count is not a multiple of ``channels``, an int sample is outside the int16
             range, or s16le bytes have an odd length.
         TypeError: the samples are not numbers, or ``channels``/``points`` not integers.
     """
+    count = _buffers.count_arg("points", points, 1, MAX_SAMPLES)
     kind, values = _pcm(samples)
-    count = _buffers.size_arg("points", points)
     channel_count = operator.index(channels)
     frames = 0
     if 1 <= channel_count <= 255:

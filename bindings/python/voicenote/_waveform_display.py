@@ -6,7 +6,7 @@ from __future__ import annotations
 import ctypes
 from typing import Iterable, List
 
-from . import _buffers, _capi
+from . import _buffers, _capi, _waveform
 from .errors import check
 
 __all__ = ["BAR_WIDTH", "BAR_GAP", "BAR_PITCH", "resample", "bars"]
@@ -33,17 +33,18 @@ def resample(values: Iterable[float], count: int) -> List[float]:
 
     Args:
         values: the input values (any iterable of numbers; an ``array('f')`` is passed without a copy).
-        count: how many values to produce (at least 1).
+        count: how many values to produce, 1…:data:`~voicenote.MAX_SAMPLES` (the longest waveform the library
+            makes; the binding refuses more before allocating the result).
 
     Returns:
         ``count`` floats.
 
     Raises:
-        InvalidArgumentError: ``count`` is 0 or negative.
+        InvalidArgumentError: ``count`` is outside 1…:data:`~voicenote.MAX_SAMPLES`.
         TypeError: a value is not a number, or ``count`` not an integer.
     """
+    target = _buffers.count_arg("count", count, 1, _waveform.MAX_SAMPLES)
     source = _buffers.float_array(values)
-    target = _buffers.size_arg("count", count)
     pointer, size = _buffers.float_pointer(source)
     out = (ctypes.c_float * target)()
     written = ctypes.c_size_t(0)

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import ctypes
 import enum
-from typing import Any, Iterable, List, Union
+import itertools
+from typing import Any, Iterable, List, Tuple, Union
 
 from . import _buffers, _capi
+from .errors import format_error
 
-__all__ = ["WaveformEncoding", "encode_waveform", "decode_waveform"]
+__all__ = ["MAX_DECODED", "WaveformEncoding", "encode_waveform", "decode_waveform"]
+
+#: The most values a received waveform may decode to (``VN_WAVEFORM_MAX_DECODED``, 4096); more is a
+#: :class:`~voicenote.FormatError` (hostile input).
+MAX_DECODED = _capi.VN_WAVEFORM_MAX_DECODED
 
 
 class WaveformEncoding(enum.IntEnum):
@@ -105,19 +111,50 @@ def decode_waveform(data: Any, encoding: Union[WaveformEncoding, str, int]) -> L
 
     Raises:
         FormatError: a value outside the encoding's range (a Matrix value above 1024 or below 0, a byte above
-            255), or more values than the library accepts from a network.
+            255), or more than :data:`MAX_DECODED` values (Telegram: more than 2560 bytes); refused after
+            reading at most that many items, before anything is sized from the data's length.
         ValueError: an unknown encoding.
         TypeError: ``data`` holds something other than numbers (integers, except for Stream).
     """
     kind = WaveformEncoding.parse(encoding)
     if kind is WaveformEncoding.STREAM:
         return [_buffers.clamp_level(value) for value in data]
-    if isinstance(data, memoryview):
-        data = data.cast("B").tolist() if data.format == "c" else data.tolist()
-    encoded, size = _buffers.int32_array(data)
+    encoded, size = _received(data, kind)
     guess = size * 8 // 5 if kind is WaveformEncoding.TELEGRAM else size
     return _buffers.call_with_capacity(
         lambda out, capacity, count: _capi.vn_waveform_decode(int(kind), encoded, size, out, capacity, count),
         ctypes.c_float,
         guess,
     )
+
+
+def _most_encoded(kind: WaveformEncoding) -> int:
+    """The most encoded items that decode to at most :data:`MAX_DECODED` values (Telegram: ⌊n·8/5⌋ ≤ max)."""
+    if kind is WaveformEncoding.TELEGRAM:
+        return ((MAX_DECODED + 1) * 5 - 1) // 8
+    return MAX_DECODED
+
+
+def _received(data: Any, kind: WaveformEncoding) -> Tuple[Any, int]:
+    """``(int32_t array, count)`` of received data, refusing data that decodes to more than :data:`MAX_DECODED`
+    values before copying it: by its length when it has one, else after reading one item past the limit.
+
+    Raises:
+        FormatError: too many items.
+        TypeError: an item is not an integer.
+    """
+    most = _most_encoded(kind)
+    if isinstance(data, memoryview):
+        if data.nbytes // max(1, data.itemsize) > most:
+            raise _too_many(kind, most)
+        data = data.cast("B").tolist() if data.format == "c" else data.tolist()
+    elif hasattr(data, "__len__") and len(data) > most:
+        raise _too_many(kind, most)
+    items = list(itertools.islice(data, most + 1))
+    if len(items) > most:
+        raise _too_many(kind, most)
+    return _buffers.int32_array(items)
+
+
+def _too_many(kind: WaveformEncoding, most: int) -> Exception:
+    return format_error(f"a received {kind.name.lower()} waveform holds at most {most} items ({MAX_DECODED} values)")

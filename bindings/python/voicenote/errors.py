@@ -30,6 +30,7 @@ __all__ = [
     "check",
     "error_class",
     "error_for",
+    "format_error",
     "invalid_argument",
     "raise_status",
     "status_name",
@@ -219,6 +220,13 @@ def invalid_argument(message: str) -> InvalidArgumentError:
     library, because ctypes would silently wrap it (a negative count for a ``size_t``)."""
     code = _capi.VN_E_INVALID_ARG
     return InvalidArgumentError(code, status_name(code), message)
+
+
+def format_error(message: str) -> FormatError:
+    """A :class:`FormatError` (not raised) for input the binding refuses before calling the library, with the
+    status the library would return for it (received data larger than the library accepts)."""
+    code = _capi.VN_E_FORMAT
+    return FormatError(code, status_name(code), message)
 
 
 def check(rc: int) -> int:

@@ -1,0 +1,115 @@
+"""`voicenote record` ended from outside keeps the take: SIGHUP (the terminal went away) and SIGTERM finish the file
+as Ctrl-C does, and so does a closed standard output (SIGPIPE, EPIPE), which then fails with one line naming the kept
+file. No `.part` is left for `recover`.
+
+The microphone is ALSA's `file` plugin reading speech as fast as it is read; every wait is for the tool's own
+progress lines, bounded."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any, Dict, List
+
+import pytest
+
+from helpers import TIMEOUT
+from microphones import Speech, file_microphone
+
+import voicenote
+
+
+class Progress:
+    """Reads `--progress json` lines from a pipe, waiting (bounded) for the next ones."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.pending = b""
+
+    def until(self, seconds: float) -> Dict[str, Any]:
+        """Reads lines until a context with at least ``seconds`` captured; returns it."""
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            while b"\n" in self.pending:
+                line, self.pending = self.pending.split(b"\n", 1)
+                context = json.loads(line)
+                if context.get("duration", 0) >= seconds:
+                    return context
+            remaining = deadline - time.monotonic()
+            assert remaining > 0, f"no progress reached {seconds} s within {TIMEOUT} s"
+            ready, _, _ = select.select([self.fd], [], [], remaining)
+            if ready:
+                chunk = os.read(self.fd, 65536)
+                assert chunk, "record closed its output before reaching the duration"
+                self.pending += chunk
+
+
+def start(cli: Path, speech: Speech, output: Path, stdout: Any) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([str(cli), "record", "--device", "vn_mic", "--device-config", file_microphone(speech.raw48),
+                             "--max-duration", "0", "-o", str(output), "--progress", "json"],
+                            stdout=stdout, stderr=subprocess.PIPE, bufsize=0)
+
+
+def wait_for_a_growing_part(progress: Progress, directory: Path) -> None:
+    """Waits until the take's `.part` exists and has grown: audio reached the disk."""
+    progress.until(1.0)
+    parts = list(directory.glob("*.part"))
+    assert len(parts) == 1, f"expected one .part, found {parts}"
+    size = parts[0].stat().st_size
+    progress.until(2.0)
+    assert parts[0].stat().st_size > size
+
+
+def parts(directory: Path) -> List[Path]:
+    return list(directory.glob("*.part"))
+
+
+@pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
+def test_a_signal_finishes_the_take_and_keeps_the_file(cli: Path, speech: Speech, tmp_path: Path,
+                                                       number: signal.Signals) -> None:
+    output = tmp_path / "note.ogg"
+    child = start(cli, speech, output, subprocess.PIPE)
+    try:
+        assert child.stdout is not None
+        wait_for_a_growing_part(Progress(child.stdout.fileno()), tmp_path)
+        child.send_signal(number)
+        rest, errors = child.communicate(timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(TIMEOUT)
+    assert child.returncode == 0, errors.decode(errors="replace")
+    finished = json.loads(rest.splitlines()[-1])
+    assert finished["finished"] == str(output) and finished["duration"] >= 2
+    assert voicenote.info(output)["duration"] == pytest.approx(finished["duration"], abs=0.001)
+    assert not parts(tmp_path)
+
+
+def test_a_closed_stdout_finishes_the_take_and_keeps_the_file(cli: Path, speech: Speech, tmp_path: Path) -> None:
+    output = tmp_path / "note.ogg"
+    read_end, write_end = os.pipe()
+    try:
+        child = start(cli, speech, output, write_end)
+    finally:
+        os.close(write_end)
+    try:
+        wait_for_a_growing_part(Progress(read_end), tmp_path)
+    finally:
+        os.close(read_end)  # the next progress line meets EPIPE (and SIGPIPE)
+    try:
+        _, errors = child.communicate(timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(TIMEOUT)
+    reason = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
+    # Not killed by SIGPIPE: it fails on purpose, saying where the recording is, since it could not print it.
+    assert child.returncode == 1, reason
+    assert len(reason) == 1 and "standard output was closed" in reason[0] and str(output) in reason[0]
+    assert voicenote.info(output)["duration"] >= 2
+    assert not parts(tmp_path)
