@@ -706,9 +706,12 @@ int vn_waveform_encode(int encoding, const float *values, size_t value_count, in
  * \param out receives the values.
  * \param capacity room in `out` (Telegram: `encoded_count * 8 / 5`, else `encoded_count`).
  * \param count receives the number written; may be NULL; on too little room, as for vn_waveform_encode().
+ * Received values outside the encoding's range are clamped into it first (Matrix 0…1024; Telegram and Signal
+ * bytes 0…255), so a sloppy peer's waveform is still drawn. Telegram decodes ⌊bytes·8/5⌋ values, as Telegram's
+ * clients do.
+ *
  * \returns #VN_OK; #VN_E_INVALID_ARG for #VN_WAVEFORM_STREAM or an unknown encoding, NULL pointers or too
- *          little room; #VN_E_FORMAT for values outside the encoding's range or more than
- *          #VN_WAVEFORM_MAX_DECODED values. Telegram decodes ⌊bytes·8/5⌋ values, as Telegram's clients do.
+ *          little room; #VN_E_FORMAT only for an absurd count: more than #VN_WAVEFORM_MAX_DECODED values.
  * \threadsafety Any thread.
  * \since 0.1.0
  */

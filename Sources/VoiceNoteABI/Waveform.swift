@@ -97,13 +97,9 @@ private func pcmWaveform<Sample>(
 ) -> Int32 {
     count?.pointee = 0
     return abiCall { () throws(VoiceNoteError) in
-        let levels = try floats(values, valueCount)
-        let encoded: [Int32] = switch try integerEncoding(encoding) {
-        case VN_WAVEFORM_MATRIX: MatrixWaveform.encode(levels).map { Int32($0) }
-        case VN_WAVEFORM_TELEGRAM: TelegramWaveform.encode(levels).map { Int32($0) }
-        default: SignalWaveform.encode(levels).map { Int32($0) }
-        }
-        try deliver(encoded, into: out, capacity: capacity, count: count)
+        let kind = try integerEncoding(encoding)
+        let encoded = kind.integers(encoding: try floats(values, valueCount)) ?? []
+        try deliver(encoded.map { Int32($0) }, into: out, capacity: capacity, count: count)
     }
 }
 
@@ -119,30 +115,17 @@ private func pcmWaveform<Sample>(
             throw VoiceNoteError(.format, "\(UInt(bitPattern: encodedCount)) encoded values: more than the \(WaveformEncoding.maximumDecodedCount) a waveform may have")
         }
         let input = encodedCount == 0 ? [] : Array(UnsafeBufferPointer(start: try required(encoded, "encoded"), count: encodedCount))
-        let levels: [Float] = try VoiceNoteError.rethrowing {
-            switch kind {
-            case VN_WAVEFORM_MATRIX:
-                guard input.allSatisfy({ (0...Int32(MatrixWaveform.maximumValue)).contains($0) }) else {
-                    throw VoiceNoteError(.format, "Matrix waveform values must be 0…\(MatrixWaveform.maximumValue)")
-                }
-                return try MatrixWaveform.decode(input.map { Int($0) })
-            default:
-                guard input.allSatisfy({ (0...255).contains($0) }) else {
-                    throw VoiceNoteError(.format, "encoded bytes must be 0…255")
-                }
-                let bytes = input.map { UInt8($0) }
-                return try kind == VN_WAVEFORM_TELEGRAM ? TelegramWaveform.decode(bytes) : SignalWaveform.decode(bytes)
-            }
-        }
+        let levels = try VoiceNoteError.rethrowing { try kind.levels(decodingIntegers: input.map { Int($0) }) }
         try deliver(levels, into: out, capacity: capacity, count: count)
     }
 }
 
 /// The encodings that have an integer form; Stream's values are the floats themselves.
-private func integerEncoding(_ encoding: Int32) throws(VoiceNoteError) -> vn_waveform_encoding {
-    let kind = vn_waveform_encoding(rawValue: UInt32(bitPattern: encoding))
-    switch kind {
-    case VN_WAVEFORM_MATRIX, VN_WAVEFORM_TELEGRAM, VN_WAVEFORM_SIGNAL: return kind
+private func integerEncoding(_ encoding: Int32) throws(VoiceNoteError) -> WaveformEncoding {
+    switch vn_waveform_encoding(rawValue: UInt32(bitPattern: encoding)) {
+    case VN_WAVEFORM_MATRIX: return .matrix
+    case VN_WAVEFORM_TELEGRAM: return .telegram
+    case VN_WAVEFORM_SIGNAL: return .signal
     case VN_WAVEFORM_STREAM:
         throw VoiceNoteError(.invalidArgument, "Stream's waveform_data is the 0…1 values themselves; no integer encoding")
     default:

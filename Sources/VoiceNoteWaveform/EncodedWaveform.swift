@@ -1,6 +1,6 @@
 import VoiceNoteCore
 
-/// A waveform in one of the wire encodings, for code that handles every encoding alike (the CLI, the C API).
+/// A waveform in one of the wire encodings: the one implementation the C API, the CLI and (through C) Python use.
 public enum EncodedWaveform: Sendable, Equatable {
     /// Stream: floats 0…1.
     case levels([Float])
@@ -31,6 +31,28 @@ extension WaveformEncoding {
         case (.telegram, .bytes(let bytes)): return try TelegramWaveform.decode(bytes)
         case (.signal, .bytes(let bytes)): return try SignalWaveform.decode(bytes)
         default: throw VoiceNoteError(.invalidArgument, "that is not a \(name) waveform")
+        }
+    }
+
+    /// The integers a network sends for `levels` (Matrix 0…1024, Telegram's packed bytes, Signal's bytes); nil
+    /// for Stream, whose values are the 0…1 floats themselves. What the C API and the CLI give out.
+    public func integers(encoding levels: [Float]) -> [Int]? {
+        switch encode(levels) {
+        case .levels: nil
+        case .integers(let values): values
+        case .bytes(let bytes): bytes.map(Int.init)
+        }
+    }
+
+    /// Received integers as 0…1 levels, as many as the encoding yields. Each integer is first clamped into the
+    /// encoding's range (Matrix 0…1024, Telegram and Signal bytes 0…255; Stream takes them as levels, clamped to
+    /// 0…1): a peer that sends 2000 or -3 gets a waveform drawn, not an error.
+    /// - Throws: `VoiceNoteError(.format)` only when that is more than `maximumDecodedCount` values.
+    public func levels(decodingIntegers values: [Int]) throws -> [Float] {
+        switch self {
+        case .stream: try decode(.levels(values.map { Float($0) }))
+        case .matrix: try decode(.integers(values))
+        case .telegram, .signal: try decode(.bytes(values.map { UInt8(clamping: $0) }))
         }
     }
 }

@@ -12,10 +12,6 @@ struct WaveformCommand: ParsableCommand {
         case json, bars, svg, png
     }
 
-    enum Encoding: String, ExpressibleByArgument, CaseIterable {
-        case stream, matrix, telegram, signal
-    }
-
     @Argument(help: "The audio file (Opus, AAC, MP3, WAV, FLAC, Vorbis).")
     var file: String
 
@@ -26,7 +22,7 @@ struct WaveformCommand: ParsableCommand {
     var format = Format.json
 
     @Option(help: "Wire encoding of the JSON output: stream (0…1), matrix (0…1024), telegram (63 packed bytes), signal (bytes).")
-    var encoding = Encoding.stream
+    var encoding = WaveformEncoding.stream
 
     @Option(name: .shortAndLong, help: "Write svg or png output to this file (png needs it).")
     var output: String?
@@ -53,13 +49,15 @@ struct WaveformCommand: ParsableCommand {
         }
     }
 
-    /// The levels in the chosen wire encoding, as a JSON array.
+    /// The levels in the chosen wire encoding, as a JSON array: Stream's floats (4 decimals), else the integers.
     func encoded(_ levels: [Float]) -> JSONText {
-        switch encoding {
-        case .stream: .array(StreamWaveform.encode(levels).map { .number(Double(($0 * 10_000).rounded()) / 10_000) })
-        case .matrix: .array(MatrixWaveform.encode(levels).map { .integer($0) })
-        case .telegram: .array(TelegramWaveform.encode(levels).map { .integer(Int($0)) })
-        case .signal: .array(SignalWaveform.encode(levels).map { .integer(Int($0)) })
+        switch encoding.encode(levels) {
+        case .levels(let values): .array(values.map { .number(Double(($0 * 10_000).rounded()) / 10_000) })
+        case .integers(let values): .array(values.map { .integer($0) })
+        case .bytes(let bytes): .array(bytes.map { .integer(Int($0)) })
         }
     }
 }
+
+/// The CLI names the library's own encodings: `--encoding stream|matrix|telegram|signal`.
+extension WaveformEncoding: ExpressibleByArgument {}

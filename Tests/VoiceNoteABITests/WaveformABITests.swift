@@ -1,6 +1,7 @@
 import CVoiceNote
 import Foundation
 import Testing
+import VoiceNoteWaveform
 import VoiceNoteTestSupport
 @testable import VoiceNoteABI
 
@@ -94,7 +95,7 @@ import VoiceNoteTestSupport
         #expect(waveform({ vn_waveform_from_pcm_s16(pcm, 3, 0, 10, $0, $1, $2) }).0 == VN_E_INVALID_ARG.rawValue)
     }
 
-    @Test func resampleBarsAndEncodings() {
+    @Test func resampleBarsAndEncodings() throws {
         let values: [Float] = (1...10).map(Float.init)
         let (status, down) = waveform { vn_waveform_resample(values, 10, 5, $0, $1, $2) }
         #expect(status == VN_OK.rawValue && down == [1.5, 3.5, 5.5, 7.5, 9.5])
@@ -114,7 +115,15 @@ import VoiceNoteTestSupport
         #expect(count == 100 && decoded.allSatisfy { abs($0 - 0.5) <= 1.0 / 31 })
         #expect(vn_waveform_encode(Int32(VN_WAVEFORM_STREAM.rawValue), levels, 100, &telegram, 63, &count) == VN_E_INVALID_ARG.rawValue)
         #expect(vn_waveform_encode(42, levels, 100, &telegram, 63, &count) == VN_E_INVALID_ARG.rawValue)
-        let outOfRange: [Int32] = [5000]
-        #expect(vn_waveform_decode(Int32(VN_WAVEFORM_SIGNAL.rawValue), outOfRange, 1, &decoded, 100, &count) == VN_E_FORMAT.rawValue)
+        // Out-of-range values clamp, as the Swift decoders do; only an absurd count is a format error.
+        let outOfRange: [Int32] = [5000, -3, 128]
+        #expect(vn_waveform_decode(Int32(VN_WAVEFORM_SIGNAL.rawValue), outOfRange, 3, &decoded, 100, &count) == VN_OK.rawValue)
+        #expect(Array(decoded.prefix(count)) == (try WaveformEncoding.signal.levels(decodingIntegers: [5000, -3, 128])))
+        #expect(Array(decoded.prefix(count)) == [1, 0, Float(128) / 255])
+        let matrix: [Int32] = [2048, -1, 512]
+        #expect(vn_waveform_decode(Int32(VN_WAVEFORM_MATRIX.rawValue), matrix, 3, &decoded, 100, &count) == VN_OK.rawValue)
+        #expect(Array(decoded.prefix(count)) == [1, 0, 0.5])
+        let absurd = [Int32](repeating: 1, count: WaveformEncoding.maximumDecodedCount + 1)
+        #expect(vn_waveform_decode(Int32(VN_WAVEFORM_MATRIX.rawValue), absurd, absurd.count, &decoded, 100, &count) == VN_E_FORMAT.rawValue)
     }
 }

@@ -97,6 +97,9 @@ def decode_waveform(data: Any, encoding: Union[WaveformEncoding, str, int]) -> L
     """Decodes a waveform received from a network back to values 0…1.
 
     - ``"stream"``: ``data`` is the numbers of ``waveform_data``; returned clamped to 0…1 (NaN as 0), no C call;
+    Values outside the encoding's range are clamped into it first (Matrix 0…1024, bytes 0…255), as the library
+    does for every caller: a sloppy peer's waveform is still drawn.
+
     - ``"matrix"``: ``data`` is the integers (0…1024), each / 1024;
     - ``"telegram"``: ``data`` is the packed bytes (``bytes``, ``bytearray``, ``memoryview`` or ints 0…255):
       ``⌊len·8/5⌋`` values, each / 31 (63 bytes give 100 values);
@@ -110,8 +113,7 @@ def decode_waveform(data: Any, encoding: Union[WaveformEncoding, str, int]) -> L
         The levels, as many as the data holds.
 
     Raises:
-        FormatError: a value outside the encoding's range (a Matrix value above 1024 or below 0, a byte above
-            255), or more than :data:`MAX_DECODED` values (Telegram: more than 2560 bytes); refused after
+        FormatError: more than :data:`MAX_DECODED` values (Telegram: more than 2560 bytes); refused after
             reading at most that many items, before anything is sized from the data's length.
         ValueError: an unknown encoding.
         TypeError: ``data`` holds something other than numbers (integers, except for Stream).
