@@ -1,5 +1,5 @@
 /*
- * floor_waveform.c: the C floor of the waveform bench (SPEC §5.2, §11): the least work that gives voicenote's
+ * floor_waveform.c: the C floor of the waveform bench (docs/waveform.md, docs/performance.md): the least work that gives voicenote's
  * waveform of an Ogg Opus file, with nothing but libogg and libopus.
  *
  * Usage: floor_waveform FILE [SAMPLES]      (SAMPLES defaults to 100)
@@ -12,7 +12,7 @@
  * - A plain OpusDecoder (no multistream API) at 16 kHz, int16 output, header gain applied with OPUS_SET_GAIN;
  *   pre-skip dropped (rounded to 16 kHz) and output trimmed to N frames. Damaged packets are skipped; fewer than
  *   N frames in all (a truncated file) is an error, since the floor is only meant for whole files.
- * - SPEC §5.1: bucket i holds frames [⌊i·N/n⌋, ⌊(i+1)·N/n⌋); every sample's dB, 20·log10(|x| / 32767) clipped to
+ * - docs/waveform.md: bucket i holds frames [⌊i·N/n⌋, ⌊(i+1)·N/n⌋); every sample's dB, 20·log10(|x| / 32767) clipped to
  *   [−50, 0], comes from a 32768-entry table (−32768 reads 32767); a bucket's value is the mean over its samples
  *   (every channel), mapped by (v + 50) / 50; a bucket without frames is 0.
  * Channel-mapping family 0 only (mono, stereo), which is every voice note.

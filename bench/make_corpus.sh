@@ -13,7 +13,6 @@
 # Deterministic: sox runs with -R (its noise generator is seeded) and opusenc with a fixed serial, so the same
 # tool versions give byte-identical files. When all three outputs exist, nothing is done (delete them to rebuild).
 # Needs espeak-ng, sox (with soxi) and opusenc (opus-tools). About 15 s on 2 cores.
-# Model: the corpus of the performance anchors, see ../shared/reference.
 set -eu
 
 out=${1:?usage: make_corpus.sh OUTDIR}

@@ -5,7 +5,7 @@
  * Records RAW (headerless S16_LE, 48 kHz, mono) through libvoicenote's recorder, from a virtual microphone: ALSA's
  * `file` plugin reading RAW (`infile`) over a `null` slave, given to the library as configuration text with
  * vn_recorder_options_set_device(). The file plugin delivers as fast as it is read, so the take runs at the
- * encoder's pace. Everything else is the SPEC default (Opus 32 kbit/s VBR, complexity 10, 20 ms frames, VOIP, meter
+ * encoder's pace. Everything else is the default (docs/formats.md) (Opus 32 kbit/s VBR, complexity 10, 20 ms frames, VOIP, meter
  * every 0.1 s, duration every 0.5 s); the maximum length is SECONDS (vn_recorder_options_set_limits(SECONDS, 10,
  * 0)), so the take ends at exactly SECONDS * 48000 frames and is finished by the library. The program waits for
  * the FINISHED event (a condition variable with a deadline of TIMEOUT_S, default SECONDS + 120) and exits.

@@ -4,9 +4,9 @@
  *   record_latency floor NAME CONFIGURATION COUNT
  *
  * takes: COUNT takes in one process, one recorder, from the capture device NAME defined by the ALSA configuration
- * text CONFIGURATION (vn_recorder_options_set_device; everything else the SPEC defaults). Each take:
+ * text CONFIGURATION (vn_recorder_options_set_device; everything else the defaults (docs/formats.md)). Each take:
  *   begin_ms             wall time of vn_recorder_begin() (CLOCK_MONOTONIC around the call: it returns with
- *                        capture running, SPEC §2);
+ *                        capture running, docs/recorder.md);
  *   first_audio_ms       from the begin call to the first CONTEXT event with captured audio, minus the audio it
  *                        reports: how late the first frame left the microphone. Meaningful on a real-time
  *                        microphone only (a file microphone delivers faster than real time);

@@ -549,7 +549,7 @@ int vn_audio_info_source(vn_source *source, vn_audio_info *info);
 /* ------------------------------------------------------------------------------------------------------------ */
 /** \name Waveforms
  *
- * A waveform is `samples` values in 0…1 (SPEC §5.1, the algorithm of Stream's Swift SDK): the frames are split
+ * A waveform is `samples` values in 0…1 (docs/waveform.md, the algorithm of Stream's Swift SDK): the frames are split
  * into `samples` buckets, bucket i holding frames [⌊i·N/samples⌋, ⌊(i+1)·N/samples⌋); each value is the mean of the
  * clipped dB (−50…0) of every sample of every channel in its bucket, mapped to 0…1. Buckets with no frame are 0.
  * Results go into caller buffers: `out` with room for `capacity` values, `*count` receives how many were written.
@@ -669,7 +669,7 @@ int vn_waveform_resample(const float *values, size_t value_count, size_t target,
 int vn_waveform_bars(const float *values, size_t value_count, double width, double height, float *heights,
                      size_t capacity, size_t *count);
 
-/** Wire encodings of a waveform (SPEC §5.5). \since 0.1.0 */
+/** Wire encodings of a waveform (docs/waveform.md). \since 0.1.0 */
 typedef enum vn_waveform_encoding {
     VN_WAVEFORM_STREAM = 0,   /**< Stream `waveform_data`: the 0…1 values themselves as JSON numbers (no integer form). */
     VN_WAVEFORM_MATRIX = 1,   /**< Matrix MSC3246: integers 0…1024, 100 values. */
@@ -806,7 +806,7 @@ typedef enum vn_recorder_state {
 } vn_recorder_state;
 
 /**
- * Makes recorder options with SPEC defaults: directory `$XDG_CACHE_HOME/voicenote/recordings`, device "default",
+ * Makes recorder options with the defaults of docs/formats.md: directory `$XDG_CACHE_HOME/voicenote/recordings`, device "default",
  * Opus at 32 kbit/s, complexity 10, 20 ms frames, meter steps every 0.1 s, duration steps every 0.5 s, at most
  * 3600 s with a warning 10 s before, no minimum, events on the library's event thread.
  *
@@ -919,7 +919,7 @@ int vn_recorder_options_set_limits(vn_recorder_options *options, double maximum_
 int vn_recorder_options_set_event_loop(vn_recorder_options *options, vn_event_loop *loop);
 
 /**
- * Sets the session hooks (SPEC §3): `activate` before the device opens, `deactivate` after it closes.
+ * Sets the session hooks (docs/recorder.md): `activate` before the device opens, `deactivate` after it closes.
  *
  * \param options the options.
  * \param activate may refuse; NULL allows always.

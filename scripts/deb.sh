@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian packages (SPEC §9), the way Linux users expect to install a C library:
+# Builds the Debian packages (README.md), the way Linux users expect to install a C library:
 #   libvoicenote0     the shared library (usr/lib/libvoicenote.so.VERSION and its SONAME link)
 #   libvoicenote-dev  the header, the .so link, pkg-config and CMake files
 #   voicenote-tools   the `voicenote` command-line tool

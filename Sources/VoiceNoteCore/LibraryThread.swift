@@ -4,7 +4,7 @@ import Glibc
 import CShims
 
 /// A plain pthread owned by the library. Not Dispatch: a Dispatch worker that calls into Python while the
-/// interpreter exits traps in libdispatch's TSD cleanup (reference/build-notes.md §4).
+/// interpreter exits traps in libdispatch's TSD cleanup.
 public final class LibraryThread: Sendable {
     private let handle: pthread_t
 

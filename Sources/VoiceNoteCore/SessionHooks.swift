@@ -6,7 +6,7 @@ public enum SessionKind: Int32, Sendable {
     case recording = 1
 }
 
-/// The host's audio-session hooks (Stream's `configure(_ audioSessionConfigurator:)`, SPEC §3): asked synchronously
+/// The host's audio-session hooks (Stream's `configure(_ audioSessionConfigurator:)`, docs/recorder.md): asked synchronously
 /// before a device opens (and may refuse: the action fails with `.busy`), told after it closes. A client in a call
 /// uses them so voice notes do not fight the call's audio.
 public struct SessionHooks: Sendable {

@@ -1,4 +1,4 @@
-/// The outcome of an operation, numbered as the C API's `vn_status` (SPEC §10). Numbers never change.
+/// The outcome of an operation, numbered as the C API's `vn_status` (docs/errors.md). Numbers never change.
 public enum Status: Int32, Sendable, CaseIterable {
     /// Success.
     case ok = 0

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The one error type of voicenote: a status (SPEC §10) and a detail message for people.
+/// The one error type of voicenote: a status (docs/errors.md) and a detail message for people.
 public struct VoiceNoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The status the C API returns for this error; never `.ok`.
     public let status: Status
@@ -18,7 +18,7 @@ public struct VoiceNoteError: Error, Sendable, Equatable, CustomStringConvertibl
     /// `"VN_E_FORMAT: <message>"`.
     public var description: String { "\(status.name): \(message)" }
 
-    /// Maps an errno from a file operation to the status SPEC §10 gives it.
+    /// Maps an errno from a file operation to the status docs/errors.md gives it.
     public static func fromErrno(_ code: Int32, _ what: String) -> VoiceNoteError {
         let text = String(cString: strerror(code))
         let status: Status = switch code {

@@ -4,7 +4,7 @@ import VoiceNoteWaveform
 
 /// The waveform of a take computed from the bytes the encoder writes, decoded as `waveform()` decodes the finished
 /// file (Opus at 16 kHz with its trimming; AAC through FFmpeg with its priming): what we send is exactly what
-/// receivers compute from the file (SPEC §2 "Waveform of a take"), at the cost of a decode beside the encode, and
+/// receivers compute from the file (docs/recorder.md, "the waveform of a take"), at the cost of a decode beside the encode, and
 /// without reading the file again.
 final class EncodedTakeWaveform {
     private let analyzer: any StreamAnalyzer

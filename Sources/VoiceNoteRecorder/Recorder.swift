@@ -3,7 +3,7 @@ import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
 
-/// Records voice messages from an ALSA device into Ogg Opus (or AAC) files that are never lost (SPEC §2).
+/// Records voice messages from an ALSA device into Ogg Opus (or AAC) files that are never lost (docs/recorder.md).
 ///
 /// Threads: the capture thread (C, real-time) only moves periods into a lock-free ring; this recorder's encoder
 /// thread meters, accumulates the waveform and encodes; events go out through `events`. Control calls may come

@@ -2,7 +2,7 @@ import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
 
-/// Everything a recorder can be configured with; the defaults are SPEC §1's.
+/// Everything a recorder can be configured with; the defaults are those of docs/formats.md.
 public struct RecorderConfiguration: Sendable {
     /// Where takes are written (`<UUID>.ogg.part`, renamed on stop). Created when missing.
     public var directory = FileSystem.cacheDirectory("recordings")

@@ -17,7 +17,7 @@ public struct RecorderContext: Sendable, Equatable {
     public var state = RecorderState.stopped
     /// Seconds captured in this take (frames / rate), paused time excluded.
     public var duration = 0.0
-    /// RMS level of the last meter window, 0…1 (SPEC §5.3).
+    /// RMS level of the last meter window, 0…1 (docs/waveform.md).
     public var averagePower: Float = 0
     /// Peak level of the last meter window, 0…1.
     public var peakPower: Float = 0
@@ -35,7 +35,7 @@ public struct RecordingResult: Sendable, Equatable {
     public var duration: Double
     /// Bytes on disk.
     public var size: Int64
-    /// The 100-value waveform (SPEC §2 "Waveform of a take").
+    /// The 100-value waveform (docs/recorder.md, "the waveform of a take").
     public var waveform: [Float]
     /// Its format.
     public var format: RecordingFormat

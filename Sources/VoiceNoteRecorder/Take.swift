@@ -21,9 +21,9 @@ final class Take: @unchecked Sendable {
     let encoder: any RecordingEncoder
     private(set) var frames: Int64 = 0
     private var meter: LevelMeter
-    /// §5.1 on the captured PCM, only when the written bytes cannot be analysed as they are written.
+    /// The waveform algorithm on the captured PCM, only when the written bytes cannot be analysed as they are written.
     private var blocks: BlockDecibelAccumulator?
-    /// §5.1 on the bytes as written: the waveform of the take.
+    /// The waveform algorithm on the bytes as written: the waveform of the take.
     private let encodedWaveform: EncodedTakeWaveform?
     /// Frames after which the take stops (0: no limit).
     let maximumFrames: Int64

@@ -1,13 +1,13 @@
 import VoiceNoteCore
 
-/// The recorder's waveform of a take (SPEC §2 "Waveform of a take"): the clipped per-sample dB of §5.1 summed
+/// The recorder's waveform of a take (docs/recorder.md, "the waveform of a take"): the clipped per-sample dB of the waveform algorithm summed
 /// per 20 ms block as the encoder thread meters, bucketed into the `finished` event's values at stop, without
 /// decoding the file again.
 ///
 /// It is a `WaveformBlocks` whose blocks start at 20 ms: the same code, so the same bucket formula. Memory is
 /// O(blocks) and capped: past `WaveformBlocks.defaultMaximumBlocks` blocks (21 min 50 s) pairs merge into 40 ms
 /// blocks, and so on. A block that straddles a bucket boundary is shared in proportion, so the values match
-/// §5.1 on the captured PCM exactly when 20 ms blocks align with the buckets (a 2 s take at n = 100) and
+/// the waveform algorithm on the captured PCM exactly when 20 ms blocks align with the buckets (a 2 s take at n = 100) and
 /// closely otherwise.
 /// Not thread-safe; the encoder thread feeds it.
 public struct BlockDecibelAccumulator: Sendable {

@@ -1,4 +1,4 @@
-/// The bucket split of SPEC §5.1 step 2: bucket `i` of `buckets` over `frames` frames holds frames
+/// The bucket split of docs/waveform.md step 2: bucket `i` of `buckets` over `frames` frames holds frames
 /// `[⌊i·frames/buckets⌋, ⌊(i+1)·frames/buckets⌋)`, so buckets differ in size by at most one frame and, when
 /// `frames < buckets`, some hold none.
 struct BucketGrid {
@@ -15,7 +15,7 @@ struct BucketGrid {
     }
 
     /// The 0…1 value of a bucket whose samples' level units sum to `units` over `samples` samples: the mean of
-    /// the clipped dB, normalised (SPEC §5.1 steps 4–5). Every waveform type ends here, so equal sums give
+    /// the clipped dB, normalised (docs/waveform.md steps 4–5). Every waveform type ends here, so equal sums give
     /// equal `Float`s.
     static func level(units: Double, samples: Int) -> Float {
         let meanDecibels = units / (Double(samples) * Double(DecibelTable.unitsPerDecibel))

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The clipped per-sample level of SPEC §5.1 step 3: `20·log10(|x| / full scale)`, clipped to [−50, 0] dB.
+/// The clipped per-sample level of docs/waveform.md step 3: `20·log10(|x| / full scale)`, clipped to [−50, 0] dB.
 ///
 /// Levels are kept internally as integers of 1/65536 dB. Integer sums are exact and independent of the order of
 /// addition, so a bucket summed sample by sample and the same bucket summed from blocks give the same value to the
@@ -75,7 +75,7 @@ public enum DecibelTable {
         Float(units) / Float(unitsPerDecibel)
     }
 
-    /// The clipped level in dB, −50…0, of a 16-bit sample on the 32767 scale (SPEC §5.1), read from the table.
+    /// The clipped level in dB, −50…0, of a 16-bit sample on the 32767 scale (docs/waveform.md), read from the table.
     public static func decibels(_ sample: Int16) -> Float {
         decibels(units: units[index(sample)])
     }

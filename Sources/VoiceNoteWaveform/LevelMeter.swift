@@ -3,7 +3,7 @@ import Glibc
 #endif
 import VoiceNoteCore
 
-/// The recorder's meter (SPEC §2 context, §5.3): for each window of captured audio (a meter step, 100 ms of
+/// The recorder's meter (docs/recorder.md and docs/waveform.md, "Levels"): for each window of captured audio (a meter step, 100 ms of
 /// frames by default in the recorder), the RMS level and the peak in dBFS, and both through the normaliser as
 /// the context's average and peak power.
 ///

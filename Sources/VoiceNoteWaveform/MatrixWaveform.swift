@@ -1,4 +1,4 @@
-/// Matrix MSC3246 (SPEC §5.5): the `waveform` of `org.matrix.msc1767.audio`, integers 0…1024 as Element sends.
+/// Matrix MSC3246 (docs/waveform.md): the `waveform` of `org.matrix.msc1767.audio`, integers 0…1024 as Element sends.
 public enum MatrixWaveform {
     /// Values sent.
     public static let count = 100

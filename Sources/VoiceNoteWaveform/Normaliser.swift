@@ -1,7 +1,7 @@
-/// Maps decibels to the 0…1 levels every waveform and meter value is expressed in (SPEC §5.3, Stream
+/// Maps decibels to the 0…1 levels every waveform and meter value is expressed in (docs/waveform.md, Stream
 /// `AudioValuePercentageNormaliser`): −50 dB and below → 0, 0 dB and above → 1, linear in between.
 public enum Normaliser {
-    /// The level that maps to 0; the floor per-sample dB are clipped to (SPEC §5.1 step 3).
+    /// The level that maps to 0; the floor per-sample dB are clipped to (docs/waveform.md step 3).
     public static let floorDecibels: Float = -50
 
     /// The level that maps to 1.

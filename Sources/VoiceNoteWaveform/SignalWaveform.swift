@@ -1,4 +1,4 @@
-/// Signal (SPEC §5.5): at most 100 bytes, 0…255.
+/// Signal (docs/waveform.md): at most 100 bytes, 0…255.
 public enum SignalWaveform {
     /// The most bytes sent.
     public static let maximumCount = 100

@@ -1,4 +1,4 @@
-/// Stream's `waveform_data` (SPEC §5.5): the 0…1 floats themselves.
+/// Stream's `waveform_data` (docs/waveform.md): the 0…1 floats themselves.
 public enum StreamWaveform {
     /// The levels clamped to 0…1 (NaN as 0), as many as given; Stream sends its waveform at whatever length it
     /// was computed (100 by default).

@@ -1,4 +1,4 @@
-/// Telegram's voice-note waveform (SPEC §5.5): 100 values of 5 bits (0…31), value i in bits [5i, 5i + 5) of a
+/// Telegram's voice-note waveform (docs/waveform.md): 100 values of 5 bits (0…31), value i in bits [5i, 5i + 5) of a
 /// little-endian bit stream, LSB first — 500 bits in 63 bytes (how Telegram's clients pack and unpack it).
 public enum TelegramWaveform {
     /// Values sent.

@@ -1,5 +1,5 @@
 extension Waveform {
-    /// Stream's downsampling (SPEC §5.4, `Array+Sampling`), reproduced exactly: with r = count/m and P = ⌊r⌋,
+    /// Stream's downsampling (docs/waveform.md, `Array+Sampling`), reproduced exactly: with r = count/m and P = ⌊r⌋,
     /// `out[i] = Σ_{p<P} values[i·P + p] / r`. Returns `values` unchanged when `count ≤ m` or `m ≤ 0`.
     ///
     /// When m does not divide the count this scales values by P/r and drops the tail (100 → 57 keeps the first
@@ -19,7 +19,7 @@ extension Waveform {
         }
     }
 
-    /// Stream's upsampling (SPEC §5.4): value i is the linear interpolation at position `i·count/m`, the upper
+    /// Stream's upsampling (docs/waveform.md): value i is the linear interpolation at position `i·count/m`, the upper
     /// neighbour clamped to the last value. Returns `values` unchanged when `m ≤ count` or `values` is empty.
     public static func upsample(_ values: [Float], to count: Int) -> [Float] {
         guard !values.isEmpty, count > values.count else { return values }
@@ -35,7 +35,7 @@ extension Waveform {
     }
 
     /// Exactly `count` values for display or a wire format: when shrinking, value i is the mean of values
-    /// `[⌊i·c/m⌋, ⌊(i+1)·c/m⌋)` (the §5.1 bucket formula, so every value counts once and the scale is kept; equal
+    /// `[⌊i·c/m⌋, ⌊(i+1)·c/m⌋)` (the waveform's bucket formula, so every value counts once and the scale is kept; equal
     /// to Stream's `downsample` when m divides the count); when growing, `upsample`. `[]` gives `count` zeros
     /// (no data draws as silence); `count ≤ 0` gives `[]`.
     public static func resample(_ values: [Float], to count: Int) -> [Float] {

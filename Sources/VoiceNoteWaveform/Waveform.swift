@@ -1,6 +1,6 @@
 import VoiceNoteCore
 
-/// Waveforms of voice messages (SPEC §5): levels, display resampling, wire encodings.
+/// Waveforms of voice messages (docs/waveform.md): levels, display resampling, wire encodings.
 ///
 /// The namespace also holds the limits every waveform-producing type checks, so the C layer can report them.
 public enum Waveform {

@@ -1,7 +1,7 @@
 import VoiceNoteCodec
 import VoiceNoteCore
 
-/// SPEC §5.1 on encoded audio: decode with the content-chosen analysis decoder and bucket in one streaming pass.
+/// The waveform algorithm (docs/waveform.md) on encoded audio: decode with the content-chosen analysis decoder and bucket in one streaming pass.
 /// Memory stays independent of the length: the decoder streams, the buckets are O(n), the fallback blocks O(65536).
 public enum WaveformAnalysis {
     /// The waveform of `source` (read from its start): exactly `samples` values in 0…1.

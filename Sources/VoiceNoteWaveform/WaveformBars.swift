@@ -1,4 +1,4 @@
-/// The bars a client draws for a waveform in a view (SPEC §5.4, Stream `AudioVisualizationView`): bars 1.5 wide
+/// The bars a client draws for a waveform in a view (docs/waveform.md, Stream `AudioVisualizationView`): bars 1.5 wide
 /// with gaps of 2, as many as fit, each `max(1, level · height / 2)` tall. Geometry is in the toolkit's units
 /// (`Double`, as cairo and Qt use); levels are the 0…1 `Float`s of a waveform.
 public struct WaveformBars: Sendable, Equatable {

@@ -1,6 +1,6 @@
 extension WaveformBlocks {
     /// The waveform of what was appended so far: exactly `samples` values in 0…1, bucket `i` covering frames
-    /// `[⌊i·M/n⌋, ⌊(i+1)·M/n⌋)` of the M frames received (SPEC §5.1). Buckets without frames are 0; nothing
+    /// `[⌊i·M/n⌋, ⌊(i+1)·M/n⌋)` of the M frames received (docs/waveform.md). Buckets without frames are 0; nothing
     /// appended gives `samples` zeros. May be called again later; appending more continues the same take.
     /// A trailing partial frame's samples count in the last bucket.
     /// - Throws: `VoiceNoteError(.invalidArgument)` unless `1 ≤ samples ≤ Waveform.maximumSampleCount`.

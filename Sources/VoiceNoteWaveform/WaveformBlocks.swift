@@ -1,6 +1,6 @@
 import VoiceNoteCore
 
-/// A waveform of audio whose length is not known in advance (ADTS, MP3, a growing download): SPEC §5.1 with
+/// A waveform of audio whose length is not known in advance (ADTS, MP3, a growing download): docs/waveform.md with
 /// the clipped-dB sums kept per fine block, re-bucketed into `n` values at the end.
 ///
 /// Blocks hold `framesPerBlock` frames each. When `maximumBlocks` are full, adjacent pairs merge and the block

@@ -1,7 +1,7 @@
 import VoiceNoteCore
 
 /// A waveform of audio whose length N is known before decoding (Ogg Opus: the last granule position), computed
-/// in one streaming pass (SPEC §5.1): bucket `i` of `n` holds frames `[⌊i·N/n⌋, ⌊(i+1)·N/n⌋)`, its value is the
+/// in one streaming pass (docs/waveform.md): bucket `i` of `n` holds frames `[⌊i·N/n⌋, ⌊(i+1)·N/n⌋)`, its value is the
 /// normalised mean of the clipped dB of all its samples, every channel included; buckets without frames are 0.
 ///
 /// Samples go straight into their bucket's integer sum, so the answer is exact at any length. Alongside, the

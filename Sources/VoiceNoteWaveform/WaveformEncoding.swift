@@ -1,6 +1,6 @@
 import VoiceNoteCore
 
-/// The networks' waveform encodings (SPEC §5.5). Encoders take a 0…1 waveform, clamp it (NaN as 0) and never
+/// The networks' waveform encodings (docs/waveform.md). Encoders take a 0…1 waveform, clamp it (NaN as 0) and never
 /// fail; `[]` encodes as empty. Decoders give 0…1 levels: values out of range clamp, lengths are taken as sent
 /// (Telegram's by its own rule), and only input longer than `maximumDecodedCount` values is refused.
 public enum WaveformEncoding: String, Sendable, CaseIterable {

@@ -6,7 +6,7 @@ import VoiceNoteWaveform
 /// `voicenote waveform FILE`: the waveform of an audio file, as JSON, terminal bars, SVG or PNG.
 struct WaveformCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "waveform", abstract: "Compute the waveform of an audio file (SPEC §5.1).")
+        commandName: "waveform", abstract: "Compute the waveform of an audio file (docs/waveform.md).")
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case json, bars, svg, png

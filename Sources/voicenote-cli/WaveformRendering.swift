@@ -16,7 +16,7 @@ enum WaveformRendering {
         return String(values.map { level in level > 0 ? blocks[Int((min(level, 1) * 8).rounded())] : blocks[0] })
     }
 
-    /// Stream's bar layout (SPEC §5.4) as an SVG image, bars centred vertically.
+    /// Stream's bar layout (docs/waveform.md) as an SVG image, bars centred vertically.
     static func svg(_ levels: [Float], width: Double, height: Double) -> String {
         let layout = WaveformBars(width: width, height: height, levels: levels)
         let rects = layout.heights.enumerated().map { index, barHeight in

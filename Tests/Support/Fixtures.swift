@@ -1,7 +1,7 @@
 import Foundation
 
 /// Real audio files for tests, made at test time from espeak-ng speech with sox, opusenc and ffmpeg
-/// (SPEC: no mocks where the real thing runs here). Made once per test process, in one temporary directory.
+/// (no mocks where the real thing runs here). Made once per test process, in one temporary directory.
 public enum Fixtures {
     /// The kinds of file the decoders must read.
     public enum Kind: String, CaseIterable, Sendable {

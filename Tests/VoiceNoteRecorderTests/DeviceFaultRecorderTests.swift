@@ -6,7 +6,7 @@ import VoiceNoteTestSupport
 @testable import VoiceNoteRecorder
 
 /// The recorder against a microphone that fails on cue (Tests/Devices/pcm_vnfault.c, a real ALSA plugin): overruns
-/// and suspends are recovered and counted without ending the take (SPEC §2); a device that is gone or will not
+/// and suspends are recovered and counted without ending the take (docs/recorder.md); a device that is gone or will not
 /// recover ends the take with everything captured kept, then `failed` with `.device` — and never makes the capture
 /// loop spin. Every case runs twice: with the error coming from `snd_pcm_readi` and from `snd_pcm_wait` (POLLERR,
 /// as kernel drivers report it).

@@ -23,7 +23,7 @@ import VoiceNoteWaveform
         let decoded = try decode(result.path)
         #expect(decoded.samples.count == 4 * 48_000)
         #expect(bestCorrelation(decoded.samples, Array(input.samples.prefix(4 * 48_000))) >= 0.9)
-        // The take's waveform is §5.1 on its own pages decoded as waveform() decodes the file: the same values.
+        // The take's waveform is the waveform algorithm on its own pages decoded as waveform() decodes the file: the same values.
         let fromFile = try WaveformAnalysis.waveform(of: FileSource(path: result.path))
         #expect(result.waveform.count == 100)
         let differences = zip(result.waveform, fromFile).map { abs($0 - $1) }

@@ -8,7 +8,7 @@ import VoiceNoteCore
         #expect(try BlockDecibelAccumulator(sampleRate: rate).framesPerBlock == frames)
     }
 
-    /// A 2 s take at 48 kHz: 100 buckets of 960 frames are 20 ms blocks exactly, so the values are §5.1's.
+    /// A 2 s take at 48 kHz: 100 buckets of 960 frames are 20 ms blocks exactly, so the values are the waveform algorithm's's.
     @Test func alignedTakeEqualsTheOnePassWaveform() throws {
         let samples = randomishSignal(frames: 96000)
         var accumulator = try BlockDecibelAccumulator(sampleRate: 48000)

@@ -2,13 +2,13 @@ import Testing
 @testable import VoiceNoteWaveform
 
 @Suite struct NormaliserTests {
-    /// SPEC §5.3 *Stream test*, single values: exact.
+    /// Stream's own test values (docs/waveform.md), single values: exact.
     @Test(arguments: [(-70, 0), (-50, 0), (-37.5, 0.25), (-25, 0.5), (-12.5, 0.75)] as [(Float, Float)])
     func streamTestValues(decibels: Float, level: Float) {
         #expect(Normaliser.normalise(decibels) == level)
     }
 
-    /// SPEC §5.3 *Stream test*, arrays: exact (each quotient rounds to the nearest Float, as the literals do).
+    /// Stream's own test values (docs/waveform.md), arrays: exact (each quotient rounds to the nearest Float, as the literals do).
     @Test func streamTestArrays() {
         #expect(Normaliser.normalise([-40, -30, -20, -10, 0]) == [0.2, 0.4, 0.6, 0.8, 1])
         #expect(Normaliser.normalise([Float]()) == [])

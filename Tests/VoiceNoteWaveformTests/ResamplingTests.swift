@@ -4,12 +4,12 @@ import Testing
 private let oneToTen: [Float] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 
 @Suite struct ResamplingTests {
-    /// SPEC §5.4 *Stream test*: exact (all representable).
+    /// Stream's own test values (docs/waveform.md): exact (all representable).
     @Test func downsampleToFive() {
         #expect(Waveform.downsample(oneToTen, to: 5) == [1.5, 3.5, 5.5, 7.5, 9.5])
     }
 
-    /// SPEC §5.4 *Stream test*: 1.8 and 7.2 are not representable, so within 1e-6.
+    /// Stream's own test values (docs/waveform.md): 1.8 and 7.2 are not representable, so within 1e-6.
     @Test func downsampleToThree() {
         let values = Waveform.downsample(oneToTen, to: 3)
         #expect(values.count == 3)
@@ -25,7 +25,7 @@ private let oneToTen: [Float] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
         #expect(Waveform.downsample([], to: 5) == [])
     }
 
-    /// SPEC §5.4 *Stream test*: exact.
+    /// Stream's own test values (docs/waveform.md): exact.
     @Test func upsampleToTen() {
         #expect(Waveform.upsample([1, 2, 3, 4, 5], to: 10) == [1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5])
     }

@@ -77,7 +77,7 @@ func blockWaveform(
     return try blocks.finish(samples: n)
 }
 
-/// §5.1 straight from the definition, in Double with `log10` per sample: the reference the fast paths are
+/// The waveform algorithm straight from the definition, in Double with `log10` per sample: the reference the fast paths are
 /// checked against.
 func referenceWaveform(_ samples: [Int16], channels: Int = 1, n: Int) -> [Double] {
     let frames = samples.count / channels

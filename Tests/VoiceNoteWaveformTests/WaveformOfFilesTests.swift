@@ -8,7 +8,7 @@ import VoiceNoteCore
 import VoiceNoteTestSupport
 @testable import VoiceNoteWaveform
 
-/// SPEC §5.1 written out plainly in Double arithmetic, as the yardstick for the streaming implementation.
+/// The waveform algorithm (docs/waveform.md) written out plainly in Double arithmetic, as the yardstick for the streaming implementation.
 func referenceWaveform(_ pcm: [Int16], channels: Int, samples n: Int) -> [Float] {
     let frames = pcm.count / channels
     return (0..<n).map { i in

@@ -6,7 +6,7 @@
  *
  * What it shows:
  * - vn_waveform_file(): one call decodes the file (Ogg Opus, AAC, MP3, WAV, FLAC, Vorbis) as it streams it and
- *   returns SAMPLES levels in 0…1 into a buffer the caller owns (SPEC §5.1, the algorithm of Stream's SDKs).
+ *   returns SAMPLES levels in 0…1 into a buffer the caller owns (docs/waveform.md, the algorithm of Stream's SDKs).
  *   The levels are printed as one JSON array on stdout, formatted as `voicenote waveform FILE --samples SAMPLES`
  *   prints them: each rounded to 4 decimals, in the shortest text that reads back to that value.
  * - vn_audio_info_file() (with -v): the stream's facts, printed on stderr. Set `info.size` before the call; the

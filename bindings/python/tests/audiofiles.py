@@ -1,7 +1,7 @@
 """Audio files made at test time: espeak-ng speech → sox (48 kHz mono WAV) → opusenc / ffmpeg, plus the bad inputs
-SPEC §10 names. Every tool runs with a bounded timeout; a missing tool skips the tests that need the files.
+docs/errors.md names. Every tool runs with a bounded timeout; a missing tool skips the tests that need the files.
 
-Also: the SPEC §5.1 waveform in plain Python (the reference the binding is checked against), the CLI and the C
+Also: the waveform algorithm (docs/waveform.md) in plain Python (the reference the binding is checked against), the CLI and the C
 sample (``bindings/c/waveform.c``) as external programs.
 """
 
@@ -119,7 +119,7 @@ def read_wav(path: Path) -> "tuple[array, int]":
         return samples, reader.getnchannels()
 
 
-# --- SPEC §5.1 in plain Python ------------------------------------------------------------------------------------
+# --- the waveform algorithm (docs/waveform.md) in plain Python ------------------------------------------------------------------------------------
 
 
 def level_db(sample: float, full_scale: float) -> float:
@@ -131,7 +131,7 @@ def level_db(sample: float, full_scale: float) -> float:
 
 
 def reference_waveform(samples: Sequence[float], channels: int, n: int, full_scale: float) -> List[float]:
-    """SPEC §5.1 steps 2–5 for interleaved PCM: bucket i = frames [⌊i·N/n⌋, ⌊(i+1)·N/n⌋), mean of the clipped dB
+    """The waveform algorithm's steps 2–5 (docs/waveform.md) for interleaved PCM: bucket i = frames [⌊i·N/n⌋, ⌊(i+1)·N/n⌋), mean of the clipped dB
     of every sample of every channel, (v + 50) / 50; empty buckets 0."""
     frames = len(samples) // channels
     values = []

@@ -18,7 +18,7 @@ from voicenote import _devices, _events, _sources
 
 @pytest.fixture(scope="session")
 def media(tmp_path_factory: pytest.TempPathFactory) -> Media:
-    """Speech in every format voicenote reads and the bad inputs of SPEC §10, made once per session."""
+    """Speech in every format voicenote reads and the bad inputs of docs/errors.md, made once per session."""
     return make_media(tmp_path_factory.mktemp("media"))
 
 

@@ -1,4 +1,4 @@
-"""The `voicenote` command-line tool (SPEC §8): every command answers --help, data commands print JSON, errors exit
+"""The `voicenote` command-line tool (README.md): every command answers --help, data commands print JSON, errors exit
 non-zero with a one-line reason, and `record` keeps the file on a length limit and on Ctrl-C (SIGINT).
 
 Devices are real ALSA PCMs: a virtual microphone through ALSA's `file` plugin, given as configuration text."""
@@ -96,7 +96,7 @@ def test_record_from_a_missing_device_fails_with_one_line(cli: Path, tmp_path: P
 
 def record_under_a_file_size_limit(cli: Path, microphone: tuple[str, str], output: Path, limit_kib: int) -> str:
     """`voicenote record` of 7 s under RLIMIT_FSIZE (SIGXFSZ ignored, as a shell's `ulimit -f` with a trap leaves
-    it): writes past the limit fail with EFBIG, which is a full disk for the recorder (SPEC §2). Checks that the
+    it): writes past the limit fail with EFBIG, which is a full disk for the recorder (docs/recorder.md). Checks that the
     command failed with VN_E_NO_SPACE; returns its stdout."""
     device, config = microphone
     script = f'ulimit -f {limit_kib} && trap "" XFSZ && exec "$0" "$@"'

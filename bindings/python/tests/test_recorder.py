@@ -67,7 +67,7 @@ def test_take_finishes_by_itself_at_max_duration(speech: Speech, tmp_path: Path)
         assert info["channels"] == 1
         assert decoded_samples(done.path) == 2 * 48000  # exactly the captured frames
 
-        # The waveform sent is what receivers compute from the file (SPEC §2): the library analyses the take's own
+        # The waveform sent is what receivers compute from the file (docs/recorder.md): the library analyses the take's own
         # pages as waveform() decodes the file, so they agree within 0.001.
         from_file = voicenote.waveform(done.path)
         assert max(abs(a - b) for a, b in zip(done.waveform, from_file)) <= 0.001

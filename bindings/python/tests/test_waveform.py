@@ -1,5 +1,5 @@
 """voicenote.waveform() and voicenote.info() on real files: every kind of source, the CLI and the C sample giving
-the same values, and every bad input of SPEC §10 with its exact status."""
+the same values, and every bad input of docs/errors.md with its exact status."""
 
 from __future__ import annotations
 
@@ -235,7 +235,7 @@ def test_cli_info_agrees(media: Media, cli: Path) -> None:
             assert theirs[key] == ours[key], f"{fmt}: {key}"
 
 
-# --- bad input (SPEC §10) -----------------------------------------------------------------------------------------
+# --- bad input (docs/errors.md) -----------------------------------------------------------------------------------------
 
 
 def test_empty_file_is_a_format_error(media: Media) -> None:
@@ -392,7 +392,7 @@ def test_file_waveform_equals_pcm_waveform(media: Media) -> None:
 
 
 def test_short_file_waveform_is_exact(media: Media) -> None:
-    """Up to 65536 frames the streamed answer is the exact SPEC §5.1 one."""
+    """Up to 65536 frames the streamed answer is the exact two-pass one (docs/waveform.md)."""
     short = media.folder / "short.wav"
     run(["sox", str(media.files["wav"]), str(short), "trim", "0", "1.2"])
     samples, channels = read_wav(short)

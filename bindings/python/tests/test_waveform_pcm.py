@@ -1,4 +1,4 @@
-"""voicenote.waveform_from_pcm(): int16 and float PCM against a plain-Python SPEC §5.1, every accepted input type,
+"""voicenote.waveform_from_pcm(): int16 and float PCM against the waveform algorithm (docs/waveform.md) in plain Python, every accepted input type,
 and bad arguments."""
 
 from __future__ import annotations

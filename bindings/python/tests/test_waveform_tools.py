@@ -15,7 +15,7 @@ from voicenote import WaveformEncoding, _buffers, _capi
 RAMP = [index / 99 for index in range(100)]
 
 
-# --- resample (SPEC §5.4) -----------------------------------------------------------------------------------------
+# --- resample (docs/waveform.md) -----------------------------------------------------------------------------------------
 
 
 def test_resample_stream_test_values() -> None:
@@ -68,7 +68,7 @@ def test_capacity_protocol_grows_the_buffer() -> None:
     assert heights == voicenote.bars(RAMP, 70, 40)
 
 
-# --- wire encodings (SPEC §5.5) -----------------------------------------------------------------------------------
+# --- wire encodings (docs/waveform.md) -----------------------------------------------------------------------------------
 
 
 def test_encoding_names() -> None:

@@ -1,7 +1,7 @@
 """Closes every live voicenote object when the interpreter exits.
 
 Library threads keep firing events until their object is destroyed. If the interpreter finalized while one of
-them called into Python, CPython would kill or trap that thread (see reference/build-notes.md §4). So an
+them called into Python, CPython would kill or trap that thread. So an
 ``atexit`` hook closes every object still alive, newest first (sources before the loops they use), and removes
 the Python log handler; after that no library thread calls into Python again. ``atexit`` hooks run before
 finalization starts, while threads can still take the GIL, so waiting for a running callback works.

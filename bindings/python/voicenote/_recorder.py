@@ -1,5 +1,5 @@
 """``Recorder``: records voice messages from an ALSA device into Ogg Opus or AAC files (``vn_recorder``).
-SPEC §2."""
+docs/recorder.md."""
 
 from __future__ import annotations
 
@@ -126,7 +126,7 @@ class RecordingFinished:
     duration: float
     #: Bytes on disk.
     size: int
-    #: The take's waveform: 100 values in 0…1 (SPEC §5.1, computed on the captured audio), ready to send.
+    #: The take's waveform: 100 values in 0…1 (docs/waveform.md, computed on the captured audio), ready to send.
     waveform: List[float]
     #: Its format.
     format: RecordingFormat
@@ -265,7 +265,7 @@ def _destroy(handle: Any, hooks_key: int) -> None:
 
 
 class Recorder(_lifecycle.Closing):
-    """Records voice messages from an ALSA device into crash-safe Ogg Opus (or AAC) files (SPEC §2).
+    """Records voice messages from an ALSA device into crash-safe Ogg Opus (or AAC) files (docs/recorder.md).
 
     A take is written as ``<UUID>.ogg.part`` in ``directory`` (pages reach the disk at least every 0.5 s) and
     renamed to ``<UUID>.ogg`` when it finishes; :func:`voicenote.recover` finishes what a crash left. Its length

@@ -1,4 +1,4 @@
-"""Finishing takes a crash left behind (``vn_recover``). SPEC §2 "Nothing captured is lost"."""
+"""Finishing takes a crash left behind (``vn_recover``). docs/recorder.md, "why nothing captured is lost"."""
 
 from __future__ import annotations
 

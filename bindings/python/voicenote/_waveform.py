@@ -1,5 +1,5 @@
 """Waveforms of audio: of encoded audio (``vn_waveform_file`` / ``_memory`` / ``_source``) and of PCM the host
-decoded itself (``vn_waveform_from_pcm_s16`` / ``_f32``). SPEC §5.1."""
+decoded itself (``vn_waveform_from_pcm_s16`` / ``_f32``). docs/waveform.md."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ _INT_MAX = (1 << 31) - 1
 
 
 def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> List[float]:
-    """The waveform of encoded audio: exactly ``samples`` values in 0…1 (SPEC §5.1, the algorithm of Stream's
+    """The waveform of encoded audio: exactly ``samples`` values in 0…1 (docs/waveform.md, the algorithm of Stream's
     SDK), for any format voicenote reads (Ogg Opus, AAC in ADTS or MP4, MP3, WAV, FLAC, Ogg Vorbis).
 
     The frames are split into ``samples`` buckets, bucket ``i`` holding frames ``[⌊i·N/samples⌋,

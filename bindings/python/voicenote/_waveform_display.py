@@ -1,5 +1,5 @@
 """Waveforms for display: resampling to a length and bar heights for a view (``vn_waveform_resample``,
-``vn_waveform_bars``). SPEC §5.4."""
+``vn_waveform_bars``). docs/waveform.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wire encodings of a waveform (``vn_waveform_encode`` / ``vn_waveform_decode``). SPEC §5.5."""
+"""Wire encodings of a waveform (``vn_waveform_encode`` / ``vn_waveform_decode``). docs/waveform.md."""
 
 from __future__ import annotations
 
