@@ -7,8 +7,7 @@ import VoiceNoteRecorder
     out?.pointee = nil
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(out, "out")
-        var value = RecorderOptionsHandle.Value()
-        if options != nil { value = try Handles.get(options, as: RecorderOptionsHandle.self, "options").value.withLock { $0 } }
+        let value = try RecorderOptionsHandle.value(of: options, or: RecorderOptions())
         out.pointee = Handles.make(try Recorder(configuration: value.configuration, dispatcher: value.dispatcher))
     }
 }

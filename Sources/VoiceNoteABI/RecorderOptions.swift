@@ -4,19 +4,19 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteRecorder
 
-/// The object behind a `vn_recorder_options *`: a configuration and the dispatcher for events.
-final class RecorderOptionsHandle: Sendable {
-    struct Value {
-        var configuration = RecorderConfiguration()
-        var dispatcher: any EventDispatcher = EventThread.shared
-    }
-    let value = Locked(Value())
+/// What a `vn_recorder_options *` holds: a configuration and the dispatcher for events.
+struct RecorderOptions: Sendable {
+    var configuration = RecorderConfiguration()
+    var dispatcher: any EventDispatcher = EventThread.shared
 }
+
+/// The handle type of `vn_recorder_options *`.
+typealias RecorderOptionsHandle = OptionsHandle<RecorderOptions>
 
 @c @implementation public func vn_recorder_options_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     out?.pointee = nil
     return abiCall { () throws(VoiceNoteError) in
-        try required(out, "out").pointee = Handles.make(RecorderOptionsHandle())
+        try required(out, "out").pointee = Handles.make(RecorderOptionsHandle(RecorderOptions()))
     }
 }
 
@@ -24,20 +24,9 @@ final class RecorderOptionsHandle: Sendable {
     _ = Handles.remove(options, as: RecorderOptionsHandle.self)
 }
 
-/// Applies `change` to the options behind a handle.
-private func update(_ options: OpaquePointer?, _ change: (inout RecorderOptionsHandle.Value) throws(VoiceNoteError) -> Void) -> Int32 {
-    abiCall { () throws(VoiceNoteError) in
-        try Handles.get(options, as: RecorderOptionsHandle.self, "options").value.withLock { (value) throws(VoiceNoteError) in
-            try change(&value)
-        }
-    }
-}
-
-/// A required, non-empty C string.
-func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(VoiceNoteError) -> String {
-    let string = try utf8String(text, name)
-    guard !string.isEmpty else { throw VoiceNoteError(.invalidArgument, "\(name) is empty") }
-    return string
+/// Applies one setter's change to the options behind a handle.
+private func update(_ options: OpaquePointer?, _ change: (inout RecorderOptions) throws(VoiceNoteError) -> Void) -> Int32 {
+    RecorderOptionsHandle.update(options, change)
 }
 
 @c @implementation public func vn_recorder_options_set_directory(_ options: OpaquePointer?, _ directory: UnsafePointer<CChar>?) -> Int32 {
@@ -105,18 +94,4 @@ func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in value.configuration.sessionHooks = sessionHooks(activate, deactivate, userData) }
-}
-
-/// Session hooks calling the host's C functions.
-func sessionHooks(_ activate: vn_session_activate_fn?, _ deactivate: vn_session_deactivate_fn?,
-                  _ userData: UnsafeMutableRawPointer?) -> SessionHooks {
-    let context = UnsafeSendablePointer(userData)
-    var hooks = SessionHooks()
-    if let activate {
-        hooks.activate = { kind in activate(context.pointer, kind.rawValue) != 0 }
-    }
-    if let deactivate {
-        hooks.deactivate = { kind in deactivate(context.pointer, kind.rawValue) }
-    }
-    return hooks
 }

@@ -65,10 +65,3 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
 @c @implementation public func vn_source_destroy(_ source: OpaquePointer?) {
     _ = Handles.remove(source, as: SourceHandle.self)
 }
-
-/// A copy of caller bytes; NULL is allowed only with size 0.
-func copyBytes(_ data: UnsafeRawPointer?, _ size: Int) throws(VoiceNoteError) -> [UInt8] {
-    guard try checkedCount(size, "size") > 0 else { return [] }
-    let data = try required(data, "data")
-    return Array(UnsafeRawBufferPointer(start: data, count: size))
-}

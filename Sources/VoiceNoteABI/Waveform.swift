@@ -149,19 +149,6 @@ private func waveformCall(
     }
 }
 
-/// Copies `values` to a caller buffer; with too little room writes nothing, reports the count needed and fails.
-func deliver<T>(_ values: [T], into out: UnsafeMutablePointer<T>?, capacity: Int, count: UnsafeMutablePointer<Int>?) throws(VoiceNoteError) {
-    count?.pointee = values.count
-    guard values.count <= room(capacity) else {
-        throw VoiceNoteError(.invalidArgument, "capacity \(capacity) is less than the \(values.count) values needed")
-    }
-    guard !values.isEmpty else { return }
-    let out = try required(out, "out")
-    values.withUnsafeBufferPointer { buffer in
-        if let base = buffer.baseAddress { out.update(from: base, count: buffer.count) }
-    }
-}
-
 /// A caller's waveform values (at most `Waveform.maximumSampleCount`); NULL is allowed only when empty.
 private func floats(_ values: UnsafePointer<Float>?, _ count: Int) throws(VoiceNoteError) -> [Float] {
     guard try checkedCount(count, "value_count", atMost: Waveform.maximumSampleCount) > 0 else { return [] }

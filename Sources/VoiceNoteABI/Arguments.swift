@@ -1,0 +1,41 @@
+import VoiceNoteCore
+
+// Checks of the arguments C passes: pointers, strings and numbers, each failing with `.invalidArgument` that
+// names the argument (and the allowed range).
+
+/// Fails with `.invalidArgument` naming `name` when a required pointer argument is NULL.
+func required<T>(_ pointer: T?, _ name: StaticString) throws(VoiceNoteError) -> T {
+    guard let pointer else { throw VoiceNoteError(.invalidArgument, "\(name) is NULL") }
+    return pointer
+}
+
+/// A required C string that must be valid UTF-8 (paths, names, configuration text); `.invalidArgument` otherwise.
+/// A Swift string cannot carry other bytes: repaired, such a path would name another file (or none).
+func utf8String(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(VoiceNoteError) -> String {
+    guard let string = String(validatingCString: try required(text, name)) else {
+        throw VoiceNoteError(.invalidArgument, "\(name) is not valid UTF-8")
+    }
+    return string
+}
+
+/// A `size_t` count from C, checked: Swift sees one above `Int.max` as negative, and `limit` bounds what the
+/// function can sensibly allocate. `.invalidArgument` naming the allowed range otherwise.
+func checkedCount(_ count: Int, _ name: StaticString, atMost limit: Int = Int.max) throws(VoiceNoteError) -> Int {
+    guard count >= 0, count <= limit else {
+        throw VoiceNoteError(.invalidArgument, "\(name) \(UInt(bitPattern: count)) is outside 0…\(limit)")
+    }
+    return count
+}
+
+/// The room a caller's `size_t` capacity gives: one above `Int.max` (Swift sees it as negative) is all the room
+/// there could be, not a shortage.
+func room(_ capacity: Int) -> Int {
+    capacity < 0 ? Int.max : capacity
+}
+
+/// A required, non-empty C string.
+func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(VoiceNoteError) -> String {
+    let string = try utf8String(text, name)
+    guard !string.isEmpty else { throw VoiceNoteError(.invalidArgument, "\(name) is empty") }
+    return string
+}
