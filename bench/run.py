@@ -5,7 +5,8 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
                     [--lengths 5,60,600]
        bench/run.py --sections recorder [--quick]      only the two recorder sections
 
-Sections (budgets: SPEC §11; --sections takes size, waveform, recorder-cpu, recorder-latency, all, recorder):
+Sections (budgets: docs/performance.md; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, all,
+recorder):
 - Library size: the stripped .so against its budget.
 - Waveform (SPEC §5.1, 100 values) of Ogg Opus speech of 5 s, 60 s and 600 s (bench/make_corpus.sh), four
   whole processes run side by side:
@@ -39,6 +40,10 @@ Sections (budgets: SPEC §11; --sections takes size, waveform, recorder-cpu, rec
   finished ≤ 100 ms.
   The recorder's C programs link against a copy of the library in WORK/lib (a `make build` during the bench
   rewrites build/lib in place).
+- Hostile input: `voicenote info` of 21 MB of ADTS frames that are all header (7 bytes, no payload: 3 million
+  frames no decoder accepts) against `voicenote info` of a normal ADTS file (the 5 s note as 64 kbit/s AAC), whole
+  processes in turns, peak RSS by GNU time (medians). Budget: ≤ 5 MiB over the normal file's peak (the ≤ 5 MiB
+  analysis budget at any length; before FFmpeg's probing was bounded this took 420 MB).
 Writes RESULTS/latest.json (every run) and RESULTS/latest.md (the tables), and prints the tables. Sections not
 selected keep their previous results there, marked with the date they were measured.
 Exit status 0 when everything ran, budget misses included (the bench reports, it does not gate); 1 when a step
@@ -98,6 +103,11 @@ CALLGRIND_LENGTHS = (10, 30)                  # the instruction cross-check: two
 QUICK_CALLGRIND_LENGTHS = (5, 15)
 RECORDER_RUNS = 5
 QUICK_RECORDER_RUNS = 2
+# Hostile input: ADTS frames of 7 bytes, header only (AAC LC, 48 kHz, mono, frame length 7, no payload).
+HOSTILE_ADTS_FRAME = bytes([0xFF, 0xF1, 0x4C, 0x40, 0x00, 0xFF, 0xFC])
+HOSTILE_ADTS_FRAMES = 3_000_000               # 21 MB
+HOSTILE_RUNS = 5
+QUICK_HOSTILE_RUNS = 2
 LATENCY_COUNTS = {"begin_turns": 5, "begins_per_process": 6, "realtime_takes": 5, "file_takes": 5,
                   "file_take_seconds": 600}
 QUICK_LATENCY_COUNTS = {"begin_turns": 2, "begins_per_process": 4, "realtime_takes": 2, "file_takes": 2,
@@ -107,11 +117,11 @@ RECORDER_LABELS = {
     "opusenc_same": "opusenc, same settings (VOIP, max delay 500 ms, decision delay 0)",
     "opusenc": "opusenc as is (its defaults: application audio, max delay 1000 ms)",
 }
-SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency")
+SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
-                "recorder-latency": "recorder_latency"}
+                "recorder-latency": "recorder_latency", "hostile": "hostile_input"}
 
 # The four waveform commands, in turn order; the first two are ours.
 OURS = ("cli", "sample")
@@ -204,6 +214,21 @@ def gnu_time_peak_kib(cmd: list):
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         text = out.read().split()
     return int(text[-1]) if text and text[-1].isdigit() else None
+
+
+def gnu_time_run(cmd: list) -> dict:
+    """One run under GNU time whatever its exit status (a hostile file is refused): peak KiB, exit status, the
+    last line of stderr."""
+    if not os.access(GNU_TIME, os.X_OK):
+        raise BenchError(f"{GNU_TIME} is missing (`make deps` installs it)")
+    with tempfile.NamedTemporaryFile("r", suffix=".rss") as out:
+        proc = subprocess.run([GNU_TIME, "-f", "%M", "-o", out.name] + cmd, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+        text = out.read().split()
+    if not text or not text[-1].isdigit():
+        raise BenchError(f"GNU time reported no peak for {shlex.join(cmd)}")
+    lines = proc.stderr.strip().splitlines()
+    return {"peak_kib": int(text[-1]), "exit": proc.returncode, "message": lines[-1] if lines else ""}
 
 
 def summary(values: list) -> dict:
@@ -1219,6 +1244,67 @@ def waveform_section(build: pathlib.Path, work: pathlib.Path, runs: dict, length
     return section
 
 
+def hostile_section(build: pathlib.Path, work: pathlib.Path, runs: int) -> dict:
+    """`voicenote info` of headers-only ADTS frames against a normal ADTS file: peak RSS by GNU time, in turns."""
+    require_tools(["espeak-ng", "sox", "soxi", "opusenc", "ffmpeg"])
+    cli = build / "bin" / "voicenote"
+    if not cli.exists():
+        raise BenchError(f"{cli} is missing: run `make build` first")
+    corpus = make_corpus(work)
+    folder = work / "hostile"
+    folder.mkdir(parents=True, exist_ok=True)
+    normal = folder / "speech_5s.aac"
+    if not normal.exists():
+        capture(["ffmpeg", "-nostdin", "-v", "error", "-i", str(corpus / "speech_5s.ogg"), "-c:a", "aac", "-b:a",
+                 "64k", "-f", "adts", str(normal)], "ffmpeg (the normal ADTS file)")
+    hostile = folder / "headers_only.aac"
+    if not hostile.exists() or hostile.stat().st_size != len(HOSTILE_ADTS_FRAME) * HOSTILE_ADTS_FRAMES:
+        hostile.write_bytes(HOSTILE_ADTS_FRAME * HOSTILE_ADTS_FRAMES)
+    files = {"normal": normal, "hostile": hostile}
+    series = {key: [] for key in files}
+    for _ in range(runs):
+        for key, path in files.items():
+            series[key].append(gnu_time_run([str(cli), "info", str(path)]))
+    if any(run["exit"] != 0 for run in series["normal"]):
+        raise BenchError(f"voicenote info {normal} failed: {series['normal'][-1]['message']}")
+    peaks = {key: summary([run["peak_kib"] for run in rows]) for key, rows in series.items()}
+    over_mib = (peaks["hostile"]["median"] - peaks["normal"]["median"]) / 1024
+    section = {
+        "runs": runs,
+        "files": {key: {"path": str(path), "size_bytes": path.stat().st_size} for key, path in files.items()},
+        "peak_kib": peaks,
+        "hostile_exit": sorted({run["exit"] for run in series["hostile"]}),
+        "hostile_message": series["hostile"][-1]["message"].replace(str(hostile), hostile.name),
+        "over_normal_mib": over_mib,
+        "budget_mib": BUDGET_OVER_BASELINE_MIB,
+        "pass": over_mib <= BUDGET_OVER_BASELINE_MIB,
+    }
+    print(f"hostile: info of {hostile.name} {peaks['hostile']['median'] / 1024:.1f} MiB, of {normal.name} "
+          f"{peaks['normal']['median'] / 1024:.1f} MiB", flush=True)
+    return section
+
+
+def hostile_markdown(section: dict) -> str:
+    files, peaks = section["files"], section["peak_kib"]
+
+    def mib(entry: dict) -> str:
+        return f"{entry['median'] / 1024:.1f} ({entry['min'] / 1024:.1f}–{entry['max'] / 1024:.1f})"
+    verdict = "pass" if section["pass"] else "miss"
+    return "\n".join([
+        "Hostile input: `voicenote info` (our CLI) of ADTS frames that are all header (7 bytes, no payload), "
+        "against `voicenote info` of a normal ADTS file (the 5 s note, 64 kbit/s AAC). Whole processes in turns, "
+        "peak RSS by GNU time, medians (min–max). Budget: ≤ "
+        f"{section['budget_mib']:g} MiB over the normal file, the analysis budget at any length.",
+        "",
+        "| file | size | n | peak RSS MiB | normal file | its peak RSS MiB | over normal MiB | result | budget |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        f"| headers-only ADTS frames | {files['hostile']['size_bytes']:,} B | {section['runs']} "
+        f"| {mib(peaks['hostile'])} | {files['normal']['size_bytes']:,} B | {mib(peaks['normal'])} "
+        f"| {section['over_normal_mib']:.2f} | exit {', '.join(map(str, section['hostile_exit']))}: "
+        f"{section['hostile_message'].replace('|', '/')} | {verdict} |",
+    ]) + "\n"
+
+
 def compact_json(value) -> str:
     """Indented JSON with every list of numbers or strings on one line, so the file stays short and diffable."""
     text = json.dumps(value, indent=1, default=str)
@@ -1235,7 +1321,8 @@ def report_markdown(report: dict) -> str:
             f"{report['seconds']:.0f} s{' (--quick)' if report['quick'] else ''}, {report['date']}, tree "
             f"{info.get('git')}; sections run: {', '.join(report['sections_run'])}.\n")
     renderers = (("waveform", waveform_markdown), ("recorder_cpu", recorder_cpu_markdown),
-                 ("recorder_latency", recorder_latency_markdown), ("library_size", library_size_markdown))
+                 ("recorder_latency", recorder_latency_markdown), ("hostile_input", hostile_markdown),
+                 ("library_size", library_size_markdown))
     for key, render in renderers:
         if key not in report:
             continue
@@ -1324,6 +1411,9 @@ def main() -> int:
                     inputs, recorder_runs, QUICK_CALLGRIND_LENGTHS if args.quick else CALLGRIND_LENGTHS)
             if "recorder-latency" in sections:
                 measured["recorder-latency"] = recorder_latency_section(inputs, counts)
+        if "hostile" in sections:
+            measured["hostile"] = hostile_section(build, work, args.runs or (QUICK_HOSTILE_RUNS if args.quick
+                                                                            else HOSTILE_RUNS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

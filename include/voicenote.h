@@ -455,8 +455,8 @@ typedef int (*vn_source_seek_fn)(void *user_data, int64_t offset);
  *
  * \param path the file's path (UTF-8).
  * \param out receives the source; set to NULL on failure.
- * \returns #VN_OK; #VN_E_INVALID_ARG when `path` or `out` is NULL or `path` is a directory; #VN_E_NOT_FOUND;
- *          #VN_E_PERMISSION; #VN_E_IO.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `path` or `out` is NULL or `path` is not a regular file (a directory,
+ *          FIFO, socket or device: refused at once, never waited on); #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -509,7 +509,7 @@ void vn_source_destroy(vn_source *source);
 /** Facts about an audio stream, read without decoding it all where the format allows. \since 0.1.0 */
 typedef struct vn_audio_info {
     size_t size;              /**< Set by the caller to sizeof(vn_audio_info); the library fills only that much. */
-    double duration_s;        /**< Duration in seconds; 0 when unknown. */
+    double duration_s;        /**< Duration in seconds, never more than the packets hold; 0 when unknown. */
     int duration_is_estimate; /**< 1 when the duration is estimated from the bitrate (ADTS AAC, MP3 without Xing). */
     int sample_rate;          /**< The stream's sample rate in Hz (48000 for Opus). */
     int channels;             /**< Channels in the stream. */
@@ -523,9 +523,11 @@ typedef struct vn_audio_info {
  * \param path the file's path (UTF-8).
  * \param info receives the facts; its `size` must be set to sizeof(vn_audio_info) (or the size of an older
  *             version of the struct).
- * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL argument, a directory or a `size` smaller than the first
- *          version of the struct; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio
- *          or has no audio packets; #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL argument, a path that is not a regular file (as
+ *          vn_source_create_file()) or a `size` smaller than the first version of the struct; #VN_E_NOT_FOUND;
+ *          #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio, has no audio packets, a header page is
+ *          damaged (a bad or missing CRC) or its timestamps leave no audio (the same answer as
+ *          vn_waveform_file()); #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be
  *          loaded (they are opened the first time a file needs them).
  * \threadsafety Any thread.
  * \since 0.1.0
@@ -571,8 +573,9 @@ int vn_audio_info_source(vn_source *source, vn_audio_info *info);
  * \param capacity room in `out`; must be at least `samples`.
  * \param count receives the number of values written (`samples`); may be NULL.
  * \returns #VN_OK; #VN_E_INVALID_ARG when `samples` is 0 or over #VN_WAVEFORM_MAX_SAMPLES, `capacity` < `samples`,
- *          a pointer is NULL or `path` is a directory; #VN_E_NOT_FOUND; #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio or holds no
- *          audio packets; #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be loaded.
+ *          a pointer is NULL or `path` is not a regular file (as vn_source_create_file()); #VN_E_NOT_FOUND;
+ *          #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT as vn_audio_info_file(), or when no audio decodes;
+ *          #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be loaded.
  * \threadsafety Any thread.
  * \since 0.1.0
  */

@@ -15,25 +15,32 @@ public enum Decoders {
     /// Opus → opusfile; anything else → FFmpeg (loaded here the first time, never for Opus). `.format` for empty,
     /// non-audio or damaged-beyond-use input; `.unsupported` for a non-Opus file when FFmpeg cannot be loaded.
     public static func open(_ source: ByteSource, purpose: DecodePurpose = .analysis) throws(VoiceNoteError) -> any AudioDecoder {
+        guard let probe = try probeOpus(source) else { return try FFmpegDecoder(source: source) }
+        if purpose == .analysis && probe.header.mappingFamily == 0 && !probe.hasOtherStreams {
+            return try OpusAnalysisDecoder(source: source, probe: probe)
+        }
+        return try OpusFileDecoder(source: source, probe: probe.hasOtherStreams ? nil : probe)
+    }
+
+    /// Stream facts without decoding: an Ogg Opus file of one stream from its pages alone (never opusfile, which
+    /// would keep its whole comment header in memory), a chained one from opusfile, the rest from FFmpeg.
+    public static func info(of source: ByteSource) throws(VoiceNoteError) -> StreamInfo {
+        guard let probe = try probeOpus(source) else { return try FFmpegDecoder(source: source).info }
+        if !probe.hasOtherStreams { return probe.info }
+        return try OpusFileDecoder(source: source, probe: nil).info
+    }
+
+    /// The probe of an Ogg Opus file, or nil when `source` is not Ogg or holds no Opus stream (Vorbis, FLAC in
+    /// Ogg: FFmpeg's). `.format` when it is empty or its Opus stream is damaged beyond use.
+    private static func probeOpus(_ source: ByteSource) throws(VoiceNoteError) -> OpusProbe? {
         try source.seek(to: 0)
         let magic = try source.readPrefix(count: 4)
         guard !magic.isEmpty else { throw VoiceNoteError(.format, "\(source.name) is empty") }
-        if magic == Array("OggS".utf8) {
-            do throws(VoiceNoteError) {
-                let probe = try OpusProbe(source: source)
-                if purpose == .analysis && probe.header.mappingFamily == 0 && !probe.hasOtherStreams {
-                    return try OpusAnalysisDecoder(source: source, probe: probe)
-                }
-                return try OpusFileDecoder(source: source, probe: probe.hasOtherStreams ? nil : probe)
-            } catch where error.status == .format && error.message.hasSuffix(OpusProbe.noOpusStream) {
-                // Ogg without Opus (Vorbis, FLAC): FFmpeg's.
-            }
+        guard magic == Array("OggS".utf8) else { return nil }
+        do throws(VoiceNoteError) {
+            return try OpusProbe(source: source)
+        } catch where error.status == .format && error.message.hasSuffix(OpusProbe.noOpusStream) {
+            return nil
         }
-        return try FFmpegDecoder(source: source)
-    }
-
-    /// Stream facts without decoding (the Opus tail, FFmpeg's container headers).
-    public static func info(of source: ByteSource) throws(VoiceNoteError) -> StreamInfo {
-        try open(source, purpose: .playback).info
     }
 }

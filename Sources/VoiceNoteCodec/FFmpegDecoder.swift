@@ -16,8 +16,8 @@ final class FFmpegDecoder: AudioDecoder {
     private(set) var exactFrameCount: Int64?
 
     private let box: Unmanaged<SourceBox>
-    private var io: UnsafeMutablePointer<AVIOContext>?
-    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var input: FFmpegInput?
+    private var format: UnsafeMutablePointer<AVFormatContext>? { input?.format }
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var converter: FFmpegSampleConverter?
     private var streamIndex: Int32 = -1
@@ -26,7 +26,6 @@ final class FFmpegDecoder: AudioDecoder {
     private var draining = false
     private var consecutiveErrors = 0
 
-    private static let ioBufferSize = 32 * 1024
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
     static let errorEOF = -Int32(bitPattern: UInt32(0x20) << 24 | UInt32(0x46) << 16 | UInt32(0x4F) << 8 | UInt32(0x45))
     /// AVERROR(EAGAIN).
@@ -34,8 +33,8 @@ final class FFmpegDecoder: AudioDecoder {
     /// Decoding errors in a row after which the stream counts as ended (a hostile file must not spin forever).
     private static let maximumConsecutiveErrors = 1000
 
-    /// Opens `source` (rewound here) and its best audio stream; `.format` when FFmpeg finds no audio in it,
-    /// `.unsupported` when FFmpeg cannot be loaded.
+    /// Opens `source` (rewound here) and its best audio stream; `.format` when FFmpeg finds no audio in it or its
+    /// declared length leaves none, `.unsupported` when FFmpeg cannot be loaded.
     init(source: ByteSource) throws(VoiceNoteError) {
         try FFmpegLibraries.require()
         box = Unmanaged.passRetained(SourceBox(source))
@@ -44,54 +43,18 @@ final class FFmpegDecoder: AudioDecoder {
         packet = av_packet_alloc()
         frame = av_frame_alloc()
         guard packet != nil, frame != nil else { throw VoiceNoteError(.noMemory, "av_packet_alloc/av_frame_alloc failed") }
-        try openInput(name: source.name)
+        input = try FFmpegInput(box: box, name: source.name)
         try openDecoder(name: source.name)
+        try checkLength(name: source.name)
         try openResampler()
     }
 
     deinit {
         if codec != nil { avcodec_free_context(&codec) }
-        if format != nil { avformat_close_input(&format) }
-        if let context = io {
-            av_free(context.pointee.buffer)
-            io = context
-            avio_context_free(&io)
-        }
+        input = nil
         av_packet_free(&packet)
         av_frame_free(&frame)
         box.release()
-    }
-
-    /// The container, read through our source.
-    private func openInput(name: String) throws(VoiceNoteError) {
-        guard let buffer = av_malloc(Self.ioBufferSize) else { throw VoiceNoteError(.noMemory, "av_malloc failed") }
-        io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.ioBufferSize), 0, box.toOpaque(), { opaque, buffer, size in
-            guard let opaque, let buffer else { return FFmpegDecoder.errorEOF }
-            let count = SourceBox.from(opaque).read(buffer, Int(size))
-            return count > 0 ? Int32(count) : count == 0 ? FFmpegDecoder.errorEOF : -EIO
-        }, nil, { opaque, offset, whence in
-            guard let opaque else { return -1 }
-            let box = SourceBox.from(opaque)
-            if whence & AVSEEK_SIZE != 0 { return box.source.size ?? -1 }
-            return box.seek(offset, whence: whence & ~AVSEEK_FORCE)
-        })
-        guard io != nil else {
-            av_free(buffer)
-            throw VoiceNoteError(.noMemory, "avio_alloc_context failed")
-        }
-        format = avformat_alloc_context()
-        guard let context = format else { throw VoiceNoteError(.noMemory, "avformat_alloc_context failed") }
-        context.pointee.pb = io
-        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        let opened = avformat_open_input(&format, nil, nil, nil)
-        guard opened >= 0 else {
-            format = nil  // freed by FFmpeg on failure
-            throw failure(or: VoiceNoteError(.format, "\(name): not a recognised audio file (\(Self.describe(opened)))"))
-        }
-        let found = avformat_find_stream_info(format, nil)
-        guard found >= 0 else {
-            throw failure(or: VoiceNoteError(.format, "\(name): cannot read stream information (\(Self.describe(found)))"))
-        }
     }
 
     /// The best audio stream's decoder, and the stream facts.
@@ -135,6 +98,52 @@ final class FFmpegDecoder: AudioDecoder {
             bitrate: Int(max(0, bitrate)))
     }
 
+    /// `StreamLength`'s rule on a declared length (an estimate from the bitrate is bounded by the bytes already):
+    /// the packets are read once without decoding, and a declaration longer than they hold becomes what they hold.
+    /// Only for codecs whose packets state their own durations exactly; FFmpeg's Ogg demuxer, for one, only
+    /// approximates Vorbis packet durations (4 % short on speech), which would cut real audio.
+    private func checkLength(name: String) throws(VoiceNoteError) {
+        guard let format, !info.durationIsEstimate, info.duration > 0, let stream = format.pointee.streams[Int(streamIndex)],
+              let parameters = stream.pointee.codecpar, Self.hasExactPacketDurations(parameters.pointee.codec_id) else {
+            return
+        }
+        let timeBase = stream.pointee.time_base
+        guard timeBase.num > 0, timeBase.den > 0 else { return }
+        let declared = stream.pointee.duration > 0
+            ? stream.pointee.duration : av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
+        guard let held = try heldDuration(name: name) else { return }
+        let length = try StreamLength.resolve(declared: declared, held: held, name)
+        guard length < declared else { return }
+        info.duration = Double(length) * av_q2d(timeBase)
+        if exactFrameCount != nil {
+            exactFrameCount = av_rescale_q(length, timeBase, AVRational(num: 1, den: Int32(outputRate)))
+        }
+    }
+
+    /// Codecs whose packets carry exact durations (frame headers or sample counts).
+    private static func hasExactPacketDurations(_ codec: AVCodecID) -> Bool {
+        switch codec {
+        case AV_CODEC_ID_FLAC, AV_CODEC_ID_MP3, AV_CODEC_ID_MP2, AV_CODEC_ID_AAC, AV_CODEC_ID_OPUS: true
+        default: avcodec_get_name(codec).map { String(cString: $0).hasPrefix("pcm_") } == true
+        }
+    }
+
+    /// The summed packet durations of the audio stream (nil when FFmpeg does not know them), read with a second
+    /// view of the container from the start of the source, which is then put back where the decoder's view reads on.
+    private func heldDuration(name: String) throws(VoiceNoteError) -> Int64? {
+        let source = box.takeUnretainedValue().source
+        let resume = source.position
+        try source.seek(to: 0)
+        var held: Int64?
+        do {
+            let scan = try FFmpegInput(box: box, name: name, findStreamInfo: false)
+            held = scan.packetDurations(ofStream: streamIndex)
+        }
+        if let failure = box.takeUnretainedValue().failure { throw failure }
+        try source.seek(to: resume)
+        return held
+    }
+
     /// Conversion to interleaved int16, same rate and layout.
     private func openResampler() throws(VoiceNoteError) {
         guard let codec else { return }
@@ -174,13 +183,8 @@ final class FFmpegDecoder: AudioDecoder {
         }
     }
 
-    /// The source's own failure (with its real status) if there was one, else `fallback`.
-    private func failure(or fallback: VoiceNoteError) -> VoiceNoteError {
-        box.takeUnretainedValue().failure ?? fallback
-    }
-
     /// FFmpeg's text for an error code.
-    private static func describe(_ code: Int32) -> String {
+    static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
         av_strerror(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

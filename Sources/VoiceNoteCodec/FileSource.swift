@@ -13,10 +13,13 @@ public final class FileSource: ByteSource {
     public private(set) var position: Int64 = 0
     private let descriptor: Int32
 
-    /// Opens `path` for reading: `.notFound` when missing, `.invalidArgument` for a directory,
-    /// `.permission` when refused.
+    /// Opens `path` for reading: `.notFound` when missing, `.permission` when refused, `.invalidArgument` for a
+    /// directory or anything else that is not a regular file (a FIFO, socket or device: no size, no seeking, and a
+    /// FIFO without a writer would never answer).
     public init(path: String) throws(VoiceNoteError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: open(2) of a FIFO waits for a writer, forever if none comes; with it, it returns at once
+        // and fstat says what the path is. Regular files ignore the flag; it is cleared anyway below.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else { throw VoiceNoteError.fromErrno(errno, "open \(path)") }
         var status = stat()
         guard fstat(fd, &status) == 0 else {
@@ -24,13 +27,27 @@ public final class FileSource: ByteSource {
             close(fd)
             throw error
         }
-        guard status.st_mode & S_IFMT != S_IFDIR else {
+        guard status.st_mode & S_IFMT == S_IFREG else {
             close(fd)
-            throw VoiceNoteError(.invalidArgument, "\(path) is a directory, not a file")
+            throw VoiceNoteError(.invalidArgument, "\(path) is \(Self.kind(of: status.st_mode)), not a regular file")
         }
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         name = path
-        size = status.st_mode & S_IFMT == S_IFREG ? Int64(status.st_size) : nil
+        size = Int64(status.st_size)
         descriptor = fd
+    }
+
+    /// What a path that is not a regular file is, for the message.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a special file"
+        }
     }
 
     deinit { close(descriptor) }

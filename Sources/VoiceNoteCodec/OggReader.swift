@@ -1,28 +1,66 @@
 import COgg
 import VoiceNoteCore
 
-/// Pages and packets of one logical stream of an Ogg file over a `ByteSource` (the only libogg caller).
-/// CRC-damaged pages are skipped by libogg; a truncated last page is dropped.
+/// Packets of one logical stream of an Ogg file over a `ByteSource` (the only libogg caller).
+///
+/// libogg finds the pages and checks their CRCs (a damaged page is skipped, a truncated last page dropped); the
+/// packets are put together here rather than by `ogg_stream_*`, so that memory stays bounded whatever the file
+/// says: a packet longer than `maximumPacketSize` is dropped as damaged, and one read while `observer` is set is
+/// handed to it piece by piece and never kept (an Opus comment header of any length is checked that way).
 final class OggReader {
-    /// One packet; `bytes` is valid until the next call.
+    /// One packet.
     struct Packet {
+        /// The packet's bytes, valid until the next call; empty when they went to the observer.
         let bytes: UnsafeRawBufferPointer
+        /// Its length in bytes (also when the bytes went to the observer).
+        let length: Int
+        /// The page's granule position when this is the last packet completed on its page, else -1 (as libogg).
         let granule: Int64
+        /// Whether no other packet is completed after it on its page.
+        let isLastOnPage: Bool
+        /// Whether its last byte is the last byte of its page (no packet begins after it there).
+        let endsPage: Bool
+        /// Whether it is the last packet completed on a page flagged end-of-stream.
         let isEndOfStream: Bool
+        /// Whether data of the stream was lost just before it: a missing or damaged page, a dropped packet.
+        let followsGap: Bool
     }
+
+    /// The longest packet put together: four times the longest Opus packet without padding (48 frames of 1275
+    /// bytes). A longer one can only be padding or damage, and keeping it would let a file choose our memory.
+    static let maximumPacketSize = 256 * 1024
+    /// Bytes read per refill: large enough that the read(2) calls cost nothing next to decoding.
+    static let chunk = 64 * 1024
+
+    /// Takes the bytes of every packet begun while it is set, instead of the packet being kept.
+    var observer: ((UnsafeRawBufferPointer) -> Void)?
+    /// The serial of the selected stream, once its first page was seen.
+    private(set) var serial: Int32?
+    /// The serial of the last page read, of any stream.
+    private(set) var lastPageSerial: Int32?
 
     private let source: ByteSource
     private let sync = UnsafeMutablePointer<ogg_sync_state>.allocate(capacity: 1)
-    private let stream = UnsafeMutablePointer<ogg_stream_state>.allocate(capacity: 1)
     private let page = UnsafeMutablePointer<ogg_page>.allocate(capacity: 1)
-    private let packet = UnsafeMutablePointer<ogg_packet>.allocate(capacity: 1)
     private let accepts: (UnsafeRawBufferPointer) -> Bool
-    private var streamStarted = false
     private var endOfSource = false
-    /// The serial of the selected stream, once its first page was seen.
-    private(set) var serial: Int32?
-    /// Bytes read per refill: large enough that the read(2) calls cost nothing next to decoding.
-    private static let chunk = 64 * 1024
+
+    /// The page being taken apart: whether there is one, its next lacing value and the body offset it starts at.
+    private var pageOpen = false
+    private var segment = 0
+    private var bodyOffset = 0
+    /// The number of lacing values up to and including the last one that ends a packet on the page.
+    private var lastPacketEnd = 0
+    /// The sequence number the next page of the stream should have.
+    private var expectedSequence: UInt32?
+    /// What becomes of the packet that is not complete yet.
+    private enum Assembly { case none, keeping, observing, discarding }
+    private var assembly = Assembly.none
+    private var assembledLength = 0
+    /// The packet in progress when it spans pages (`maximumPacketSize` bytes, allocated on first use).
+    private var kept: UnsafeMutableRawPointer?
+    private var keptCount = 0
+    private var gapBeforeNext = false
 
     /// Reads `source` from its current position. The selected stream is the first whose beginning-of-stream page
     /// starts with a packet `accepts` likes (for Opus: "OpusHead"), so other multiplexed streams are skipped.
@@ -33,9 +71,10 @@ final class OggReader {
     }
 
     deinit {
-        if streamStarted { ogg_stream_clear(stream) }
+        kept?.deallocate()
         ogg_sync_clear(sync)
-        sync.deallocate(); stream.deallocate(); page.deallocate(); packet.deallocate()
+        sync.deallocate()
+        page.deallocate()
     }
 
     /// Reads on after the source ended once (a `PushSource` that received more bytes).
@@ -46,31 +85,124 @@ final class OggReader {
     /// The next packet of the selected stream, or nil at the end of the source.
     func nextPacket() throws(VoiceNoteError) -> Packet? {
         while true {
-            if streamStarted {
-                let result = ogg_stream_packetout(stream, packet)
-                if result == 1 {
-                    return Packet(
-                        bytes: UnsafeRawBufferPointer(start: packet.pointee.packet, count: packet.pointee.bytes),
-                        granule: packet.pointee.granulepos, isEndOfStream: packet.pointee.e_o_s != 0)
-                }
-                if result < 0 { continue }  // a gap (lost page): libogg resumes with the next whole packet
-            }
+            if pageOpen, let packet = nextPacketOnPage() { return packet }
             guard try nextPage() else { return nil }
             let pageSerial = ogg_page_serialno(page)
+            lastPageSerial = pageSerial
             if serial == nil {
-                guard ogg_page_bos(page) != 0, accepts(pageBody) else { continue }
+                let body = UnsafeRawBufferPointer(start: page.pointee.body, count: page.pointee.body_len)
+                guard ogg_page_bos(page) != 0, accepts(body) else { continue }
                 serial = pageSerial
-                ogg_stream_init(stream, pageSerial)
-                streamStarted = true
             }
             guard pageSerial == serial else { continue }
-            ogg_stream_pagein(stream, page)
+            beginPage()
         }
     }
 
-    /// The body of the current page.
-    private var pageBody: UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(start: page.pointee.body, count: page.pointee.body_len)
+    /// Starts taking apart a page of the selected stream; a sequence gap or a continuation without its start
+    /// loses the packet in progress.
+    private func beginPage() {
+        let sequence = UInt32(truncatingIfNeeded: ogg_page_pageno(page))
+        if let expectedSequence, sequence != expectedSequence { loseAssembly() }
+        expectedSequence = sequence &+ 1
+        let continued = ogg_page_continued(page) != 0
+        if continued && assembly == .none {
+            assembly = .discarding  // its beginning is not here: skip to the end of that packet
+            gapBeforeNext = true
+        } else if !continued && assembly != .none {
+            loseAssembly()
+        }
+        pageOpen = true
+        segment = 0
+        bodyOffset = 0
+        lastPacketEnd = 0
+        if let header = page.pointee.header {
+            let segments = Int(header[26])
+            lastPacketEnd = (0..<segments).last { header[27 + $0] < 255 }.map { $0 + 1 } ?? 0
+        }
+    }
+
+    /// Drops the packet in progress (it cannot be completed) and notes the gap.
+    private func loseAssembly() {
+        assembly = .none
+        assembledLength = 0
+        keptCount = 0
+        gapBeforeNext = true
+    }
+
+    /// The next packet completed on the current page, or nil when the page has no more (it may leave one begun).
+    private func nextPacketOnPage() -> Packet? {
+        let header = page.pointee.header
+        guard let header, let body = page.pointee.body else {
+            pageOpen = false
+            return nil
+        }
+        let segments = Int(header[26])
+        while segment < segments {
+            let start = bodyOffset
+            var ended = false
+            while segment < segments && !ended {
+                let value = Int(header[27 + segment])
+                segment += 1
+                bodyOffset += value
+                ended = value < 255
+            }
+            let span = UnsafeRawBufferPointer(start: body + start, count: bodyOffset - start)
+            let wholeHere = assembly == .none && ended
+            if assembly == .none { assembly = observer == nil ? .keeping : .observing }
+            assembledLength += span.count
+            switch assembly {
+            case .keeping where assembledLength > Self.maximumPacketSize:
+                assembly = .discarding
+                keptCount = 0
+            case .keeping where !wholeHere:
+                keep(span)
+            case .observing:
+                observer?(span)
+            default:
+                break
+            }
+            guard ended else { break }
+            if let packet = finishPacket(span: wholeHere ? span : nil, segments: segments) { return packet }
+        }
+        pageOpen = false
+        return nil
+    }
+
+    /// Ends the packet whose last segment was just read; nil when it was discarded.
+    private func finishPacket(span: UnsafeRawBufferPointer?, segments: Int) -> Packet? {
+        let finished = assembly
+        let length = assembledLength
+        assembly = .none
+        assembledLength = 0
+        guard finished != .discarding else {
+            gapBeforeNext = true
+            return nil
+        }
+        let isLast = segment == lastPacketEnd
+        let gap = gapBeforeNext
+        gapBeforeNext = false
+        let bytes: UnsafeRawBufferPointer
+        if finished == .observing {
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+        } else if let span {
+            bytes = span
+        } else {
+            bytes = UnsafeRawBufferPointer(start: kept, count: keptCount)  // not overwritten before the next call
+            keptCount = 0
+        }
+        return Packet(
+            bytes: bytes, length: length, granule: isLast ? ogg_page_granulepos(page) : -1, isLastOnPage: isLast,
+            endsPage: segment == segments, isEndOfStream: isLast && ogg_page_eos(page) != 0, followsGap: gap)
+    }
+
+    /// Appends part of a packet that spans pages; the caller keeps the total within `maximumPacketSize`.
+    private func keep(_ span: UnsafeRawBufferPointer) {
+        let buffer = kept ?? UnsafeMutableRawPointer.allocate(byteCount: Self.maximumPacketSize, alignment: 1)
+        kept = buffer
+        guard let base = span.baseAddress, keptCount + span.count <= Self.maximumPacketSize else { return }
+        (buffer + keptCount).copyMemory(from: base, byteCount: span.count)
+        keptCount += span.count
     }
 
     /// Advances to the next whole page; false at the end of the source.
@@ -87,108 +219,5 @@ final class OggReader {
             if count == 0 { endOfSource = true }
             ogg_sync_wrote(sync, count)
         }
-    }
-
-    /// The last granule position of stream `serial` and the serial of the file's last page, read from the tail of
-    /// a seekable source without decoding (a source of unknown size is scanned from the start: pages only, no
-    /// decoding). Leaves the source position anywhere.
-    static func tail(of source: ByteSource, serial: Int32) throws(VoiceNoteError) -> (granule: Int64?, lastSerial: Int32?) {
-        guard let size = source.size else {
-            try source.seek(to: 0)
-            return try scanPages(of: source, serial: serial)
-        }
-        var window = Int64(chunk)
-        while true {
-            let start = max(0, size - window)
-            try source.seek(to: start)
-            let found = try scanPages(of: source, serial: serial)
-            if found.granule != nil || start == 0 { return found }
-            window *= 4
-        }
-    }
-
-    /// Scans every page from the source's position to its end.
-    private static func scanPages(of source: ByteSource, serial: Int32) throws(VoiceNoteError) -> (granule: Int64?, lastSerial: Int32?) {
-        let reader = OggReader(source: source, accepts: { _ in true })
-        var granule: Int64?
-        var lastSerial: Int32?
-        while try reader.nextPage() {
-            let pageSerial = ogg_page_serialno(reader.page)
-            lastSerial = pageSerial
-            let pageGranule = ogg_page_granulepos(reader.page)
-            if pageSerial == serial && pageGranule >= 0 { granule = pageGranule }
-        }
-        return (granule, lastSerial)
-    }
-}
-
-// MARK: - Whole pages by offset, for recording recovery
-
-extension OggReader {
-    /// Where a whole, CRC-valid page lies in a file, and what its header says.
-    struct PageLocation {
-        let offset: Int64
-        let length: Int
-        let serial: Int32
-        let sequence: Int
-        let granule: Int64
-        let isBeginningOfStream: Bool
-        let isEndOfStream: Bool
-        /// The offset just past the page.
-        var end: Int64 { offset + Int64(length) }
-    }
-
-    /// Visits the whole, CRC-valid pages that follow each other from the start of `source` with nothing between
-    /// them, with each page's body; stops at the end, when `visit` returns false, or at the first byte that does not
-    /// begin such a page (a truncated or damaged tail: what follows it is not visited).
-    static func contiguousPages(
-        of source: ByteSource, _ visit: (PageLocation, UnsafeRawBufferPointer) throws(VoiceNoteError) -> Bool
-    ) throws(VoiceNoteError) {
-        try source.seek(to: 0)
-        let sync = UnsafeMutablePointer<ogg_sync_state>.allocate(capacity: 1)
-        let page = UnsafeMutablePointer<ogg_page>.allocate(capacity: 1)
-        ogg_sync_init(sync)
-        defer {
-            ogg_sync_clear(sync)
-            sync.deallocate()
-            page.deallocate()
-        }
-        var offset: Int64 = 0
-        var endOfSource = false
-        while true {
-            let result = ogg_sync_pageseek(sync, page)
-            if result > 0 {
-                let location = PageLocation(
-                    offset: offset, length: Int(result), serial: ogg_page_serialno(page),
-                    sequence: Int(ogg_page_pageno(page)), granule: ogg_page_granulepos(page),
-                    isBeginningOfStream: ogg_page_bos(page) != 0, isEndOfStream: ogg_page_eos(page) != 0)
-                offset += Int64(result)
-                let body = UnsafeRawBufferPointer(start: page.pointee.body, count: page.pointee.body_len)
-                guard try visit(location, body) else { return }
-                continue
-            }
-            if result < 0 || endOfSource { return }  // not a whole page here: the contiguous run ends
-            guard let buffer = ogg_sync_buffer(sync, chunk) else {
-                throw VoiceNoteError(.noMemory, "ogg_sync_buffer failed")
-            }
-            let count = try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: chunk))
-            if count == 0 { endOfSource = true }
-            ogg_sync_wrote(sync, count)
-        }
-    }
-
-    /// `page` (the bytes of one whole page) with its end-of-stream flag set and its CRC recomputed.
-    static func markingEndOfStream(_ page: [UInt8]) -> [UInt8] {
-        guard page.count >= 27, page.count >= 27 + Int(page[26]) else { return page }
-        var bytes = page
-        bytes[5] |= 0x04
-        let headerLength = 27 + Int(bytes[26])
-        bytes.withUnsafeMutableBufferPointer { all in
-            guard let base = all.baseAddress else { return }
-            var header = ogg_page(header: base, header_len: headerLength, body: base + headerLength,
-                                  body_len: all.count - headerLength)
-            ogg_page_checksum_set(&header)
-        }
-        return bytes
     }
 }

@@ -13,7 +13,6 @@ final class OpusPacketDecoder {
     private static let maximumPacketFrames = analysisRate * 120 / 1000
 
     let channels: Int
-    private let preSkip: Int
     private let decoder: OpaquePointer
     private var pcm: [Int16]
     private var framesToSkip: Int
@@ -29,16 +28,26 @@ final class OpusPacketDecoder {
         self.decoder = decoder
         if header.outputGain != 0 { _ = vnshim_opus_decoder_set_gain(decoder, Int32(header.outputGain)) }
         channels = header.channels
-        preSkip = header.preSkip
         pcm = [Int16](repeating: 0, count: Self.maximumPacketFrames * header.channels)
         framesToSkip = (header.preSkip + Self.decimation / 2) / Self.decimation
     }
 
     deinit { opus_decoder_destroy(decoder) }
 
-    /// Frames at 16 kHz in a stream whose last granule position is `granule`.
-    func frameCount(lastGranule granule: Int64) -> Int64 {
-        max(0, granule - Int64(preSkip)) / Int64(Self.decimation)
+    /// Frames at 16 kHz in a stream `length` samples long at 48 kHz (after the pre-skip).
+    static func frameCount(length: Int64) -> Int64 {
+        max(0, length) / Int64(decimation)
+    }
+
+    /// The duration of a packet in 48 kHz samples from its TOC, as libopusfile counts it: 0 when the TOC is
+    /// invalid or claims more than 120 ms.
+    static func duration(of packet: UnsafeRawBufferPointer) -> Int {
+        guard let data = packet.baseAddress?.assumingMemoryBound(to: UInt8.self), packet.count > 0,
+              packet.count <= Int(Int32.max) else { return 0 }
+        let frames = opus_packet_get_nb_frames(data, Int32(packet.count))
+        let perFrame = opus_packet_get_samples_per_frame(data, 48_000)
+        guard frames > 0, perFrame > 0, Int(frames) * Int(perFrame) <= 5760 else { return 0 }
+        return Int(frames) * Int(perFrame)
     }
 
     /// Decodes one audio packet and passes its frames (after pre-skip, within the length) to `consume`; returns the
@@ -66,34 +75,31 @@ final class OpusPacketDecoder {
 }
 
 /// Ogg Opus with channel-mapping family 0, decoded for analysis from a `ByteSource` at 16 kHz, its length known
-/// in advance from the last granule (`OpusProbe`).
+/// in advance (`OpusProbe`).
 final class OpusAnalysisDecoder: AudioDecoder {
     let info: StreamInfo
     let exactFrameCount: Int64?
     var outputRate: Int { OpusPacketDecoder.analysisRate }
-    var outputChannels: Int { packets.channels }
+    var outputChannels: Int { decoder.channels }
 
-    private let reader: OggReader
-    private let packets: OpusPacketDecoder
-    private var packetIndex = 0
+    private let packets: OpusPacketReader
+    private let decoder: OpusPacketDecoder
 
-    /// Opens the stream whose header and last granule `OpusProbe` read; `source` is rewound here.
+    /// Opens the stream `OpusProbe` read; `source` is rewound here.
     init(source: ByteSource, probe: OpusProbe) throws(VoiceNoteError) {
         info = probe.info
         try source.seek(to: 0)
-        reader = OggReader(source: source, accepts: OpusHeader.isHeader)
-        packets = try OpusPacketDecoder(header: probe.header)
-        let total = packets.frameCount(lastGranule: probe.lastGranule)
+        packets = OpusPacketReader(source: source)
+        decoder = try OpusPacketDecoder(header: probe.header)
+        let total = OpusPacketDecoder.frameCount(length: probe.length)
         exactFrameCount = total
-        packets.framesLeft = total
+        decoder.framesLeft = total
     }
 
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
-        while packets.framesLeft ?? 0 > 0 {
-            guard let packet = try reader.nextPacket() else { return false }
-            packetIndex += 1
-            guard packetIndex > 2 else { continue }  // OpusHead, OpusTags
-            if packets.decode(packet.bytes, consume) > 0 { return true }
+        while decoder.framesLeft ?? 0 > 0 {
+            guard let packet = try packets.nextAudioPacket() else { return false }
+            if decoder.decode(packet.bytes, consume) > 0 { return true }
         }
         return false
     }

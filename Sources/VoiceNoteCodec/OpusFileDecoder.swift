@@ -16,6 +16,8 @@ final class OpusFileDecoder: AudioDecoder {
     private let box: Unmanaged<SourceBox>
     private let downmixToStereo: Bool
     private var pcm: [Int16]
+    /// Frames still allowed out, when the length is known.
+    private var framesLeft: Int64?
 
     /// Opens `source` (rewound here); `.format` when opusfile rejects it.
     init(source: ByteSource, probe: OpusProbe?) throws(VoiceNoteError) {
@@ -43,8 +45,11 @@ final class OpusFileDecoder: AudioDecoder {
         let channelCounts = Set((0..<links).map { Int(op_channel_count(file, Int32($0))) })
         downmixToStereo = channelCounts.count > 1
         outputChannels = downmixToStereo ? 2 : channelCounts.first ?? 1
-        let total = op_pcm_total(file, -1)
+        // One stream: the probe's length (the rule info and the waveform share), not opusfile's, which believes
+        // the last granule position however absurd. Chained files: opusfile's sum over the links.
+        let total = probe?.length ?? op_pcm_total(file, -1)
         exactFrameCount = total >= 0 ? total : nil
+        framesLeft = exactFrameCount
         let duration = total > 0 ? Double(total) / 48_000 : 0
         let bitrate = op_bitrate(file, -1)
         info = probe?.info ?? StreamInfo(
@@ -66,9 +71,11 @@ final class OpusFileDecoder: AudioDecoder {
             }
             if let failure = box.takeUnretainedValue().failure { throw failure }
             if frames == OP_HOLE { continue }  // damaged data skipped; opusfile resumes after it
-            guard frames > 0 else { return false }
+            let allowed = Int(min(Int64(frames), framesLeft ?? Int64(frames)))
+            guard allowed > 0 else { return false }
+            framesLeft = framesLeft.map { $0 - Int64(allowed) }
             pcm.withUnsafeBufferPointer { all in
-                consume(PCMChunk(samples: UnsafeBufferPointer(rebasing: all[0..<(Int(frames) * outputChannels)]),
+                consume(PCMChunk(samples: UnsafeBufferPointer(rebasing: all[0..<(allowed * outputChannels)]),
                                  channels: outputChannels))
             }
             return true

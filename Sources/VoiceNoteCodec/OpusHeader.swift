@@ -10,7 +10,7 @@ public struct OpusHeader: Sendable, Equatable {
     public let inputSampleRate: Int
     /// Output gain in Q7.8 dB.
     public let outputGain: Int
-    /// Channel-mapping family: 0 (mono/stereo), 1 (Vorbis order, up to 8), 255 (unspecified).
+    /// Channel-mapping family: 0 (mono/stereo) or 1 (Vorbis order, up to 8).
     public let mappingFamily: Int
 
     /// Largest pre-skip accepted: one second. Encoders use 312 (opusenc, ffmpeg) to 3840 samples; a larger
@@ -22,7 +22,9 @@ public struct OpusHeader: Sendable, Equatable {
         packet.count >= 8 && packet.prefix(8).elementsEqual("OpusHead".utf8)
     }
 
-    /// Parses and validates a header packet; `.format` for anything RFC 7845 forbids or voicenote finds absurd.
+    /// Parses and validates a header packet; `.format` for anything RFC 7845 forbids, libopusfile's
+    /// `opus_head_parse` refuses (so info, the waveform and playback refuse the same headers) or voicenote finds
+    /// absurd.
     public init(packet: UnsafeRawBufferPointer) throws(VoiceNoteError) {
         guard Self.isHeader(packet), packet.count >= 19 else {
             throw VoiceNoteError(.format, "not an Opus identification header")
@@ -36,18 +38,33 @@ public struct OpusHeader: Sendable, Equatable {
         outputGain = Int(Int16(truncatingIfNeeded: byte(16) | byte(17) << 8))
         mappingFamily = byte(18)
         guard channels >= 1 else { throw VoiceNoteError(.format, "Opus header has 0 channels") }
+        // Versions 0 and 1 define the exact length; later minor versions may append fields.
+        let exactLength = version <= 1
         switch mappingFamily {
-        case 0 where channels > 2:
-            throw VoiceNoteError(.format, "Opus header: mapping family 0 with \(channels) channels (at most 2)")
-        case 1 where channels > 8:
-            throw VoiceNoteError(.format, "Opus header: mapping family 1 with \(channels) channels (at most 8)")
-        case 0, 1, 255:
-            break
+        case 0:
+            guard channels <= 2 else {
+                throw VoiceNoteError(.format, "Opus header: mapping family 0 with \(channels) channels (at most 2)")
+            }
+            guard !exactLength || packet.count == 19 else {
+                throw VoiceNoteError(.format, "Opus header: \(packet.count) bytes for mapping family 0 (19)")
+            }
+        case 1:
+            guard channels <= 8 else {
+                throw VoiceNoteError(.format, "Opus header: mapping family 1 with \(channels) channels (at most 8)")
+            }
+            guard packet.count >= 21 + channels, !exactLength || packet.count == 21 + channels else {
+                throw VoiceNoteError(.format, "Opus header: \(packet.count) bytes for a mapping table of \(channels) channels")
+            }
+            let streams = byte(19), coupled = byte(20)
+            guard streams >= 1, coupled <= streams else {
+                throw VoiceNoteError(.format, "Opus header: \(streams) streams, \(coupled) of them coupled")
+            }
+            for index in 21..<(21 + channels) where byte(index) >= streams + coupled && byte(index) != 255 {
+                throw VoiceNoteError(.format, "Opus header: channel \(index - 21) maps to stream \(byte(index)) of \(streams + coupled)")
+            }
         default:
+            // 255 (no defined layout) included: libopusfile refuses it as not for general-purpose players.
             throw VoiceNoteError(.format, "Opus header: unsupported channel-mapping family \(mappingFamily)")
-        }
-        if mappingFamily != 0 {
-            guard packet.count >= 21 + channels else { throw VoiceNoteError(.format, "Opus header: mapping table truncated") }
         }
         guard preSkip <= Self.maximumPreSkip else {
             throw VoiceNoteError(.format, "Opus header: absurd pre-skip \(preSkip) samples (over 1 s)")

@@ -1,37 +1,37 @@
 import VoiceNoteCore
 
-/// What the first and last pages of an Ogg Opus file say: header, length and whether the direct analysis path
-/// can decode it (family 0, one logical stream to the end).
+/// What an Ogg Opus file says, read in one pass over its pages without decoding: the header, the length by
+/// `OpusTimeline` (the rule info, the waveform and playback share) and whether the direct analysis path can
+/// decode it (family 0, one logical stream to the end).
 struct OpusProbe {
     let header: OpusHeader
     let serial: Int32
-    /// The last granule position of the Opus stream (48 kHz samples including pre-skip).
-    let lastGranule: Int64
+    /// The length in 48 kHz samples after the pre-skip: what info reports and the decoders produce.
+    let length: Int64
     /// Whether another logical stream follows or is multiplexed (chained files): then opusfile decodes it.
     let hasOtherStreams: Bool
     let info: StreamInfo
     /// The message end that tells "Ogg, but not Opus" apart from a damaged Opus stream.
     static let noOpusStream = "no Opus stream in this Ogg file"
 
-    /// Reads the header from the start of `source` and the length from its tail; `.format` when there is no Opus
-    /// stream, a bad header, or no audio packet at all.
+    /// Reads `source` from its start to its end; `.format` when there is no Opus stream, a bad or damaged header,
+    /// invalid timestamps or no audio.
     init(source: ByteSource) throws(VoiceNoteError) {
         try source.seek(to: 0)
-        let reader = OggReader(source: source, accepts: OpusHeader.isHeader)
-        guard let first = try reader.nextPacket(), let serial = reader.serial else {
+        let packets = OpusPacketReader(source: source)
+        var timeline = OpusTimeline()
+        while let packet = try packets.nextAudioPacket() { timeline.add(packet) }
+        guard let header = packets.header, let serial = packets.serial else {
             throw VoiceNoteError(.format, "\(source.name): \(Self.noOpusStream)")
         }
-        header = try OpusHeader(packet: first.bytes)
+        self.header = header
         self.serial = serial
-        let tail = try OggReader.tail(of: source, serial: serial)
-        guard let granule = tail.granule, granule > Int64(header.preSkip) else {
-            throw VoiceNoteError(.format, "\(source.name): the Opus stream has no audio packets")
-        }
-        lastGranule = granule
-        hasOtherStreams = tail.lastSerial != serial
-        let duration = Double(granule - Int64(header.preSkip)) / 48_000
-        let bytes = source.size ?? 0
+        length = try timeline.length(preSkip: header.preSkip, source.name)
+        hasOtherStreams = packets.lastPageSerial != serial
+        let duration = Double(length) / 48_000
+        // Clamped before the conversion: a huge file with a tiny length must not trap.
+        let bitrate = min(Double(Int32.max), Double(source.size ?? 0) * 8 / duration)
         info = StreamInfo(codec: "opus", sampleRate: 48_000, channels: header.channels, duration: duration,
-                          durationIsEstimate: false, bitrate: duration > 0 ? Int(Double(bytes) * 8 / duration) : 0)
+                          durationIsEstimate: false, bitrate: Int(bitrate))
     }
 }

@@ -10,20 +10,21 @@ public protocol StreamAnalyzer: AnyObject {
     func finish(_ consume: (PCMChunk) -> Void)
 }
 
-/// Ogg Opus as `OpusAnalysisDecoder` decodes it: same decoder at 16 kHz, pre-skip and end trimming.
+/// Ogg Opus as `OpusAnalysisDecoder` decodes it: same packet reader and decoder at 16 kHz, pre-skip, and the
+/// length by the same rule (`OpusTimeline`).
 public final class OpusStreamAnalyzer: StreamAnalyzer {
     private let pages = PushSource()
-    private let reader: OggReader
-    private var packets: OpusPacketDecoder?
-    private var packetIndex = 0
-    private var lastGranule: Int64 = 0
+    private let packets: OpusPacketReader
+    private var decoder: OpusPacketDecoder?
+    private var timeline = OpusTimeline()
     /// The frames of the newest packet, held back until the next one: the stream's end trims them.
     private var heldBack: [Int16] = []
+    private var emitted: Int64 = 0
     private var finished = false
 
     /// An analyzer waiting for the stream's first page.
     public init() {
-        reader = OggReader(source: pages, accepts: OpusHeader.isHeader)
+        packets = OpusPacketReader(source: pages)
     }
 
     /// The rate of the PCM it produces (16 kHz).
@@ -33,35 +34,39 @@ public final class OpusStreamAnalyzer: StreamAnalyzer {
     public func feed(_ bytes: UnsafeRawBufferPointer, _ consume: (PCMChunk) -> Void) throws(VoiceNoteError) {
         guard !finished else { return }
         pages.append(bytes)
-        reader.resume()
-        while let packet = try reader.nextPacket() {
-            packetIndex += 1
-            if packet.granule > 0 { lastGranule = packet.granule }
-            if packetIndex == 1 {
-                packets = try OpusPacketDecoder(header: OpusHeader(packet: packet.bytes))
-                continue
-            }
-            guard packetIndex > 2, let packets else { continue }  // OpusTags
+        packets.resume()
+        while let packet = try packets.nextAudioPacket() {
+            timeline.add(packet)
+            guard let decoder = try packetDecoder() else { continue }
             releaseHeldBack(consume)
-            packets.decode(packet.bytes) { chunk in heldBack.append(contentsOf: chunk.samples) }
+            decoder.decode(packet.bytes) { chunk in heldBack.append(contentsOf: chunk.samples) }
         }
     }
 
-    /// The stream ended: passes the held-back frames, trimmed to the length the last granule gives.
+    /// The stream ended: passes the held-back frames, trimmed to the stream's length.
     public func finish(_ consume: (PCMChunk) -> Void) {
-        guard !finished, let packets else { return }
+        guard !finished, let decoder else { return }
         finished = true
-        let allowed = packets.frameCount(lastGranule: lastGranule) - emitted
-        heldBack.removeLast(max(0, heldBack.count - Int(max(0, allowed)) * packets.channels))
+        let header = packets.header
+        let length = (try? timeline.length(preSkip: header?.preSkip ?? 0, "stream")) ?? 0
+        let allowed = OpusPacketDecoder.frameCount(length: length) - emitted
+        heldBack.removeLast(max(0, heldBack.count - Int(max(0, allowed)) * decoder.channels))
         releaseHeldBack(consume)
     }
 
-    private var emitted: Int64 = 0
+    /// The decoder, made once the identification header was read.
+    private func packetDecoder() throws(VoiceNoteError) -> OpusPacketDecoder? {
+        if let decoder { return decoder }
+        guard let header = packets.header else { return nil }
+        let made = try OpusPacketDecoder(header: header)
+        decoder = made
+        return made
+    }
 
     private func releaseHeldBack(_ consume: (PCMChunk) -> Void) {
-        guard let packets, !heldBack.isEmpty else { return }
-        heldBack.withUnsafeBufferPointer { consume(PCMChunk(samples: $0, channels: packets.channels)) }
-        emitted += Int64(heldBack.count / packets.channels)
+        guard let decoder, !heldBack.isEmpty else { return }
+        heldBack.withUnsafeBufferPointer { consume(PCMChunk(samples: $0, channels: decoder.channels)) }
+        emitted += Int64(heldBack.count / decoder.channels)
         heldBack.removeAll(keepingCapacity: true)
     }
 }

@@ -74,6 +74,14 @@ import VoiceNoteWaveform
         try expectAgreement(opusFile("bad-crc-head.ogg", damageCRC: (0, [0, 0, 0, 0])), expected: .format)
     }
 
+    @Test func identificationHeaderLibopusfileRefusesIsFormatForBoth() throws {
+        // Version 1 defines 19 bytes for family 0; opus_head_parse refuses a longer header.
+        try expectAgreement(opusFile("long-head.ogg") { pages in
+            pages[0].body.append(0)
+            pages[0].segments = [UInt8(pages[0].body.count)]
+        }, expected: .format)
+    }
+
     @Test func firstAudioPageWhoseGranuleIsBelowItsAudioIsFormatForBoth() throws {
         // RFC 7845 §4: such a stream is invalid; libopusfile refuses it (OP_EBADTIMESTAMP).
         try expectAgreement(opusFile("first-granule-too-small.ogg") { $0[2].granule = 1000 }, expected: .format)

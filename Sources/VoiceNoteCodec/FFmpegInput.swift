@@ -1,0 +1,100 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CFFmpeg
+import VoiceNoteCore
+
+/// A container opened by libavformat over a `ByteSource` (a custom AVIOContext reading through a `SourceBox`),
+/// with limits that keep what a hostile file makes FFmpeg hold bounded:
+/// - `probesize`: `avformat_find_stream_info` keeps every packet it reads until the stream is understood; a file
+///   of 7-byte ADTS frames that never decode kept 5 MB of them, 750,000 packets and 420 MB of memory. Voice-note
+///   formats are understood from their headers and first packet, far below the limit.
+/// - `max_index_size`: the seek index built while reading (one entry per packet for raw streams) is capped;
+///   voicenote never seeks through FFmpeg.
+final class FFmpegInput {
+    /// The container; valid while this object lives.
+    let format: UnsafeMutablePointer<AVFormatContext>
+    private var io: UnsafeMutablePointer<AVIOContext>?
+    private var opened: UnsafeMutablePointer<AVFormatContext>?
+
+    /// Bytes `avformat_find_stream_info` may read: 32 KiB of 7-byte packets keep about 2 MB.
+    static let probeBytes: Int64 = 32 * 1024
+    /// Bytes of seek index entries kept per stream.
+    static let indexBytes: UInt32 = 64 * 1024
+    private static let ioBufferSize = 32 * 1024
+
+    /// Opens the container of `box`'s source from its current position, and reads its stream information
+    /// unless `findStreamInfo` is false; `.format` when FFmpeg does not recognise it, the source's own error when
+    /// reading failed.
+    init(box: Unmanaged<SourceBox>, name: String, findStreamInfo: Bool = true) throws(VoiceNoteError) {
+        guard let buffer = av_malloc(Self.ioBufferSize) else { throw VoiceNoteError(.noMemory, "av_malloc failed") }
+        io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.ioBufferSize), 0, box.toOpaque(), { opaque, buffer, size in
+            guard let opaque, let buffer else { return FFmpegDecoder.errorEOF }
+            let count = SourceBox.from(opaque).read(buffer, Int(size))
+            return count > 0 ? Int32(count) : count == 0 ? FFmpegDecoder.errorEOF : -EIO
+        }, nil, { opaque, offset, whence in
+            guard let opaque else { return -1 }
+            let box = SourceBox.from(opaque)
+            if whence & AVSEEK_SIZE != 0 { return box.source.size ?? -1 }
+            return box.seek(offset, whence: whence & ~AVSEEK_FORCE)
+        })
+        guard io != nil else {
+            av_free(buffer)
+            throw VoiceNoteError(.noMemory, "avio_alloc_context failed")
+        }
+        guard let context = avformat_alloc_context() else {
+            Self.free(&io)
+            throw VoiceNoteError(.noMemory, "avformat_alloc_context failed")
+        }
+        context.pointee.pb = io
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        context.pointee.probesize = Self.probeBytes
+        context.pointee.max_index_size = Self.indexBytes
+        opened = context
+        let result = avformat_open_input(&opened, nil, nil, nil)
+        guard result >= 0, let opened else {
+            Self.free(&io)  // FFmpeg freed the context
+            throw box.takeUnretainedValue().failure
+                ?? VoiceNoteError(.format, "\(name): not a recognised audio file (\(FFmpegDecoder.describe(result)))")
+        }
+        format = opened
+        if findStreamInfo {
+            let found = avformat_find_stream_info(opened, nil)
+            guard found >= 0 else {
+                throw box.takeUnretainedValue().failure
+                    ?? VoiceNoteError(.format, "\(name): cannot read stream information (\(FFmpegDecoder.describe(found)))")
+            }
+        }
+    }
+
+    deinit {
+        avformat_close_input(&opened)
+        Self.free(&io)
+    }
+
+    /// Reads every remaining packet of stream `index` (no decoding) and returns the sum of their durations in the
+    /// stream's time base, or nil when a packet has no duration (then the sum would be a guess) or reading failed.
+    func packetDurations(ofStream index: Int32) -> Int64? {
+        guard let packet = av_packet_alloc() else { return nil }
+        var packetRef: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&packetRef) }
+        var total: Int64 = 0
+        while av_read_frame(format, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == index else { continue }
+            let duration = packet.pointee.duration
+            guard duration > 0 else { return nil }
+            let (sum, overflow) = total.addingReportingOverflow(duration)
+            guard !overflow else { return nil }
+            total = sum
+        }
+        return total
+    }
+
+    /// Frees an AVIOContext and its buffer.
+    private static func free(_ io: inout UnsafeMutablePointer<AVIOContext>?) {
+        guard let context = io else { return }
+        av_free(context.pointee.buffer)
+        avio_context_free(&io)
+    }
+}
