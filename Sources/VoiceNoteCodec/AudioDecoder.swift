@@ -11,7 +11,7 @@ public struct PCMChunk {
 }
 
 /// A decoder over a `ByteSource`, chosen by content (`Decoders.open`). Output is interleaved int16, the scale
-/// SPEC §5.1's waveform is defined on.
+/// the waveform (docs/waveform.md) is defined on.
 public protocol AudioDecoder: AnyObject {
     /// What the container says about the stream.
     var info: StreamInfo { get }

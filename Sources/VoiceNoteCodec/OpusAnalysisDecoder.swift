@@ -2,7 +2,7 @@ import COpus
 import CShims
 import VoiceNoteCore
 
-/// Opus packets of a family-0 stream decoded with a plain `OpusDecoder` at 16 kHz (SPEC §5.2: SILK's own rate, and
+/// Opus packets of a family-0 stream decoded with a plain `OpusDecoder` at 16 kHz (docs/waveform.md: SILK's own rate, and
 /// no multistream API with its per-packet CPU probe), the pre-skip dropped and the length capped. The only libopus
 /// caller; shared by the file decoder below and by `OpusStreamAnalyzer` (a recording's own pages).
 final class OpusPacketDecoder {

@@ -4,7 +4,7 @@ import VoiceNoteCore
 
 /// Ogg Opus through libopusenc's pull API (the only libopusenc caller): the input rate as it is (libopusenc
 /// resamples to 48 kHz itself and the header keeps the real rate), no decision delay, pages closed at least every
-/// 0.5 s and written with our own write(2) loop as soon as they are ready (SPEC §2 "Nothing captured is lost").
+/// 0.5 s and written with our own write(2) loop as soon as they are ready (docs/recorder.md, "why nothing captured is lost").
 final class OpusRecordingEncoder: RecordingEncoder {
     /// OPE_SET_MUXING_DELAY: a page holds at most 0.5 s (libopusenc's default is 1 s).
     static let muxingDelay: Int32 = 24_000

@@ -1,6 +1,6 @@
 import VoiceNoteCore
 
-/// How a recording is encoded (SPEC §1: 32 kbit/s, complexity 10, 20 ms frames).
+/// How a recording is encoded (docs/formats.md: 32 kbit/s, complexity 10, 20 ms frames).
 public struct EncoderSettings: Sendable, Equatable {
     /// The bitrates a recording may be made at, in bits per second.
     public static let bitrates = 6_000...256_000
@@ -16,7 +16,7 @@ public struct EncoderSettings: Sendable, Equatable {
     /// Opus frame duration in milliseconds: 2.5, 5, 10, 20, 40 or 60. AAC ignores it (1024-sample frames).
     public var frameMilliseconds: Double = 20
 
-    /// Settings with SPEC §1's defaults unless given.
+    /// Settings with the defaults of docs/formats.md unless given.
     public init(bitrate: Int = 32_000, complexity: Int = 10, frameMilliseconds: Double = 20) {
         self.bitrate = bitrate
         self.complexity = complexity
@@ -37,7 +37,7 @@ public struct EncoderSettings: Sendable, Equatable {
     }
 }
 
-/// The formats a recording is written in (SPEC §1).
+/// The formats a recording is written in (docs/formats.md).
 public enum RecordingFormat: String, Sendable, CaseIterable {
     /// Ogg Opus (RFC 7845) through libopusenc: the default.
     case opus
@@ -62,7 +62,7 @@ public enum RecordingFormat: String, Sendable, CaseIterable {
 }
 
 /// An encoder writing one recording file with write(2) as it goes, so that what reached the disk is always a
-/// decodable prefix of the take (SPEC §2 "Nothing captured is lost"). Used by one thread at a time (the recorder's
+/// decodable prefix of the take (docs/recorder.md, "why nothing captured is lost"). Used by one thread at a time (the recorder's
 /// encoder thread); not for concurrent use.
 ///
 /// Errors: a full disk or file-size limit (ENOSPC, EFBIG, EDQUOT) is `.noSpace`, any other write failure `.io`.

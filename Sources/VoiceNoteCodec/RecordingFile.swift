@@ -177,7 +177,7 @@ final class RecordingFile {
         unlink(path)
     }
 
-    /// A write-side errno as SPEC §2 wants it: `.noSpace` for a full disk or file-size limit, else `.io`.
+    /// A write-side errno as docs/recorder.md wants it: `.noSpace` for a full disk or file-size limit, else `.io`.
     static func writeError(_ code: Int32, _ what: String) -> VoiceNoteError {
         let error = VoiceNoteError.fromErrno(code, what)
         return error.status == .noSpace ? error : VoiceNoteError(.io, error.message)

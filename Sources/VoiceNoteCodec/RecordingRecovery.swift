@@ -20,7 +20,7 @@ public struct RecoveredRecording: Sendable, Equatable {
     }
 }
 
-/// Makes the `.part` files a crash left (SPEC §2 "Nothing captured is lost") into valid finished recordings: keeps
+/// Makes the `.part` files a crash left (docs/recorder.md, "why nothing captured is lost") into valid finished recordings: keeps
 /// every whole, intact page or frame from the start, cuts the rest, ends the stream properly and renames the file.
 /// A file an encoder still writes (in this process or another) is left alone: it holds a flock(2).
 public enum RecordingRecovery {

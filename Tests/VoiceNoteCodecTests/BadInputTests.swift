@@ -4,7 +4,7 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
 
-/// SPEC §10 statuses for damaged and hostile input; nothing crashes, hangs or grows without bound.
+/// The statuses of docs/errors.md for damaged and hostile input; nothing crashes, hangs or grows without bound.
 @Suite struct BadInputTests {
     @Test func emptyFileIsFormat() throws {
         #expect(status { _ = try Decoders.open(FileSource(path: writeTemporary("empty.ogg", []))) } == .format)

@@ -4,7 +4,7 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
 
-/// SPEC §2 "Nothing captured is lost": what is on disk while recording decodes, a pause makes the take whole on
+/// docs/recorder.md, "why nothing captured is lost": what is on disk while recording decodes, a pause makes the take whole on
 /// disk, and a full disk or file-size limit stops the take with `.noSpace` keeping what fitted.
 @Suite struct RecordingCrashSafetyTests {
     typealias Kit = RecordingTestKit

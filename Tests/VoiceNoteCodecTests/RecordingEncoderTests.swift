@@ -4,7 +4,7 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
 
-/// The recording encoders on real speech: what they write decodes to what went in (SPEC §1, §2 "Files").
+/// The recording encoders on real speech: what they write decodes to what went in (docs/formats.md, docs/recorder.md).
 @Suite struct RecordingEncoderTests {
     typealias Kit = RecordingTestKit
 

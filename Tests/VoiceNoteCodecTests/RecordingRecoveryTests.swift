@@ -4,7 +4,7 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
 
-/// SPEC §2 `recover`: `.part` files left by a crash become valid finished recordings.
+/// `recover` (docs/recorder.md): `.part` files left by a crash become valid finished recordings.
 @Suite struct RecordingRecoveryTests {
     typealias Kit = RecordingTestKit
 
