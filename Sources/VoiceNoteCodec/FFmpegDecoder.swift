@@ -24,6 +24,10 @@ final class FFmpegDecoder: AudioDecoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     private var frame: UnsafeMutablePointer<AVFrame>?
     private var draining = false
+    /// Frames an MP4 edit list says the stream holds: output stops there, as `info` says, instead of running on
+    /// into the padding of the last AAC frame (FFmpeg's decoder cannot trim inside a frame). Nil elsewhere.
+    private var statedFrames: Int64?
+    private var framesDelivered: Int64 = 0
     private var consecutiveErrors = 0
 
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
@@ -90,12 +94,19 @@ final class FFmpegDecoder: AudioDecoder {
         if lossless, stream.pointee.duration > 0, stream.pointee.time_base.den > 0 {
             exactFrameCount = av_rescale_q(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: Int32(outputRate)))
         }
+        var estimated = duration == 0 || format.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
+        if codecID == AV_CODEC_ID_MP3, let tag = try mp3LengthTag(), tag.sampleRate == outputRate {
+            duration = Double(tag.samples) / Double(tag.sampleRate)
+            estimated = false
+        }
+        if !estimated, duration > 0, Self.appliesEditLists(format) {
+            statedFrames = Int64((duration * Double(outputRate)).rounded())
+        }
         let bitrate = format.pointee.bit_rate > 0 ? format.pointee.bit_rate : parameters.pointee.bit_rate
         info = StreamInfo(
             codec: String(cString: avcodec_get_name(parameters.pointee.codec_id)),
             sampleRate: outputRate, channels: outputChannels, duration: duration,
-            durationIsEstimate: duration == 0 || format.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE,
-            bitrate: Int(max(0, bitrate)))
+            durationIsEstimate: estimated, bitrate: Int(max(0, bitrate)))
     }
 
     /// `StreamLength`'s rule on a declared length (an estimate from the bitrate is bounded by the bytes already):
@@ -118,6 +129,16 @@ final class FFmpegDecoder: AudioDecoder {
         if exactFrameCount != nil {
             exactFrameCount = av_rescale_q(length, timeBase, AVRational(num: 1, den: Int32(outputRate)))
         }
+    }
+
+    /// The Xing/LAME tag of an MP3 source, read from its start; the source is put back where FFmpeg reads on.
+    private func mp3LengthTag() throws(VoiceNoteError) -> MP3LengthTag? {
+        let source = box.takeUnretainedValue().source
+        let resume = source.position
+        try source.seek(to: 0)
+        let prefix = try source.readPrefix(count: MP3LengthTag.searchBytes)
+        try source.seek(to: resume)
+        return MP3LengthTag(prefix: prefix)
     }
 
     /// Codecs whose packets carry exact durations (frame headers or sample counts).
@@ -152,6 +173,7 @@ final class FFmpegDecoder: AudioDecoder {
 
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
         guard let codec, let frame, let packet else { return false }
+        let consume = { (chunk: PCMChunk) in self.deliver(chunk, to: consume) }
         while true {
             let received = avcodec_receive_frame(codec, frame)
             if received == 0 {
@@ -181,6 +203,23 @@ final class FFmpegDecoder: AudioDecoder {
                 if consecutiveErrors > Self.maximumConsecutiveErrors { return false }
             }
         }
+    }
+
+    /// Passes `chunk` on, cut at `statedFrames` when the container states the length.
+    private func deliver(_ chunk: PCMChunk, to consume: (PCMChunk) -> Void) {
+        guard let limit = statedFrames else { return consume(chunk) }
+        let kept = Int(max(0, min(Int64(chunk.frames), limit - framesDelivered)))
+        framesDelivered += Int64(chunk.frames)
+        guard kept > 0 else { return }
+        consume(kept == chunk.frames ? chunk
+                : PCMChunk(samples: UnsafeBufferPointer(rebasing: chunk.samples[0..<(kept * chunk.channels)]), channels: chunk.channels))
+    }
+
+    /// Whether FFmpeg read the stream's length from an edit list (MP4, M4A, MOV): its demuxer trims the priming
+    /// by it, and the stated end is exact.
+    private static func appliesEditLists(_ format: UnsafeMutablePointer<AVFormatContext>) -> Bool {
+        guard let name = format.pointee.iformat?.pointee.name else { return false }
+        return String(cString: name).split(separator: ",").contains { $0 == "mp4" || $0 == "mov" }
     }
 
     /// FFmpeg's text for an error code.

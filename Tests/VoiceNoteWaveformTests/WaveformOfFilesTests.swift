@@ -55,7 +55,11 @@ func referenceWaveform(_ pcm: [Int16], channels: Int, samples n: Int) -> [Float]
         let path = try Fixtures.path(kind)
         let decoder = try Decoders.open(FileSource(path: path))
         let values = try WaveformAnalysis.waveform(of: FileSource(path: path), samples: 100)
-        let pcm = try Fixtures.referencePCM(path, rate: decoder.outputRate, channels: decoder.outputChannels)
+        var pcm = try Fixtures.referencePCM(path, rate: decoder.outputRate, channels: decoder.outputChannels)
+        if kind == .m4a {
+            // ffmpeg's command line decodes the last AAC frame whole; the edit list (and our decoder) ends earlier.
+            pcm = Array(pcm.prefix(Int((decoder.info.duration * Double(decoder.outputRate)).rounded()) * decoder.outputChannels))
+        }
         let reference = referenceWaveform(pcm, channels: decoder.outputChannels, samples: 100)
         #expect(values.count == 100)
         #expect(maximumDifference(values, reference) < 0.02)
