@@ -1,7 +1,8 @@
 import COgg
 import VoiceNoteCore
 
-/// Packets of one logical stream of an Ogg file over a `ByteSource` (the only libogg caller).
+/// Packets of one logical stream of an Ogg file (the only libogg caller), read from a `ByteSource` or pushed to it
+/// as they are written (a recording's own pages: then "no packet" means "not yet", never the end).
 ///
 /// libogg finds the pages and checks their CRCs (a damaged page is skipped, a truncated last page dropped); the
 /// packets are put together here rather than by `ogg_stream_*`, so that memory stays bounded whatever the file
@@ -39,7 +40,8 @@ final class OggReader {
     /// The serial of the last page read, of any stream.
     private(set) var lastPageSerial: Int32?
 
-    private let source: ByteSource
+    /// Nil when bytes are pushed (`push`).
+    private let source: ByteSource?
     private let sync = UnsafeMutablePointer<ogg_sync_state>.allocate(capacity: 1)
     private let page = UnsafeMutablePointer<ogg_page>.allocate(capacity: 1)
     private let accepts: (UnsafeRawBufferPointer) -> Bool
@@ -77,12 +79,23 @@ final class OggReader {
         page.deallocate()
     }
 
-    /// Reads on after the source ended once (a `PushSource` that received more bytes).
-    func resume() {
-        endOfSource = false
+    /// Takes pushed bytes: bytes are given with `push` as they are written, and `nextPacket` answers nil when
+    /// no whole packet has arrived yet.
+    init(pushed accepts: @escaping (UnsafeRawBufferPointer) -> Bool) {
+        source = nil
+        self.accepts = accepts
+        ogg_sync_init(sync)
     }
 
-    /// The next packet of the selected stream, or nil at the end of the source.
+    /// Appends pushed bytes (any split: whole pages are found across calls).
+    func push(_ bytes: UnsafeRawBufferPointer) throws(VoiceNoteError) {
+        guard bytes.count > 0, let base = bytes.baseAddress else { return }
+        guard let buffer = ogg_sync_buffer(sync, bytes.count) else { throw VoiceNoteError(.noMemory, "ogg_sync_buffer failed") }
+        buffer.update(from: base.assumingMemoryBound(to: CChar.self), count: bytes.count)
+        ogg_sync_wrote(sync, bytes.count)
+    }
+
+    /// The next packet of the selected stream, or nil at the end of the source (pushed: until more arrives).
     func nextPacket() throws(VoiceNoteError) -> Packet? {
         while true {
             if pageOpen, let packet = nextPacketOnPage() { return packet }
@@ -205,13 +218,13 @@ final class OggReader {
         keptCount += span.count
     }
 
-    /// Advances to the next whole page; false at the end of the source.
+    /// Advances to the next whole page; false at the end of the source, or when no whole page was pushed yet.
     private func nextPage() throws(VoiceNoteError) -> Bool {
         while true {
             let result = ogg_sync_pageout(sync, page)
             if result == 1 { return true }
             if result < 0 { continue }  // skipped bytes while resynchronising
-            if endOfSource { return false }
+            guard let source, !endOfSource else { return false }
             guard let buffer = ogg_sync_buffer(sync, Self.chunk) else {
                 throw VoiceNoteError(.noMemory, "ogg_sync_buffer failed")
             }

@@ -26,9 +26,15 @@ final class OpusPacketReader {
     /// The serial of the last page read, of any stream.
     var lastPageSerial: Int32? { reader.lastPageSerial }
 
-    /// Reads on after the source ended once (a pushed stream that received more bytes).
-    func resume() {
-        reader.resume()
+    /// Takes the stream's bytes as they are written (`push`), for a recording's analyzer.
+    init(pushedName name: String) {
+        reader = OggReader(pushed: OpusHeader.isHeader)
+        self.name = name
+    }
+
+    /// Appends bytes of a pushed stream.
+    func push(_ bytes: UnsafeRawBufferPointer) throws(VoiceNoteError) {
+        try reader.push(bytes)
     }
 
     /// The next audio packet, the headers read and checked first; nil at the end of the source (a pushed stream:

@@ -13,8 +13,7 @@ public protocol StreamAnalyzer: AnyObject {
 /// Ogg Opus as `OpusAnalysisDecoder` decodes it: same packet reader and decoder at 16 kHz, pre-skip, and the
 /// length by the same rule (`OpusTimeline`).
 public final class OpusStreamAnalyzer: StreamAnalyzer {
-    private let pages = PushSource()
-    private let packets: OpusPacketReader
+    private let packets = OpusPacketReader(pushedName: "stream")
     private var decoder: OpusPacketDecoder?
     private var timeline = OpusTimeline()
     /// The frames of the newest packet, held back until the next one: the stream's end trims them.
@@ -23,9 +22,7 @@ public final class OpusStreamAnalyzer: StreamAnalyzer {
     private var finished = false
 
     /// An analyzer waiting for the stream's first page.
-    public init() {
-        packets = OpusPacketReader(source: pages)
-    }
+    public init() {}
 
     /// The rate of the PCM it produces (16 kHz).
     public var outputRate: Int { OpusPacketDecoder.analysisRate }
@@ -33,8 +30,7 @@ public final class OpusStreamAnalyzer: StreamAnalyzer {
     /// Takes Ogg pages and passes decoded frames to `consume` (one packet behind the input).
     public func feed(_ bytes: UnsafeRawBufferPointer, _ consume: (PCMChunk) -> Void) throws(VoiceNoteError) {
         guard !finished else { return }
-        pages.append(bytes)
-        packets.resume()
+        try packets.push(bytes)
         while let packet = try packets.nextAudioPacket() {
             timeline.add(packet)
             guard let decoder = try packetDecoder() else { continue }
@@ -68,35 +64,5 @@ public final class OpusStreamAnalyzer: StreamAnalyzer {
         heldBack.withUnsafeBufferPointer { consume(PCMChunk(samples: $0, channels: decoder.channels)) }
         emitted += Int64(heldBack.count / decoder.channels)
         heldBack.removeAll(keepingCapacity: true)
-    }
-}
-
-/// A byte source fed from memory as data arrives; reads return 0 until more is appended.
-final class PushSource: ByteSource {
-    let name = "stream"
-    var size: Int64? { nil }
-    private(set) var position: Int64 = 0
-    private var pending: [UInt8] = []
-    private var offset = 0
-
-    func append(_ bytes: UnsafeRawBufferPointer) {
-        if offset > 0 {
-            pending.removeFirst(offset)
-            offset = 0
-        }
-        pending.append(contentsOf: bytes)
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
-        let count = min(buffer.count, pending.count - offset)
-        guard count > 0 else { return 0 }
-        pending.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count)])) }
-        offset += count
-        position += Int64(count)
-        return count
-    }
-
-    func seek(to offset: Int64) throws(VoiceNoteError) {
-        throw VoiceNoteError(.unsupported, "a pushed stream cannot seek")
     }
 }
