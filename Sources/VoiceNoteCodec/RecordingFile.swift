@@ -3,8 +3,8 @@ import Glibc
 #endif
 import VoiceNoteCore
 
-/// The file a recording encoder writes, and the one `RecordingRecovery` repairs: plain write(2)/pwrite(2) loops
-/// (no stdio buffer between the encoder and the disk), whole units or nothing.
+/// The file a recording encoder writes, and the one `RecordingRecovery` repairs: plain write(2)/pwrite(2) through
+/// `FileDescriptor` (no stdio buffer between the encoder and the disk), whole units or nothing.
 ///
 /// A unit (an Ogg page, a run of ADTS frames) that fails half-way is cut off again with ftruncate(2), so the file
 /// always ends on a unit boundary; after the first failure nothing more is appended and the failure is kept.
@@ -18,76 +18,61 @@ final class RecordingFile {
     private(set) var failure: VoiceNoteError?
     /// Sees each unit once it is on disk (a recorder analysing its own output).
     var onAppend: ((UnsafeRawBufferPointer) -> Void)?
-    private var descriptor: Int32
+    private let file: FileDescriptor
 
     /// Creates `path` for a new recording: O_EXCL, mode 0644. Errors map through `VoiceNoteError.fromErrno`.
     init(creating path: String) throws(VoiceNoteError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw VoiceNoteError.fromErrno(errno, "create \(path)") }
+        do throws(Errno) {
+            file = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_EXCL, mode: 0o644)
+        } catch {
+            throw VoiceNoteError.fromErrno(error.code, "create \(path)")
+        }
         // A new file cannot be locked by anyone else; a filesystem without flock only loses the protection.
-        _ = flock(fd, LOCK_EX | LOCK_NB)
+        _ = file.lockExclusively()
         self.path = path
-        descriptor = fd
         size = 0
     }
 
     /// Opens an existing recording for repair: `.busy` while an encoder (here or in another process) still
-    /// writes it, `.invalidArgument` for a directory, else the status of the errno.
+    /// writes it; `.invalidArgument` for a symbolic link, anything but a regular file, or a file with other hard
+    /// links; else the status of the errno.
     init(repairing path: String) throws(VoiceNoteError) {
-        let fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else {
-            if errno == ELOOP { throw VoiceNoteError(.invalidArgument, "\(path) is a symbolic link; not repaired") }
-            throw VoiceNoteError.fromErrno(errno, "open \(path)")
-        }
-        var status = stat()
-        guard fstat(fd, &status) == 0 else {
-            let error = VoiceNoteError.fromErrno(errno, "stat \(path)")
-            Glibc.close(fd)
-            throw error
+        let status: stat
+        do throws(Errno) {
+            file = try FileDescriptor(opening: path, flags: O_RDWR | O_NOFOLLOW | O_NONBLOCK)
+            status = try file.status()
+        } catch where error.code == ELOOP {
+            throw VoiceNoteError(.invalidArgument, "\(path) is a symbolic link; not repaired")
+        } catch {
+            throw VoiceNoteError.fromErrno(error.code, "open \(path)")
         }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            Glibc.close(fd)
             throw VoiceNoteError(.invalidArgument, "\(path) is not a regular file")
         }
         // Repairing rewrites the file in place: with another hard link, a file outside the recordings would change.
         guard status.st_nlink <= 1 else {
-            Glibc.close(fd)
             throw VoiceNoteError(.invalidArgument, "\(path) has \(status.st_nlink) hard links; not repaired in place")
         }
-        if flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK {
-            Glibc.close(fd)
-            throw VoiceNoteError(.busy, "\(path) is still being recorded")
-        }
+        guard file.lockExclusively() else { throw VoiceNoteError(.busy, "\(path) is still being recorded") }
         self.path = path
-        descriptor = fd
         size = Int64(status.st_size)
     }
 
-    deinit {
-        if descriptor >= 0 { Glibc.close(descriptor) }
-    }
-
     /// Whether the file is still open.
-    var isOpen: Bool { descriptor >= 0 }
+    var isOpen: Bool { file.isOpen }
 
     /// Appends one whole unit; returns 0, or the errno of the failure (then kept in `failure`, and the file cut
     /// back to its last whole unit). The form FFmpeg's AVIO write callback needs.
     func append(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         if failure != nil { return lastErrno }
-        guard descriptor >= 0 else { return fail(EBADF, "write") }
-        guard let base = bytes.baseAddress, bytes.count > 0 else { return 0 }
-        var done = 0
-        while done < bytes.count {
-            let count = write(descriptor, base + done, bytes.count - done)
-            if count > 0 {
-                done += count
-            } else if count == 0 {
-                return fail(EIO, "write")  // a regular file never takes 0 bytes of a non-empty write
-            } else if errno != EINTR {
-                return fail(errno, "write")
-            }
+        guard file.isOpen else { return fail(EBADF, "write") }
+        guard bytes.count > 0 else { return 0 }
+        do throws(Errno) {
+            try file.write(bytes)
+        } catch {
+            return fail(error.code, "write")
         }
-        size += Int64(done)
+        size += Int64(bytes.count)
         onAppend?(bytes)
         return 0
     }
@@ -100,18 +85,14 @@ final class RecordingFile {
     /// Reads `count` bytes at `offset` (within the file).
     func read(at offset: Int64, count: Int) throws(VoiceNoteError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            }
-            if got > 0 {
-                done += got
-            } else if got == 0 {
-                throw VoiceNoteError(.format, "\(path) ended at \(offset + Int64(done)) while reading \(count) bytes at \(offset)")
-            } else if errno != EINTR {
-                throw VoiceNoteError.fromErrno(errno, "read \(path)")
-            }
+        let result = bytes.withUnsafeMutableBytes { buffer in Result { () throws(Errno) in try file.read(at: offset, into: buffer) } }
+        let got: Int
+        switch result {
+        case .success(let count): got = count
+        case .failure(let error): throw VoiceNoteError.fromErrno(error.code, "read \(path)")
+        }
+        guard got == count else {
+            throw VoiceNoteError(.format, "\(path) ended at \(offset + Int64(got)) while reading \(count) bytes at \(offset)")
         }
         return bytes
     }
@@ -121,59 +102,42 @@ final class RecordingFile {
         guard offset + Int64(bytes.count) <= size else {
             throw VoiceNoteError(.internal, "overwrite past the end of \(path)")
         }
-        var done = 0
-        while done < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                pwrite(descriptor, buffer.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-            }
-            if count > 0 {
-                done += count
-            } else if count == 0 || errno != EINTR {
-                throw Self.writeError(count == 0 ? EIO : errno, "write \(path)")
-            }
-        }
+        let result = bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try file.write(at: offset, buffer) } }
+        if case .failure(let error) = result { throw Self.writeError(error.code, "write \(path)") }
     }
 
     /// Cuts the file to `length` bytes.
     func truncate(to length: Int64) throws(VoiceNoteError) {
-        while ftruncate(descriptor, off_t(length)) != 0 {
-            if errno != EINTR { throw Self.writeError(errno, "truncate \(path)") }
+        do throws(Errno) {
+            try file.truncate(to: length)
+        } catch {
+            throw Self.writeError(error.code, "truncate \(path)")
         }
         size = length
     }
 
     /// fdatasync(2): what was written survives a crash of the machine, not only of the process.
     func sync() throws(VoiceNoteError) {
-        guard descriptor >= 0 else { return }
-        while fdatasync(descriptor) != 0 {
-            if errno != EINTR { throw Self.writeError(errno, "sync \(path)") }
+        guard file.isOpen else { return }
+        do throws(Errno) {
+            try file.syncData()
+        } catch {
+            throw Self.writeError(error.code, "sync \(path)")
         }
     }
 
     /// fsync(2) and close(2); the first error is thrown, the descriptor is closed either way. Closing twice is fine.
     func close() throws(VoiceNoteError) {
-        guard descriptor >= 0 else { return }
-        var error: VoiceNoteError?
-        while fsync(descriptor) != 0 {
-            if errno != EINTR {
-                error = Self.writeError(errno, "sync \(path)")
-                break
-            }
-        }
-        // Linux releases the descriptor even when close reports an error; never retry it.
-        if Glibc.close(descriptor) != 0, error == nil, errno != EINTR {
-            error = Self.writeError(errno, "close \(path)")
-        }
-        descriptor = -1
-        if let error { throw error }
+        guard file.isOpen else { return }
+        var failure: VoiceNoteError?
+        do throws(Errno) { try file.sync() } catch { failure = Self.writeError(error.code, "sync \(path)") }
+        do throws(Errno) { try file.close() } catch { failure = failure ?? Self.writeError(error.code, "close \(path)") }
+        if let failure { throw failure }
     }
 
     /// Closes and removes the file: for an encoder whose setup failed after the file was created.
     func discard() {
-        if descriptor >= 0 {
-            Glibc.close(descriptor)
-            descriptor = -1
-        }
+        try? file.close()
         unlink(path)
     }
 
@@ -189,9 +153,9 @@ final class RecordingFile {
     private func fail(_ code: Int32, _ what: String) -> Int32 {
         lastErrno = code
         failure = Self.writeError(code, "\(what) \(path)")
-        if descriptor >= 0 {
-            while ftruncate(descriptor, off_t(size)) != 0 && errno == EINTR {}
-            _ = lseek(descriptor, off_t(size), SEEK_SET)
+        if file.isOpen {
+            try? file.truncate(to: size)
+            try? file.seek(to: size)
         }
         return code
     }

@@ -187,10 +187,7 @@ public enum RecordingRecovery {
     /// Makes a rename durable; best effort (some filesystems refuse fsync on directories).
     private static func syncDirectory(of path: String) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        let fd = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
+        try? FileDescriptor(opening: directory.isEmpty ? "/" : directory, flags: O_RDONLY | O_DIRECTORY).sync()
     }
 }
 

@@ -1,0 +1,140 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An errno from a POSIX call, thrown by `FileDescriptor`; callers map it to a status for their context (a failed
+/// write of a recording is `.noSpace` or `.io`, a failed read of a source by `VoiceNoteError.fromErrno`).
+public struct Errno: Error, Equatable, Sendable {
+    /// The errno value.
+    public let code: Int32
+
+    /// Wraps an errno value.
+    public init(_ code: Int32) { self.code = code }
+
+    /// The calling thread's current errno.
+    public static var current: Errno { Errno(errno) }
+}
+
+/// One open file descriptor: the one place voicenote does POSIX file I/O (as swift-system's `FileDescriptor`).
+/// Every call retries EINTR, reads and writes loop until done, and the descriptor is closed exactly once (by
+/// `close()` or when the object goes). Used by one thread at a time.
+public final class FileDescriptor {
+    private var raw: Int32
+
+    /// Opens `path` with open(2) `flags` (O_CLOEXEC is added) and `mode` for a created file.
+    public init(opening path: String, flags: Int32, mode: mode_t = 0o644) throws(Errno) {
+        let fd = retrying { open(path, flags | O_CLOEXEC, mode) }
+        guard fd >= 0 else { throw Errno.current }
+        raw = fd
+    }
+
+    deinit { _ = try? close() }
+
+    /// Whether the descriptor is still open.
+    public var isOpen: Bool { raw >= 0 }
+
+    /// fstat(2).
+    public func status() throws(Errno) -> stat {
+        var status = stat()
+        guard fstat(raw, &status) == 0 else { throw Errno.current }
+        return status
+    }
+
+    /// Sets or clears O_NONBLOCK.
+    public func setNonBlocking(_ enabled: Bool) throws(Errno) {
+        let flags = fcntl(raw, F_GETFL)
+        guard flags >= 0, fcntl(raw, F_SETFL, enabled ? flags | O_NONBLOCK : flags & ~O_NONBLOCK) >= 0 else {
+            throw Errno.current
+        }
+    }
+
+    /// flock(2) without waiting; false when another descriptor holds the lock (EWOULDBLOCK). A filesystem
+    /// without locks counts as locked by us.
+    public func lockExclusively() -> Bool {
+        flock(raw, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
+    }
+
+    /// read(2) at the current offset: the bytes read, 0 at the end of the file.
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }
+        let count = retrying { Glibc.read(raw, base, buffer.count) }
+        guard count >= 0 else { throw Errno.current }
+        return count
+    }
+
+    /// pread(2) until `buffer` is full or the file ends: the bytes read.
+    public func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
+        guard let base = buffer.baseAddress else { return 0 }
+        var done = 0
+        while done < buffer.count {
+            let count = retrying { pread(raw, base + done, buffer.count - done, off_t(offset) + off_t(done)) }
+            guard count >= 0 else { throw Errno.current }
+            if count == 0 { break }
+            done += count
+        }
+        return done
+    }
+
+    /// write(2) of all of `bytes` at the current offset (EIO for a write that takes nothing).
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let count = retrying { Glibc.write(raw, base + done, bytes.count - done) }
+            guard count >= 0 else { throw Errno.current }
+            guard count > 0 else { throw Errno(EIO) }
+            done += count
+        }
+    }
+
+    /// pwrite(2) of all of `bytes` at `offset` (EIO for a write that takes nothing).
+    public func write(at offset: Int64, _ bytes: UnsafeRawBufferPointer) throws(Errno) {
+        guard let base = bytes.baseAddress else { return }
+        var done = 0
+        while done < bytes.count {
+            let count = retrying { pwrite(raw, base + done, bytes.count - done, off_t(offset) + off_t(done)) }
+            guard count >= 0 else { throw Errno.current }
+            guard count > 0 else { throw Errno(EIO) }
+            done += count
+        }
+    }
+
+    /// lseek(2) to an absolute offset.
+    public func seek(to offset: Int64) throws(Errno) {
+        guard lseek(raw, off_t(offset), SEEK_SET) >= 0 else { throw Errno.current }
+    }
+
+    /// ftruncate(2).
+    public func truncate(to length: Int64) throws(Errno) {
+        guard retrying({ ftruncate(raw, off_t(length)) }) == 0 else { throw Errno.current }
+    }
+
+    /// fdatasync(2): the data survives a crash of the machine.
+    public func syncData() throws(Errno) {
+        guard retrying({ fdatasync(raw) }) == 0 else { throw Errno.current }
+    }
+
+    /// fsync(2).
+    public func sync() throws(Errno) {
+        guard retrying({ fsync(raw) }) == 0 else { throw Errno.current }
+    }
+
+    /// close(2), once; later calls do nothing. Linux releases the descriptor even when close reports an error,
+    /// so it is never retried (an EINTR there is not a failure).
+    public func close() throws(Errno) {
+        guard raw >= 0 else { return }
+        let result = Glibc.close(raw)
+        let code = errno
+        raw = -1
+        if result != 0 && code != EINTR { throw Errno(code) }
+    }
+
+}
+
+/// Runs a system call again while it fails with EINTR.
+private func retrying<T: BinaryInteger>(_ call: () -> T) -> T {
+    while true {
+        let result = call()
+        if result >= 0 || errno != EINTR { return result }
+    }
+}
