@@ -39,33 +39,37 @@ let package = Package(
         .target(name: "CShims", dependencies: ["COpus", "COpusEnc", "CALSA"]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
-        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "CShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
+        // Byte sources (file, memory, host callbacks; HTTP later) under one read contract; decoders never know
+        // where bytes come from.
+        .target(name: "VoiceNoteSources", dependencies: ["VoiceNoteCore"]),
+        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "CShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CShims", "CALSA"]),
-        .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteCodec"]),
-        .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteWaveform"]),
+        .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec"]),
+        .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "CVoiceNote",
-                "CShims",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder",
+                "CVoiceNote", "CShims",
             ]
         ),
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "CPNG",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         // libFuzzer target over the decoders and the waveform (`make fuzz`; see scripts/fuzz.sh).
-        .executableTarget(name: "voicenote-fuzz-decoders", dependencies: ["VoiceNoteCodec", "VoiceNoteWaveform"]),
+        .executableTarget(name: "voicenote-fuzz-decoders", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore", "VoiceNoteTestSupport"]),
         // Real fixture files (espeak-ng, sox, opusenc, ffmpeg) shared by the test targets.
         .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
         .testTarget(name: "VoiceNoteAudioTests", dependencies: ["VoiceNoteAudio", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteCodec", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteSourcesTests", dependencies: ["VoiceNoteSources", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNoteSources", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )

@@ -1,6 +1,7 @@
 import CVoiceNote
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteSources
 
 @c @implementation public func vn_audio_info_file(_ path: UnsafePointer<CChar>?, _ info: UnsafeMutablePointer<vn_audio_info>?) -> Int32 {
     abiCall { () throws(VoiceNoteError) in

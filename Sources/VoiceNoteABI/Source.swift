@@ -1,6 +1,7 @@
 import CVoiceNote
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// The object behind a `vn_source *`: a byte source used by one call at a time (the mutex enforces it), and the
 /// host's release function for callback sources.

@@ -2,6 +2,7 @@ import CVoiceNote
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteWaveform
+import VoiceNoteSources
 
 @c @implementation public func vn_waveform_file(
     _ path: UnsafePointer<CChar>?, _ samples: Int, _ out: UnsafeMutablePointer<Float>?, _ capacity: Int,

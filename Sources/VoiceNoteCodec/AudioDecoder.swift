@@ -1,4 +1,5 @@
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// Interleaved 16-bit PCM handed to a decoder's consumer; valid only during the call.
 public struct PCMChunk {

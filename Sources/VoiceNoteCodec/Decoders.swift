@@ -1,4 +1,5 @@
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// What a decoder is opened for: analysis takes the fastest path (Opus at 16 kHz through plain libopus),
 /// playback the exact one (opusfile at 48 kHz with seeking).

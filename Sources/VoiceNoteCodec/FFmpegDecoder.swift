@@ -3,6 +3,7 @@ import Glibc
 #endif
 import VoiceNoteCore
 import CFFmpeg
+import VoiceNoteSources
 
 /// AAC (ADTS, MP4/M4A), MP3, WAV, FLAC, Ogg Vorbis and anything else FFmpeg reads: libavformat over our
 /// `ByteSource` through a custom AVIOContext, libavcodec, and libswresample to interleaved int16 at the

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CFFmpeg
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// A container opened by libavformat over a `ByteSource` (a custom AVIOContext reading through a `SourceBox`),
 /// with limits that keep what a hostile file makes FFmpeg hold bounded:

@@ -1,5 +1,6 @@
 import COgg
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// Whole pages by offset, for recording recovery.
 extension OggReader {

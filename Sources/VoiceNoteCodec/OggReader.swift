@@ -1,5 +1,6 @@
 import COgg
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// Packets of one logical stream of an Ogg file (the only libogg caller), read from a `ByteSource` or pushed to it
 /// as they are written (a recording's own pages: then "no packet" means "not yet", never the end).

@@ -1,6 +1,7 @@
 import COpus
 import CShims
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// Opus packets of a family-0 stream decoded with a plain `OpusDecoder` at 16 kHz (docs/waveform.md: SILK's own rate, and
 /// no multistream API with its per-packet CPU probe), the pre-skip dropped and the length capped. The only libopus

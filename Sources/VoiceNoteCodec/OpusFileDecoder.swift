@@ -3,6 +3,7 @@ import Glibc
 #endif
 import VoiceNoteCore
 import COpusFile
+import VoiceNoteSources
 
 /// Ogg Opus that the analysis path does not take (multichannel families, chained or multiplexed files), and later
 /// Opus playback: libopusfile over a `ByteSource` (the only libopusfile caller). Output: int16 at 48 kHz.

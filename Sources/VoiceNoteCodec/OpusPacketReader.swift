@@ -1,4 +1,5 @@
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// The packets of an Ogg Opus stream: its two header packets read and checked as libopusfile checks them, then
 /// its audio packets. The probe (info), the analysis decoder and a recording's analyzer all read through it, so

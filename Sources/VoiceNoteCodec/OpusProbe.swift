@@ -1,4 +1,5 @@
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// What an Ogg Opus file says, read in one pass over its pages without decoding: the header, the length by
 /// `OpusTimeline` (the rule info, the waveform and playback share) and whether the direct analysis path can

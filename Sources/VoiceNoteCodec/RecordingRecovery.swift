@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// A `.part` file made into a finished recording.
 public struct RecoveredRecording: Sendable, Equatable {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// A `ByteSource` behind a C library's `void *opaque` (opusfile, FFmpeg's AVIOContext), with stdio-style read and
 /// seek, that keeps the first source failure so the decoder can rethrow it with its real status.

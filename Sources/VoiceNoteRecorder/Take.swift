@@ -2,6 +2,7 @@ import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteWaveform
+import VoiceNoteSources
 
 /// One take: its file, encoder and analysis. Touched by one thread at a time: the encoder thread while capturing,
 /// the controlling thread after joining it (pause, stop), never both.

@@ -1,5 +1,6 @@
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// The waveform algorithm (docs/waveform.md) on encoded audio: decode with the content-chosen analysis decoder and bucket in one streaming pass.
 /// Memory stays independent of the length: the decoder streams, the buckets are O(n), the fallback blocks O(65536).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// `voicenote info FILE`: duration, codec, rate, channels, bitrate and size of an audio file.
 struct InfoCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteWaveform
+import VoiceNoteSources
 
 /// `voicenote waveform FILE`: the waveform of an audio file, as JSON, terminal bars, SVG or PNG.
 struct WaveformCommand: ParsableCommand {

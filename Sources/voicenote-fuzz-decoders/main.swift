@@ -4,6 +4,7 @@
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteWaveform
+import VoiceNoteSources
 
 /// One fuzz input: info and waveform of the bytes, from memory.
 func fuzzOne(_ bytes: [UInt8]) {

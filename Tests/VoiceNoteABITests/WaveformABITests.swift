@@ -4,6 +4,7 @@ import Testing
 import VoiceNoteWaveform
 import VoiceNoteTestSupport
 @testable import VoiceNoteABI
+import VoiceNoteSources
 
 /// The waveform and source functions through their C signatures: statuses, buffers, ownership.
 @Suite struct WaveformABITests {

@@ -3,6 +3,7 @@ import Testing
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 /// The statuses of docs/errors.md for damaged and hostile input; nothing crashes, hangs or grows without bound.
 @Suite struct BadInputTests {

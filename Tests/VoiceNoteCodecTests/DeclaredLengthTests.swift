@@ -3,6 +3,7 @@ import Testing
 @testable import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 /// `info` equals the decoded length wherever a file says how long it is (MP3's Xing/LAME tag with the encoder's
 /// delay and padding, MP4's edit list), and is flagged an estimate only where it does not.

@@ -2,6 +2,7 @@ import Foundation
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 /// Everything a decoder produces for `source`, as interleaved int16.
 func decodeAll(_ decoder: any AudioDecoder) throws -> [Int16] {

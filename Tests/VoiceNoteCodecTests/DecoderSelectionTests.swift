@@ -2,6 +2,7 @@ import Testing
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 @Suite struct DecoderSelectionTests {
     /// Length of the speech fixture, from the WAV itself.

@@ -3,6 +3,7 @@ import Testing
 @testable import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 /// FFmpeg is opened on first use (ARCHITECTURE.md): Opus paths never ask for it, every other format does.
 /// Other tests in this process load FFmpeg too, so "never asks" is counted on the test's own thread (a synchronous

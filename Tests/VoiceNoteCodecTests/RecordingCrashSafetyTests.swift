@@ -3,6 +3,7 @@ import Testing
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 /// docs/recorder.md, "why nothing captured is lost": what is on disk while recording decodes, a pause makes the take whole on
 /// disk, and a full disk or file-size limit stops the take with `.noSpace` keeping what fitted.

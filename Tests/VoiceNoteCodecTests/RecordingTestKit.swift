@@ -3,6 +3,7 @@ import Testing
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 /// Helpers for the recording encoder and recovery tests: real PCM from the fixtures, encoding in uneven chunks,
 /// alignment, ADTS frames, and a tiny tmpfs for disk-full tests.

@@ -6,6 +6,7 @@ import Testing
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
+import VoiceNoteSources
 
 /// Paths that are not regular files: refused at once with `.invalidArgument`, never waited on.
 @Suite struct SpecialFileTests {

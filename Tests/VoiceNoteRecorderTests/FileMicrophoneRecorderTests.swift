@@ -6,6 +6,7 @@ import VoiceNoteCore
 import VoiceNoteTestSupport
 import VoiceNoteWaveform
 @testable import VoiceNoteRecorder
+import VoiceNoteSources
 
 /// The recorder against ALSA's `file` plugin: a virtual microphone that delivers as fast as it is read.
 @Suite struct FileMicrophoneRecorderTests {

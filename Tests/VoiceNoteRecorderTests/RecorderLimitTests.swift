@@ -5,6 +5,7 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
 @testable import VoiceNoteRecorder
+import VoiceNoteSources
 
 /// Numbers a host passes (limits, intervals, encoder settings) never trap, and what a take promises holds at the
 /// edges: tiny limits, very short AAC takes, a paused take on disk.

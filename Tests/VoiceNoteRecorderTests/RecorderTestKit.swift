@@ -2,6 +2,7 @@ import Foundation
 import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteSources
 import VoiceNoteTestSupport
 @testable import VoiceNoteRecorder
 #if canImport(Glibc)

@@ -4,6 +4,7 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
 import VoiceNoteWaveform
+import VoiceNoteSources
 
 /// Damaged and lying files: `info` and `waveform` follow one rule, so they give the same answer. Either both fail
 /// with the same status, or info's duration is the length the waveform's decoder produces (within one frame).

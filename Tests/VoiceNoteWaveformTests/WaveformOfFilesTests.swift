@@ -7,6 +7,7 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteTestSupport
 @testable import VoiceNoteWaveform
+import VoiceNoteSources
 
 /// The waveform algorithm (docs/waveform.md) written out plainly in Double arithmetic, as the yardstick for the streaming implementation.
 func referenceWaveform(_ pcm: [Int16], channels: Int, samples n: Int) -> [Float] {
