@@ -1,4 +1,4 @@
-/* The ALSA capture thread (SPEC §2 "Real-time rule"): it only moves periods from the PCM into a lock-free ring.
+/* The ALSA capture thread (docs/recorder.md, "Threads"): it only moves periods from the PCM into a lock-free ring.
  * Once started it never allocates, never takes a lock shared with other threads, never writes files and never
  * calls back into Swift: a plain pthread running C, so the rule holds by construction. Everything it reports
  * (frames, overruns, the error that ended it) is in C11 atomics the owner reads at any time. */

@@ -40,7 +40,7 @@ enum ALSA {
         String(cString: snd_strerror(code))
     }
 
-    /// The status SPEC §10 gives a failed open or start: permission refused, out of memory, else a device problem
+    /// The status docs/errors.md gives a failed open or start: permission refused, out of memory, else a device problem
     /// (unknown PCM, no such device, busy, will not start).
     static func status(forError code: Int32) -> Status {
         switch -code {

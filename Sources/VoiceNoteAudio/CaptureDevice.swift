@@ -4,7 +4,7 @@ import VoiceNoteCore
 /// An open ALSA capture device and its capture thread.
 ///
 /// The thread (C, `vn-capture`) waits for the device at most 20 ms at a time, reads up to one period and writes it
-/// into a `SampleRing`; it never allocates, locks, writes files or calls Swift (SPEC §2, real-time rule).
+/// into a `SampleRing`; it never allocates, locks, writes files or calls Swift (docs/recorder.md, "Threads").
 /// While the ring has no room for a period the thread leaves the frames in the device's buffer, for at most that
 /// buffer's length: a consumer that falls behind briefly loses nothing, and a device faster than real time (ALSA's
 /// `file` plugin) is read at the consumer's pace. Beyond that, periods are read and dropped. Overruns (`-EPIPE`

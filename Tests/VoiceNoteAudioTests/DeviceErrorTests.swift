@@ -4,7 +4,7 @@ import VoiceNoteCore
 import VoiceNoteTestSupport
 @testable import VoiceNoteAudio
 
-/// Devices that cannot be opened fail with SPEC §10's status and a message naming the device and ALSA's reason,
+/// Devices that cannot be opened fail with the status docs/errors.md gives and a message naming the device and ALSA's reason,
 /// and ALSA prints nothing on stderr. Serialized: each test redirects file descriptor 2.
 @Suite(.serialized) struct DeviceErrorTests {
     /// Opens `selection` with stderr captured; returns the error and what ALSA printed.

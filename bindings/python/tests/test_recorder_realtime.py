@@ -2,7 +2,7 @@
 into its null sink, captured through ALSA's pulse plugin. Each test starts its own server and stops it by pid.
 
 Covers pause/resume (paused time is in neither the file nor the duration), device loss (the server killed
-mid-take: the take is kept, then a DeviceError), and SPEC §2 "Nothing captured is lost": a process recording is
+mid-take: the take is kept, then a DeviceError), and docs/recorder.md, "why nothing captured is lost": a process recording is
 killed with SIGKILL, its ``.part`` decodes up to the last second, and :func:`voicenote.recover` finishes it.
 """
 
@@ -125,7 +125,7 @@ sys.exit(3)
 
 
 def test_a_killed_process_loses_at_most_the_last_second(server: pulse.PulseServer, tmp_path: Path) -> None:
-    """SPEC §2 "Nothing captured is lost": a child process records and reports each context step; once it has
+    """docs/recorder.md, "why nothing captured is lost": a child process records and reports each context step; once it has
     captured 2.5 s it is killed with SIGKILL. Its .part decodes to at least the last reported duration − 1 s, and
     recover() makes it a finished .ogg of about the same length, leaving no .part."""
     env = dict(os.environ)
