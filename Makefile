@@ -29,7 +29,7 @@ SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/vo
 	-Xlinker -soname=libvoicenote.so.$(MAJOR)
 
 
-.PHONY: all deps build so cli tsan-so test test-swift test-abi test-c test-python test-install test-tsan \
+.PHONY: all deps build so cli tsan-so test test-self-contained test-swift test-abi test-c test-python test-install test-tsan \
 	test-asan test-fuzz install deb run bench fuzz docs clean
 
 all: build
@@ -62,8 +62,12 @@ tsan-so:
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
 
 test: deps
-	$(MAKE) test-swift build test-abi docs test-c test-python test-install test-tsan test-asan test-fuzz
+	$(MAKE) test-self-contained test-swift build test-abi docs test-c test-python test-install test-tsan test-asan test-fuzz
 	@echo "make test: all suites passed"
+
+# Nothing in the repository refers to documents outside it.
+test-self-contained:
+	scripts/check-self-contained.sh
 
 test-swift:
 	swift build --build-tests
