@@ -36,14 +36,19 @@ let package = Package(
         systemLibrary("CPNG", pkgConfig: "libpng", apt: "libpng-dev"),
         // The public header, imported by VoiceNoteABI so `@c @implementation` is checked against it.
         .systemLibrary(name: "CVoiceNote", path: "include"),
-        .target(name: "CShims", dependencies: ["COpus", "COpusEnc", "CALSA"]),
+        // C for what Swift cannot express in the core (thread-local text, eventfd, thread names): no dependencies.
+        .target(name: "CShims"),
+        // The real-time C: the sample ring, the ALSA capture loop (and the playback loop), ALSA's error capture.
+        .target(name: "CRealtime", dependencies: ["CALSA"]),
+        // The variadic requests of libopus and libopusenc as plain functions.
+        .target(name: "COpusShims", dependencies: ["COpus", "COpusEnc"]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
         // Byte sources (file, memory, host callbacks; HTTP later) under one read contract; decoders never know
         // where bytes come from.
         .target(name: "VoiceNoteSources", dependencies: ["VoiceNoteCore"]),
-        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "CShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
-        .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CShims", "CALSA"]),
+        .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "COpusShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
+        .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CRealtime", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec"]),
         .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         .target(

@@ -1,5 +1,5 @@
 import CALSA
-import CShims
+import CRealtime
 import VoiceNoteCore
 
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-import CShims
+import CRealtime
 import VoiceNoteCore
 
 /// An open ALSA capture device and its capture thread.

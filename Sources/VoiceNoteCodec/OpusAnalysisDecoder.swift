@@ -1,5 +1,5 @@
 import COpus
-import CShims
+import COpusShims
 import VoiceNoteCore
 import VoiceNoteSources
 

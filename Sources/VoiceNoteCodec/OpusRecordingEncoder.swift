@@ -1,5 +1,5 @@
 import COpusEnc
-import CShims
+import COpusShims
 import VoiceNoteCore
 
 /// Ogg Opus through libopusenc's pull API (the only libopusenc caller): the input rate as it is (libopusenc

@@ -1,14 +1,9 @@
-/* CShims: the few things Swift cannot express, for voicenote's own modules only.
+/* CShims: the few things Swift cannot express for the core (thread-local text, eventfd, thread names); no library
+ * dependencies, so VoiceNoteCore pulls in neither ALSA nor Opus.
  * Nothing here is public: the version script exports vn_* alone, and these are named vnshim_*. */
 #ifndef VOICENOTE_CSHIMS_H
 #define VOICENOTE_CSHIMS_H
 
-#include <semaphore.h>
-#include <stdatomic.h>
-#include <stddef.h>
-#include <stdint.h>
-
-typedef struct OpusDecoder OpusDecoder;
 
 /** Stores this thread's last error message (copied, truncated to 1023 bytes). */
 void vnshim_set_last_error(const char *message);
@@ -21,98 +16,5 @@ int vnshim_eventfd(void);
 
 /** Names the calling thread (at most 15 bytes are kept); pthread_setname_np needs _GNU_SOURCE. */
 void vnshim_set_thread_name(const char *name);
-
-/** Sets an OpusDecoder's output gain (Q7.8 dB, the Ogg Opus header's field); OPUS_OK or an Opus error. */
-int vnshim_opus_decoder_set_gain(OpusDecoder *decoder, int gain_q8);
-
-/** A single-producer single-consumer ring of int16 samples (see sample_ring.c); fields are private. */
-typedef struct vnshim_ring {
-    int16_t *samples;
-    size_t capacity;                /* a power of two */
-    _Atomic size_t write_index;     /* samples ever written */
-    _Atomic size_t read_index;      /* samples ever read */
-    sem_t readable;                 /* posted after each write */
-} vnshim_ring;
-
-/** A ring holding at least `minimum_samples`; NULL when out of memory. */
-vnshim_ring *vnshim_ring_create(size_t minimum_samples);
-/** Frees a ring (NULL is fine). No reader or writer may be running. */
-void vnshim_ring_destroy(vnshim_ring *ring);
-/** Producer: copies up to `count` samples in; returns how many fitted. Real-time safe; wakes the consumer. */
-size_t vnshim_ring_write(vnshim_ring *ring, const int16_t *samples, size_t count);
-/** Consumer: copies up to `count` samples out; returns how many were there. */
-size_t vnshim_ring_read(vnshim_ring *ring, int16_t *samples, size_t count);
-/** Samples waiting to be read. */
-size_t vnshim_ring_available(vnshim_ring *ring);
-/** Wakes a waiting consumer without writing (to make it notice a stop). */
-void vnshim_ring_notify(vnshim_ring *ring);
-/** Consumer: waits up to `timeout_ms` for a write or notify; 1 when woken, 0 on timeout. */
-int vnshim_ring_wait(vnshim_ring *ring, int timeout_ms);
-
-/* libopusenc requests (opusenc_ctl.c): ope_encoder_ctl is variadic. Each returns OPE_OK or a libopusenc error. */
-typedef struct OggOpusEnc OggOpusEnc;
-/** OPE_SET_DECISION_DELAY: input samples (48 kHz) held before encoding; 0 encodes each frame as soon as it is whole. */
-int vnshim_ope_set_decision_delay(OggOpusEnc *encoder, int samples);
-/** OPE_SET_MUXING_DELAY: the longest span (48 kHz samples) a page may hold before it is closed. */
-int vnshim_ope_set_muxing_delay(OggOpusEnc *encoder, int samples);
-/** OPE_SET_SERIALNO: the Ogg stream serial number (before the first write). */
-int vnshim_ope_set_serialno(OggOpusEnc *encoder, int serial);
-/** OPUS_SET_APPLICATION, forwarded by libopusenc to every stream's encoder (before the first write). */
-int vnshim_ope_set_application(OggOpusEnc *encoder, int application);
-/** OPUS_SET_BITRATE in bits per second. */
-int vnshim_ope_set_bitrate(OggOpusEnc *encoder, int bits_per_second);
-/** OPUS_SET_VBR: 1 variable, 0 constant bitrate. */
-int vnshim_ope_set_vbr(OggOpusEnc *encoder, int enabled);
-/** OPUS_SET_COMPLEXITY, 0...10. */
-int vnshim_ope_set_complexity(OggOpusEnc *encoder, int complexity);
-/** OPUS_SET_EXPERT_FRAME_DURATION with an OPUS_FRAMESIZE_* value; libopusenc also adopts the packet size. */
-int vnshim_ope_set_frame_duration(OggOpusEnc *encoder, int frame_size_request);
-
-/* ---- ALSA (alsa_errors.c, capture_loop.c). <alsa/asoundlib.h> stays out of this header: CALSA owns it. ---- */
-struct _snd_pcm;
-
-/** Until the matching end, ALSA's error messages on the calling thread are kept (vnshim_alsa_errors_last) instead
- *  of printed to stderr. Per thread (snd_lib_error_set_local), never the process-wide handler; nests. */
-void vnshim_alsa_errors_begin(void);
-/** Restores the calling thread's previous ALSA error handler when the outermost begin ends. */
-void vnshim_alsa_errors_end(void);
-/** The calling thread's last ALSA message since the outermost begin ("" if none), with snd_strerror appended. */
-const char *vnshim_alsa_errors_last(void);
-/** Drops every ALSA message on the calling thread from now on, without formatting it (for the capture thread). */
-void vnshim_alsa_errors_silence_thread(void);
-
-/** A capture thread bound to one configured PCM (see capture_loop.c); fields are private. */
-typedef struct vnshim_capture vnshim_capture;
-
-/** Takes ownership of `pcm` (configured: S16 interleaved, `channels`, non-blocking) and allocates one period.
- *  While the ring has no room for a period, the device is not read for up to `buffer_ms` (its buffer's length);
- *  after that, periods are read and dropped. NULL when out of memory or an argument is 0/NULL (the PCM is then
- *  still the caller's). */
-vnshim_capture *vnshim_capture_create(struct _snd_pcm *pcm, size_t period_frames, size_t channels,
-                                      unsigned period_ms, unsigned buffer_ms);
-/** Prepares and starts the PCM and the thread writing into `ring` (kept alive by the caller until stop/close).
- *  0, -EBUSY while running, -EBADFD after close, or the ALSA/pthread error. Owner calls are not concurrent. */
-int vnshim_capture_start(vnshim_capture *capture, vnshim_ring *ring);
-/** Stops and joins the thread (at most one 20 ms wait plus one read), drops pending frames, wakes the ring's
- *  consumer. Harmless when not running. */
-void vnshim_capture_stop(vnshim_capture *capture);
-/** Stop, then snd_pcm_close; idempotent. The counters stay readable. */
-void vnshim_capture_close(vnshim_capture *capture);
-/** Close and free (NULL is fine). */
-void vnshim_capture_destroy(vnshim_capture *capture);
-/** 1 from a successful start until the thread ends (stop or device lost). Any thread. */
-int vnshim_capture_is_running(vnshim_capture *capture);
-/** The negative ALSA error that ended the thread by itself (device lost), 0 if none since the last start. */
-int vnshim_capture_error(vnshim_capture *capture);
-/** -EPIPE overruns plus periods the ring had no room for (dropped); since create. */
-int64_t vnshim_capture_overruns(vnshim_capture *capture);
-/** Frames written into rings; since create. */
-int64_t vnshim_capture_frames(vnshim_capture *capture);
-/** Frames read from the device but dropped because the ring was full; since create. */
-int64_t vnshim_capture_dropped_frames(vnshim_capture *capture);
-/** Loop iterations (one snd_pcm_wait each); since create. For tests: proves the loop does not spin. */
-uint64_t vnshim_capture_iterations(vnshim_capture *capture);
-/** snd_pcm_recover / resume attempts; since create. */
-uint64_t vnshim_capture_recoveries(vnshim_capture *capture);
 
 #endif

@@ -2,7 +2,7 @@
  * handler takes them. The handler type is variadic / takes a va_list, which Swift cannot write, so it lives here.
  * Only the per-thread handler (snd_lib_error_set_local) is used: the process-wide one belongs to the host, which
  * may use ALSA itself. */
-#include "cshims.h"
+#include "realtime.h"
 #include <alsa/asoundlib.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* ope_encoder_ctl is variadic and its requests are function-like macros, neither of which Swift can call.
  * One typed wrapper per request the recorder sets; each returns OPE_OK or a libopusenc error. */
-#include "cshims.h"
+#include "opus_shims.h"
 #include <opusenc.h>
 
 int vnshim_ope_set_decision_delay(OggOpusEnc *encoder, int samples) {

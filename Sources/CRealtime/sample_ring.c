@@ -1,7 +1,7 @@
 /* A single-producer single-consumer ring of int16 samples with C11 atomics: the real-time capture thread writes,
  * the encoder thread reads. Neither side allocates or locks; the producer wakes the consumer with sem_post
  * (async-signal-safe, never blocks). */
-#include "cshims.h"
+#include "realtime.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* opus_decoder_ctl is variadic, which Swift cannot call. */
-#include "cshims.h"
+#include "opus_shims.h"
 #include <opus.h>
 
 int vnshim_opus_decoder_set_gain(OpusDecoder *decoder, int gain_q8) {

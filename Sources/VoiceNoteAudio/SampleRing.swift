@@ -1,7 +1,8 @@
-import CShims
+import CRealtime
+import VoiceNoteCore
 
 /// The lock-free single-producer single-consumer ring between a real-time audio thread and a worker thread
-/// (C11 atomics in CShims, so the audio side never allocates, locks or enters the Swift runtime).
+/// (C11 atomics in CRealtime, so the audio side never allocates, locks or enters the Swift runtime).
 /// One thread writes, one thread reads.
 public final class SampleRing: @unchecked Sendable {
     /// The C ring, for C loops (the ALSA capture loop) that write to it directly.

@@ -3,7 +3,7 @@
  * calls back into Swift: a plain pthread running C, so the rule holds by construction. Everything it reports
  * (frames, overruns, the error that ended it) is in C11 atomics the owner reads at any time. */
 #define _GNU_SOURCE
-#include "cshims.h"
+#include "realtime.h"
 #include <alsa/asoundlib.h>
 #include <errno.h>
 #include <pthread.h>

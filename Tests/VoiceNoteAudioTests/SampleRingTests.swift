@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
-@testable import VoiceNoteCore
+@testable import VoiceNoteAudio
+import VoiceNoteCore
 
 @Suite struct SampleRingTests {
     @Test func wrapsAroundAndKeepsOrderAcrossThreads() throws {
