@@ -108,6 +108,17 @@ def _swapped(values: array) -> array:
     return copy
 
 
+def write_tone(path: Path, seconds: float) -> Path:
+    """Writes a 440 Hz tone at a quarter of full scale as 16-bit mono 48 kHz WAV, and returns ``path``."""
+    samples = array("h", (int(8000 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(int(seconds * 48000))))
+    with wave.open(str(path), "wb") as output:
+        output.setnchannels(1)
+        output.setsampwidth(2)
+        output.setframerate(48000)
+        output.writeframes(samples.tobytes())
+    return path
+
+
 def read_wav(path: Path) -> "tuple[array, int]":
     """The s16 samples (interleaved) and channel count of a 16-bit WAV."""
     with wave.open(str(path)) as reader:

@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import array
 import io
-import math
 import re
 import tracemalloc
-import wave
 from pathlib import Path
 from typing import Any, Callable, Tuple, Type
 
 import pytest
 
+from audiofiles import write_tone
 from helpers import HEADER
 
 import voicenote
@@ -43,14 +42,7 @@ def traced_failure(call: Callable[[], Any], error: Type[BaseException]) -> Tuple
 @pytest.fixture(scope="module")
 def wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A quarter second of a 440 Hz tone, 16-bit mono 48 kHz WAV."""
-    path = tmp_path_factory.mktemp("limits") / "tone.wav"
-    samples = array.array("h", (int(8000 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(12000)))
-    with wave.open(str(path), "wb") as output:
-        output.setnchannels(1)
-        output.setsampwidth(2)
-        output.setframerate(48000)
-        output.writeframes(samples.tobytes())
-    return path
+    return write_tone(tmp_path_factory.mktemp("limits") / "tone.wav", 0.25)
 
 
 def test_limits_are_the_headers() -> None:

@@ -5,16 +5,14 @@ giant allocation (`COLUMNS=1000000000` once asked for 4 GB and aborted)."""
 
 from __future__ import annotations
 
-import array
-import math
 import os
 import subprocess
-import wave
 from pathlib import Path
 from typing import List
 
 import pytest
 
+from audiofiles import write_tone
 from helpers import TIMEOUT
 from microphones import Speech, file_microphone
 
@@ -30,14 +28,7 @@ def run(cli: Path, arguments: List[str], env: dict[str, str] | None = None) -> s
 @pytest.fixture(scope="module")
 def note(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Half a second of a 440 Hz tone, 16-bit mono 48 kHz WAV."""
-    path = tmp_path_factory.mktemp("numbers") / "tone.wav"
-    samples = array.array("h", (int(8000 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(24000)))
-    with wave.open(str(path), "wb") as output:
-        output.setnchannels(1)
-        output.setsampwidth(2)
-        output.setframerate(48000)
-        output.writeframes(samples.tobytes())
-    return path
+    return write_tone(tmp_path_factory.mktemp("numbers") / "tone.wav", 0.5)
 
 
 @pytest.mark.parametrize("columns, width", [

@@ -14,7 +14,7 @@ from typing import Any, List
 
 import pytest
 
-from audiofiles import FORMATS, THREE_FRAMES, CProgram, Media, build_c_sample, find_cli, level_db, read_wav, run
+from audiofiles import FORMATS, THREE_FRAMES, CProgram, Media, build_c_sample, level_db, read_wav, run
 from helpers import TIMEOUT
 
 import voicenote
@@ -195,14 +195,6 @@ def test_info_of_every_kind_of_source(media: Media, fmt: str) -> None:
 @pytest.fixture(scope="module")
 def c_sample(tmp_path_factory: pytest.TempPathFactory) -> CProgram:
     return build_c_sample(tmp_path_factory.mktemp("c-sample"))
-
-
-@pytest.fixture(scope="module")
-def cli() -> Path:
-    found = find_cli()
-    if found is None:
-        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
-    return found
 
 
 def printed(level: float) -> float:
