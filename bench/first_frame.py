@@ -16,7 +16,7 @@ Either figure is how late the first captured frame left the microphone; at or be
            as nothing asked it for a low latency, the null sink renders (and hands its monitor) 2 s blocks ahead,
            and a stream that connects in the middle of one gets nothing before the block ends.
   warm     one server warmed as run.py's are (`parec --latency-msec=10` kept running); the runs in turns on it.
-Runs alternate ours, arecord; per-turn ratios ours / arecord, medians (min–max). Budget: SPEC §11's 50 ms.
+Runs alternate ours, arecord; per-turn ratios ours / arecord, medians (min–max). Budget: 50 ms (docs/performance.md).
 """
 import os
 import pathlib
