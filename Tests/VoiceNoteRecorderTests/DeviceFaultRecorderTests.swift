@@ -123,4 +123,18 @@ import VoiceNoteTestSupport
         #expect((try? FileManager.default.contentsOfDirectory(atPath: takes))?.isEmpty ?? true)
         recorder.close()
     }
+
+    @Test func aTakeWithNoFrameIsNeverAFinishedFileEvenWithNoMinimum() throws {
+        // The minimum is 0 ("keep everything"), but a device lost before its first frame leaves nothing to keep:
+        // `tooShort` with duration 0, then the device failure; no file, no `.part`.
+        let (log, _) = try record([.unplug(at: 0)], pollErrors: false)
+        #expect(log.all.contains(.tooShort(duration: 0)))
+        #expect(!log.all.contains { if case .finished = $0 { true } else { false } })
+        #expect(log.failures.map(\.status) == [.device])
+        for case .context(let context) in log.all where !context.path.isEmpty {
+            let directory = (context.path as NSString).deletingLastPathComponent
+            #expect(try FileSystem.entries(of: directory).allSatisfy { !$0.hasSuffix(".ogg") && !$0.hasSuffix(".part") })
+            break
+        }
+    }
 }
