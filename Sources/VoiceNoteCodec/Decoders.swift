@@ -38,10 +38,6 @@ public enum Decoders {
         let magic = try source.readPrefix(count: 4)
         guard !magic.isEmpty else { throw VoiceNoteError(.format, "\(source.name) is empty") }
         guard magic == Array("OggS".utf8) else { return nil }
-        do throws(VoiceNoteError) {
-            return try OpusProbe(source: source)
-        } catch where error.status == .format && error.message.hasSuffix(OpusProbe.noOpusStream) {
-            return nil
-        }
+        return try OpusProbe(source: source)
     }
 }

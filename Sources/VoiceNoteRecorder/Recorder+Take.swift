@@ -3,10 +3,13 @@ import VoiceNoteCodec
 import VoiceNoteCore
 
 extension Recorder {
+    /// The control calls, as named in messages.
+    enum Action: String { case pause, resume, stop, cancel }
+
     /// Moves from one of `allowed` phases to `next`, or fails with `.misuse`.
-    func enter(_ next: Phase, from allowed: [Phase], action: String) throws(VoiceNoteError) {
+    func enter(_ next: Phase, from allowed: [Phase], action: Action) throws(VoiceNoteError) {
         try monitor.locked { () throws(VoiceNoteError) in
-            guard !closed || action == "stop" else { throw VoiceNoteError(.misuse, "the recorder was destroyed") }
+            guard !closed else { throw VoiceNoteError(.misuse, "the recorder was destroyed") }
             guard allowed.contains(phase) else { throw VoiceNoteError(.misuse, "\(action) while \(phase)") }
             phase = next
         }
@@ -14,7 +17,7 @@ extension Recorder {
 
     /// Claims the take for stop or cancel. False when the encoder thread is already finishing it (this waited until
     /// it was done); `.misuse` when nothing is recording or paused.
-    func enterFinishing(action: String) throws(VoiceNoteError) -> Bool {
+    func enterFinishing(action: Action) throws(VoiceNoteError) -> Bool {
         try monitor.locked { () throws(VoiceNoteError) -> Bool in
             if phase == .finishing {
                 while phase != .stopped { monitor.wait() }

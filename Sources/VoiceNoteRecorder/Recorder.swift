@@ -98,7 +98,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Pauses: capture stops, every encoded packet reaches the disk. `.misuse` unless recording.
     public func pause() throws(VoiceNoteError) {
-        try enter(.pausing, from: [.recording], action: "pause")
+        try enter(.pausing, from: [.recording], action: .pause)
         stopCapture()
         if let end = take?.automaticEnd { return finish(end: end) }
         do {
@@ -116,7 +116,7 @@ public final class Recorder: @unchecked Sendable {
 
     /// Resumes a paused take. `.misuse` unless paused; `.device` when the device will not restart (still paused).
     public func resume() throws(VoiceNoteError) {
-        try enter(.resuming, from: [.paused], action: "resume")
+        try enter(.resuming, from: [.paused], action: .resume)
         do throws(VoiceNoteError) {
             guard let device, let ring, let take else { throw VoiceNoteError(.internal, "paused without a take") }
             try device.start(into: ring)
@@ -136,14 +136,14 @@ public final class Recorder: @unchecked Sendable {
     /// Stops and finishes the take: a `finished` event with its path, duration, size and waveform follows.
     /// `.misuse` when stopped. When the take is ending by itself at that moment, waits for it and returns.
     public func stop() throws(VoiceNoteError) {
-        guard try enterFinishing(action: "stop") else { return }
+        guard try enterFinishing(action: .stop) else { return }
         stopCapture()
         finish(end: take?.automaticEnd)
     }
 
     /// Stops and deletes the take; no `finished` event. `.misuse` when stopped.
     public func cancel() throws(VoiceNoteError) {
-        guard try enterFinishing(action: "cancel") else { return }
+        guard try enterFinishing(action: .cancel) else { return }
         stopCapture()
         finish(end: take?.automaticEnd, cancel: true)
     }

@@ -12,19 +12,14 @@ struct OpusProbe {
     /// Whether another logical stream follows or is multiplexed (chained files): then opusfile decodes it.
     let hasOtherStreams: Bool
     let info: StreamInfo
-    /// The message end that tells "Ogg, but not Opus" apart from a damaged Opus stream.
-    static let noOpusStream = "no Opus stream in this Ogg file"
-
-    /// Reads `source` from its start to its end; `.format` when there is no Opus stream, a bad or damaged header,
-    /// invalid timestamps or no audio.
-    init(source: ByteSource) throws(VoiceNoteError) {
+    /// Reads `source` from its start to its end; nil when it holds no Opus stream (Ogg Vorbis, FLAC in Ogg: another
+    /// decoder's); `.format` for a bad or damaged header, invalid timestamps or no audio.
+    init?(source: ByteSource) throws(VoiceNoteError) {
         try source.seek(to: 0)
         let packets = OpusPacketReader(source: source)
         var timeline = OpusTimeline()
         while let packet = try packets.nextAudioPacket() { timeline.add(packet) }
-        guard let header = packets.header, let serial = packets.serial else {
-            throw VoiceNoteError(.format, "\(source.name): \(Self.noOpusStream)")
-        }
+        guard let header = packets.header, let serial = packets.serial else { return nil }
         self.header = header
         self.serial = serial
         length = try timeline.length(preSkip: header.preSkip, source.name)
