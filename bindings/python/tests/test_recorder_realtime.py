@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Dict, Iterator, List
 
 import pytest
 
 import pulse
+from audiofiles import is_tsan_build, loaded_library_path
 from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector
 from microphones import EventLog, Speech, decoded_samples, recordings
 
@@ -183,3 +186,56 @@ def test_a_killed_process_loses_at_most_the_last_second(server: pulse.PulseServe
     assert recovered == pytest.approx(on_disk, abs=0.1)
     assert voicenote.info(found.path)["codec"] == "opus"
     assert voicenote.recover(tmp_path) == []  # nothing left to recover
+
+
+def test_the_first_take_on_a_fresh_server_starts_no_later_than_arecord(speech: Speech, tmp_path: Path) -> None:
+    """A fresh PulseAudio null sink delivers its monitor audio in 2 s blocks until a client asks for low latency,
+    so every client's first frame of a first take comes late (README, performance). What our opening of the PCM
+    decides is that we are not later than the reference client, `arecord` with the same period, started at the
+    same moment on the same server."""
+    missing = pulse.available()
+    if missing:
+        pytest.skip(f"PulseAudio: {missing}")
+    if shutil.which("arecord") is None:
+        pytest.skip("arecord (alsa-utils) is not installed")
+    if is_tsan_build(loaded_library_path()):
+        pytest.skip("a timing comparison; ThreadSanitizer slows our event delivery, not arecord")
+    server = pulse.PulseServer()  # fresh: no warm-up
+    try:
+        server.play(speech.long_wav)
+        # Both clients connect once the playback stream exists (the case users meet: a note begun while audio
+        # plays); the sink then works in long blocks, and when the first frame comes depends on the client.
+        deadline = time.monotonic() + TIMEOUT
+        while not playing(server):
+            assert time.monotonic() < deadline, f"paplay never connected:\n{server.log}"
+        first: Dict[str, float] = {}
+        arrived = threading.Event()
+
+        def on_event(event: Any) -> None:
+            if isinstance(event, RecorderContextEvent) and event.context.duration > 0 and "ours" not in first:
+                first["ours"] = time.monotonic()
+                arrived.set()
+
+        # Meter steps of 10 ms: the first context with a duration comes 10 ms of audio after the first frame.
+        with realtime_recorder(server, tmp_path, meter_interval=0.01) as recorder:
+            recorder.subscribe(on_event)
+            reference = server._client(["arecord", "-q", "-D", "pulse", "-f", "S16_LE", "-r", str(RATE), "-c", "1",
+                                        "-t", "raw", "--period-time=20000", "--buffer-time=160000"])
+            start = time.monotonic()
+            recorder.begin()
+            assert reference.wait(lambda: reference.output_bytes > 0 or reference.exited(), TIMEOUT), \
+                f"arecord got nothing: {reference.stderr}"
+            first["arecord"] = time.monotonic()
+            assert arrived.wait(TIMEOUT), "the take captured nothing"
+            recorder.stop()
+        ours, theirs = first["ours"] - start, first["arecord"] - start
+        assert ours <= theirs + 0.15, f"our first frame after {ours:.3f} s, arecord's after {theirs:.3f} s"
+    finally:
+        server.stop()
+
+
+def playing(server: pulse.PulseServer) -> bool:
+    """Whether a playback stream is connected to the server's sink (``pactl list short sink-inputs``)."""
+    listed = subprocess.run(["pactl", f"--server={server.address}", "list", "short", "sink-inputs"],
+                            capture_output=True, text=True, timeout=TIMEOUT)
+    return listed.returncode == 0 and listed.stdout.strip() != ""
