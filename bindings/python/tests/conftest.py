@@ -13,7 +13,7 @@ from audiofiles import Media, find_cli, make_media
 from microphones import Speech, make_speech
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
-from voicenote import _devices, _events, _sources
+from voicenote import _events, _session, _sources
 
 
 @pytest.fixture(scope="session")
@@ -63,4 +63,4 @@ def contract_checks(caplog: pytest.LogCaptureFixture):
     assert not leaked, f"subscriptions never released: {leaked}"
     assert _sources.unknown_releases == unknown_sources_before, "release ran for an unknown host-source key"
     assert not _sources._streams, f"host sources never released: {_sources._streams}"
-    assert not _devices._hooks, f"session hooks never discarded: {_devices._hooks}"
+    assert not _session._hooks, f"session hooks never discarded: {_session._hooks}"

@@ -14,7 +14,7 @@ import pytest
 from helpers import TIMEOUT
 
 import voicenote
-from voicenote import _capi, _events
+from voicenote import _capi, _events, _log
 
 
 @pytest.fixture(autouse=True)
@@ -25,13 +25,13 @@ def quiet_afterwards():
 
 
 def _current_key() -> int:
-    assert _events._log_key is not None
-    return _events._log_key
+    assert _log._log_key is not None
+    return _log._log_key
 
 
 def _emit_through_c(level: int, message: bytes) -> None:
     """Calls the installed trampoline through a C function pointer, as the library does."""
-    pointer = ctypes.cast(_events.log_trampoline, ctypes.c_void_p).value
+    pointer = ctypes.cast(_log.log_trampoline, ctypes.c_void_p).value
     _capi.vn_log_fn(pointer)(_current_key(), level, message)
 
 
@@ -56,7 +56,7 @@ def test_set_replace_and_clear_handler() -> None:
     assert lines[-1] == ("second", "\ufffd broken utf-8")
 
     voicenote.set_log_handler(None)
-    assert _events._log_key is None
+    assert _log._log_key is None
     assert not _events._entries
 
 

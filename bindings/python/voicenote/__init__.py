@@ -20,8 +20,8 @@ binary file-like object; :func:`waveform_from_pcm` takes decoded samples; :func:
 from __future__ import annotations
 
 from ._audioinfo import AudioInfo, info
-from ._devices import Device, SessionKind, devices
-from ._events import Subscription, TestEvent, unsubscribe
+from ._devices import Device, devices
+from ._events import Subscription, unsubscribe
 from ._info import version, version_number
 from ._lib import LibraryNotFoundError
 from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
@@ -40,7 +40,8 @@ from ._recorder import (
     TooShort,
 )
 from ._recovery import RecoveredFile, recover
-from ._testsource import TestSource
+from ._session import SessionKind
+from ._testsource import TestEvent, TestSource
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
 from ._waveform_display import BAR_GAP, BAR_PITCH, BAR_WIDTH, bars, resample
 from ._waveform_encoding import MAX_DECODED, WaveformEncoding, decode_waveform, encode_waveform

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import itertools
 import logging
-import threading
-from typing import Any, Callable, Dict, NamedTuple, Optional
+from typing import Any, Callable, Dict, Optional
 
 from . import _capi
 from .errors import check
 
-__all__ = ["Subscription", "TestEvent", "unsubscribe"]
+__all__ = ["Subscription", "unsubscribe"]
 
 _log = logging.getLogger("voicenote")
 
@@ -46,19 +45,24 @@ _entries: Dict[int, _Entry] = {}
 unknown_releases = 0
 
 
-def _register(callback: Callable[..., Any], on_release: Optional[Callable[[], Any]]) -> "tuple[int, _Entry]":
+def register(callback: Callable[..., Any], on_release: Optional[Callable[[], Any]]) -> "tuple[int, _Entry]":
     key = next(_keys)
     entry = _Entry(callback, on_release)
     _entries[key] = entry
     return key, entry
 
 
-def _discard(key: int) -> None:
+def entry(key: Optional[int]) -> Optional[_Entry]:
+    """The live entry of a ``user_data`` key (None for 0 or a key that is gone): what a trampoline calls."""
+    return _entries.get(key or 0)
+
+
+def discard(key: int) -> None:
     """Drops a key whose subscribe call failed (then the library never calls release)."""
     _entries.pop(key, None)
 
 
-def _report(what: str) -> None:
+def report(what: str) -> None:
     try:
         _log.exception("exception in voicenote %s (ignored; callbacks must not raise)", what)
     except BaseException:  # noqa: BLE001 - nothing may propagate into C, not even a failing log handler
@@ -77,42 +81,11 @@ def _release(user_data: Optional[int]) -> None:
         try:
             entry.on_release()
         except BaseException:  # noqa: BLE001 - never raise into C
-            _report("release callback")
+            report("release callback")
 
 
 #: The release trampoline (``vn_release_fn``) shared by every subscription.
 release_trampoline = _capi.vn_release_fn(_release)
-
-
-class TestEvent(NamedTuple):
-    """One event of a :class:`voicenote.TestSource`, copied out of the C struct."""
-
-    #: 1 for the source's first event, then 2, 3, ... with no gaps.
-    sequence: int
-    #: True when the source's own thread fired it (``start``), False when ``emit`` did.
-    from_library_thread: bool
-
-
-TestEvent.__test__ = False  # type: ignore[attr-defined]  # not a pytest test class
-
-_FROM_LIBRARY_THREAD_END = _capi.vn_test_event.from_library_thread.offset + _capi.vn_test_event.from_library_thread.size
-
-
-def _test_event(user_data: Optional[int], event: Any) -> None:
-    entry = _entries.get(user_data or 0)
-    if entry is None:
-        return
-    try:
-        raw = event[0]
-        # The struct only grows; a field past the size the library filled in is absent (an older library).
-        from_thread = bool(raw.from_library_thread) if raw.size >= _FROM_LIBRARY_THREAD_END else False
-        entry.callback(TestEvent(int(raw.sequence), from_thread))
-    except BaseException:  # noqa: BLE001 - never raise into C
-        _report("test event callback")
-
-
-#: The event trampoline (``vn_test_event_fn``) shared by every test-source subscription.
-test_event_trampoline = _capi.vn_test_event_fn(_test_event)
 
 
 def event_trampoline(function_type: Any, convert: Callable[[Any], Any], what: str) -> Any:
@@ -132,7 +105,7 @@ def event_trampoline(function_type: Any, convert: Callable[[Any], Any], what: st
             if converted is not None:
                 entry.callback(converted)
         except BaseException:  # noqa: BLE001 - never raise into C
-            _report(what)
+            report(what)
 
     return function_type(trampoline)
 
@@ -203,59 +176,11 @@ def subscribe_with(
         raise TypeError("callback must be callable")
     if on_release is not None and not callable(on_release):
         raise TypeError("on_release must be callable or None")
-    key, entry = _register(callback, on_release)
+    key, entry = register(callback, on_release)
     out_id = _capi.vn_subscription_id(0)
     try:
         check(subscribe(trampoline, key, release_trampoline, out_id))
     except BaseException:
-        _discard(key)
+        discard(key)
         raise
     return Subscription(int(out_id.value), entry)
-
-
-# --- log hook ---------------------------------------------------------------------------------------------------
-
-_log_key_lock = threading.Lock()  # only guards the bookkeeping below, never held across a vn_ call
-_log_key: Optional[int] = None
-
-
-def _log_line(user_data: Optional[int], level: int, message: Optional[bytes]) -> None:
-    entry = _entries.get(user_data or 0)
-    if entry is None:
-        return
-    try:
-        text = message.decode("utf-8", "replace") if message else ""
-        entry.callback(level, text)
-    except BaseException:  # noqa: BLE001 - never raise into C
-        _report("log handler")
-
-
-#: The log trampoline (``vn_log_fn``).
-log_trampoline = _capi.vn_log_fn(_log_line)
-
-
-def set_log_handler(handler: Optional[Callable[[int, str], Any]], max_level: int) -> None:
-    """See :func:`voicenote.set_log_handler`."""
-    global _log_key
-    if handler is not None and not callable(handler):
-        raise TypeError("handler must be callable or None")
-    key: Optional[int] = None
-    if handler is not None:
-        key, _ = _register(handler, None)
-        rc = _capi.vn_log_set_handler(log_trampoline, key, int(max_level))
-    else:
-        rc = _capi.vn_log_set_handler(None, None, int(max_level))
-    if rc < 0:
-        if key is not None:
-            _discard(key)
-        check(rc)
-    # The library no longer calls the previous handler: drop its key.
-    with _log_key_lock:
-        old, _log_key = _log_key, key
-    if old is not None:
-        _discard(old)
-
-
-def log_handler_installed() -> bool:
-    """Whether a Python log handler is installed (used by the exit hook)."""
-    return _log_key is not None

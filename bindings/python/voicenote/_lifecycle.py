@@ -18,7 +18,8 @@ import weakref
 from types import TracebackType
 from typing import Any, Optional, Type, TypeVar
 
-from . import _capi, _events
+from . import _capi
+from . import _log as _log_hook
 
 __all__ = ["track", "close_all", "run_finalizer"]
 
@@ -54,9 +55,9 @@ def close_all() -> None:
             obj.close()
         except Exception:  # noqa: BLE001 - keep closing the others
             _log.exception("voicenote: closing %r at exit failed", obj)
-    if _events.log_handler_installed():
+    if _log_hook.log_handler_installed():
         try:
-            _events.set_log_handler(None, _capi.VN_LOG_WARNING)
+            _log_hook.install_log_handler(None, _capi.VN_LOG_WARNING)
         except Exception:  # noqa: BLE001
             _log.exception("voicenote: removing the log handler at exit failed")
 

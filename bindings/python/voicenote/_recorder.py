@@ -10,8 +10,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Union
 
-from . import _buffers, _capi, _devices, _events, _lifecycle, _sources
-from ._devices import ActivateHook, DeactivateHook
+from . import _buffers, _capi, _events, _lifecycle, _session, _sources
+from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._loop import EventLoop
 from .errors import VoiceNoteError, check, error_class, error_for, invalid_argument, status_name, strerror
@@ -261,7 +261,7 @@ def _text_arg(name: str, value: Any) -> bytes:
 
 def _destroy(handle: Any, hooks_key: int) -> None:
     _capi.vn_recorder_destroy(handle)
-    _devices.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
+    _session.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
 
 
 class Recorder(_lifecycle.Closing):
@@ -351,7 +351,7 @@ class Recorder(_lifecycle.Closing):
         limits = (_buffers.real(max_duration), _buffers.real(max_duration_warning), _buffers.real(min_duration))
         loop_handle = loop._handle_for_child() if loop is not None else None
 
-        key, hooks, activate_fn, deactivate_fn = _devices.register_hooks(on_activate, on_deactivate)
+        key, hooks, activate_fn, deactivate_fn = _session.register_hooks(on_activate, on_deactivate)
         options = _capi.vn_recorder_options_p()
         handle = _capi.vn_recorder_p()
         try:
@@ -372,7 +372,7 @@ class Recorder(_lifecycle.Closing):
             finally:
                 _capi.vn_recorder_options_destroy(options)
         except BaseException:
-            _devices.discard_hooks(key)
+            _session.discard_hooks(key)
             raise
         self._loop = loop
         self._format = fmt

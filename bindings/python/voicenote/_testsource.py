@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Callable, Optional
+from typing import Any, Callable, NamedTuple, Optional
 
 from . import _capi, _events, _lifecycle
-from ._events import Subscription, TestEvent
+from ._events import Subscription
 from ._loop import EventLoop
 from .errors import check
 
@@ -18,6 +18,38 @@ def _check_range(name: str, value: int, bits: int) -> int:
     if not 0 <= value < 1 << bits:
         raise ValueError(f"{name} must be in 0..{(1 << bits) - 1}, got {value}")
     return value
+
+
+
+class TestEvent(NamedTuple):
+    """One event of a :class:`voicenote.TestSource`, copied out of the C struct."""
+
+    #: 1 for the source's first event, then 2, 3, ... with no gaps.
+    sequence: int
+    #: True when the source's own thread fired it (``start``), False when ``emit`` did.
+    from_library_thread: bool
+
+
+TestEvent.__test__ = False  # type: ignore[attr-defined]  # not a pytest test class
+
+_FROM_LIBRARY_THREAD_END = _capi.vn_test_event.from_library_thread.offset + _capi.vn_test_event.from_library_thread.size
+
+
+def _test_event(user_data: Optional[int], event: Any) -> None:
+    entry = _events.entry(user_data)
+    if entry is None:
+        return
+    try:
+        raw = event[0]
+        # The struct only grows; a field past the size the library filled in is absent (an older library).
+        from_thread = bool(raw.from_library_thread) if raw.size >= _FROM_LIBRARY_THREAD_END else False
+        entry.callback(TestEvent(int(raw.sequence), from_thread))
+    except BaseException:  # noqa: BLE001 - never raise into C
+        _events.report("test event callback")
+
+
+#: The event trampoline (``vn_test_event_fn``) shared by every test-source subscription.
+test_event_trampoline = _capi.vn_test_event_fn(_test_event)
 
 
 class TestSource(_lifecycle.Closing):
@@ -77,7 +109,7 @@ class TestSource(_lifecycle.Closing):
         return _events.subscribe_with(
             lambda fn, key, release, out: _capi.vn_test_source_subscribe(handle, fn, key, release,
                                                                         ctypes.byref(out)),
-            _events.test_event_trampoline,
+            test_event_trampoline,
             callback,
             on_release,
         )
