@@ -75,6 +75,9 @@ def test_ctrl_c_stops_and_keeps_the_file(cli: Path, microphone: tuple[str, str],
         assert child.stdout is not None
         first = json.loads(child.stdout.readline())
         assert first["state"] == "recording"
+        # Interrupt once audio was captured (a take with no frame is never a file): the first step with a duration.
+        while json.loads(child.stdout.readline() or '{"duration": -1}')["duration"] == 0:
+            pass
         child.send_signal(signal.SIGINT)
         rest, _ = child.communicate(timeout=TIMEOUT)
     finally:
