@@ -780,6 +780,34 @@ typedef int (*vn_session_activate_fn)(void *user_data, int kind);
  */
 typedef void (*vn_session_deactivate_fn)(void *user_data, int kind);
 
+/**
+ * An audio-focus group; opaque. Players and recorders of one group do not sound at once: a player that starts
+ * pauses every other member (other players, and a take that is recording; the take stays whole and can be
+ * resumed); beginning or resuming a take pauses every player. Each player and recorder joins the process's default
+ * group unless its options name another; a host makes more groups when two parts of it must not disturb each other.
+ * \since 0.1.0
+ */
+typedef struct vn_focus_group vn_focus_group;
+
+/**
+ * Makes a new, empty focus group.
+ *
+ * \param out receives the group; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_focus_group_create(vn_focus_group **out);
+
+/**
+ * Destroys a group handle. Objects created with it stay in the group until they are destroyed. NULL is a no-op.
+ *
+ * \param group the group.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_focus_group_destroy(vn_focus_group *group);
+
 /** @} */
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -920,6 +948,18 @@ int vn_recorder_options_set_limits(vn_recorder_options *options, double maximum_
  * \since 0.1.0
  */
 int vn_recorder_options_set_event_loop(vn_recorder_options *options, vn_event_loop *loop);
+
+/**
+ * Puts recorders made with these options in a focus group (see #vn_focus_group): beginning or resuming a take
+ * pauses the group's players, and a player of the group that starts pauses the take.
+ *
+ * \param options the options.
+ * \param group the group (the options keep it), or NULL for the process's default group (the default).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed group.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_focus_group(vn_recorder_options *options, vn_focus_group *group);
 
 /**
  * Sets the session hooks (docs/recorder.md): `activate` before the device opens, `deactivate` after it closes.

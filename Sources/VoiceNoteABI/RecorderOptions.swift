@@ -89,6 +89,10 @@ private func update(_ options: OpaquePointer?, _ change: (inout RecorderOptions)
     update(options) { (value) throws(VoiceNoteError) in value.dispatcher = try dispatcher(for: loop) }
 }
 
+@c @implementation public func vn_recorder_options_set_focus_group(_ options: OpaquePointer?, _ group: OpaquePointer?) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.focusGroup = try focusGroup(for: group) }
+}
+
 @c @implementation public func vn_recorder_options_set_session_hooks(
     _ options: OpaquePointer?, _ activate: vn_session_activate_fn?, _ deactivate: vn_session_deactivate_fn?,
     _ userData: UnsafeMutableRawPointer?

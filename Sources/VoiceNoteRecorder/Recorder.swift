@@ -34,6 +34,7 @@ public final class Recorder: @unchecked Sendable {
         try configuration.check()
         self.configuration = configuration
         events = EventChannel(dispatcher: dispatcher)
+        configuration.focusGroup?.join(self, as: .recording)
     }
 
     deinit { close() }
@@ -62,6 +63,7 @@ public final class Recorder: @unchecked Sendable {
             monitor.locked { phase = .stopped }
             throw VoiceNoteError(.busy, "the session hook refused to activate recording")
         }
+        configuration.focusGroup?.take(by: self, for: .recording)  // every player of the group pauses
         do {
             try openTake()
         } catch {
@@ -117,6 +119,7 @@ public final class Recorder: @unchecked Sendable {
     /// Resumes a paused take. `.misuse` unless paused; `.device` when the device will not restart (still paused).
     public func resume() throws(VoiceNoteError) {
         try enter(.resuming, from: [.paused], action: .resume)
+        configuration.focusGroup?.take(by: self, for: .recording)
         do throws(VoiceNoteError) {
             guard let device, let ring, let take else { throw VoiceNoteError(.internal, "paused without a take") }
             try device.start(into: ring)
@@ -151,6 +154,7 @@ public final class Recorder: @unchecked Sendable {
     /// Destroys the recorder: no more events; a take in progress is finished and kept (its path was in every
     /// context event). Idempotent.
     public func close() {
+        configuration.focusGroup?.leave(self)
         events.close()
         let running = monitor.locked { () -> Bool in
             defer { closed = true }
@@ -162,5 +166,13 @@ public final class Recorder: @unchecked Sendable {
             return worker
         }
         if let last, !last.isCurrent { last.join() }
+    }
+}
+
+extension Recorder: FocusMember {
+    /// A player of the group started: a take that is recording pauses (nothing is lost; the user resumes it).
+    public func yieldFocus() {
+        guard monitor.locked({ phase == .recording }) else { return }
+        try? pause()
     }
 }

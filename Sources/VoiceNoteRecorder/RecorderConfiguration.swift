@@ -24,6 +24,9 @@ public struct RecorderConfiguration: Sendable {
     public var minimumDuration = 0.0
     /// The host's session hooks.
     public var sessionHooks = SessionHooks()
+    /// The audio-focus group the recorder joins (beginning a take pauses its players; a player starting pauses the
+    /// take); nil joins none.
+    public var focusGroup: FocusGroup? = .shared
 
     /// The defaults.
     public init() {}

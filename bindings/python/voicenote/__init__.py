@@ -22,6 +22,7 @@ from __future__ import annotations
 from ._audioinfo import AudioInfo, info
 from ._devices import Device, devices
 from ._events import Subscription, unsubscribe
+from ._focus import FocusGroup
 from ._info import version, version_number
 from ._lib import LibraryNotFoundError
 from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
@@ -110,6 +111,7 @@ __all__ = [
     "MaxDurationReached",
     "TooShort",
     "SessionKind",
+    "FocusGroup",
     "Device",
     "devices",
     "RecoveredFile",

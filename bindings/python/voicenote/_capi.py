@@ -122,11 +122,16 @@ class vn_recorder_options(Structure):
     """Opaque ``struct vn_recorder_options``; only used through :data:`vn_recorder_options_p`."""
 
 
+class vn_focus_group(Structure):
+    """Opaque ``struct vn_focus_group``; only used through :data:`vn_focus_group_p`."""
+
+
 vn_event_loop_p = POINTER(vn_event_loop)
 vn_test_source_p = POINTER(vn_test_source)
 vn_source_p = POINTER(vn_source)
 vn_recorder_p = POINTER(vn_recorder)
 vn_recorder_options_p = POINTER(vn_recorder_options)
+vn_focus_group_p = POINTER(vn_focus_group)
 
 
 class vn_test_event(Structure):
@@ -359,6 +364,11 @@ vn_recorder_options_set_limits = _declare(
 )
 vn_recorder_options_set_event_loop = _declare(
     "vn_recorder_options_set_event_loop", c_int, [vn_recorder_options_p, vn_event_loop_p]
+)
+vn_focus_group_create = _declare("vn_focus_group_create", c_int, [POINTER(vn_focus_group_p)])
+vn_focus_group_destroy = _declare("vn_focus_group_destroy", None, [vn_focus_group_p])
+vn_recorder_options_set_focus_group = _declare(
+    "vn_recorder_options_set_focus_group", c_int, [vn_recorder_options_p, vn_focus_group_p]
 )
 vn_recorder_options_set_session_hooks = _declare(
     "vn_recorder_options_set_session_hooks",

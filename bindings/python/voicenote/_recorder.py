@@ -13,6 +13,7 @@ from typing import Any, Callable, List, Optional, Union
 from . import _buffers, _capi, _events, _lifecycle, _session, _sources
 from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
+from ._focus import FocusGroup
 from ._loop import EventLoop
 from .errors import VoiceNoteError, check, error_class, error_for, invalid_argument, status_name, strerror
 
@@ -300,6 +301,7 @@ class Recorder(_lifecycle.Closing):
         max_duration_warning: float = 10,
         min_duration: float = 0,
         loop: Optional[EventLoop] = None,
+        focus_group: Optional[FocusGroup] = None,
         on_activate: Optional[ActivateHook] = None,
         on_deactivate: Optional[DeactivateHook] = None,
     ) -> None:
@@ -327,6 +329,8 @@ class Recorder(_lifecycle.Closing):
                 that captured at least one frame (a take with none always ends with :class:`TooShort`).
             loop: the :class:`EventLoop` that delivers the events, or None for the library's event thread. The
                 recorder keeps the Python loop object alive; close the recorder before the loop.
+            focus_group: the :class:`FocusGroup` it joins (beginning or resuming a take pauses the group's players;
+                a player of the group that starts pauses the take), or None for the process's default group.
             on_activate: ``on_activate(kind: SessionKind) -> bool``, asked on the thread that calls :meth:`begin`
                 before the device opens; a false result (or an exception, which is logged) refuses, and
                 :meth:`begin` raises :class:`~voicenote.BusyError` without opening the device.
@@ -350,6 +354,9 @@ class Recorder(_lifecycle.Closing):
         intervals = (_buffers.real(meter_interval), _buffers.real(duration_interval))
         limits = (_buffers.real(max_duration), _buffers.real(max_duration_warning), _buffers.real(min_duration))
         loop_handle = loop._handle_for_child() if loop is not None else None
+        if focus_group is not None and not isinstance(focus_group, FocusGroup):
+            raise TypeError("focus_group must be a voicenote.FocusGroup or None")
+        group_handle = focus_group._handle_for_member() if focus_group is not None else None
 
         key, hooks, activate_fn, deactivate_fn = _session.register_hooks(on_activate, on_deactivate)
         options = _capi.vn_recorder_options_p()
@@ -366,6 +373,8 @@ class Recorder(_lifecycle.Closing):
                 check(_capi.vn_recorder_options_set_limits(options, *limits))
                 if loop_handle is not None:
                     check(_capi.vn_recorder_options_set_event_loop(options, loop_handle))
+                if group_handle is not None:
+                    check(_capi.vn_recorder_options_set_focus_group(options, group_handle))
                 if key:
                     check(_capi.vn_recorder_options_set_session_hooks(options, activate_fn, deactivate_fn, key))
                 check(_capi.vn_recorder_create(options, ctypes.byref(handle)))
