@@ -65,6 +65,7 @@ VNFF(AVCODEC, int, avcodec_parameters_to_context, (AVCodecContext *codec, const 
 VNFF(AVCODEC, int, avcodec_receive_frame, (AVCodecContext *avctx, AVFrame *frame), (avctx, frame))
 VNFF(AVCODEC, int, avcodec_receive_packet, (AVCodecContext *avctx, AVPacket *avpkt), (avctx, avpkt))
 VNFF(AVCODEC, int, avcodec_send_frame, (AVCodecContext *avctx, const AVFrame *frame), (avctx, frame))
+VNFF_VOID(AVCODEC, avcodec_flush_buffers, (AVCodecContext *avctx), (avctx))
 VNFF(AVCODEC, int, avcodec_send_packet, (AVCodecContext *avctx, const AVPacket *avpkt), (avctx, avpkt))
 
 /* libavformat */
@@ -73,6 +74,8 @@ VNFF(AVFORMAT, int, av_find_best_stream,
       const AVCodec **decoder_ret, int flags),
      (ic, type, wanted_stream_nb, related_stream, decoder_ret, flags))
 VNFF(AVFORMAT, int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
+VNFF(AVFORMAT, int, av_seek_frame, (AVFormatContext *s, int stream_index, int64_t timestamp, int flags),
+     (s, stream_index, timestamp, flags))
 VNFF(AVFORMAT, int, av_write_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
 VNFF(AVFORMAT, int, av_write_trailer, (AVFormatContext *s), (s))
 VNFF(AVFORMAT, AVFormatContext *, avformat_alloc_context, (void), ())

@@ -25,4 +25,15 @@ public protocol AudioDecoder: AnyObject {
     /// Decodes the next piece and passes it to `consume`; returns false at the end of the stream.
     /// Damaged packets are skipped; only a failure to read the source is thrown.
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool
+    /// Makes the next `decodeNext` start at output frame `frame` (clamped to 0 and, where known, the length):
+    /// sample-accurate for Opus (libopusfile, with pre-roll) and for the FFmpeg formats whose frames carry
+    /// timestamps. `.unsupported` for the analysis decoders, which only read forward.
+    func seek(toFrame frame: Int64) throws(VoiceNoteError)
+}
+
+extension AudioDecoder {
+    /// Decoders that only read forward (the analysis paths).
+    public func seek(toFrame frame: Int64) throws(VoiceNoteError) {
+        throw VoiceNoteError(.unsupported, "this decoder reads forward only; open the source for playback to seek")
+    }
 }

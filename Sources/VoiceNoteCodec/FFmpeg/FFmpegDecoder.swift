@@ -29,6 +29,12 @@ final class FFmpegDecoder: AudioDecoder {
     /// into the padding of the last AAC frame (FFmpeg's decoder cannot trim inside a frame). Nil elsewhere.
     private var statedFrames: Int64?
     private var framesDelivered: Int64 = 0
+    /// After a seek, the output frame the next delivered sample must be; earlier samples are dropped.
+    private var seekTarget: Int64?
+    /// The output frame the next decoded sample is, when frames carry no timestamp (counted on).
+    private var nextFrame: Int64 = 0
+    /// FFmpeg's AV_NOPTS_VALUE, a macro Swift does not import.
+    private static let noTimestamp = Int64.min
     private var consecutiveErrors = 0
 
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
@@ -180,6 +186,7 @@ final class FFmpegDecoder: AudioDecoder {
             if received == 0 {
                 consecutiveErrors = 0
                 defer { av_frame_unref(frame) }
+                nextFrame = position(of: frame) ?? nextFrame
                 if converter?.convert(frame, consume) == true { return true }
                 continue
             }
@@ -206,8 +213,54 @@ final class FFmpegDecoder: AudioDecoder {
         }
     }
 
-    /// Passes `chunk` on, cut at `statedFrames` when the container states the length.
+    /// Seeks with FFmpeg to the key frame at or before `frame`; the frames decoded from there up to `frame` are
+    /// then dropped by their timestamps, so output starts exactly at `frame`.
+    func seek(toFrame frame: Int64) throws(VoiceNoteError) {
+        guard let format, let codec, let stream = format.pointee.streams[Int(streamIndex)] else { return }
+        let target = min(max(0, frame), statedFrames ?? exactFrameCount ?? Int64.max)
+        let timeBase = stream.pointee.time_base
+        let start = stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time
+        let timestamp = start + av_rescale_q(target, AVRational(num: 1, den: Int32(outputRate)), timeBase)
+        guard av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD) >= 0 else {
+            if let failure = box.takeUnretainedValue().failure { throw failure }
+            throw VoiceNoteError(.unsupported, "\(box.takeUnretainedValue().source.name) cannot seek")
+        }
+        avcodec_flush_buffers(codec)
+        draining = false
+        consecutiveErrors = 0
+        seekTarget = target
+        nextFrame = target  // until a frame says where it is
+        framesDelivered = target
+    }
+
+    /// The output frame a decoded frame starts at, from its timestamp; nil when it has none.
+    private func position(of frame: UnsafeMutablePointer<AVFrame>) -> Int64? {
+        guard let format, let stream = format.pointee.streams[Int(streamIndex)] else { return nil }
+        let timestamp = frame.pointee.best_effort_timestamp
+        guard timestamp != Self.noTimestamp else { return nil }
+        let start = stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time
+        return av_rescale_q(timestamp - start, stream.pointee.time_base, AVRational(num: 1, den: Int32(outputRate)))
+    }
+
+    /// Passes `chunk` on: without what precedes a seek's target, and cut at `statedFrames` when the container
+    /// states the length.
     private func deliver(_ chunk: PCMChunk, to consume: (PCMChunk) -> Void) {
+        let first = nextFrame
+        nextFrame += Int64(chunk.frames)
+        if let target = seekTarget {
+            let skip = Int(max(0, min(Int64(chunk.frames), target - first)))
+            guard skip < chunk.frames else { return }
+            seekTarget = nil
+            if skip > 0 {
+                let rest = UnsafeBufferPointer(rebasing: chunk.samples[(skip * chunk.channels)...])
+                return cutAtStatedLength(PCMChunk(samples: rest, channels: chunk.channels), to: consume)
+            }
+        }
+        cutAtStatedLength(chunk, to: consume)
+    }
+
+    /// Passes `chunk` on, cut at `statedFrames` when the container states the length.
+    private func cutAtStatedLength(_ chunk: PCMChunk, to consume: (PCMChunk) -> Void) {
         guard let limit = statedFrames else { return consume(chunk) }
         let kept = Int(max(0, min(Int64(chunk.frames), limit - framesDelivered)))
         framesDelivered += Int64(chunk.frames)

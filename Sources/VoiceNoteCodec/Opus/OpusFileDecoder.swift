@@ -64,6 +64,21 @@ final class OpusFileDecoder: AudioDecoder {
         box.release()
     }
 
+    /// libopusfile's sample-accurate seek (it decodes the pre-roll itself).
+    func seek(toFrame frame: Int64) throws(VoiceNoteError) {
+        let target = min(max(0, frame), exactFrameCount ?? Int64.max)
+        if let total = exactFrameCount, target >= total {
+            framesLeft = 0  // the end: opusfile only seeks to a sample that exists
+            return
+        }
+        let result = op_pcm_seek(file, target)
+        if let failure = box.takeUnretainedValue().failure { throw failure }
+        guard result == 0 else {
+            throw VoiceNoteError(result == OP_ENOSEEK ? .unsupported : .format, "seek to frame \(target): opusfile \(result)")
+        }
+        framesLeft = exactFrameCount.map { $0 - target }
+    }
+
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
         while true {
             let capacity = Int32(pcm.count)
