@@ -38,4 +38,14 @@ public final class LibraryThread: Sendable {
     public func join() {
         pthread_join(handle, nil)
     }
+
+    /// Waits for the thread to end, or, called from the thread itself (its owner was released there, by the
+    /// thread's own last reference), lets it end on its own: a thread is joined or detached exactly once.
+    public func joinOrDetach() {
+        if isCurrent {
+            pthread_detach(handle)
+        } else {
+            pthread_join(handle, nil)
+        }
+    }
 }

@@ -86,7 +86,7 @@ public final class TestEventSource: Sendable {
             defer { state.firing = nil }
             return state.firing
         }
-        if let thread, !thread.isCurrent { thread.join() }
+        thread?.joinOrDetach()
     }
 
     /// Stops firing and ends every subscription; later calls fail with `.misuse`. Idempotent.

@@ -81,7 +81,7 @@ extension Recorder {
             defer { worker = nil }
             return worker
         }
-        if let thread, !thread.isCurrent { thread.join() }
+        thread?.joinOrDetach()
     }
 
     /// The encoder thread: drains the ring into the take until told to stop or until the take ends by itself.

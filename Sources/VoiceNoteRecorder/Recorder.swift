@@ -165,7 +165,7 @@ public final class Recorder: @unchecked Sendable {
             defer { worker = nil }
             return worker
         }
-        if let last, !last.isCurrent { last.join() }
+        last?.joinOrDetach()
     }
 }
 
