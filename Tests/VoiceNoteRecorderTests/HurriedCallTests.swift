@@ -14,7 +14,15 @@ import VoiceNoteTestSupport
     enum Call: CaseIterable, CustomStringConvertible {
         case begin, pause, resume, stop, cancel
 
-        var description: String { "\(self)".split(separator: ".").last.map(String.init) ?? "?" }
+        var description: String {
+            switch self {
+            case .begin: "begin"
+            case .pause: "pause"
+            case .resume: "resume"
+            case .stop: "stop"
+            case .cancel: "cancel"
+            }
+        }
 
         func apply(to recorder: Recorder) throws {
             switch self {
@@ -71,14 +79,19 @@ import VoiceNoteTestSupport
         defer { recorder.close() }
         let log = try EventLog(recorder)
         var problems: [String] = []
+        var takes = 0
         for call in sequence {
-            if let status = status(of: { try call.apply(to: recorder) }), status != .misuse {
-                problems.append("\(sequence): \(call) answered \(status)")
+            let answer = status(of: { try call.apply(to: recorder) })
+            if let answer, answer != .misuse {
+                problems.append("\(sequence): \(call) answered \(answer)")
             }
+            if call == .begin && answer == nil { takes += 1 }
         }
         if recorder.context.state != .stopped { _ = status(of: { try recorder.stop() }) }
+        // Every take ends with exactly one stopped context, delivered on the event thread (late under load).
         let ended = log.wait(seconds: 20) { events in
-            recorder.context.state == .stopped && (events.isEmpty || log.stopped)
+            let stopped = events.filter { if case .context(let context) = $0 { context.state == .stopped } else { false } }
+            return recorder.context.state == .stopped && stopped.count >= takes
         }
         guard ended else { return problems + ["\(sequence): never stopped"] }
         let finished = log.all.compactMap { if case .finished(let result) = $0 { result } else { nil } }
