@@ -4,19 +4,14 @@
  * (frames, overruns, the error that ended it) is in C11 atomics the owner reads at any time. */
 #define _GNU_SOURCE
 #include "realtime.h"
+#include "pcm_recovery.h"
 #include <alsa/asoundlib.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <time.h>
 
 /* snd_pcm_wait timeout: bounds how long stop() waits for the thread (plus one non-blocking read). */
 #define WAIT_TIMEOUT_MS 20
-/* -EPIPE or -ESTRPIPE this many times in a row with no frame read in between: the device is not recovering (a
- * recovery that "succeeds" but delivers nothing), give up rather than spin. */
-#define MAX_RECOVERIES_WITHOUT_PROGRESS 8
-/* snd_pcm_resume answering -EAGAIN: retry this many times, 10 ms apart, then fall back to prepare + start. */
-#define RESUME_ATTEMPTS 100
 
 struct vnshim_capture {
     snd_pcm_t *pcm;             /* owned; NULL after close */
@@ -38,12 +33,6 @@ struct vnshim_capture {
     _Atomic uint64_t recoveries;
 };
 
-static void sleep_milliseconds(long milliseconds) {
-    struct timespec request = {milliseconds / 1000, (milliseconds % 1000) * 1000000L};
-    while (nanosleep(&request, &request) != 0 && errno == EINTR) {
-    }
-}
-
 /* Whole frames the ring has room for; only grows until this thread writes. */
 static size_t ring_space_frames(vnshim_capture *c) {
     return (c->ring->capacity - vnshim_ring_available(c->ring)) / c->channels;
@@ -59,23 +48,6 @@ static void deliver(vnshim_capture *c, size_t frame_count) {
         atomic_fetch_add_explicit(&c->overruns, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&c->dropped_frames, (int64_t)(frame_count - kept), memory_order_relaxed);
     }
-}
-
-/* -ESTRPIPE (suspended): resume, or prepare and restart as snd_pcm_recover would, without its unbounded sleep(1)
- * loop. A resume that answers 0 but leaves the PCM suspended (plugins whose driver cannot resume do that) also
- * falls back to prepare + start. 0 when capturing again (or a stop was requested), else the error that ends the
- * thread. */
-static int resume_after_suspend(vnshim_capture *c) {
-    for (int attempt = 0; attempt < RESUME_ATTEMPTS; attempt++) {
-        if (atomic_load_explicit(&c->stop_requested, memory_order_acquire)) return 0;
-        int result = snd_pcm_resume(c->pcm);
-        if (result == 0 && snd_pcm_state(c->pcm) != SND_PCM_STATE_SUSPENDED) return 0;
-        if (result != -EAGAIN) break;
-        sleep_milliseconds(10);
-    }
-    int result = snd_pcm_prepare(c->pcm);
-    if (result == 0) result = snd_pcm_start(c->pcm);
-    return result;
 }
 
 static void *capture_main(void *argument) {
@@ -96,7 +68,7 @@ static void *capture_main(void *argument) {
         if (ring_space_frames(c) >= (c->period_frames < ring_frames ? c->period_frames : ring_frames)) {
             held_ms = 0;
         } else if (held_ms < c->hold_ms) {
-            sleep_milliseconds(c->hold_step_ms);
+            vnshim_sleep_milliseconds(c->hold_step_ms);
             held_ms += c->hold_step_ms;
             continue;
         }
@@ -111,11 +83,11 @@ static void *capture_main(void *argument) {
         }
         if (result == 0 || result == -EAGAIN || result == -EINTR) {
             /* Ready but nothing to read: a plugin whose poll wakes early. Never let that become a busy loop. */
-            if (++empty_reads >= 3) sleep_milliseconds(1);
+            if (++empty_reads >= 3) vnshim_sleep_milliseconds(1);
             continue;
         }
         if ((result == -EPIPE || result == -ESTRPIPE) &&
-            ++recoveries_without_progress > MAX_RECOVERIES_WITHOUT_PROGRESS) {
+            ++recoveries_without_progress > VNSHIM_MAX_RECOVERIES_WITHOUT_PROGRESS) {
             error = (int)result;
             break;
         }
@@ -132,7 +104,7 @@ static void *capture_main(void *argument) {
         }
         if (result == -ESTRPIPE) {
             atomic_fetch_add_explicit(&c->recoveries, 1, memory_order_relaxed);
-            int resumed = resume_after_suspend(c);
+            int resumed = vnshim_pcm_resume_after_suspend(c->pcm, &c->stop_requested, 1);
             if (resumed < 0) {
                 error = resumed;
                 break;

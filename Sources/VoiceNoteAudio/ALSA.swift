@@ -7,11 +7,21 @@ import Glibc
 #endif
 
 /// The one place in VoiceNoteAudio that calls alsa-lib (the swift-system choke point). Every call runs with ALSA's
-/// messages captured per thread (`snd_lib_error_set_local`, through CShims) so they never reach the host's stderr
-/// and can go into our error text instead. The capture thread itself is C (CShims/capture_loop.c).
+/// messages captured per thread (`snd_lib_error_set_local`, through CRealtime) so they never reach the host's stderr
+/// and can go into our error text instead. The capture and playback threads themselves are C
+/// (CRealtime/capture_loop.c, playback_loop.c).
 enum ALSA {
-    /// A configured capture PCM, ready for `vnshim_capture_create`.
-    struct CaptureSetup {
+    /// Which way a PCM moves audio; capture and playback are opened and configured by the same code.
+    enum Direction {
+        case capture, playback
+
+        var stream: snd_pcm_stream_t { self == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK }
+        /// For error messages: "capture device", "playback device".
+        var noun: String { self == .capture ? "capture device" : "playback device" }
+    }
+
+    /// A configured PCM, ready for `vnshim_capture_create` or `vnshim_playback_create`.
+    struct PCMSetup {
         let pcm: OpaquePointer
         let sampleRate: Int
         let channels: Int
@@ -62,9 +72,24 @@ enum ALSA {
     /// resampler disabled (we report what the device delivers and never relabel), a period of about
     /// `periodMilliseconds` and a buffer of at least 8 periods.
     static func openCapture(_ selection: DeviceSelection, preferredRate: Int, channels: Int,
-                            periodMilliseconds: Int) throws(VoiceNoteError) -> CaptureSetup {
-        guard (1...768_000).contains(preferredRate) else {
-            throw VoiceNoteError(.invalidArgument, "sample rate \(preferredRate) is out of range")
+                            periodMilliseconds: Int) throws(VoiceNoteError) -> PCMSetup {
+        try openPCM(.capture, selection, rate: preferredRate, channels: channels,
+                    periodMilliseconds: periodMilliseconds)
+    }
+
+    /// Opens `selection` for playback (non-blocking) and configures it as `openCapture` does, except that ALSA's
+    /// resampler is allowed: a `plug` PCM (`default` usually is one, as is `plughw:`) then takes `rate` whatever its
+    /// hardware runs at; a PCM without one (`hw:`) gets its nearest offered rate, and the caller converts. The
+    /// device starts by itself once its buffer is full (start threshold = buffer size).
+    static func openPlayback(_ selection: DeviceSelection, rate: Int, channels: Int,
+                             periodMilliseconds: Int) throws(VoiceNoteError) -> PCMSetup {
+        try openPCM(.playback, selection, rate: rate, channels: channels, periodMilliseconds: periodMilliseconds)
+    }
+
+    private static func openPCM(_ direction: Direction, _ selection: DeviceSelection, rate: Int, channels: Int,
+                                periodMilliseconds: Int) throws(VoiceNoteError) -> PCMSetup {
+        guard (1...768_000).contains(rate) else {
+            throw VoiceNoteError(.invalidArgument, "sample rate \(rate) is out of range")
         }
         guard (1...32).contains(channels) else {
             throw VoiceNoteError(.invalidArgument, "channel count \(channels) is out of range")
@@ -74,9 +99,9 @@ enum ALSA {
         }
         vnshim_alsa_errors_begin()
         defer { vnshim_alsa_errors_end() }
-        let pcm = try open(selection)
+        let pcm = try open(direction, selection)
         do {
-            return try configure(pcm, selection, preferredRate: preferredRate, channels: channels,
+            return try configure(direction, pcm, selection, rate: rate, channels: channels,
                                  periodMilliseconds: periodMilliseconds)
         } catch {
             snd_pcm_close(pcm)
@@ -84,14 +109,14 @@ enum ALSA {
         }
     }
 
-    /// Closes a PCM that never reached `vnshim_capture_create`.
+    /// Closes a PCM that never reached `vnshim_capture_create` or `vnshim_playback_create`.
     static func close(_ pcm: OpaquePointer) {
         _ = capturingMessages { snd_pcm_close(pcm) }
     }
 
     private static func lastMessage() -> String { String(cString: vnshim_alsa_errors_last()) }
 
-    private static func open(_ selection: DeviceSelection) throws(VoiceNoteError) -> OpaquePointer {
+    private static func open(_ direction: Direction, _ selection: DeviceSelection) throws(VoiceNoteError) -> OpaquePointer {
         var pcm: OpaquePointer?
         let mode = Int32(SND_PCM_NONBLOCK)
         let result: Int32
@@ -114,18 +139,21 @@ enum ALSA {
                 if !message.isEmpty { text += "; ALSA: \(message)" }
                 throw VoiceNoteError(loaded == -ENOMEM ? .noMemory : .invalidArgument, text)
             }
-            result = snd_pcm_open_lconf(&pcm, selection.name, SND_PCM_STREAM_CAPTURE, mode, top)
+            result = snd_pcm_open_lconf(&pcm, selection.name, direction.stream, mode, top)
         } else {
-            result = snd_pcm_open(&pcm, selection.name, SND_PCM_STREAM_CAPTURE, mode)
+            result = snd_pcm_open(&pcm, selection.name, direction.stream, mode)
         }
         guard result == 0, let pcm else {
-            throw error(result < 0 ? result : -EINVAL, "cannot open capture device", selection, alsaMessage: lastMessage())
+            throw error(result < 0 ? result : -EINVAL, "cannot open \(direction.noun)", selection,
+                        alsaMessage: lastMessage())
         }
         return pcm
     }
 
-    private static func configure(_ pcm: OpaquePointer, _ selection: DeviceSelection, preferredRate: Int,
-                                  channels: Int, periodMilliseconds: Int) throws(VoiceNoteError) -> CaptureSetup {
+    private static func configure(_ direction: Direction, _ pcm: OpaquePointer, _ selection: DeviceSelection,
+                                  rate requestedRate: Int, channels: Int,
+                                  periodMilliseconds: Int) throws(VoiceNoteError) -> PCMSetup {
+        let device = direction.noun
         var hw: OpaquePointer?
         guard snd_pcm_hw_params_malloc(&hw) == 0, let hw else {
             throw VoiceNoteError(.noMemory, "cannot allocate ALSA hardware parameters")
@@ -135,38 +163,44 @@ enum ALSA {
         func check(_ result: Int32, _ what: String) throws(VoiceNoteError) {
             if result < 0 { throw error(result, what, selection, alsaMessage: lastMessage()) }
         }
-        try check(snd_pcm_hw_params_any(pcm, hw), "cannot read the configurations of capture device")
-        // Only rates the device really delivers: libopusenc resamples any rate itself, better than ALSA's default.
-        try check(snd_pcm_hw_params_set_rate_resample(pcm, hw, 0), "cannot disable resampling on capture device")
+        try check(snd_pcm_hw_params_any(pcm, hw), "cannot read the configurations of \(device)")
+        switch direction {
+        case .capture:
+            // Only rates the device really delivers: libopusenc resamples any rate itself, better than ALSA's default.
+            try check(snd_pcm_hw_params_set_rate_resample(pcm, hw, 0), "cannot disable resampling on \(device)")
+        case .playback:
+            // A plug PCM may resample to the rate asked for; the player converts whatever else the device takes.
+            try check(snd_pcm_hw_params_set_rate_resample(pcm, hw, 1), "cannot enable resampling on \(device)")
+        }
         try check(snd_pcm_hw_params_set_access(pcm, hw, SND_PCM_ACCESS_RW_INTERLEAVED),
-                  "interleaved read access is not offered by capture device")
+                  "interleaved \(direction == .capture ? "read" : "write") access is not offered by \(device)")
         try check(snd_pcm_hw_params_set_format(pcm, hw, SND_PCM_FORMAT_S16_LE),
-                  "16-bit little-endian samples are not offered by capture device")
+                  "16-bit little-endian samples are not offered by \(device)")
         var channelCount = UInt32(channels)
         try check(snd_pcm_hw_params_set_channels_near(pcm, hw, &channelCount),
-                  "no channel count near \(channels) is offered by capture device")
-        var rate = UInt32(preferredRate)
-        var direction: Int32 = 0
-        try check(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &direction),
-                  "no sample rate near \(preferredRate) Hz is offered by capture device")
+                  "no channel count near \(channels) is offered by \(device)")
+        var rate = UInt32(requestedRate)
+        var subunitDirection: Int32 = 0
+        try check(snd_pcm_hw_params_set_rate_near(pcm, hw, &rate, &subunitDirection),
+                  "no sample rate near \(requestedRate) Hz is offered by \(device)")
         var period = snd_pcm_uframes_t(max(1, Int(rate) * periodMilliseconds / 1000))
-        direction = 0
-        try check(snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &direction),
-                  "no period near \(periodMilliseconds) ms is offered by capture device")
+        subunitDirection = 0
+        try check(snd_pcm_hw_params_set_period_size_near(pcm, hw, &period, &subunitDirection),
+                  "no period near \(periodMilliseconds) ms is offered by \(device)")
         // At least 8 periods where the device allows it; a device that cannot is still used with what it has.
         var minimumBuffer = period * 8
         _ = snd_pcm_hw_params_set_buffer_size_min(pcm, hw, &minimumBuffer)
         var buffer = period * 8
         try check(snd_pcm_hw_params_set_buffer_size_near(pcm, hw, &buffer),
-                  "no buffer of 8 periods is offered by capture device")
-        try check(snd_pcm_hw_params(pcm, hw), "cannot configure capture device")
+                  "no buffer of 8 periods is offered by \(device)")
+        try check(snd_pcm_hw_params(pcm, hw), "cannot configure \(device)")
 
         // What was installed, as the device reports it.
-        direction = 0
-        _ = snd_pcm_hw_params_get_rate(hw, &rate, &direction)
+        subunitDirection = 0
+        _ = snd_pcm_hw_params_get_rate(hw, &rate, &subunitDirection)
         _ = snd_pcm_hw_params_get_channels(hw, &channelCount)
-        direction = 0
-        _ = snd_pcm_hw_params_get_period_size(hw, &period, &direction)
+        subunitDirection = 0
+        _ = snd_pcm_hw_params_get_period_size(hw, &period, &subunitDirection)
         _ = snd_pcm_hw_params_get_buffer_size(hw, &buffer)
 
         var sw: OpaquePointer?
@@ -174,13 +208,20 @@ enum ALSA {
             throw VoiceNoteError(.noMemory, "cannot allocate ALSA software parameters")
         }
         defer { snd_pcm_sw_params_free(sw) }
-        try check(snd_pcm_sw_params_current(pcm, sw), "cannot read the software parameters of capture device")
-        // Wake the capture thread once per period.
-        try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "cannot set the wake-up size of capture device")
-        try check(snd_pcm_sw_params(pcm, sw), "cannot apply the software parameters of capture device")
+        try check(snd_pcm_sw_params_current(pcm, sw), "cannot read the software parameters of \(device)")
+        // Wake the thread once per period (of frames to read, or of room to write).
+        try check(snd_pcm_sw_params_set_avail_min(pcm, sw, period), "cannot set the wake-up size of \(device)")
+        if direction == .playback {
+            // Start once the buffer is full (the loop starts it earlier when its ring runs dry), stop when it is empty.
+            try check(snd_pcm_sw_params_set_start_threshold(pcm, sw, buffer),
+                      "cannot set the start threshold of \(device)")
+            try check(snd_pcm_sw_params_set_stop_threshold(pcm, sw, buffer),
+                      "cannot set the stop threshold of \(device)")
+        }
+        try check(snd_pcm_sw_params(pcm, sw), "cannot apply the software parameters of \(device)")
 
-        return CaptureSetup(pcm: pcm, sampleRate: Int(rate), channels: Int(channelCount),
-                            periodFrames: Int(period), bufferFrames: Int(buffer))
+        return PCMSetup(pcm: pcm, sampleRate: Int(rate), channels: Int(channelCount),
+                        periodFrames: Int(period), bufferFrames: Int(buffer))
     }
 
     /// The PCMs of the system configuration, as `snd_device_name_hint(-1, "pcm")` lists them.

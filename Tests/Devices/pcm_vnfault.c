@@ -1,37 +1,45 @@
 /*
- * pcm_vnfault.c: a test microphone that misbehaves on cue — an ALSA external I/O plugin (alsa-lib's ioplug SDK),
- * loaded by alsa-lib itself like any third-party PCM, so the library under test meets real -EPIPE, -ESTRPIPE and
- * -ENODEV from snd_pcm_wait/snd_pcm_readi and runs alsa-lib's real snd_pcm_recover/snd_pcm_resume/snd_pcm_prepare.
- * No sound card here can produce those on demand; this plugin does, at exact frame positions.
+ * pcm_vnfault.c: a test microphone (and speaker) that misbehaves on cue — an ALSA external I/O plugin (alsa-lib's
+ * ioplug SDK), loaded by alsa-lib itself like any third-party PCM, so the library under test meets real -EPIPE,
+ * -ESTRPIPE and -ENODEV from snd_pcm_wait/snd_pcm_readi/snd_pcm_writei and runs alsa-lib's real
+ * snd_pcm_recover/snd_pcm_resume/snd_pcm_prepare. No sound card here can produce those on demand; this plugin does,
+ * at exact frame positions.
  *
  * Build (the tests do this): cc -shared -fPIC pcm_vnfault.c $(pkg-config --cflags --libs alsa)
  *                              -o libasound_module_pcm_vnfault.so
  * Use (ALSA configuration text, e.g. through snd_pcm_open_lconf):
  *   pcm_type.vnfault { lib "/path/libasound_module_pcm_vnfault.so" }
  *   pcm.mic { type vnfault infile "/path/speech.raw" rate 48000 faults "xrun@48000 suspend@96000" resume 1 }
+ *   pcm.spk { type vnfault outfile "/path/out.raw" rate 48000 faults "xrun@4800 unplug@9600" }
  *
- * Capture only, S16_LE mono at `rate` (default 48000). It delivers `infile` (raw S16_LE mono; silence after its end)
- * as fast as it is read, like ALSA's `file` plugin over `null`. `faults` lists events, each `kind@frame`, fired when
- * the reader has read `frame` frames in all (counted across recoveries). Where the error shows: with `poll_errors 0`
- * (default) from snd_pcm_readi, through the hardware pointer; with `poll_errors 1` from snd_pcm_wait, as POLLERR,
- * which is how a kernel driver reports XRUN, SUSPENDED and DISCONNECTED.
+ * S16_LE mono at `rate` (default 48000).
+ * Capture: it delivers `infile` (raw S16_LE mono; silence after its end) as fast as it is read, like ALSA's `file`
+ * plugin over `null`. `faults` lists events, each `kind@frame`, fired when the reader has read `frame` frames in all
+ * (counted across recoveries). Where the error shows: with `poll_errors 0` (default) from snd_pcm_readi, through the
+ * hardware pointer; with `poll_errors 1` from snd_pcm_wait, as POLLERR, which is how a kernel driver reports XRUN,
+ * SUSPENDED and DISCONNECTED.
+ * Playback: once started (by itself at the start threshold, or by snd_pcm_start) it plays what is written as fast
+ * as it is written, like `file` over `null`, appending it to `outfile` (raw S16_LE mono, truncated at open;
+ * optional; no `infile`). Faults fire when `frame` frames have been played in all and show in the write path
+ * (snd_pcm_writei, snd_pcm_avail_delay, snd_pcm_delay); `poll_errors` and `lost` apply to capture only.
  *   xrun@N     an overrun (-EPIPE); `lost` frames of input (default 0, at most 1000000) are skipped, as a real
- *              overrun loses them.
+ *              overrun loses them. In playback an underrun: the write is refused, nothing played is lost.
  *   suspend@N  the PCM enters SUSPENDED (-ESTRPIPE); snd_pcm_resume brings it back if `resume` is 1, else resume
- *              does nothing (as a driver that cannot resume) and only snd_pcm_prepare + snd_pcm_start recover it.
- *   unplug@N   the PCM enters DISCONNECTED (-ENODEV), as when a USB microphone is pulled.
+ *              does nothing (as a driver that cannot resume) and only snd_pcm_prepare (+ snd_pcm_start) recover it.
+ *   unplug@N   the PCM enters DISCONNECTED (-ENODEV), as when a USB microphone or headset is pulled.
  *   broken@N   an overrun after which every snd_pcm_prepare fails with -EIO: snd_pcm_recover cannot fix it.
  *   dead@N     no error now, but every later snd_pcm_prepare fails with -EIO (a device that cannot be restarted
  *              after a pause).
  *   stuck@N    from then on every pointer query overruns, though prepare succeeds: a device that never recovers.
  * Every event fires once. Two more fields fail the device before any audio: `open_error` (a negative errno, e.g.
- * -13 for EACCES) is returned by the open itself, `start_error` by every snd_pcm_start. The plugin reads its faults from the configuration only, so a test states exactly what
- * the device will do.
+ * -13 for EACCES) is returned by the open itself, `start_error` by every snd_pcm_start. The plugin reads its faults
+ * from the configuration only, so a test states exactly what the device will do.
  */
 #define _GNU_SOURCE
 #include <alsa/asoundlib.h>
 #include <alsa/pcm_external.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +59,8 @@ struct fault {
 
 struct vnfault {
     snd_pcm_ioplug_t io;
-    int16_t *input;           /* the whole infile */
+    int16_t *input;           /* the whole infile (capture) */
+    int output_fd;            /* outfile (playback), -1 if none */
     size_t input_frames;
     size_t input_position;    /* next input frame to deliver */
     uint64_t consumed;        /* frames read in all, across recoveries */
@@ -128,9 +137,20 @@ static int take_overrun(struct vnfault *f) {
     return 1;
 }
 
+/* Playback: the hardware position, in boundary units (SND_PCM_IOPLUG_FLAG_BOUNDARY_WA, so a full buffer is not
+ * mistaken for an empty one): everything written is played at once while running, nothing otherwise. */
+static snd_pcm_sframes_t vnfault_playback_pointer(snd_pcm_ioplug_t *io) {
+    struct vnfault *f = io->private_data;
+    fire_due_faults(f);
+    if (take_overrun(f)) return -EPIPE;
+    if (io->state == SND_PCM_STATE_RUNNING) return (snd_pcm_sframes_t)io->appl_ptr;
+    return (snd_pcm_sframes_t)io->hw_ptr;
+}
+
 /* The hardware position: always one period ahead of the reader (as fast as it is read), unless a fault fires. */
 static snd_pcm_sframes_t vnfault_pointer(snd_pcm_ioplug_t *io) {
     struct vnfault *f = io->private_data;
+    if (io->stream == SND_PCM_STREAM_PLAYBACK) return vnfault_playback_pointer(io);
     if (!f->poll_errors) {
         fire_due_faults(f);
         if (take_overrun(f)) return -EPIPE;
@@ -160,6 +180,22 @@ static int vnfault_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsign
 static snd_pcm_sframes_t vnfault_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas,
                                           snd_pcm_uframes_t offset, snd_pcm_uframes_t size) {
     struct vnfault *f = io->private_data;
+    if (io->stream == SND_PCM_STREAM_PLAYBACK) {
+        /* As a kernel driver answers a write to a suspended or unplugged device. */
+        if (io->state == SND_PCM_STATE_SUSPENDED) return -ESTRPIPE;
+        if (io->state == SND_PCM_STATE_DISCONNECTED) return -ENODEV;
+        const char *in = (const char *)areas[0].addr + (areas[0].first + offset * areas[0].step) / 8;
+        size_t bytes = size * sizeof(int16_t);
+        while (f->output_fd >= 0 && bytes > 0) {
+            ssize_t done = write(f->output_fd, in, bytes);
+            if (done < 0 && errno == EINTR) continue;
+            if (done <= 0) return -EIO;
+            in += done;
+            bytes -= (size_t)done;
+        }
+        f->consumed += size;
+        return (snd_pcm_sframes_t)size;
+    }
     int16_t *out = (int16_t *)((char *)areas[0].addr + (areas[0].first + offset * areas[0].step) / 8);
     for (snd_pcm_uframes_t i = 0; i < size; i++)
         out[i] = f->input_position < f->input_frames ? f->input[f->input_position++] : 0;
@@ -181,6 +217,7 @@ static int vnfault_resume(snd_pcm_ioplug_t *io) {
 static int vnfault_close(snd_pcm_ioplug_t *io) {
     struct vnfault *f = io->private_data;
     if (io->poll_fd >= 0) close(io->poll_fd);
+    if (f->output_fd >= 0) close(f->output_fd);
     free(f->input);
     free(f);
     return 0;
@@ -217,7 +254,7 @@ static int load_input(struct vnfault *f, const char *path) {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
     (void)root;
-    const char *infile = NULL, *faults = "";
+    const char *infile = NULL, *outfile = NULL, *faults = "";
     long rate = 48000, lost = 0, can_resume = 1, poll_errors = 0, open_error = 0, start_error = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
@@ -227,6 +264,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
         if (strcmp(id, "comment") == 0 || strcmp(id, "type") == 0 || strcmp(id, "hint") == 0) continue;
         int err = 0;
         if (strcmp(id, "infile") == 0) err = snd_config_get_string(n, &infile);
+        else if (strcmp(id, "outfile") == 0) err = snd_config_get_string(n, &outfile);
         else if (strcmp(id, "faults") == 0) err = snd_config_get_string(n, &faults);
         else if (strcmp(id, "rate") == 0) err = snd_config_get_integer(n, &rate);
         else if (strcmp(id, "lost") == 0) err = snd_config_get_integer(n, &lost);
@@ -243,42 +281,51 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
             return -EINVAL;
         }
     }
-    if (stream != SND_PCM_STREAM_CAPTURE || infile == NULL || lost < 0 || lost > 1000000 || rate <= 0 ||
+    if ((stream == SND_PCM_STREAM_CAPTURE && infile == NULL) || lost < 0 || lost > 1000000 || rate <= 0 ||
         open_error > 0 || start_error > 0) {
-        SNDERR("vnfault: capture only; infile is required; lost 0..1000000; rate > 0; errors are negative");
+        SNDERR("vnfault: capture needs infile; lost 0..1000000; rate > 0; errors are negative");
         return -EINVAL;
     }
     if (open_error < 0) return (int)open_error;
     struct vnfault *f = calloc(1, sizeof *f);
     if (f == NULL) return -ENOMEM;
+    f->output_fd = -1;
     f->lost = lost;
     f->can_resume = (int)can_resume;
     f->poll_errors = (int)poll_errors;
     f->start_error = (int)start_error;
     int err = parse_faults(f, faults);
-    if (err == 0) err = load_input(f, infile);
+    if (err == 0 && stream == SND_PCM_STREAM_CAPTURE) err = load_input(f, infile);
+    if (err == 0 && stream == SND_PCM_STREAM_PLAYBACK && outfile != NULL) {
+        f->output_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (f->output_fd < 0) err = -errno;
+    }
     if (err < 0) {
-        SNDERR("vnfault: bad faults or unreadable infile");
+        SNDERR("vnfault: bad faults, unreadable infile or unwritable outfile");
+        if (f->output_fd >= 0) close(f->output_fd);
         free(f->input);
         free(f);
         return err;
     }
     f->io.version = SND_PCM_IOPLUG_VERSION;
-    f->io.name = "voicenote fault-injecting test microphone";
+    f->io.name = "voicenote fault-injecting test device";
     f->io.callback = &vnfault_callbacks;
     f->io.private_data = f;
-    f->io.poll_fd = eventfd(1, EFD_CLOEXEC | EFD_NONBLOCK);   /* always readable: never paced */
+    f->io.poll_fd = eventfd(1, EFD_CLOEXEC | EFD_NONBLOCK);   /* always readable and writable: never paced */
     if (f->io.poll_fd < 0) {
         err = -errno;
+        if (f->output_fd >= 0) close(f->output_fd);
         free(f->input);
         free(f);
         return err;
     }
-    f->io.poll_events = POLLIN;
+    f->io.poll_events = stream == SND_PCM_STREAM_PLAYBACK ? POLLOUT : POLLIN;
+    if (stream == SND_PCM_STREAM_PLAYBACK) f->io.flags = SND_PCM_IOPLUG_FLAG_BOUNDARY_WA;
     f->io.mmap_rw = 0;
     err = snd_pcm_ioplug_create(&f->io, name, stream, mode);
     if (err < 0) {
         close(f->io.poll_fd);
+        if (f->output_fd >= 0) close(f->output_fd);
         free(f->input);
         free(f);
         return err;

@@ -1,9 +1,10 @@
 import Foundation
 
-/// A microphone that fails on cue: the ALSA external plugin in `Tests/Devices/pcm_vnfault.c`, compiled once per
-/// test process with `cc` and loaded by alsa-lib like any third-party PCM. It delivers raw S16 mono frames as fast
-/// as they are read and raises real `-EPIPE`, `-ESTRPIPE` and `-ENODEV` at the frame positions the test names,
-/// so the capture loop's recovery paths run against alsa-lib's own `snd_pcm_recover`/`snd_pcm_resume`.
+/// A microphone (or speaker) that fails on cue: the ALSA external plugin in `Tests/Devices/pcm_vnfault.c`, compiled
+/// once per test process with `cc` and loaded by alsa-lib like any third-party PCM. It delivers (or takes) raw S16
+/// mono frames as fast as they are read (or written) and raises real `-EPIPE`, `-ESTRPIPE` and `-ENODEV` at the
+/// frame positions the test names, so the capture and playback loops' recovery paths run against alsa-lib's own
+/// `snd_pcm_recover`/`snd_pcm_resume`.
 public enum FaultMicrophone {
     /// One fault: what happens, once the reader has read `frame` frames in all.
     public enum Fault: Sendable, CustomStringConvertible {
@@ -46,6 +47,21 @@ public enum FaultMicrophone {
         return "pcm_type.vnfault { lib \"\(plugin)\" } pcm.\(name) { type vnfault infile \"\(infile)\" " +
             "rate \(rate) faults \"\(list)\" resume \(canResume ? 1 : 0) poll_errors \(pollErrors ? 1 : 0) " +
             "lost \(lost) open_error \(openError) start_error \(startError) }"
+    }
+
+    /// ALSA configuration text defining a playback PCM `name` on the same plugin: a speaker that plays what is
+    /// written as fast as it is written (once started), appends it to `outfile` (raw S16_LE mono at `rate`) when
+    /// given, and raises `faults` once `frame` frames have been played in all, from the write path: `.xrun` is an
+    /// underrun, `.suspend` a suspend (`canResume` as for the microphone), `.unplug` a lost device.
+    /// `openError`/`startError` (negative errnos) make the open, or every start, fail that way.
+    public static func speakerConfiguration(name: String, outfile: String? = nil, rate: Int = 48_000,
+                                            faults: [Fault], canResume: Bool = true, openError: Int32 = 0,
+                                            startError: Int32 = 0) throws -> String {
+        let plugin = try pluginPath()
+        let list = faults.map(\.description).joined(separator: " ")
+        let output = outfile.map { "outfile \"\($0)\" " } ?? ""
+        return "pcm_type.vnfault { lib \"\(plugin)\" } pcm.\(name) { type vnfault \(output)rate \(rate) " +
+            "faults \"\(list)\" resume \(canResume ? 1 : 0) open_error \(openError) start_error \(startError) }"
     }
 
     /// The compiled plugin, built on first use into the fixtures directory.

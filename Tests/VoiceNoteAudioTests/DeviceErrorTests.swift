@@ -69,6 +69,42 @@ import VoiceNoteTestSupport
         #expect(try failure(selection, channels: 0).0?.status == .invalidArgument)
     }
 
+    /// Opens `selection` for playback with stderr captured; returns the error and what ALSA printed.
+    private func playbackFailure(_ selection: DeviceSelection, rate: Int = 48_000,
+                                 channels: Int = 1) throws -> (VoiceNoteError?, String) {
+        let (error, printed) = try capturingStandardError { () -> VoiceNoteError? in
+            do throws(VoiceNoteError) {
+                let device = try PlaybackDevice(selection, rate: rate, channels: channels)
+                device.close()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        return (error, printed.split(separator: "\n").filter { $0.contains("ALSA lib") }.joined(separator: "\n"))
+    }
+
+    @Test func missingPlaybackDeviceIsADeviceError() throws {
+        for selection in [DeviceSelection(name: "vn_no_such_speaker"),
+                          DeviceSelection(name: "vn_other", configuration: fileSpeaker("vn_spk", outfile: "/dev/null"))] {
+            let (error, printed) = try playbackFailure(selection)
+            #expect(error?.status == .device)
+            #expect(error?.message.hasPrefix("cannot open playback device \"\(selection.name)\"") == true,
+                    "\(error?.message ?? "no error")")
+            #expect(error?.message.contains("No such file or directory") == true)     // snd_strerror(-ENOENT)
+            #expect(error?.message.contains("Unknown PCM \(selection.name)") == true)  // ALSA's own message, kept
+            #expect(printed.isEmpty, "ALSA printed: \(printed)")
+        }
+    }
+
+    @Test func badPlaybackArgumentsAreInvalid() throws {
+        let selection = DeviceSelection(name: "vn_spk", configuration: fileSpeaker("vn_spk", outfile: "/dev/null"))
+        #expect(try playbackFailure(selection, rate: 0).0?.status == .invalidArgument)
+        #expect(try playbackFailure(selection, channels: 33).0?.status == .invalidArgument)
+        let unparsed = DeviceSelection(name: "vn_spk", configuration: "pcm.vn_spk { type file ")
+        #expect(try playbackFailure(unparsed).0?.status == .invalidArgument)
+    }
+
     /// The control: on this same thread, after our calls, ALSA without our handler does print — so the capture of
     /// stderr works and our per-thread handler was restored rather than left installed.
     @Test func alsaPrintsWithoutOurHandler() throws {

@@ -1,6 +1,6 @@
 /* CRealtime: the real-time C of voicenote (docs/recorder.md, "Threads"): the lock-free sample ring, the ALSA
- * capture loop (and, with the player, the playback loop), and the capture of ALSA's error messages. Plain C
- * threads that never allocate, lock or call Swift once started. Named vnshim_*; hidden by the version script. */
+ * capture and playback loops, and the capture of ALSA's error messages. Plain C threads that never allocate, lock
+ * or call Swift once started. Named vnshim_*; hidden by the version script. */
 #ifndef VOICENOTE_CREALTIME_H
 #define VOICENOTE_CREALTIME_H
 
@@ -33,7 +33,7 @@ void vnshim_ring_notify(vnshim_ring *ring);
 /** Consumer: waits up to `timeout_ms` for a write or notify; 1 when woken, 0 on timeout. */
 int vnshim_ring_wait(vnshim_ring *ring, int timeout_ms);
 
-/* ALSA (alsa_errors.c, capture_loop.c). <alsa/asoundlib.h> stays out of this header: CALSA owns it. */
+/* ALSA (alsa_errors.c, capture_loop.c, playback_loop.c). <alsa/asoundlib.h> stays out of this header: CALSA owns it. */
 struct _snd_pcm;
 
 /** Until the matching end, ALSA's error messages on the calling thread are kept (vnshim_alsa_errors_last) instead
@@ -79,5 +79,62 @@ int64_t vnshim_capture_dropped_frames(vnshim_capture *capture);
 uint64_t vnshim_capture_iterations(vnshim_capture *capture);
 /** snd_pcm_recover / resume attempts; since create. */
 uint64_t vnshim_capture_recoveries(vnshim_capture *capture);
+
+/** A playback thread bound to one configured PCM (see playback_loop.c); fields are private. */
+typedef struct vnshim_playback vnshim_playback;
+
+/** Where playback is, in frames of the device: `frames_written - frames_dropped - delay_frames` have been heard. */
+typedef struct vnshim_playback_position {
+    int64_t frames_written;     /* accepted by the device (snd_pcm_writei), since create */
+    int64_t frames_dropped;     /* accepted but never heard: dropped by stop, or lost with the device */
+    int64_t delay_frames;       /* accepted, not heard yet: snd_pcm_delay as last measured, less the time since */
+} vnshim_playback_position;
+
+/** Takes ownership of `pcm` (configured: S16 interleaved, `channels` at `rate`, non-blocking, start threshold at
+ *  most `buffer_frames`) and allocates one period. NULL when out of memory or an argument is 0/NULL (the PCM is
+ *  then still the caller's). */
+vnshim_playback *vnshim_playback_create(struct _snd_pcm *pcm, unsigned rate, size_t channels, size_t period_frames,
+                                        size_t buffer_frames);
+/** Prepares the PCM and starts the thread reading from `ring` (kept alive by the caller until stop/close); the PCM
+ *  itself starts when its buffer is full, or when the ring runs dry with frames queued. Clears the end-of-stream
+ *  mark, the error and `finished`. 0, -EBUSY while running, -EBADFD after close, or the ALSA/pthread error. Owner
+ *  calls (start, stop, close) are not concurrent. */
+int vnshim_playback_start(vnshim_playback *playback, vnshim_ring *ring);
+/** Nothing more comes after what the ring holds: the thread plays the ring and the device's buffer out, stops the
+ *  PCM and ends by itself (`finished` becomes 1). Wakes the thread. An owner call (serialized with start and stop;
+ *  the producer may make it under the owner's lock). */
+void vnshim_playback_end_of_stream(vnshim_playback *playback);
+/** Waits up to `timeout_ms` for the thread to end (played out, stopped or device lost); 1 when it is not running,
+ *  0 on timeout. Any thread, any number of waiters. */
+int vnshim_playback_wait_end(vnshim_playback *playback, int timeout_ms);
+/** Producer: waits up to `timeout_ms` until the thread takes frames from the ring (room for more) or ends; 1 when
+ *  woken (or not running), 0 on timeout. One waiting thread at a time. */
+int vnshim_playback_wait(vnshim_playback *playback, int timeout_ms);
+/** Stops and joins the thread (at most one 20 ms device wait, or at once when it waits on the ring), drops what the
+ *  device holds (counted in frames_dropped) and what the thread had taken from the ring but not written. The ring
+ *  keeps what it holds. Harmless when not running. */
+void vnshim_playback_stop(vnshim_playback *playback);
+/** Stop, then snd_pcm_close; idempotent. The counters stay readable. */
+void vnshim_playback_close(vnshim_playback *playback);
+/** Close and free (NULL is fine). */
+void vnshim_playback_destroy(vnshim_playback *playback);
+/** 1 from a successful start until the thread ends (stop, end of stream played out, device lost). Any thread. */
+int vnshim_playback_is_running(vnshim_playback *playback);
+/** 1 when the last run ended by playing the end of stream out; cleared by start. */
+int vnshim_playback_finished(vnshim_playback *playback);
+/** The negative error that ended the thread by itself (ALSA's; -ETIMEDOUT for a device that stopped playing while
+ *  the end was played out), 0 if none since the last start. */
+int vnshim_playback_error(vnshim_playback *playback);
+/** A consistent snapshot of the position, the delay extrapolated to now while the device plays. Any thread; never
+ *  touches the PCM (the thread measures, so no lock inside alsa-lib is ever contended). */
+void vnshim_playback_position_now(vnshim_playback *playback, vnshim_playback_position *position);
+/** Frames accepted by the device; since create. */
+int64_t vnshim_playback_frames(vnshim_playback *playback);
+/** Underruns (-EPIPE) met while playing, each recovered with snd_pcm_recover; since create. */
+int64_t vnshim_playback_underruns(vnshim_playback *playback);
+/** Loop iterations; since create. For tests: proves the loop does not spin. */
+uint64_t vnshim_playback_iterations(vnshim_playback *playback);
+/** snd_pcm_recover / resume attempts; since create. */
+uint64_t vnshim_playback_recoveries(vnshim_playback *playback);
 
 #endif
