@@ -20,6 +20,7 @@
  * it. */
 #define _GNU_SOURCE
 #include "realtime.h"
+#include "deadline.h"
 #include "pcm_recovery.h"
 #include <alsa/asoundlib.h>
 #include <errno.h>
@@ -429,21 +430,8 @@ void vnshim_playback_end_of_stream(vnshim_playback *p) {
     if (p->ring != NULL) vnshim_ring_notify(p->ring);     /* a thread waiting on the dry ring looks at the flag */
 }
 
-/* An absolute CLOCK_MONOTONIC deadline `timeout_ms` from now. */
-static struct timespec deadline_after(int timeout_ms) {
-    struct timespec deadline;
-    clock_gettime(CLOCK_MONOTONIC, &deadline);
-    deadline.tv_sec += timeout_ms / 1000;
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec += 1;
-        deadline.tv_nsec -= 1000000000L;
-    }
-    return deadline;
-}
-
 int vnshim_playback_wait_end(vnshim_playback *p, int timeout_ms) {
-    struct timespec deadline = deadline_after(timeout_ms < 0 ? 0 : timeout_ms);
+    struct timespec deadline = vnshim_deadline_after_ms(CLOCK_MONOTONIC, timeout_ms);
     while (atomic_load_explicit(&p->running, memory_order_acquire)) {
         if (sem_clockwait(&p->ended, CLOCK_MONOTONIC, &deadline) != 0) {
             if (errno == EINTR) continue;
@@ -456,7 +444,7 @@ int vnshim_playback_wait_end(vnshim_playback *p, int timeout_ms) {
 
 int vnshim_playback_wait(vnshim_playback *p, int timeout_ms) {
     if (!atomic_load_explicit(&p->running, memory_order_acquire)) return 1;
-    struct timespec deadline = deadline_after(timeout_ms < 0 ? 0 : timeout_ms);
+    struct timespec deadline = vnshim_deadline_after_ms(CLOCK_MONOTONIC, timeout_ms);
     while (sem_clockwait(&p->progress, CLOCK_MONOTONIC, &deadline) != 0) {
         if (errno != EINTR) return !atomic_load_explicit(&p->running, memory_order_acquire);
     }

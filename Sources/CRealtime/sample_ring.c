@@ -2,6 +2,7 @@
  * the encoder thread reads. Neither side allocates or locks; the producer wakes the consumer with sem_post
  * (async-signal-safe, never blocks). */
 #include "realtime.h"
+#include "deadline.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,14 +71,7 @@ size_t vnshim_ring_available(vnshim_ring *ring) {
 void vnshim_ring_notify(vnshim_ring *ring) { sem_post(&ring->readable); }
 
 int vnshim_ring_wait(vnshim_ring *ring, int timeout_ms) {
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += timeout_ms / 1000;
-    deadline.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (deadline.tv_nsec >= 1000000000L) {
-        deadline.tv_sec += 1;
-        deadline.tv_nsec -= 1000000000L;
-    }
+    struct timespec deadline = vnshim_deadline_after_ms(CLOCK_REALTIME, timeout_ms);  /* sem_timedwait's clock */
     while (sem_timedwait(&ring->readable, &deadline) != 0) {
         if (errno != EINTR) return 0;
     }
