@@ -23,10 +23,11 @@ public final class EventChannel<Event: Sendable>: Sendable {
 
     /// Adds a subscriber; `release` runs exactly once after its last callback. Throws `.misuse` after `close`
     /// (then `release` is not called). `registered` receives the id before any event can reach the subscriber, so
-    /// a C caller's `*out_id` is written before its first callback runs.
+    /// a C caller's `*out_id` is written before its first callback runs. `initial`, when given, is queued for this
+    /// subscriber alone before any later event (a player's current context).
     public func subscribe(
         _ handler: @escaping @Sendable (Event) -> Void, release: (@Sendable () -> Void)?,
-        registered: (UInt64) -> Void = { _ in }
+        registered: (UInt64) -> Void = { _ in }, initial: Event? = nil
     ) throws(VoiceNoteError) -> UInt64 {
         try state.withLock { (state) throws(VoiceNoteError) -> UInt64 in
             guard !state.closed else { throw VoiceNoteError(.misuse, "the object was destroyed") }
@@ -34,6 +35,9 @@ public final class EventChannel<Event: Sendable>: Sendable {
             registered(subscription.id)
             state.subscribers.removeAll { $0.subscription.isEnded }
             state.subscribers.append(Subscriber(subscription: subscription, handler: handler))
+            if let initial {
+                dispatcher.enqueue([PendingEvent(subscription: subscription) { handler(initial) }])
+            }
             return subscription.id
         }
     }

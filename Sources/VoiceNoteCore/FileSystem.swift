@@ -18,6 +18,13 @@ public enum FileSystem {
         return text.isEmpty ? nil : text
     }
 
+    /// The working directory ("/" when it cannot be read, e.g. it was deleted).
+    public static func currentDirectory() -> String {
+        guard let buffer = getcwd(nil, 0) else { return "/" }
+        defer { free(buffer) }
+        return String(cString: buffer)
+    }
+
     /// Creates `path` and its missing parents (mode 0700 for new ones); fine when it exists as a directory.
     public static func makeDirectories(_ path: String) throws(VoiceNoteError) {
         var prefix = path.hasPrefix("/") ? "" : "."

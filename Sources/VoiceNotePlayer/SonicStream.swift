@@ -2,8 +2,9 @@ import CSonic
 import VoiceNoteCore
 
 /// The only libsonic caller. One `sonicStream` of interleaved int16 at a fixed sample rate and channel count, with
-/// libsonic's pitch, rate and volume left at 1: it changes speed only (pitch kept). Written against Debian's
-/// libsonic 0.2, whose stream keeps fewer than `maximumHeldFrames` input frames after each write.
+/// libsonic's pitch and volume left at 1: it changes speed with the pitch kept (`setSpeed`) or, for format
+/// conversion, resamples (`setRate`). Written against Debian's libsonic 0.2, whose stream keeps fewer than
+/// `maximumHeldFrames` input frames after each write.
 final class SonicStream {
     private let stream: OpaquePointer
     /// Channels per interleaved frame.
@@ -31,6 +32,11 @@ final class SonicStream {
     /// Sets the speed for the input libsonic processes from now on (what it holds included).
     func setSpeed(_ speed: Double) {
         sonicSetSpeed(stream, Float(speed))
+    }
+
+    /// Sets libsonic's rate (speed and pitch together: a resampling by 1/`rate`), for format conversion only.
+    func setRate(_ rate: Double) {
+        sonicSetRate(stream, Float(rate))
     }
 
     /// Adds whole frames and processes what it can; an empty write only processes what the stream holds.

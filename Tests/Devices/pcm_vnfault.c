@@ -19,7 +19,7 @@
  * hardware pointer; with `poll_errors 1` from snd_pcm_wait, as POLLERR, which is how a kernel driver reports XRUN,
  * SUSPENDED and DISCONNECTED.
  * Playback: once started (by itself at the start threshold, or by snd_pcm_start) it plays what is written as fast
- * as it is written, like `file` over `null`, appending it to `outfile` (raw S16_LE mono, truncated at open;
+ * as it is written, like `file` over `null`, appending it to `outfile` (raw S16_LE mono, truncated at open unless `append 1`;
  * optional; no `infile`). Faults fire when `frame` frames have been played in all and show in the write path
  * (snd_pcm_writei, snd_pcm_avail_delay, snd_pcm_delay); `poll_errors` and `lost` apply to capture only.
  *   xrun@N     an overrun (-EPIPE); `lost` frames of input (default 0, at most 1000000) are skipped, as a real
@@ -255,7 +255,7 @@ static int load_input(struct vnfault *f, const char *path) {
 SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
     (void)root;
     const char *infile = NULL, *outfile = NULL, *faults = "";
-    long rate = 48000, lost = 0, can_resume = 1, poll_errors = 0, open_error = 0, start_error = 0;
+    long rate = 48000, lost = 0, can_resume = 1, poll_errors = 0, open_error = 0, start_error = 0, append = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *n = snd_config_iterator_entry(i);
@@ -272,6 +272,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
         else if (strcmp(id, "poll_errors") == 0) err = snd_config_get_integer(n, &poll_errors);
         else if (strcmp(id, "open_error") == 0) err = snd_config_get_integer(n, &open_error);
         else if (strcmp(id, "start_error") == 0) err = snd_config_get_integer(n, &start_error);
+        else if (strcmp(id, "append") == 0) err = snd_config_get_integer(n, &append);
         else {
             SNDERR("vnfault: unknown field %s", id);
             return -EINVAL;
@@ -297,7 +298,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(vnfault) {
     int err = parse_faults(f, faults);
     if (err == 0 && stream == SND_PCM_STREAM_CAPTURE) err = load_input(f, infile);
     if (err == 0 && stream == SND_PCM_STREAM_PLAYBACK && outfile != NULL) {
-        f->output_fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        f->output_fd = open(outfile, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC) | O_CLOEXEC, 0644);
         if (f->output_fd < 0) err = -errno;
     }
     if (err < 0) {

@@ -53,15 +53,17 @@ public enum FaultMicrophone {
     /// written as fast as it is written (once started), appends it to `outfile` (raw S16_LE mono at `rate`) when
     /// given, and raises `faults` once `frame` frames have been played in all, from the write path: `.xrun` is an
     /// underrun, `.suspend` a suspend (`canResume` as for the microphone), `.unplug` a lost device.
-    /// `openError`/`startError` (negative errnos) make the open, or every start, fail that way.
+    /// `openError`/`startError` (negative errnos) make the open, or every start, fail that way. `append` keeps what
+    /// earlier opens wrote to `outfile` (it is truncated at each open otherwise).
     public static func speakerConfiguration(name: String, outfile: String? = nil, rate: Int = 48_000,
                                             faults: [Fault], canResume: Bool = true, openError: Int32 = 0,
-                                            startError: Int32 = 0) throws -> String {
+                                            startError: Int32 = 0, append: Bool = false) throws -> String {
         let plugin = try pluginPath()
         let list = faults.map(\.description).joined(separator: " ")
         let output = outfile.map { "outfile \"\($0)\" " } ?? ""
         return "pcm_type.vnfault { lib \"\(plugin)\" } pcm.\(name) { type vnfault \(output)rate \(rate) " +
-            "faults \"\(list)\" resume \(canResume ? 1 : 0) open_error \(openError) start_error \(startError) }"
+            "faults \"\(list)\" resume \(canResume ? 1 : 0) open_error \(openError) start_error \(startError) " +
+            "append \(append ? 1 : 0) }"
     }
 
     /// The compiled plugin, built on first use into the fixtures directory.

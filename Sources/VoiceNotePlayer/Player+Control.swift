@@ -1,0 +1,99 @@
+import VoiceNoteAudio
+import VoiceNoteCore
+
+/// The pieces control calls share; the `shared` ones are called with `monitor` held.
+extension Player {
+    /// `.misuse` after `close`.
+    func checkOpen() throws(VoiceNoteError) {
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+        }
+    }
+
+    /// Asks the activate hook (on this thread, no lock held) unless the session is active already; `.busy` when
+    /// it refuses.
+    func activateSession() throws(VoiceNoteError) {
+        guard let activate = configuration.sessionHooks.activate else { return }
+        let needed = monitor.locked { () -> Bool in
+            guard !shared.sessionActive else { return false }
+            shared.activating += 1
+            return true
+        }
+        guard needed else { return }
+        let granted = activate(.playback)
+        monitor.locked {
+            shared.activating -= 1
+            if granted { shared.sessionActive = true }
+            monitor.broadcast()
+        }
+        guard granted else { throw VoiceNoteError(.busy, "the session hook refused to activate playback") }
+    }
+
+    /// Calls the deactivate hook when an activation is outstanding (no lock held).
+    func finishSession() {
+        let due = monitor.locked { () -> Bool in
+            defer { shared.sessionActive = false }
+            return shared.sessionActive
+        }
+        if due { configuration.sessionHooks.deactivate?(.playback) }
+    }
+
+    /// Starts the decoder thread at the first load.
+    func startWorkerIfNeeded() throws(VoiceNoteError) {
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard worker == nil, !shared.closed else { return }
+            worker = try LibraryThread(name: "vn-player") { [self] in runWorker() }
+        }
+    }
+
+    /// Shared: the current context with `context` made current and sent to subscribers (in order with every other
+    /// event, because it is sent with the monitor held; sending never waits for a callback).
+    func publish(_ context: PlayerContext) {
+        shared.context = context
+        events.emit(.context(context))
+    }
+
+    /// Shared: stops the device at once (what it holds is dropped) and returns the time the listener heard last.
+    func haltOutput() -> Double {
+        guard shared.context.state == .playing, !shared.restart, shared.sourceRate > 0 else {
+            shared.device?.stop()
+            return shared.context.currentTime
+        }
+        guard let device = shared.device else { return shared.context.currentTime }
+        device.stop()
+        let frame = shared.timeline.sourceFrame(atOutput: device.position.framesPlayed)
+        return frame / Double(shared.sourceRate)
+    }
+
+    /// Shared: the decoder thread is to play on from `seconds` (what it made since is dropped).
+    func reposition(to seconds: Double) {
+        shared.restart = true
+        shared.restartSeconds = seconds
+        shared.restartSerial &+= 1
+        monitor.broadcast()
+    }
+
+    /// Shared: the current item is left for another location: its position is kept for a later load, and it
+    /// reports `stopped`.
+    func leaveCurrentItem() {
+        let state = shared.context.state
+        guard state != .notLoaded else { return }
+        let heard = haltOutput()
+        if let key = shared.key, state == .playing || state == .paused { shared.resumePositions.keep(heard, for: key) }
+        var context = shared.context
+        context.state = .stopped
+        context.currentTime = 0
+        context.isSeeking = false
+        publish(context)
+    }
+
+    /// Applies a setting: `body` (with the monitor held) returns whether it changed anything; the new context is
+    /// published then. Nothing happens after `close`.
+    func change(_ body: () -> Bool) {
+        monitor.locked {
+            guard !shared.closed, body() else { return }
+            publish(shared.context)
+            monitor.broadcast()
+        }
+    }
+}

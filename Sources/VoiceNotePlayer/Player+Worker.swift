@@ -1,0 +1,325 @@
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+
+/// The decoder thread: opens locations, decodes, stretches, converts and fills the ring the playback thread
+/// moves into ALSA; finishes items; reports progress.
+extension Player {
+    /// What the decoder thread owns (never touched by other threads).
+    final class Work {
+        var item: PlayerItem?
+        var device: PlaybackDevice?
+        /// The format the device was asked for (it may have given another: `converter` then bridges).
+        var requested: (rate: Int, channels: Int)?
+        var converter: FormatConverter?
+        var ring: SampleRing?
+        /// Output made and not in the ring yet (interleaved at the device's format).
+        var pending: [Int16] = []
+        var pendingStart = 0
+        /// The decoder reached the end / the device was told so.
+        var ended = false
+        var endSent = false
+        /// The device runs for the current reposition (`serial`).
+        var started = false
+        var serial: UInt64 = 0
+        /// The output frame of the last progress step.
+        var lastReported: Int64 = 0
+        var pendingCount: Int { pending.count - pendingStart }
+    }
+
+    /// What the decoder thread does next.
+    enum Step {
+        case exit
+        case load(LoadRequest)
+        case seek(seconds: Double, serial: UInt64)
+        case start(seconds: Double, serial: UInt64)
+        case pump
+        case halt
+    }
+
+    func runWorker() {
+        let work = Work()
+        while true {
+            switch monitor.locked({ nextStep(work) }) {
+            case .exit:
+                closeDevice(work)
+                work.item = nil
+                finishSession()
+                return
+            case .load(let request): load(request, work)
+            case .seek(let seconds, let serial): seekPaused(to: seconds, serial: serial, work)
+            case .start(let seconds, let serial): start(at: seconds, serial: serial, work)
+            case .pump: pump(work)
+            case .halt:
+                closeDevice(work)
+                finishSession()
+            }
+        }
+    }
+
+    /// Shared: the next step, waiting while there is nothing to do.
+    private func nextStep(_ work: Work) -> Step {
+        while true {
+            if shared.closed { return .exit }
+            if let load = shared.load {
+                shared.load = nil
+                return .load(load)
+            }
+            if let item = work.item, item.generation == shared.generation {
+                if shared.wantsPlaying && shared.context.state == .playing {
+                    if shared.restart || !work.started || work.serial != shared.restartSerial {
+                        return .start(seconds: shared.restartSeconds, serial: shared.restartSerial)
+                    }
+                    return .pump
+                }
+                if shared.seekPending {
+                    shared.seekPending = false
+                    return .seek(seconds: shared.restartSeconds, serial: shared.restartSerial)
+                }
+            }
+            if !shared.wantsPlaying, shared.activating == 0, work.device != nil || shared.sessionActive {
+                return .halt
+            }
+            monitor.wait()
+        }
+    }
+
+    /// Opens a location and reports it loaded (or failed).
+    private func load(_ request: LoadRequest, _ work: Work) {
+        work.item = nil
+        work.started = false
+        let settings = monitor.locked { shared.context }
+        let item: PlayerItem
+        do {
+            item = try PlayerItem(request, rate: try PlaybackRate(settings.rate), volume: try Volume(settings.volume),
+                                  skipsSilence: settings.skipsSilence)
+        } catch {
+            monitor.locked {
+                guard shared.generation == request.generation, !shared.closed else { return }
+                shared.wantsPlaying = false
+                shared.context.lastError = error
+                events.emit(.failed(error))
+                var context = shared.context
+                context.state = .notLoaded
+                context.duration = 0
+                context.currentTime = 0
+                context.durationIsEstimate = false
+                publish(context)
+            }
+            return
+        }
+        monitor.locked {
+            guard shared.generation == request.generation, !shared.closed else { return }
+            work.item = item
+            shared.source = SourceReference(source: item.source)
+            shared.sourceRate = item.sampleRate
+            var context = shared.context
+            context.duration = item.info.duration
+            context.durationIsEstimate = item.info.durationIsEstimate
+            context.bufferedFraction = 1
+            let start: Double
+            if shared.stopAfterLoad {
+                start = 0
+                context.state = .stopped
+            } else {
+                let wanted = shared.seekPending ? shared.restartSeconds : shared.resumePositions.position(of: request.key) ?? 0
+                start = Double(item.frame(at: wanted)) / Double(item.sampleRate)
+                context.state = shared.wantsPlaying ? .playing : .paused
+            }
+            context.currentTime = start
+            context.isSeeking = false
+            shared.seekPending = !shared.wantsPlaying && start > 0  // position the decoder now, ready to play
+            reposition(to: start)
+            publish(context)
+        }
+    }
+
+    /// Positions the decoder of a paused item.
+    private func seekPaused(to seconds: Double, serial: UInt64, _ work: Work) {
+        guard let item = work.item else { return }
+        do {
+            try item.reposition(to: item.frame(at: seconds))
+        } catch {
+            fail(error, work)
+            return
+        }
+        monitor.locked {
+            guard shared.restartSerial == serial, shared.context.isSeeking else { return }
+            shared.context.isSeeking = false
+            publish(shared.context)
+        }
+    }
+
+    /// (Re)starts the output at `seconds`: the device (opened or kept), the decoder positioned, a new ring.
+    private func start(at seconds: Double, serial: UInt64, _ work: Work) {
+        guard let item = work.item else { return }
+        work.started = false
+        do {
+            let device = try openDevice(for: item, work)
+            try item.reposition(to: item.frame(at: seconds))
+            try work.converter?.reset()
+            let ring = try SampleRing(minimumSamples: 2 * device.periodFrames * device.channels)
+            work.ring = ring
+            work.pending.removeAll(keepingCapacity: true)
+            work.pendingStart = 0
+            work.ended = false
+            work.endSent = false
+            let begun = try monitor.locked { () throws(VoiceNoteError) -> Bool in
+                guard shared.restartSerial == serial, shared.wantsPlaying, !shared.closed else { return false }
+                let position = device.position
+                shared.timeline.reset(output: position.framesWritten - position.framesDropped,
+                                      source: item.frame(at: seconds))
+                work.lastReported = position.framesWritten - position.framesDropped
+                try device.start(from: ring)
+                shared.restart = false
+                if shared.context.isSeeking {
+                    shared.context.isSeeking = false
+                    publish(shared.context)
+                }
+                return true
+            }
+            if begun {
+                work.started = true
+                work.serial = serial
+            }
+        } catch {
+            fail(error, work)
+        }
+    }
+
+    /// Opens the device for `item`'s format, or keeps the open one when it was opened for the same format.
+    private func openDevice(for item: PlayerItem, _ work: Work) throws(VoiceNoteError) -> PlaybackDevice {
+        if let device = work.device, let requested = work.requested,
+           requested.rate == item.sampleRate, requested.channels == item.channels {
+            device.stop()
+            return device
+        }
+        closeDevice(work)
+        let device = try PlaybackDevice(configuration.device, rate: item.sampleRate, channels: item.channels)
+        work.device = device
+        work.requested = (item.sampleRate, item.channels)
+        monitor.locked { shared.device = device }
+        work.converter = device.sampleRate == item.sampleRate && device.channels == item.channels ? nil
+            : try FormatConverter(inputRate: item.sampleRate, inputChannels: item.channels,
+                                  outputRate: device.sampleRate, outputChannels: device.channels)
+        return device
+    }
+
+    private func closeDevice(_ work: Work) {
+        guard let device = work.device else { return }
+        monitor.locked { if shared.device === device { shared.device = nil } }
+        device.close()
+        work.device = nil
+        work.requested = nil
+        work.converter = nil
+        work.ring = nil
+        work.started = false
+    }
+
+    /// One step of playing: moves made output into the ring, or decodes the next piece, or waits for the device;
+    /// then notices the end, a lost device, and reports progress.
+    private func pump(_ work: Work) {
+        guard let item = work.item, let device = work.device, let ring = work.ring else { return }
+        let settings = monitor.locked { shared.context }
+        item.pipeline.rate = (try? PlaybackRate(settings.rate)) ?? .normal
+        item.pipeline.volume = (try? Volume(settings.volume)) ?? .full
+        item.pipeline.skipsSilence = settings.skipsSilence
+        if work.pendingCount > 0 {
+            let channels = device.channels
+            let written = work.pending.withUnsafeBufferPointer { all in
+                let whole = (all.count - work.pendingStart) / channels * channels
+                return ring.write(UnsafeBufferPointer(rebasing: all[work.pendingStart..<(work.pendingStart + whole)]))
+            }
+            work.pendingStart += written
+            if work.pendingStart == work.pending.count {
+                work.pending.removeAll(keepingCapacity: true)
+                work.pendingStart = 0
+            }
+            if written == 0 { _ = device.waitForProgress(timeoutMilliseconds: 20) }
+        } else if !work.ended {
+            do {
+                work.ended = try !item.decodeNext { chunk in append(chunk, work) }
+            } catch {
+                fail(error, work)
+                return
+            }
+        } else if !work.endSent {
+            device.endOfStream()
+            work.endSent = true
+        } else {
+            _ = device.waitForProgress(timeoutMilliseconds: 20)
+        }
+        if !device.isRunning {
+            if work.endSent && device.playedToEnd { return finish(item, work) }
+            if let failure = device.failure { return fail(failure, work) }
+        }
+        reportProgress(device, work)
+    }
+
+    /// Converts a chunk to the device's format and queues it, recording what it plays.
+    private func append(_ chunk: PlaybackChunk, _ work: Work) {
+        let channels = work.device?.channels ?? chunk.channels
+        let before = work.pending.count
+        if let converter = work.converter {
+            try? converter.convert(chunk.samples) { work.pending.append(contentsOf: $0) }
+        } else {
+            work.pending.append(contentsOf: chunk.samples)
+        }
+        let frames = (work.pending.count - before) / channels
+        monitor.locked {
+            guard shared.restartSerial == work.serial else { return }
+            shared.timeline.append(frames: frames, sourceStart: chunk.sourceStartFrame, sourceEnd: chunk.sourceEndFrame)
+        }
+    }
+
+    /// A progress step every `progressInterval` of played audio (coalescing for slow subscribers).
+    private func reportProgress(_ device: PlaybackDevice, _ work: Work) {
+        let played = device.position.framesPlayed
+        let step = Int64(configuration.progressInterval * Double(device.sampleRate))
+        guard played - work.lastReported >= max(step, 1) else { return }
+        work.lastReported = played
+        monitor.locked {
+            guard shared.restartSerial == work.serial, !shared.restart, shared.context.state == .playing,
+                  !shared.context.isSeeking, shared.sourceRate > 0 else { return }
+            shared.context.currentTime = shared.timeline.sourceFrame(atOutput: played) / Double(shared.sourceRate)
+            events.emitCoalescing(.context(shared.context))
+        }
+    }
+
+    /// The item played to its end: `finished`, then `stopped` at 0; its resume position is forgotten.
+    private func finish(_ item: PlayerItem, _ work: Work) {
+        work.started = false
+        monitor.locked {
+            guard shared.restartSerial == work.serial, shared.generation == item.generation else { return }
+            shared.resumePositions.forget(item.key)
+            shared.wantsPlaying = false
+            var context = shared.context
+            context.state = .stopped
+            context.currentTime = 0
+            reposition(to: 0)
+            events.emit(.finished(location: context.location))
+            publish(context)
+        }
+    }
+
+    /// A failure while loaded (decoding, seeking, the device): `failed`, then `paused` where the listener was.
+    private func fail(_ error: VoiceNoteError, _ work: Work) {
+        work.started = false
+        let lost = work.device?.failure != nil
+        monitor.locked {
+            // A failure of an item that was replaced meanwhile (its read cancelled by the new load) is nobody's.
+            guard !shared.closed, shared.generation == work.item?.generation else { return }
+            let heard = shared.context.state == .playing ? haltOutput() : shared.context.currentTime
+            shared.wantsPlaying = false
+            shared.context.lastError = error
+            events.emit(.failed(error))
+            var context = shared.context
+            if context.state == .playing { context.state = .paused }
+            context.currentTime = heard
+            context.isSeeking = false
+            reposition(to: heard)
+            publish(context)
+        }
+        if lost { closeDevice(work) }
+    }
+}

@@ -1,0 +1,316 @@
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteSources
+
+/// Plays voice messages (docs/player.md): files, memory and host sources, Opus through libopusfile and every other
+/// format through FFmpeg, at 0.5–2.5x with the pitch kept, with a software volume, skip silence, seeking, resume
+/// positions and audio focus.
+///
+/// Threads: control calls may come from any thread, including from inside this player's callbacks; they never wait
+/// for I/O. The player's decoder thread (`vn-player`) opens locations, decodes, stretches and fills a ring that the
+/// real-time playback thread (C) moves into ALSA. Events go out through `events`, in order.
+public final class Player: @unchecked Sendable {
+    /// The subscribers and their dispatcher.
+    public let events: EventChannel<PlayerEvent>
+    let configuration: PlayerConfiguration
+    let monitor = Monitor()
+    /// Guarded by `monitor`.
+    var shared: Shared
+    /// The decoder thread; started by the first load, ended by `close`.
+    var worker: LibraryThread?
+
+    /// What control calls and the decoder thread share (under `monitor`).
+    struct Shared {
+        var closed = false
+        var context = PlayerContext()
+        /// The loaded location's identity; nil when nothing was loaded.
+        var key: LocationKey?
+        /// A load the decoder thread has not taken yet.
+        var load: LoadRequest?
+        /// Bumped by every load; the decoder thread drops work of an older one.
+        var generation: UInt64 = 0
+        /// Whether the item should sound (it does once the decoder thread has started the device).
+        var wantsPlaying = false
+        /// The decoder thread must reposition to `restartSeconds` before it writes again (a pause, seek, stop or
+        /// rate change dropped what the device held).
+        var restart = true
+        var restartSeconds = 0.0
+        /// Bumped by every reposition; the decoder thread drops output made for an older one.
+        var restartSerial: UInt64 = 0
+        /// Control calls asking the activate hook right now (the decoder thread must not deactivate meanwhile).
+        var activating = 0
+        /// A seek the decoder thread has not carried out yet (while paused or stopped, or during loading).
+        var seekPending = false
+        /// Whether the last load's item ends `stopped` (a `stop` during loading).
+        var stopAfterLoad = false
+        /// Frames per second of the file's time (0 until loaded).
+        var sourceRate = 0
+        /// The source frames the frames given to the device play.
+        var timeline = OutputTimeline()
+        /// The open device (the decoder thread opens and closes it; control calls may stop it).
+        var device: PlaybackDevice?
+        /// Whether `activate(.playback)` was granted and `deactivate` is still due.
+        var sessionActive = false
+        var resumePositions: ResumePositions
+        /// The source of the current item (or of the load in progress), to wake its blocked read on a new load or
+        /// a close.
+        var source: SourceReference?
+    }
+
+    /// A byte source held for `cancel()` from a control thread (the only call another thread may make on it).
+    struct SourceReference: @unchecked Sendable {
+        let source: any ByteSource
+    }
+
+    /// A load handed to the decoder thread.
+    struct LoadRequest {
+        let location: PlayerLocation
+        let key: LocationKey
+        let generation: UInt64
+        let durationHint: Double?
+    }
+
+    /// A player delivering its events through `dispatcher`; `.invalidArgument` for a bad configuration.
+    public init(configuration: PlayerConfiguration = PlayerConfiguration(),
+                dispatcher: any EventDispatcher = EventThread.shared) throws(VoiceNoteError) {
+        try configuration.check()
+        self.configuration = configuration
+        events = EventChannel(dispatcher: dispatcher)
+        shared = Shared(resumePositions: ResumePositions(limit: configuration.resumePositionLimit))
+        configuration.focusGroup?.join(self, as: .playback)
+    }
+
+    deinit { close() }
+
+    /// The current context.
+    public var context: PlayerContext { monitor.locked { shared.context } }
+
+    /// Subscribes; the handler receives the current context first, then every event, in order.
+    public func subscribe(_ handler: @escaping @Sendable (PlayerEvent) -> Void, release: (@Sendable () -> Void)? = nil,
+                          registered: (UInt64) -> Void = { _ in }) throws(VoiceNoteError) -> UInt64 {
+        try monitor.locked { () throws(VoiceNoteError) -> UInt64 in
+            try events.subscribe(handler, release: release, registered: registered, initial: .context(shared.context))
+        }
+    }
+
+    /// Loads `location` (Stream's `loadAsset` rules, docs/player.md): the same location already loaded → paused
+    /// plays, stopped plays from the start, playing or loading does nothing; another location → the current one
+    /// stops (it reports `stopped`), the state becomes `loading`, and the item then plays (`autoplay`) or ends
+    /// `paused` at its resume position. Returns at once: every failure to open or decode the location arrives as a
+    /// `failed` event (state `notLoaded`, the location kept). `durationHint` (seconds, e.g. a payload's duration) is
+    /// shown until the real duration is known.
+    /// - Throws: `.invalidArgument` for an empty path, a hint that is negative or not finite, a `file://` URL of
+    ///   another host; `.unsupported` for other URL schemes; `.busy` when `autoplay` asked the activate hook and it
+    ///   refused (nothing changes); `.misuse` after `close`.
+    public func load(_ location: PlayerLocation, autoplay: Bool = true, durationHint: Double? = nil) throws(VoiceNoteError) {
+        if let durationHint, !(durationHint.isFinite && durationHint >= 0 && durationHint <= Self.longestDuration) {
+            throw VoiceNoteError(.invalidArgument, "duration hint \(durationHint) s is outside 0…\(Int(Self.longestDuration)) seconds")
+        }
+        let key = try location.key()
+        try checkOpen()
+        let same = monitor.locked { shared.key == key && shared.context.state != .notLoaded }
+        if same {
+            guard autoplay else { return }
+            switch context.state {
+            case .paused, .stopped: try play()
+            default: break
+            }
+            return
+        }
+        if autoplay { try activateSession() }
+        try startWorkerIfNeeded()
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+            leaveCurrentItem()
+            shared.source?.source.cancel()
+            if case .source(let source) = location { shared.source = SourceReference(source: source) } else { shared.source = nil }
+            shared.generation &+= 1
+            shared.key = key
+            shared.load = LoadRequest(location: location, key: key, generation: shared.generation, durationHint: durationHint)
+            shared.wantsPlaying = autoplay
+            shared.stopAfterLoad = false
+            shared.seekPending = false
+            shared.restart = true
+            shared.restartSeconds = 0
+            shared.sourceRate = 0
+            var context = shared.context
+            context.location = location.displayName
+            context.state = .loading
+            context.duration = durationHint ?? 0
+            context.durationIsEstimate = durationHint != nil
+            context.currentTime = 0
+            context.isSeeking = false
+            context.bufferedFraction = 0
+            context.lastError = nil
+            publish(context)
+            monitor.broadcast()
+        }
+        if autoplay { configuration.focusGroup?.take(by: self, for: .playback) }
+    }
+
+    /// Plays (or resumes) the loaded item; during loading, the item plays once loaded. Does nothing while playing.
+    /// - Throws: `.misuse` when nothing is loaded (or the load failed) or after `close`; `.busy` when the activate
+    ///   hook refused.
+    public func play() throws(VoiceNoteError) {
+        let state = try monitor.locked { () throws(VoiceNoteError) -> PlayerState in
+            guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+            return shared.context.state
+        }
+        switch state {
+        case .notLoaded: throw VoiceNoteError(.misuse, "play with nothing loaded: load a location first")
+        case .playing: return
+        case .loading where monitor.locked({ shared.wantsPlaying }): return
+        default: break
+        }
+        try activateSession()
+        monitor.locked {
+            guard !shared.closed, shared.context.state != .notLoaded else { return }
+            shared.wantsPlaying = true
+            shared.stopAfterLoad = false
+            if shared.context.state == .paused || shared.context.state == .stopped {
+                shared.context.state = .playing
+                publish(shared.context)
+            }
+            monitor.broadcast()
+        }
+        configuration.focusGroup?.take(by: self, for: .playback)
+    }
+
+    /// Pauses at what the listener hears now; nothing happens when nothing is loaded, paused or stopped. During
+    /// loading, the item ends `paused` once loaded.
+    /// - Throws: `.misuse` after `close`.
+    public func pause() throws(VoiceNoteError) {
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+            switch shared.context.state {
+            case .loading: shared.wantsPlaying = false
+            case .playing:
+                let heard = haltOutput()
+                shared.wantsPlaying = false
+                shared.context.state = .paused
+                shared.context.currentTime = heard
+                reposition(to: heard)
+                publish(shared.context)
+            default: break
+            }
+        }
+    }
+
+    /// Stops: position 0, state `stopped`, the asset and duration kept, the resume position forgotten. Nothing
+    /// happens when nothing is loaded. During loading, the item ends `stopped` once loaded.
+    /// - Throws: `.misuse` after `close`.
+    public func stop() throws(VoiceNoteError) {
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+            switch shared.context.state {
+            case .notLoaded, .stopped: return
+            case .loading:
+                shared.wantsPlaying = false
+                shared.stopAfterLoad = true
+            case .playing, .paused:
+                _ = haltOutput()
+                shared.wantsPlaying = false
+                shared.seekPending = false
+                shared.context.state = .stopped
+                shared.context.currentTime = 0
+                shared.context.isSeeking = false
+                reposition(to: 0)
+                if let key = shared.key { shared.resumePositions.forget(key) }
+                publish(shared.context)
+            }
+        }
+    }
+
+    /// Moves to `seconds` (clamped to 0…duration), keeping the play/pause state (a stopped item becomes paused
+    /// there); `isSeeking` is true until audio at the new position is ready. Seeks made faster than the decoder
+    /// thread carries them out coalesce: the latest wins. During loading, the item starts there.
+    /// - Throws: `.invalidArgument` for a time that is not finite; `.misuse` when nothing is loaded or after `close`.
+    public func seek(to seconds: Double) throws(VoiceNoteError) {
+        guard seconds.isFinite else { throw VoiceNoteError(.invalidArgument, "seek time \(seconds) is not a finite number") }
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+            let state = shared.context.state
+            guard state != .notLoaded else { throw VoiceNoteError(.misuse, "seek with nothing loaded: load a location first") }
+            let target = state == .loading ? max(0, seconds) : min(max(0, seconds), shared.context.duration)
+            if state == .playing { _ = haltOutput() } else { shared.seekPending = true }
+            if state == .stopped { shared.context.state = .paused }
+            shared.context.currentTime = target
+            shared.context.isSeeking = true
+            reposition(to: target)
+            publish(shared.context)
+            monitor.broadcast()
+        }
+    }
+
+    /// The playback rate, 0.5…2.5 with the pitch kept: settable in every state, kept while paused, applied within
+    /// a few milliseconds of audio; it never starts playback. `setRate` throws `.invalidArgument` outside the range.
+    public var rate: Double { context.rate }
+
+    /// Sets `rate` (see there).
+    public func setRate(_ rate: Double) throws(VoiceNoteError) {
+        let value = try PlaybackRate(rate)
+        change {
+            guard shared.context.rate != value.value else { return false }
+            shared.context.rate = value.value
+            if shared.context.state == .playing {
+                // What the device holds was stretched at the old rate: play on from what is heard now.
+                let heard = haltOutput()
+                shared.context.currentTime = heard
+                reposition(to: heard)
+            }
+            return true
+        }
+    }
+
+    /// Sets the software volume, 0…1 (applied to the next audio given to the device, ramped over 10 ms).
+    /// - Throws: `.invalidArgument` outside 0…1.
+    public func setVolume(_ volume: Double) throws(VoiceNoteError) {
+        let value = try Volume(volume)
+        change {
+            guard shared.context.volume != value.value else { return false }
+            shared.context.volume = value.value
+            return true
+        }
+    }
+
+    /// Turns skip silence on or off (applied from the next decoded audio).
+    public func setSkipsSilence(_ skips: Bool) {
+        change {
+            guard shared.context.skipsSilence != skips else { return false }
+            shared.context.skipsSilence = skips
+            return true
+        }
+    }
+
+    /// Destroys the player: sound stops, no more events, the device closes (`deactivate` runs when due), the source
+    /// is released. Idempotent.
+    public func close() {
+        configuration.focusGroup?.leave(self)
+        let thread = monitor.locked { () -> LibraryThread? in
+            guard !shared.closed else { return nil }
+            shared.closed = true
+            _ = haltOutput()
+            shared.source?.source.cancel()
+            monitor.broadcast()
+            defer { worker = nil }
+            return worker
+        }
+        events.close()
+        if let thread {
+            thread.joinOrDetach()
+        } else {
+            finishSession()
+        }
+    }
+
+    /// The longest duration a hint may give, in seconds (about 11.5 days).
+    public static let longestDuration = 1_000_000.0
+}
+
+extension Player: FocusMember {
+    /// Another member of the group started playing or recording: pause.
+    public func yieldFocus() {
+        try? pause()
+    }
+}
