@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "CPNG",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -77,7 +77,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )
