@@ -57,7 +57,7 @@ let package = Package(
             name: "VoiceNoteABI",
             dependencies: [
                 "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder",
-                "CVoiceNote", "CShims",
+                "VoiceNotePlayer", "CVoiceNote", "CShims",
             ]
         ),
         .executableTarget(

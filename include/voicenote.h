@@ -1185,6 +1185,353 @@ int vn_recover(const char *directory, vn_recovered_fn callback, void *user_data,
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Player
+ *
+ * Plays voice messages (docs/player.md): local files (a path or a `file://` URL; both name one location), memory
+ * and host byte sources; Ogg Opus through libopusfile, AAC, MP3, WAV, FLAC and Vorbis through FFmpeg; at 0.5–2.5x
+ * with the pitch kept (libsonic), with a software volume, skip silence, sample-accurate seeking (Opus), a resume
+ * position per location and audio focus. Loading never blocks the caller: the player's own thread opens and decodes,
+ * and every load failure arrives as a #VN_PLAYER_EVENT_FAILED event. Media times are seconds (`_s`) in the file's
+ * time; `current_time_s` is what the listener hears (the device's delay and the time-stretcher's backlog are taken
+ * off). Progress contexts come every 100 ms of played audio and coalesce for a slow subscriber.
+ * @{ */
+
+/** A player; opaque. \since 0.1.0 */
+typedef struct vn_player vn_player;
+/** Options for vn_player_create(); opaque, with typed setters. \since 0.1.0 */
+typedef struct vn_player_options vn_player_options;
+
+/** Player states (Stream's `AudioPlaybackState`). \since 0.1.0 */
+typedef enum vn_player_state {
+    VN_PLAYER_NOT_LOADED = 0, /**< Nothing loaded, or the last load failed (its location is kept). */
+    VN_PLAYER_LOADING = 1,    /**< Opening the location and reading its duration. */
+    VN_PLAYER_PAUSED = 2,     /**< Loaded, not sounding. */
+    VN_PLAYER_PLAYING = 3,    /**< Sounding. */
+    VN_PLAYER_STOPPED = 4     /**< Loaded, at 0: after vn_player_stop() or the end of the item. */
+} vn_player_state;
+
+/**
+ * Makes player options holding the defaults: the `default` ALSA device, the library's event thread, the process's
+ * focus group, no session hooks, progress every 0.1 s of played audio, 256 resume positions.
+ *
+ * \param out receives the options; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_player_options_create(vn_player_options **out);
+
+/**
+ * Destroys options. Players created with them are not affected. NULL is a no-op.
+ *
+ * \param options the options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_player_options_destroy(vn_player_options *options);
+
+/**
+ * Chooses the playback device.
+ *
+ * \param options the options.
+ * \param name an ALSA PCM name (`default`, `pulse`, `plughw:1,0`, ...), or a `pcm.NAME` defined in `configuration`.
+ * \param configuration ALSA configuration text in which `name` is looked up instead of the system's; may be NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG when `name` is NULL or empty.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_device(vn_player_options *options, const char *name, const char *configuration);
+
+/**
+ * Delivers the player's events through `loop` (manual delivery for GUI main loops) instead of the library's
+ * event thread.
+ *
+ * \param options the options.
+ * \param loop the loop, or NULL for the event thread.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed loop.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_event_loop(vn_player_options *options, vn_event_loop *loop);
+
+/**
+ * Chooses the player's focus group.
+ *
+ * \param options the options.
+ * \param group the group, or NULL for the process's default group.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed group.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_focus_group(vn_player_options *options, vn_focus_group *group);
+
+/**
+ * Sets the session hooks: `activate(VN_SESSION_PLAYBACK)` runs on the thread that calls vn_player_play() (or
+ * vn_player_load() with autoplay) before the player starts sounding, and may refuse (the call then fails with
+ * #VN_E_BUSY); `deactivate(VN_SESSION_PLAYBACK)` runs after the player stopped sounding (pause, stop, the end, a
+ * failure, destroy) and closed the device, on the player's thread or the destroying one.
+ *
+ * \param options the options.
+ * \param activate may be NULL.
+ * \param deactivate may be NULL.
+ * \param user_data passed to both.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_session_hooks(vn_player_options *options, vn_session_activate_fn activate,
+                                        vn_session_deactivate_fn deactivate, void *user_data);
+
+/**
+ * Sets how often progress contexts come, in seconds of played (output) audio.
+ *
+ * \param options the options.
+ * \param interval_s 0.01…10; the default is 0.1.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG, naming the range, otherwise.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_progress_interval(vn_player_options *options, double interval_s);
+
+/**
+ * Sets how many locations' resume positions the player keeps in memory (least recently used go first).
+ *
+ * \param options the options.
+ * \param count 0…100000 (0 keeps none); the default is 256.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG, naming the range, otherwise.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_resume_limit(vn_player_options *options, size_t count);
+
+/**
+ * Creates a player. No device is opened until it first plays.
+ *
+ * \param options the options, or NULL for the defaults.
+ * \param out receives the player; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_MISUSE for destroyed options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_player_create(const vn_player_options *options, vn_player **out);
+
+/**
+ * Destroys a player: sound stops, the device closes, the source is released; no callback for it runs after this
+ * returns. NULL is a no-op. May be called from inside the player's own callbacks.
+ *
+ * \param player the player.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_player_destroy(vn_player *player);
+
+/**
+ * Loads a location, with Stream's `loadAsset` rules: the same location already loaded → paused plays, stopped
+ * plays from the start, playing or loading does nothing; another location → the current item reports
+ * #VN_PLAYER_STOPPED (its position is kept for a later load), the state becomes #VN_PLAYER_LOADING, then the
+ * item plays (`autoplay`) or ends #VN_PLAYER_PAUSED at its resume position (or 0). Returns at once: a missing,
+ * unreadable or corrupt file arrives as a #VN_PLAYER_EVENT_FAILED event (#VN_E_NOT_FOUND, #VN_E_PERMISSION,
+ * #VN_E_IO, #VN_E_FORMAT, #VN_E_UNSUPPORTED) with the state #VN_PLAYER_NOT_LOADED and the location kept.
+ *
+ * \param player the player.
+ * \param location a path (UTF-8, absolute or relative to the working directory) or a `file://` URL.
+ * \param autoplay non-zero to play once loaded.
+ * \param duration_hint_s the duration to show until the real one is known (e.g. a payload's `duration`);
+ *                        negative for none.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for a NULL or empty location,
+ *          a `file://` URL of another host, or a hint that is not finite or over 1000000; #VN_E_UNSUPPORTED for
+ *          other URL schemes; #VN_E_BUSY when `autoplay` asked the activate hook and it refused (nothing changed).
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_load(vn_player *player, const char *location, int autoplay, double duration_hint_s);
+
+/**
+ * Loads the audio of a byte source (memory, host callbacks), as vn_player_load(); the context's location is the
+ * source's name. The player keeps the source until it loads another location or is destroyed, reading it on its
+ * own thread: the caller may destroy its handle at once; other calls that use the same source meanwhile fail
+ * with #VN_E_BUSY.
+ *
+ * \param player the player.
+ * \param source the source.
+ * \param autoplay non-zero to play once loaded.
+ * \param duration_hint_s as for vn_player_load().
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player or source; #VN_E_BUSY when another player holds the
+ *          source, or as for vn_player_load(); #VN_E_INVALID_ARG for a bad hint.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_load_source(vn_player *player, vn_source *source, int autoplay, double duration_hint_s);
+
+/**
+ * Plays or resumes the loaded item; during loading, it plays once loaded. Nothing happens while playing. Playing
+ * pauses the other players of the focus group and a take that is recording in it.
+ *
+ * \param player the player.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player or when nothing is loaded (or the load failed);
+ *          #VN_E_BUSY when the activate hook refused. A device that cannot be opened arrives as a
+ *          #VN_PLAYER_EVENT_FAILED event (#VN_E_DEVICE, #VN_E_PERMISSION) with the state #VN_PLAYER_PAUSED.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_play(vn_player *player);
+
+/**
+ * Pauses at what the listener hears now. Nothing happens when nothing is loaded, paused or stopped; during
+ * loading the item ends paused.
+ *
+ * \param player the player.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_pause(vn_player *player);
+
+/**
+ * Stops: position 0, state #VN_PLAYER_STOPPED, the item and its duration kept, its resume position forgotten.
+ * Nothing happens when nothing is loaded.
+ *
+ * \param player the player.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_stop(vn_player *player);
+
+/**
+ * Moves to `time_s`, clamped to 0…duration, keeping the play/pause state (a stopped item becomes paused there).
+ * `is_seeking` is 1 until audio at the new position is ready; seeks faster than the player carries them out
+ * coalesce (the latest wins), so a scrubbing slider may call this on every motion event.
+ *
+ * \param player the player.
+ * \param time_s seconds.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player or when nothing is loaded; #VN_E_INVALID_ARG for a
+ *          time that is not finite.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_seek(vn_player *player, double time_s);
+
+/**
+ * Sets the playback rate, pitch kept. Allowed in every state and kept while paused; it never starts playback.
+ *
+ * \param player the player.
+ * \param rate 0.5…2.5.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG outside the range (NaN too).
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_set_rate(vn_player *player, double rate);
+
+/**
+ * Sets the software volume (ramped over 10 ms).
+ *
+ * \param player the player.
+ * \param volume 0…1.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG outside the range (NaN too).
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_set_volume(vn_player *player, double volume);
+
+/**
+ * Turns skip silence on or off: pauses longer than 0.6 s (below a level set from the note's own noise floor)
+ * are shortened to 0.25 s, at any rate; times stay in the file's time.
+ *
+ * \param player the player.
+ * \param enabled non-zero to skip.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_set_skip_silence(vn_player *player, int enabled);
+
+/** A player's context (Stream's `AudioPlaybackContext` and more). \since 0.1.0 */
+typedef struct vn_player_context {
+    size_t size;              /**< sizeof(vn_player_context) as the library knows it (set by the caller for get). */
+    int state;                /**< A #vn_player_state. */
+    double duration_s;        /**< The item's duration; the hint until it is known; 0 when nothing is loaded. */
+    double current_time_s;    /**< What the listener hears now, in the file's time. */
+    double rate;              /**< The chosen rate, 0.5…2.5 (kept while paused). */
+    int is_seeking;           /**< 1 from a seek until audio at the new position is ready. */
+    double buffered_fraction; /**< How much of the item is available, 0…1 (1 for local items once loaded). */
+    int duration_is_estimate; /**< 1 while the duration is a hint or an estimate. */
+    double volume;            /**< The software volume, 0…1. */
+    int skip_silence;         /**< 1 when skip silence is on. */
+    int last_status;          /**< The last failure's status (negative), 0 when none since the last load. */
+    const char *location;     /**< The location as given; in events valid during the callback; NULL from
+                                   vn_player_get_context() (use vn_player_copy_location()). */
+} vn_player_context;
+
+/** Kinds of player events. \since 0.1.0 */
+typedef enum vn_player_event_type {
+    VN_PLAYER_EVENT_CONTEXT = 0,  /**< A state change, a seek, a setting, or a progress step (steps coalesce). */
+    VN_PLAYER_EVENT_FINISHED = 1, /**< The item played to its end; the state is #VN_PLAYER_STOPPED at 0. */
+    VN_PLAYER_EVENT_FAILED = 2    /**< A load, decode or device failure: status and message; a CONTEXT follows. */
+} vn_player_event_type;
+
+/** One player event; valid only during the callback. \since 0.1.0 */
+typedef struct vn_player_event {
+    size_t size;               /**< sizeof(vn_player_event) as the library knows it. */
+    int type;                  /**< A #vn_player_event_type. */
+    vn_player_context context; /**< CONTEXT: the new context. */
+    const char *location;      /**< FINISHED: the item's location. */
+    int status;                /**< FAILED: a negative status. */
+    const char *message;       /**< FAILED: the detail. */
+} vn_player_event;
+
+/**
+ * Receives one player event.
+ *
+ * \param user_data the pointer given to vn_player_subscribe().
+ * \param event the event; valid only during the call.
+ * \threadsafety Runs on the library's event thread, or inside vn_event_loop_dispatch() when the player has a loop.
+ * \since 0.1.0
+ */
+typedef void (*vn_player_event_fn)(void *user_data, const vn_player_event *event);
+
+/**
+ * Subscribes to a player's events. The current context is delivered first, then every event in order.
+ *
+ * \param player the player.
+ * \param callback called for each event.
+ * \param user_data passed to `callback` and `release`.
+ * \param release called once after the last callback; may be NULL.
+ * \param out_id receives the id (written before the first callback); may be NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG when `callback` is NULL.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_subscribe(vn_player *player, vn_player_event_fn callback, void *user_data, vn_release_fn release,
+                        vn_subscription_id *out_id);
+
+/**
+ * Reads the current context.
+ *
+ * \param player the player.
+ * \param context receives it; set its `size` to sizeof(vn_player_context) first. `location` is set to NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for a NULL `context` or a
+ *          `size` that is too small.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_player_get_context(vn_player *player, vn_player_context *context);
+
+/**
+ * Copies the current location (as given to the load).
+ *
+ * \param player the player.
+ * \param out_location receives a NUL-terminated copy owned by the caller (free with vn_free()), "" when none.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG when `out_location` is NULL;
+ *          #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_player_copy_location(vn_player *player, char **out_location);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

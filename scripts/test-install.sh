@@ -49,6 +49,9 @@ sox "$tmp/note.wav" -t raw -e signed-integer -b 16 -L -c 1 -r 48000 "$tmp/mic.ra
 printf 'pcm.vn_mic { type file slave.pcm { type null } file "/dev/null" infile "%s" format raw }\n' "$tmp/mic.raw" >"$tmp/mic.conf"
 mkdir -p "$tmp/recordings"
 record_args="$tmp/recordings 1.5 vn_mic $tmp/mic.conf"
+# A file speaker for play.c: ALSA's file plugin over null, writing what it plays as raw frames (not paced).
+printf 'pcm.vn_spk { type file slave.pcm { type null } file "%s" format raw perm 0644 }\n' "$tmp/speaker.raw" >"$tmp/speaker.conf"
+play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf"
 
 generator=("-G" "Unix Makefiles")
 command -v ninja >/dev/null && generator=("-G" "Ninja")
@@ -56,12 +59,14 @@ command -v ninja >/dev/null && generator=("-G" "Ninja")
 # build_with_make PREFIX OUT: builds and runs the samples with bindings/c/Makefile and pkg-config only.
 build_with_make() {
     env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
-        make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args"
+        make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
+        ARGS_play="$play_args"
 }
 # build_with_cmake PREFIX DIR: configures, builds and runs (ctest) the samples with bindings/c/CMakeLists.txt.
 build_with_cmake() {
     cmake -S "$repo/bindings/c" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
-        -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" &&
+        -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" \
+        -DVOICENOTE_SAMPLE_ARGS_play="$play_args" &&
         cmake --build "$2" &&
         ctest --test-dir "$2" --output-on-failure
 }

@@ -5,20 +5,115 @@ import VoiceNoteSources
 
 /// The object behind a `vn_source *`: a byte source used by one call at a time (the mutex enforces it), and the
 /// host's release function for callback sources.
+///
+/// A player that loads the source claims it (`HeldSource`): until the claim is released (the player loads another
+/// location or is destroyed), every other use of the handle (`with`, another player's claim) fails with `.busy`.
 final class SourceHandle: Sendable {
     private let source: Locked<UnsafeTransfer<any ByteSource>>
+    /// The same source, for `cancel()` only (the one call another thread may make while a read runs).
+    private let cancellable: UnsafeTransfer<any ByteSource>
     private let release: (@Sendable () -> Void)?
+    /// The source's name (a path, "memory", the host's label), for the player's context.
+    let name: String
+    /// The `HeldSource` that holds the claim, if any.
+    private let claim = Locked<ObjectIdentifier?>(nil)
 
     init(_ source: any ByteSource, release: (@Sendable () -> Void)? = nil) {
         self.source = Locked(UnsafeTransfer(source))
+        cancellable = UnsafeTransfer(source)
+        name = source.name
         self.release = release
     }
 
     deinit { release?() }
 
-    /// Runs `body` with the source, excluding other calls on it.
+    /// Runs `body` with the source, excluding other calls on it; `.busy` while a player holds it.
     func with<T>(_ body: (any ByteSource) throws(VoiceNoteError) -> T) throws(VoiceNoteError) -> T {
+        guard claim.withLock({ $0 }) == nil else {
+            throw VoiceNoteError(.busy, "the source is held by a player (until it loads another location or is destroyed)")
+        }
+        return try withHeldSource(body)
+    }
+
+    /// Runs `body` with the source, excluding other calls on it, whoever holds the claim (for `HeldSource`).
+    fileprivate func withHeldSource<T>(_ body: (any ByteSource) throws(VoiceNoteError) -> T) throws(VoiceNoteError) -> T {
         try source.withLock { (transfer) throws(VoiceNoteError) -> T in try body(transfer.value) }
+    }
+
+    /// Wakes a read of the source that waits (see `ByteSource.cancel`), without taking the lock that read holds.
+    fileprivate func cancel() {
+        cancellable.value.cancel()
+    }
+
+    /// Takes the claim for `holder`; `.busy` when another holds it.
+    fileprivate func takeClaim(for holder: ObjectIdentifier) throws(VoiceNoteError) {
+        try claim.withLock { (claim) throws(VoiceNoteError) in
+            guard claim == nil || claim == holder else {
+                throw VoiceNoteError(.busy, "another player holds the source (until it loads another location or is destroyed)")
+            }
+            claim = holder
+        }
+    }
+
+    /// Gives the claim back, if `holder` still holds it.
+    fileprivate func dropClaim(of holder: ObjectIdentifier) {
+        claim.withLock { if $0 == holder { $0 = nil } }
+    }
+}
+
+/// What a player plays for a `vn_source`: the handle's source, claimed while this object lives (or until
+/// `releaseClaim`), so the caller may destroy its handle at once and other calls on the handle fail with `.busy`.
+///
+/// Reads go through the handle's lock and start from this object's own offset (the source is seeked back there when
+/// someone else moved it), so no other use of the same source can shift what the player reads. Read by the player's
+/// thread only (`offset` is guarded by the handle's lock).
+final class HeldSource: ByteSource, @unchecked Sendable {
+    let handle: SourceHandle
+    let name: String
+    private var offset: Int64 = 0
+    private let claimed = Locked(true)
+
+    /// Claims `handle`; `.busy` when a player holds it already.
+    init(claiming handle: SourceHandle) throws(VoiceNoteError) {
+        self.handle = handle
+        name = handle.name
+        try handle.takeClaim(for: ObjectIdentifier(self))
+    }
+
+    deinit { releaseClaim() }
+
+    /// Lets other calls use the handle again (the player left this location); reads still work meanwhile.
+    func releaseClaim() {
+        let held = claimed.withLock { (held) -> Bool in
+            defer { held = false }
+            return held
+        }
+        if held { handle.dropClaim(of: ObjectIdentifier(self)) }
+    }
+
+    var size: Int64? { (try? handle.withHeldSource { $0.size }) ?? nil }
+
+    /// Read and changed on the player's thread only.
+    var position: Int64 { offset }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
+        try handle.withHeldSource { (source) throws(VoiceNoteError) -> Int in
+            if source.position != offset { try source.seek(to: offset) }
+            let count = try source.read(into: buffer)
+            offset += Int64(count)
+            return count
+        }
+    }
+
+    func seek(to offset: Int64) throws(VoiceNoteError) {
+        try handle.withHeldSource { (source) throws(VoiceNoteError) in
+            try source.seek(to: offset)
+            self.offset = offset
+        }
+    }
+
+    func cancel() {
+        handle.cancel()
     }
 }
 

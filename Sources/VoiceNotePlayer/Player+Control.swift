@@ -79,7 +79,9 @@ extension Player {
         let state = shared.context.state
         guard state != .notLoaded else { return }
         let heard = haltOutput()
-        if let key = shared.key, state == .playing || state == .paused { shared.resumePositions.keep(heard, for: key) }
+        if let key = shared.key, key.keepsResumePosition, state == .playing || state == .paused {
+            shared.resumePositions.keep(heard, for: key)
+        }
         var context = shared.context
         context.state = .stopped
         context.currentTime = 0

@@ -269,6 +269,7 @@ extension Player {
         monitor.locked {
             guard shared.restartSerial == work.serial else { return }
             shared.timeline.append(frames: frames, sourceStart: chunk.sourceStartFrame, sourceEnd: chunk.sourceEndFrame)
+            work.item?.lastSourceFrame = chunk.sourceEndFrame
         }
     }
 
@@ -294,6 +295,10 @@ extension Player {
             shared.resumePositions.forget(item.key)
             shared.wantsPlaying = false
             var context = shared.context
+            if context.durationIsEstimate, let last = item.lastSourceFrame {
+                context.duration = Double(last) / Double(item.sampleRate)  // the end is known now
+                context.durationIsEstimate = false
+            }
             context.state = .stopped
             context.currentTime = 0
             reposition(to: 0)

@@ -111,11 +111,9 @@ public final class Player: @unchecked Sendable {
         try checkOpen()
         let same = monitor.locked { shared.key == key && shared.context.state != .notLoaded }
         if same {
-            guard autoplay else { return }
-            switch context.state {
-            case .paused, .stopped: try play()
-            default: break
-            }
+            // Paused or stopped: play (from the start when stopped); loading: play once loaded (nothing when it
+            // will anyway); playing: nothing.
+            if autoplay && context.state != .playing { try play() }
             return
         }
         if autoplay { try activateSession() }
@@ -232,7 +230,9 @@ public final class Player: @unchecked Sendable {
             guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
             let state = shared.context.state
             guard state != .notLoaded else { throw VoiceNoteError(.misuse, "seek with nothing loaded: load a location first") }
-            let target = state == .loading ? max(0, seconds) : min(max(0, seconds), shared.context.duration)
+            // An estimated duration does not bound a seek (the audio may run longer); the decoder clamps at the end.
+            let bounded = state != .loading && !shared.context.durationIsEstimate
+            let target = bounded ? min(max(0, seconds), shared.context.duration) : max(0, seconds)
             if state == .playing { _ = haltOutput() } else { shared.seekPending = true }
             if state == .stopped { shared.context.state = .paused }
             shared.context.currentTime = target

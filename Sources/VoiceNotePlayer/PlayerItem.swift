@@ -13,8 +13,11 @@ final class PlayerItem {
     let sampleRate: Int
     /// Channels of the decoded audio.
     let channels: Int
-    /// The length in frames, exact where the decoder knows it, else from the (estimated) duration.
-    let frameCount: Int64
+    /// The length in frames where it is known (exactly, or stated by the container); nil for an estimate, which does
+    /// not bound seeking (the audio may run longer; the decoder clamps at the real end).
+    let frameCount: Int64?
+    /// One past the last source frame given to the device; at the end, the item's real length.
+    var lastSourceFrame: Int64?
     /// The frame the decoder produces next, when known (after opening and after a seek).
     private var decoderFrame: Int64? = 0
 
@@ -28,8 +31,9 @@ final class PlayerItem {
         channels = decoder.outputChannels
         pipeline = try PlaybackPipeline(sampleRate: sampleRate, channels: channels, rate: rate, volume: volume,
                                         skipsSilence: skipsSilence)
-        let estimated = decoder.info.duration * Double(sampleRate)
-        frameCount = decoder.exactFrameCount ?? (estimated.isFinite ? Int64(min(max(estimated, 0), 9e15)) : 0)
+        let stated = decoder.info.duration * Double(sampleRate)
+        frameCount = decoder.exactFrameCount
+            ?? (decoder.info.durationIsEstimate || !stated.isFinite ? nil : Int64(min(max(stated, 0), 9e15)))
     }
 
     /// What the container says.
@@ -39,7 +43,7 @@ final class PlayerItem {
     func frame(at seconds: Double) -> Int64 {
         let frame = (seconds * Double(sampleRate)).rounded()
         guard frame.isFinite, frame > 0 else { return 0 }
-        return min(Int64(min(frame, 9e15)), frameCount)
+        return min(Int64(min(frame, 9e15)), frameCount ?? .max)
     }
 
     /// Makes the next decoded audio start at `frame` and empties the pipeline (settings kept).

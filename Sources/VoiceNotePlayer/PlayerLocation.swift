@@ -41,7 +41,14 @@ public enum PlayerLocation {
 /// A location's identity (see `PlayerLocation.key()`).
 enum LocationKey: Hashable, Sendable {
     case path(String)
+    /// A source object: compared only with the current item's, which the player keeps alive (an identifier of a
+    /// released object may be reused, so sources keep no resume position).
     case source(ObjectIdentifier)
+
+    /// Whether a position is kept for a later load: for paths, not for sources.
+    var keepsResumePosition: Bool {
+        if case .path = self { true } else { false }
+    }
 
     /// The absolute, lexically normalized path of a path or `file://` URL.
     static func normalizedPath(_ text: String) throws(VoiceNoteError) -> String {

@@ -10,7 +10,8 @@ of that subscription runs again, and any voicenote call is allowed inside a call
 when the interpreter exits is closed by an ``atexit`` hook.
 
 :class:`Recorder` records voice messages into crash-safe Ogg Opus or AAC files; :func:`recover` finishes what a
-crash left and :func:`devices` lists the ALSA devices.
+crash left and :func:`devices` lists the ALSA devices. :class:`Player` plays them (from a path, bytes or a binary
+file-like object) at 0.5–2.5x, with seeking, a volume and skip silence.
 
 Waveforms and stream facts are plain functions: :func:`waveform` and :func:`info` read a path, encoded bytes or a
 binary file-like object; :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
@@ -39,6 +40,15 @@ from ._recorder import (
     RecordingFinished,
     RecordingFormat,
     TooShort,
+)
+from ._player import (
+    PlaybackFailed,
+    PlaybackFinished,
+    Player,
+    PlayerContext,
+    PlayerContextEvent,
+    PlayerEvent,
+    PlayerState,
 )
 from ._recovery import RecoveredFile, recover
 from ._session import SessionKind
@@ -110,6 +120,13 @@ __all__ = [
     "MaxDurationWarning",
     "MaxDurationReached",
     "TooShort",
+    "Player",
+    "PlayerState",
+    "PlayerContext",
+    "PlayerEvent",
+    "PlayerContextEvent",
+    "PlaybackFinished",
+    "PlaybackFailed",
     "SessionKind",
     "FocusGroup",
     "Device",

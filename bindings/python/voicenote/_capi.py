@@ -97,6 +97,20 @@ VN_RECORDER_EVENT_MAX_DURATION_WARNING = 3
 VN_RECORDER_EVENT_MAX_DURATION_REACHED = 4
 VN_RECORDER_EVENT_TOO_SHORT = 5
 
+# --- Player ---------------------------------------------------------------------------------------------------
+
+# vn_player_state
+VN_PLAYER_NOT_LOADED = 0
+VN_PLAYER_LOADING = 1
+VN_PLAYER_PAUSED = 2
+VN_PLAYER_PLAYING = 3
+VN_PLAYER_STOPPED = 4
+
+# vn_player_event_type
+VN_PLAYER_EVENT_CONTEXT = 0
+VN_PLAYER_EVENT_FINISHED = 1
+VN_PLAYER_EVENT_FAILED = 2
+
 # --- Types ----------------------------------------------------------------------------------------------------
 
 vn_subscription_id = c_uint64
@@ -132,6 +146,18 @@ vn_source_p = POINTER(vn_source)
 vn_recorder_p = POINTER(vn_recorder)
 vn_recorder_options_p = POINTER(vn_recorder_options)
 vn_focus_group_p = POINTER(vn_focus_group)
+
+
+class vn_player(Structure):
+    """Opaque ``struct vn_player``; only used through :data:`vn_player_p`."""
+
+
+class vn_player_options(Structure):
+    """Opaque ``struct vn_player_options``; only used through :data:`vn_player_options_p`."""
+
+
+vn_player_p = POINTER(vn_player)
+vn_player_options_p = POINTER(vn_player_options)
 
 
 class vn_test_event(Structure):
@@ -192,6 +218,39 @@ class vn_recorder_event(Structure):
     ]
 
 
+class vn_player_context(Structure):
+    """``vn_player_context``: for ``vn_player_get_context`` the caller sets ``size`` to
+    ``ctypes.sizeof(vn_player_context)``; in events ``size`` tells how much the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("state", c_int),
+        ("duration_s", c_double),
+        ("current_time_s", c_double),
+        ("rate", c_double),
+        ("is_seeking", c_int),
+        ("buffered_fraction", c_double),
+        ("duration_is_estimate", c_int),
+        ("volume", c_double),
+        ("skip_silence", c_int),
+        ("last_status", c_int),
+        ("location", c_char_p),
+    ]
+
+
+class vn_player_event(Structure):
+    """``vn_player_event``: valid only during the callback; ``size`` tells how much of it the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("type", c_int),
+        ("context", vn_player_context),
+        ("location", c_char_p),
+        ("status", c_int),
+        ("message", c_char_p),
+    ]
+
+
 #: ``void (*vn_log_fn)(void *user_data, int level, const char *message)``
 vn_log_fn = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 #: ``void (*vn_release_fn)(void *user_data)``
@@ -214,6 +273,8 @@ vn_recorder_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_recorder_even
 #: ``void (*vn_recovered_fn)(void *user_data, const char *path, double duration_s, int64_t size_bytes,
 #: int status)``
 vn_recovered_fn = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_double, c_int64, c_int)
+#: ``void (*vn_player_event_fn)(void *user_data, const vn_player_event *event)``
+vn_player_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_player_event))
 
 
 class _Nullable:
@@ -399,3 +460,46 @@ vn_recorder_levels = _declare(
 vn_recover = _declare(
     "vn_recover", c_int, [c_char_p, _Nullable(vn_recovered_fn), c_void_p, POINTER(c_size_t)]
 )
+
+# Player
+vn_player_options_create = _declare("vn_player_options_create", c_int, [POINTER(vn_player_options_p)])
+vn_player_options_destroy = _declare("vn_player_options_destroy", None, [vn_player_options_p])
+vn_player_options_set_device = _declare(
+    "vn_player_options_set_device", c_int, [vn_player_options_p, c_char_p, c_char_p]
+)
+vn_player_options_set_event_loop = _declare(
+    "vn_player_options_set_event_loop", c_int, [vn_player_options_p, vn_event_loop_p]
+)
+vn_player_options_set_focus_group = _declare(
+    "vn_player_options_set_focus_group", c_int, [vn_player_options_p, vn_focus_group_p]
+)
+vn_player_options_set_session_hooks = _declare(
+    "vn_player_options_set_session_hooks",
+    c_int,
+    [vn_player_options_p, _Nullable(vn_session_activate_fn), _Nullable(vn_session_deactivate_fn), c_void_p],
+)
+vn_player_options_set_progress_interval = _declare(
+    "vn_player_options_set_progress_interval", c_int, [vn_player_options_p, c_double]
+)
+vn_player_options_set_resume_limit = _declare(
+    "vn_player_options_set_resume_limit", c_int, [vn_player_options_p, c_size_t]
+)
+vn_player_create = _declare("vn_player_create", c_int, [vn_player_options_p, POINTER(vn_player_p)])
+vn_player_destroy = _declare("vn_player_destroy", None, [vn_player_p])
+vn_player_load = _declare("vn_player_load", c_int, [vn_player_p, c_char_p, c_int, c_double])
+vn_player_load_source = _declare("vn_player_load_source", c_int, [vn_player_p, vn_source_p, c_int, c_double])
+vn_player_play = _declare("vn_player_play", c_int, [vn_player_p])
+vn_player_pause = _declare("vn_player_pause", c_int, [vn_player_p])
+vn_player_stop = _declare("vn_player_stop", c_int, [vn_player_p])
+vn_player_seek = _declare("vn_player_seek", c_int, [vn_player_p, c_double])
+vn_player_set_rate = _declare("vn_player_set_rate", c_int, [vn_player_p, c_double])
+vn_player_set_volume = _declare("vn_player_set_volume", c_int, [vn_player_p, c_double])
+vn_player_set_skip_silence = _declare("vn_player_set_skip_silence", c_int, [vn_player_p, c_int])
+vn_player_subscribe = _declare(
+    "vn_player_subscribe",
+    c_int,
+    [vn_player_p, _Nullable(vn_player_event_fn), c_void_p, _Nullable(vn_release_fn),
+     POINTER(vn_subscription_id)],
+)
+vn_player_get_context = _declare("vn_player_get_context", c_int, [vn_player_p, POINTER(vn_player_context)])
+vn_player_copy_location = _declare("vn_player_copy_location", c_int, [vn_player_p, POINTER(c_void_p)])

@@ -1,0 +1,178 @@
+import CVoiceNote
+import VoiceNoteCore
+import VoiceNotePlayer
+
+/// The object behind a `vn_player *`: the player, and the byte source it holds for `vn_player_load_source` (whose
+/// claim is given back when the player loads another location or is destroyed).
+final class PlayerHandle: Sendable {
+    let player: Player
+    private let held = Locked<HeldSource?>(nil)
+
+    init(_ player: Player) {
+        self.player = player
+    }
+
+    /// The source the player holds for `handle` (loading it again is then "the same location"), if any.
+    func heldSource(for handle: SourceHandle) -> HeldSource? {
+        held.withLock { $0?.handle === handle ? $0 : nil }
+    }
+
+    /// Records what the player now plays (nil: a file): the claim on the source it held before is given back.
+    func hold(_ source: HeldSource?) {
+        let previous = held.withLock { (held) -> HeldSource? in
+            defer { held = source }
+            return held
+        }
+        if previous !== source { previous?.releaseClaim() }
+    }
+
+    /// Closes the player (sound stops, no more callbacks) and gives its source back.
+    func close() {
+        player.close()
+        hold(nil)
+    }
+}
+
+@c @implementation public func vn_player_create(_ options: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return abiCall { () throws(VoiceNoteError) in
+        let out = try required(out, "out")
+        let value = try PlayerOptionsHandle.value(of: options, or: PlayerOptions())
+        out.pointee = Handles.make(PlayerHandle(try Player(configuration: value.configuration, dispatcher: value.dispatcher)))
+    }
+}
+
+@c @implementation public func vn_player_destroy(_ player: OpaquePointer?) {
+    Handles.remove(player, as: PlayerHandle.self)?.close()
+}
+
+/// Runs a control call on the player behind a handle.
+private func control(_ player: OpaquePointer?, _ action: (Player) throws(VoiceNoteError) -> Void) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in try action(try Handles.get(player, as: PlayerHandle.self, "player").player) }
+}
+
+/// A duration hint from C: negative is none; NaN, infinities and more than `Player.longestDuration` are refused.
+private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
+    guard seconds.isFinite, seconds <= Player.longestDuration else {
+        throw VoiceNoteError(.invalidArgument, "duration_hint_s \(seconds) is outside 0…\(Int(Player.longestDuration)) seconds (negative for none)")
+    }
+    return seconds < 0 ? nil : seconds
+}
+
+@c @implementation public func vn_player_load(
+    _ player: OpaquePointer?, _ location: UnsafePointer<CChar>?, _ autoplay: Int32, _ durationHintS: Double
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let handle = try Handles.get(player, as: PlayerHandle.self, "player")
+        let location = try nonEmptyString(location, "location")
+        let hint = try durationHint(durationHintS)
+        try handle.player.load(.file(location), autoplay: autoplay != 0, durationHint: hint)
+        handle.hold(nil)
+    }
+}
+
+@c @implementation public func vn_player_load_source(
+    _ player: OpaquePointer?, _ source: OpaquePointer?, _ autoplay: Int32, _ durationHintS: Double
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let handle = try Handles.get(player, as: PlayerHandle.self, "player")
+        let sourceHandle = try Handles.get(source, as: SourceHandle.self, "source")
+        let hint = try durationHint(durationHintS)
+        // The source this player holds already is the same location (Stream's loadAsset rules); any other is claimed
+        // here (`.busy` when another player holds it) and given back if the load fails.
+        let held: HeldSource
+        if let current = handle.heldSource(for: sourceHandle) { held = current } else { held = try HeldSource(claiming: sourceHandle) }
+        try handle.player.load(.source(held), autoplay: autoplay != 0, durationHint: hint)
+        handle.hold(held)
+    }
+}
+
+@c @implementation public func vn_player_play(_ player: OpaquePointer?) -> Int32 { control(player) { (p) throws(VoiceNoteError) in try p.play() } }
+@c @implementation public func vn_player_pause(_ player: OpaquePointer?) -> Int32 { control(player) { (p) throws(VoiceNoteError) in try p.pause() } }
+@c @implementation public func vn_player_stop(_ player: OpaquePointer?) -> Int32 { control(player) { (p) throws(VoiceNoteError) in try p.stop() } }
+
+@c @implementation public func vn_player_seek(_ player: OpaquePointer?, _ timeS: Double) -> Int32 {
+    control(player) { (p) throws(VoiceNoteError) in try p.seek(to: timeS) }
+}
+
+@c @implementation public func vn_player_set_rate(_ player: OpaquePointer?, _ rate: Double) -> Int32 {
+    control(player) { (p) throws(VoiceNoteError) in try p.setRate(rate) }
+}
+
+@c @implementation public func vn_player_set_volume(_ player: OpaquePointer?, _ volume: Double) -> Int32 {
+    control(player) { (p) throws(VoiceNoteError) in try p.setVolume(volume) }
+}
+
+@c @implementation public func vn_player_set_skip_silence(_ player: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    control(player) { (p) throws(VoiceNoteError) in p.setSkipsSilence(enabled != 0) }
+}
+
+@c @implementation public func vn_player_subscribe(
+    _ player: OpaquePointer?, _ callback: vn_player_event_fn?, _ userData: UnsafeMutableRawPointer?,
+    _ release: vn_release_fn?, _ outId: UnsafeMutablePointer<vn_subscription_id>?
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let player = try Handles.get(player, as: PlayerHandle.self, "player").player
+        let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
+        // Through the player, which queues its current context for this subscriber first.
+        _ = try player.subscribe({ event in withCEvent(event) { subscriber.function(subscriber.userData, $0) } },
+                                 release: subscriber.releaseClosure, registered: { store($0, into: outId) })
+    }
+}
+
+@c @implementation public func vn_player_get_context(_ player: OpaquePointer?, _ context: UnsafeMutablePointer<vn_player_context>?) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let player = try Handles.get(player, as: PlayerHandle.self, "player").player
+        let context = try required(context, "context")
+        guard context.pointee.size >= MemoryLayout<vn_player_context>.size else {
+            throw VoiceNoteError(.invalidArgument, "context->size is \(context.pointee.size); set it to sizeof(vn_player_context)")
+        }
+        context.pointee = cContext(player.context, location: nil)
+    }
+}
+
+@c @implementation public func vn_player_copy_location(_ player: OpaquePointer?, _ outLocation: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    outLocation?.pointee = nil
+    return abiCall { () throws(VoiceNoteError) in
+        let player = try Handles.get(player, as: PlayerHandle.self, "player").player
+        let outLocation = try required(outLocation, "out_location")
+        outLocation.pointee = try ownedCString(player.context.location)
+    }
+}
+
+/// The C context for a Swift one; `location` must outlive the use of the result.
+func cContext(_ context: PlayerContext, location: UnsafePointer<CChar>?) -> vn_player_context {
+    vn_player_context(size: MemoryLayout<vn_player_context>.size, state: context.state.rawValue,
+                      duration_s: context.duration, current_time_s: context.currentTime, rate: context.rate,
+                      is_seeking: context.isSeeking ? 1 : 0, buffered_fraction: context.bufferedFraction,
+                      duration_is_estimate: context.durationIsEstimate ? 1 : 0, volume: context.volume,
+                      skip_silence: context.skipsSilence ? 1 : 0, last_status: context.lastError?.status.rawValue ?? 0,
+                      location: location)
+}
+
+/// Builds the C event for a player event and calls `body` with it; pointers inside live for the call only.
+private func withCEvent(_ event: PlayerEvent, _ body: (UnsafePointer<vn_player_event>) -> Void) {
+    var cEvent = vn_player_event()
+    cEvent.size = MemoryLayout<vn_player_event>.size
+    switch event {
+    case .context(let context):
+        cEvent.type = Int32(VN_PLAYER_EVENT_CONTEXT.rawValue)
+        context.location.withCString { location in
+            cEvent.context = cContext(context, location: location)
+            body(&cEvent)
+        }
+    case .finished(let location):
+        cEvent.type = Int32(VN_PLAYER_EVENT_FINISHED.rawValue)
+        location.withCString { location in
+            cEvent.location = location
+            body(&cEvent)
+        }
+    case .failed(let error):
+        cEvent.type = Int32(VN_PLAYER_EVENT_FAILED.rawValue)
+        cEvent.status = error.status.rawValue
+        error.message.withCString { message in
+            cEvent.message = message
+            body(&cEvent)
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import CVoiceNote
+import VoiceNoteAudio
+import VoiceNoteCore
+import VoiceNotePlayer
+
+/// What a `vn_player_options *` holds: a configuration and the dispatcher for events.
+struct PlayerOptions: Sendable {
+    var configuration = PlayerConfiguration()
+    var dispatcher: any EventDispatcher = EventThread.shared
+}
+
+/// The handle type of `vn_player_options *`.
+typealias PlayerOptionsHandle = OptionsHandle<PlayerOptions>
+
+@c @implementation public func vn_player_options_create(_ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    out?.pointee = nil
+    return abiCall { () throws(VoiceNoteError) in
+        try required(out, "out").pointee = Handles.make(PlayerOptionsHandle(PlayerOptions()))
+    }
+}
+
+@c @implementation public func vn_player_options_destroy(_ options: OpaquePointer?) {
+    _ = Handles.remove(options, as: PlayerOptionsHandle.self)
+}
+
+/// Applies one setter's change to the options behind a handle.
+private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) throws(VoiceNoteError) -> Void) -> Int32 {
+    PlayerOptionsHandle.update(options, change)
+}
+
+@c @implementation public func vn_player_options_set_device(
+    _ options: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ configuration: UnsafePointer<CChar>?
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        value.configuration.device = DeviceSelection(name: try nonEmptyString(name, "name"),
+                                                     configuration: try configuration.map { (text) throws(VoiceNoteError) in try utf8String(text, "configuration") })
+    }
+}
+
+@c @implementation public func vn_player_options_set_event_loop(_ options: OpaquePointer?, _ loop: OpaquePointer?) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.dispatcher = try dispatcher(for: loop) }
+}
+
+@c @implementation public func vn_player_options_set_focus_group(_ options: OpaquePointer?, _ group: OpaquePointer?) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.focusGroup = try focusGroup(for: group) }
+}
+
+@c @implementation public func vn_player_options_set_session_hooks(
+    _ options: OpaquePointer?, _ activate: vn_session_activate_fn?, _ deactivate: vn_session_deactivate_fn?,
+    _ userData: UnsafeMutableRawPointer?
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.sessionHooks = sessionHooks(activate, deactivate, userData) }
+}
+
+@c @implementation public func vn_player_options_set_progress_interval(_ options: OpaquePointer?, _ intervalS: Double) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        var configuration = value.configuration
+        configuration.progressInterval = intervalS
+        try configuration.check()  // 0.01…10 seconds; NaN and infinities fail the range
+        value.configuration = configuration
+    }
+}
+
+@c @implementation public func vn_player_options_set_resume_limit(_ options: OpaquePointer?, _ count: Int) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        // Checked as a size_t before it becomes a Swift Int (SIZE_MAX arrives as -1).
+        value.configuration.resumePositionLimit = try checkedCount(count, "count", atMost: 100_000)
+    }
+}

@@ -1,0 +1,265 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VoiceNoteCore
+import VoiceNotePlayer
+
+/// Plays one file for `voicenote play`: loads it, waits on the player's event loop, signals and (on a terminal) the
+/// keyboard, and draws the position line.
+///
+/// Every way the command ends closes the player (the sound stops at once) and puts the terminal back as it was:
+/// the end of the file, `q`, a failure, and SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE, which arrive through a
+/// `SignalPipe` and end the command with 128 + the signal's number. Ctrl-Z (SIGTSTP) pauses, restores the terminal
+/// and stops the process; continued (SIGCONT), it plays on and takes the keyboard again once in the foreground.
+///
+/// Unchecked Sendable: the player delivers through `loop`, which this object dispatches on its own thread only.
+final class PlaybackSession: @unchecked Sendable {
+    /// How the command ended, when it did not fail.
+    enum Ending: Equatable { case finished, quit, signal(Int32) }
+
+    /// The rates `+` and `−` step through.
+    static let ratePresets = [0.5, 1, 1.5, 2, 2.5]
+    /// Seconds `←` and `→` move.
+    static let seekStep = 5.0
+
+    private let player: Player
+    private let loop: EventLoop
+    private let interactive: Bool
+    private var finished = false
+    private var failure: VoiceNoteError?
+    private var lastLine = ""
+
+    /// `interactive`: standard output is a terminal (draw the position line, read keys when standard input is one).
+    init(player: Player, loop: EventLoop, interactive: Bool) {
+        self.player = player
+        self.loop = loop
+        self.interactive = interactive
+    }
+
+    /// Plays `file` from `start` seconds until its end, `q` or a signal; throws the player's failure.
+    func run(file: String, start: Double) throws(VoiceNoteError) -> Ending {
+        let keysWanted = interactive && isatty(STDIN_FILENO) == 1
+        // The signal handlers go in before the terminal changes, so no signal can leave it in raw mode.
+        let stops = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]
+        let signals = try SignalPipe(signals: stops + (keysWanted ? [SIGTSTP, SIGCONT] : []))
+        let keyboard = keysWanted ? Keyboard() : nil
+        defer {
+            player.close()
+            keyboard?.restore()
+            if !lastLine.isEmpty { Terminal.writeError("\n") }
+        }
+        _ = try player.subscribe({ [self] event in handle(event) })
+        if start > 0 {
+            try player.load(.file(file), autoplay: false)
+            try player.seek(to: start)
+            try player.play()
+        } else {
+            try player.load(.file(file))
+        }
+        while true {
+            var descriptors = [
+                pollfd(fd: loop.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signals.readEnd, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+            ]
+            let watchKeys = keyboard?.isActive ?? false
+            _ = poll(&descriptors, watchKeys ? 3 : 2, 200)
+            _ = try loop.dispatch()
+            if let failure { throw failure }
+            if finished { return .finished }
+            if descriptors[1].revents & Int16(POLLIN) != 0 {
+                for number in signals.received() {
+                    guard let keyboard, number == SIGTSTP || number == SIGCONT else { return .signal(number) }
+                    if number == SIGTSTP { suspend(keyboard) } else { keyboard.resumed() }
+                }
+            }
+            if watchKeys, descriptors[2].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let keyboard {
+                for key in keyboard.read() {
+                    if key == .quit { return .quit }
+                    try perform(key)
+                }
+            }
+        }
+    }
+
+    private func handle(_ event: PlayerEvent) {
+        switch event {
+        case .context(let context):
+            // After the end the player is stopped at 0: the line keeps showing the end instead.
+            if !finished { draw(context) }
+        case .finished:
+            finished = true
+            var end = player.context
+            end.state = .stopped
+            end.currentTime = end.duration
+            draw(end)
+        case .failed(let error): failure = error
+        }
+    }
+
+    private func perform(_ key: Keyboard.Key) throws(VoiceNoteError) {
+        let context = player.context
+        switch key {
+        case .togglePause:
+            switch context.state {
+            case .playing: try player.pause()
+            case .paused, .stopped: try player.play()
+            case .loading, .notLoaded: break
+            }
+        case .back, .forward:
+            guard context.state != .notLoaded, context.state != .loading else { return }
+            let step = key == .back ? -Self.seekStep : Self.seekStep
+            try player.seek(to: min(max(0, context.currentTime + step), context.duration))
+        case .faster:
+            if let rate = Self.ratePresets.first(where: { $0 > context.rate + 1e-9 }) { try player.setRate(rate) }
+        case .slower:
+            if let rate = Self.ratePresets.last(where: { $0 < context.rate - 1e-9 }) { try player.setRate(rate) }
+        case .quit:
+            break
+        }
+    }
+
+    /// Ctrl-Z: pause, give the terminal back, stop; after `fg` (or `bg`), take the keyboard again if this process
+    /// is in the foreground, and play on if it was playing.
+    private func suspend(_ keyboard: Keyboard) {
+        let wasPlaying = player.context.state == .playing
+        try? player.pause()
+        keyboard.restore()
+        if !lastLine.isEmpty { Terminal.writeError("\n"); lastLine = "" }
+        _ = kill(getpid(), SIGSTOP)
+        // Continued here (`fg` or `bg`).
+        keyboard.resumed()
+        if wasPlaying { try? player.play() }
+        draw(player.context)
+    }
+
+    /// The position line: state, elapsed / duration, rate and a bar, redrawn in place on standard error.
+    private func draw(_ context: PlayerContext) {
+        guard interactive else { return }
+        let symbol = switch context.state {
+        case .playing: "▶"
+        case .paused: "❚❚"
+        case .loading: "…"
+        case .stopped, .notLoaded: "■"
+        }
+        let estimate = context.durationIsEstimate ? "~" : ""
+        let times = "\(clock(context.currentTime)) / \(estimate)\(clock(context.duration))"
+        let head = "\(symbol) \(times)  \(rateText(context.rate))  "
+        let width = max(10, min(40, Terminal.columns - head.count - 3))
+        let fraction = context.duration > 0 ? min(1, max(0, context.currentTime / context.duration)) : 0
+        let filled = fraction.isFinite ? Int((fraction * Double(width)).rounded(.down)) : 0
+        let bar = String(repeating: "━", count: filled) + String(repeating: "─", count: width - filled)
+        let line = "\r\(head)\(bar)\u{1B}[K"
+        if line != lastLine { Terminal.writeError(line); lastLine = line }
+    }
+
+    /// mm:ss.t, or `--:--` for a time no clock shows (a file's duration is outside data).
+    private func clock(_ seconds: Double) -> String {
+        seconds.isFinite && seconds >= 0 && seconds < 1e9 ? formatClock(seconds) : "--:--"
+    }
+
+    /// `1×`, `1.5×`, `1.25×`.
+    private func rateText(_ rate: Double) -> String {
+        rate == rate.rounded() ? "\(Int(rate))×" : "\(rate)×"
+    }
+}
+
+/// The terminal on standard input in non-canonical mode without echo (signals kept: Ctrl-C is SIGINT), read as keys.
+final class Keyboard {
+    enum Key: Equatable { case togglePause, back, forward, faster, slower, quit }
+
+    private var saved = termios()
+    private(set) var isActive = false
+    /// Bytes of an escape sequence not complete yet.
+    private var pending: [UInt8] = []
+
+    /// Whether standard input is a terminal this process may read: this process is in the terminal's foreground
+    /// process group, or the terminal is not its controlling terminal (no job control then).
+    static var isAvailable: Bool {
+        guard isatty(STDIN_FILENO) == 1 else { return false }
+        let foreground = tcgetpgrp(STDIN_FILENO)
+        return foreground == getpgrp() || (foreground == -1 && errno == ENOTTY)
+    }
+
+    /// Takes the keyboard if this process is in the terminal's foreground (else at the first `resumed` that is).
+    init() { enter() }
+
+    /// Switches the terminal to key-at-a-time input, when this process is in its foreground.
+    func enter() {
+        guard !isActive, Self.isAvailable, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
+        isActive = applyRaw()
+        pending = []
+    }
+
+    /// After SIGCONT: in the foreground, takes the keyboard (again: a shell may have reset the terminal while the
+    /// process was stopped); in the background, stops reading it without touching the terminal (that would stop
+    /// the process with SIGTTOU; the shell keeps its own settings).
+    func resumed() {
+        guard isActive else { return enter() }
+        if !Self.isAvailable || !applyRaw() { isActive = false }
+    }
+
+    /// `saved` without canonical input and echo, one byte at a time; whether the terminal took it.
+    private func applyRaw() -> Bool {
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutableBytes(of: &raw.c_cc) { characters in
+            characters[Int(VMIN)] = 1
+            characters[Int(VTIME)] = 0
+        }
+        return tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
+    }
+
+    /// Puts the terminal back as it was (idempotent).
+    func restore() {
+        guard isActive else { return }
+        isActive = false
+        _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+    }
+
+    /// The keys that arrived (call when standard input is readable). An end of input stops the reading.
+    func read() -> [Key] {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = Glibc.read(STDIN_FILENO, &bytes, bytes.count)
+        if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
+            restore()
+            return []
+        }
+        guard count > 0 else { return [] }
+        return keys(in: pending + bytes[..<count])
+    }
+
+    /// Decodes keys; an unfinished escape sequence waits in `pending` for the next read.
+    private func keys(in input: [UInt8]) -> [Key] {
+        var keys: [Key] = []
+        var index = 0
+        pending = []
+        while index < input.count {
+            let byte = input[index]
+            guard byte == 0x1B else {
+                switch byte {
+                case UInt8(ascii: " "): keys.append(.togglePause)
+                case UInt8(ascii: "q"), UInt8(ascii: "Q"): keys.append(.quit)
+                case UInt8(ascii: "+"), UInt8(ascii: "="): keys.append(.faster)
+                case UInt8(ascii: "-"), UInt8(ascii: "_"): keys.append(.slower)
+                default: break
+                }
+                index += 1
+                continue
+            }
+            // ESC [ C / ESC O C (→), ESC [ D / ESC O D (←); other sequences are skipped whole.
+            guard index + 1 < input.count else { pending = [byte]; break }
+            let introducer = input[index + 1]
+            guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else { index += 1; continue }
+            var end = index + 2
+            while end < input.count, !(0x40...0x7E).contains(input[end]) { end += 1 }
+            guard end < input.count else { pending = Array(input[index...]); break }
+            if end == index + 2 {
+                if input[end] == UInt8(ascii: "C") { keys.append(.forward) }
+                if input[end] == UInt8(ascii: "D") { keys.append(.back) }
+            }
+            index = end + 1
+        }
+        return keys
+    }
+}

@@ -1,0 +1,174 @@
+/* play.c — plays a voice message to its end with voicenote's player and prints its progress.
+ *
+ *   play FILE [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]
+ *
+ * Shows: player options (the device by name or by ALSA configuration text, the progress interval), subscribing to
+ * events (the current context first, then progress contexts, FINISHED or FAILED), the rate, loading with autoplay,
+ * waiting for the end with a condition variable, and the error path (vn_status_name + vn_last_error_message for a
+ * refused call; the status and message of a FAILED event for a file that cannot be played).
+ * With no --device it plays to the default ALSA device; tests pass a file speaker (ALSA's file plugin), defined in
+ * ALSA_CONFIG_FILE, whose text is handed to the library (vn_player_options_set_device).
+ * Exit status: 0 when the file played to its end, 1 when it could not be played, 2 for bad arguments.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime under strict C */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <voicenote.h>
+
+/* How long the player may stay silent (no event at all) before the sample gives up. */
+#define STALL_SECONDS 30
+
+typedef struct {
+    pthread_mutex_t mutex;
+    pthread_cond_t changed;
+    unsigned long events; /* every event, to tell a stall from progress */
+    int finished;         /* a FINISHED event arrived */
+    int failed;           /* the status of a FAILED event, 0 if none */
+    int playing;          /* the last context was PLAYING */
+} playback;
+
+static void on_event(void *user_data, const vn_player_event *event) {
+    playback *play = user_data;
+    pthread_mutex_lock(&play->mutex);
+    play->events++;
+    switch (event->type) {
+    case VN_PLAYER_EVENT_CONTEXT: {
+        const vn_player_context *context = &event->context;
+        if (context->state == VN_PLAYER_PLAYING) {
+            if (!play->playing) printf("playing %s at %.2fx\n", context->location, context->rate);
+            printf("  %6.2f / %s%.2f s%s\n", context->current_time_s, context->duration_is_estimate ? "~" : "",
+                   context->duration_s, context->is_seeking ? " (seeking)" : "");
+        }
+        play->playing = context->state == VN_PLAYER_PLAYING;
+        break;
+    }
+    case VN_PLAYER_EVENT_FINISHED:
+        play->finished = 1;
+        printf("finished: %s\n", event->location);
+        break;
+    case VN_PLAYER_EVENT_FAILED:
+        play->failed = event->status;
+        fprintf(stderr, "play: failed: %s: %s\n", vn_status_name(event->status), event->message);
+        break;
+    default:
+        break;
+    }
+    fflush(stdout);
+    pthread_cond_broadcast(&play->changed);
+    pthread_mutex_unlock(&play->mutex);
+}
+
+/* The whole text of a small file, or NULL; the caller frees it. */
+static char *read_text(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return NULL;
+    char *text = calloc(1, 65536);
+    size_t length = text ? fread(text, 1, 65535, file) : 0;
+    fclose(file);
+    if (text) text[length] = '\0';
+    return text;
+}
+
+static int fail(const char *what, int status) {
+    fprintf(stderr, "play: %s: %s (%s): %s\n", what, vn_status_name(status), vn_strerror(status), vn_last_error_message());
+    return 1;
+}
+
+static int usage(const char *problem) {
+    if (problem != NULL) fprintf(stderr, "play: %s\n", problem);
+    fprintf(stderr, "usage: play FILE [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]\n");
+    return 2;
+}
+
+int main(int argc, char **argv) {
+    const char *file = NULL, *device = NULL, *config_path = NULL;
+    double rate = 1.0;
+    for (int i = 1; i < argc; i++) {
+        const char *argument = argv[i];
+        if (strcmp(argument, "--rate") == 0 || strcmp(argument, "--device") == 0 ||
+            strcmp(argument, "--device-config") == 0) {
+            if (i + 1 >= argc) return usage("an option lacks its value");
+            const char *value = argv[++i];
+            if (strcmp(argument, "--device") == 0) {
+                device = value;
+            } else if (strcmp(argument, "--device-config") == 0) {
+                config_path = value;
+            } else {
+                char *end = NULL;
+                errno = 0;
+                rate = strtod(value, &end);
+                if (end == value || *end != '\0' || errno != 0) return usage("--rate takes a number (0.5 to 2.5)");
+            }
+        } else if (argument[0] == '-' && argument[1] != '\0') {
+            return usage("unknown option");
+        } else if (file == NULL) {
+            file = argument;
+        } else {
+            return usage("one FILE only");
+        }
+    }
+    if (file == NULL) return usage(NULL);
+    if (config_path != NULL && device == NULL) return usage("--device-config needs --device NAME");
+    char *configuration = NULL;
+    if (config_path != NULL && (configuration = read_text(config_path)) == NULL) {
+        fprintf(stderr, "play: cannot read %s\n", config_path);
+        return 2;
+    }
+
+    vn_player_options *options = NULL;
+    int status = vn_player_options_create(&options);
+    if (status != VN_OK) {
+        free(configuration);
+        return fail("vn_player_options_create", status);
+    }
+    if ((device != NULL && (status = vn_player_options_set_device(options, device, configuration)) != VN_OK) ||
+        (status = vn_player_options_set_progress_interval(options, 0.25)) != VN_OK) {
+        vn_player_options_destroy(options);
+        free(configuration);
+        return fail("setting player options", status);
+    }
+    free(configuration); /* the options copied it */
+    vn_player *player = NULL;
+    status = vn_player_create(options, &player);
+    vn_player_options_destroy(options); /* the player keeps its own copy */
+    if (status != VN_OK) return fail("vn_player_create", status);
+
+    playback play = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0};
+    if ((status = vn_player_subscribe(player, on_event, &play, NULL, NULL)) != VN_OK) {
+        vn_player_destroy(player);
+        return fail("vn_player_subscribe", status);
+    }
+    if ((status = vn_player_set_rate(player, rate)) != VN_OK) {
+        vn_player_destroy(player);
+        return fail("vn_player_set_rate", status);
+    }
+    /* Returns at once; a file that cannot be opened or decoded arrives as a FAILED event. */
+    if ((status = vn_player_load(player, file, 1, -1)) != VN_OK) {
+        vn_player_destroy(player);
+        return fail("vn_player_load", status);
+    }
+
+    /* Wait for the end or a failure; bounded: give up when no event at all came for STALL_SECONDS. */
+    pthread_mutex_lock(&play.mutex);
+    int waited = 0;
+    while (!play.finished && play.failed == 0 && waited != ETIMEDOUT) {
+        unsigned long seen = play.events;
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_sec += STALL_SECONDS;
+        while (!play.finished && play.failed == 0 && play.events == seen && waited != ETIMEDOUT)
+            waited = pthread_cond_timedwait(&play.changed, &play.mutex, &deadline);
+    }
+    int finished = play.finished, failed = play.failed;
+    pthread_mutex_unlock(&play.mutex);
+    vn_player_destroy(player); /* sound stops, the device closes; no callback runs after this */
+    if (!finished && failed == 0) {
+        fprintf(stderr, "play: no progress for %d s; giving up\n", STALL_SECONDS);
+        return 1;
+    }
+    return finished && failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,540 @@
+"""``Player``: plays voice messages from files, bytes or binary file-like objects to an ALSA device
+(``vn_player``)."""
+
+from __future__ import annotations
+
+import ctypes
+import enum
+import io
+import os
+from dataclasses import dataclass
+from typing import Any, Callable, Optional, Union
+
+from . import _buffers, _capi, _events, _lifecycle, _session, _sources
+from ._events import Subscription
+from ._focus import FocusGroup
+from ._loop import EventLoop
+from ._session import ActivateHook, DeactivateHook
+from .errors import VoiceNoteError, check, error_class, error_for, invalid_argument, status_name, strerror
+
+__all__ = [
+    "Player",
+    "PlayerState",
+    "PlayerContext",
+    "PlayerEvent",
+    "PlayerContextEvent",
+    "PlaybackFinished",
+    "PlaybackFailed",
+]
+
+
+class PlayerState(enum.IntEnum):
+    """A player's state (``vn_player_state``, Stream's ``AudioPlaybackState``)."""
+
+    #: Nothing loaded, or the last load failed (its location is kept).
+    NOT_LOADED = _capi.VN_PLAYER_NOT_LOADED
+    #: Opening the location and reading its duration.
+    LOADING = _capi.VN_PLAYER_LOADING
+    #: Loaded, not sounding.
+    PAUSED = _capi.VN_PLAYER_PAUSED
+    #: Sounding.
+    PLAYING = _capi.VN_PLAYER_PLAYING
+    #: Loaded, at 0: after :meth:`Player.stop` or the end of the item.
+    STOPPED = _capi.VN_PLAYER_STOPPED
+
+
+# --- context and events ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerContext:
+    """A player's context (Stream's ``AudioPlaybackContext`` and more), copied out of the library. Times are
+    seconds in the file's time."""
+
+    #: The state.
+    state: PlayerState
+    #: The item's duration: the hint until the real one is known; 0 when nothing is loaded.
+    duration: float
+    #: What the listener hears now (the device's delay and the time-stretcher's backlog taken off).
+    current_time: float
+    #: The chosen rate, 0.5…2.5 (kept while paused).
+    rate: float
+    #: True from a seek until audio at the new position is ready.
+    is_seeking: bool
+    #: How much of the item is available, 0…1 (1 for local items once loaded).
+    buffered_fraction: float
+    #: True while the duration is a hint or an estimate.
+    duration_is_estimate: bool
+    #: The software volume, 0…1.
+    volume: float
+    #: True when skip silence is on.
+    skip_silence: bool
+    #: The last failure's status (negative, e.g. ``VN_E_NOT_FOUND``), 0 when none since the last load.
+    last_status: int
+    #: The location as given: the path or ``file://`` URL, ``"memory"`` for bytes, ``"host source"`` for a
+    #: file-like object; ``""`` when nothing was loaded.
+    location: str
+
+
+@dataclass(frozen=True)
+class PlayerContextEvent:
+    """``VN_PLAYER_EVENT_CONTEXT``: a state change, a seek, a setting, or a progress step of played audio. For a
+    subscriber slower than playback, progress steps coalesce (the latest wins); state changes are never dropped."""
+
+    context: PlayerContext
+
+
+@dataclass(frozen=True)
+class PlaybackFinished:
+    """``VN_PLAYER_EVENT_FINISHED``: the item played to its end; a context with state ``STOPPED`` at 0 follows."""
+
+    #: The item's location, as in :attr:`PlayerContext.location`.
+    location: str
+
+
+@dataclass(frozen=True)
+class PlaybackFailed:
+    """``VN_PLAYER_EVENT_FAILED``: a load, decode or device failure; a context follows (``NOT_LOADED`` after a
+    failed load, ``PAUSED`` after a decode or device failure)."""
+
+    #: The failure: a :class:`~voicenote.NotFoundError` for a missing file, :class:`~voicenote.FormatError` for one
+    #: that is not audio, :class:`~voicenote.DeviceError` when the device cannot be opened or was lost, ...
+    error: VoiceNoteError
+
+
+#: What a player subscriber receives.
+PlayerEvent = Union[PlayerContextEvent, PlaybackFinished, PlaybackFailed]
+
+
+def _filled(raw: Any, struct: Any, field: str) -> bool:
+    """Whether the library filled ``field`` (an older library fills a shorter struct and says so in ``size``)."""
+    descriptor = getattr(struct, field)
+    return bool(int(raw.size) >= descriptor.offset + descriptor.size)
+
+
+def _state(value: int) -> PlayerState:
+    try:
+        return PlayerState(value)
+    except ValueError:  # a state appended by a newer library: report it as loaded and silent
+        return PlayerState.PAUSED
+
+
+def _text(raw: Optional[bytes]) -> str:
+    return raw.decode("utf-8", "replace") if raw else ""
+
+
+def _context(raw: Any, location: str) -> PlayerContext:
+    struct = _capi.vn_player_context
+
+    def number(field: str, default: float) -> float:
+        return float(getattr(raw, field)) if _filled(raw, struct, field) else default
+
+    def flag(field: str) -> bool:
+        return bool(getattr(raw, field)) if _filled(raw, struct, field) else False
+
+    return PlayerContext(
+        state=_state(int(raw.state)) if _filled(raw, struct, "state") else PlayerState.NOT_LOADED,
+        duration=number("duration_s", 0.0),
+        current_time=number("current_time_s", 0.0),
+        rate=number("rate", 1.0),
+        is_seeking=flag("is_seeking"),
+        buffered_fraction=number("buffered_fraction", 0.0),
+        duration_is_estimate=flag("duration_is_estimate"),
+        volume=number("volume", 1.0),
+        skip_silence=flag("skip_silence"),
+        last_status=int(raw.last_status) if _filled(raw, struct, "last_status") else 0,
+        location=location,
+    )
+
+
+def _failure(status: int, message: Optional[bytes]) -> VoiceNoteError:
+    if status >= 0:  # not a failure status: never expected, but an error object must carry one
+        status = _capi.VN_E_INTERNAL
+    text = message.decode("utf-8", "replace") if message else strerror(status)
+    return error_class(status)(status, status_name(status), text)
+
+
+def _convert_event(raw: Any) -> Optional[PlayerEvent]:
+    """The Python event for a C ``vn_player_event``; None for a type this binding does not know."""
+    struct = _capi.vn_player_event
+    kind = int(raw.type)
+    if kind == _capi.VN_PLAYER_EVENT_CONTEXT:
+        context = raw.context
+        has_location = _filled(raw, struct, "context") and _filled(context, _capi.vn_player_context, "location")
+        return PlayerContextEvent(_context(context, _text(context.location) if has_location else ""))
+    if kind == _capi.VN_PLAYER_EVENT_FINISHED:
+        return PlaybackFinished(_text(raw.location) if _filled(raw, struct, "location") else "")
+    if kind == _capi.VN_PLAYER_EVENT_FAILED:
+        return PlaybackFailed(_failure(int(raw.status), raw.message if _filled(raw, struct, "message") else None))
+    return None  # a type appended by a newer library
+
+
+#: The event trampoline (``vn_player_event_fn``) shared by every player subscription.
+player_event_trampoline = _events.event_trampoline(_capi.vn_player_event_fn, _convert_event, "player event callback")
+
+
+# --- the player --------------------------------------------------------------------------------------------------
+
+
+def _text_arg(name: str, value: Any) -> bytes:
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
+    encoded = value.encode("utf-8")
+    if b"\0" in encoded:
+        raise ValueError(f"embedded null byte in {name}")
+    return encoded
+
+
+def _destroy(handle: Any, hooks_key: int) -> None:
+    _capi.vn_player_destroy(handle)
+    _session.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
+
+
+def _load_stream(handle: Any, stream: Any, autoplay: int, hint: float) -> int:
+    """Loads a binary file-like object as a host source that the player keeps (``vn_player_load_source``). The
+    source handle is destroyed at once; the library runs its release (which forgets the stream) when the player
+    lets the source go."""
+    size, start = _sources._measure(stream)
+    if start is not None:
+        try:
+            stream.seek(start, io.SEEK_SET)
+        except Exception:  # noqa: BLE001 - the player reads from the start anyway
+            pass
+    host = _sources._HostStream(stream)
+    key = next(_sources._keys)
+    _sources._streams[key] = host
+    source = _capi.vn_source_p()
+    rc = _capi.vn_source_create_callbacks(_sources.read_trampoline, _sources.seek_trampoline, size, key,
+                                          _sources.release_trampoline, ctypes.byref(source))
+    if rc < 0:
+        _sources._streams.pop(key, None)  # the library does not call release when create fails
+        return rc
+    try:
+        return _capi.vn_player_load_source(handle, source, autoplay, hint)
+    finally:
+        _capi.vn_source_destroy(source)  # the player keeps the source itself; a refused load releases it here
+
+
+class Player(_lifecycle.Closing):
+    """Plays voice messages (Ogg Opus, AAC, MP3, WAV, FLAC, Vorbis) at 0.5–2.5x with the pitch kept, with a
+    software volume, skip silence, seeking, a resume position per location and audio focus.
+
+    ::
+
+        with voicenote.Player() as player:
+            player.subscribe(on_event)       # PlayerContextEvent, PlaybackFinished, PlaybackFailed
+            player.rate = 1.5
+            player.load("note.ogg")          # returns at once; plays once loaded
+            ...
+
+    Loading never blocks: the player's own thread opens and decodes, and a file that cannot be played arrives as
+    :class:`PlaybackFailed`. Events run on the library's event thread, or inside :meth:`EventLoop.dispatch` when the
+    player was made with a ``loop``; every method may be called from any thread, including inside its callbacks.
+    Usable as a context manager; methods raise :class:`ValueError` after :meth:`close`. A player that is
+    garbage-collected, or still open when the interpreter exits, is closed then.
+    """
+
+    def __init__(
+        self,
+        device: Optional[str] = None,
+        device_config: Optional[str] = None,
+        loop: Optional[EventLoop] = None,
+        focus_group: Optional[FocusGroup] = None,
+        on_activate: Optional[ActivateHook] = None,
+        on_deactivate: Optional[DeactivateHook] = None,
+        progress_interval: float = 0.1,
+        resume_limit: int = 256,
+    ) -> None:
+        """Creates a player. No device is opened until it first plays.
+
+        Args:
+            device: the ALSA PCM name to play to (``"default"``, ``"pulse"``, ``"plughw:1,0"``, or a name that
+                ``device_config`` defines); None for ``"default"``.
+            device_config: ALSA configuration text defining ``device`` (how a virtual speaker is given without
+                touching the environment), or None for the system's. Needs ``device``.
+            loop: the :class:`EventLoop` that delivers the events, or None for the library's event thread. The
+                player keeps the Python loop object alive; close the player before the loop.
+            focus_group: the :class:`FocusGroup` it joins (a player that starts pauses the group's other players and
+                a take that is recording), or None for the process's default group.
+            on_activate: ``on_activate(kind: SessionKind) -> bool``, asked on the thread that calls :meth:`play`
+                (or :meth:`load` with ``autoplay``) before the player starts sounding; a false result (or an
+                exception, which is logged) refuses, and that call raises :class:`~voicenote.BusyError`.
+            on_deactivate: ``on_deactivate(kind: SessionKind)``, told after the player stopped sounding and closed
+                the device (pause, stop, the end, a failure, close), on the player's thread or the closing one.
+                Exceptions are logged.
+            progress_interval: seconds of played audio between progress contexts, 0.01…10.
+            resume_limit: how many locations' resume positions are kept, 0…100000.
+
+        Raises:
+            InvalidArgumentError: a value out of range (also a ``ValueError``), an empty device.
+            ValueError: a NUL byte in a text, ``device_config`` without ``device``, or ``loop`` is closed.
+            TypeError: an argument of the wrong type.
+            MisuseError: ``loop`` or ``focus_group`` was destroyed.
+        """
+        if loop is not None and not isinstance(loop, EventLoop):
+            raise TypeError("loop must be a voicenote.EventLoop or None")
+        if focus_group is not None and not isinstance(focus_group, FocusGroup):
+            raise TypeError("focus_group must be a voicenote.FocusGroup or None")
+        if device_config is not None and device is None:
+            raise ValueError("device_config needs device: the name of the PCM it defines")
+        device_arg = _text_arg("device", device) if device is not None else None
+        config_arg = _text_arg("device_config", device_config) if device_config is not None else None
+        interval = _buffers.real(progress_interval)
+        limit = _buffers.count_arg("resume_limit", resume_limit, 0, 100000)
+        loop_handle = loop._handle_for_child() if loop is not None else None
+        group_handle = focus_group._handle_for_member() if focus_group is not None else None
+
+        key, hooks, activate_fn, deactivate_fn = _session.register_hooks(on_activate, on_deactivate)
+        options = _capi.vn_player_options_p()
+        handle = _capi.vn_player_p()
+        try:
+            check(_capi.vn_player_options_create(ctypes.byref(options)))
+            try:
+                if device_arg is not None:
+                    check(_capi.vn_player_options_set_device(options, device_arg, config_arg))
+                check(_capi.vn_player_options_set_progress_interval(options, interval))
+                check(_capi.vn_player_options_set_resume_limit(options, limit))
+                if loop_handle is not None:
+                    check(_capi.vn_player_options_set_event_loop(options, loop_handle))
+                if group_handle is not None:
+                    check(_capi.vn_player_options_set_focus_group(options, group_handle))
+                if key:
+                    check(_capi.vn_player_options_set_session_hooks(options, activate_fn, deactivate_fn, key))
+                check(_capi.vn_player_create(options, ctypes.byref(handle)))
+            finally:
+                _capi.vn_player_options_destroy(options)
+        except BaseException:
+            _session.discard_hooks(key)
+            raise
+        self._loop = loop
+        self._focus_group = focus_group
+        self._hooks = hooks
+        self._own(handle, _destroy, handle, key)
+
+    # -- state ------------------------------------------------------------------------------------------------
+
+    @property
+    def loop(self) -> Optional[EventLoop]:
+        """The loop that delivers this player's events, or None for the library's event thread."""
+        return self._loop
+
+    def _raw_context(self) -> Any:
+        raw = _capi.vn_player_context()
+        raw.size = ctypes.sizeof(_capi.vn_player_context)
+        check(_capi.vn_player_get_context(self._live_handle(), ctypes.byref(raw)))
+        return raw
+
+    @property
+    def context(self) -> PlayerContext:
+        """The current context: state, duration, position, settings, the last failure and the location.
+
+        Read with two calls (``vn_player_get_context``, ``vn_player_copy_location``): when a load happens in
+        between, the location may already be the new one. Context events carry a consistent copy.
+
+        Raises:
+            ValueError: the player is closed.
+        """
+        raw = self._raw_context()
+        owned = ctypes.c_void_p()
+        check(_capi.vn_player_copy_location(self._live_handle(), ctypes.byref(owned)))
+        try:
+            location = _text(ctypes.string_at(owned.value)) if owned.value else ""
+        finally:
+            _capi.vn_free(owned)
+        return _context(raw, location)
+
+    @property
+    def rate(self) -> float:
+        """The playback rate, 0.5…2.5, pitch kept. Settable in every state, kept while paused; setting it never
+        starts playback.
+
+        Raises:
+            InvalidArgumentError: (setting) outside 0.5…2.5, NaN included.
+            TypeError: (setting) not a number.
+            ValueError: the player is closed.
+        """
+        return float(self._raw_context().rate)
+
+    @rate.setter
+    def rate(self, value: float) -> None:
+        check(_capi.vn_player_set_rate(self._live_handle(), _buffers.real(value)))
+
+    @property
+    def volume(self) -> float:
+        """The software volume, 0…1 (ramped over 10 ms).
+
+        Raises:
+            InvalidArgumentError: (setting) outside 0…1, NaN included.
+            TypeError: (setting) not a number.
+            ValueError: the player is closed.
+        """
+        return float(self._raw_context().volume)
+
+    @volume.setter
+    def volume(self, value: float) -> None:
+        check(_capi.vn_player_set_volume(self._live_handle(), _buffers.real(value)))
+
+    @property
+    def skip_silence(self) -> bool:
+        """Whether pauses longer than 0.6 s (below the note's own noise floor) are shortened to 0.25 s; times stay
+        in the file's time.
+
+        Raises:
+            ValueError: the player is closed.
+        """
+        return bool(self._raw_context().skip_silence)
+
+    @skip_silence.setter
+    def skip_silence(self, value: bool) -> None:
+        check(_capi.vn_player_set_skip_silence(self._live_handle(), 1 if value else 0))
+
+    # -- subscriptions ----------------------------------------------------------------------------------------
+
+    def subscribe(
+        self,
+        callback: Callable[[PlayerEvent], Any],
+        *,
+        on_release: Optional[Callable[[], Any]] = None,
+    ) -> Subscription:
+        """Calls ``callback(event)`` with the current context first (a :class:`PlayerContextEvent`), then for
+        each event, in order.
+
+        ``event`` is one of :class:`PlayerContextEvent`, :class:`PlaybackFinished` and :class:`PlaybackFailed`,
+        with everything copied out of the library. Exceptions raised by ``callback`` are logged on the
+        ``"voicenote"`` logger and ignored.
+
+        Args:
+            callback: the event callback.
+            on_release: called once when the subscription has ended and no callback of it will run again.
+
+        Raises:
+            ValueError: the player is closed.
+        """
+        handle = self._live_handle()
+        return _events.subscribe_with(
+            lambda fn, key, release, out: _capi.vn_player_subscribe(handle, fn, key, release, ctypes.byref(out)),
+            player_event_trampoline,
+            callback,
+            on_release,
+        )
+
+    # -- actions ----------------------------------------------------------------------------------------------
+
+    def _call_activating(self, call: Callable[[], int]) -> None:
+        """Runs a call that may ask ``on_activate``; a refusal raises BusyError chained to what the hook raised."""
+        hooks = self._hooks
+        if hooks is not None:
+            hooks.take_activate_error()
+        rc = call()
+        if rc >= 0:
+            return
+        failure = error_for(rc)
+        cause = hooks.take_activate_error() if hooks is not None else None
+        if cause is not None and not isinstance(cause, Exception):
+            raise cause  # KeyboardInterrupt, SystemExit: not a refusal to report
+        if cause is not None:
+            raise failure from cause
+        raise failure
+
+    def load(self, location: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytearray, memoryview, Any],
+             autoplay: bool = True, duration_hint: Optional[float] = None) -> None:
+        """Loads a voice message, with Stream's ``loadAsset`` rules: the same location already loaded → paused
+        plays, stopped plays from the start, playing or loading does nothing; another location → the current item
+        reports ``STOPPED`` (its position is kept for a later load), the state becomes ``LOADING``, then the item
+        plays (``autoplay``) or ends ``PAUSED`` at its resume position (or 0).
+
+        Returns at once: a file that is missing, unreadable or not audio arrives as :class:`PlaybackFailed` (with
+        the state ``NOT_LOADED`` and the location kept).
+
+        Args:
+            location: a path (``str`` or ``os.PathLike``; a ``str`` may also be a ``file://`` URL), encoded audio
+                (``bytes``, ``bytearray``, ``memoryview``: copied now), or a binary file-like object with ``read``
+                and ``seek``, which the player reads on its own thread until it loads another location or is
+                closed (do not use it meanwhile). Bytes and streams are a new location at every call.
+            autoplay: play once loaded.
+            duration_hint: the duration in seconds to show until the real one is known (e.g. a payload's
+                ``duration``), 0…1000000; None for none.
+
+        Raises:
+            ValueError: the player is closed, or a NUL byte in the path.
+            InvalidArgumentError: an empty path, a ``file://`` URL of another host, a hint out of range.
+            UnsupportedError: a URL scheme other than ``file://``.
+            BusyError: ``autoplay`` asked ``on_activate`` and it refused (nothing changed).
+            TypeError: ``location`` is none of the above.
+        """
+        handle = self._live_handle()
+        kind = _sources.classify(location)
+        hint = -1.0 if duration_hint is None else _buffers.real(duration_hint)
+        if hint < 0 and duration_hint is not None:
+            raise invalid_argument(f"duration_hint must be 0…1000000 seconds or None, not {duration_hint!r}")
+        play = 1 if autoplay else 0
+        if kind == _sources.PATH:
+            path = _sources.path_bytes(location)
+            self._call_activating(lambda: _capi.vn_player_load(handle, path, play, hint))
+        elif kind == _sources.MEMORY:
+            pointer, size = _sources.memory_pointer(location)
+            source = _capi.vn_source_p()
+            check(_capi.vn_source_create_memory(pointer, size, ctypes.byref(source)))
+            del pointer  # copied by the library
+            try:
+                self._call_activating(lambda: _capi.vn_player_load_source(handle, source, play, hint))
+            finally:
+                _capi.vn_source_destroy(source)  # the player keeps the source itself
+        else:
+            self._call_activating(lambda: _load_stream(handle, location, play, hint))
+
+    def play(self) -> None:
+        """Plays or resumes the loaded item; during loading it plays once loaded. Nothing happens while playing.
+        Playing pauses the other players of the focus group and a take that is recording in it. A device that
+        cannot be opened arrives as :class:`PlaybackFailed` (the state becomes ``PAUSED``).
+
+        Raises:
+            ValueError: the player is closed.
+            MisuseError: nothing is loaded (or the load failed).
+            BusyError: ``on_activate`` refused; when it raised, with that exception as ``__cause__``.
+        """
+        handle = self._live_handle()
+        self._call_activating(lambda: _capi.vn_player_play(handle))
+
+    def pause(self) -> None:
+        """Pauses at what the listener hears now. Nothing happens when nothing is loaded, paused or stopped;
+        during loading the item ends paused.
+
+        Raises:
+            ValueError: the player is closed.
+        """
+        check(_capi.vn_player_pause(self._live_handle()))
+
+    def stop(self) -> None:
+        """Stops: position 0, state ``STOPPED``, the item and its duration kept, its resume position forgotten.
+        Nothing happens when nothing is loaded.
+
+        Raises:
+            ValueError: the player is closed.
+        """
+        check(_capi.vn_player_stop(self._live_handle()))
+
+    def seek(self, seconds: float) -> None:
+        """Moves to ``seconds``, clamped to 0…duration, keeping the play/pause state (a stopped item becomes
+        paused there). ``is_seeking`` is true until audio at the new position is ready; seeks faster than the player
+        carries them out coalesce (the latest wins), so a slider may call this on every motion.
+
+        Raises:
+            ValueError: the player is closed.
+            InvalidArgumentError: ``seconds`` is NaN or infinite.
+            MisuseError: nothing is loaded.
+            TypeError: not a number.
+        """
+        check(_capi.vn_player_seek(self._live_handle(), _buffers.real(seconds)))
+
+    def close(self) -> None:
+        """Destroys the player: sound stops, the device closes, a byte source is let go; no event is delivered
+        after this returns, and every subscription is released. Also allowed inside the player's own callbacks.
+        Idempotent."""
+        _lifecycle.run_finalizer(self._finalizer)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<voicenote.Player closed>"
+        where = "event thread" if self._loop is None else "event loop"
+        return f"<voicenote.Player {where}>"
