@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
-from . import _buffers, _capi, _events, _lifecycle, _session, _sources
+from . import _audio_object, _buffers, _capi, _events, _lifecycle, _session, _sources
 from ._events import Subscription
 from ._focus import FocusGroup
 from ._loop import EventLoop
@@ -176,15 +176,6 @@ player_event_trampoline = _events.event_trampoline(_capi.vn_player_event_fn, _co
 # --- the player --------------------------------------------------------------------------------------------------
 
 
-def _text_arg(name: str, value: Any) -> bytes:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    encoded = value.encode("utf-8")
-    if b"\0" in encoded:
-        raise ValueError(f"embedded null byte in {name}")
-    return encoded
-
-
 def _destroy(handle: Any, hooks_key: int) -> None:
     _capi.vn_player_destroy(handle)
     _session.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
@@ -271,41 +262,15 @@ class Player(_lifecycle.Closing):
             TypeError: an argument of the wrong type.
             MisuseError: ``loop`` or ``focus_group`` was destroyed.
         """
-        if loop is not None and not isinstance(loop, EventLoop):
-            raise TypeError("loop must be a voicenote.EventLoop or None")
-        if focus_group is not None and not isinstance(focus_group, FocusGroup):
-            raise TypeError("focus_group must be a voicenote.FocusGroup or None")
-        if device_config is not None and device is None:
-            raise ValueError("device_config needs device: the name of the PCM it defines")
-        device_arg = _text_arg("device", device) if device is not None else None
-        config_arg = _text_arg("device_config", device_config) if device_config is not None else None
         interval = _buffers.real(progress_interval)
         limit = _buffers.count_arg("resume_limit", resume_limit, 0, 100000)
-        loop_handle = loop._handle_for_child() if loop is not None else None
-        group_handle = focus_group._handle_for_member() if focus_group is not None else None
 
-        key, hooks, activate_fn, deactivate_fn = _session.register_hooks(on_activate, on_deactivate)
-        options = _capi.vn_player_options_p()
-        handle = _capi.vn_player_p()
-        try:
-            check(_capi.vn_player_options_create(ctypes.byref(options)))
-            try:
-                if device_arg is not None:
-                    check(_capi.vn_player_options_set_device(options, device_arg, config_arg))
-                check(_capi.vn_player_options_set_progress_interval(options, interval))
-                check(_capi.vn_player_options_set_resume_limit(options, limit))
-                if loop_handle is not None:
-                    check(_capi.vn_player_options_set_event_loop(options, loop_handle))
-                if group_handle is not None:
-                    check(_capi.vn_player_options_set_focus_group(options, group_handle))
-                if key:
-                    check(_capi.vn_player_options_set_session_hooks(options, activate_fn, deactivate_fn, key))
-                check(_capi.vn_player_create(options, ctypes.byref(handle)))
-            finally:
-                _capi.vn_player_options_destroy(options)
-        except BaseException:
-            _session.discard_hooks(key)
-            raise
+        def configure(options: Any) -> None:
+            check(_capi.vn_player_options_set_progress_interval(options, interval))
+            check(_capi.vn_player_options_set_resume_limit(options, limit))
+
+        handle, key, hooks = _audio_object.create("player", device, device_config, loop, focus_group, on_activate,
+                                                  on_deactivate, configure)
         self._loop = loop
         self._focus_group = focus_group
         self._hooks = hooks

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Union
 
-from . import _buffers, _capi, _events, _lifecycle, _session, _sources
+from . import _audio_object, _buffers, _capi, _events, _lifecycle, _session, _sources
 from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._focus import FocusGroup
@@ -251,15 +251,6 @@ def _int32(name: str, value: Any) -> int:
     return number
 
 
-def _text_arg(name: str, value: Any) -> bytes:
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    encoded = value.encode("utf-8")
-    if b"\0" in encoded:
-        raise ValueError(f"embedded null byte in {name}")
-    return encoded
-
-
 def _destroy(handle: Any, hooks_key: int) -> None:
     _capi.vn_recorder_destroy(handle)
     _session.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
@@ -344,45 +335,22 @@ class Recorder(_lifecycle.Closing):
             TypeError: an argument of the wrong type.
             MisuseError: ``loop`` was destroyed.
         """
-        if loop is not None and not isinstance(loop, EventLoop):
-            raise TypeError("loop must be a voicenote.EventLoop or None")
         fmt = RecordingFormat.parse(format)
         directory_arg = _sources.path_bytes(directory) if directory is not None else None
-        device_arg = _text_arg("device", device)
-        config_arg = _text_arg("device_config", device_config) if device_config is not None else None
         encoder = (_int32("bitrate", bitrate), _int32("complexity", complexity), _buffers.real(frame_ms))
         intervals = (_buffers.real(meter_interval), _buffers.real(duration_interval))
         limits = (_buffers.real(max_duration), _buffers.real(max_duration_warning), _buffers.real(min_duration))
-        loop_handle = loop._handle_for_child() if loop is not None else None
-        if focus_group is not None and not isinstance(focus_group, FocusGroup):
-            raise TypeError("focus_group must be a voicenote.FocusGroup or None")
-        group_handle = focus_group._handle_for_member() if focus_group is not None else None
 
-        key, hooks, activate_fn, deactivate_fn = _session.register_hooks(on_activate, on_deactivate)
-        options = _capi.vn_recorder_options_p()
-        handle = _capi.vn_recorder_p()
-        try:
-            check(_capi.vn_recorder_options_create(ctypes.byref(options)))
-            try:
-                if directory_arg is not None:
-                    check(_capi.vn_recorder_options_set_directory(options, directory_arg))
-                check(_capi.vn_recorder_options_set_device(options, device_arg, config_arg))
-                check(_capi.vn_recorder_options_set_format(options, int(fmt)))
-                check(_capi.vn_recorder_options_set_encoder(options, *encoder))
-                check(_capi.vn_recorder_options_set_intervals(options, *intervals))
-                check(_capi.vn_recorder_options_set_limits(options, *limits))
-                if loop_handle is not None:
-                    check(_capi.vn_recorder_options_set_event_loop(options, loop_handle))
-                if group_handle is not None:
-                    check(_capi.vn_recorder_options_set_focus_group(options, group_handle))
-                if key:
-                    check(_capi.vn_recorder_options_set_session_hooks(options, activate_fn, deactivate_fn, key))
-                check(_capi.vn_recorder_create(options, ctypes.byref(handle)))
-            finally:
-                _capi.vn_recorder_options_destroy(options)
-        except BaseException:
-            _session.discard_hooks(key)
-            raise
+        def configure(options: Any) -> None:
+            if directory_arg is not None:
+                check(_capi.vn_recorder_options_set_directory(options, directory_arg))
+            check(_capi.vn_recorder_options_set_format(options, int(fmt)))
+            check(_capi.vn_recorder_options_set_encoder(options, *encoder))
+            check(_capi.vn_recorder_options_set_intervals(options, *intervals))
+            check(_capi.vn_recorder_options_set_limits(options, *limits))
+
+        handle, key, hooks = _audio_object.create("recorder", device, device_config, loop, focus_group, on_activate,
+                                                  on_deactivate, configure)
         self._loop = loop
         self._format = fmt
         self._hooks = hooks
