@@ -215,5 +215,29 @@ import VoiceNoteTestSupport
         guard case .context(let first) = late.all.first else { Issue.record("no context first"); return }
         #expect(first.rate == 1.5 && first.state == .notLoaded)
     }
-}
 
+    /// Loading the next item while one plays keeps the session (and the device, whose format is the same) from one
+    /// item to the next: one activation, one deactivation after the last item.
+    @Test func theNextItemLoadedWhilePlayingKeepsTheSession() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let first = try writeOpus(tone(440, seconds: 30), in: directory)
+        let second = try writeWAV(tone(660, seconds: 0.5), in: directory, name: "second.wav")
+        let activations = Locked(0), deactivations = Locked(0)
+        let hooks = SessionHooks(activate: { _ in activations.withLock { $0 += 1 }; return true },
+                                 deactivate: { _ in deactivations.withLock { $0 += 1 } })
+        let player = try makePlayer(FileSpeaker(directory: directory).selection, hooks: hooks)
+        defer { player.close() }
+        let log = try PlayerLog(player)
+        let held = try GatedSource(path: first, gate: Int.max - 1)
+        defer { held.open() }
+        try player.load(.source(held), autoplay: false)
+        #expect(log.wait { _ in player.context.state == .paused })
+        held.allow(held.bytes.count / 3)
+        try player.play()
+        #expect(eventually { held.isWaiting })
+        try player.load(.file(second))
+        #expect(log.waitFinished())
+        #expect(eventually { deactivations.withLock { $0 } == 1 })
+        #expect(activations.withLock { $0 } == 1)
+    }
+}
