@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteAudioTests", dependencies: ["VoiceNoteAudio", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteSourcesTests", dependencies: ["VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNoteSources", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
