@@ -12,10 +12,15 @@ periods, a buffer of 8 periods (what the library asks for), while speech plays i
            spawning it to its first 20 ms period on stdout, minus that period. Its start-up is included; measured
            alone on ALSA's `null` PCM it is a few ms (reported).
 Either figure is how late the first captured frame left the microphone; at or below 0, no measurable lag.
-  fresh    a new server for every run, no warm-up, the client started FRESH_START_S after the server is up: as long
-           as nothing asked it for a low latency, the null sink renders (and hands its monitor) 2 s blocks ahead,
-           and a stream that connects in the middle of one gets nothing before the block ends.
-  warm     one server warmed as run.py's are (`parec --latency-msec=10` kept running); the runs in turns on it.
+The null sink is loaded as the test fixtures load it (Tests/Support/PulseServer.swift, bindings/python/tests/
+pulse.py), with norewinds=1, except in the "fresh, default arguments" row:
+  fresh, default arguments   a new server for every run, the null sink at its default arguments, no warm-up, the
+           client started FRESH_START_S after the server is up: as long as nothing asked it for a low latency, the
+           null sink renders (and hands its monitor) 2 s blocks ahead, and a stream that connects in the middle of
+           one gets nothing before the block ends (the audio played meanwhile is lost, for every client);
+  fresh    the same with norewinds=1: no such block;
+  warm     one norewinds=1 server warmed as run.py's are (`parec --latency-msec=10` kept running); the runs in
+           turns on it.
 Runs alternate ours, arecord; per-turn ratios ours / arecord, medians (min–max). Budget: 50 ms (docs/performance.md).
 """
 import os
@@ -24,6 +29,7 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 PERIOD_MS = 20                 # the library's default period (CaptureDevice), and arecord's here
@@ -31,6 +37,15 @@ BUFFER_PERIODS = 8
 TAKE_SECONDS = 0.3             # each take of ours records this much, then stops
 FRESH_START_S = 0.5            # a fresh server's client starts this long after the server is up
 FIRST_PERIOD_TIMEOUT_S = 10
+NOREWINDS = "norewinds=1"      # the fixtures' null sink argument
+# (key in the figures, null sink arguments, warmed, the row's label, its microphone column), in the table's order
+SERVERS = (
+    ("fresh_default", "", False, "fresh server, null sink at default arguments",
+     "real-time: PulseAudio null-sink monitor, default arguments, fresh server (no warm-up)"),
+    ("fresh", NOREWINDS, False, "fresh server",
+     f"real-time: PulseAudio null-sink monitor ({NOREWINDS}), fresh server (no warm-up)"),
+    ("warm", NOREWINDS, True, "warm server", f"real-time: PulseAudio null-sink monitor ({NOREWINDS}), warmed"),
+)
 
 
 def arecord_command(device: str, rate: int) -> list:
@@ -80,9 +95,46 @@ def monitor(bench) -> str:
     return f"pulse:{bench.PulseServer.SINK}.monitor"
 
 
-def fresh_run(bench, inputs: dict, takes_dir: pathlib.Path, client: str) -> float:
+def pulse_server(bench, sink_arguments: str):
+    """bench/run.py's PulseServer, started with `sink_arguments` added to its null sink's (the same command
+    line as run.py's otherwise; run.py's own server takes none)."""
+    if not sink_arguments:
+        return bench.PulseServer()
+
+    class Server(bench.PulseServer):
+        def __init__(self, timeout: float = 15):
+            self.directory = pathlib.Path(tempfile.mkdtemp(prefix="vnpa-", dir="/tmp"))
+            self.socket = self.directory / "native"
+            self.children = []
+            self.daemon = None
+            for sub in ("home", "run", "run/pulse"):
+                (self.directory / sub).mkdir(parents=True, exist_ok=True)
+            self.log_path = self.directory / "pulseaudio.log"
+            try:
+                with open(self.log_path, "wb") as log:
+                    self.daemon = subprocess.Popen(
+                        ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
+                         "--log-target=stderr", "--log-level=info",
+                         f"--load=module-null-sink sink_name={self.SINK} rate={bench.PCM_RATE} channels=1 "
+                         f"{sink_arguments}",
+                         f"--load=module-native-protocol-unix auth-anonymous=1 socket={self.socket}"],
+                        env=self.environment(client=False), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                        stderr=log)
+                deadline = time.monotonic() + timeout
+                while b"Daemon startup complete" not in self.log_path.read_bytes():
+                    if self.daemon.poll() is not None or time.monotonic() > deadline:
+                        raise bench.BenchError(f"pulseaudio did not start within {timeout} s:\n{self.log()}")
+                    time.sleep(0.05)
+            except BaseException:
+                self.stop()
+                raise
+
+    return Server()
+
+
+def fresh_run(bench, inputs: dict, takes_dir: pathlib.Path, client: str, sink_arguments: str) -> float:
     """A new server, speech played in, then `client` (ours or arecord) FRESH_START_S after the server is up."""
-    pulse = bench.PulseServer()
+    pulse = pulse_server(bench, sink_arguments)
     try:
         up = time.monotonic()
         pulse.play(inputs["raw"])
@@ -95,27 +147,33 @@ def fresh_run(bench, inputs: dict, takes_dir: pathlib.Path, client: str) -> floa
 
 
 def measure(inputs: dict, turns: int, bench) -> dict:
-    """Both servers, `turns` turns of (ours, arecord) each; `bench` is bench/run.py's module."""
+    """Every server of SERVERS, `turns` turns of (ours, arecord) each; `bench` is bench/run.py's module."""
     takes_dir = inputs["dir"] / "first_frame"
     takes_dir.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    runs = {"fresh": {"ours": [], "arecord": []}, "warm": {"ours": [], "arecord": []}}
+    runs = {key: {"ours": [], "arecord": []} for key, *_ in SERVERS}
     for turn in range(turns):
-        for client in ("ours", "arecord"):
-            runs["fresh"][client].append(fresh_run(bench, inputs, takes_dir, client))
-        print(f"first frame, fresh server, turn {turn + 1}/{turns}: ours {runs['fresh']['ours'][-1]:.1f} ms, "
-              f"arecord {runs['fresh']['arecord'][-1]:.1f} ms", flush=True)
-    pulse = bench.PulseServer()
-    try:
-        pulse.warm()
-        pulse.play(inputs["raw"])
-        for turn in range(turns):
-            runs["warm"]["ours"].append(ours_lag_ms(bench, inputs, pulse, takes_dir))
-            runs["warm"]["arecord"].append(arecord_lag_ms(bench, monitor(bench), pulse.environment()))
-        print("first frame, warm server: ours " + ", ".join(f"{v:.1f}" for v in runs["warm"]["ours"])
-              + " ms; arecord " + ", ".join(f"{v:.1f}" for v in runs["warm"]["arecord"]) + " ms", flush=True)
-    finally:
-        pulse.stop()
+        for key, sink_arguments, warmed, label, _ in SERVERS:
+            if warmed:
+                continue
+            for client in ("ours", "arecord"):
+                runs[key][client].append(fresh_run(bench, inputs, takes_dir, client, sink_arguments))
+            print(f"first frame, {label}, turn {turn + 1}/{turns}: ours {runs[key]['ours'][-1]:.1f} ms, "
+                  f"arecord {runs[key]['arecord'][-1]:.1f} ms", flush=True)
+    for key, sink_arguments, warmed, label, _ in SERVERS:
+        if not warmed:
+            continue
+        pulse = pulse_server(bench, sink_arguments)
+        try:
+            pulse.warm()
+            pulse.play(inputs["raw"])
+            for turn in range(turns):
+                runs[key]["ours"].append(ours_lag_ms(bench, inputs, pulse, takes_dir))
+                runs[key]["arecord"].append(arecord_lag_ms(bench, monitor(bench), pulse.environment()))
+            print(f"first frame, {label}: ours " + ", ".join(f"{v:.1f}" for v in runs[key]["ours"])
+                  + " ms; arecord " + ", ".join(f"{v:.1f}" for v in runs[key]["arecord"]) + " ms", flush=True)
+        finally:
+            pulse.stop()
     startup = [arecord_lag_ms(bench, "null") + PERIOD_MS for _ in range(max(3, turns))]
     leftovers = sorted(p.name for p in takes_dir.iterdir())
     shutil.rmtree(takes_dir, ignore_errors=True)
@@ -129,7 +187,8 @@ def measure(inputs: dict, turns: int, bench) -> dict:
             "ratio": dict(bench.summary(ratios), runs=ratios) if ratios else None,
         }
     print(f"first frame: ({time.perf_counter() - started:.0f} s)", flush=True)
-    return {"turns": turns, "period_ms": PERIOD_MS, "fresh_start_s": FRESH_START_S, "figures": figures,
+    return {"turns": turns, "period_ms": PERIOD_MS, "fresh_start_s": FRESH_START_S,
+            "sink_arguments": {key: arguments for key, arguments, *_ in SERVERS}, "figures": figures,
             "leftover_files": leftovers}
 
 
@@ -138,10 +197,15 @@ def markdown(section, row, bench) -> tuple:
     if not section:
         return [], []
     f = section["figures"]
+    servers = [(key, label, device) for key, _, _, label, device in SERVERS]
+    if "sink_arguments" not in section:  # measured before norewinds=1: both servers had default arguments
+        servers = [("fresh", "fresh server, null sink at default arguments", SERVERS[0][4]),
+                   ("warm", "warm server", "real-time: PulseAudio null-sink monitor, warmed")]
     rows = []
-    for server, device in (("fresh", "real-time: PulseAudio null-sink monitor, fresh server (no warm-up)"),
-                           ("warm", "real-time: PulseAudio null-sink monitor, warmed")):
-        entry = f[server]
+    for server, label, device in servers:
+        entry = f.get(server)
+        if not entry:
+            continue
         reference = (f"arecord on the same server: {entry['arecord']['median']:.1f} ms "
                      f"({entry['arecord']['min']:.1f}–{entry['arecord']['max']:.1f})")
         # Within one period of 0 both are "no measurable lag", and their ratio is noise: the difference instead.
@@ -150,7 +214,7 @@ def markdown(section, row, bench) -> tuple:
         else:
             difference = entry["ours"]["median"] - entry["arecord"]["median"]
             ratio = f"— (both within one period; ours {difference:+.1f} ms)"
-        rows.append(row(f"begin → first captured frame, {server} server†", device, entry["ours"], reference, ratio,
+        rows.append(row(f"begin → first captured frame, {label}†", device, entry["ours"], reference, ratio,
                         bench.BUDGET_BEGIN_MS))
     notes = [
         "",
@@ -159,9 +223,11 @@ def markdown(section, row, bench) -> tuple:
         f"ms periods (spawn to its first period on stdout, minus the period; its start-up, "
         f"{f['arecord_startup']['median']:.1f} ms on ALSA's null PCM, is included), {section['turns']} turns "
         f"alternating. Fresh: a new server per run, the client started {section['fresh_start_s']:g} s after it is "
-        "up: the idle null sink renders its monitor's audio in 2 s blocks until a stream asks for less, and a stream "
-        "that connects in a block gets nothing before the block ends, whatever its ALSA parameters (the same for "
-        "arecord and parec). Warm: `parec --latency-msec=10` kept running, as above.",
+        "up. With the null sink at its default arguments the idle sink renders its monitor's audio in 2 s blocks "
+        "until a stream asks for less, and a stream that connects in a block gets nothing before the block ends "
+        "(that audio is lost), whatever its ALSA parameters (the same for arecord and parec); with "
+        f"{NOREWINDS}, as the test fixtures load it, there is no such block. Warm: `parec --latency-msec=10` kept "
+        "running, as above.",
     ]
     return rows, notes
 

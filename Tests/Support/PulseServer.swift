@@ -10,7 +10,7 @@ import Glibc
 /// user session is touched; running as root works (pulseaudio only warns). Tests that use it must be serialized.
 ///
 ///     let server = try PulseServer()
-///     try server.warm()                       // else the first period arrives ~1.8 s late
+///     try server.warm()                       // optional: a low-latency stream kept running
 ///     let config = server.alsaConfiguration(pcmName: "vn_rt")   // open "vn_rt" with snd_pcm_open_lconf
 ///     let player = try server.play(wavPath)
 ///     ...
@@ -54,9 +54,13 @@ public final class PulseServer: @unchecked Sendable {
             try FileManager.default.createDirectory(atPath: directory + "/" + sub, withIntermediateDirectories: true)
         }
         do {
+            // norewinds=1: with default arguments the idle null sink renders its first 2 s block ahead, before any
+            // capture stream can connect, so audio played into it at the start is lost for every client (measured:
+            // `arecord -D pulse` loses the same 1.46 s as our recorder on a fresh server); without rewinds it is not.
             daemon = try Child(["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
                                 "--log-target=stderr", "--log-level=info",
-                                "--load=module-null-sink sink_name=\(sinkName) rate=\(rate) channels=\(channels)",
+                                "--load=module-null-sink sink_name=\(sinkName) rate=\(rate) channels=\(channels)"
+                                    + " norewinds=1",
                                 "--load=module-native-protocol-unix auth-anonymous=1 socket=\(socketPath)"],
                                environment: Self.environment(directory))
         } catch {
@@ -81,7 +85,8 @@ public final class PulseServer: @unchecked Sendable {
 
     /// Starts a low-latency recorder (`parec --latency-msec=10`) on the monitor and waits until its first data
     /// arrives. It keeps running until `stop`: while it does, the idle null sink runs with short blocks and new
-    /// streams start within tens of milliseconds; without it the first data of every stream comes ~1.8 s late.
+    /// streams start within tens of milliseconds. (Needed on a null sink with default arguments, where the first
+    /// data of every stream would come ~1.8 s late; with this fixture's norewinds=1 a fresh server is as quick.)
     public func warm(timeout: Double = 15) throws {
         let recorder = try client(["parec", "--server=\(address)", "--device=\(monitorSource)", "--latency-msec=10",
                                    "--raw", "--format=s16le", "--rate=\(rate)", "--channels=\(channels)"])
