@@ -4,9 +4,10 @@
 Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST] [--quick] [--runs N]
                     [--lengths 5,60,600]
        bench/run.py --sections recorder [--quick]      only the two recorder sections
+       bench/run.py --sections player [--quick]        only the player
 
-Sections (budgets: docs/performance.md; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, all,
-recorder):
+Sections (budgets: docs/performance.md; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile,
+player, all, recorder):
 - Library size: the stripped .so against its budget.
 - Waveform (docs/waveform.md, 100 values) of Ogg Opus speech of 5 s, 60 s and 600 s (bench/make_corpus.sh), four
   whole processes run side by side:
@@ -45,6 +46,21 @@ recorder):
   frames no decoder accepts) against `voicenote info` of a normal ADTS file (the 5 s note as 64 kbit/s AAC), whole
   processes in turns, peak RSS by GNU time (medians). Budget: ≤ 5 MiB over the normal file's peak (the ≤ 5 MiB
   analysis budget at any length; before FFmpeg's probing was bounded this took 420 MB).
+- Player (docs/player.md): both sides play to the same unpaced sink, ALSA's `file` plugin over `null`
+  (`pcm.vn_bench`, the only definition of an ALSA_CONFIG_PATH file every run gets; ours is handed the same text).
+  CPU: the 600 s speech Opus played to its end, four whole processes in turns after a 5 s warm-up of each:
+    ours 1x, 2x   bench/play_file.c: libvoicenote's player, load with autoplay, waits (bounded) for FINISHED
+    opusdec | aplay                     `sh -c 'opusdec --quiet F - | aplay -D vn_bench -t raw -f S16_LE ...'`
+    opusdec | sox tempo -s 2 | aplay    the 2x reference: a time stretch with the pitch kept
+  CPU of ours from os.wait4; of a pipeline, the shell's children (os.wait4 on the shell includes what it
+  reaped). Per-turn ratios, medians. Budget ≤ 1.2x opusdec | aplay at 1x; 2x is reported. One untimed run into
+  real files checks the frames played (ours = the file's length; aplay's padding checked to be silence) and our
+  samples against opusdec's.
+  Play → first frame: bench/play_latency.c, a new player per take loading the 5 s note with autoplay, against
+  alsa-lib alone opening the same PCM with the library's parameters and writing 20 ms periods; alternating
+  processes, the first take of each "first in process". Two moments: the first snd_pcm_writei() returning frames
+  (play_latency interposes it) and the sink's output file first growing (a thread stat()ing it every 0.2 ms; the
+  file plugin writes only past a buffer's worth). Budget ≤ 50 ms.
 Writes RESULTS/latest.json (every run) and RESULTS/latest.md (the tables), and prints the tables. Sections not
 selected keep their previous results there, marked with the date they were measured.
 Exit status 0 when everything ran, budget misses included (the bench reports, it does not gate); 1 when a step
@@ -121,11 +137,26 @@ RECORDER_LABELS = {
     "opusenc_same": "opusenc, same settings (VOIP, max delay 500 ms, decision delay 0)",
     "opusenc": "opusenc as is (its defaults: application audio, max delay 1000 ms)",
 }
-SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile")
+# Player (docs/player.md, docs/performance.md)
+BUDGET_PLAYER_CPU = 1.2                       # docs/performance.md: ≤ 1.2x opusdec | aplay at 1x
+BUDGET_PLAY_FIRST_FRAME_MS = 50.0             # docs/performance.md: play → first frame written ≤ 50 ms
+PLAYER_SECONDS = 600                          # speech_600s.ogg
+PLAYER_DEVICE = "vn_bench"                    # the unpaced sink both sides play to (ALSA file plugin over null)
+PLAYER_RUNS = 7
+QUICK_PLAYER_RUNS = 2
+PLAYER_LATENCY_COUNTS = {"turns": 7, "takes_per_process": 5}
+QUICK_PLAYER_LATENCY_COUNTS = {"turns": 3, "takes_per_process": 3}
+PLAYER_LABELS = {
+    "ours_1x": "ours at 1x: libvoicenote player (bench/play_file.c)",
+    "ref_1x": "opusdec | aplay",
+    "ours_2x": "ours at 2x (libsonic, pitch kept)",
+    "ref_2x": "opusdec | sox tempo -s 2 | aplay",
+}
+SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
-                "recorder-latency": "recorder_latency", "hostile": "hostile_input"}
+                "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player"}
 
 # The four waveform commands, in turn order; the first two are ours.
 OURS = ("cli", "sample")
@@ -174,13 +205,13 @@ def library_size_markdown(row: dict) -> str:
 # ---------------------------------------------------------------------------------------------------------------
 # Running and measuring one child
 
-def run_once(cmd: list, label: str, keep_stdout: bool = False) -> dict:
-    """Runs cmd once (stdin /dev/null, stdout /dev/null unless kept, stderr kept): wall s, CPU s (user + sys of
-    every thread), peak KiB, stderr (and stdout)."""
+def run_once(cmd: list, label: str, keep_stdout: bool = False, env: dict = None) -> dict:
+    """Runs cmd once (stdin /dev/null, stdout /dev/null unless kept, stderr kept; `env` or ours): wall s, CPU s
+    (user + sys of every thread, and of the children it reaped: a shell's pipeline), peak KiB, stderr (and stdout)."""
     with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out if keep_stdout else subprocess.DEVNULL,
-                                stderr=err)
+                                stderr=err, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -1202,6 +1233,336 @@ def recorder_latency_markdown(section: dict) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Player: CPU against opusdec | aplay, play → first frame against alsa-lib alone
+
+def player_device(output) -> str:
+    """ALSA configuration text of the sink both sides play to: the file plugin over a null slave, unpaced (it takes
+    frames as fast as they are written), copying them into `output` (/dev/null when timed)."""
+    return f'pcm.{PLAYER_DEVICE} {{ type file slave.pcm {{ type null }} file "{output}" format raw }}'
+
+
+def build_player_inputs(build: pathlib.Path, work: pathlib.Path) -> dict:
+    """The corpus (speech_600s.ogg, speech_5s.ogg), a snapshot of the library, bench/play_file.c and
+    bench/play_latency.c."""
+    cc_name = os.environ.get("CC", "cc")
+    require_tools(["espeak-ng", "sox", "soxi", "opusenc", "opusdec", "aplay", "pkg-config", cc_name])
+    corpus = make_corpus(work)
+    folder = work / "player"
+    folder.mkdir(parents=True, exist_ok=True)
+    if re.search(r'["\\\\ ]', str(folder)) or re.search(r'["\\\\ ]', str(corpus)):
+        raise BenchError(f"{folder}: the ALSA configuration text and the shell line need a path without \", \\ or spaces")
+    snapshot = snapshot_library(build, work)
+    lib = snapshot["lib"]
+    cc = shlex.split(cc_name)
+    alsa = shlex.split(capture(["pkg-config", "--cflags", "--libs", "alsa"], "pkg-config alsa"))
+    flags = ["-O2", "-Wall", "-Wextra", "-pedantic", "-I", str(REPO / "include")]
+    link = ["-L", str(lib), f"-Wl,-rpath,{lib}", "-lvoicenote", "-pthread"]
+    programs = {"play_file": work / "play_file", "play_latency": work / "play_latency"}
+    capture(cc + ["-std=c99"] + flags + ["-o", str(programs["play_file"]), str(HERE / "play_file.c")] + link,
+            "building bench/play_file.c")
+    # -rdynamic: play_latency's own snd_pcm_writei (which times the first frame) must take the library's calls.
+    capture(cc + ["-std=c11", "-rdynamic"] + flags + ["-o", str(programs["play_latency"]), str(HERE / "play_latency.c")]
+            + link + alsa + ["-ldl"], "building bench/play_latency.c")
+    return {"ogg": corpus / f"speech_{PLAYER_SECONDS}s.ogg", "short_ogg": corpus / "speech_5s.ogg", "dir": folder,
+            "snapshot": snapshot, "programs": programs}
+
+
+def player_commands(inputs: dict, ogg: pathlib.Path, outputs: dict) -> dict:
+    """The four runs of one turn, in turn order, each {cmd, env}: `outputs[key]` is where its sink copies the frames.
+    Every run gets ALSA_CONFIG_PATH = a file holding only its sink's definition (aplay finds `vn_bench` there; ours
+    is handed the same text through vn_player_options_set_device)."""
+    aplay = f"aplay -q -D {PLAYER_DEVICE} -t raw -f S16_LE -r {PCM_RATE} -c 1"
+    decode = f"opusdec --quiet {shlex.quote(str(ogg))} -"
+    stretch = f"sox -V1 -t raw -r {PCM_RATE} -e signed -b 16 -c 1 - -t raw - tempo -s 2"
+    commands = {}
+    for key in PLAYER_LABELS:
+        text = player_device(outputs[key])
+        config = inputs["dir"] / f"alsa-{key}.conf"
+        config.write_text(text + "\n")
+        env = dict(os.environ, ALSA_CONFIG_PATH=str(config))
+        if key.startswith("ours"):
+            rate = key.split("_")[1][:-1]
+            cmd = [str(inputs["programs"]["play_file"]), str(ogg), rate, PLAYER_DEVICE, text, "600"]
+        else:
+            cmd = ["sh", "-c", f"{decode} | {aplay}" if key == "ref_1x" else f"{decode} | {stretch} | {aplay}"]
+        commands[key] = {"cmd": cmd, "env": env}
+    return commands
+
+
+def run_player_turn(commands: dict) -> dict:
+    runs = {}
+    for key, command in commands.items():
+        runs[key] = run_once(command["cmd"], PLAYER_LABELS[key], keep_stdout=key.startswith("ours"),
+                             env=command["env"])
+        if key.startswith("ours"):
+            try:
+                runs[key]["played"] = json.loads(runs[key]["stdout"])
+            except json.JSONDecodeError as error:
+                raise BenchError(f"play_file printed no result: {error}\n{runs[key]['stdout']}{runs[key]['stderr']}")
+    return runs
+
+
+def max_sample_difference(a: pathlib.Path, b: pathlib.Path, frames: int) -> int:
+    """The largest absolute difference between two S16 mono files over their first `frames` samples (-1 when one
+    is shorter). Read in blocks: the harness's own peak RSS is inherited by every child it starts."""
+    import array
+    largest, left, block = 0, frames, 1 << 19
+    with open(a, "rb") as f, open(b, "rb") as g:
+        while left > 0:
+            count = min(left, block)
+            x, y = array.array("h"), array.array("h")
+            x.frombytes(f.read(count * 2))
+            y.frombytes(g.read(count * 2))
+            if len(x) != count or len(y) != count:
+                return -1
+            largest = max(largest, max(map(abs, map(int.__sub__, x, y))))
+            left -= count
+    return largest
+
+
+def verify_player(inputs: dict) -> dict:
+    """One untimed run of each into real files: the frames each played (1x: ours = the file's own length; opusdec
+    | aplay the same, then aplay's padding, checked to be silence), and how far ours is from opusdec's samples
+    (both dither to 16 bits, so a few LSB, not 0)."""
+    folder = inputs["dir"]
+    outputs = {key: folder / f"verify_{key}.raw" for key in PLAYER_LABELS}
+    for path in outputs.values():
+        path.unlink(missing_ok=True)
+    runs = run_player_turn(player_commands(inputs, inputs["ogg"], outputs))
+    decoded = opus_frames_48k(inputs["ogg"])
+    frames = {key: path.stat().st_size // 2 for key, path in outputs.items()}
+    with open(outputs["ref_1x"], "rb") as f:
+        f.seek(decoded * 2)
+        tail = f.read()
+    check = {
+        "file_frames": decoded,
+        "frames": frames,
+        "ours_1x_equal_file": frames["ours_1x"] == decoded,
+        "ref_1x_padding_frames": frames["ref_1x"] - decoded,
+        "ref_1x_padding_is_silence": not any(tail),
+        "max_abs_sample_difference_1x": max_sample_difference(outputs["ours_1x"], outputs["ref_1x"], decoded),
+        "played_event": {key: runs[key]["played"] for key in ("ours_1x", "ours_2x")},
+    }
+    for path in outputs.values():
+        path.unlink(missing_ok=True)
+    if not check["ours_1x_equal_file"]:
+        raise BenchError(f"our player wrote {frames['ours_1x']} frames at 1x, the file holds {decoded}")
+    return check
+
+
+def player_cpu_section(inputs: dict, runs: int) -> dict:
+    """docs/performance.md player CPU: 600 s of Opus speech played by ours (1x, 2x) and by opusdec | aplay (and
+    | sox tempo at 2x) to the same unpaced sink, whole processes in turns after a 5 s warm-up of each."""
+    started = time.perf_counter()
+    nulls = {key: "/dev/null" for key in PLAYER_LABELS}
+    run_player_turn(player_commands(inputs, inputs["short_ogg"], nulls))
+    check = verify_player(inputs)
+    print(f"player: frames played at 1x: ours {check['frames']['ours_1x']:,}, opusdec | aplay "
+          f"{check['frames']['ref_1x']:,} (file {check['file_frames']:,}); max sample difference "
+          f"{check['max_abs_sample_difference_1x']}", flush=True)
+    commands = player_commands(inputs, inputs["ogg"], nulls)
+    series = {key: [] for key in commands}
+    events = []
+    for turn in range(runs):
+        results = run_player_turn(commands)
+        for key, result in results.items():
+            series[key].append({k: result[k] for k in ("wall_s", "cpu_s", "user_s", "sys_s", "peak_kib")})
+        events.append({key: results[key]["played"] for key in ("ours_1x", "ours_2x")})
+        print(f"player CPU turn {turn + 1}/{runs}: " + ", ".join(
+            f"{key} {series[key][-1]['cpu_s']:.2f} s" for key in series), flush=True)
+    harness_kib = harness_peak_kib()
+    section = {"seconds_of_audio": PLAYER_SECONDS, "file": str(inputs["ogg"]), "runs": runs,
+               "device": player_device("/dev/null"),
+               "commands": {key: c["cmd"] for key, c in commands.items()}, "series": {}, "ratios": {},
+               "check": check, "events": events, "harness_peak_kib": harness_kib,
+               "library": {k: v for k, v in inputs["snapshot"].items() if k != "lib"}}
+    for key, rows in series.items():
+        peak = statistics.median(r["peak_kib"] for r in rows)
+        entry = {m: summary([r[m] for r in rows]) for m in ("wall_s", "cpu_s", "user_s", "sys_s")}
+        entry["runs"] = rows
+        if peak <= harness_kib + 256:  # hidden under the harness's own high-water mark: GNU time on a short run
+            short = player_commands(inputs, inputs["short_ogg"], nulls)[key]
+            cmd = ["env", f"ALSA_CONFIG_PATH={short['env']['ALSA_CONFIG_PATH']}"] + short["cmd"]
+            entry["peak_kib"] = {"value": gnu_time_peak_kib(cmd), "from": "gnu time, one 5 s run"}
+        else:
+            entry["peak_kib"] = {"value": peak, "from": "os.wait4, median"}
+        section["series"][key] = entry
+    for ours, ref in (("ours_1x", "ref_1x"), ("ours_2x", "ref_2x"), ("ours_2x", "ours_1x")):
+        for measure in ("cpu_s", "user_s", "sys_s", "wall_s"):
+            ratios = [a[measure] / max(b[measure], 1e-9) for a, b in zip(series[ours], series[ref])]
+            section["ratios"][f"{ours}/{ref} {measure[:-2]}"] = dict(summary(ratios), runs=ratios)
+    value = section["ratios"]["ours_1x/ref_1x cpu"]["median"]
+    section["verdict"] = {"value": value, "limit": BUDGET_PLAYER_CPU, "pass": value <= BUDGET_PLAYER_CPU}
+    print(f"player CPU: n={runs}, ours/opusdec | aplay at 1x {value:.3f}, at 2x ours/sox tempo "
+          f"{section['ratios']['ours_2x/ref_2x cpu']['median']:.3f} ({time.perf_counter() - started:.0f} s)",
+          flush=True)
+    return section
+
+
+def player_latency_section(inputs: dict, counts: dict) -> dict:
+    """docs/performance.md play → first frame: bench/play_latency.c ours (vn_player_load of the 5 s note with
+    autoplay) against alsa-lib alone (open, configure, write), alternating processes of `takes_per_process` each."""
+    if counts["takes_per_process"] < 2:
+        raise BenchError("the play latency needs at least 2 takes per process (the first is first in process)")
+    program = str(inputs["programs"]["play_latency"])
+    output = inputs["dir"] / "latency.raw"
+    started = time.perf_counter()
+    raw = {"ours": [], "floor": []}
+    for turn in range(counts["turns"]):
+        ours = run_latency([program, "ours", str(inputs["short_ogg"]), str(output), str(counts["takes_per_process"])],
+                           "play_latency ours", timeout=120)
+        floor = run_latency([program, "floor", str(output), str(counts["takes_per_process"])], "play_latency floor",
+                            timeout=120)
+        for name, run in (("ours", ours), ("floor", floor)):
+            missing = [v for v in run["first_write_ms"] + run["file_grew_ms"] if v < 0]
+            if missing:
+                raise BenchError(f"play_latency {name}: a take saw no first frame or no file growth:\n{run}")
+        raw["ours"].append(ours)
+        raw["floor"].append(floor)
+        print(f"play → first frame turn {turn + 1}/{counts['turns']}: ours {ours['first_write_ms'][0]:.2f} ms "
+              f"(then {statistics.median(ours['first_write_ms'][1:]):.2f}), alsa-lib "
+              f"{floor['first_write_ms'][0]:.2f} ms (then {statistics.median(floor['first_write_ms'][1:]):.2f})",
+              flush=True)
+    output.unlink(missing_ok=True)
+
+    def cold(side, key):
+        return [run[key][0] for run in raw[side]]
+
+    def warm(side, key):
+        return [v for run in raw[side] for v in run[key][1:]]
+
+    def ratios(key, first):
+        values = [(o[key][0] / max(f[key][0], 1e-9)) if first else
+                  (statistics.median(o[key][1:]) / max(statistics.median(f[key][1:]), 1e-9))
+                  for o, f in zip(raw["ours"], raw["floor"])]
+        return dict(summary(values), runs=values)
+    limit = BUDGET_PLAY_FIRST_FRAME_MS
+    figures = {
+        "first_write_cold": figure(cold("ours", "first_write_ms"), limit),
+        "first_write_warm": figure(warm("ours", "first_write_ms"), limit),
+        "file_grew_cold": figure(cold("ours", "file_grew_ms"), limit),
+        "file_grew_warm": figure(warm("ours", "file_grew_ms"), limit),
+        "load_call": figure(warm("ours", "load_call_ms") + cold("ours", "load_call_ms")),
+        "frames_at_growth": figure(warm("ours", "frames_at_growth") + cold("ours", "frames_at_growth")),
+        "floor_first_write_cold": figure(cold("floor", "first_write_ms")),
+        "floor_first_write_warm": figure(warm("floor", "first_write_ms")),
+        "floor_file_grew_cold": figure(cold("floor", "file_grew_ms")),
+        "floor_file_grew_warm": figure(warm("floor", "file_grew_ms")),
+        "floor_configured_warm": figure(warm("floor", "configured_ms")),
+        "ratio_first_write_cold": ratios("first_write_ms", True),
+        "ratio_first_write_warm": ratios("first_write_ms", False),
+        "ratio_file_grew_cold": ratios("file_grew_ms", True),
+        "ratio_file_grew_warm": ratios("file_grew_ms", False),
+    }
+    print(f"play → first frame: ours {figures['first_write_cold']['median']:.2f} ms first in process, "
+          f"{figures['first_write_warm']['median']:.2f} ms warm ({time.perf_counter() - started:.0f} s)", flush=True)
+    return {"counts": counts, "figures": figures, "raw": raw, "device": player_device(output),
+            "period_frames": raw["floor"][0].get("period_frames"), "buffer_frames": raw["floor"][0].get("buffer_frames"),
+            "budget_ms": limit}
+
+
+def player_section(build: pathlib.Path, work: pathlib.Path, runs: int, counts: dict) -> dict:
+    inputs = build_player_inputs(build, work)
+    return {"cpu": player_cpu_section(inputs, runs), "latency": player_latency_section(inputs, counts)}
+
+
+def player_markdown(section: dict) -> str:
+    cpu, latency = section["cpu"], section["latency"]
+    check = cpu["check"]
+    lines = [
+        f"Player CPU, {cpu['seconds_of_audio']} s of Ogg Opus speech (speech_{cpu['seconds_of_audio']}s.ogg, "
+        "bench/make_corpus.sh) played to its end. Both sides play to the same unpaced sink, ALSA's `file` plugin "
+        f"over `null` writing to /dev/null (`{cpu['device']}`), the only definition in the ALSA_CONFIG_PATH file "
+        "given to every run (ours gets the same text through vn_player_options_set_device). Ours: "
+        "bench/play_file.c, load with autoplay, wait for FINISHED (player defaults: progress every 0.1 s). "
+        "Reference: `opusdec --quiet F - | aplay -D vn_bench -t raw -f S16_LE -r 48000 -c 1` through `sh -c` "
+        "(CPU of the shell and both children, os.wait4); at 2x `opusdec | sox tempo -s 2 | aplay` (a time "
+        "stretch with the pitch kept, as libsonic). Whole processes in turns after a 5 s warm-up of each; CPU is "
+        "user + sys of all threads; times medians (min–max), ratios medians (min–max) of per-turn ratios. Budget "
+        f"(docs/performance.md): ≤ {BUDGET_PLAYER_CPU}x opusdec | aplay at 1x; 2x has none.",
+        "",
+        "| run | n | CPU s | user s | sys s | wall s | peak RSS MiB | ours / reference, CPU | ours / reference, user "
+        "| ours / reference, sys | ours / reference, wall | budget |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    pairs = {"ref_1x": "ours_1x", "ref_2x": "ours_2x"}
+    for key, entry in cpu["series"].items():
+        peak = entry["peak_kib"]
+        peak_text = "?" if peak["value"] is None else f"{peak['value'] / 1024:.1f}" + (
+            "" if peak["from"].startswith("os.wait4") else "†")
+        if key in pairs:
+            ours = pairs[key]
+            vs = [ratio_text(cpu["ratios"][f"{ours}/{key} {m}"]) for m in ("cpu", "user", "sys", "wall")]
+            if key == "ref_1x":
+                v = cpu["verdict"]
+                verdict = f"{'pass' if v['pass'] else '**miss**'} (≤ {v['limit']}x)"
+            else:
+                verdict = "— (none)"
+        else:
+            vs = ["—"] * 4
+            verdict = "—"
+        lines.append(f"| {PLAYER_LABELS[key].replace('|', chr(92) + '|')} | {cpu['runs']} | {spread(entry['cpu_s'], secs)} "
+                     f"| {secs(entry['user_s']['median'])} | {secs(entry['sys_s']['median'])} "
+                     f"| {spread(entry['wall_s'], secs)} | {peak_text} | {' | '.join(vs)} | {verdict} |")
+    frames = check["frames"]
+    lines += [
+        "",
+        f"Ours at 2x against ours at 1x: CPU {ratio_text(cpu['ratios']['ours_2x/ours_1x cpu'])}. Peak RSS: ours "
+        "from os.wait4, or † by GNU time on a 5 s run when os.wait4 cannot see below the harness's own peak (a child "
+        "inherits it); a pipeline's is its largest process.",
+        "",
+        f"Frames played (one untimed run into real files): the file holds {check['file_frames']:,} frames at 48 kHz; "
+        f"ours wrote {frames['ours_1x']:,} at 1x ({'equal' if check['ours_1x_equal_file'] else 'DIFFERENT'}), "
+        f"opusdec | aplay {frames['ref_1x']:,} (the file's, then {check['ref_1x_padding_frames']:,} frames aplay "
+        f"adds at the end, {'silence' if check['ref_1x_padding_is_silence'] else 'NOT silence'}); our samples are "
+        f"within {check['max_abs_sample_difference_1x']} LSB of opusdec's (both dither their float decode to 16 "
+        f"bits). At 2x: ours {frames['ours_2x']:,}, sox tempo {frames['ref_2x']:,}.",
+    ]
+    f = latency["figures"]
+    c = latency["counts"]
+    budget = latency["budget_ms"]
+
+    def row(name, entry, reference, ratio):
+        verdict = "pass" if entry["pass"] else "**miss**"
+        if not entry["max_within"]:
+            verdict += f" (max {entry['max']:.1f} ms over)"
+        return (f"| {name} | {entry['n']} | {entry['median']:.2f} | {entry['min']:.2f}–{entry['max']:.2f} "
+                f"| {reference['median']:.2f} | {ratio_text(ratio)} | ≤ {budget:g} ms | {verdict} |")
+    lines += [
+        "",
+        "Play → first frame (bench/play_latency.c, CLOCK_MONOTONIC from just before the call): a new player on the "
+        f"same kind of sink, the file plugin over null writing to a regular file, vn_player_load of the 5 s note "
+        f"with autoplay; {c['turns']} processes of {c['takes_per_process']} takes each (the first take of a process "
+        "is \"first in process\": ALSA's configuration and plugins), alternating with alsa-lib alone opening the same "
+        "PCM, setting the library's parameters (S16_LE mono 48 kHz, 20 ms periods, 8-period buffer) and writing "
+        "20 ms periods. \"First frame accepted\": the first snd_pcm_writei() that returned frames (play_latency "
+        "defines snd_pcm_writei and forwards to alsa-lib's, so the library's calls are seen from outside it). "
+        "\"File grew\": the output file first non-empty, seen by a thread stat()ing it every 0.2 ms; the file "
+        f"plugin writes only once more than its buffer is queued ({latency.get('buffer_frames')} frames), so this "
+        f"comes after ~{f['frames_at_growth']['median']:,.0f} frames were accepted (ours, median). Ratios: "
+        "medians (min–max) of per-process ratios.",
+        "",
+        "| figure | n | ours median ms | min–max ms | alsa-lib alone, median ms | ours / alsa-lib | budget | verdict |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        row("play → first frame accepted, first in process", f["first_write_cold"], f["floor_first_write_cold"],
+            f["ratio_first_write_cold"]),
+        row("play → first frame accepted, warm process", f["first_write_warm"], f["floor_first_write_warm"],
+            f["ratio_first_write_warm"]),
+        row("play → output file grew, first in process", f["file_grew_cold"], f["floor_file_grew_cold"],
+            f["ratio_file_grew_cold"]),
+        row("play → output file grew, warm process", f["file_grew_warm"], f["floor_file_grew_warm"],
+            f["ratio_file_grew_warm"]),
+        "",
+        f"vn_player_load itself returns in {f['load_call']['median']:.3f} ms (median; the player's thread opens the "
+        f"file and the device); alsa-lib alone is configured and prepared {f['floor_configured_warm']['median']:.2f} ms "
+        "after its open call (warm).",
+        "",
+        library_note(cpu),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------------------------
 
 def machine() -> dict:
     def first_line(cmd):
@@ -1227,6 +1588,9 @@ def machine() -> dict:
         "git": first_line(["git", "-C", str(REPO), "describe", "--always", "--dirty", "--abbrev=12"]),
         "pulseaudio": first_line(["pulseaudio", "--version"]), "alsa-lib": first_line(["pkg-config", "--modversion",
                                                                                         "alsa"]),
+        "opusdec": first_line(["opusdec", "--version"]), "aplay": first_line(["aplay", "--version"]),
+        "sox": first_line(["sox", "--version"]), "libsonic": first_line(["dpkg-query", "-W", "-f", "${Version}",
+                                                                          "libsonic0"]),
     }
 
 
@@ -1330,7 +1694,7 @@ def report_markdown(report: dict) -> str:
             f"{info.get('git')}; sections run: {', '.join(report['sections_run'])}.\n")
     renderers = (("waveform", waveform_markdown), ("recorder_cpu", recorder_cpu_markdown),
                  ("recorder_latency", recorder_latency_markdown), ("hostile_input", hostile_markdown),
-                 ("library_size", library_size_markdown))
+                 ("player", player_markdown), ("library_size", library_size_markdown))
     for key, render in renderers:
         if key not in report:
             continue
@@ -1377,10 +1741,12 @@ def main() -> int:
                              "recorder-latency); sections not run keep their previous results in latest.*")
     parser.add_argument("--quick", action="store_true",
                         help=f"fewer turns: waveform {QUICK_RUNS}, recorder CPU {QUICK_RECORDER_RUNS}, "
-                             f"latency {QUICK_LATENCY_COUNTS}")
+                             f"latency {QUICK_LATENCY_COUNTS}, player CPU {QUICK_PLAYER_RUNS}, player latency "
+                             f"{QUICK_PLAYER_LATENCY_COUNTS}")
     parser.add_argument("--runs", type=int, help="turns of every section: waveform at every length (default: "
                         f"{RUNS}), recorder CPU (default {RECORDER_RUNS}), begin processes and stop takes (default "
-                        f"{LATENCY_COUNTS['begin_turns']})")
+                        f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}) and play-latency "
+                        f"processes (default {PLAYER_LATENCY_COUNTS['turns']})")
     parser.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="waveform: subset of 5,60,600")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -1392,12 +1758,16 @@ def main() -> int:
     runs = dict(QUICK_RUNS if args.quick else RUNS)
     recorder_runs = QUICK_RECORDER_RUNS if args.quick else RECORDER_RUNS
     counts = dict(QUICK_LATENCY_COUNTS if args.quick else LATENCY_COUNTS)
+    player_runs = QUICK_PLAYER_RUNS if args.quick else PLAYER_RUNS
+    player_counts = dict(QUICK_PLAYER_LATENCY_COUNTS if args.quick else PLAYER_LATENCY_COUNTS)
     if args.runs:
         if args.runs < 1:
             parser.error("--runs must be at least 1")
         runs = {length: args.runs for length in LENGTHS}
         recorder_runs = args.runs
         counts.update(begin_turns=args.runs, realtime_takes=args.runs, file_takes=args.runs)
+        player_runs = args.runs
+        player_counts["turns"] = args.runs
     lengths = [int(text) for text in args.lengths.split(",") if text]
     if not lengths or any(length not in LENGTHS for length in lengths):
         parser.error(f"--lengths takes a subset of {','.join(map(str, LENGTHS))}")
@@ -1422,6 +1792,8 @@ def main() -> int:
         if "hostile" in sections:
             measured["hostile"] = hostile_section(build, work, args.runs or (QUICK_HOSTILE_RUNS if args.quick
                                                                             else HOSTILE_RUNS))
+        if "player" in sections:
+            measured["player"] = player_section(build, work, player_runs, player_counts)
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1
