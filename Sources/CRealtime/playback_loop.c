@@ -51,7 +51,7 @@ struct vnshim_playback {
     int ended_by_stop;          /* written by the thread, read by the owner after the join */
     int64_t dropped;            /* one writer at a time: the thread while it runs, else the owner */
     sem_t ended;                /* posted when the thread ends; a waiter that takes it posts it again (a latch) */
-    sem_t progress;             /* posted when the thread takes frames from the ring, and when it ends */
+    sem_t progress;             /* posted when the thread leaves the ring at most half full, and when it ends */
     _Atomic int stop_requested;
     _Atomic int end_of_stream;
     _Atomic int running;
@@ -245,7 +245,8 @@ static void *playback_main(void *argument) {
             if (take > room) take = room;
             if (take > 0) {
                 vnshim_ring_read(p->ring, p->buffer, take * p->channels);
-                sem_post(&p->progress);
+                /* The producer is woken once the ring is at most half full: one hand-over per half ring. */
+                if (vnshim_ring_available(p->ring) <= p->ring->capacity / 2) sem_post(&p->progress);
                 pending = take;
                 pending_offset = 0;
             } else if (ring_frames == 0) {

@@ -170,8 +170,9 @@ public final class PlaybackDevice: @unchecked Sendable {
         }
     }
 
-    /// Producer: waits up to `timeoutMilliseconds` until the thread takes frames from the ring (so there is room)
-    /// or ends; true when woken or not running, false on timeout. One waiting thread at a time.
+    /// Producer: waits up to `timeoutMilliseconds` until the thread has taken frames from the ring leaving it at most
+    /// half full (room for a batch: a producer refilling a half-empty ring is woken once per half ring, not once per
+    /// period) or ends; true when woken or not running, false on timeout. One waiting thread at a time.
     public func waitForProgress(timeoutMilliseconds: Int32) -> Bool {
         vnshim_playback_wait(playback, timeoutMilliseconds) != 0
     }

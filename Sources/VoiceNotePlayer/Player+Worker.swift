@@ -158,7 +158,9 @@ extension Player {
             let device = try openDevice(for: item, work)
             try item.reposition(to: item.frame(at: seconds))
             try work.converter?.reset()
-            let ring = try SampleRing(minimumSamples: 2 * device.periodFrames * device.channels)
+            // 8 periods: the decoder thread refills half a ring at a time (160 ms at 20 ms periods), so it wakes
+            // once per 4 periods; pause, seek and rate changes drop the ring, so its size adds no latency.
+            let ring = try SampleRing(minimumSamples: 8 * device.periodFrames * device.channels)
             work.ring = ring
             work.pending.removeAll(keepingCapacity: true)
             work.pendingStart = 0
@@ -224,7 +226,11 @@ extension Player {
         item.pipeline.rate = (try? PlaybackRate(settings.rate)) ?? .normal
         item.pipeline.volume = (try? Volume(settings.volume)) ?? .full
         item.pipeline.skipsSilence = settings.skipsSilence
-        if work.pendingCount > 0 {
+        let halfRing = ring.capacity / 2
+        if work.pendingCount > 0 && ring.capacity - ring.available < min(halfRing, work.pendingCount) {
+            // Less than half a ring of room: wait for the playback thread to leave it half empty.
+            _ = device.waitForProgress(timeoutMilliseconds: 20)
+        } else if work.pendingCount > 0 {
             let channels = device.channels
             let written = work.pending.withUnsafeBufferPointer { all in
                 let whole = (all.count - work.pendingStart) / channels * channels

@@ -107,8 +107,9 @@ void vnshim_playback_end_of_stream(vnshim_playback *playback);
 /** Waits up to `timeout_ms` for the thread to end (played out, stopped or device lost); 1 when it is not running,
  *  0 on timeout. Any thread, any number of waiters. */
 int vnshim_playback_wait_end(vnshim_playback *playback, int timeout_ms);
-/** Producer: waits up to `timeout_ms` until the thread takes frames from the ring (room for more) or ends; 1 when
- *  woken (or not running), 0 on timeout. One waiting thread at a time. */
+/** Producer: waits up to `timeout_ms` until the thread has taken frames from the ring leaving it at most half full
+ *  (room for a good batch: a producer that refills a half-empty ring wakes once per half ring, not once per period)
+ *  or ends; 1 when woken (or not running), 0 on timeout. One waiting thread at a time. */
 int vnshim_playback_wait(vnshim_playback *playback, int timeout_ms);
 /** Stops and joins the thread (at most one 20 ms device wait, or at once when it waits on the ring), drops what the
  *  device holds (counted in frames_dropped) and what the thread had taken from the ring but not written. The ring
