@@ -11,22 +11,32 @@ extension Player {
     }
 
     /// Asks the activate hook (on this thread, no lock held) unless the session is active already; `.busy` when
-    /// it refuses.
+    /// it refuses. On success the activation stays pending — the decoder thread will not deactivate the session
+    /// meanwhile — until the caller, having set `wantsPlaying`, calls `endActivation()`.
     func activateSession() throws(VoiceNoteError) {
-        guard let activate = configuration.sessionHooks.activate else { return }
         let needed = monitor.locked { () -> Bool in
-            guard !shared.sessionActive else { return false }
             shared.activating += 1
-            return true
+            return !shared.sessionActive
         }
         guard needed else { return }
-        let granted = activate(.playback)
+        let granted = configuration.sessionHooks.activate?(.playback) ?? true
         monitor.locked {
-            shared.activating -= 1
-            if granted { shared.sessionActive = true }
-            monitor.broadcast()
+            if granted {
+                shared.sessionActive = true
+            } else {
+                shared.activating -= 1
+                monitor.broadcast()
+            }
         }
         guard granted else { throw VoiceNoteError(.busy, "the session hook refused to activate playback") }
+    }
+
+    /// Ends an activation begun by a successful `activateSession()`.
+    func endActivation() {
+        monitor.locked {
+            shared.activating -= 1
+            monitor.broadcast()
+        }
     }
 
     /// Calls the deactivate hook when an activation is outstanding (no lock held).

@@ -117,6 +117,7 @@ public final class Player: @unchecked Sendable {
             return
         }
         if autoplay { try activateSession() }
+        defer { if autoplay { endActivation() } }
         try startWorkerIfNeeded()
         try monitor.locked { () throws(VoiceNoteError) in
             guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
@@ -162,6 +163,7 @@ public final class Player: @unchecked Sendable {
         default: break
         }
         try activateSession()
+        defer { endActivation() }
         monitor.locked {
             guard !shared.closed, shared.context.state != .notLoaded else { return }
             shared.wantsPlaying = true
