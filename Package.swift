@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(name: "voicenote-fuzz-decoders", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore", "VoiceNoteTestSupport"]),
         // Real fixture files (espeak-ng, sox, opusenc, ffmpeg) shared by the test targets.
-        .target(name: "VoiceNoteTestSupport", path: "Tests/Support"),
+        .target(name: "VoiceNoteTestSupport", dependencies: ["VoiceNoteCore", "VoiceNoteSources"], path: "Tests/Support"),
         .testTarget(name: "VoiceNoteAudioTests", dependencies: ["VoiceNoteAudio", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteSourcesTests", dependencies: ["VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),

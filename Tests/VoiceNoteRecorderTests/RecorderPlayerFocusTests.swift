@@ -7,79 +7,6 @@ import VoiceNoteSources
 import VoiceNoteTestSupport
 @testable import VoiceNoteRecorder
 
-/// Bytes in memory whose reads block, once `gate` bytes have been read in all, until the test opens it (or it is
-/// cancelled, or 20 s pass): holds a player in `playing` on an unpaced speaker (a gate past what opening reads).
-/// A copy of the player tests' GatedSource (test targets cannot share it).
-private final class HeldSource: ByteSource, @unchecked Sendable {
-    let name: String
-    let bytes: [UInt8]
-    private(set) var position: Int64 = 0
-    private var totalRead = 0
-    private let condition = NSCondition()
-    private var gate: Int
-    private var cancelled = false
-    private var waiting = false
-
-    init(path: String, gate: Int) throws {
-        name = path
-        bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        self.gate = gate
-    }
-
-    var size: Int64? { Int64(bytes.count) }
-
-    /// Whether a read waits at the gate now.
-    var isWaiting: Bool { condition.withLock { waiting } }
-
-    /// Lets `count` more bytes through, then blocks again.
-    func allow(_ count: Int) {
-        condition.withLock {
-            gate = totalRead + count
-            condition.broadcast()
-        }
-    }
-
-    /// Lets every read through.
-    func open() {
-        condition.withLock {
-            gate = Int.max
-            condition.broadcast()
-        }
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
-        let start = Int(position)
-        let wasCancelled: Bool = condition.withLock {
-            let deadline = Date().addingTimeInterval(20)
-            while totalRead >= gate && !cancelled {
-                waiting = true
-                if !condition.wait(until: deadline) { break }
-            }
-            waiting = false
-            return cancelled
-        }
-        if wasCancelled { throw VoiceNoteError(.cancelled, "\(name) was cancelled") }
-        let room = condition.withLock { gate == Int.max ? Int.max : max(0, gate - totalRead) }
-        let count = max(0, min(bytes.count - start, buffer.count, room))
-        bytes.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
-        position += Int64(count)
-        condition.withLock { totalRead += count }
-        return count
-    }
-
-    func seek(to offset: Int64) throws(VoiceNoteError) {
-        guard offset >= 0 else { throw VoiceNoteError(.invalidArgument, "negative offset") }
-        position = min(offset, Int64(bytes.count))
-    }
-
-    func cancel() {
-        condition.withLock {
-            cancelled = true
-            condition.broadcast()
-        }
-    }
-}
-
 /// Collects a player's contexts as they arrive on the event thread.
 private final class PlayerStates: @unchecked Sendable {
     private let lock = NSLock()
@@ -133,15 +60,15 @@ private final class PlayerStates: @unchecked Sendable {
     }
 
     /// Loads the held note paused (loading takes no focus).
-    private func loadPaused(_ player: Player, _ fixture: Fixture) throws -> HeldSource {
-        let source = try HeldSource(path: fixture.note, gate: Int.max - 1)
+    private func loadPaused(_ player: Player, _ fixture: Fixture) throws -> GatedSource {
+        let source = try GatedSource(path: fixture.note, gate: Int.max - 1)
         try player.load(.source(source), autoplay: false)
         #expect(eventually(seconds: 20) { player.context.state == .paused })
         return source
     }
 
     /// Plays a third of the held note, then holds the player `playing` at the gate.
-    private func playHeld(_ player: Player, _ source: HeldSource) throws {
+    private func playHeld(_ player: Player, _ source: GatedSource) throws {
         source.allow(source.bytes.count / 3)
         try player.play()
         #expect(eventually(seconds: 20) { source.isWaiting })

@@ -9,7 +9,21 @@ from . import _capi, _session
 from ._focus import FocusGroup
 from ._loop import EventLoop
 from ._session import ActivateHook, DeactivateHook
-from .errors import check
+from .errors import VoiceNoteError, check, error_class, status_name, strerror
+
+
+def filled(raw: Any, struct: Any, field: str) -> bool:
+    """Whether the library filled ``field`` (an older library fills a shorter struct and says so in ``size``)."""
+    descriptor = getattr(struct, field)
+    return bool(int(raw.size) >= descriptor.offset + descriptor.size)
+
+
+def event_failure(status: int, message: Optional[bytes]) -> VoiceNoteError:
+    """The exception a FAILED event carries: its status (INTERNAL if not a failure) and message."""
+    if status >= 0:  # not a failure status: never expected, but an error object must carry one
+        status = _capi.VN_E_INTERNAL
+    text = message.decode("utf-8", "replace") if message else strerror(status)
+    return error_class(status)(status, status_name(status), text)
 
 
 def text_arg(name: str, value: Any) -> bytes:

@@ -15,7 +15,7 @@ from ._events import Subscription
 from ._focus import FocusGroup
 from ._loop import EventLoop
 from ._session import ActivateHook, DeactivateHook
-from .errors import VoiceNoteError, check, error_class, error_for, invalid_argument, status_name, strerror
+from .errors import VoiceNoteError, check, error_for, invalid_argument
 
 __all__ = [
     "Player",
@@ -106,12 +106,6 @@ class PlaybackFailed:
 PlayerEvent = Union[PlayerContextEvent, PlaybackFinished, PlaybackFailed]
 
 
-def _filled(raw: Any, struct: Any, field: str) -> bool:
-    """Whether the library filled ``field`` (an older library fills a shorter struct and says so in ``size``)."""
-    descriptor = getattr(struct, field)
-    return bool(int(raw.size) >= descriptor.offset + descriptor.size)
-
-
 def _state(value: int) -> PlayerState:
     try:
         return PlayerState(value)
@@ -127,13 +121,13 @@ def _context(raw: Any, location: str) -> PlayerContext:
     struct = _capi.vn_player_context
 
     def number(field: str, default: float) -> float:
-        return float(getattr(raw, field)) if _filled(raw, struct, field) else default
+        return float(getattr(raw, field)) if _audio_object.filled(raw, struct, field) else default
 
     def flag(field: str) -> bool:
-        return bool(getattr(raw, field)) if _filled(raw, struct, field) else False
+        return bool(getattr(raw, field)) if _audio_object.filled(raw, struct, field) else False
 
     return PlayerContext(
-        state=_state(int(raw.state)) if _filled(raw, struct, "state") else PlayerState.NOT_LOADED,
+        state=_state(int(raw.state)) if _audio_object.filled(raw, struct, "state") else PlayerState.NOT_LOADED,
         duration=number("duration_s", 0.0),
         current_time=number("current_time_s", 0.0),
         rate=number("rate", 1.0),
@@ -142,16 +136,9 @@ def _context(raw: Any, location: str) -> PlayerContext:
         duration_is_estimate=flag("duration_is_estimate"),
         volume=number("volume", 1.0),
         skip_silence=flag("skip_silence"),
-        last_status=int(raw.last_status) if _filled(raw, struct, "last_status") else 0,
+        last_status=int(raw.last_status) if _audio_object.filled(raw, struct, "last_status") else 0,
         location=location,
     )
-
-
-def _failure(status: int, message: Optional[bytes]) -> VoiceNoteError:
-    if status >= 0:  # not a failure status: never expected, but an error object must carry one
-        status = _capi.VN_E_INTERNAL
-    text = message.decode("utf-8", "replace") if message else strerror(status)
-    return error_class(status)(status, status_name(status), text)
 
 
 def _convert_event(raw: Any) -> Optional[PlayerEvent]:
@@ -160,12 +147,12 @@ def _convert_event(raw: Any) -> Optional[PlayerEvent]:
     kind = int(raw.type)
     if kind == _capi.VN_PLAYER_EVENT_CONTEXT:
         context = raw.context
-        has_location = _filled(raw, struct, "context") and _filled(context, _capi.vn_player_context, "location")
+        has_location = _audio_object.filled(raw, struct, "context") and _audio_object.filled(context, _capi.vn_player_context, "location")
         return PlayerContextEvent(_context(context, _text(context.location) if has_location else ""))
     if kind == _capi.VN_PLAYER_EVENT_FINISHED:
-        return PlaybackFinished(_text(raw.location) if _filled(raw, struct, "location") else "")
+        return PlaybackFinished(_text(raw.location) if _audio_object.filled(raw, struct, "location") else "")
     if kind == _capi.VN_PLAYER_EVENT_FAILED:
-        return PlaybackFailed(_failure(int(raw.status), raw.message if _filled(raw, struct, "message") else None))
+        return PlaybackFailed(_audio_object.event_failure(int(raw.status), raw.message if _audio_object.filled(raw, struct, "message") else None))
     return None  # a type appended by a newer library
 
 

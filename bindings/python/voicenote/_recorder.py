@@ -15,7 +15,7 @@ from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._focus import FocusGroup
 from ._loop import EventLoop
-from .errors import VoiceNoteError, check, error_class, error_for, invalid_argument, status_name, strerror
+from .errors import VoiceNoteError, check, error_for, invalid_argument
 
 __all__ = [
     "Recorder",
@@ -169,12 +169,6 @@ RecorderEvent = Union[RecorderContextEvent, RecordingFinished, RecordingFailed, 
                       MaxDurationReached, TooShort]
 
 
-def _filled(raw: Any, struct: Any, field: str) -> bool:
-    """Whether the library filled ``field`` (an older library fills a shorter struct and says so in ``size``)."""
-    descriptor = getattr(struct, field)
-    return bool(int(raw.size) >= descriptor.offset + descriptor.size)
-
-
 def _state(value: int) -> RecorderState:
     try:
         return RecorderState(value)
@@ -189,20 +183,13 @@ def _path(raw: Optional[bytes]) -> str:
 def _context(raw: Any, path: str) -> RecorderContext:
     struct = _capi.vn_recorder_context
     return RecorderContext(
-        state=_state(int(raw.state)) if _filled(raw, struct, "state") else RecorderState.STOPPED,
-        duration=float(raw.duration_s) if _filled(raw, struct, "duration_s") else 0.0,
-        average_power=float(raw.average_power) if _filled(raw, struct, "average_power") else 0.0,
-        peak_power=float(raw.peak_power) if _filled(raw, struct, "peak_power") else 0.0,
-        overruns=int(raw.overruns) if _filled(raw, struct, "overruns") else 0,
+        state=_state(int(raw.state)) if _audio_object.filled(raw, struct, "state") else RecorderState.STOPPED,
+        duration=float(raw.duration_s) if _audio_object.filled(raw, struct, "duration_s") else 0.0,
+        average_power=float(raw.average_power) if _audio_object.filled(raw, struct, "average_power") else 0.0,
+        peak_power=float(raw.peak_power) if _audio_object.filled(raw, struct, "peak_power") else 0.0,
+        overruns=int(raw.overruns) if _audio_object.filled(raw, struct, "overruns") else 0,
         path=path,
     )
-
-
-def _failure(status: int, message: Optional[bytes]) -> VoiceNoteError:
-    if status >= 0:  # not a failure status: never expected, but an error object must carry one
-        status = _capi.VN_E_INTERNAL
-    text = message.decode("utf-8", "replace") if message else strerror(status)
-    return error_class(status)(status, status_name(status), text)
 
 
 def _convert_event(raw: Any) -> Optional[RecorderEvent]:
@@ -211,13 +198,13 @@ def _convert_event(raw: Any) -> Optional[RecorderEvent]:
     kind = int(raw.type)
     if kind == _capi.VN_RECORDER_EVENT_CONTEXT:
         context = raw.context
-        has_path = _filled(raw, struct, "context") and _filled(context, _capi.vn_recorder_context, "path")
+        has_path = _audio_object.filled(raw, struct, "context") and _audio_object.filled(context, _capi.vn_recorder_context, "path")
         return RecorderContextEvent(_context(context, _path(context.path) if has_path else ""))
     if kind == _capi.VN_RECORDER_EVENT_FINISHED:
         waveform: List[float] = []
-        if _filled(raw, struct, "waveform_count") and raw.waveform and raw.waveform_count:
+        if _audio_object.filled(raw, struct, "waveform_count") and raw.waveform and raw.waveform_count:
             waveform = [float(value) for value in raw.waveform[: int(raw.waveform_count)]]
-        fmt = int(raw.format) if _filled(raw, struct, "format") else _capi.VN_FORMAT_OPUS
+        fmt = int(raw.format) if _audio_object.filled(raw, struct, "format") else _capi.VN_FORMAT_OPUS
         return RecordingFinished(
             path=_path(raw.path),
             duration=float(raw.duration_s),
@@ -226,7 +213,7 @@ def _convert_event(raw: Any) -> Optional[RecorderEvent]:
             format=RecordingFormat(fmt),
         )
     if kind == _capi.VN_RECORDER_EVENT_FAILED:
-        return RecordingFailed(_failure(int(raw.status), raw.message if _filled(raw, struct, "message") else None))
+        return RecordingFailed(_audio_object.event_failure(int(raw.status), raw.message if _audio_object.filled(raw, struct, "message") else None))
     if kind == _capi.VN_RECORDER_EVENT_MAX_DURATION_WARNING:
         return MaxDurationWarning(float(raw.remaining_s))
     if kind == _capi.VN_RECORDER_EVENT_MAX_DURATION_REACHED:

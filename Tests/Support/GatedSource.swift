@@ -5,34 +5,34 @@ import VoiceNoteSources
 /// Bytes in memory whose reads block, once `gate` bytes have been read in all, until the test opens it (or it is
 /// cancelled, or 20 s pass): holds a player in `loading` (a gate at 0) or in `playing` (a gate past what opening
 /// reads: the whole file once, for the length rule, and some pages at its end) on an unpaced speaker.
-final class GatedSource: ByteSource, @unchecked Sendable {
-    let name: String
-    let bytes: [UInt8]
-    private(set) var position: Int64 = 0
+public final class GatedSource: ByteSource, @unchecked Sendable {
+    public let name: String
+    public let bytes: [UInt8]
+    public private(set) var position: Int64 = 0
     /// Bytes read so far, over every pass.
-    private(set) var totalRead = 0
+    public private(set) var totalRead = 0
     private let condition = NSCondition()
     private var gate: Int
     private var cancelled = false
     /// Set once a read waits at the gate.
     private(set) var waiting = false
 
-    init(name: String = "gated", bytes: [UInt8], gate: Int) {
+    public init(name: String = "gated", bytes: [UInt8], gate: Int) {
         self.name = name
         self.bytes = bytes
         self.gate = gate
     }
 
-    convenience init(path: String, gate: Int) throws {
+    public convenience init(path: String, gate: Int) throws {
         try self.init(name: path, bytes: Array(Data(contentsOf: URL(fileURLWithPath: path))), gate: gate)
     }
 
-    var size: Int64? { Int64(bytes.count) }
+    public var size: Int64? { Int64(bytes.count) }
 
-    var isWaiting: Bool { condition.withLock { waiting } }
+    public var isWaiting: Bool { condition.withLock { waiting } }
 
     /// Lets `count` more bytes through, then blocks again.
-    func allow(_ count: Int) {
+    public func allow(_ count: Int) {
         condition.withLock {
             gate = totalRead + count
             condition.broadcast()
@@ -40,14 +40,14 @@ final class GatedSource: ByteSource, @unchecked Sendable {
     }
 
     /// Lets every read through.
-    func open() {
+    public func open() {
         condition.withLock {
             gate = Int.max
             condition.broadcast()
         }
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
         let start = Int(position)
         let wasCancelled: Bool = condition.withLock {
             let deadline = Date().addingTimeInterval(20)
@@ -67,12 +67,12 @@ final class GatedSource: ByteSource, @unchecked Sendable {
         return count
     }
 
-    func seek(to offset: Int64) throws(VoiceNoteError) {
+    public func seek(to offset: Int64) throws(VoiceNoteError) {
         guard offset >= 0 else { throw VoiceNoteError(.invalidArgument, "negative offset") }
         position = min(offset, Int64(bytes.count))
     }
 
-    func cancel() {
+    public func cancel() {
         condition.withLock {
             cancelled = true
             condition.broadcast()
