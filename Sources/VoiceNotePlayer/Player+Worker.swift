@@ -226,11 +226,14 @@ extension Player {
         item.pipeline.rate = (try? PlaybackRate(settings.rate)) ?? .normal
         item.pipeline.volume = (try? Volume(settings.volume)) ?? .full
         item.pipeline.skipsSilence = settings.skipsSilence
+        // Output goes into the ring half a ring at a time (the rest of the item at its end): the playback thread,
+        // woken by every write it waits for, then wakes once per half ring, not once per decoded packet.
         let halfRing = ring.capacity / 2
-        if work.pendingCount > 0 && ring.capacity - ring.available < min(halfRing, work.pendingCount) {
+        let batchReady = work.pendingCount >= halfRing || (work.ended && work.pendingCount > 0)
+        if batchReady && ring.capacity - ring.available < min(halfRing, work.pendingCount) {
             // Less than half a ring of room: wait for the playback thread to leave it half empty.
             _ = device.waitForProgress(timeoutMilliseconds: 20)
-        } else if work.pendingCount > 0 {
+        } else if batchReady {
             let channels = device.channels
             let written = work.pending.withUnsafeBufferPointer { all in
                 let whole = (all.count - work.pendingStart) / channels * channels
