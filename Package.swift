@@ -26,7 +26,8 @@ let package = Package(
         systemLibrary("COpusEnc", pkgConfig: "libopusenc", apt: "libopusenc-dev"),
         systemLibrary("COpusFile", pkgConfig: "opusfile", apt: "libopusfile-dev"),
         systemLibrary("CSonic", pkgConfig: nil, apt: "libsonic-dev"),
-        systemLibrary("CCurl", pkgConfig: "libcurl", apt: "libcurl4-openssl-dev"),
+        // libcurl's headers only, like FFmpeg's: CCurlLoader opens libcurl on first use.
+        systemLibrary("CCurl", pkgConfig: nil, apt: "libcurl4-openssl-dev"),
         systemLibrary("CJansson", pkgConfig: "jansson", apt: "libjansson-dev"),
         // FFmpeg's headers only: no pkg-config (SwiftPM would link its libraries) and no `link` in the modulemap.
         // CFFmpegLoader defines the functions and opens the libraries on first use. Debian's headers are on the
@@ -42,22 +43,25 @@ let package = Package(
         .target(name: "CRealtime", dependencies: ["CALSA"]),
         // The variadic requests of libopus and libopusenc as plain functions.
         .target(name: "COpusShims", dependencies: ["COpus", "COpusEnc"]),
-        .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg"]),
+        .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),
+        .target(name: "CCurlLoader", dependencies: ["CCurl", "CShims"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
         // Byte sources (file, memory, host callbacks; HTTP later) under one read contract; decoders never know
         // where bytes come from.
         .target(name: "VoiceNoteSources", dependencies: ["VoiceNoteCore"]),
+        // The one libcurl caller: HTTP(S) byte sources (and, later, uploads) on one network thread.
+        .target(name: "VoiceNoteNetwork", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "CCurlLoader"]),
         .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "COpusShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CRealtime", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec"]),
         .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         // The player's decoder-thread stages: silence skipping, libsonic time stretching, software gain.
-        .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteAudio", "CSonic"]),
+        .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "CSonic"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder",
-                "VoiceNotePlayer", "CVoiceNote", "CShims",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform",
+                "VoiceNoteRecorder", "VoiceNotePlayer", "CVoiceNote", "CShims",
             ]
         ),
         .executableTarget(
@@ -77,6 +81,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]

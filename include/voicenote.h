@@ -419,8 +419,8 @@ void vn_test_source_destroy(vn_test_source *source);
 /* ------------------------------------------------------------------------------------------------------------ */
 /** \name Byte sources
  *
- * Where encoded audio comes from: a file, a memory buffer, or host callbacks (a Matrix client decrypting an
- * attachment, a client with its own HTTP stack). The decoder is chosen by content, never by file name.
+ * Where encoded audio comes from: a file, a memory buffer, an http(s) URL, or host callbacks (a Matrix client
+ * decrypting an attachment, a client with its own HTTP stack). The decoder is chosen by content, never by file name.
  * A source is read by one call at a time; each waveform or info call reads it from the start.
  * @{ */
 
@@ -490,6 +490,104 @@ int vn_source_create_memory(const void *data, size_t size, vn_source **out);
  */
 int vn_source_create_callbacks(vn_source_read_fn read, vn_source_seek_fn seek, int64_t size_bytes, void *user_data,
                                vn_release_fn release, vn_source **out);
+
+/** Options of an HTTP(S) source (vn_source_create_url()); opaque. \since 0.1.0 */
+typedef struct vn_http_options vn_http_options;
+
+/**
+ * Makes HTTP options with the defaults: no extra request headers, the system's CA certificates, 15 s to connect,
+ * 30 s without a byte before a transfer counts as stalled. Certificates and host names are always verified;
+ * redirects are followed (at most 10, http and https only); proxies come from the environment (`http_proxy`,
+ * `https_proxy`, `no_proxy`, `all_proxy`, as libcurl reads them).
+ *
+ * \param out receives the options; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_NOMEM.
+ * \threadsafety Any thread; one options object is used by one thread at a time.
+ * \since 0.1.0
+ */
+int vn_http_options_create(vn_http_options **out);
+
+/**
+ * Destroys HTTP options. Sources made with them keep their own copy.
+ *
+ * \param options the options, or NULL (no-op).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_http_options_destroy(vn_http_options *options);
+
+/**
+ * Adds a request header sent with every request of the source (Matrix authenticated media needs
+ * `Authorization: Bearer …`). Repeated names are all sent.
+ *
+ * \param options the options.
+ * \param name the header's name (a token: printable ASCII without spaces or colons).
+ * \param value its value (UTF-8, no line breaks).
+ * \returns #VN_OK; #VN_E_MISUSE when `options` is NULL or destroyed; #VN_E_INVALID_ARG for a NULL, empty or
+ *          malformed name, or a value that is NULL or holds a line break.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_http_options_add_header(vn_http_options *options, const char *name, const char *value);
+
+/**
+ * Trusts the CA certificates of a PEM file instead of the system's (a private server, a test certificate).
+ *
+ * \param options the options.
+ * \param path the PEM file, or NULL for the system's certificates again.
+ * \returns #VN_OK; #VN_E_MISUSE when `options` is NULL or destroyed; #VN_E_INVALID_ARG for an empty path;
+ *          #VN_E_NOT_FOUND when the file does not exist.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_http_options_set_ca_file(vn_http_options *options, const char *path);
+
+/**
+ * Sets how long connecting (DNS, TCP, TLS) may take before the source fails with #VN_E_NETWORK.
+ *
+ * \param options the options.
+ * \param seconds 0.1…600; default 15.
+ * \returns #VN_OK; #VN_E_MISUSE when `options` is NULL or destroyed; #VN_E_INVALID_ARG outside the range (NaN
+ *          included).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_http_options_set_connect_timeout(vn_http_options *options, double seconds);
+
+/**
+ * Sets how long a transfer may go without a byte before the source fails with #VN_E_NETWORK ("stalled").
+ *
+ * \param options the options.
+ * \param seconds 0.1…3600; default 30.
+ * \returns #VN_OK; #VN_E_MISUSE when `options` is NULL or destroyed; #VN_E_INVALID_ARG outside the range (NaN
+ *          included).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_http_options_set_stall_timeout(vn_http_options *options, double seconds);
+
+/**
+ * Makes a source over an `http://` or `https://` URL. The download starts at once, on the library's network
+ * thread, into an unnamed temporary file; reads take what has arrived and wait for the rest, so the player and
+ * the waveform start before the download ends. A read far ahead of the download (a seek) asks the server for a
+ * byte range when it takes ranges; a server that does not is read in one pass. libcurl is loaded on the first
+ * call, never before.
+ *
+ * Failures arrive from the reads (and so from the player as a `FAILED` event, from a waveform or info call as
+ * its status), with the HTTP status in the message: 401 and 403 → #VN_E_PERMISSION; 404 and 410 →
+ * #VN_E_NOT_FOUND; 413 → #VN_E_TOO_LARGE; other 4xx, 5xx, DNS, connect, TLS, a dropped connection or a stall →
+ * #VN_E_NETWORK. Destroying the source, or a player leaving it, stops a waiting read at once.
+ *
+ * \param url the URL (UTF-8; http or https, with a host).
+ * \param options HTTP options (copied), or NULL for the defaults.
+ * \param out receives the source; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `url` or `out` is NULL or `url` is not an http(s) URL with a host;
+ *          #VN_E_MISUSE when `options` is destroyed; #VN_E_UNSUPPORTED when libcurl (libcurl.so.4) cannot be
+ *          loaded; #VN_E_IO or #VN_E_NO_SPACE when the temporary file cannot be made (in `$TMPDIR`, else /tmp).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_source_create_url(const char *url, const vn_http_options *options, vn_source **out);
 
 /**
  * Destroys a source and runs its `release`, if any.
@@ -1335,7 +1433,10 @@ void vn_player_destroy(vn_player *player);
  * #VN_E_IO, #VN_E_FORMAT, #VN_E_UNSUPPORTED) with the state #VN_PLAYER_NOT_LOADED and the location kept.
  *
  * \param player the player.
- * \param location a path (UTF-8, absolute or relative to the working directory) or a `file://` URL.
+ * \param location a path (UTF-8, absolute or relative to the working directory), a `file://` URL, or an
+ *                 `http://` or `https://` URL fetched with the default HTTP options (for headers, a CA file or
+ *                 timeouts, load a vn_source_create_url() source); network failures arrive as `FAILED` events
+ *                 with the statuses of vn_source_create_url().
  * \param autoplay non-zero to play once loaded.
  * \param duration_hint_s the duration to show until the real one is known (e.g. a payload's `duration`);
  *                        negative for none.

@@ -47,6 +47,11 @@ no_ffmpeg_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -
 check "FFmpeg is not linked (.so and CLI)" no_ffmpeg_needed
 no_ffmpeg_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' (av|swr)[a-z]*_' <<<"$symbols"; }
 check "no FFmpeg symbol, defined or undefined, in the dynamic tables" no_ffmpeg_symbols
+# libcurl likewise (CCurlLoader): a process that never touches a URL never loads it or its ~30 dependencies.
+no_curl_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 'NEEDED.*\[libcurl' <<<"$dynamic"; }
+check "libcurl is not linked (.so and CLI)" no_curl_needed
+no_curl_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' curl_' <<<"$symbols"; }
+check "no libcurl symbol, defined or undefined, in the dynamic tables" no_curl_symbols
 cli_version() { [[ $("$cli" --version) == "$(sed -n 's/^#define VN_VERSION_STRING "\(.*\)"/\1/p' "$top/include/voicenote.h")" ]]; }
 check "the CLI reports the header's version" cli_version
 

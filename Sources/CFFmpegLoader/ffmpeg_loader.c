@@ -14,6 +14,7 @@
 #include <libswresample/swresample.h>
 
 #include "ffmpeg_loader.h"
+#include "lazy_library.h"
 
 /* Never in the dynamic symbol table: a host that links FFmpeg itself keeps its own functions, and the libraries
  * we dlopen resolve each other, not us. (The version script would hide them in the .so, but not in executables
@@ -38,11 +39,7 @@ static const char *const vnff_sonames[VNFF_LIB_COUNT] = {
 #undef VNFF_VOID
 
 /* What to resolve: library, name, and where the address goes. */
-static const struct vnff_symbol {
-    int library;
-    const char *name;
-    void **slot;
-} vnff_symbols[] = {
+static const vnshim_lazy_symbol vnff_symbols[] = {
 #define VNFF(library, type, name, parameters, arguments) {VNFF_LIB_##library, #name, (void **)&vnff_##name},
 #define VNFF_VOID(library, name, parameters, arguments) {VNFF_LIB_##library, #name, (void **)&vnff_##name},
 #include "ffmpeg_functions.h"
@@ -66,30 +63,10 @@ static void vnff_load_once(void) {
         vnff_host_loaded = 1;
         dlclose(existing);
     }
-    void *handles[VNFF_LIB_COUNT] = {0};
-    for (int i = 0; i < VNFF_LIB_COUNT; i++) {
-        /* RTLD_LOCAL: FFmpeg's symbols stay out of the global scope, so a host that links another FFmpeg is not
-         * disturbed; the four still find each other through their DT_NEEDED entries. */
-        handles[i] = dlopen(vnff_sonames[i], RTLD_NOW | RTLD_LOCAL);
-        if (handles[i] == NULL) {
-            const char *detail = dlerror();
-            snprintf(vnff_message, sizeof vnff_message, "FFmpeg is not available: cannot load %s (%s)",
-                     vnff_sonames[i], detail ? detail : "unknown error");
-            return;
-        }
-    }
     size_t count = sizeof vnff_symbols / sizeof vnff_symbols[0];
-    for (size_t i = 0; i < count; i++) {
-        void *address = dlsym(handles[vnff_symbols[i].library], vnff_symbols[i].name);
-        if (address == NULL) {
-            snprintf(vnff_message, sizeof vnff_message, "FFmpeg is not usable: %s has no function %s",
-                     vnff_sonames[vnff_symbols[i].library], vnff_symbols[i].name);
-            for (size_t j = 0; j < i; j++) *vnff_symbols[j].slot = NULL;
-            return;
-        }
-        *vnff_symbols[i].slot = address;
-    }
-    vnff_message[0] = '\0';
+    if (vnshim_lazy_load("FFmpeg", vnff_sonames, VNFF_LIB_COUNT, vnff_symbols, count, vnff_message,
+                         sizeof vnff_message) != 0)
+        return;
     vnff_status = 0;
     atomic_store_explicit(&vnff_ready, 1, memory_order_release);
 }

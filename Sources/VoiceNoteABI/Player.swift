@@ -1,5 +1,6 @@
 import CVoiceNote
 import VoiceNoteCore
+import VoiceNoteNetwork
 import VoiceNotePlayer
 
 /// The object behind a `vn_player *`: the player, and the byte source it holds for `vn_player_load_source` (whose
@@ -66,7 +67,8 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
         let handle = try Handles.get(player, as: PlayerHandle.self, "player")
         let location = try nonEmptyString(location, "location")
         let hint = try durationHint(durationHintS)
-        try handle.player.load(.file(location), autoplay: autoplay != 0, durationHint: hint)
+        let place: PlayerLocation = URLSource.isURL(location) ? .url(location) : .file(location)
+        try handle.player.load(place, autoplay: autoplay != 0, durationHint: hint)
         handle.hold(nil)
     }
 }

@@ -17,7 +17,8 @@ public struct Errno: Error, Equatable, Sendable {
 
 /// One open file descriptor: the one place voicenote does POSIX file I/O (as swift-system's `FileDescriptor`).
 /// Every call retries EINTR, reads and writes loop until done, and the descriptor is closed exactly once (by
-/// `close()` or when the object goes). Used by one thread at a time.
+/// `close()` or when the object goes). Used by one thread at a time, except that positioned reads and writes
+/// (`read(at:into:)`, `write(at:_:)`) may run on two threads at once.
 public final class FileDescriptor {
     private var raw: Int32
 
@@ -26,6 +27,11 @@ public final class FileDescriptor {
         let fd = retrying { open(path, flags | O_CLOEXEC, mode) }
         guard fd >= 0 else { throw Errno.current }
         raw = fd
+    }
+
+    /// Takes ownership of an open descriptor (from mkostemp(3), pipe(2), ...).
+    public init(adopting descriptor: Int32) {
+        raw = descriptor
     }
 
     deinit { _ = try? close() }

@@ -1,18 +1,22 @@
 import VoiceNoteCore
+import VoiceNoteNetwork
 import VoiceNoteSources
 
-/// What a player plays: a local file (a path or a `file://` URL) or a byte source the caller made (memory, host
-/// callbacks). The player keeps the source alive until it loads another location or is closed.
+/// What a player plays: a local file (a path or a `file://` URL), an http(s) URL, or a byte source the caller made
+/// (memory, host callbacks). The player keeps the source alive until it loads another location or is closed.
 public enum PlayerLocation {
     /// A path, absolute or relative to the working directory, or a `file://` URL.
     case file(String)
+    /// An `http://` or `https://` URL fetched with `options`; `key`, when given, is its identity for "the same
+    /// location" and the resume position instead of the URL (CDN URLs carry signatures that change).
+    case url(String, options: HTTPOptions = HTTPOptions(), key: String? = nil)
     /// A byte source; the context shows its name.
     case source(any ByteSource)
 
     /// The text the context shows: the path or URL as given, or the source's name.
     public var displayName: String {
         switch self {
-        case .file(let text): text
+        case .file(let text), .url(let text, _, _): text
         case .source(let source): source.name
         }
     }
@@ -23,8 +27,14 @@ public enum PlayerLocation {
     /// `.unsupported` for other URL schemes.
     func key() throws(VoiceNoteError) -> LocationKey {
         switch self {
-        case .file(let text): .path(try LocationKey.normalizedPath(text))
-        case .source(let source): .source(ObjectIdentifier(source))
+        case .file(let text): return .path(try LocationKey.normalizedPath(text))
+        case .url(let text, _, let key):
+            if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key of \(text) is empty") }
+            guard URLSource.isURL(text) else {
+                throw VoiceNoteError(.invalidArgument, "\(text) is not an http:// or https:// URL with a host")
+            }
+            return .remote(key ?? text)
+        case .source(let source): return .source(ObjectIdentifier(source))
         }
     }
 
@@ -33,6 +43,7 @@ public enum PlayerLocation {
         switch (self, key) {
         case (.source(let source), _): return source
         case (.file, .path(let path)): return try FileSource(path: path)
+        case (.url(let text, let options, _), _): return try URLSource(url: text, options: options)
         case (.file(let text), _): throw VoiceNoteError(.internal, "no path for \(text)")
         }
     }
@@ -41,13 +52,15 @@ public enum PlayerLocation {
 /// A location's identity (see `PlayerLocation.key()`).
 enum LocationKey: Hashable, Sendable {
     case path(String)
+    /// A URL's key (or the URL itself).
+    case remote(String)
     /// A source object: compared only with the current item's, which the player keeps alive (an identifier of a
     /// released object may be reused, so sources keep no resume position).
     case source(ObjectIdentifier)
 
-    /// Whether a position is kept for a later load: for paths, not for sources.
+    /// Whether a position is kept for a later load: for paths and URLs, not for sources.
     var keepsResumePosition: Bool {
-        if case .path = self { true } else { false }
+        if case .source = self { false } else { true }
     }
 
     /// The absolute, lexically normalized path of a path or `file://` URL.

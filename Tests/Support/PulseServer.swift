@@ -158,6 +158,10 @@ public final class PulseServer: @unchecked Sendable {
             public var exited = false
             /// Bytes it wrote to stdout.
             public var outputBytes = 0
+            /// The first 64 KiB it wrote to stdout.
+            public var outputData = Data()
+            /// `outputData` as text.
+            public var outputText: String { String(decoding: outputData, as: UTF8.self) }
             /// What it wrote to stderr.
             public var errorData = Data()
             /// `errorData` as text.
@@ -211,7 +215,10 @@ public final class PulseServer: @unchecked Sendable {
             }
             pid = child
             let outputFD = output[0], errorFD = errors[0]
-            Thread.detachNewThread { [self] in pump(outputFD) { $0.outputBytes += $1.count } }
+            Thread.detachNewThread { [self] in pump(outputFD) { status, bytes in
+                status.outputBytes += bytes.count
+                if status.outputData.count < 65536 { status.outputData.append(contentsOf: bytes.prefix(65536 - status.outputData.count)) }
+            } }
             Thread.detachNewThread { [self] in pump(errorFD) { $0.errorData.append(contentsOf: $1) } }
             Thread.detachNewThread { [self] in
                 var status: Int32 = 0

@@ -304,7 +304,7 @@ static void test_hostile_numbers(void) {
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_load(player, "", 0, -1));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_load(player, "\xc3\x28.wav", 0, -1));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_load(player, "file://elsewhere/note.ogg", 0, -1));
-    EXPECT_STATUS(VN_E_UNSUPPORTED, vn_player_load(player, "https://example.org/note.ogg", 0, -1));
+    EXPECT_STATUS(VN_E_UNSUPPORTED, vn_player_load(player, "gopher://example.org/note.ogg", 0, -1));
     expect_not_loaded(player, "after refused calls");
 
     /* Allowed in every state, and nothing loaded is misuse only for play and seek. */

@@ -176,7 +176,7 @@ def test_hostile_numbers_are_refused(media: Media) -> None:
         with pytest.raises(TypeError):
             player.rate = "fast"  # type: ignore[assignment]
         with pytest.raises(voicenote.UnsupportedError):
-            player.load("https://example.org/note.ogg")
+            player.load("gopher://example.org/note.ogg")  # http(s) is taken; other schemes are not
         with pytest.raises(voicenote.InvalidArgumentError):
             player.load("")
         assert player.context.state is PlayerState.NOT_LOADED

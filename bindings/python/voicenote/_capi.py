@@ -128,6 +128,10 @@ class vn_source(Structure):
     """Opaque ``struct vn_source`` (a byte source); only used through :data:`vn_source_p`."""
 
 
+class vn_http_options(Structure):
+    """Opaque ``struct vn_http_options``; only used through :data:`vn_http_options_p`."""
+
+
 class vn_recorder(Structure):
     """Opaque ``struct vn_recorder``; only used through :data:`vn_recorder_p`."""
 
@@ -143,6 +147,7 @@ class vn_focus_group(Structure):
 vn_event_loop_p = POINTER(vn_event_loop)
 vn_test_source_p = POINTER(vn_test_source)
 vn_source_p = POINTER(vn_source)
+vn_http_options_p = POINTER(vn_http_options)
 vn_recorder_p = POINTER(vn_recorder)
 vn_recorder_options_p = POINTER(vn_recorder_options)
 vn_focus_group_p = POINTER(vn_focus_group)
@@ -367,6 +372,13 @@ vn_source_create_callbacks = _declare(
     [_Nullable(vn_source_read_fn), _Nullable(vn_source_seek_fn), c_int64, c_void_p, _Nullable(vn_release_fn),
      POINTER(vn_source_p)],
 )
+vn_http_options_create = _declare("vn_http_options_create", c_int, [POINTER(vn_http_options_p)])
+vn_http_options_destroy = _declare("vn_http_options_destroy", None, [vn_http_options_p])
+vn_http_options_add_header = _declare("vn_http_options_add_header", c_int, [vn_http_options_p, c_char_p, c_char_p])
+vn_http_options_set_ca_file = _declare("vn_http_options_set_ca_file", c_int, [vn_http_options_p, c_char_p])
+vn_http_options_set_connect_timeout = _declare("vn_http_options_set_connect_timeout", c_int, [vn_http_options_p, c_double])
+vn_http_options_set_stall_timeout = _declare("vn_http_options_set_stall_timeout", c_int, [vn_http_options_p, c_double])
+vn_source_create_url = _declare("vn_source_create_url", c_int, [c_char_p, vn_http_options_p, POINTER(vn_source_p)])
 vn_source_destroy = _declare("vn_source_destroy", None, [vn_source_p])
 
 # Stream facts

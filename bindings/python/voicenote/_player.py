@@ -420,7 +420,7 @@ class Player(_lifecycle.Closing):
         if hint < 0 and duration_hint is not None:
             raise invalid_argument(f"duration_hint must be 0…1000000 seconds or None, not {duration_hint!r}")
         play = 1 if autoplay else 0
-        if kind == _sources.PATH:
+        if kind in (_sources.PATH, _sources.URL):  # the library tells a URL from a path
             path = _sources.path_bytes(location)
             self._call_activating(lambda: _capi.vn_player_load(handle, path, play, hint))
         elif kind == _sources.MEMORY:

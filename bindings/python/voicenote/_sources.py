@@ -1,4 +1,5 @@
-"""Where encoded audio comes from: a path, bytes in memory, or a binary file-like object (``vn_source``).
+"""Where encoded audio comes from: a path, an http(s) URL, bytes in memory, or a binary file-like object
+(``vn_source``).
 
 :func:`classify` sorts a Python argument into one of the three; :func:`call_with_source` makes a short-lived
 ``vn_source`` for bytes or a stream, runs one C call on it and destroys it.
@@ -24,7 +25,7 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 from . import _capi
 from .errors import VoiceNoteError, error_for
 
-__all__ = ["AudioSource", "PATH", "MEMORY", "STREAM", "classify", "path_bytes", "memory_pointer",
+__all__ = ["AudioSource", "PATH", "URL", "MEMORY", "STREAM", "classify", "path_bytes", "memory_pointer",
            "call_with_source"]
 
 _log = logging.getLogger("voicenote")
@@ -33,18 +34,22 @@ _log = logging.getLogger("voicenote")
 AudioSource = Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytearray, memoryview, Any]
 
 PATH = "path"
+URL = "url"
 MEMORY = "memory"
 STREAM = "stream"
 
 
 def classify(source: Any) -> str:
-    """Sorts ``source`` into :data:`PATH` (``str`` or ``os.PathLike``), :data:`MEMORY` (``bytes``,
+    """Sorts ``source`` into :data:`URL` (a ``str`` starting with ``http://`` or ``https://``), :data:`PATH`
+    (another ``str`` or an ``os.PathLike``), :data:`MEMORY` (``bytes``,
     ``bytearray``, ``memoryview`` or another object with the buffer protocol that has no ``read``) or
     :data:`STREAM` (an object with callable ``read`` and ``seek``).
 
     Raises:
         TypeError: none of these, or a text stream (``io.TextIOBase``).
     """
+    if isinstance(source, str) and source[:8].lower().startswith(("http://", "https://")):
+        return URL
     if isinstance(source, (str, os.PathLike)):
         return PATH
     if isinstance(source, (bytes, bytearray, memoryview)):
@@ -208,7 +213,7 @@ def _measure(stream: Any) -> Tuple[int, Optional[int]]:
 
 
 def call_with_source(source: Any, kind: str, call: Callable[[Any], int]) -> None:
-    """Makes a ``vn_source`` of ``kind`` (:data:`MEMORY` or :data:`STREAM`) for ``source``, runs
+    """Makes a ``vn_source`` of ``kind`` (:data:`URL`, :data:`MEMORY` or :data:`STREAM`) for ``source``, runs
     ``call(handle)`` (one ``vn_`` call returning a status), destroys the source and raises what failed.
 
     A stream's position is restored afterwards when it could be read with ``tell()`` before.
@@ -220,6 +225,21 @@ def call_with_source(source: Any, kind: str, call: Callable[[Any], int]) -> None
     """
     handle = _capi.vn_source_p()
     failure: Optional[VoiceNoteError] = None
+    if kind == URL:
+        url = source.encode("utf-8")
+        if b"\0" in url:
+            raise ValueError("embedded null byte in URL")
+        rc = _capi.vn_source_create_url(url, None, ctypes.byref(handle))
+        if rc < 0:
+            raise error_for(rc)
+        try:
+            rc = call(handle)
+            failure = error_for(rc) if rc < 0 else None
+        finally:
+            _capi.vn_source_destroy(handle)
+        if failure is not None:
+            raise failure
+        return
     if kind == MEMORY:
         pointer, size = memory_pointer(source)
         rc = _capi.vn_source_create_memory(pointer, size, ctypes.byref(handle))

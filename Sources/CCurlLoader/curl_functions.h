@@ -1,0 +1,25 @@
+/* Every non-variadic libcurl function voicenote calls, written once: an X-macro list included by curl_loader.c with
+ * VNCURL / VNCURL_VOID defined for each use (pointer, symbol table, trampoline).
+ *   VNCURL(return type, name, (parameters), (arguments))
+ *   VNCURL_VOID(name, (parameters), (arguments))        for functions returning void
+ * The trampolines are definitions of the functions curl.h declares, so the compiler checks each line against
+ * libcurl's prototype. The variadic ones (curl_easy_setopt, curl_easy_getinfo, curl_multi_setopt) are resolved in
+ * curl_loader.c and reached through the typed vnshim_curl_* functions of curl_loader.h. */
+
+VNCURL(CURLcode, curl_global_init, (long flags), (flags))
+VNCURL(CURL *, curl_easy_init, (void), ())
+VNCURL_VOID(curl_easy_cleanup, (CURL *curl), (curl))
+VNCURL(const char *, curl_easy_strerror, (CURLcode code), (code))
+VNCURL(CURLM *, curl_multi_init, (void), ())
+VNCURL(CURLMcode, curl_multi_cleanup, (CURLM *multi), (multi))
+VNCURL(CURLMcode, curl_multi_add_handle, (CURLM *multi, CURL *curl), (multi, curl))
+VNCURL(CURLMcode, curl_multi_remove_handle, (CURLM *multi, CURL *curl), (multi, curl))
+VNCURL(CURLMcode, curl_multi_perform, (CURLM *multi, int *running_handles), (multi, running_handles))
+VNCURL(CURLMcode, curl_multi_poll,
+       (CURLM *multi, struct curl_waitfd extra_fds[], unsigned int extra_nfds, int timeout_ms, int *ret),
+       (multi, extra_fds, extra_nfds, timeout_ms, ret))
+VNCURL(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))
+VNCURL(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *msgs_in_queue), (multi, msgs_in_queue))
+VNCURL(const char *, curl_multi_strerror, (CURLMcode code), (code))
+VNCURL(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *data), (list, data))
+VNCURL_VOID(curl_slist_free_all, (struct curl_slist *list), (list))

@@ -1,0 +1,69 @@
+import VoiceNoteCore
+
+/// How a URL is fetched: extra request headers (Matrix authenticated media needs `Authorization`), a CA file to
+/// trust instead of the system's, and the timeouts. TLS certificates and host names are always verified;
+/// redirects are followed (at most 10, http and https only); proxies come from the environment as libcurl reads
+/// them (`http_proxy`, `https_proxy`, `no_proxy`, `all_proxy`).
+public struct HTTPOptions: Sendable, Equatable {
+    /// Request headers, each `Name: value`.
+    public var headers: [String] = []
+    /// A PEM file of CA certificates to trust instead of the system's; nil for the system's.
+    public var caFile: String?
+    /// Seconds allowed for connecting (DNS, TCP and TLS), 0.1…600.
+    public var connectTimeout: Double = 15
+    /// Seconds without a byte after which a transfer fails with `.network`, 0.1…3600.
+    public var stallTimeout: Double = 30
+
+    /// The defaults: no extra headers, the system's CAs, 15 s to connect, 30 s of silence before a stall.
+    public init() {}
+
+    /// Adds a request header `name: value`.
+    /// - Throws: `.invalidArgument` for an empty or malformed name, or a line break in either part.
+    public mutating func addHeader(name: String, value: String) throws(VoiceNoteError) {
+        let allowed = name.utf8.allSatisfy { $0 > 32 && $0 < 127 && $0 != UInt8(ascii: ":") }
+        guard !name.isEmpty, allowed else {
+            throw VoiceNoteError(.invalidArgument, "\"\(name)\" is not an HTTP header name")
+        }
+        guard !value.utf8.contains(where: { $0 == 10 || $0 == 13 || $0 == 0 }) else {
+            throw VoiceNoteError(.invalidArgument, "the value of header \(name) holds a line break")
+        }
+        headers.append("\(name): \(value)")
+    }
+
+    /// Adds a header given as one `Name: value` line (the CLI's `--header`).
+    /// - Throws: `.invalidArgument` without a colon, or as `addHeader(name:value:)`.
+    public mutating func addHeader(line: String) throws(VoiceNoteError) {
+        guard let colon = line.firstIndex(of: ":") else {
+            throw VoiceNoteError(.invalidArgument, "\"\(line)\" is not an HTTP header (Name: value)")
+        }
+        let value = line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
+        try addHeader(name: String(line[..<colon]), value: String(value))
+    }
+
+    /// Sets the connect timeout. - Throws: `.invalidArgument` outside 0.1…600 s (NaN included).
+    public mutating func setConnectTimeout(_ seconds: Double) throws(VoiceNoteError) {
+        guard seconds >= 0.1 && seconds <= 600 else {
+            throw VoiceNoteError(.invalidArgument, "connect timeout \(seconds) s is outside 0.1…600")
+        }
+        connectTimeout = seconds
+    }
+
+    /// Sets the stall timeout. - Throws: `.invalidArgument` outside 0.1…3600 s (NaN included).
+    public mutating func setStallTimeout(_ seconds: Double) throws(VoiceNoteError) {
+        guard seconds >= 0.1 && seconds <= 3600 else {
+            throw VoiceNoteError(.invalidArgument, "stall timeout \(seconds) s is outside 0.1…3600")
+        }
+        stallTimeout = seconds
+    }
+
+    /// Sets the CA file. - Throws: `.notFound` when it does not exist, `.invalidArgument` for an empty path.
+    public mutating func setCAFile(_ path: String?) throws(VoiceNoteError) {
+        guard let path else {
+            caFile = nil
+            return
+        }
+        guard !path.isEmpty else { throw VoiceNoteError(.invalidArgument, "the CA file path is empty") }
+        _ = try FileSystem.size(of: path)
+        caFile = path
+    }
+}

@@ -1,0 +1,150 @@
+import CCurlLoader
+import VoiceNoteCore
+
+/// The one thread (`vn-network`) that drives every HTTP transfer of the process, through libcurl's multi
+/// interface: `start` and `cancel` only queue work and wake it with `curl_multi_wakeup`, so no caller ever waits on
+/// the network, and a cancelled transfer is gone within one turn of the loop. The loop also enforces each
+/// transfer's stall timeout (no byte for that long → `.network`). The thread starts with the first transfer and
+/// lives as long as the process; it sleeps on a condition while there is nothing to do.
+final class NetworkLoop: @unchecked Sendable {
+    private static let instance = Locked<NetworkLoop?>(nil)
+
+    /// The process's loop, made (and libcurl loaded) on first use.
+    /// - Throws: `.unsupported` when libcurl cannot be loaded; `.noMemory` when the loop cannot be made.
+    static func shared() throws(VoiceNoteError) -> NetworkLoop {
+        try CurlLibrary.require()
+        return try instance.withLock { (loop) throws(VoiceNoteError) -> NetworkLoop in
+            if let loop { return loop }
+            let made = try NetworkLoop()
+            loop = made
+            return made
+        }
+    }
+
+    private let monitor = Monitor()
+    private let multi: UnsafeMutableRawPointer
+    private var queued: [HTTPTransfer] = []
+    private var cancelling: [HTTPTransfer] = []
+    private var active: [HTTPTransfer] = []
+    private var thread: LibraryThread?
+
+    private init() throws(VoiceNoteError) {
+        guard let multi = curl_multi_init() else { throw VoiceNoteError(.noMemory, "curl_multi_init failed") }
+        self.multi = multi
+        thread = try LibraryThread(name: "vn-network") { [unowned self] in run() }
+    }
+
+    /// Queues `transfer`; its handlers run on the loop's thread from now until it finishes or is cancelled.
+    func start(_ transfer: HTTPTransfer) {
+        monitor.locked {
+            transfer.stage = .queued
+            transfer.lastActivity = monotonicNanoseconds()
+            queued.append(transfer)
+            monitor.broadcast()
+        }
+        curl_multi_wakeup(multi)
+    }
+
+    /// Stops `transfer`: when this returns, none of its handlers runs again (called from one of its own
+    /// handlers, on the loop's thread, it only marks it). Its `finished` handler is not called.
+    func cancel(_ transfer: HTTPTransfer) {
+        let onLoop = thread?.isCurrent ?? false
+        let wait = monitor.locked { () -> Bool in
+            switch transfer.stage {
+            case .new, .done: return false
+            case .queued:
+                queued.removeAll { $0 === transfer }
+                transfer.stage = .done
+                return false
+            case .active:
+                if !cancelling.contains(where: { $0 === transfer }) { cancelling.append(transfer) }
+                return !onLoop
+            case .finishing: return !onLoop
+            }
+        }
+        guard wait else { return }
+        curl_multi_wakeup(multi)
+        monitor.locked { while transfer.stage != .done { monitor.wait() } }
+    }
+
+    private func run() {
+        var running: Int32 = 0
+        while true {
+            let (adding, removing) = monitor.locked { () -> ([HTTPTransfer], [HTTPTransfer]) in
+                while queued.isEmpty && cancelling.isEmpty && active.isEmpty { monitor.wait() }
+                defer {
+                    queued.removeAll()
+                    cancelling.removeAll()
+                }
+                return (queued, cancelling)
+            }
+            for transfer in removing { retire(transfer, reporting: nil) }
+            for transfer in adding { admit(transfer) }
+            curl_multi_perform(multi, &running)
+            var left: Int32 = 0
+            while let message = curl_multi_info_read(multi, &left) {
+                guard message.pointee.msg == CURLMSG_DONE,
+                      let transfer = monitor.locked({ active.first { $0.easy == message.pointee.easy_handle } })
+                else { continue }
+                let code = message.pointee.data.result
+                retire(transfer, reporting: transfer.outcome(code))
+            }
+            enforceStallTimeouts()
+            curl_multi_poll(multi, nil, 0, 100, nil)
+        }
+    }
+
+    /// Adds a queued transfer to the multi handle (unless it was cancelled meanwhile).
+    private func admit(_ transfer: HTTPTransfer) {
+        guard monitor.locked({ transfer.stage == .queued }) else { return }
+        do throws(VoiceNoteError) {
+            let easy = try transfer.prepare()
+            guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+                throw VoiceNoteError(.noMemory, "curl_multi_add_handle failed")
+            }
+            monitor.locked {
+                transfer.stage = .active
+                active.append(transfer)
+            }
+        } catch {
+            monitor.locked { transfer.stage = .finishing }
+            transfer.handlers.finished(error)
+            monitor.locked {
+                transfer.stage = .done
+                monitor.broadcast()
+            }
+        }
+    }
+
+    /// Takes a transfer off the multi handle; reports `outcome` unless it was cancelled (then `outcome` is nil
+    /// and nothing is reported).
+    private func retire(_ transfer: HTTPTransfer, reporting outcome: VoiceNoteError??) {
+        let cancelled = monitor.locked { () -> Bool in
+            guard transfer.stage == .active else { return true }
+            active.removeAll { $0 === transfer }
+            let wasCancelled = cancelling.contains { $0 === transfer } || outcome == nil
+            cancelling.removeAll { $0 === transfer }
+            transfer.stage = .finishing
+            return wasCancelled
+        }
+        if let easy = transfer.easy { curl_multi_remove_handle(multi, easy) }
+        if !cancelled, let outcome { transfer.handlers.finished(outcome) }
+        monitor.locked {
+            transfer.stage = .done
+            monitor.broadcast()
+        }
+    }
+
+    /// Fails every transfer that has had no byte for longer than its stall timeout.
+    private func enforceStallTimeouts() {
+        let now = monotonicNanoseconds()
+        let stalled = monitor.locked {
+            active.filter { now &- $0.lastActivity > UInt64($0.options.stallTimeout * 1e9) }
+        }
+        for transfer in stalled {
+            let seconds = transfer.options.stallTimeout
+            retire(transfer, reporting: VoiceNoteError(
+                .network, "GET \(NetworkFailure.redacted(transfer.url)): no data for \(seconds) s (stalled)"))
+        }
+    }
+}

@@ -1,0 +1,273 @@
+import VoiceNoteCore
+import VoiceNoteSources
+
+/// An `http://` or `https://` resource as a `ByteSource`: the player, the waveform and info read it like a file.
+///
+/// The download starts when the source is made and runs on the process's network thread (`NetworkLoop`) into an
+/// unnamed file; reads take what has arrived and wait (cancellably) for what has not, so decoding starts before
+/// the download ends. A read far from what the running transfer is about to deliver (more than 256 KiB ahead, or
+/// behind it) asks for a byte range from there instead, when the server takes ranges (a 206 answer, or
+/// `Accept-Ranges: bytes`); a new range request replaces a pending one. A server that ignores ranges is read in one
+/// pass: a seek beyond it waits for the download to get there. Once the range asked for has arrived, the holes left
+/// are fetched too, so the whole file is there in the end.
+///
+/// `size` waits for the response headers (the decoders need it to open). Failures arrive with the statuses of
+/// `NetworkFailure`, with the HTTP status in the message; a dropped connection fails the reads beyond what arrived.
+/// `cancel()` makes a waiting read (or the next one) throw `.cancelled` at once; later reads go on.
+public final class URLSource: ByteSource, @unchecked Sendable {
+    /// Within this many bytes ahead of the running transfer, a read waits for it instead of asking for a range.
+    static let lookahead: Int64 = 256 * 1024
+
+    /// The URL as given.
+    public let url: String
+    /// The URL without query, fragment or credentials: what messages show.
+    public let name: String
+    /// The offset of the next read (the reading thread's).
+    public private(set) var position: Int64 = 0
+
+    private let options: HTTPOptions
+    private let loop: NetworkLoop
+    private let file: DownloadFile
+    private let monitor = Monitor()
+    // Under `monitor`:
+    private var arrived = ByteRanges()
+    private var total: Int64?
+    private var responded = false
+    private var rangesSupported: Bool?
+    private var transfer: HTTPTransfer?
+    /// Numbers transfers: only the latest (`transfer`) steers the download.
+    private var transferSerial = 0
+    /// The next offset the running transfer delivers, and the end of what it asked for (exclusive; nil: the end).
+    private var transferNext: Int64 = 0
+    private var transferEnd: Int64?
+    /// The body of a response without a length has ended: its end is the resource's.
+    private var ended = false
+    private var failure: VoiceNoteError?
+    private var interrupted = false
+    private var closed = false
+
+    /// Starts downloading `url`.
+    /// - Throws: `.invalidArgument` for anything but an http(s) URL with a host; `.unsupported` when libcurl
+    ///   cannot be loaded; `.io`/`.noSpace` when the download file cannot be made.
+    public init(url: String, options: HTTPOptions = HTTPOptions()) throws(VoiceNoteError) {
+        try Self.check(url)
+        self.url = url
+        name = NetworkFailure.redacted(url)
+        self.options = options
+        loop = try NetworkLoop.shared()
+        file = try DownloadFile()
+        monitor.locked { startTransfer(at: 0) }
+    }
+
+    deinit { close() }
+
+    /// Whether `text` is an http(s) URL this source takes (scheme and host present).
+    public static func isURL(_ text: String) -> Bool {
+        (try? check(text)) != nil
+    }
+
+    private static func check(_ url: String) throws(VoiceNoteError) {
+        let lower = url.lowercased()
+        guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else {
+            throw VoiceNoteError(.invalidArgument, "\(NetworkFailure.redacted(url)) is not an http:// or https:// URL")
+        }
+        let rest = url.dropFirst(scheme.count)
+        guard let hostStart = rest.first, hostStart != "/", hostStart != "?", hostStart != "#" else {
+            throw VoiceNoteError(.invalidArgument, "\(NetworkFailure.redacted(url)) names no host")
+        }
+        guard !url.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else {
+            throw VoiceNoteError(.invalidArgument, "\(NetworkFailure.redacted(url)) holds spaces or control characters")
+        }
+    }
+
+    /// Stops the download; reads after this throw `.cancelled`. Idempotent.
+    public func close() {
+        let running = monitor.locked { () -> HTTPTransfer? in
+            closed = true
+            defer { transfer = nil }
+            monitor.broadcast()
+            return transfer
+        }
+        if let running { loop.cancel(running) }
+    }
+
+    /// The total size, once the response says it (waits for the response headers; nil when it gives no length
+    /// or failed: the reads then say why).
+    public var size: Int64? {
+        monitor.locked {
+            while !responded && failure == nil && !closed && !interrupted { monitor.wait() }
+            return total
+        }
+    }
+
+    /// The share of the resource that has arrived, 0…1 (0 while the size is unknown, 1 once complete).
+    public var downloadedFraction: Double {
+        monitor.locked {
+            guard let total, total > 0 else { return ended ? 1 : 0 }
+            return min(1, Double(arrived.count) / Double(total))
+        }
+    }
+
+    /// Whether every byte has arrived.
+    public var isComplete: Bool {
+        monitor.locked { total.map { arrived.firstMissing(below: $0) == nil } ?? ended }
+    }
+
+    /// Makes a waiting read (or the next one) throw `.cancelled` at once.
+    public func cancel() {
+        monitor.locked {
+            interrupted = true
+            monitor.broadcast()
+        }
+    }
+
+    public func seek(to offset: Int64) throws(VoiceNoteError) {
+        guard offset >= 0 else { throw VoiceNoteError(.invalidArgument, "seek to \(offset) in \(name)") }
+        position = offset
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
+        guard !buffer.isEmpty else { return 0 }
+        var replaced: HTTPTransfer?
+        let result = monitor.locked { () -> Result<Int64, VoiceNoteError> in
+            while true {
+                if closed || interrupted {
+                    interrupted = false
+                    return .failure(VoiceNoteError(.cancelled, "reading \(name) was cancelled"))
+                }
+                if let end = arrived.end(ofRunHolding: position) { return .success(end - position) }
+                if let total, position >= total { return .success(0) }
+                if ended, position >= arrived.ranges.last?.upperBound ?? 0 { return .success(0) }
+                if transfer == nil, let failure { return .failure(failure) }
+                if replaced == nil { replaced = request(position) }
+                monitor.wait()
+            }
+        }
+        if let replaced { loop.cancel(replaced) }
+        let available: Int64
+        switch result {
+        case .success(let count): available = count
+        case .failure(let error): throw error
+        }
+        guard available > 0 else { return 0 }
+        let count = try file.read(at: position, into: UnsafeMutableRawBufferPointer(
+            rebasing: buffer.prefix(Int(min(available, Int64(buffer.count))))))
+        position += Int64(count)
+        return count
+    }
+
+    /// Under `monitor`: makes sure a transfer is on its way to `offset`. Returns a transfer that was replaced (to
+    /// cancel once the monitor is released).
+    private func request(_ offset: Int64) -> HTTPTransfer? {
+        if let running = transfer {
+            let close = offset >= transferNext && offset - transferNext <= Self.lookahead
+                && (transferEnd.map { offset < $0 } ?? true)
+            guard !close, rangesSupported == true else { return nil }  // on its way, or the only way
+            startTransfer(at: offset)
+            return running
+        }
+        if failure == nil, rangesSupported == true || !responded { startTransfer(at: offset) }
+        return nil
+    }
+
+    /// Under `monitor`: a transfer from `offset` to the next byte that has arrived (or the end).
+    private func startTransfer(at offset: Int64) {
+        let next = arrived.start(ofRunAfter: offset)
+        transferSerial += 1
+        let made = HTTPTransfer(url: url, options: options, first: offset, last: next.map { $0 - 1 },
+                                handlers: handlers(from: offset, serial: transferSerial))
+        transfer = made
+        transferNext = offset
+        transferEnd = next
+        failure = nil
+        loop.start(made)
+    }
+
+    /// The handlers of a transfer from `offset`; a transfer that was replaced keeps writing what it gets (those
+    /// are still the resource's bytes) but no longer steers the download.
+    private func handlers(from offset: Int64, serial: Int) -> HTTPTransfer.Handlers {
+        final class Cursor: @unchecked Sendable { var next: Int64 = 0 }
+        let cursor = Cursor()
+        cursor.next = offset
+        return HTTPTransfer.Handlers(
+            response: { [weak self] response in
+                guard let self else { return VoiceNoteError(.cancelled, "the source was released") }
+                return monitor.locked { accept(response, from: offset, serial: serial, cursor: &cursor.next) }
+            },
+            body: { [weak self] bytes in
+                guard let self else { return VoiceNoteError(.cancelled, "the source was released") }
+                let start = cursor.next
+                do throws(VoiceNoteError) {
+                    try file.write(bytes, at: start)
+                } catch {
+                    return error
+                }
+                cursor.next += Int64(bytes.count)
+                monitor.locked {
+                    arrived.insert(start..<cursor.next)
+                    if serial == transferSerial { transferNext = cursor.next }
+                    monitor.broadcast()
+                }
+                return nil
+            },
+            finished: { [weak self] outcome in
+                guard let self else { return }
+                monitor.locked { finish(outcome, serial: serial, reachedEnd: cursor.next) }
+            })
+    }
+
+    /// Under `monitor`: takes a transfer's response; an error aborts it.
+    private func accept(
+        _ response: HTTPResponse, from offset: Int64, serial: Int, cursor: inout Int64
+    ) -> VoiceNoteError? {
+        var size: Int64?
+        switch response.code {
+        case 206:
+            guard let range = response.contentRange, range.first == offset else {
+                return VoiceNoteError(.network, "GET \(name): HTTP 206 for another range than bytes=\(offset)-")
+            }
+            size = range.total
+            rangesSupported = true
+        case 200:
+            if offset > 0 {
+                rangesSupported = false  // the whole resource again, from its first byte
+                cursor = 0
+                if serial == transferSerial {
+                    transferNext = 0
+                    transferEnd = nil
+                }
+            } else if rangesSupported == nil {
+                rangesSupported = response.acceptsRanges
+            }
+            size = response.contentLength
+        default:
+            return VoiceNoteError(.network, "GET \(name): unexpected HTTP \(response.code)")
+        }
+        if let size, let total, size != total {
+            return VoiceNoteError(.network, "GET \(name): the resource changed during the download (\(total) → \(size) bytes)")
+        }
+        if let size { total = size }
+        responded = true
+        monitor.broadcast()
+        return nil
+    }
+
+    /// Under `monitor`: a transfer ended; the download goes on with the first hole when it was the steering one.
+    private func finish(_ outcome: VoiceNoteError?, serial: Int, reachedEnd end: Int64) {
+        defer { monitor.broadcast() }
+        guard serial == transferSerial, transfer != nil else { return }
+        transfer = nil
+        if let outcome {
+            failure = outcome
+            return
+        }
+        if total == nil && transferEnd == nil {
+            ended = true
+            total = end
+        }
+        responded = true
+        if !closed, rangesSupported == true, let total, let hole = arrived.firstMissing(below: total) {
+            startTransfer(at: hole)
+        }
+    }
+}

@@ -1,0 +1,232 @@
+import Foundation
+import Testing
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteNetwork
+import VoiceNoteSources
+import VoiceNoteTestSupport
+
+/// The URL source against a real HTTP server on 127.0.0.1 (Tests/Servers/http_server.py), each test asserting from
+/// the server's log that the request it expects was made.
+@Suite struct URLSourceTests {
+    /// Reads a source from its position to its end.
+    static func readAll(_ source: ByteSource) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 32768)
+        while true {
+            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+            if count == 0 { return bytes }
+            bytes += buffer[0..<count]
+        }
+    }
+
+    /// A served file and its bytes.
+    static func served(_ kind: Fixtures.Kind) throws -> (name: String, bytes: [UInt8]) {
+        let path = try Fixtures.path(kind)
+        return (kind.rawValue, Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    @Test func aWholeFileArrivesAsServed() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.opus)
+        let source = try URLSource(url: server.url("/range/\(file.name)"))
+        #expect(source.size == Int64(file.bytes.count))
+        #expect(try Self.readAll(source) == file.bytes)
+        #expect(source.isComplete)
+        #expect(source.downloadedFraction == 1)
+        #expect(eventually(seconds: 10) { server.requests(to: "/range/\(file.name)").count == 1 })
+        let requests = server.requests(to: "/range/\(file.name)")
+        #expect(requests.first?["range"] is NSNull)
+        #expect((requests.first?["headers"] as? [String: String])?["user-agent"]?.hasPrefix("voicenote/") == true)
+    }
+
+    @Test func aSeekFarAheadAsksForARangeAndTheHolesAreFilledAfterwards() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.wav)
+        #expect(file.bytes.count > 500_000)
+        // 100 kB/s: the first transfer is far from the end when the read there asks for a range.
+        let source = try URLSource(url: server.url("/throttle/100000/\(file.name)"))
+        #expect(source.size == Int64(file.bytes.count))
+        let offset = file.bytes.count - 100_000
+        try source.seek(to: Int64(offset))
+        #expect(try Self.readAll(source) == Array(file.bytes[offset...]))
+        // Logged once the response ends: the range runs to the end of the file, so it ends with the read.
+        #expect(eventually(seconds: 30) { server.requests().contains { ($0["range"] as? String) == "bytes=\(offset)-" } },
+                "no Range request from \(offset): \(server.requests())")
+        // The start is still there to read, and the rest of the file arrives without being asked for.
+        try source.seek(to: 0)
+        #expect(try Self.readAll(source) == file.bytes)
+        #expect(eventually(seconds: 30) { source.isComplete })
+    }
+
+    @Test func aServerWithoutRangesIsReadInOnePass() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.wav)
+        let source = try URLSource(url: server.url("/norange/\(file.name)"))
+        try source.seek(to: Int64(file.bytes.count - 1000))
+        #expect(try Self.readAll(source) == Array(file.bytes.suffix(1000)))
+        try source.seek(to: 10)
+        #expect(try Self.readAll(source) == Array(file.bytes.dropFirst(10)))
+        #expect(eventually(seconds: 10) { server.requests(to: "/norange/\(file.name)").count == 1 })
+    }
+
+    @Test func aBodyWithoutALengthEndsWhereTheServerEndsIt() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.opus)
+        let source = try URLSource(url: server.url("/chunked/\(file.name)"))
+        #expect(try Self.readAll(source) == file.bytes)
+        #expect(source.size == Int64(file.bytes.count))
+    }
+
+    @Test(arguments: [(401, Status.permission), (403, .permission), (404, .notFound), (410, .notFound),
+                      (413, .tooLarge), (418, .network), (500, .network), (503, .network)])
+    func httpErrorsMapToStatusesAndNameTheCode(code: Int, status: Status) throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let source = try URLSource(url: server.url("/status/\(code)?signature=secret"))
+        #expect(source.size == nil)
+        do {
+            _ = try Self.readAll(source)
+            Issue.record("HTTP \(code) was read as data")
+        } catch let error as VoiceNoteError {
+            #expect(error.status == status)
+            #expect(error.message.contains("HTTP \(code)"))
+            #expect(!error.message.contains("secret"), "the query leaked into \(error.message)")
+        }
+        // The server logs a request once its response has ended: after the client saw it.
+        #expect(eventually(seconds: 10) { server.requests(to: "/status/\(code)?signature=secret").count == 1 })
+    }
+
+    @Test func redirectsAreFollowed() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.opus)
+        let source = try URLSource(url: server.url("/redirect/3/range/\(file.name)"))
+        #expect(try Self.readAll(source) == file.bytes)
+        #expect(eventually(seconds: 10) { server.requests(to: "/redirect/1/range/\(file.name)").first?["status"] as? Int == 302 })
+        #expect(eventually(seconds: 10) { server.requests(to: "/range/\(file.name)").count == 1 })
+    }
+
+    @Test func anAuthorizationHeaderReachesTheServer() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.opus)
+        var options = HTTPOptions()
+        try options.addHeader(line: "Authorization: Bearer s3cret")
+        let source = try URLSource(url: server.url("/auth/s3cret/range/\(file.name)"), options: options)
+        #expect(try Self.readAll(source) == file.bytes)
+        #expect(eventually(seconds: 10) { !server.requests(to: "/auth/s3cret/range/\(file.name)").isEmpty })
+        let request = server.requests(to: "/auth/s3cret/range/\(file.name)").first
+        #expect((request?["headers"] as? [String: String])?["authorization"] == "Bearer s3cret")
+
+        let refused = try URLSource(url: server.url("/auth/s3cret/range/\(file.name)"))
+        #expect(throws: VoiceNoteError.self) { _ = try Self.readAll(refused) }
+        #expect(eventually(seconds: 10) { server.requests(to: "/auth/s3cret/range/\(file.name)").last?["status"] as? Int == 401 })
+    }
+
+    @Test func aDroppedConnectionKeepsWhatArrivedAndFailsBeyond() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.wav)
+        let source = try URLSource(url: server.url("/drop/\(file.name)"))
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var failure: VoiceNoteError?
+        while failure == nil {
+            do {
+                let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                if count == 0 { break }
+                bytes += buffer[0..<count]
+            } catch {
+                failure = error as? VoiceNoteError ?? VoiceNoteError(.internal, "\(error)")
+            }
+        }
+        #expect(failure?.status == .network)
+        #expect(bytes.count >= file.bytes.count / 2 - 4096 && bytes.count < file.bytes.count)
+        #expect(bytes == Array(file.bytes.prefix(bytes.count)))
+    }
+
+    @Test func aStalledServerFailsAfterTheStallTimeoutAndCloseReturnsAtOnce() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.wav)
+        var options = HTTPOptions()
+        try options.setStallTimeout(0.5)
+        let stalled = try URLSource(url: server.url("/stall/1000/\(file.name)"), options: options)
+        #expect(throws: VoiceNoteError(.network, "GET \(server.url("/stall/1000/\(file.name)")): no data for 0.5 s (stalled)")) {
+            _ = try Self.readAll(stalled)
+        }
+
+        // Closed from another thread while a read waits on a stall: the read ends, close returns promptly.
+        let waiting = try URLSource(url: server.url("/stall/1000/\(file.name)"))
+        let outcome = Locked<VoiceNoteError?>(nil)
+        let reader = Thread {
+            do {
+                _ = try Self.readAll(waiting)
+            } catch let error as VoiceNoteError {
+                outcome.withLock { $0 = error }
+            } catch {}
+        }
+        reader.start()
+        #expect(waiting.size == Int64(file.bytes.count))
+        #expect(eventually(seconds: 10) { waiting.downloadedFraction > 0 })
+        let started = ContinuousClock.now
+        waiting.close()
+        #expect(ContinuousClock.now - started < .milliseconds(200))
+        #expect(eventually(seconds: 5) { outcome.withLock { $0 }?.status == .cancelled })
+    }
+
+    @Test func cancelWakesAWaitingReadAndLaterReadsGoOn() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.wav)
+        let source = try URLSource(url: server.url("/slow/1.5/\(file.name)"))
+        let outcome = Locked<VoiceNoteError?>(nil)
+        let reader = Thread {
+            var byte: UInt8 = 0
+            do {
+                _ = try withUnsafeMutableBytes(of: &byte) { try source.read(into: $0) }
+            } catch let error as VoiceNoteError {
+                outcome.withLock { $0 = error }
+            } catch {}
+        }
+        reader.start()
+        source.cancel()  // the response comes after 1.5 s: the read waits for it, or has not begun (then it is the next)
+        #expect(eventually(seconds: 1) { outcome.withLock { $0 }?.status == .cancelled })
+        #expect(try Self.readAll(source) == file.bytes)
+    }
+
+    @Test func aRefusedConnectionIsANetworkFailure() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let url = server.url("/range/speech.ogg")
+        server.stop()
+        let source = try URLSource(url: url)
+        #expect(throws: VoiceNoteError.self) { _ = try Self.readAll(source) }
+        do {
+            _ = try Self.readAll(source)
+        } catch let error as VoiceNoteError {
+            #expect(error.status == .network)
+        }
+    }
+
+    @Test func decodersReadAURLAsAFile() throws {
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        for kind in [Fixtures.Kind.opus, .mp3] {
+            let local = try Decoders.info(of: FileSource(path: Fixtures.path(kind)))
+            let remote = try Decoders.info(of: URLSource(url: server.url("/range/\(kind.rawValue)")))
+            #expect(remote == local)
+        }
+    }
+
+    @Test(arguments: ["ftp://example.com/a.ogg", "http://", "https:///a.ogg", "file:///a.ogg", "http://a b/c", ""])
+    func onlyHTTPURLsWithAHostAreTaken(url: String) {
+        #expect(throws: VoiceNoteError.self) { _ = try URLSource(url: url) }
+        #expect(!URLSource.isURL(url))
+    }
+
+    @Test func headerAndTimeoutOptionsAreChecked() throws {
+        var options = HTTPOptions()
+        #expect(throws: VoiceNoteError.self) { try options.addHeader(name: "Bad Name", value: "x") }
+        #expect(throws: VoiceNoteError.self) { try options.addHeader(name: "X", value: "a\r\nInjected: 1") }
+        #expect(throws: VoiceNoteError.self) { try options.addHeader(line: "no colon") }
+        #expect(throws: VoiceNoteError.self) { try options.setStallTimeout(.nan) }
+        #expect(throws: VoiceNoteError.self) { try options.setConnectTimeout(0) }
+        #expect(throws: VoiceNoteError.self) { try options.setCAFile("/nonexistent/ca.pem") }
+        try options.addHeader(line: "X-Test:  value ")
+        #expect(options.headers == ["X-Test: value "])
+    }
+}
