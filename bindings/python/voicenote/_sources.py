@@ -225,25 +225,16 @@ def call_with_source(source: Any, kind: str, call: Callable[[Any], int]) -> None
     """
     handle = _capi.vn_source_p()
     failure: Optional[VoiceNoteError] = None
-    if kind == URL:
-        url = source.encode("utf-8")
-        if b"\0" in url:
-            raise ValueError("embedded null byte in URL")
-        rc = _capi.vn_source_create_url(url, None, ctypes.byref(handle))
-        if rc < 0:
-            raise error_for(rc)
-        try:
-            rc = call(handle)
-            failure = error_for(rc) if rc < 0 else None
-        finally:
-            _capi.vn_source_destroy(handle)
-        if failure is not None:
-            raise failure
-        return
-    if kind == MEMORY:
-        pointer, size = memory_pointer(source)
-        rc = _capi.vn_source_create_memory(pointer, size, ctypes.byref(handle))
-        del pointer
+    if kind in (URL, MEMORY):
+        if kind == URL:
+            url = source.encode("utf-8")
+            if b"\0" in url:
+                raise ValueError("embedded null byte in URL")
+            rc = _capi.vn_source_create_url(url, None, ctypes.byref(handle))
+        else:
+            pointer, size = memory_pointer(source)
+            rc = _capi.vn_source_create_memory(pointer, size, ctypes.byref(handle))
+            del pointer
         if rc < 0:
             raise error_for(rc)
         try:
