@@ -1,0 +1,432 @@
+#!/usr/bin/env python3
+"""Debian's nginx as a test server: a real-world HTTP/1.1 server with Range support, TLS and rate limiting.
+
+It serves the files of one directory at ``/`` (nginx does Range, multi-range, ETag and If-Range itself) and again
+at ``/throttle/`` with ``limit_rate`` (64 KiB/s by default). Everything nginx needs (configuration, pid file, logs,
+temporary directories, certificates) lives in a private temporary directory; nothing under /etc or /var is used.
+It only uses the Python standard library and the ``nginx`` and ``openssl`` programs.
+
+With ``tls=True`` it makes a test CA and a server certificate for IP 127.0.0.1 and DNS localhost (valid one day)
+and serves HTTPS; a client must trust ``ca_file``. ``make_self_signed`` makes a certificate no client trusts, for
+the "untrusted certificate is refused" tests (usable with ``http_server.py --cert --key``); ``make_test_ca`` makes
+a CA and a certificate it signed (usable with both servers).
+
+From Python:
+
+    with NginxTestServer(root, tls=True) as server:
+        fetch(server.url("/a.ogg"), cafile=server.ca_file)
+        server.wait_for_request(lambda r: r["path"] == "/a.ogg" and r["completed"])
+
+As a script (prints one line ``PORT <n>`` once nginx accepts connections, stops nginx on SIGTERM or SIGINT):
+
+    python3 Tests/Servers/nginx_server.py --root DIR --log FILE [--tls DIR] [--throttle-rate 65536]
+
+``--tls DIR`` writes the CA to DIR/ca.pem (the certificate and key to DIR/server.pem and DIR/server.key). The
+--log file is nginx's access log, one JSON object per line with the keys method, path, status, bytes, range,
+completed ("OK" or ""), request_time, msec and headers; ``requests()`` turns "" into null and "OK" into true.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+NGINX = "/usr/sbin/nginx"
+OPENSSL = "openssl"
+DEFAULT_THROTTLE_RATE = 65536
+START_ATTEMPTS = 5          # fresh ports to try when nginx cannot bind (another process took the port)
+
+SIGNALS = {signal.SIGTERM, signal.SIGINT}
+
+CONTENT_TYPES = """
+        audio/ogg ogg opus;
+        audio/mpeg mp3;
+        audio/aac aac;
+        audio/mp4 m4a;
+        audio/wav wav;
+        audio/flac flac;
+        text/plain txt;
+        application/json json;
+"""
+
+# nginx escapes the variables for JSON; numbers are always numbers. Absent headers become "".
+LOG_FORMAT = (
+    '{"method":"$request_method","path":"$request_uri","status":$status,"bytes":$body_bytes_sent,'
+    '"range":"$http_range","completed":"$request_completion","request_time":$request_time,"msec":$msec,'
+    '"headers":{"authorization":"$http_authorization","range":"$http_range","if-range":"$http_if_range",'
+    '"user-agent":"$http_user_agent","host":"$http_host"}}'
+)
+
+
+# -- certificates ---------------------------------------------------------------------------------------------------
+
+def _openssl(directory: str, *args: str) -> None:
+    result = subprocess.run([OPENSSL, *args], cwd=directory, capture_output=True, text=True, timeout=60)
+    if result.returncode != 0:
+        raise RuntimeError(f"openssl {' '.join(args)} failed: {result.stderr.strip()}")
+
+
+def _write(path: str, text: str) -> str:
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(text)
+    return path
+
+
+SERVER_EXTENSIONS = """\
+basicConstraints = critical, CA:FALSE
+keyUsage = critical, digitalSignature
+extendedKeyUsage = serverAuth
+subjectAltName = IP:127.0.0.1, DNS:localhost
+subjectKeyIdentifier = hash
+"""
+
+
+def _request_config(common_name: str, extensions: str) -> str:
+    return f"""\
+[req]
+distinguished_name = dn
+prompt = no
+x509_extensions = ext
+[dn]
+CN = {common_name}
+[ext]
+{extensions}"""
+
+
+def make_test_ca(directory: str) -> dict:
+    """Makes a test CA and a server certificate it signed, for IP 127.0.0.1 and DNS localhost, valid one day
+    (EC P-256 keys), in `directory` (created if needed).
+
+    Returns dict(ca_file=<CA certificate PEM a client must trust>, cert=<server certificate PEM>, key=<its key>).
+    """
+    os.makedirs(directory, exist_ok=True)
+    ca_extensions = ("basicConstraints = critical, CA:TRUE\nkeyUsage = critical, keyCertSign, cRLSign\n"
+                     "subjectKeyIdentifier = hash\n")
+    _write(os.path.join(directory, "ca.cnf"), _request_config("VoiceNote Test CA", ca_extensions))
+    _openssl(directory, "req", "-x509", "-new", "-config", "ca.cnf", "-newkey", "ec",
+             "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "ca.key", "-out", "ca.pem",
+             "-days", "1", "-sha256")
+    _write(os.path.join(directory, "server.cnf"), _request_config("localhost", SERVER_EXTENSIONS))
+    _write(os.path.join(directory, "server.ext"), SERVER_EXTENSIONS + "authorityKeyIdentifier = keyid\n")
+    _openssl(directory, "req", "-new", "-config", "server.cnf", "-newkey", "ec",
+             "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "server.key", "-out", "server.csr")
+    _openssl(directory, "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key",
+             "-set_serial", "0x" + secrets.token_hex(8), "-days", "1", "-sha256",
+             "-extfile", "server.ext", "-out", "server.pem")
+    return {
+        "ca_file": os.path.join(directory, "ca.pem"),
+        "cert": os.path.join(directory, "server.pem"),
+        "key": os.path.join(directory, "server.key"),
+    }
+
+
+def make_self_signed(directory: str) -> tuple[str, str]:
+    """Makes a self-signed certificate for IP 127.0.0.1 and DNS localhost (valid one day) that no client trusts,
+    in `directory` (created if needed). Returns (certificate PEM path, key PEM path)."""
+    os.makedirs(directory, exist_ok=True)
+    _write(os.path.join(directory, "self-signed.cnf"), _request_config("localhost", SERVER_EXTENSIONS))
+    _openssl(directory, "req", "-x509", "-new", "-config", "self-signed.cnf", "-newkey", "ec",
+             "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "self-signed.key",
+             "-out", "self-signed.pem", "-days", "1", "-sha256")
+    return os.path.join(directory, "self-signed.pem"), os.path.join(directory, "self-signed.key")
+
+
+# -- nginx ----------------------------------------------------------------------------------------------------------
+
+def _quote(path: str) -> str:
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def nginx_config(directory: str, root: str, port: int, access_log: str, *, certificate: dict | None = None,
+                 throttle_rate: int = DEFAULT_THROTTLE_RATE) -> str:
+    """The nginx.conf text: `root` at / and at /throttle/ (rate limited), every path nginx writes in `directory`."""
+    def d(name: str) -> str:
+        return _quote(os.path.join(directory, name))
+
+    tls = ""
+    if certificate:
+        tls = (f"        ssl_certificate {_quote(certificate['cert'])};\n"
+               f"        ssl_certificate_key {_quote(certificate['key'])};\n"
+               "        ssl_protocols TLSv1.2 TLSv1.3;\n")
+    user = "user root;\n" if os.geteuid() == 0 else ""    # the worker must read roots made by mkdtemp (mode 0700)
+    return f"""\
+{user}worker_processes 1;
+pid {d("nginx.pid")};
+error_log {d("error.log")} info;
+
+events {{
+    worker_connections 512;
+}}
+
+http {{
+    types {{{CONTENT_TYPES}    }}
+    default_type application/octet-stream;
+
+    client_body_temp_path {d("client_body")};
+    proxy_temp_path {d("proxy")};
+    fastcgi_temp_path {d("fastcgi")};
+    uwsgi_temp_path {d("uwsgi")};
+    scgi_temp_path {d("scgi")};
+
+    log_format vn_test escape=json '{LOG_FORMAT}';
+    access_log {_quote(access_log)} vn_test;
+
+    sendfile on;
+    keepalive_timeout 60s;
+    server_tokens off;
+
+    server {{
+        listen 127.0.0.1:{port}{" ssl" if certificate else ""};
+        server_name localhost 127.0.0.1;
+{tls}        root {_quote(root)};
+
+        location / {{
+        }}
+
+        location /throttle/ {{
+            alias {_quote(os.path.join(root, ""))};
+            limit_rate_after 0;
+            limit_rate {int(throttle_rate)};
+        }}
+    }}
+}}
+"""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class NginxTestServer:
+    """nginx serving `root` on 127.0.0.1 (HTTPS with `tls=True`), run in the foreground as a child process.
+
+    `throttle_rate` is the limit_rate (bytes per second) of /throttle/; `log` names the access log (by default a
+    file in the private directory, which `stop` removes). After `start`: port, base_url, url(), ca_file (None
+    without TLS), requests(), wait_for_request(). ``with NginxTestServer(root) as server:`` starts and stops it.
+    """
+
+    def __init__(self, root: str, *, tls: bool = False, throttle_rate: int = DEFAULT_THROTTLE_RATE,
+                 log: str | None = None, tls_directory: str | None = None, nginx: str = NGINX,
+                 startup_timeout: float = 10.0):
+        self.root = os.path.abspath(root)
+        self.tls = tls
+        self.throttle_rate = throttle_rate
+        self.log_path = os.path.abspath(log) if log else None
+        self._own_log = log is None
+        self._tls_directory = tls_directory
+        self.nginx = nginx
+        self.startup_timeout = startup_timeout
+        self.directory: str | None = None
+        self.ca_file: str | None = None
+        self.certificate: dict | None = None
+        self.port = 0
+        self.base_url = ""
+        self._process: subprocess.Popen | None = None
+        self._stderr = None
+        self._final_requests: list[dict] | None = None
+        self._final_error_log = ""
+
+    # -- lifecycle ------------------------------------------------------------------------------------------------
+
+    def start(self) -> "NginxTestServer":
+        """Makes the configuration (and certificates), starts nginx and waits until it accepts connections."""
+        if self._process is not None:
+            raise RuntimeError("NginxTestServer already started")
+        self._final_requests = None
+        self.directory = tempfile.mkdtemp(prefix="vn-nginx-")
+        for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            os.mkdir(os.path.join(self.directory, name))
+        if self._own_log:
+            self.log_path = os.path.join(self.directory, "access.log")
+        try:
+            if self.tls:
+                self.certificate = make_test_ca(self._tls_directory or os.path.join(self.directory, "tls"))
+                self.ca_file = self.certificate["ca_file"]
+            self._start_on_a_free_port()
+        except BaseException:
+            self.stop()
+            raise
+        scheme = "https" if self.tls else "http"
+        self.base_url = f"{scheme}://127.0.0.1:{self.port}"
+        return self
+
+    def _start_on_a_free_port(self) -> None:
+        for _ in range(START_ATTEMPTS):
+            self.port = free_port()
+            config = nginx_config(self.directory, self.root, self.port, self.log_path,
+                                  certificate=self.certificate, throttle_rate=self.throttle_rate)
+            config_path = _write(os.path.join(self.directory, "nginx.conf"), config)
+            self._stderr = open(os.path.join(self.directory, "stderr.txt"), "w+b")
+            # With its master process (not "master_process off"), nginx takes SIGTERM even when started with the
+            # signal blocked (a blocked mask is inherited, e.g. from main() below): the master waits in sigsuspend
+            # and the worker clears its mask.
+            self._process = subprocess.Popen(
+                [self.nginx, "-p", self.directory + "/", "-c", config_path,
+                 "-e", os.path.join(self.directory, "error.log"), "-g", "daemon off;"],
+                stdin=subprocess.DEVNULL, stdout=self._stderr, stderr=self._stderr)
+            if self._wait_until_listening():
+                return
+            self._kill()
+            if "Address already in use" not in self.error_log():
+                raise RuntimeError(f"nginx did not start: {self.error_log()}")
+        raise RuntimeError(f"nginx found no free port in {START_ATTEMPTS} attempts: {self.error_log()}")
+
+    def _wait_until_listening(self) -> bool:
+        """True once a TCP connection to the port succeeds, False if nginx exited; bounded by startup_timeout."""
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1.0):
+                    return True
+            except OSError:
+                pass
+            try:
+                self._process.wait(0.02)
+                return False
+            except subprocess.TimeoutExpired:
+                pass
+        self._kill()
+        raise RuntimeError(f"nginx did not listen within {self.startup_timeout} s: {self.error_log()}")
+
+    def stop(self) -> None:
+        """Stops nginx (SIGTERM, up to 5 s, then SIGKILL), keeps the log's requests, removes the private directory.
+        Idempotent."""
+        self._kill()
+        if self._final_requests is None and self.log_path and self.port:
+            self._final_requests = self._read_requests()
+        if self.directory:
+            self._final_error_log = self.error_log()
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+    def _kill(self) -> None:
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        if self._stderr is not None:
+            self._stderr.close()
+            self._stderr = None
+
+    @property
+    def running(self) -> bool:
+        """Whether nginx is (still) running."""
+        return self._process is not None and self._process.poll() is None
+
+    def __enter__(self) -> "NginxTestServer":
+        return self if self._process is not None else self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+    # -- use ------------------------------------------------------------------------------------------------------
+
+    def url(self, path: str) -> str:
+        """base_url + path (path starts with /)."""
+        return self.base_url + path
+
+    def error_log(self) -> str:
+        """nginx's error log and stderr so far (kept after stop), for failure messages."""
+        if not self.directory:
+            return self._final_error_log
+        text = ""
+        for name in ("stderr.txt", "error.log"):
+            try:
+                with open(os.path.join(self.directory, name), encoding="utf-8", errors="replace") as file:
+                    text += file.read()
+            except FileNotFoundError:
+                pass
+        return text
+
+    def requests(self) -> list[dict]:
+        """The requests nginx logged so far, oldest first, with the keys of http_server.py where they exist:
+        method, path, headers (only those sent), range (None if absent), status, bytes, completed, time
+        (``time.monotonic()`` clock, from nginx's msec), request_time. Still available after stop."""
+        if self._final_requests is not None:
+            return list(self._final_requests)
+        return self._read_requests()
+
+    def _read_requests(self) -> list[dict]:
+        if not self.log_path:
+            return []
+        try:
+            with open(self.log_path, encoding="utf-8") as file:
+                text = file.read()
+        except FileNotFoundError:
+            return []
+        return [normalize_record(json.loads(line)) for line in text.split("\n")[:-1] if line.strip()]
+
+    def wait_for_request(self, predicate, timeout: float = 10.0) -> dict:
+        """The first logged request for which predicate(request) is true; polls the log every 20 ms.
+
+        Raises TimeoutError (with the log so far) after `timeout` seconds, RuntimeError if nginx died."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for request in self.requests():
+                if predicate(request):
+                    return request
+            if time.monotonic() >= deadline:
+                log = "\n".join(json.dumps(request) for request in self.requests())
+                raise TimeoutError(f"no matching request within {timeout} s; log:\n{log}")
+            if self._process is None:
+                raise RuntimeError("NginxTestServer is not running")
+            try:
+                self._process.wait(0.02)
+                raise RuntimeError(f"nginx exited ({self._process.returncode}): {self.error_log()}")
+            except subprocess.TimeoutExpired:
+                pass
+
+
+def normalize_record(raw: dict) -> dict:
+    """One access-log object in the shape of http_server.py's log records."""
+    record = dict(raw)
+    record["headers"] = {name: value for name, value in raw.get("headers", {}).items() if value}
+    record["range"] = raw.get("range") or None
+    record["completed"] = raw.get("completed") == "OK"
+    if "msec" in raw:
+        record["time"] = raw["msec"] - (time.time() - time.monotonic())
+    return record
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs nginx until SIGTERM or SIGINT; prints `PORT <n>` once it accepts connections."""
+    parser = argparse.ArgumentParser(description="Debian's nginx as a test server (see the module docstring).")
+    parser.add_argument("--root", required=True, help="directory of the files to serve")
+    parser.add_argument("--log", required=True, help="access log, JSON lines (appended to)")
+    parser.add_argument("--tls", metavar="DIR", help="serve HTTPS; the test CA is written to DIR/ca.pem")
+    parser.add_argument("--throttle-rate", type=int, default=DEFAULT_THROTTLE_RATE, help="bytes/s of /throttle/")
+    args = parser.parse_args(argv)
+
+    signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS | {signal.SIGCHLD})
+    server = NginxTestServer(args.root, tls=bool(args.tls), tls_directory=args.tls, log=args.log,
+                             throttle_rate=args.throttle_rate)
+    server.start()
+    try:
+        print(f"PORT {server.port}", flush=True)
+        while signal.sigwait(SIGNALS | {signal.SIGCHLD}) == signal.SIGCHLD:
+            if not server.running:             # nginx died: say so and exit non-zero
+                print(f"nginx exited: {server.error_log()}", file=sys.stderr, flush=True)
+                return 1
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
