@@ -186,7 +186,7 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             self._route([segment for segment in url.path.split("/") if segment])
             if not self._body_read and self._has_body():
                 self.close_connection = True         # an unread request body would be taken for the next request
-        except (ClientGone, OSError) as error:     # the client went away (or the server is stopping)
+        except (ClientGone, OSError) as error:      # the client went away (or the server is stopping)
             self._fail(error)
         except ValueError as error:                  # a malformed request body
             self._fail(error, 400)
@@ -685,6 +685,7 @@ class HTTPTestServer:
         """Spawns the server and waits (at most `startup_timeout` seconds) until it listens."""
         if self._process is not None:
             raise RuntimeError("HTTPTestServer already started")
+        self._final_requests = None
         self._directory = tempfile.mkdtemp(prefix="vn-httpsrv-")
         if self._own_log:
             self.log_path = os.path.join(self._directory, "requests.jsonl")
