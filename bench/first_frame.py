@@ -29,7 +29,6 @@ import select
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 PERIOD_MS = 20                 # the library's default period (CaptureDevice), and arecord's here
@@ -96,40 +95,8 @@ def monitor(bench) -> str:
 
 
 def pulse_server(bench, sink_arguments: str):
-    """bench/run.py's PulseServer, started with `sink_arguments` added to its null sink's (the same command
-    line as run.py's otherwise; run.py's own server takes none)."""
-    if not sink_arguments:
-        return bench.PulseServer()
-
-    class Server(bench.PulseServer):
-        def __init__(self, timeout: float = 15):
-            self.directory = pathlib.Path(tempfile.mkdtemp(prefix="vnpa-", dir="/tmp"))
-            self.socket = self.directory / "native"
-            self.children = []
-            self.daemon = None
-            for sub in ("home", "run", "run/pulse"):
-                (self.directory / sub).mkdir(parents=True, exist_ok=True)
-            self.log_path = self.directory / "pulseaudio.log"
-            try:
-                with open(self.log_path, "wb") as log:
-                    self.daemon = subprocess.Popen(
-                        ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
-                         "--log-target=stderr", "--log-level=info",
-                         f"--load=module-null-sink sink_name={self.SINK} rate={bench.PCM_RATE} channels=1 "
-                         f"{sink_arguments}",
-                         f"--load=module-native-protocol-unix auth-anonymous=1 socket={self.socket}"],
-                        env=self.environment(client=False), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                        stderr=log)
-                deadline = time.monotonic() + timeout
-                while b"Daemon startup complete" not in self.log_path.read_bytes():
-                    if self.daemon.poll() is not None or time.monotonic() > deadline:
-                        raise bench.BenchError(f"pulseaudio did not start within {timeout} s:\n{self.log()}")
-                    time.sleep(0.05)
-            except BaseException:
-                self.stop()
-                raise
-
-    return Server()
+    """bench/run.py's PulseServer, with `sink_arguments` added to its null sink's (run.py's own server takes none)."""
+    return bench.PulseServer(sink_arguments=sink_arguments)
 
 
 def fresh_run(bench, inputs: dict, takes_dir: pathlib.Path, client: str, sink_arguments: str) -> float:

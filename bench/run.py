@@ -966,7 +966,8 @@ class PulseServer:
 
     SINK = "vn_null"
 
-    def __init__(self, timeout: float = 15):
+    def __init__(self, timeout: float = 15, sink_arguments: str = ""):
+        """Starts the server; `sink_arguments` are added to the null sink's (bench/first_frame.py's norewinds=1)."""
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="vnpa-", dir="/tmp"))  # a socket path is short
         self.socket = self.directory / "native"
         self.children = []
@@ -979,7 +980,7 @@ class PulseServer:
                 self.daemon = subprocess.Popen(
                     ["pulseaudio", "-n", "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no",
                      "--log-target=stderr", "--log-level=info",
-                     f"--load=module-null-sink sink_name={self.SINK} rate={PCM_RATE} channels=1",
+                     f"--load=module-null-sink sink_name={self.SINK} rate={PCM_RATE} channels=1 {sink_arguments}".rstrip(),
                      f"--load=module-native-protocol-unix auth-anonymous=1 socket={self.socket}"],
                     env=self.environment(client=False), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                     stderr=log)

@@ -656,7 +656,83 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-class HTTPTestServer:
+class LoggedTestServer:
+    """What the test servers share once started: `base_url`, `url()`, the request log (`requests()`,
+    `wait_for_request()`, kept after stop), stopping the child process, and use as a context manager.
+
+    Subclasses set `_process`, `port` and `base_url` in `start`, and provide `_read_requests()` (the log's records)
+    and `_failure_text()` (what to show when the child died)."""
+
+    name = "test server"
+
+    def __init__(self) -> None:
+        self._process: subprocess.Popen | None = None
+        self._final_requests: list[dict] | None = None
+        self.port = 0
+        self.base_url = ""
+
+    def start(self) -> "LoggedTestServer":
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def _read_requests(self) -> list[dict]:
+        raise NotImplementedError
+
+    def _failure_text(self) -> str:
+        return ""
+
+    def url(self, path: str) -> str:
+        """base_url + path (path starts with /)."""
+        return self.base_url + path
+
+    def requests(self) -> list[dict]:
+        """The requests logged so far, oldest first (still available after stop)."""
+        if self._final_requests is not None:
+            return list(self._final_requests)
+        return self._read_requests()
+
+    def wait_for_request(self, predicate, timeout: float = 10.0) -> dict:
+        """The first logged request for which predicate(request) is true; polls the log every 20 ms.
+
+        Raises TimeoutError (with the log so far) after `timeout` seconds, RuntimeError if the server died."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for request in self.requests():
+                if predicate(request):
+                    return request
+            if time.monotonic() >= deadline:
+                log = "\n".join(json.dumps(request) for request in self.requests())
+                raise TimeoutError(f"no matching request within {timeout} s; log:\n{log}")
+            if self._process is None:
+                raise RuntimeError(f"the {self.name} is not running")
+            try:
+                self._process.wait(0.02)
+                raise RuntimeError(f"{self.name} exited ({self._process.returncode}): {self._failure_text()}")
+            except subprocess.TimeoutExpired:
+                pass
+
+    def _end_process(self) -> subprocess.Popen | None:
+        """SIGTERM, up to 5 s for the exit, then SIGKILL; returns the process that was running, if any."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(5)
+        return process
+
+    def __enter__(self):
+        return self if self._process is not None else self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+
+class HTTPTestServer(LoggedTestServer):
     """This file's server run as a child process, for Python tests.
 
     `root` is the directory served; `cert`/`key` (PEM paths) make it HTTPS; `log` names the request log (by
@@ -668,6 +744,7 @@ class HTTPTestServer:
                  bind: str = "127.0.0.1", startup_timeout: float = 10.0):
         if bool(cert) != bool(key):
             raise ValueError("cert and key go together")
+        super().__init__()
         self.root = os.path.abspath(root)
         self.cert, self.key = cert, key
         self.bind = bind
@@ -675,11 +752,7 @@ class HTTPTestServer:
         self.log_path = os.path.abspath(log) if log else None
         self._own_log = log is None
         self._directory: str | None = None
-        self._process: subprocess.Popen | None = None
         self._stderr = None
-        self._final_requests: list[dict] | None = None
-        self.port = 0
-        self.base_url = ""
 
     def start(self) -> "HTTPTestServer":
         """Spawns the server and waits (at most `startup_timeout` seconds) until it listens."""
@@ -722,35 +795,13 @@ class HTTPTestServer:
             raise RuntimeError(f"http_server.py printed {line!r}: {self.stderr()}")
         return int(line.split()[1])
 
-    def url(self, path: str) -> str:
-        """base_url + path (path starts with /)."""
-        return self.base_url + path
+    name = "http_server.py"
 
-    def requests(self) -> list[dict]:
-        """The requests logged so far, oldest first (still available after stop)."""
-        if self._final_requests is not None:
-            return list(self._final_requests)
-        return _read_log(self.log_path) if self.log_path else []
+    def _read_requests(self) -> list[dict]:
+        return read_log(self.log_path) if self.log_path else []
 
-    def wait_for_request(self, predicate, timeout: float = 10.0) -> dict:
-        """The first logged request for which predicate(request) is true; polls the log every 20 ms.
-
-        Raises TimeoutError (with the log so far) after `timeout` seconds, RuntimeError if the server died."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for request in self.requests():
-                if predicate(request):
-                    return request
-            if time.monotonic() >= deadline:
-                log = "\n".join(json.dumps(request) for request in self.requests())
-                raise TimeoutError(f"no matching request within {timeout} s; log:\n{log}")
-            if self._process is None:
-                raise RuntimeError("HTTPTestServer is not running")
-            try:
-                self._process.wait(0.02)
-                raise RuntimeError(f"http_server.py exited ({self._process.returncode}): {self.stderr()}")
-            except subprocess.TimeoutExpired:
-                pass
+    def _failure_text(self) -> str:
+        return self.stderr()
 
     def stderr(self) -> str:
         """What the server wrote to stderr so far (failed TLS handshakes, crashes)."""
@@ -761,33 +812,20 @@ class HTTPTestServer:
 
     def stop(self) -> None:
         """SIGTERM, up to 5 s for the exit, then SIGKILL; keeps the log's requests; idempotent."""
-        process, self._process = self._process, None
+        process = self._end_process()
         if process is None:
             return
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
         for pipe in (process.stdin, process.stdout):
             pipe.close()
-        self._final_requests = _read_log(self.log_path) if self.log_path else []
+        self._final_requests = self._read_requests()
         if self._stderr is not None:
             self._stderr.close()
         if self._directory:
             shutil.rmtree(self._directory, ignore_errors=True)
             self._directory = None
 
-    def __enter__(self) -> "HTTPTestServer":
-        return self if self._process is not None else self.start()
 
-    def __exit__(self, *exc_info) -> None:
-        self.stop()
-
-
-def _read_log(path: str) -> list[dict]:
+def read_log(path: str) -> list[dict]:
     """The records of a JSON-lines log; an unfinished last line is skipped."""
     try:
         with open(path, encoding="utf-8") as file:

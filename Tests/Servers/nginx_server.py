@@ -40,6 +40,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_server import LoggedTestServer, read_log  # noqa: E402  (the same folder; also when run as a script)
+
 NGINX = "/usr/sbin/nginx"
 OPENSSL = "openssl"
 DEFAULT_THROTTLE_RATE = 65536
@@ -209,7 +212,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-class NginxTestServer:
+class NginxTestServer(LoggedTestServer):
     """nginx serving `root` on 127.0.0.1 (HTTPS with `tls=True`), run in the foreground as a child process.
 
     `throttle_rate` is the limit_rate (bytes per second) of /throttle/; `log` names the access log (by default a
@@ -220,6 +223,7 @@ class NginxTestServer:
     def __init__(self, root: str, *, tls: bool = False, throttle_rate: int = DEFAULT_THROTTLE_RATE,
                  log: str | None = None, tls_directory: str | None = None, nginx: str = NGINX,
                  startup_timeout: float = 10.0):
+        super().__init__()
         self.root = os.path.abspath(root)
         self.tls = tls
         self.throttle_rate = throttle_rate
@@ -231,11 +235,7 @@ class NginxTestServer:
         self.directory: str | None = None
         self.ca_file: str | None = None
         self.certificate: dict | None = None
-        self.port = 0
-        self.base_url = ""
-        self._process: subprocess.Popen | None = None
         self._stderr = None
-        self._final_requests: list[dict] | None = None
         self._final_error_log = ""
 
     # -- lifecycle ------------------------------------------------------------------------------------------------
@@ -312,14 +312,7 @@ class NginxTestServer:
             self.directory = None
 
     def _kill(self) -> None:
-        process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(5)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(5)
+        self._end_process()
         if self._stderr is not None:
             self._stderr.close()
             self._stderr = None
@@ -329,17 +322,7 @@ class NginxTestServer:
         """Whether nginx is (still) running."""
         return self._process is not None and self._process.poll() is None
 
-    def __enter__(self) -> "NginxTestServer":
-        return self if self._process is not None else self.start()
-
-    def __exit__(self, *exc_info) -> None:
-        self.stop()
-
     # -- use ------------------------------------------------------------------------------------------------------
-
-    def url(self, path: str) -> str:
-        """base_url + path (path starts with /)."""
-        return self.base_url + path
 
     def error_log(self) -> str:
         """nginx's error log and stderr so far (kept after stop), for failure messages."""
@@ -354,43 +337,13 @@ class NginxTestServer:
                 pass
         return text
 
-    def requests(self) -> list[dict]:
-        """The requests nginx logged so far, oldest first, with the keys of http_server.py where they exist:
-        method, path, headers (only those sent), range (None if absent), status, bytes, completed, time
-        (``time.monotonic()`` clock, from nginx's msec), request_time. Still available after stop."""
-        if self._final_requests is not None:
-            return list(self._final_requests)
-        return self._read_requests()
+    name = "nginx"
+
+    def _failure_text(self) -> str:
+        return self.error_log()
 
     def _read_requests(self) -> list[dict]:
-        if not self.log_path:
-            return []
-        try:
-            with open(self.log_path, encoding="utf-8") as file:
-                text = file.read()
-        except FileNotFoundError:
-            return []
-        return [normalize_record(json.loads(line)) for line in text.split("\n")[:-1] if line.strip()]
-
-    def wait_for_request(self, predicate, timeout: float = 10.0) -> dict:
-        """The first logged request for which predicate(request) is true; polls the log every 20 ms.
-
-        Raises TimeoutError (with the log so far) after `timeout` seconds, RuntimeError if nginx died."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for request in self.requests():
-                if predicate(request):
-                    return request
-            if time.monotonic() >= deadline:
-                log = "\n".join(json.dumps(request) for request in self.requests())
-                raise TimeoutError(f"no matching request within {timeout} s; log:\n{log}")
-            if self._process is None:
-                raise RuntimeError("NginxTestServer is not running")
-            try:
-                self._process.wait(0.02)
-                raise RuntimeError(f"nginx exited ({self._process.returncode}): {self.error_log()}")
-            except subprocess.TimeoutExpired:
-                pass
+        return [normalize_record(record) for record in read_log(self.log_path)] if self.log_path else []
 
 
 def normalize_record(raw: dict) -> dict:

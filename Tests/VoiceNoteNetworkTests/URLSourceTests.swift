@@ -195,9 +195,9 @@ import VoiceNoteTestSupport
         let url = server.url("/range/speech.ogg")
         server.stop()
         let source = try URLSource(url: url)
-        #expect(throws: VoiceNoteError.self) { _ = try Self.readAll(source) }
         do {
             _ = try Self.readAll(source)
+            Issue.record("a refused connection was read as data")
         } catch let error as VoiceNoteError {
             #expect(error.status == .network)
         }

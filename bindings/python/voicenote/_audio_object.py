@@ -18,6 +18,11 @@ def filled(raw: Any, struct: Any, field: str) -> bool:
     return bool(int(raw.size) >= descriptor.offset + descriptor.size)
 
 
+def field(raw: Any, struct: Any, name: str, convert: Any, default: Any) -> Any:
+    """``convert(raw.<name>)`` when the library filled that field, else ``default``."""
+    return convert(getattr(raw, name)) if filled(raw, struct, name) else default
+
+
 def event_failure(status: int, message: Optional[bytes]) -> VoiceNoteError:
     """The exception a FAILED event carries: its status (INTERNAL if not a failure) and message."""
     if status >= 0:  # not a failure status: never expected, but an error object must carry one

@@ -118,25 +118,20 @@ def _text(raw: Optional[bytes]) -> str:
 
 
 def _context(raw: Any, location: str) -> PlayerContext:
-    struct = _capi.vn_player_context
-
-    def number(field: str, default: float) -> float:
-        return float(getattr(raw, field)) if _audio_object.filled(raw, struct, field) else default
-
-    def flag(field: str) -> bool:
-        return bool(getattr(raw, field)) if _audio_object.filled(raw, struct, field) else False
+    def read(name: str, convert: Any, default: Any) -> Any:
+        return _audio_object.field(raw, _capi.vn_player_context, name, convert, default)
 
     return PlayerContext(
-        state=_state(int(raw.state)) if _audio_object.filled(raw, struct, "state") else PlayerState.NOT_LOADED,
-        duration=number("duration_s", 0.0),
-        current_time=number("current_time_s", 0.0),
-        rate=number("rate", 1.0),
-        is_seeking=flag("is_seeking"),
-        buffered_fraction=number("buffered_fraction", 0.0),
-        duration_is_estimate=flag("duration_is_estimate"),
-        volume=number("volume", 1.0),
-        skip_silence=flag("skip_silence"),
-        last_status=int(raw.last_status) if _audio_object.filled(raw, struct, "last_status") else 0,
+        state=read("state", lambda value: _state(int(value)), PlayerState.NOT_LOADED),
+        duration=read("duration_s", float, 0.0),
+        current_time=read("current_time_s", float, 0.0),
+        rate=read("rate", float, 1.0),
+        is_seeking=read("is_seeking", bool, False),
+        buffered_fraction=read("buffered_fraction", float, 0.0),
+        duration_is_estimate=read("duration_is_estimate", bool, False),
+        volume=read("volume", float, 1.0),
+        skip_silence=read("skip_silence", bool, False),
+        last_status=read("last_status", int, 0),
         location=location,
     )
 

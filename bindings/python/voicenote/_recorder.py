@@ -181,13 +181,15 @@ def _path(raw: Optional[bytes]) -> str:
 
 
 def _context(raw: Any, path: str) -> RecorderContext:
-    struct = _capi.vn_recorder_context
+    def read(name: str, convert: Any, default: Any) -> Any:
+        return _audio_object.field(raw, _capi.vn_recorder_context, name, convert, default)
+
     return RecorderContext(
-        state=_state(int(raw.state)) if _audio_object.filled(raw, struct, "state") else RecorderState.STOPPED,
-        duration=float(raw.duration_s) if _audio_object.filled(raw, struct, "duration_s") else 0.0,
-        average_power=float(raw.average_power) if _audio_object.filled(raw, struct, "average_power") else 0.0,
-        peak_power=float(raw.peak_power) if _audio_object.filled(raw, struct, "peak_power") else 0.0,
-        overruns=int(raw.overruns) if _audio_object.filled(raw, struct, "overruns") else 0,
+        state=read("state", lambda value: _state(int(value)), RecorderState.STOPPED),
+        duration=read("duration_s", float, 0.0),
+        average_power=read("average_power", float, 0.0),
+        peak_power=read("peak_power", float, 0.0),
+        overruns=read("overruns", int, 0),
         path=path,
     )
 
