@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "CPNG",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )

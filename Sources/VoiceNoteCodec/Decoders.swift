@@ -16,6 +16,10 @@ public enum Decoders {
     /// Opus → opusfile; anything else → FFmpeg (loaded here the first time, never for Opus). `.format` for empty,
     /// non-audio or damaged-beyond-use input; `.unsupported` for a non-Opus file when FFmpeg cannot be loaded.
     public static func open(_ source: ByteSource, purpose: DecodePurpose = .analysis) throws(VoiceNoteError) -> any AudioDecoder {
+        if purpose == .playback, let arriving = source as? any ArrivingSource, !arriving.isComplete,
+           try isOgg(source), let decoder = try ProgressiveOpusDecoder(source: arriving) {
+            return decoder  // a download still arriving plays once its headers are in
+        }
         guard let probe = try probeOpus(source) else { return try FFmpegDecoder(source: source) }
         if purpose == .analysis && probe.header.mappingFamily == 0 && !probe.hasOtherStreams {
             return try OpusAnalysisDecoder(source: source, probe: probe)
@@ -34,10 +38,15 @@ public enum Decoders {
     /// The probe of an Ogg Opus file, or nil when `source` is not Ogg or holds no Opus stream (Vorbis, FLAC in
     /// Ogg: FFmpeg's). `.format` when it is empty or its Opus stream is damaged beyond use.
     private static func probeOpus(_ source: ByteSource) throws(VoiceNoteError) -> OpusProbe? {
+        guard try isOgg(source) else { return nil }
+        return try OpusProbe(source: source)
+    }
+
+    /// Whether `source` starts like an Ogg file (read from its start); `.format` when it is empty.
+    private static func isOgg(_ source: ByteSource) throws(VoiceNoteError) -> Bool {
         try source.seek(to: 0)
         let magic = try source.readPrefix(count: 4)
         guard !magic.isEmpty else { throw VoiceNoteError(.format, "\(source.name) is empty") }
-        guard magic == Array("OggS".utf8) else { return nil }
-        return try OpusProbe(source: source)
+        return magic == Array("OggS".utf8)
     }
 }

@@ -14,7 +14,7 @@ import VoiceNoteSources
 /// `size` waits for the response headers (the decoders need it to open). Failures arrive with the statuses of
 /// `NetworkFailure`, with the HTTP status in the message; a dropped connection fails the reads beyond what arrived.
 /// `cancel()` makes a waiting read (or the next one) throw `.cancelled` at once; later reads go on.
-public final class URLSource: ByteSource, @unchecked Sendable {
+public final class URLSource: ArrivingSource, @unchecked Sendable {
     /// Within this many bytes ahead of the running transfer, a read waits for it instead of asking for a range.
     static let lookahead: Int64 = 256 * 1024
 
@@ -95,13 +95,13 @@ public final class URLSource: ByteSource, @unchecked Sendable {
     /// or failed: the reads then say why).
     public var size: Int64? {
         monitor.locked {
-            while !responded && failure == nil && !closed && !interrupted { monitor.wait() }
+            waitForResponse()
             return total
         }
     }
 
     /// The share of the resource that has arrived, 0…1 (0 while the size is unknown, 1 once complete).
-    public var downloadedFraction: Double {
+    public var arrivedFraction: Double {
         monitor.locked {
             guard let total, total > 0 else { return ended ? 1 : 0 }
             return min(1, Double(arrived.count) / Double(total))
@@ -111,6 +111,25 @@ public final class URLSource: ByteSource, @unchecked Sendable {
     /// Whether every byte has arrived.
     public var isComplete: Bool {
         monitor.locked { total.map { arrived.firstMissing(below: $0) == nil } ?? ended }
+    }
+
+    /// Bytes from offset 0 that have arrived without a gap.
+    public var contiguousBytes: Int64 {
+        monitor.locked { arrived.end(ofRunHolding: 0) ?? 0 }
+    }
+
+    /// Whether the server takes ranges (waits for the response headers; false when the request failed).
+    public var seeksByRange: Bool {
+        monitor.locked {
+            waitForResponse()
+            return rangesSupported == true
+        }
+    }
+
+    /// Under `monitor`: waits until the response headers came, or no transfer is on its way (it failed), or the
+    /// source is closed or interrupted.
+    private func waitForResponse() {
+        while !responded && transfer != nil && !closed && !interrupted { monitor.wait() }
     }
 
     /// Makes a waiting read (or the next one) throw `.cancelled` at once.
@@ -138,7 +157,10 @@ public final class URLSource: ByteSource, @unchecked Sendable {
                 if let end = arrived.end(ofRunHolding: position) { return .success(end - position) }
                 if let total, position >= total { return .success(0) }
                 if ended, position >= arrived.ranges.last?.upperBound ?? 0 { return .success(0) }
-                if transfer == nil, let failure { return .failure(failure) }
+                if transfer == nil, let failure {
+                    self.failure = nil  // reported once: a later read (play again, a retry) asks anew
+                    return .failure(failure)
+                }
                 if replaced == nil { replaced = request(position) }
                 monitor.wait()
             }
@@ -166,7 +188,7 @@ public final class URLSource: ByteSource, @unchecked Sendable {
             startTransfer(at: offset)
             return running
         }
-        if failure == nil, rangesSupported == true || !responded { startTransfer(at: offset) }
+        if failure == nil { startTransfer(at: offset) }  // a first request, a range, or again after a failure
         return nil
     }
 

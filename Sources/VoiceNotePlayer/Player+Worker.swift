@@ -24,6 +24,10 @@ extension Player {
         var serial: UInt64 = 0
         /// The output frame of the last progress step.
         var lastReported: Int64 = 0
+        /// A read failure met while decoding: what was decoded before it plays out, then it is reported there.
+        var endFailure: VoiceNoteError?
+        /// `Shared.interruptions` already accounted for.
+        var interruptionsSeen: UInt64 = 0
         var pendingCount: Int { pending.count - pendingStart }
     }
 
@@ -44,6 +48,7 @@ extension Player {
             case .exit:
                 closeDevice(work)
                 work.item = nil
+                monitor.locked { shared.source = nil }  // a download the player made stops here
                 finishSession()
                 return
             case .load(let request): load(request, work)
@@ -91,8 +96,16 @@ extension Player {
         let settings = monitor.locked { shared.context }
         let item: PlayerItem
         do {
-            item = try PlayerItem(request, rate: try PlaybackRate(settings.rate), volume: try Volume(settings.volume),
-                                  skipsSilence: settings.skipsSilence)
+            let source = try request.location.open(key: request.key)
+            // From now on a new load or a close wakes its reads (a download that stalls while opening).
+            let current = monitor.locked { () -> Bool in
+                guard shared.generation == request.generation, !shared.closed else { return false }
+                shared.source = SourceReference(source: source)
+                return true
+            }
+            guard current else { return }
+            item = try PlayerItem(request, source: source, rate: try PlaybackRate(settings.rate),
+                                  volume: try Volume(settings.volume), skipsSilence: settings.skipsSilence)
         } catch {
             monitor.locked {
                 guard shared.generation == request.generation, !shared.closed else { return }
@@ -114,9 +127,7 @@ extension Player {
             shared.source = SourceReference(source: item.source)
             shared.sourceRate = item.sampleRate
             var context = shared.context
-            context.duration = item.info.duration
-            context.durationIsEstimate = item.info.durationIsEstimate
-            context.bufferedFraction = 1
+            showFacts(of: item, in: &context)
             let start: Double
             if shared.stopAfterLoad {
                 start = 0
@@ -140,6 +151,10 @@ extension Player {
         do {
             try item.reposition(to: item.frame(at: seconds))
         } catch {
+            if isInterruption(error, work) {
+                monitor.locked { if shared.restartSerial == serial { shared.seekPending = true } }  // again
+                return
+            }
             fail(error, work)
             return
         }
@@ -166,6 +181,7 @@ extension Player {
             work.pendingStart = 0
             work.ended = false
             work.endSent = false
+            work.endFailure = nil
             let begun = try monitor.locked { () throws(VoiceNoteError) -> Bool in
                 guard shared.restartSerial == serial, shared.wantsPlaying, !shared.closed else { return false }
                 let position = device.position
@@ -185,6 +201,7 @@ extension Player {
                 work.serial = serial
             }
         } catch {
+            if isInterruption(error, work) { return }  // the restart is still due: tried again
             fail(error, work)
         }
     }
@@ -249,8 +266,10 @@ extension Player {
             do {
                 work.ended = try !item.decodeNext { chunk in append(chunk, work) }
             } catch {
-                fail(error, work)
-                return
+                if isInterruption(error, work) { return }
+                // What was decoded before the failure (a dropped download) plays out first.
+                work.ended = true
+                work.endFailure = error
             }
         } else if !work.endSent {
             device.endOfStream()
@@ -259,7 +278,10 @@ extension Player {
             _ = device.waitForProgress(timeoutMilliseconds: 20)
         }
         if !device.isRunning {
-            if work.endSent && device.playedToEnd { return finish(item, work) }
+            if work.endSent && device.playedToEnd {
+                if let failure = work.endFailure { return fail(failure, work) }
+                return finish(item, work)
+            }
             if let failure = device.failure { return fail(failure, work) }
         }
         reportProgress(device, work)
@@ -292,6 +314,7 @@ extension Player {
             guard shared.restartSerial == work.serial, !shared.restart, shared.context.state == .playing,
                   !shared.context.isSeeking, shared.sourceRate > 0 else { return }
             shared.context.currentTime = shared.timeline.sourceFrame(atOutput: played) / Double(shared.sourceRate)
+            if let item = work.item { showFacts(of: item, in: &shared.context) }
             events.emitCoalescing(.context(shared.context))
         }
     }
@@ -304,6 +327,7 @@ extension Player {
             shared.resumePositions.forget(item.key)
             shared.wantsPlaying = false
             var context = shared.context
+            showFacts(of: item, in: &context)
             if context.durationIsEstimate, let last = item.lastSourceFrame {
                 context.duration = Double(last) / Double(item.sampleRate)  // the end is known now
                 context.durationIsEstimate = false
@@ -313,6 +337,29 @@ extension Player {
             reposition(to: 0)
             events.emit(.finished(location: context.location))
             publish(context)
+        }
+    }
+
+    /// Shared: what the item says of itself now into `context`: its duration (a download's estimate is refined as
+    /// its bytes arrive; a hint stays shown until the duration is exact) and how much of it has arrived.
+    private func showFacts(of item: PlayerItem, in context: inout PlayerContext) {
+        let info = item.info
+        if !info.durationIsEstimate || (item.durationHint == nil && info.duration > 0) {
+            context.duration = info.duration
+            context.durationIsEstimate = info.durationIsEstimate
+        }
+        context.bufferedFraction = item.bufferedFraction
+    }
+
+    /// Whether `error` is a read this player woke on purpose (a seek, a new load or a close during a wait for the
+    /// network): not a failure; the step is done again or dropped.
+    private func isInterruption(_ error: VoiceNoteError, _ work: Work) -> Bool {
+        guard error.status == .cancelled else { return false }
+        return monitor.locked {
+            if shared.closed || shared.generation != work.item?.generation { return true }
+            guard shared.interruptions > work.interruptionsSeen else { return false }
+            work.interruptionsSeen = shared.interruptions  // interruptions before one read throw once
+            return true
         }
     }
 

@@ -53,9 +53,12 @@ public final class Player: @unchecked Sendable {
         /// Whether `activate(.playback)` was granted and `deactivate` is still due.
         var sessionActive = false
         var resumePositions: ResumePositions
-        /// The source of the current item (or of the load in progress), to wake its blocked read on a new load or
-        /// a close.
+        /// The source of the current item (or of the load in progress), to wake its blocked read on a new load, a
+        /// seek or a close.
         var source: SourceReference?
+        /// Reads of a download woken by a seek so far (the decoder thread takes the `.cancelled` they throw for
+        /// what it is, not a failure).
+        var interruptions: UInt64 = 0
     }
 
     /// A byte source held for `cancel()` from a control thread (the only call another thread may make on it).
@@ -236,6 +239,10 @@ public final class Player: @unchecked Sendable {
             let bounded = state != .loading && !shared.context.durationIsEstimate
             let target = bounded ? min(max(0, seconds), shared.context.duration) : max(0, seconds)
             if state == .playing { _ = haltOutput() } else { shared.seekPending = true }
+            if let source = shared.source?.source as? any ArrivingSource {
+                shared.interruptions &+= 1  // a read waiting for the network gives way to the seek
+                source.cancel()
+            }
             if state == .stopped { shared.context.state = .paused }
             shared.context.currentTime = target
             shared.context.isSeeking = true

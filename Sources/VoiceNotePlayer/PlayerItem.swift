@@ -6,6 +6,8 @@ import VoiceNoteSources
 final class PlayerItem {
     let generation: UInt64
     let key: LocationKey
+    /// The duration the load was given to show until the real one is known.
+    let durationHint: Double?
     let source: any ByteSource
     let decoder: any AudioDecoder
     let pipeline: PlaybackPipeline
@@ -14,30 +16,37 @@ final class PlayerItem {
     /// Channels of the decoded audio.
     let channels: Int
     /// The length in frames where it is known (exactly, or stated by the container); nil for an estimate, which does
-    /// not bound seeking (the audio may run longer; the decoder clamps at the real end).
-    let frameCount: Int64?
+    /// not bound seeking (the audio may run longer; the decoder clamps at the real end). A download's becomes known
+    /// when its last byte arrives.
+    var frameCount: Int64? {
+        let stated = decoder.info.duration * Double(sampleRate)
+        return decoder.exactFrameCount
+            ?? (decoder.info.durationIsEstimate || !stated.isFinite ? nil : Int64(min(max(stated, 0), 9e15)))
+    }
     /// One past the last source frame given to the device; at the end, the item's real length.
     var lastSourceFrame: Int64?
     /// The frame the decoder produces next, when known (after opening and after a seek).
     private var decoderFrame: Int64? = 0
 
-    /// Opens `location` for playback (on the decoder thread). Throws what opening and probing throw.
-    init(_ request: Player.LoadRequest, rate: PlaybackRate, volume: Volume, skipsSilence: Bool) throws(VoiceNoteError) {
+    /// Opens the decoder of a location's bytes, `source` (on the decoder thread). Throws what probing throws.
+    init(_ request: Player.LoadRequest, source: any ByteSource, rate: PlaybackRate, volume: Volume,
+         skipsSilence: Bool) throws(VoiceNoteError) {
         generation = request.generation
         key = request.key
-        source = try request.location.open(key: request.key)
+        durationHint = request.durationHint
+        self.source = source
         decoder = try Decoders.open(source, purpose: .playback)
         sampleRate = decoder.outputRate
         channels = decoder.outputChannels
         pipeline = try PlaybackPipeline(sampleRate: sampleRate, channels: channels, rate: rate, volume: volume,
                                         skipsSilence: skipsSilence)
-        let stated = decoder.info.duration * Double(sampleRate)
-        frameCount = decoder.exactFrameCount
-            ?? (decoder.info.durationIsEstimate || !stated.isFinite ? nil : Int64(min(max(stated, 0), 9e15)))
     }
 
-    /// What the container says.
+    /// What the container says (a download's duration is refined as its bytes arrive).
     var info: StreamInfo { decoder.info }
+
+    /// How much of the item is available, 0…1: a download's share that has arrived; 1 for local bytes.
+    var bufferedFraction: Double { (source as? any ArrivingSource)?.arrivedFraction ?? 1 }
 
     /// The frame at `seconds`, within the item.
     func frame(at seconds: Double) -> Int64 {

@@ -3,24 +3,29 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteSources
 
-/// `voicenote info FILE`: duration, codec, rate, channels, bitrate and size of an audio file.
+/// `voicenote info FILE|URL`: duration, codec, rate, channels, bitrate and size of an audio file or http(s) URL.
+/// A URL is shown without its query or credentials (signed CDN URLs carry secrets there).
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "info", abstract: "Show the duration, codec, rate, channels, bitrate and size of an audio file.")
+        commandName: "info", abstract: "Show the duration, codec, rate, channels, bitrate and size of an audio file or URL.")
 
-    @Argument(help: "The audio file.")
+    @Argument(help: ArgumentHelp("The audio file or http(s) URL.", valueName: "file-or-url"))
     var file: String
+
+    @OptionGroup(title: "HTTP")
+    var http: HTTPArguments
 
     @Flag(help: "Print as JSON.")
     var json = false
 
     func run() throws {
-        let source = try FileSource(path: file)
+        let source = try openAudio(file, http: http)
         let info = try Decoders.info(of: source)
         let size = source.size ?? 0
+        let name = source.name  // the path as given, or the URL without its query or credentials
         if json {
             print(JSONText.object([
-                ("file", .string(file)), ("duration", .number(info.duration)),
+                ("file", .string(name)), ("duration", .number(info.duration)),
                 ("duration_is_estimate", .bool(info.durationIsEstimate)), ("codec", .string(info.codec)),
                 ("sample_rate", .integer(info.sampleRate)), ("channels", .integer(info.channels)),
                 ("bitrate", .integer(info.bitrate)), ("size", .integer(Int(size))),
@@ -28,7 +33,7 @@ struct InfoCommand: ParsableCommand {
         } else {
             let approximate = info.durationIsEstimate ? "~" : ""
             print("""
-                file:        \(file)
+                file:        \(name)
                 duration:    \(approximate)\(formatSeconds(info.duration)) s
                 codec:       \(info.codec)
                 sample rate: \(info.sampleRate) Hz

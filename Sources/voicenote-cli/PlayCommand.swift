@@ -3,7 +3,7 @@ import VoiceNoteAudio
 import VoiceNoteCore
 import VoiceNotePlayer
 
-/// `voicenote play FILE`: plays a voice message to its end. On a terminal it shows the position and takes keys
+/// `voicenote play FILE|URL`: plays a voice message (a local file or an http(s) URL) to its end. On a terminal it shows the position and takes keys
 /// (space pause/resume, ←/→ seek 5 s, +/− rate, q quit).
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,7 +11,7 @@ struct PlayCommand: ParsableCommand {
         abstract: "Play a voice message. On a terminal: space pauses, ←/→ seek 5 s, +/− change the rate, q quits."
     )
 
-    @Argument(help: "The audio file (Ogg Opus, AAC, MP3, WAV, FLAC, Ogg Vorbis …).")
+    @Argument(help: ArgumentHelp("The audio file or http(s) URL (Ogg Opus, AAC, MP3, WAV, FLAC, Ogg Vorbis …).", valueName: "file-or-url"))
     var file: String
 
     @Option(help: "Playback rate, \(PlaybackRate.minimum)…\(PlaybackRate.maximum), pitch kept.")
@@ -31,6 +31,9 @@ struct PlayCommand: ParsableCommand {
 
     @Option(help: "Software volume, 0…1.")
     var volume = 1.0
+
+    @OptionGroup(title: "HTTP")
+    var http: HTTPArguments
 
     func validate() throws {
         // NaN fails every comparison, so each check is written to refuse it.
@@ -54,7 +57,7 @@ struct PlayCommand: ParsableCommand {
         try player.setVolume(volume)
         player.setSkipsSilence(skipSilence)
         let session = PlaybackSession(player: player, loop: loop, interactive: Terminal.isInteractive)
-        let ending = try session.run(file: file, start: start)
+        let ending = try session.run(location: playerLocation(file, http: http), start: start)
         if case .signal(let number) = ending { throw ExitCode(128 + number) }
     }
 }

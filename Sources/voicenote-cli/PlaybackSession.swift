@@ -4,7 +4,7 @@ import Glibc
 import VoiceNoteCore
 import VoiceNotePlayer
 
-/// Plays one file for `voicenote play`: loads it, waits on the player's event loop, signals and (on a terminal) the
+/// Plays one file or URL for `voicenote play`: loads it, waits on the player's event loop, signals and (on a terminal) the
 /// keyboard, and draws the position line.
 ///
 /// Every way the command ends closes the player (the sound stops at once) and puts the terminal back as it was:
@@ -36,8 +36,8 @@ final class PlaybackSession: @unchecked Sendable {
         self.interactive = interactive
     }
 
-    /// Plays `file` from `start` seconds until its end, `q` or a signal; throws the player's failure.
-    func run(file: String, start: Double) throws(VoiceNoteError) -> Ending {
+    /// Plays `location` from `start` seconds until its end, `q` or a signal; throws the player's failure.
+    func run(location: PlayerLocation, start: Double) throws(VoiceNoteError) -> Ending {
         let keysWanted = interactive && isatty(STDIN_FILENO) == 1
         // The signal handlers go in before the terminal changes, so no signal can leave it in raw mode.
         let stops = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]
@@ -50,11 +50,11 @@ final class PlaybackSession: @unchecked Sendable {
         }
         _ = try player.subscribe({ [self] event in handle(event) })
         if start > 0 {
-            try player.load(.file(file), autoplay: false)
+            try player.load(location, autoplay: false)
             try player.seek(to: start)
             try player.play()
         } else {
-            try player.load(.file(file))
+            try player.load(location)
         }
         while true {
             var descriptors = [

@@ -4,7 +4,7 @@ import VoiceNoteCore
 import VoiceNoteWaveform
 import VoiceNoteSources
 
-/// `voicenote waveform FILE`: the waveform of an audio file, as JSON, terminal bars, SVG or PNG.
+/// `voicenote waveform FILE|URL`: the waveform of an audio file or http(s) URL, as JSON, terminal bars, SVG or PNG.
 struct WaveformCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "waveform", abstract: "Compute the waveform of an audio file (docs/waveform.md).")
@@ -13,7 +13,7 @@ struct WaveformCommand: ParsableCommand {
         case json, bars, svg, png
     }
 
-    @Argument(help: "The audio file (Opus, AAC, MP3, WAV, FLAC, Vorbis).")
+    @Argument(help: ArgumentHelp("The audio file or http(s) URL (Opus, AAC, MP3, WAV, FLAC, Vorbis).", valueName: "file-or-url"))
     var file: String
 
     @Option(name: .shortAndLong, help: "Number of values (1…\(Waveform.maximumSampleCount)).")
@@ -28,6 +28,9 @@ struct WaveformCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "Write svg or png output to this file (png needs it).")
     var output: String?
 
+    @OptionGroup(title: "HTTP")
+    var http: HTTPArguments
+
     func validate() throws {
         guard (1...Waveform.maximumSampleCount).contains(samples) else {
             throw ValidationError("--samples must be 1…\(Waveform.maximumSampleCount), not \(samples)")
@@ -36,7 +39,7 @@ struct WaveformCommand: ParsableCommand {
     }
 
     func run() throws {
-        let levels = try WaveformAnalysis.waveform(of: FileSource(path: file), samples: samples)
+        let levels = try WaveformAnalysis.waveform(of: openAudio(file, http: http), samples: samples)
         switch format {
         case .json:
             print(encoded(levels).text)

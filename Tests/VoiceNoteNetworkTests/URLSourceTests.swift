@@ -33,7 +33,7 @@ import VoiceNoteTestSupport
         #expect(source.size == Int64(file.bytes.count))
         #expect(try Self.readAll(source) == file.bytes)
         #expect(source.isComplete)
-        #expect(source.downloadedFraction == 1)
+        #expect(source.arrivedFraction == 1)
         #expect(eventually(seconds: 10) { server.requests(to: "/range/\(file.name)").count == 1 })
         let requests = server.requests(to: "/range/\(file.name)")
         #expect(requests.first?["range"] is NSNull)
@@ -164,7 +164,7 @@ import VoiceNoteTestSupport
         }
         reader.start()
         #expect(waiting.size == Int64(file.bytes.count))
-        #expect(eventually(seconds: 10) { waiting.downloadedFraction > 0 })
+        #expect(eventually(seconds: 10) { waiting.arrivedFraction > 0 })
         let started = ContinuousClock.now
         waiting.close()
         #expect(ContinuousClock.now - started < .milliseconds(200))

@@ -167,7 +167,7 @@ final class FFmpegDecoder: AudioDecoder {
             let scan = try FFmpegInput(box: box, name: name, findStreamInfo: false)
             held = scan.packetDurations(ofStream: streamIndex)
         }
-        if let failure = box.takeUnretainedValue().failure { throw failure }
+        if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
         try source.seek(to: resume)
         return held
     }
@@ -199,7 +199,7 @@ final class FFmpegDecoder: AudioDecoder {
             if draining { return converter?.flush(consume) ?? false }
             let read = av_read_frame(format, packet)
             if read < 0 {
-                if let failure = box.takeUnretainedValue().failure { throw failure }
+                if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
                 draining = true
                 avcodec_send_packet(codec, nil)
                 continue
@@ -221,8 +221,12 @@ final class FFmpegDecoder: AudioDecoder {
         let timeBase = stream.pointee.time_base
         let start = stream.pointee.start_time == Self.noTimestamp ? 0 : stream.pointee.start_time
         let timestamp = start + av_rescale_q(target, AVRational(num: 1, den: Int32(outputRate)), timeBase)
+        if let io = format.pointee.pb {  // a read that failed (interrupted, the network) is forgotten by a seek
+            io.pointee.error = 0
+            io.pointee.eof_reached = 0
+        }
         guard av_seek_frame(format, streamIndex, timestamp, AVSEEK_FLAG_BACKWARD) >= 0 else {
-            if let failure = box.takeUnretainedValue().failure { throw failure }
+            if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
             throw VoiceNoteError(.unsupported, "\(box.takeUnretainedValue().source.name) cannot seek")
         }
         avcodec_flush_buffers(codec)

@@ -55,14 +55,14 @@ final class FFmpegInput {
         let result = avformat_open_input(&opened, nil, nil, nil)
         guard result >= 0, let opened else {
             Self.free(&io)  // FFmpeg freed the context
-            throw box.takeUnretainedValue().failure
+            throw box.takeUnretainedValue().takeFailure()
                 ?? VoiceNoteError(.format, "\(name): not a recognised audio file (\(FFmpegDecoder.describe(result)))")
         }
         format = opened
         if findStreamInfo {
             let found = avformat_find_stream_info(opened, nil)
             guard found >= 0 else {
-                throw box.takeUnretainedValue().failure
+                throw box.takeUnretainedValue().takeFailure()
                     ?? VoiceNoteError(.format, "\(name): cannot read stream information (\(FFmpegDecoder.describe(found)))")
             }
         }

@@ -8,13 +8,20 @@ import VoiceNoteSources
 /// seek, that keeps the first source failure so the decoder can rethrow it with its real status.
 final class SourceBox {
     let source: ByteSource
-    private(set) var failure: VoiceNoteError?
+    private var failure: VoiceNoteError?
 
     init(_ source: ByteSource) { self.source = source }
 
     /// The box behind an opaque pointer made with `Unmanaged.passRetained(box).toOpaque()`.
     static func from(_ opaque: UnsafeMutableRawPointer) -> SourceBox {
         Unmanaged<SourceBox>.fromOpaque(opaque).takeUnretainedValue()
+    }
+
+    /// The first failure since the last call, which forgets it: after an interrupted read (`.cancelled`) or a
+    /// network failure the decoder goes on once the caller repositions it.
+    func takeFailure() -> VoiceNoteError? {
+        defer { failure = nil }
+        return failure
     }
 
     /// Reads up to `count` bytes; -1 on failure (recorded).

@@ -11,6 +11,8 @@ final class OpusFileDecoder: AudioDecoder {
     let info: StreamInfo
     let exactFrameCount: Int64?
     let outputChannels: Int
+    /// Opened as a forward-only stream.
+    private let streaming: Bool
     var outputRate: Int { 48_000 }
 
     private let file: OpaquePointer
@@ -20,8 +22,11 @@ final class OpusFileDecoder: AudioDecoder {
     /// Frames still allowed out, when the length is known.
     private var framesLeft: Int64?
 
-    /// Opens `source` (rewound here); `.format` when opusfile rejects it.
-    init(source: ByteSource, probe: OpusProbe?) throws(VoiceNoteError) {
+    /// Opens `source` (rewound here); `.format` when opusfile rejects it. `streaming` opens it as a stream that
+    /// only reads forward (a download still arriving): opusfile then reads the headers alone, not the end of the
+    /// file, the length is unknown (`exactFrameCount` nil until `bound(length:produced:)`) and seeking is
+    /// `.unsupported`.
+    init(source: ByteSource, probe: OpusProbe?, streaming: Bool = false) throws(VoiceNoteError) {
         try source.seek(to: 0)
         let box = Unmanaged.passRetained(SourceBox(source))
         var callbacks = OpusFileCallbacks(read: { stream, buffer, count in
@@ -34,9 +39,10 @@ final class OpusFileDecoder: AudioDecoder {
             guard let stream else { return -1 }
             return SourceBox.from(stream).source.position
         }, close: nil)
+        if streaming { callbacks.seek = nil }
         var error: Int32 = 0
         guard let file = op_open_callbacks(box.toOpaque(), &callbacks, nil, 0, &error) else {
-            let failure = box.takeUnretainedValue().failure
+            let failure = box.takeUnretainedValue().takeFailure()
             box.release()
             throw failure ?? VoiceNoteError(.format, "\(source.name): not a playable Ogg Opus stream (opusfile \(error))")
         }
@@ -50,6 +56,7 @@ final class OpusFileDecoder: AudioDecoder {
         // the last granule position however absurd. Chained files: opusfile's sum over the links.
         let total = probe?.length ?? op_pcm_total(file, -1)
         exactFrameCount = total >= 0 ? total : nil
+        self.streaming = streaming
         framesLeft = exactFrameCount
         let duration = total > 0 ? Double(total) / 48_000 : 0
         let bitrate = op_bitrate(file, -1)
@@ -64,15 +71,22 @@ final class OpusFileDecoder: AudioDecoder {
         box.release()
     }
 
+    /// A stream's length became known (its download ended): no more than `length` frames in all come out, of
+    /// which `produced` came out already.
+    func bound(length: Int64, produced: Int64) {
+        framesLeft = max(0, length - produced)
+    }
+
     /// libopusfile's sample-accurate seek (it decodes the pre-roll itself).
     func seek(toFrame frame: Int64) throws(VoiceNoteError) {
+        guard !streaming else { throw VoiceNoteError(.unsupported, "a stream opened forward-only cannot seek") }
         let target = min(max(0, frame), exactFrameCount ?? Int64.max)
         if let total = exactFrameCount, target >= total {
             framesLeft = 0  // the end: opusfile only seeks to a sample that exists
             return
         }
         let result = op_pcm_seek(file, target)
-        if let failure = box.takeUnretainedValue().failure { throw failure }
+        if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
         guard result == 0 else {
             throw VoiceNoteError(result == OP_ENOSEEK ? .unsupported : .format, "seek to frame \(target): opusfile \(result)")
         }
@@ -82,11 +96,16 @@ final class OpusFileDecoder: AudioDecoder {
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
         while true {
             let capacity = Int32(pcm.count)
+            var link: Int32 = 0
             let frames = pcm.withUnsafeMutableBufferPointer { out in
-                downmixToStereo ? op_read_stereo(file, out.baseAddress, capacity) : op_read(file, out.baseAddress, capacity, nil)
+                downmixToStereo ? op_read_stereo(file, out.baseAddress, capacity) : op_read(file, out.baseAddress, capacity, &link)
             }
-            if let failure = box.takeUnretainedValue().failure { throw failure }
+            if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
             if frames == OP_HOLE { continue }  // damaged data skipped; opusfile resumes after it
+            if frames > 0, !downmixToStereo, Int(op_channel_count(file, link)) != outputChannels {
+                // Only a stream read forward can meet a chained link of another layout (opened whole, it downmixes).
+                throw VoiceNoteError(.unsupported, "\(box.takeUnretainedValue().source.name): a chained link changes the channel count")
+            }
             let allowed = Int(min(Int64(frames), framesLeft ?? Int64(frames)))
             guard allowed > 0 else { return false }
             framesLeft = framesLeft.map { $0 - Int64(allowed) }

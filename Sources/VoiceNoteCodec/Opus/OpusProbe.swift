@@ -20,14 +20,24 @@ struct OpusProbe {
         var timeline = OpusTimeline()
         while let packet = try packets.nextAudioPacket() { timeline.add(packet) }
         guard let header = packets.header, let serial = packets.serial else { return nil }
+        self.init(header: header, serial: serial, length: try timeline.length(preSkip: header.preSkip, source.name),
+                  hasOtherStreams: packets.lastPageSerial != serial, size: source.size ?? 0)
+    }
+
+    /// The probe of a stream read some other way (a download scanned as it arrived), `size` bytes in all.
+    init(header: OpusHeader, serial: Int32, length: Int64, hasOtherStreams: Bool, size: Int64) {
         self.header = header
         self.serial = serial
-        length = try timeline.length(preSkip: header.preSkip, source.name)
-        hasOtherStreams = packets.lastPageSerial != serial
-        let duration = Double(length) / 48_000
-        // Clamped before the conversion: a huge file with a tiny length must not trap.
-        let bitrate = min(Double(Int32.max), Double(source.size ?? 0) * 8 / duration)
-        info = StreamInfo(codec: "opus", sampleRate: 48_000, channels: header.channels, duration: duration,
-                          durationIsEstimate: false, bitrate: Int(bitrate))
+        self.length = length
+        self.hasOtherStreams = hasOtherStreams
+        info = StreamInfo(codec: "opus", sampleRate: 48_000, channels: header.channels, duration: Double(length) / 48_000,
+                          durationIsEstimate: false, bitrate: Self.bitrate(bytes: size, samples: length))
+    }
+
+    /// Bits per second of `bytes` holding `samples` at 48 kHz; clamped before the conversion (a huge file with a
+    /// tiny length must not trap).
+    static func bitrate(bytes: Int64, samples: Int64) -> Int {
+        guard samples > 0 else { return 0 }
+        return Int(min(Double(Int32.max), Double(max(0, bytes)) * 8 / (Double(samples) / 48_000)))
     }
 }

@@ -1,0 +1,77 @@
+import ArgumentParser
+import VoiceNoteCore
+import VoiceNoteNetwork
+import VoiceNotePlayer
+import VoiceNoteSources
+
+/// The options of `play`, `info` and `waveform` for an http(s) URL: request headers, a CA file and the timeouts.
+/// With a file path they are unused (only their syntax is checked).
+struct HTTPArguments: ParsableArguments {
+    @Option(name: .customLong("header"), help: ArgumentHelp(
+        "A request header for a URL, \"Name: value\" (repeatable).", valueName: "name: value"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("PEM file of the CA certificates to trust for a URL instead of the system's.",
+                               valueName: "path"))
+    var caFile: String?
+
+    @Option(help: ArgumentHelp("Seconds allowed for connecting to a URL's server, \(Self.connectRange) (default 15).",
+                               valueName: "seconds"))
+    var connectTimeout: Double?
+
+    @Option(help: ArgumentHelp("Seconds without a byte from a URL's server before giving up, \(Self.stallRange) (default 30).",
+                               valueName: "seconds"))
+    var stallTimeout: Double?
+
+    /// The ranges `HTTPOptions` takes (its setters check them again).
+    static let connectRange = "0.1…600"
+    static let stallRange = "0.1…3600"
+
+    func validate() throws {
+        for header in headers {
+            guard let colon = header.firstIndex(of: ":") else {
+                // The text is not repeated: it may be a token given without its header name.
+                throw ValidationError("--header takes \"Name: value\"; one of them has no colon")
+            }
+            guard colon != header.startIndex else { throw ValidationError("--header needs a name before the colon") }
+            // The library's own rules (a token for a name, no line break); its messages name the header, not its value.
+            var probe = HTTPOptions()
+            do throws(VoiceNoteError) {
+                try probe.addHeader(line: header)
+            } catch {
+                throw ValidationError("--header: \(error.message)")
+            }
+        }
+        // NaN fails every comparison, so each check is written to refuse it.
+        if let connectTimeout, !(connectTimeout >= 0.1 && connectTimeout <= 600) {
+            throw ValidationError("--connect-timeout must be \(Self.connectRange) seconds")
+        }
+        if let stallTimeout, !(stallTimeout >= 0.1 && stallTimeout <= 3600) {
+            throw ValidationError("--stall-timeout must be \(Self.stallRange) seconds")
+        }
+    }
+
+    /// The options as the library takes them.
+    /// - Throws: `.invalidArgument` for a header name or value HTTP does not allow, `.notFound` for a missing CA
+    ///   file.
+    func options() throws(VoiceNoteError) -> HTTPOptions {
+        var options = HTTPOptions()
+        for header in headers { try options.addHeader(line: header) }
+        try options.setCAFile(caFile)
+        if let connectTimeout { try options.setConnectTimeout(connectTimeout) }
+        if let stallTimeout { try options.setStallTimeout(stallTimeout) }
+        return options
+    }
+}
+
+/// The bytes of `text` for `info` and `waveform`: an http(s) URL is downloaded (`URLSource`, its name without the
+/// query or credentials), anything else is opened as a local file. The one place a CLI argument becomes a source.
+func openAudio(_ text: String, http: HTTPArguments) throws(VoiceNoteError) -> any ByteSource {
+    if URLSource.isURL(text) { return try URLSource(url: text, options: http.options()) }
+    return try FileSource(path: text)
+}
+
+/// What `play` loads for `text`: an http(s) URL with the options, or a local file.
+func playerLocation(_ text: String, http: HTTPArguments) throws(VoiceNoteError) -> PlayerLocation {
+    URLSource.isURL(text) ? .url(text, options: try http.options(), key: nil) : .file(text)
+}
