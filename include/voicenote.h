@@ -601,6 +601,83 @@ void vn_source_destroy(vn_source *source);
 /** @} */
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/** \name Media cache
+ *
+ * Downloads kept on disk so that a replay costs no network. Every URL source (vn_source_create_url(),
+ * vn_player_load() and vn_player_load_url() with an http(s) URL) looks in the cache first: a hit reads the kept
+ * file and makes no request at all; a miss downloads, and the complete download is kept under its key (the URL,
+ * or the key given to vn_player_load_url()). At most the size limit is kept: after each new entry the least
+ * recently used go first. Entry files are 0600 in a 0700 directory; processes may share the directory (an entry
+ * is written aside and renamed into place, and names the key it holds, so a reader never sees a partial or
+ * foreign entry). The settings are the process's, for every player and source made after the call.
+ * @{ */
+/* ------------------------------------------------------------------------------------------------------------ */
+/**
+ * Sets the cache directory (made when first needed, with its parents, mode 0700).
+ *
+ * \param path the directory (UTF-8), or NULL for the default: `$XDG_CACHE_HOME/voicenote/media`, else
+ *             `$HOME/.cache/voicenote/media`.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for an empty path or one that is not UTF-8.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_cache_set_directory(const char *path);
+
+/**
+ * The cache directory in use.
+ *
+ * \param out_path receives a NUL-terminated copy owned by the caller (free with vn_free()).
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out_path` is NULL; #VN_E_NO_MEMORY.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_cache_get_directory(char **out_path);
+
+/**
+ * Sets the size limit of the cache (default 100 MB); entries over it are deleted now, the least recently used
+ * first. 0 turns the cache off: nothing is kept or read. Media larger than the limit is never kept.
+ *
+ * \param bytes 0…10^12.
+ * \returns #VN_OK; #VN_E_INVALID_ARG outside the range; #VN_E_IO or #VN_E_PERMISSION when an entry cannot be
+ *          deleted.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_cache_set_limit(int64_t bytes);
+
+/**
+ * The size limit of the cache.
+ *
+ * \param out_bytes receives the limit in bytes.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out_bytes` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_cache_get_limit(int64_t *out_bytes);
+
+/**
+ * The bytes the cache's entries take on disk now.
+ *
+ * \param out_bytes receives the size (0 when the directory does not exist yet).
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out_bytes` is NULL; #VN_E_IO or #VN_E_PERMISSION when the directory
+ *          cannot be read.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_cache_get_size(int64_t *out_bytes);
+
+/**
+ * Deletes every entry of the cache (sources reading an entry keep reading it).
+ *
+ * \returns #VN_OK; #VN_E_IO or #VN_E_PERMISSION when an entry cannot be deleted.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_cache_clear(void);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /** \name Stream facts
  * @{ */
 
@@ -1447,6 +1524,29 @@ void vn_player_destroy(vn_player *player);
  * \since 0.1.0
  */
 int vn_player_load(vn_player *player, const char *location, int autoplay, double duration_hint_s);
+
+/**
+ * Loads an `http://` or `https://` URL with HTTP options and a stable key, as vn_player_load().
+ *
+ * The key names the media: the media cache and the resume position use it instead of the URL, because CDN URLs
+ * carry signatures that expire and change. So the same URL under two keys is two locations (two cache entries, two
+ * resume positions; loading it under the other key loads it again), and two URLs under one key are one location
+ * (loading the second while the first is loaded follows the "same location" rules; a cached copy made from the
+ * first serves the second without a request).
+ *
+ * \param player the player.
+ * \param url the URL (UTF-8; http or https, with a host).
+ * \param options HTTP options (copied), or NULL for the defaults.
+ * \param key the media's identity (UTF-8, for example a message id and an attachment index), or NULL for the URL.
+ * \param autoplay non-zero to play once loaded.
+ * \param duration_hint_s as for vn_player_load().
+ * \returns as vn_player_load(); #VN_E_INVALID_ARG also for a URL that is not http(s) with a host or an empty
+ *          key; #VN_E_MISUSE for destroyed options.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_load_url(vn_player *player, const char *url, const vn_http_options *options, const char *key,
+                       int autoplay, double duration_hint_s);
 
 /**
  * Loads the audio of a byte source (memory, host callbacks), as vn_player_load(); the context's location is the

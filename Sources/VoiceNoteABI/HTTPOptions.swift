@@ -46,6 +46,6 @@ typealias HTTPOptionsHandle = OptionsHandle<HTTPOptions>
         let out = try required(out, "out")
         let text = try utf8String(url, "url")
         let settings = try HTTPOptionsHandle.value(of: options, or: HTTPOptions())
-        out.pointee = Handles.make(SourceHandle(try URLSource(url: text, options: settings)))
+        out.pointee = Handles.make(SourceHandle(try RemoteMedia.open(url: text, options: settings)))
     }
 }

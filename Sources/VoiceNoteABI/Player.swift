@@ -73,6 +73,22 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
     }
 }
 
+@c @implementation public func vn_player_load_url(
+    _ player: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ options: OpaquePointer?, _ key: UnsafePointer<CChar>?,
+    _ autoplay: Int32, _ durationHintS: Double
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let handle = try Handles.get(player, as: PlayerHandle.self, "player")
+        let text = try nonEmptyString(url, "url")
+        guard URLSource.isURL(text) else { throw VoiceNoteError(.invalidArgument, "url is not an http:// or https:// URL with a host") }
+        let settings = try HTTPOptionsHandle.value(of: options, or: HTTPOptions())
+        let identity = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
+        let hint = try durationHint(durationHintS)
+        try handle.player.load(.url(text, options: settings, key: identity), autoplay: autoplay != 0, durationHint: hint)
+        handle.hold(nil)
+    }
+}
+
 @c @implementation public func vn_player_load_source(
     _ player: OpaquePointer?, _ source: OpaquePointer?, _ autoplay: Int32, _ durationHintS: Double
 ) -> Int32 {

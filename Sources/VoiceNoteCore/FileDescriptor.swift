@@ -60,6 +60,12 @@ public final class FileDescriptor {
         flock(raw, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
     }
 
+    /// Sets the file's access and modification times to now (futimens); false when refused.
+    @discardableResult
+    public func touch() -> Bool {
+        futimens(raw, nil) == 0
+    }
+
     /// read(2) at the current offset: the bytes read, 0 at the end of the file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(Errno) -> Int {
         guard let base = buffer.baseAddress, buffer.count > 0 else { return 0 }

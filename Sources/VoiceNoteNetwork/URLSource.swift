@@ -45,15 +45,21 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
     private var failure: VoiceNoteError?
     private var interrupted = false
     private var closed = false
+    /// Called once, on the network thread, when the last byte has arrived (the cache keeps the file then).
+    private let whenComplete: (@Sendable (URLSource) -> Void)?
+    private var completionReported = false
 
     /// Starts downloading `url`.
     /// - Throws: `.invalidArgument` for anything but an http(s) URL with a host; `.unsupported` when libcurl
     ///   cannot be loaded; `.io`/`.noSpace` when the download file cannot be made.
-    public init(url: String, options: HTTPOptions = HTTPOptions()) throws(VoiceNoteError) {
+    /// `whenComplete` runs once, on the network thread, when every byte has arrived.
+    public init(url: String, options: HTTPOptions = HTTPOptions(),
+                whenComplete: (@Sendable (URLSource) -> Void)? = nil) throws(VoiceNoteError) {
         try Self.check(url)
         self.url = url
         name = NetworkFailure.redacted(url)
         self.options = options
+        self.whenComplete = whenComplete
         loop = try NetworkLoop.shared()
         file = try DownloadFile()
         monitor.locked { startTransfer(at: 0) }
@@ -178,6 +184,35 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
         return count
     }
 
+    /// Runs `whenComplete` the first time every byte is found to have arrived (not under `monitor`).
+    private func reportCompletion() {
+        let completed = monitor.locked { () -> Bool in
+            guard !completionReported, total.map({ arrived.firstMissing(below: $0) == nil }) ?? false else { return false }
+            completionReported = true
+            return true
+        }
+        if completed { whenComplete?(self) }
+    }
+
+    /// Copies the whole download, once complete, into `target` from offset `start` on (the cache's copy).
+    func copyDownload(into target: FileDescriptor, at start: Int64) throws(VoiceNoteError) {
+        guard let total = monitor.locked({ total }) else { return }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+        defer { buffer.deallocate() }
+        var offset: Int64 = 0
+        while offset < total {
+            let count = try file.read(at: offset, into: UnsafeMutableRawBufferPointer(
+                rebasing: buffer.prefix(Int(min(Int64(buffer.count), total - offset)))))
+            guard count > 0 else { throw VoiceNoteError(.io, "the download of \(name) ended early") }
+            do throws(Errno) {
+                try target.write(at: start + offset, UnsafeRawBufferPointer(rebasing: buffer.prefix(count)))
+            } catch {
+                throw VoiceNoteError.fromErrno(error.code, "write the cache")
+            }
+            offset += Int64(count)
+        }
+    }
+
     /// Under `monitor`: makes sure a transfer is on its way to `offset`. Returns a transfer that was replaced (to
     /// cancel once the monitor is released).
     private func request(_ offset: Int64) -> HTTPTransfer? {
@@ -230,11 +265,13 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
                     if serial == transferSerial { transferNext = cursor.next }
                     monitor.broadcast()
                 }
+                reportCompletion()  // at the last byte: the reader may release the source before the transfer ends
                 return nil
             },
             finished: { [weak self] outcome in
                 guard let self else { return }
                 monitor.locked { finish(outcome, serial: serial, reachedEnd: cursor.next) }
+                reportCompletion()  // a body without a length is complete when it ends
             })
     }
 

@@ -96,7 +96,7 @@ extension Player {
         let settings = monitor.locked { shared.context }
         let item: PlayerItem
         do {
-            let source = try request.location.open(key: request.key)
+            let source = try request.location.open(key: request.key, cache: configuration.mediaCache)
             // From now on a new load or a close wakes its reads (a download that stalls while opening).
             let current = monitor.locked { () -> Bool in
                 guard shared.generation == request.generation, !shared.closed else { return false }

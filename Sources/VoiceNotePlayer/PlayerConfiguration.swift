@@ -1,5 +1,6 @@
 import VoiceNoteAudio
 import VoiceNoteCore
+import VoiceNoteNetwork
 
 /// Everything a player can be configured with; the defaults are those of docs/player.md.
 public struct PlayerConfiguration: Sendable {
@@ -15,6 +16,8 @@ public struct PlayerConfiguration: Sendable {
     public var progressInterval = 0.1
     /// How many locations' resume positions are kept (least recently used go first); 0 keeps none.
     public var resumePositionLimit = 256
+    /// The media cache URLs are played through.
+    public var mediaCache = MediaCache.shared
 
     /// The defaults.
     public init() {}

@@ -38,12 +38,12 @@ public enum PlayerLocation {
         }
     }
 
-    /// Opens the bytes to play (on the player's thread).
-    func open(key: LocationKey) throws(VoiceNoteError) -> any ByteSource {
+    /// Opens the bytes to play (on the player's thread), a URL's through `cache`.
+    func open(key: LocationKey, cache: MediaCache) throws(VoiceNoteError) -> any ByteSource {
         switch (self, key) {
         case (.source(let source), _): return source
         case (.file, .path(let path)): return try FileSource(path: path)
-        case (.url(let text, let options, _), _): return try URLSource(url: text, options: options)
+        case (.url(let text, let options, let key), _): return try RemoteMedia.open(url: text, options: options, key: key, cache: cache)
         case (.file(let text), _): throw VoiceNoteError(.internal, "no path for \(text)")
         }
     }

@@ -64,10 +64,10 @@ struct HTTPArguments: ParsableArguments {
     }
 }
 
-/// The bytes of `text` for `info` and `waveform`: an http(s) URL is downloaded (`URLSource`, its name without the
+/// The bytes of `text` for `info` and `waveform`: an http(s) URL through the media cache (`RemoteMedia`, its name without the
 /// query or credentials), anything else is opened as a local file. The one place a CLI argument becomes a source.
 func openAudio(_ text: String, http: HTTPArguments) throws(VoiceNoteError) -> any ByteSource {
-    if URLSource.isURL(text) { return try URLSource(url: text, options: http.options()) }
+    if URLSource.isURL(text) { return try RemoteMedia.open(url: text, options: http.options()) }
     return try FileSource(path: text)
 }
 

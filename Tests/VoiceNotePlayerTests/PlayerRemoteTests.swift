@@ -149,3 +149,75 @@ import VoiceNoteTestSupport
         #expect((request?["headers"] as? [String: String])?["authorization"] == "Bearer secret")
     }
 }
+
+/// The media cache and stable keys through the player: a replay costs no request, a key names the media.
+@Suite struct PlayerCacheTests {
+    /// Plays `location` to its end on a new player over `cache`; returns what the speaker got.
+    static func play(_ location: PlayerLocation, cache: MediaCache, in directory: String) throws -> [Int16] {
+        let speaker = FileSpeaker(directory: try PlayerRemoteTests.subdirectory(of: directory))
+        let player = try makePlayer(speaker.selection, cache: cache)
+        defer { player.close() }
+        let log = try PlayerLog(player)
+        try player.load(location)
+        #expect(log.waitFinished())
+        #expect(log.failures.isEmpty)
+        return try speaker.samples()
+    }
+
+    /// The entry files of `cache`.
+    static func entries(_ cache: MediaCache) throws -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: cache.directory).filter { $0.hasSuffix(".vnc") }) ?? []
+    }
+
+    @Test func aCachedNoteReplaysWithTheServerStoppedFromA0600File() throws {
+        let (directory, path, server) = try PlayerRemoteTests.servedNote()
+        let cache = try testCache()
+        let url = server.url("/range/input.ogg")
+        let first = try Self.play(.url(url), cache: cache, in: directory)
+        #expect(first == (try PlayerRemoteTests.played(.file(path), in: directory)))
+        // Kept once complete (on the network thread, just after the last byte).
+        #expect(eventually(seconds: 10) { (try? Self.entries(cache).count) == 1 })
+        let entry = cache.directory + "/" + (try Self.entries(cache)).first!
+        #expect((try FileManager.default.attributesOfItem(atPath: entry)[.posixPermissions] as? Int) == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: cache.directory)[.posixPermissions] as? Int) == 0o700)
+        #expect(try cache.size() > 40_000)
+        #expect(eventually(seconds: 10) { server.requests(to: "/range/input.ogg").count == 1 })
+        server.stop()
+        #expect(try Self.play(.url(url), cache: cache, in: directory) == first)
+        try cache.clear()
+        #expect(try cache.size() == 0)
+    }
+
+    @Test func theSameURLUnderTwoKeysIsTwoEntriesAndTwoURLsUnderOneKeyAreOne() throws {
+        let (directory, _, server) = try PlayerRemoteTests.servedNote()
+        let cache = try testCache()
+        let url = server.url("/range/input.ogg")
+        let played = try Self.play(.url(url, key: "message-1/0"), cache: cache, in: directory)
+        #expect(eventually(seconds: 10) { (try? Self.entries(cache).count) == 1 })
+        _ = try Self.play(.url(url, key: "message-2/0"), cache: cache, in: directory)
+        #expect(eventually(seconds: 10) { (try? Self.entries(cache).count) == 2 })
+        #expect(eventually(seconds: 10) { server.requests(to: "/range/input.ogg").count == 2 })
+        // Another URL (a CDN's new signature) under the first key: served from the cache, never requested.
+        let other = server.url("/norange/input.ogg?signature=new")
+        #expect(try Self.play(.url(other, key: "message-1/0"), cache: cache, in: directory) == played)
+        #expect(server.requests(to: "/norange/input.ogg").isEmpty)
+    }
+
+    @Test func aKeyCarriesTheResumePositionAcrossURLs() throws {
+        let (directory, path, server) = try PlayerRemoteTests.servedNote()
+        let player = try makePlayer(FileSpeaker(directory: directory).selection)
+        defer { player.close() }
+        let log = try PlayerLog(player)
+        try player.load(.url(server.url("/range/input.ogg?sig=1"), key: "message-1/0"), autoplay: false)
+        #expect(log.wait(for: .paused) != nil)
+        try player.seek(to: 2)
+        #expect(log.wait { _ in !player.context.isSeeking })
+        try player.load(.file(path), autoplay: false)  // another location: the position is kept under the key
+        #expect(log.wait { _ in player.context.state == .paused && player.context.location == path })
+        try player.load(.url(server.url("/range/input.ogg?sig=2"), key: "message-1/0"), autoplay: false)
+        #expect(log.wait { _ in player.context.state == .paused && player.context.location.hasSuffix("sig=2") })
+        #expect(abs(player.context.currentTime - 2) < 0.001)
+        try player.load(.url(server.url("/range/input.ogg?sig=2"), key: "message-9/0"), autoplay: false)
+        #expect(log.wait { _ in player.context.state == .paused && player.context.currentTime == 0 })
+    }
+}

@@ -75,6 +75,7 @@ import VoiceNoteTestSupport
         let hinted = player.context
         #expect(hinted.state == .loading)
         #expect(hinted.duration == 7.5 && hinted.durationIsEstimate)
+        #expect(log.wait { _ in log.contexts.contains { $0.state == .loading } })  // events arrive on their thread
         #expect(log.contexts.filter { $0.state == .loading }.count == 1)
         loading.open()
         #expect(log.wait(for: .playing) != nil)

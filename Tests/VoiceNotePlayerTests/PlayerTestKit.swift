@@ -1,6 +1,7 @@
 import Foundation
 import VoiceNoteAudio
 import VoiceNoteCore
+import VoiceNoteNetwork
 import VoiceNotePlayer
 import VoiceNoteTestSupport
 
@@ -45,13 +46,22 @@ struct FileSpeaker {
 
 /// A player on `device`, in a focus group of its own (tests run in parallel; the shared group would make them pause
 /// each other).
+/// URLs go through `cache`, by default one of its own in a new directory (never the user's cache).
 func makePlayer(_ device: DeviceSelection, group: FocusGroup? = FocusGroup(),
-                hooks: SessionHooks = SessionHooks()) throws -> Player {
+                hooks: SessionHooks = SessionHooks(), cache: MediaCache? = nil) throws -> Player {
     var configuration = PlayerConfiguration()
     configuration.device = device
     configuration.focusGroup = group
     configuration.sessionHooks = hooks
+    configuration.mediaCache = try cache ?? testCache()
     return try Player(configuration: configuration)
+}
+
+/// A media cache of its own, in a new directory under the fixtures' (made when first used).
+func testCache() throws -> MediaCache {
+    let cache = MediaCache()
+    try cache.setDirectory(Fixtures.directory + "/cache-" + UUID().uuidString)
+    return cache
 }
 
 /// Writes interleaved `samples` as a WAV file (through ffmpeg) and returns its path.

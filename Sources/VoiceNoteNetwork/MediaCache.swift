@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VoiceNoteCore
+import VoiceNoteSources
+
+/// The media cache: downloads kept on disk so a replay costs no network (docs/player.md, "The media cache").
+///
+/// One directory (by default `$XDG_CACHE_HOME/voicenote/media`, made 0700), one file per key (0600, see
+/// `CacheEntry`), at most `limit` bytes in all: after each store the least recently used entries (by modification
+/// time, renewed at every hit) go first. Processes may share the directory: an entry is written to a temporary
+/// file there and renamed into place, so a reader sees a whole entry or none; an entry deleted by another process
+/// while open stays readable through the open file.
+public final class MediaCache: Sendable {
+    /// The cache every download uses.
+    public static let shared = MediaCache()
+    /// The default size limit: 100 MB.
+    public static let defaultLimit: Int64 = 100_000_000
+    /// The largest limit taken (1 TB): beyond it a number is surely a mistake.
+    public static let largestLimit: Int64 = 1_000_000_000_000
+
+    private struct Settings {
+        var directory: String?
+        var limit = MediaCache.defaultLimit
+    }
+
+    private let settings = Locked(Settings())
+
+    /// A cache with the default settings.
+    public init() {}
+
+    /// The directory in use: the one set, else the default.
+    public var directory: String {
+        settings.withLock { $0.directory } ?? FileSystem.cacheDirectory("media")
+    }
+
+    /// The size limit in bytes; 0 turns the cache off (nothing is stored or read).
+    public var limit: Int64 { settings.withLock { $0.limit } }
+
+    /// Uses `path` as the directory (made when first needed), or the default for nil. Entries already in the old
+    /// directory stay there. `.invalidArgument` for an empty path.
+    public func setDirectory(_ path: String?) throws(VoiceNoteError) {
+        if let path, path.isEmpty { throw VoiceNoteError(.invalidArgument, "the cache directory is empty") }
+        settings.withLock { $0.directory = path }
+    }
+
+    /// Sets the size limit (0…1 TB; 0 turns the cache off); entries over it are evicted now.
+    public func setLimit(_ bytes: Int64) throws(VoiceNoteError) {
+        guard bytes >= 0 && bytes <= Self.largestLimit else {
+            throw VoiceNoteError(.invalidArgument, "cache limit \(bytes) bytes is outside 0…\(Self.largestLimit)")
+        }
+        settings.withLock { $0.limit = bytes }
+        try evict(keeping: bytes)
+    }
+
+    /// The bytes the entries take now (0 when the directory does not exist).
+    public func size() throws(VoiceNoteError) -> Int64 {
+        try entries().reduce(0) { $0 + $1.size }
+    }
+
+    /// Deletes every entry (files being written by other processes are left to them).
+    public func clear() throws(VoiceNoteError) {
+        for entry in try entries() { try FileSystem.remove(entry.path) }
+    }
+
+    /// The media kept for `key`, as a source named `name`, or nil; a hit makes the entry the most recently used.
+    public func source(for key: String, name: String) -> (any ByteSource)? {
+        guard limit > 0, let source = CacheEntry.open(directory + "/" + CacheEntry.fileName(for: key), key: key, name: name)
+        else { return nil }
+        source.touch()
+        return source
+    }
+
+    /// Keeps `length` bytes for `key`, written by `copy` (into the file, from offset `start` on). Failures (a full
+    /// disk, a read-only directory) leave the cache as it was: the media plays on from its download.
+    func store(key: String, length: Int64, copy: (FileDescriptor, _ start: Int64) throws(VoiceNoteError) -> Void) {
+        let limit = self.limit
+        guard limit > 0, length > 0, length <= limit else { return }
+        let directory = self.directory
+        do throws(VoiceNoteError) {
+            try FileSystem.makeDirectories(directory)
+            var template = Array("\(directory)/.incoming-XXXXXX".utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // 0600
+            guard descriptor >= 0 else { throw VoiceNoteError.fromErrno(errno, "create a cache file in \(directory)") }
+            let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            let file = FileDescriptor(adopting: descriptor)
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            do throws(VoiceNoteError) {
+                let header = CacheEntry.header(key: key, length: length)
+                let failure = header.withUnsafeBytes { (bytes) -> Errno? in
+                    do throws(Errno) { try file.write(at: 0, bytes) } catch { return error }
+                    return nil
+                }
+                if let failure { throw VoiceNoteError.fromErrno(failure.code, "write \(temporary)") }
+                try copy(file, Int64(header.count))
+                try FileSystem.rename(temporary, to: directory + "/" + CacheEntry.fileName(for: key))
+            } catch {
+                try? FileSystem.remove(temporary)
+                throw error
+            }
+            try evict(keeping: limit)
+        } catch {
+            Log.write(.warning, "media cache: \(error.message)")
+        }
+    }
+
+    /// An entry file.
+    private struct Entry {
+        let path: String
+        let size: Int64
+        let used: timespec
+    }
+
+    /// The entry files of the directory.
+    private func entries() throws(VoiceNoteError) -> [Entry] {
+        let directory = self.directory
+        var status = stat()
+        guard stat(directory, &status) == 0 else { return [] }
+        return try FileSystem.entries(of: directory).filter { $0.hasSuffix(CacheEntry.suffix) }.compactMap { name in
+            let path = directory + "/" + name
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+            return Entry(path: path, size: Int64(status.st_size), used: status.st_mtim)
+        }
+    }
+
+    /// Deletes the least recently used entries until the rest fit in `limit`.
+    private func evict(keeping limit: Int64) throws(VoiceNoteError) {
+        var all = try entries()
+        var total = all.reduce(0) { $0 + $1.size }
+        guard total > limit else { return }
+        all.sort { ($0.used.tv_sec, $0.used.tv_nsec) < ($1.used.tv_sec, $1.used.tv_nsec) }
+        for entry in all where total > limit {
+            try FileSystem.remove(entry.path)
+            total -= entry.size
+        }
+    }
+}
