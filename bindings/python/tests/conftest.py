@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -36,6 +37,16 @@ def cli() -> Path:
     if path is None:
         pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
     return path
+
+
+@pytest.fixture(autouse=True)
+def own_media_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Each test its own media cache, never the user's: the library's (set here) and the CLI's (through
+    ``$XDG_CACHE_HOME``, which child processes inherit)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    voicenote.set_cache_directory(tmp_path / "cache")
+    yield tmp_path / "cache"
+    voicenote.set_cache_directory(None)
 
 
 @pytest.fixture

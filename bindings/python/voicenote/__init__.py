@@ -11,19 +11,30 @@ when the interpreter exits is closed by an ``atexit`` hook.
 
 :class:`Recorder` records voice messages into crash-safe Ogg Opus or AAC files; :func:`recover` finishes what a
 crash left and :func:`devices` lists the ALSA devices. :class:`Player` plays them (from a path, bytes or a binary
-file-like object) at 0.5–2.5x, with seeking, a volume and skip silence.
+file-like object, or an http(s) URL it plays while downloading) at 0.5–2.5x, with seeking, a volume and skip silence.
 
 Waveforms and stream facts are plain functions: :func:`waveform` and :func:`info` read a path, encoded bytes or a
-binary file-like object; :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
+binary file-like object, or an http(s) URL (fetched through the media cache: :func:`set_cache_directory`,
+:func:`cache_size`, :func:`clear_cache`); :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
 :func:`encode_waveform` and :func:`decode_waveform` prepare a waveform for display and for the wire.
 """
 
 from __future__ import annotations
 
 from ._audioinfo import AudioInfo, info
+from ._cache import (
+    DEFAULT_CACHE_LIMIT,
+    cache_directory,
+    cache_limit,
+    cache_size,
+    clear_cache,
+    set_cache_directory,
+    set_cache_limit,
+)
 from ._devices import Device, devices
 from ._events import Subscription, unsubscribe
 from ._focus import FocusGroup
+from ._http import HTTPOptions
 from ._info import version, version_number
 from ._lib import LibraryNotFoundError
 from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
@@ -154,4 +165,12 @@ __all__ = [
     "encode_waveform",
     "decode_waveform",
     "MAX_DECODED",
+    "HTTPOptions",
+    "set_cache_directory",
+    "cache_directory",
+    "set_cache_limit",
+    "cache_limit",
+    "cache_size",
+    "clear_cache",
+    "DEFAULT_CACHE_LIMIT",
 ]

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, TypedDict
+from typing import Any, Optional, TypedDict
 
 from . import _capi, _sources
+from ._http import HTTPOptions
 from .errors import check
 
 __all__ = ["AudioInfo", "info"]
@@ -28,14 +29,15 @@ class AudioInfo(TypedDict):
     bitrate: int
 
 
-def info(source: _sources.AudioSource) -> AudioInfo:
+def info(source: _sources.AudioSource, *, http: Optional[HTTPOptions] = None) -> AudioInfo:
     """Reads the facts of an audio stream, without decoding it all where the format allows.
 
     Args:
         source: where the encoded audio is, as for :func:`voicenote.waveform`: a path (``str`` or
-            ``os.PathLike``), the encoded bytes (``bytes``, ``bytearray``, ``memoryview``), or a binary file-like
-            object with ``read`` and ``seek`` (read from offset 0; its position is restored afterwards). The format
-            is told by content, never by the file name.
+            ``os.PathLike``), an ``http://`` or ``https://`` URL, the encoded bytes (``bytes``, ``bytearray``,
+            ``memoryview``), or a binary file-like object with ``read`` and ``seek`` (read from offset 0; its
+            position is restored afterwards). The format is told by content, never by the file name.
+        http: how a URL is fetched (headers, a CA file, timeouts); None for the defaults.
 
     Returns:
         A dict with ``duration`` (seconds, float), ``duration_is_estimate`` (bool), ``codec`` (str),
@@ -48,6 +50,8 @@ def info(source: _sources.AudioSource) -> AudioInfo:
         FormatError: not audio, or no audio packets (an empty file, text).
         IOFailedError: reading failed; for a file-like object whose ``read`` or ``seek`` raised, with that
             exception as ``__cause__``.
+        NetworkError, AccessDeniedError, NotFoundError, TooLargeError: a URL failed (the message names the HTTP
+            status).
         TypeError: ``source`` is none of the accepted kinds.
         ValueError: the path contains a NUL byte.
     """
@@ -57,7 +61,8 @@ def info(source: _sources.AudioSource) -> AudioInfo:
     if kind == _sources.PATH:
         check(_capi.vn_audio_info_file(_sources.path_bytes(source), ctypes.byref(raw)))
     else:
-        _sources.call_with_source(source, kind, lambda handle: _capi.vn_audio_info_source(handle, ctypes.byref(raw)))
+        _sources.call_with_source(source, kind, lambda handle: _capi.vn_audio_info_source(handle, ctypes.byref(raw)),
+                                  http)
     return _convert(raw)
 
 

@@ -381,6 +381,14 @@ vn_http_options_set_stall_timeout = _declare("vn_http_options_set_stall_timeout"
 vn_source_create_url = _declare("vn_source_create_url", c_int, [c_char_p, vn_http_options_p, POINTER(vn_source_p)])
 vn_source_destroy = _declare("vn_source_destroy", None, [vn_source_p])
 
+# Media cache
+vn_cache_set_directory = _declare("vn_cache_set_directory", c_int, [c_char_p])
+vn_cache_get_directory = _declare("vn_cache_get_directory", c_int, [POINTER(c_void_p)])  # char **: see vn_free
+vn_cache_set_limit = _declare("vn_cache_set_limit", c_int, [c_int64])
+vn_cache_get_limit = _declare("vn_cache_get_limit", c_int, [POINTER(c_int64)])
+vn_cache_get_size = _declare("vn_cache_get_size", c_int, [POINTER(c_int64)])
+vn_cache_clear = _declare("vn_cache_clear", c_int, [])
+
 # Stream facts
 vn_audio_info_file = _declare("vn_audio_info_file", c_int, [c_char_p, POINTER(vn_audio_info)])
 vn_audio_info_source = _declare("vn_audio_info_source", c_int, [vn_source_p, POINTER(vn_audio_info)])
@@ -499,6 +507,9 @@ vn_player_options_set_resume_limit = _declare(
 vn_player_create = _declare("vn_player_create", c_int, [vn_player_options_p, POINTER(vn_player_p)])
 vn_player_destroy = _declare("vn_player_destroy", None, [vn_player_p])
 vn_player_load = _declare("vn_player_load", c_int, [vn_player_p, c_char_p, c_int, c_double])
+vn_player_load_url = _declare(
+    "vn_player_load_url", c_int, [vn_player_p, c_char_p, vn_http_options_p, c_char_p, c_int, c_double]
+)
 vn_player_load_source = _declare("vn_player_load_source", c_int, [vn_player_p, vn_source_p, c_int, c_double])
 vn_player_play = _declare("vn_player_play", c_int, [vn_player_p])
 vn_player_pause = _declare("vn_player_pause", c_int, [vn_player_p])

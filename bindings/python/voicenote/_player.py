@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import enum
 import io
 import os
@@ -13,6 +14,7 @@ from typing import Any, Callable, Optional, Union
 from . import _audio_object, _buffers, _capi, _events, _lifecycle, _session, _sources
 from ._events import Subscription
 from ._focus import FocusGroup
+from ._http import Headers, HTTPOptions, options_handle, text_bytes
 from ._loop import EventLoop
 from ._session import ActivateHook, DeactivateHook
 from .errors import VoiceNoteError, check, error_for, invalid_argument
@@ -384,7 +386,8 @@ class Player(_lifecycle.Closing):
         raise failure
 
     def load(self, location: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytearray, memoryview, Any],
-             autoplay: bool = True, duration_hint: Optional[float] = None) -> None:
+             autoplay: bool = True, duration_hint: Optional[float] = None, *, headers: Optional[Headers] = None,
+             key: Optional[str] = None, http: Optional[HTTPOptions] = None) -> None:
         """Loads a voice message, with Stream's ``loadAsset`` rules: the same location already loaded → paused
         plays, stopped plays from the start, playing or loading does nothing; another location → the current item
         reports ``STOPPED`` (its position is kept for a later load), the state becomes ``LOADING``, then the item
@@ -394,20 +397,27 @@ class Player(_lifecycle.Closing):
         the state ``NOT_LOADED`` and the location kept).
 
         Args:
-            location: a path (``str`` or ``os.PathLike``; a ``str`` may also be a ``file://`` URL), encoded audio
+            location: a path (``str`` or ``os.PathLike``; a ``str`` may also be a ``file://`` URL), an
+                ``http://`` or ``https://`` URL (played while it downloads, through the media cache), encoded audio
                 (``bytes``, ``bytearray``, ``memoryview``: copied now), or a binary file-like object with ``read``
                 and ``seek``, which the player reads on its own thread until it loads another location or is
                 closed (do not use it meanwhile). Bytes and streams are a new location at every call.
             autoplay: play once loaded.
             duration_hint: the duration in seconds to show until the real one is known (e.g. a payload's
                 ``duration``), 0…1000000; None for none.
+            headers: request headers for a URL (added to those of ``http``), e.g. ``{"Authorization": "Bearer …"}``.
+            key: a URL's stable identity (e.g. ``f"{message_id}/{index}"``): the cache and the resume position use
+                it instead of the URL, whose CDN signature may change. The same URL under two keys is two
+                locations; two URLs under one key are one.
+            http: how a URL is fetched (headers, a CA file, timeouts); None for the defaults.
 
         Raises:
             ValueError: the player is closed, or a NUL byte in the path.
             InvalidArgumentError: an empty path, a ``file://`` URL of another host, a hint out of range.
-            UnsupportedError: a URL scheme other than ``file://``.
+            UnsupportedError: a URL scheme other than ``file://``, ``http://`` and ``https://``.
             BusyError: ``autoplay`` asked ``on_activate`` and it refused (nothing changed).
             TypeError: ``location`` is none of the above.
+            ValueError: ``headers``, ``key`` or ``http`` given with a location that is not an http(s) URL.
         """
         handle = self._live_handle()
         kind = _sources.classify(location)
@@ -415,7 +425,11 @@ class Player(_lifecycle.Closing):
         if hint < 0 and duration_hint is not None:
             raise invalid_argument(f"duration_hint must be 0…1000000 seconds or None, not {duration_hint!r}")
         play = 1 if autoplay else 0
-        if kind in (_sources.PATH, _sources.URL):  # the library tells a URL from a path
+        if headers is not None or key is not None or http is not None:
+            if kind != _sources.URL:
+                raise ValueError("headers, key and http apply to http:// and https:// URLs only")
+            self._load_url(handle, location, play, hint, headers, key, http)
+        elif kind in (_sources.PATH, _sources.URL):  # the library tells a URL from a path
             path = _sources.path_bytes(location)
             self._call_activating(lambda: _capi.vn_player_load(handle, path, play, hint))
         elif kind == _sources.MEMORY:
@@ -429,6 +443,18 @@ class Player(_lifecycle.Closing):
                 _capi.vn_source_destroy(source)  # the player keeps the source itself
         else:
             self._call_activating(lambda: _load_stream(handle, location, play, hint))
+
+    def _load_url(self, handle: Any, url: str, play: int, hint: float, headers: Optional[Headers],
+                  key: Optional[str], http: Optional[HTTPOptions]) -> None:
+        """``vn_player_load_url`` with ``http`` plus ``headers`` and ``key``."""
+        options = http or HTTPOptions()
+        if headers is not None:
+            options = dataclasses.replace(options, headers=options.header_pairs() + HTTPOptions(headers).header_pairs())
+        encoded_key = None if key is None else text_bytes(key, "key")
+        encoded_url = text_bytes(url, "URL")
+        with options_handle(options) as options_pointer:
+            self._call_activating(
+                lambda: _capi.vn_player_load_url(handle, encoded_url, options_pointer, encoded_key, play, hint))
 
     def play(self) -> None:
         """Plays or resumes the loaded item; during loading it plays once loaded. Nothing happens while playing.

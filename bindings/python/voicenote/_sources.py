@@ -23,6 +23,7 @@ import os
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from . import _capi
+from ._http import HTTPOptions, options_handle, text_bytes
 from .errors import VoiceNoteError, error_for
 
 __all__ = ["AudioSource", "PATH", "URL", "MEMORY", "STREAM", "classify", "path_bytes", "memory_pointer",
@@ -212,9 +213,10 @@ def _measure(stream: Any) -> Tuple[int, Optional[int]]:
     return size, start
 
 
-def call_with_source(source: Any, kind: str, call: Callable[[Any], int]) -> None:
+def call_with_source(source: Any, kind: str, call: Callable[[Any], int], http: Optional[HTTPOptions] = None) -> None:
     """Makes a ``vn_source`` of ``kind`` (:data:`URL`, :data:`MEMORY` or :data:`STREAM`) for ``source``, runs
-    ``call(handle)`` (one ``vn_`` call returning a status), destroys the source and raises what failed.
+    ``call(handle)`` (one ``vn_`` call returning a status), destroys the source and raises what failed. A URL is
+    fetched with ``http`` (None: the defaults).
 
     A stream's position is restored afterwards when it could be read with ``tell()`` before.
 
@@ -227,10 +229,9 @@ def call_with_source(source: Any, kind: str, call: Callable[[Any], int]) -> None
     failure: Optional[VoiceNoteError] = None
     if kind in (URL, MEMORY):
         if kind == URL:
-            url = source.encode("utf-8")
-            if b"\0" in url:
-                raise ValueError("embedded null byte in URL")
-            rc = _capi.vn_source_create_url(url, None, ctypes.byref(handle))
+            url = text_bytes(source, "URL")
+            with options_handle(http) as options:
+                rc = _capi.vn_source_create_url(url, options, ctypes.byref(handle))
         else:
             pointer, size = memory_pointer(source)
             rc = _capi.vn_source_create_memory(pointer, size, ctypes.byref(handle))

@@ -9,9 +9,10 @@ import numbers
 import operator
 import struct
 import sys
-from typing import Any, Iterable, List, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from . import _buffers, _capi, _sources
+from ._http import HTTPOptions
 from .errors import check, invalid_argument
 
 __all__ = ["DEFAULT_SAMPLES", "MAX_SAMPLES", "waveform", "waveform_from_pcm", "PCM"]
@@ -33,7 +34,8 @@ _INT_MIN = -(1 << 31)
 _INT_MAX = (1 << 31) - 1
 
 
-def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> List[float]:
+def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES, *,
+             http: Optional[HTTPOptions] = None) -> List[float]:
     """The waveform of encoded audio: exactly ``samples`` values in 0…1 (docs/waveform.md, the algorithm of Stream's
     SDK), for any format voicenote reads (Ogg Opus, AAC in ADTS or MP4, MP3, WAV, FLAC, Ogg Vorbis).
 
@@ -46,6 +48,8 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> Li
         source: the encoded audio, told apart by type:
 
             - ``str`` or ``os.PathLike``: a file's path (``vn_waveform_file``);
+            - a ``str`` starting with ``http://`` or ``https://``: a URL, fetched through the media cache
+              (``vn_source_create_url``; libcurl is loaded then, never before);
             - ``bytes``, ``bytearray``, ``memoryview`` (or another object with the buffer protocol and no
               ``read``): the encoded bytes themselves (``vn_waveform_memory``) — never a path;
             - a binary file-like object with ``read`` (or ``readinto``) and ``seek``: an open file,
@@ -56,6 +60,7 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> Li
 
             The format is told by content, never by the file name.
         samples: how many values, 1…:data:`MAX_SAMPLES`.
+        http: how a URL is fetched (headers, a CA file, timeouts); None for the defaults.
 
     Returns:
         ``samples`` floats in 0…1 (float32 values widened to Python floats).
@@ -69,6 +74,8 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> Li
         UnsupportedError: not Ogg Opus, and FFmpeg's libraries cannot be loaded (also a ``NotImplementedError``).
         IOFailedError: reading failed; for a file-like object whose ``read`` or ``seek`` raised, with that
             exception as ``__cause__``.
+        NetworkError, AccessDeniedError, NotFoundError, TooLargeError: a URL failed (the message names the HTTP
+            status).
         TypeError: ``source`` is none of the accepted kinds, or ``samples`` is not an integer.
         ValueError: the path contains a NUL byte.
     """
@@ -85,7 +92,8 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES) -> Li
         check(rc)
     else:
         _sources.call_with_source(
-            source, kind, lambda handle: _capi.vn_waveform_source(handle, count, out, count, ctypes.byref(written))
+            source, kind, lambda handle: _capi.vn_waveform_source(handle, count, out, count, ctypes.byref(written)),
+            http,
         )
     return out[: written.value]
 

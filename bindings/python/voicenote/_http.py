@@ -1,0 +1,82 @@
+"""How URLs are fetched: :class:`HTTPOptions` (request headers, a CA file, timeouts) and the ``vn_http_options``
+handle made from them for one C call."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping, Optional, Tuple, Union
+
+from . import _capi
+from ._buffers import real
+from .errors import check
+
+__all__ = ["HTTPOptions", "Headers", "options_handle", "text_bytes"]
+
+#: Request headers: a mapping, or ``(name, value)`` pairs (a name may then repeat).
+Headers = Union[Mapping[str, str], "tuple[Tuple[str, str], ...]", "list[Tuple[str, str]]"]
+
+
+@dataclass(frozen=True)
+class HTTPOptions:
+    """How a URL is fetched (``vn_http_options``).
+
+    Attributes:
+        headers: request headers sent with every request of the download (``Authorization``, a CDN token), as a
+            mapping or ``(name, value)`` pairs.
+        ca_file: a PEM file of certificate authorities to trust instead of the system's (a self-hosted server).
+        connect_timeout: seconds to wait for a connection (0.1…600); None for the library's 15.
+        stall_timeout: seconds without a byte before the download fails with :class:`~voicenote.NetworkError`
+            (0.1…3600); None for the library's 30.
+    """
+
+    headers: Headers = field(default_factory=dict)
+    ca_file: Optional[Union[str, "os.PathLike[str]"]] = None
+    connect_timeout: Optional[float] = None
+    stall_timeout: Optional[float] = None
+
+    def header_pairs(self) -> Tuple[Tuple[str, str], ...]:
+        """The headers as ``(name, value)`` pairs, in order."""
+        items = self.headers.items() if isinstance(self.headers, Mapping) else self.headers
+        return tuple((str(name), str(value)) for name, value in items)
+
+
+def text_bytes(value: Any, what: str) -> bytes:
+    """``value`` as the bytes C gets: UTF-8 for text, the file system's encoding for a path.
+
+    Raises:
+        ValueError: it contains a NUL byte (C would see a shorter string).
+    """
+    encoded = os.fsencode(value) if isinstance(value, os.PathLike) else str(value).encode("utf-8")
+    if b"\0" in encoded:
+        raise ValueError(f"embedded null byte in {what}")
+    return encoded
+
+
+@contextlib.contextmanager
+def options_handle(options: Optional[HTTPOptions]) -> Iterator[Optional[Any]]:
+    """A ``vn_http_options`` handle for ``options`` during the ``with`` block (None for None: the defaults).
+
+    Raises:
+        InvalidArgumentError: a header name or value the library refuses, a timeout out of range.
+        ValueError: a NUL byte in a header or the CA file's path.
+    """
+    if options is None:
+        yield None
+        return
+    handle = _capi.vn_http_options_p()
+    check(_capi.vn_http_options_create(ctypes.byref(handle)))
+    try:
+        for name, value in options.header_pairs():
+            check(_capi.vn_http_options_add_header(handle, text_bytes(name, "a header name"), text_bytes(value, "a header value")))
+        if options.ca_file is not None:
+            check(_capi.vn_http_options_set_ca_file(handle, text_bytes(options.ca_file, "ca_file")))
+        if options.connect_timeout is not None:
+            check(_capi.vn_http_options_set_connect_timeout(handle, real(options.connect_timeout)))
+        if options.stall_timeout is not None:
+            check(_capi.vn_http_options_set_stall_timeout(handle, real(options.stall_timeout)))
+        yield handle
+    finally:
+        _capi.vn_http_options_destroy(handle)
