@@ -40,8 +40,8 @@ enum CacheEntry {
     }
 
     /// Opens the entry at `path` when it holds `key` whole: the media as a source named `name`, or nil (missing,
-    /// another key, cut short, unreadable).
-    static func open(_ path: String, key: String, name: String) -> CachedMediaSource? {
+    /// another key, cut short, unreadable). The entry becomes the most recently used.
+    static func open(_ path: String, key: String, name: String) -> FileSource? {
         let file: FileDescriptor
         do throws(Errno) {
             file = try FileDescriptor(opening: path, flags: O_RDONLY | O_NOCTTY | O_NOFOLLOW)
@@ -56,45 +56,7 @@ enum CacheEntry {
         let length = found.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let offset = Int64(expected.count)
         guard length <= UInt64(Int64.max - offset), Int64(status.st_size) == offset + Int64(length) else { return nil }
-        return CachedMediaSource(file: file, offset: offset, size: Int64(length), name: name)
-    }
-}
-
-/// The media of a cache entry as a `ByteSource`: a file read from past the entry's header. Reads never wait.
-public final class CachedMediaSource: ByteSource {
-    public let name: String
-    public let size: Int64?
-    public private(set) var position: Int64 = 0
-    private let file: FileDescriptor
-    private let offset: Int64
-
-    init(file: FileDescriptor, offset: Int64, size: Int64, name: String) {
-        self.file = file
-        self.offset = offset
-        self.size = size
-        self.name = name
-    }
-
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
-        let left = max(0, (size ?? 0) - position)
-        guard left > 0, !buffer.isEmpty else { return 0 }
-        let window = UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(Int(min(left, Int64(buffer.count)))))
-        do throws(Errno) {
-            let count = try file.read(at: offset + position, into: window)
-            position += Int64(count)
-            return count
-        } catch {
-            throw VoiceNoteError.fromErrno(error.code, "read the cached \(name)")
-        }
-    }
-
-    public func seek(to offset: Int64) throws(VoiceNoteError) {
-        guard offset >= 0 else { throw VoiceNoteError(.invalidArgument, "seek to negative offset \(offset)") }
-        position = offset
-    }
-
-    /// Marks the entry as just used (its modification time orders the evictions).
-    func touch() {
-        _ = file.touch()
+        file.touch()  // its modification time orders the evictions
+        return FileSource(window: file, offset: offset, size: Int64(length), name: name)
     }
 }

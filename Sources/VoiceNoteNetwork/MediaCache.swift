@@ -65,10 +65,8 @@ public final class MediaCache: Sendable {
 
     /// The media kept for `key`, as a source named `name`, or nil; a hit makes the entry the most recently used.
     public func source(for key: String, name: String) -> (any ByteSource)? {
-        guard limit > 0, let source = CacheEntry.open(directory + "/" + CacheEntry.fileName(for: key), key: key, name: name)
-        else { return nil }
-        source.touch()
-        return source
+        guard limit > 0 else { return nil }
+        return CacheEntry.open(directory + "/" + CacheEntry.fileName(for: key), key: key, name: name)
     }
 
     /// Keeps `length` bytes for `key`, written by `copy` (into the file, from offset `start` on). Failures (a full

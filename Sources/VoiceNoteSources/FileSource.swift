@@ -3,15 +3,19 @@ import Glibc
 #endif
 import VoiceNoteCore
 
-/// A local file read with read(2) and lseek(2).
+/// A local file read with pread(2): a whole file by its path, or a window of an open file (a cache entry's media
+/// past its header).
 public final class FileSource: ByteSource {
-    /// The path it was opened with.
+    /// The path it was opened with, or the name it was given.
     public let name: String
-    /// The file size at open time.
+    /// The file size at open time, or the window's.
     public let size: Int64?
     /// The offset of the next read.
     public private(set) var position: Int64 = 0
     private let file: FileDescriptor
+    /// Where offset 0 is in the file, and the window's end (nil: the file's end, wherever it is when read).
+    private let base: Int64
+    private let limit: Int64?
 
     /// Opens `path` for reading: `.notFound` when missing, `.permission` when refused, `.invalidArgument` for a
     /// directory or anything else that is not a regular file (a FIFO, socket or device: no size, no seeking, and a
@@ -36,6 +40,17 @@ public final class FileSource: ByteSource {
         try? file.setNonBlocking(false)
         name = path
         size = Int64(status.st_size)
+        base = 0
+        limit = nil
+    }
+
+    /// The `size` bytes of `file` from `offset` on, as a source named `name`.
+    public init(window file: FileDescriptor, offset: Int64, size: Int64, name: String) {
+        self.file = file
+        self.name = name
+        self.size = size
+        base = offset
+        limit = size
     }
 
     /// What a path that is not a regular file is, for the message.
@@ -50,10 +65,14 @@ public final class FileSource: ByteSource {
         }
     }
 
-    /// Reads at the current offset.
+    /// Reads at the current offset (up to the window's end).
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
+        let room = limit.map { min(Int64(buffer.count), max(0, $0 - position)) } ?? Int64(buffer.count)
+        guard room > 0 else { return 0 }
         do throws(Errno) {
-            let count = try file.read(into: buffer)
+            let (start, overflow) = base.addingReportingOverflow(position)
+            guard !overflow else { return 0 }
+            let count = try file.read(at: start, into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(Int(room))))
             position += Int64(count)
             return count
         } catch {
@@ -61,14 +80,9 @@ public final class FileSource: ByteSource {
         }
     }
 
-    /// Seeks to an absolute offset.
+    /// Seeks to an absolute offset (past the end, reads return 0).
     public func seek(to offset: Int64) throws(VoiceNoteError) {
         guard offset >= 0 else { throw VoiceNoteError(.invalidArgument, "seek to negative offset \(offset)") }
-        do throws(Errno) {
-            try file.seek(to: offset)
-        } catch {
-            throw VoiceNoteError.fromErrno(error.code, "seek \(name)")
-        }
         position = offset
     }
 }
