@@ -14,6 +14,11 @@ public struct HTTPOptions: Sendable, Equatable {
     /// Seconds without a byte after which a transfer fails with `.network`, 0.1…3600.
     public var stallTimeout: Double = 30
 
+    /// The connect timeouts taken, in seconds.
+    public static let connectTimeoutRange: ClosedRange<Double> = 0.1...600
+    /// The stall timeouts taken, in seconds.
+    public static let stallTimeoutRange: ClosedRange<Double> = 0.1...3600
+
     /// The defaults: no extra headers, the system's CAs, 15 s to connect, 30 s of silence before a stall.
     public init() {}
 
@@ -34,7 +39,8 @@ public struct HTTPOptions: Sendable, Equatable {
     /// - Throws: `.invalidArgument` without a colon, or as `addHeader(name:value:)`.
     public mutating func addHeader(line: String) throws(VoiceNoteError) {
         guard let colon = line.firstIndex(of: ":") else {
-            throw VoiceNoteError(.invalidArgument, "\"\(line)\" is not an HTTP header (Name: value)")
+            // The line is not repeated: it may be a token given without its header name.
+            throw VoiceNoteError(.invalidArgument, "a header line has no colon (Name: value)")
         }
         let value = line[line.index(after: colon)...].drop(while: { $0 == " " || $0 == "\t" })
         try addHeader(name: String(line[..<colon]), value: String(value))
@@ -42,7 +48,7 @@ public struct HTTPOptions: Sendable, Equatable {
 
     /// Sets the connect timeout. - Throws: `.invalidArgument` outside 0.1…600 s (NaN included).
     public mutating func setConnectTimeout(_ seconds: Double) throws(VoiceNoteError) {
-        guard seconds >= 0.1 && seconds <= 600 else {
+        guard Self.connectTimeoutRange.contains(seconds) else {
             throw VoiceNoteError(.invalidArgument, "connect timeout \(seconds) s is outside 0.1…600")
         }
         connectTimeout = seconds
@@ -50,7 +56,7 @@ public struct HTTPOptions: Sendable, Equatable {
 
     /// Sets the stall timeout. - Throws: `.invalidArgument` outside 0.1…3600 s (NaN included).
     public mutating func setStallTimeout(_ seconds: Double) throws(VoiceNoteError) {
-        guard seconds >= 0.1 && seconds <= 3600 else {
+        guard Self.stallTimeoutRange.contains(seconds) else {
             throw VoiceNoteError(.invalidArgument, "stall timeout \(seconds) s is outside 0.1…3600")
         }
         stallTimeout = seconds

@@ -23,9 +23,13 @@ struct HTTPArguments: ParsableArguments {
                                valueName: "seconds"))
     var stallTimeout: Double?
 
-    /// The ranges `HTTPOptions` takes (its setters check them again).
-    static let connectRange = "0.1…600"
-    static let stallRange = "0.1…3600"
+    /// The ranges `HTTPOptions` takes, as help and messages show them.
+    static let connectRange = text(HTTPOptions.connectTimeoutRange)
+    static let stallRange = text(HTTPOptions.stallTimeoutRange)
+
+    private static func text(_ range: ClosedRange<Double>) -> String {
+        "\(range.lowerBound)…\(Int(range.upperBound))"
+    }
 
     func validate() throws {
         for header in headers {
@@ -43,10 +47,10 @@ struct HTTPArguments: ParsableArguments {
             }
         }
         // NaN fails every comparison, so each check is written to refuse it.
-        if let connectTimeout, !(connectTimeout >= 0.1 && connectTimeout <= 600) {
+        if let connectTimeout, !HTTPOptions.connectTimeoutRange.contains(connectTimeout) {
             throw ValidationError("--connect-timeout must be \(Self.connectRange) seconds")
         }
-        if let stallTimeout, !(stallTimeout >= 0.1 && stallTimeout <= 3600) {
+        if let stallTimeout, !HTTPOptions.stallTimeoutRange.contains(stallTimeout) {
             throw ValidationError("--stall-timeout must be \(Self.stallRange) seconds")
         }
     }

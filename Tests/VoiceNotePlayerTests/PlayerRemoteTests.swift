@@ -91,6 +91,24 @@ import VoiceNoteTestSupport
         #expect(eventually(seconds: 10) { server.requests(to: route).count == 1 })
     }
 
+    @Test func aLoadDuringAStallDropsTheDownloadAndPlaysTheNewLocation() throws {
+        let (directory, path, server) = try Self.servedNote()
+        let player = try makePlayer(FileSpeaker(directory: directory).selection)
+        defer { player.close() }
+        let log = try PlayerLog(player)
+        // 20 kB, then silence (30 s before the stall timeout): the decoder thread waits once that has played.
+        let route = "/stall/20000/input.ogg"
+        try player.load(.url(server.url(route)))
+        #expect(log.wait { _ in player.context.currentTime > 1.5 })
+        let started = ContinuousClock.now
+        try player.load(.file(path))
+        #expect(ContinuousClock.now - started < .milliseconds(200))
+        #expect(log.waitFinished())
+        #expect(log.failures.isEmpty)
+        // The stalled download was dropped (the server saw the client leave), long before its stall timeout.
+        #expect(eventually(seconds: 10) { server.requests(to: route).count == 1 })
+    }
+
     @Test func aDroppedDownloadPlaysWhatArrivedThenFailsPausedThere() throws {
         let (directory, _, server) = try Self.servedNote()
         let speaker = FileSpeaker(directory: directory)
