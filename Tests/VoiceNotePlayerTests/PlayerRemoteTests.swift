@@ -109,6 +109,22 @@ import VoiceNoteTestSupport
         #expect(eventually(seconds: 10) { server.requests(to: route).count == 1 })
     }
 
+    @Test func aStallOverTheStallTimeoutFailsPausedWhereTheAudioEnded() throws {
+        let (directory, _, server) = try Self.servedNote()
+        let player = try makePlayer(FileSpeaker(directory: directory).selection)
+        let log = try PlayerLog(player)
+        var options = HTTPOptions()
+        try options.setStallTimeout(0.5)
+        try player.load(.url(server.url("/stall/20000/input.ogg"), options: options))
+        let failure = log.waitFailure()
+        #expect(failure?.status == .network && failure?.message.contains("stalled") == true, "\(String(describing: failure))")
+        let paused = log.wait(for: .paused)
+        #expect((paused?.currentTime ?? 0) > 1.5)
+        let started = ContinuousClock.now
+        player.close()
+        #expect(ContinuousClock.now - started < .milliseconds(200))
+    }
+
     @Test func aDroppedDownloadPlaysWhatArrivedThenFailsPausedThere() throws {
         let (directory, _, server) = try Self.servedNote()
         let speaker = FileSpeaker(directory: directory)
