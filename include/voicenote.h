@@ -627,7 +627,7 @@ int vn_cache_set_directory(const char *path);
  * The cache directory in use.
  *
  * \param out_path receives a NUL-terminated copy owned by the caller (free with vn_free()).
- * \returns #VN_OK; #VN_E_INVALID_ARG when `out_path` is NULL; #VN_E_NO_MEMORY.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out_path` is NULL; #VN_E_NOMEM.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -1363,8 +1363,9 @@ int vn_recover(const char *directory, vn_recovered_fn callback, void *user_data,
 /* ------------------------------------------------------------------------------------------------------------ */
 /** \name Player
  *
- * Plays voice messages (docs/player.md): local files (a path or a `file://` URL; both name one location), memory
- * and host byte sources; Ogg Opus through libopusfile, AAC, MP3, WAV, FLAC and Vorbis through FFmpeg; at 0.5–2.5x
+ * Plays voice messages (docs/player.md): local files (a path or a `file://` URL; both name one location), http(s)
+ * URLs (played while they download, through the media cache; vn_player_load_url() for headers and a stable key),
+ * memory and host byte sources; Ogg Opus through libopusfile, AAC, MP3, WAV, FLAC and Vorbis through FFmpeg; at 0.5–2.5x
  * with the pitch kept (libsonic), with a software volume, skip silence, sample-accurate seeking (Opus), a resume
  * position per location and audio focus. Loading never blocks the caller: the player's own thread opens and decodes,
  * and every load failure arrives as a #VN_PLAYER_EVENT_FAILED event. Media times are seconds (`_s`) in the file's
@@ -1511,9 +1512,9 @@ void vn_player_destroy(vn_player *player);
  *
  * \param player the player.
  * \param location a path (UTF-8, absolute or relative to the working directory), a `file://` URL, or an
- *                 `http://` or `https://` URL fetched with the default HTTP options (for headers, a CA file or
- *                 timeouts, load a vn_source_create_url() source); network failures arrive as `FAILED` events
- *                 with the statuses of vn_source_create_url().
+ *                 `http://` or `https://` URL fetched with the default HTTP options through the media cache (for
+ *                 headers, a CA file, timeouts or a stable key: vn_player_load_url()); network failures arrive as
+ *                 `FAILED` events with the statuses of vn_source_create_url().
  * \param autoplay non-zero to play once loaded.
  * \param duration_hint_s the duration to show until the real one is known (e.g. a payload's `duration`);
  *                        negative for none.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the installed tree the way a user meets it: scripts/test-install.sh PYTHON (called by `make test-install`).
 #
-#   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run
+#   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run;
+#      play.c plays a URL from Tests/Servers/http_server.py with a header and a key, then from the media cache
 #   b) the samples build with CMake (find_package(voicenote 0.1) + voicenote::voicenote) and run; the version
 #      file accepts 0.1 / 0.1.0 EXACT and refuses 0.2 and 1
 #   c) the prefix is moved elsewhere: CMake and pkg-config find the new place (relocatable), samples run again
@@ -61,6 +62,27 @@ build_with_make() {
     env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
         ARGS_play="$play_args"
+}
+# play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
+# with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
+# same key plays from the media cache (a cache of its own in $tmp, never the user's).
+play_url() {
+    local word port url status=0
+    local -a play=(env LD_LIBRARY_PATH="$1/lib" XDG_CACHE_HOME="$tmp/play-url-cache" "$2/play")
+    local -a device=(--device vn_spk --device-config "$tmp/speaker.conf")
+    coproc http_server { exec "$python" "$repo/Tests/Servers/http_server.py" --root "$tmp" --log "$tmp/http.log" \
+        --port 0 --exit-with-stdin; }
+    if ! read -r -t 10 word port <&"${http_server[0]}" || [[ $word != PORT ]]; then
+        echo "http_server.py did not print PORT <n> within 10 s"; kill "$http_server_PID"; wait "$http_server_PID"
+        return 1
+    fi
+    url=http://127.0.0.1:$port/auth/tok/range/note.ogg
+    "${play[@]}" "$url" --header "Authorization: Bearer tok" --key message-1/0 "${device[@]}" || status=1
+    kill "$http_server_PID"; wait "$http_server_PID"
+    grep -qF '"authorization": "Bearer tok"' "$tmp/http.log" || { echo "no request carried the header"; status=1; }
+    "${play[@]}" "$url?sig=2" --header "Authorization: Bearer tok" --key message-1/0 "${device[@]}" ||
+        { echo "the same key did not play again from the cache"; status=1; }
+    return $status
 }
 # build_with_cmake PREFIX DIR: configures, builds and runs (ctest) the samples with bindings/c/CMakeLists.txt.
 build_with_cmake() {
@@ -160,6 +182,7 @@ passed=$((passed + 1)); echo "ok    make install PREFIX=$prefix"
 echo "== a) pkg-config + Makefile"
 check "pkg-config finds voicenote $version in the prefix" pkg_config_points_to "$prefix"
 check "samples build with bindings/c/Makefile and run" build_with_make "$prefix" "$tmp/make-samples"
+check "play.c plays an http URL with a header and a key, then from the cache" play_url "$prefix" "$tmp/make-samples"
 
 echo "== b) CMake find_package"
 check "the imported target voicenote::voicenote points into the prefix" imported_target_is "$prefix"

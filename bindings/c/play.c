@@ -1,14 +1,21 @@
-/* play.c — plays a voice message to its end with voicenote's player and prints its progress.
+/* play.c — plays a voice message (a file or an http(s) URL) to its end with voicenote's player and prints its
+ * progress.
  *
- *   play FILE [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]
+ *   play FILE_OR_URL [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]
+ *                    [--header "Name: value"]... [--ca-file PEM] [--key KEY]
  *
  * Shows: player options (the device by name or by ALSA configuration text, the progress interval), subscribing to
  * events (the current context first, then progress contexts, FINISHED or FAILED), the rate, loading with autoplay,
  * waiting for the end with a condition variable, and the error path (vn_status_name + vn_last_error_message for a
- * refused call; the status and message of a FAILED event for a file that cannot be played).
+ * refused call; the status and message of a FAILED event for a file that cannot be played, or an HTTP status).
+ * A path, a file:// URL or a plain http(s) URL goes to vn_player_load (an http(s) URL plays while it downloads, with
+ * the default HTTP options). An http(s) URL with --header, --ca-file or --key goes to vn_player_load_url with a
+ * vn_http_options: request headers (Matrix authenticated media needs "Authorization: Bearer TOKEN"), a PEM file of
+ * CA certificates to trust instead of the system's, and a stable key that names the media in the media cache
+ * instead of the URL (a signed CDN URL changes; the key does not), so a replay of the same key makes no request.
  * With no --device it plays to the default ALSA device; tests pass a file speaker (ALSA's file plugin), defined in
  * ALSA_CONFIG_FILE, whose text is handed to the library (vn_player_options_set_device).
- * Exit status: 0 when the file played to its end, 1 when it could not be played, 2 for bad arguments.
+ * Exit status: 0 when it played to its end, 1 when it could not be played, 2 for bad arguments.
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime under strict C */
 #include <errno.h>
@@ -80,23 +87,74 @@ static int fail(const char *what, int status) {
 
 static int usage(const char *problem) {
     if (problem != NULL) fprintf(stderr, "play: %s\n", problem);
-    fprintf(stderr, "usage: play FILE [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]\n");
+    fprintf(stderr, "usage: play FILE_OR_URL [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]\n"
+                    "                        [--header \"Name: value\"]... [--ca-file PEM] [--key KEY]\n");
     return 2;
 }
 
+static int is_http_url(const char *location) {
+    return strncmp(location, "http://", 7) == 0 || strncmp(location, "https://", 8) == 0;
+}
+
+#define MAX_HEADERS 16
+#define MAX_HEADER_NAME 255
+
+/* HTTP options for the URL: each "Name: value" header, and the CA file. NULL after reporting a failure. */
+static vn_http_options *http_options(const char **headers, int header_count, const char *ca_file) {
+    vn_http_options *options = NULL;
+    int status = vn_http_options_create(&options);
+    if (status != VN_OK) {
+        fail("vn_http_options_create", status);
+        return NULL;
+    }
+    for (int i = 0; i < header_count; i++) {
+        const char *colon = strchr(headers[i], ':'); /* main checked there is one, after a short name */
+        char name[MAX_HEADER_NAME + 1];
+        memcpy(name, headers[i], (size_t)(colon - headers[i]));
+        name[colon - headers[i]] = '\0';
+        const char *value = colon + 1;
+        while (*value == ' ' || *value == '\t') value++;
+        /* The library checks the name (a token) and the value (no line breaks). */
+        if ((status = vn_http_options_add_header(options, name, value)) != VN_OK) {
+            fail("vn_http_options_add_header", status);
+            vn_http_options_destroy(options);
+            return NULL;
+        }
+    }
+    if (ca_file != NULL && (status = vn_http_options_set_ca_file(options, ca_file)) != VN_OK) {
+        fail("vn_http_options_set_ca_file", status);
+        vn_http_options_destroy(options);
+        return NULL;
+    }
+    return options;
+}
+
 int main(int argc, char **argv) {
-    const char *file = NULL, *device = NULL, *config_path = NULL;
+    const char *file = NULL, *device = NULL, *config_path = NULL, *ca_file = NULL, *key = NULL;
+    const char *headers[MAX_HEADERS];
+    int header_count = 0;
     double rate = 1.0;
     for (int i = 1; i < argc; i++) {
         const char *argument = argv[i];
         if (strcmp(argument, "--rate") == 0 || strcmp(argument, "--device") == 0 ||
-            strcmp(argument, "--device-config") == 0) {
+            strcmp(argument, "--device-config") == 0 || strcmp(argument, "--header") == 0 ||
+            strcmp(argument, "--ca-file") == 0 || strcmp(argument, "--key") == 0) {
             if (i + 1 >= argc) return usage("an option lacks its value");
             const char *value = argv[++i];
             if (strcmp(argument, "--device") == 0) {
                 device = value;
             } else if (strcmp(argument, "--device-config") == 0) {
                 config_path = value;
+            } else if (strcmp(argument, "--header") == 0) {
+                const char *colon = strchr(value, ':');
+                if (colon == NULL || colon == value || colon - value > MAX_HEADER_NAME)
+                    return usage("--header takes \"Name: value\"");
+                if (header_count == MAX_HEADERS) return usage("too many --header options");
+                headers[header_count++] = value;
+            } else if (strcmp(argument, "--ca-file") == 0) {
+                ca_file = value;
+            } else if (strcmp(argument, "--key") == 0) {
+                key = value;
             } else {
                 char *end = NULL;
                 errno = 0;
@@ -108,11 +166,13 @@ int main(int argc, char **argv) {
         } else if (file == NULL) {
             file = argument;
         } else {
-            return usage("one FILE only");
+            return usage("one FILE_OR_URL only");
         }
     }
     if (file == NULL) return usage(NULL);
     if (config_path != NULL && device == NULL) return usage("--device-config needs --device NAME");
+    int with_http_options = header_count > 0 || ca_file != NULL || key != NULL;
+    if (with_http_options && !is_http_url(file)) return usage("--header, --ca-file and --key need an http(s) URL");
     char *configuration = NULL;
     if (config_path != NULL && (configuration = read_text(config_path)) == NULL) {
         fprintf(stderr, "play: cannot read %s\n", config_path);
@@ -146,8 +206,21 @@ int main(int argc, char **argv) {
         vn_player_destroy(player);
         return fail("vn_player_set_rate", status);
     }
-    /* Returns at once; a file that cannot be opened or decoded arrives as a FAILED event. */
-    if ((status = vn_player_load(player, file, 1, -1)) != VN_OK) {
+    /* Returns at once; a file that cannot be opened or decoded, or a URL that cannot be fetched (an HTTP status,
+     * a network failure), arrives as a FAILED event. */
+    if (with_http_options) {
+        vn_http_options *http = http_options(headers, header_count, ca_file);
+        if (http == NULL) {
+            vn_player_destroy(player);
+            return 1;
+        }
+        status = vn_player_load_url(player, file, http, key, 1, -1); /* key NULL: the URL is the key */
+        vn_http_options_destroy(http); /* the player copied them */
+        if (status != VN_OK) {
+            vn_player_destroy(player);
+            return fail("vn_player_load_url", status);
+        }
+    } else if ((status = vn_player_load(player, file, 1, -1)) != VN_OK) {
         vn_player_destroy(player);
         return fail("vn_player_load", status);
     }

@@ -5,7 +5,8 @@
  *   its line and keeps going; the summary line "<name>: N passed, N failed" ends every run.
  * - Every wait is bounded: WAIT_UNTIL(cond, ms) re-checks `cond` under one mutex each time notify() is called,
  *   with pthread_cond_timedwait on CLOCK_MONOTONIC. Code that changes what a waiter looks at calls notify()
- *   afterwards (callbacks do, from library threads).
+ *   afterwards (callbacks do, from library threads). POLL_UNTIL(cond, every, ms) re-checks a condition nobody can
+ *   notify about (a file another process writes) every `every` ms, also bounded.
  * - A watchdog thread ends the process with a message when a test runs longer than its limit, so a deadlock
  *   in the library fails the run instead of hanging it.
  */
@@ -128,6 +129,15 @@ static inline void notify(void) {
         }                                                                                                      \
         (ok) = (predicate) ? 1 : 0;                                                                            \
         pthread_mutex_unlock(&harness_sync.mutex);                                                             \
+    } while (0)
+
+/* Sets `ok` to whether `predicate` became true within `ms` milliseconds, re-checking it every `every_ms`: for a
+ * condition nothing can notify() about (a file another process writes). Bounded like WAIT_UNTIL. */
+#define POLL_UNTIL(ok, predicate, every_ms, ms)                                                                \
+    do {                                                                                                       \
+        long long poll_end_ = harness_now_ms() + (ms);                                                         \
+        while (!(predicate) && harness_now_ms() < poll_end_) delay_ms(every_ms);                               \
+        (ok) = (predicate) ? 1 : 0;                                                                            \
     } while (0)
 
 /* Blocks the calling thread for `ms` milliseconds on a condition nobody signals: a deliberate delay (e.g. to
