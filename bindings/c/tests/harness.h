@@ -17,11 +17,13 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <voicenote.h>
@@ -236,6 +238,69 @@ static inline pthread_t harness_start_thread(void *(*body)(void *), void *arg) {
     pthread_t thread;
     if (pthread_create(&thread, NULL, body, arg) != 0) harness_fatal("pthread_create failed");
     return thread;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* A tone as a WAV file */
+
+static inline void put16(FILE *file, unsigned value) {
+    fputc((int)(value & 0xff), file);
+    fputc((int)((value >> 8) & 0xff), file);
+}
+
+static inline void put32(FILE *file, uint32_t value) {
+    put16(file, value & 0xffff);
+    put16(file, value >> 16);
+}
+
+/* Writes `seconds` of a 440 Hz triangle tone as 48 kHz mono 16-bit PCM WAV; 0 when the file cannot be written. */
+static inline int write_tone(const char *path, double seconds) {
+    const uint32_t rate = 48000;
+    FILE *file = fopen(path, "wb");
+    if (file == NULL) return 0;
+    uint32_t frames = (uint32_t)(seconds * rate);
+    fputs("RIFF", file);
+    put32(file, 36 + frames * 2);
+    fputs("WAVEfmt ", file);
+    put32(file, 16);
+    put16(file, 1);        /* PCM */
+    put16(file, 1);        /* mono */
+    put32(file, rate);
+    put32(file, rate * 2); /* bytes per second */
+    put16(file, 2);        /* block align */
+    put16(file, 16);       /* bits */
+    fputs("data", file);
+    put32(file, frames * 2);
+    for (uint32_t i = 0; i < frames; i++) {
+        uint32_t phase = (uint32_t)(((uint64_t)i * 440 * 65536 / rate) & 0xffff); /* 0…65535 per period */
+        int32_t value = phase < 32768 ? (int32_t)phase - 16384 : 49152 - (int32_t)phase; /* -16384…16384 */
+        put16(file, (unsigned)(uint16_t)(int16_t)(value / 2));
+    }
+    return fclose(file) == 0;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* File speakers: ALSA's file plugin over null (not paced), writing mono S16 frames to a file */
+
+/* Frames (mono S16) a file speaker wrote to `path`; -1 when the file is missing. */
+static inline long long frames_written(const char *path) {
+    struct stat info;
+    return stat(path, &info) == 0 ? (long long)info.st_size / 2 : -1;
+}
+
+/* A player on a file speaker writing `output`, with progress every 50 ms. */
+static inline vn_player *speaker_player(const char *output) {
+    char configuration[600];
+    snprintf(configuration, sizeof configuration,
+             "pcm.vn_spk { type file slave.pcm { type null } file \"%s\" format raw perm 0644 }", output);
+    vn_player_options *options = NULL;
+    vn_player *player = NULL;
+    EXPECT_STATUS(VN_OK, vn_player_options_create(&options));
+    EXPECT_STATUS(VN_OK, vn_player_options_set_device(options, "vn_spk", configuration));
+    EXPECT_STATUS(VN_OK, vn_player_options_set_progress_interval(options, 0.05));
+    EXPECT_STATUS(VN_OK, vn_player_create(options, &player));
+    vn_player_options_destroy(options);
+    return player;
 }
 
 #endif /* VOICENOTE_TEST_HARNESS_H */

@@ -32,42 +32,7 @@ static char tone_path[300];
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Fixtures: a tone as a WAV file, and a file speaker */
 
-static void put16(FILE *file, unsigned value) {
-    fputc((int)(value & 0xff), file);
-    fputc((int)((value >> 8) & 0xff), file);
-}
-
-static void put32(FILE *file, uint32_t value) {
-    put16(file, value & 0xffff);
-    put16(file, value >> 16);
-}
-
 static double distance(double a, double b) { return a > b ? a - b : b - a; }
-
-/* Writes `seconds` of a 440 Hz triangle tone as 48 kHz mono 16-bit PCM WAV. */
-static int write_tone(const char *path, double seconds) {
-    FILE *file = fopen(path, "wb");
-    if (file == NULL) return 0;
-    uint32_t frames = (uint32_t)(seconds * RATE);
-    fputs("RIFF", file);
-    put32(file, 36 + frames * 2);
-    fputs("WAVEfmt ", file);
-    put32(file, 16);
-    put16(file, 1);        /* PCM */
-    put16(file, 1);        /* mono */
-    put32(file, RATE);
-    put32(file, RATE * 2); /* bytes per second */
-    put16(file, 2);        /* block align */
-    put16(file, 16);       /* bits */
-    fputs("data", file);
-    put32(file, frames * 2);
-    for (uint32_t i = 0; i < frames; i++) {
-        uint32_t phase = (uint32_t)(((uint64_t)i * 440 * 65536 / RATE) & 0xffff); /* 0…65535 per period */
-        int32_t value = phase < 32768 ? (int32_t)phase - 16384 : 49152 - (int32_t)phase; /* -16384…16384 */
-        put16(file, (unsigned)(uint16_t)(int16_t)(value / 2));
-    }
-    return fclose(file) == 0;
-}
 
 /* The bytes of a whole file (malloc'ed; the caller frees), or NULL. */
 static unsigned char *read_file(const char *path, size_t *size) {
@@ -84,27 +49,6 @@ static unsigned char *read_file(const char *path, size_t *size) {
     fclose(file);
     *size = bytes ? (size_t)length : 0;
     return bytes;
-}
-
-/* Frames (mono S16) a file speaker wrote to `path`; -1 when the file is missing. */
-static long long frames_written(const char *path) {
-    struct stat info;
-    return stat(path, &info) == 0 ? (long long)info.st_size / 2 : -1;
-}
-
-/* A player on a file speaker writing `output`. */
-static vn_player *speaker_player(const char *output) {
-    char configuration[600];
-    snprintf(configuration, sizeof configuration,
-             "pcm.vn_spk { type file slave.pcm { type null } file \"%s\" format raw perm 0644 }", output);
-    vn_player_options *options = NULL;
-    vn_player *player = NULL;
-    EXPECT_STATUS(VN_OK, vn_player_options_create(&options));
-    EXPECT_STATUS(VN_OK, vn_player_options_set_device(options, "vn_spk", configuration));
-    EXPECT_STATUS(VN_OK, vn_player_options_set_progress_interval(options, 0.05));
-    EXPECT_STATUS(VN_OK, vn_player_create(options, &player));
-    vn_player_options_destroy(options);
-    return player;
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
