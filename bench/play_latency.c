@@ -1,6 +1,7 @@
 /* play_latency.c — play → first frame of libvoicenote's player (bench/run.py, section player).
  *
  *   play_latency ours FILE OUTPUT COUNT [TIMEOUT_S]
+ *   play_latency url URL OUTPUT COUNT CACHE_DIR clear|keep [TIMEOUT_S]
  *   play_latency floor OUTPUT COUNT
  *
  * Both play to the same device, `vn_bench`, given as ALSA configuration text:
@@ -21,6 +22,14 @@
  *   first take of the process is the first in process (ALSA's configuration and plugins, the library's threads).
  *   load_call_ms is the wall time of vn_player_load itself (it returns at once; the player's thread opens the file
  *   and the device).
+ * url: as ours, but each take loads an http(s) URL with vn_player_load (default HTTP options), through the media
+ *   cache in CACHE_DIR: vn_cache_set_directory(CACHE_DIR) first, then with `clear` vn_cache_clear() (a cold cache:
+ *   the first take downloads; run as a new process, it also loads libcurl, which the library dlopens on the first
+ *   URL), with `keep` the entries already there (a warm cache: the take reads the kept file and makes no request).
+ *   cache_bytes_before is vn_cache_get_size() before each take. After the last take it waits (at most 5 s) until
+ *   the cache holds an entry, as the entry is written once the download is complete (cache_wait_ms,
+ *   cache_bytes_after), so that a later process finds the media cached.
+ * ours and url also print libcurl_mapped: whether a mapping of /proc/self/maps names libcurl after the takes.
  * floor: alsa-lib alone, COUNT times: the configuration text parsed, snd_pcm_open_lconf (non-blocking, as the
  *   library), the hardware and software parameters the library sets for playback (S16_LE, mono, 48 kHz near with
  *   resampling allowed, 20 ms period near, buffer of 8 periods, avail_min one period, start and stop thresholds
@@ -173,7 +182,7 @@ static int fail(const char *what, int status) {
     return 1;
 }
 
-static int ours_once(const char *file, const char *output, double timeout_s, double *load_call_ms,
+static int ours_once(const char *location, const char *output, double timeout_s, double *load_call_ms,
                      double *first_write_ms, double *file_grew_ms, double *frames_at_growth) {
     char configuration[8192];
     configuration_text(configuration, sizeof configuration, output);
@@ -210,7 +219,7 @@ static int ours_once(const char *file, const char *output, double timeout_s, dou
         return fail("pthread_create", VN_E_NOMEM);
     }
     int64_t called = now_ns();
-    status = vn_player_load(player, file, 1, -1);
+    status = vn_player_load(player, location, 1, -1);
     int64_t returned = now_ns();
     if (status != VN_OK) {
         poller_join(&watch, 1);
@@ -247,22 +256,70 @@ static int ours_once(const char *file, const char *output, double timeout_s, dou
     return 0;
 }
 
-static int run_ours(const char *file, const char *output, int count, double timeout_s) {
+/* Whether any mapping of this process (/proc/self/maps) names libcurl: 1, 0, or -1 when the file cannot be read. */
+static int libcurl_mapped(void) {
+    FILE *maps = fopen("/proc/self/maps", "r");
+    if (maps == NULL) return -1;
+    char line[4096];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, maps) != NULL) found = strstr(line, "libcurl") != NULL;
+    fclose(maps);
+    return found;
+}
+
+static int64_t cache_size(void) {
+    int64_t bytes = -1;
+    return vn_cache_get_size(&bytes) == VN_OK ? bytes : -1;
+}
+
+/* ours (cache 0: the location is a file) and url (cache 1: the location is a URL, the cache set up by run_url). */
+static int run_takes(const char *mode, const char *location, const char *output, int count, double timeout_s,
+                     int cache) {
     double *load = calloc((size_t)count, sizeof(double)), *first = calloc((size_t)count, sizeof(double));
     double *grew = calloc((size_t)count, sizeof(double)), *frames = calloc((size_t)count, sizeof(double));
-    if (!load || !first || !grew || !frames) return fail("calloc", VN_E_NOMEM);
+    double *before = calloc((size_t)count, sizeof(double));
+    if (!load || !first || !grew || !frames || !before) return fail("calloc", VN_E_NOMEM);
     for (int i = 0; i < count; i++) {
-        if (ours_once(file, output, timeout_s, &load[i], &first[i], &grew[i], &frames[i]) != 0) return 1;
+        before[i] = cache ? (double)cache_size() : -1;
+        if (ours_once(location, output, timeout_s, &load[i], &first[i], &grew[i], &frames[i]) != 0) return 1;
         struct timespec pause = {0, 20000000L}; /* 20 ms between takes */
         nanosleep(&pause, NULL);
     }
-    printf("{\n  \"mode\": \"ours\",\n  \"count\": %d,\n", count);
+    double cache_wait_ms = -1, cache_after = -1;
+    if (cache) { /* the entry is kept once the download is complete: wait for it (at most 5 s) */
+        int64_t started = now_ns(), bytes;
+        while ((bytes = cache_size()) <= 0 && now_ns() - started < 5000000000LL) {
+            struct timespec pause = {0, 1000000L};
+            nanosleep(&pause, NULL);
+        }
+        cache_wait_ms = ms_since(started, now_ns());
+        cache_after = (double)bytes;
+    }
+    int curl = libcurl_mapped();
+    printf("{\n  \"mode\": \"%s\",\n  \"count\": %d,\n  \"libcurl_mapped\": %s,\n", mode, count,
+           curl < 0 ? "null" : curl ? "true" : "false");
+    if (cache) {
+        printf("  \"cache_wait_ms\": %.3f,\n  \"cache_bytes_after\": %.0f,\n", cache_wait_ms, cache_after);
+        print_series("cache_bytes_before", before, count, 0);
+    }
     print_series("load_call_ms", load, count, 0);
     print_series("first_write_ms", first, count, 0);
     print_series("file_grew_ms", grew, count, 0);
     print_series("frames_at_growth", frames, count, 1);
     printf("}\n");
     return 0;
+}
+
+static int run_ours(const char *file, const char *output, int count, double timeout_s) {
+    return run_takes("ours", file, output, count, timeout_s, 0);
+}
+
+static int run_url(const char *url, const char *output, int count, const char *cache_dir, int clear,
+                   double timeout_s) {
+    int status = vn_cache_set_directory(cache_dir);
+    if (status != VN_OK) return fail("vn_cache_set_directory", status);
+    if (clear && (status = vn_cache_clear()) != VN_OK) return fail("vn_cache_clear", status);
+    return run_takes(clear ? "url, cache cleared" : "url, cache kept", url, output, count, timeout_s, 1);
 }
 
 /* ---------------------------------------------------------------------------------------------------------------
@@ -403,6 +460,17 @@ int main(int argc, char **argv) {
         }
         return run_ours(argv[2], argv[3], count, timeout_s);
     }
+    if ((argc == 7 || argc == 8) && strcmp(argv[1], "url") == 0) {
+        int count = atoi(argv[4]);
+        double timeout_s = argc > 7 ? atof(argv[7]) : 30;
+        int clear = strcmp(argv[6], "clear") == 0;
+        if (count <= 0 || timeout_s <= 0 || strchr(argv[3], '"') || strchr(argv[3], '\\') ||
+            (!clear && strcmp(argv[6], "keep") != 0)) {
+            fprintf(stderr, "play_latency: COUNT and TIMEOUT_S must be > 0; OUTPUT without \" or \\; clear or keep\n");
+            return 2;
+        }
+        return run_url(argv[2], argv[3], count, argv[5], clear, timeout_s);
+    }
     if (argc == 4 && strcmp(argv[1], "floor") == 0) {
         int count = atoi(argv[3]);
         if (count <= 0 || strchr(argv[2], '"') || strchr(argv[2], '\\')) {
@@ -412,6 +480,7 @@ int main(int argc, char **argv) {
         return run_floor(argv[2], count);
     }
     fprintf(stderr, "usage: play_latency ours FILE OUTPUT COUNT [TIMEOUT_S]\n"
+                    "       play_latency url URL OUTPUT COUNT CACHE_DIR clear|keep [TIMEOUT_S]\n"
                     "       play_latency floor OUTPUT COUNT\n");
     return 2;
 }

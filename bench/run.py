@@ -5,9 +5,10 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
                     [--lengths 5,60,600]
        bench/run.py --sections recorder [--quick]      only the two recorder sections
        bench/run.py --sections player [--quick]        only the player
+       bench/run.py --sections remote [--quick]        only the player over HTTP (media cache cold and warm)
 
 Sections (budgets: docs/performance.md; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile,
-player, all, recorder):
+player, remote, all, recorder):
 - Library size: the stripped .so against its budget.
 - Waveform (docs/waveform.md, 100 values) of Ogg Opus speech of 5 s, 60 s and 600 s (bench/make_corpus.sh), four
   whole processes run side by side:
@@ -21,6 +22,10 @@ player, all, recorder):
   the table gives the median of those ratios and their min-max. Memory is the peak minus the same binary's
   baseline (`voicenote version`, `waveform --baseline`: start-up and libraries, no work).
   Once per length, our values are checked against the floor's (max abs difference, expected within 1e-3).
+  Once per length, untimed: each of ours run with bench/maps_probe.c preloaded, which reads /proc/self/maps when
+  the process exits: libcurl must not be mapped (a process that only reads files never loads it); recorded as
+  libcurl_at_exit per length and libcurl_mapped for the section, with a control (a process that dlopens
+  libcurl.so.4 is seen with it). The timed turns run without the probe.
 - Recorder CPU (docs/recorder.md): 600 s of speech PCM (the PCM of speech_600s.ogg) recorded to Ogg Opus, three whole
   processes in turns after a 5 s warm-up of each:
     ours          bench/record_file.c: libvoicenote's recorder from a virtual microphone (ALSA `file` plugin
@@ -61,10 +66,20 @@ player, all, recorder):
   processes, the first take of each "first in process". Two moments: the first snd_pcm_writei() returning frames
   (play_latency interposes it) and the sink's output file first growing (a thread stat()ing it every 0.2 ms; the
   file plugin writes only past a buffer's worth). Budget ≤ 50 ms.
+- Remote (docs/performance.md "play → first frame over HTTP"): Debian's nginx (Tests/Servers/nginx_server.py) on
+  127.0.0.1 serving the 5 s note, started once for the section and stopped at its end; bench/play_latency.c
+  `url` loads its URL with vn_player_load on the player section's sink. Per turn, after an untimed warm-up turn,
+  three processes: cold (vn_cache_set_directory(a fresh directory), vn_cache_clear(), one take: libcurl's dlopen,
+  the connection and the download are inside the timed part), the reference (`play_latency ours` on the local
+  file), warm (a new process on the cache the cold one left; its first take first in process, the others a warm
+  process). nginx's access log is read after each: the cold process must show its request, the warm one none (a
+  request there marks the row FAIL and the bench exits 1). Ratios against the local file, per turn, medians.
+  Budgets: cold ≤ 200 ms; warm at the local file's speed (read as ≤ 1.25x). The CLI's `waveform URL` with the
+  maps probe preloaded checks that the probe sees libcurl when it is loaded.
 Writes RESULTS/latest.json (every run) and RESULTS/latest.md (the tables), and prints the tables. Sections not
 selected keep their previous results there, marked with the date they were measured.
 Exit status 0 when everything ran, budget misses included (the bench reports, it does not gate); 1 when a step
-failed to run (a missing tool, a build or a command that failed).
+failed to run (a missing tool, a build or a command that failed), or when a warm-cache run reached the server.
 """
 import argparse
 import filecmp
@@ -152,11 +167,20 @@ PLAYER_LABELS = {
     "ours_2x": "ours at 2x (libsonic, pitch kept)",
     "ref_2x": "opusdec | sox tempo -s 2 | aplay",
 }
-SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player")
+# Remote (docs/performance.md "play → first frame over HTTP", "waveform without the network")
+BUDGET_REMOTE_COLD_MS = 200.0                 # docs/performance.md: cold cache ≤ 200 ms, libcurl's loading included
+BUDGET_REMOTE_WARM_VS_LOCAL = 1.25            # "warm cache: the local file's speed", read here as ≤ 1.25x the local
+                                              # file's figure in the same turn (first frames of ~1 ms vary by a
+                                              # quarter from turn to turn on this machine)
+REMOTE_COUNTS = {"turns": 7, "takes_per_process": 5}
+QUICK_REMOTE_COUNTS = {"turns": 3, "takes_per_process": 3}
+REMOTE_SETTLE_S = 0.1                         # how long the access log is watched after a process for late lines
+SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
-                "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player"}
+                "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
+                "remote": "remote"}
 
 # The four waveform commands, in turn order; the first two are ours.
 OURS = ("cli", "sample")
@@ -315,8 +339,53 @@ def build_inputs(build: pathlib.Path, work: pathlib.Path) -> dict:
                   "-o", str(sample), str(REPO / "bindings" / "c" / "waveform.c"),
                   "-L", str(lib), f"-Wl,-rpath,{lib}", "-lvoicenote", "-pthread"],
             "building the C sample bindings/c/waveform.c")
-    return {"cli": cli, "floor": floor, "sample": sample,
+    return {"cli": cli, "floor": floor, "sample": sample, "probe": build_maps_probe(work),
             "ogg": {length: corpus / f"speech_{length}s.ogg" for length in LENGTHS}}
+
+
+def build_maps_probe(work: pathlib.Path) -> pathlib.Path:
+    """bench/maps_probe.c as WORK/maps_probe.so: preloaded, it tells at a process's exit whether libcurl is mapped."""
+    work.mkdir(parents=True, exist_ok=True)
+    probe = work / "maps_probe.so"
+    capture(shlex.split(os.environ.get("CC", "cc")) + ["-std=c11", "-O2", "-Wall", "-Wextra", "-pedantic", "-shared",
+                                                       "-fPIC", "-o", str(probe), str(HERE / "maps_probe.c")],
+            "building bench/maps_probe.c")
+    return probe
+
+
+def libcurl_at_exit(cmd: list, probe: pathlib.Path, label: str, env: dict = None) -> dict:
+    """One untimed run of `cmd` with bench/maps_probe.c preloaded: what /proc/self/maps held when it exited (libcurl
+    or not, the libcurl files, how many shared objects). Its own line is the one with its pid (a shell's children
+    write theirs too)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "maps.jsonl"
+        env = dict(env or os.environ, LD_PRELOAD=str(probe), VN_MAPS_PROBE=str(out))
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                env=env)
+        _, stderr = proc.communicate(timeout=120)
+        lines = [json.loads(line) for line in out.read_text().splitlines()] if out.exists() else []
+    if proc.returncode != 0:
+        raise BenchError(f"{label} (with bench/maps_probe.so) failed with exit status {proc.returncode}: "
+                         f"{shlex.join(cmd)}\n{stderr.decode(errors='replace')}")
+    mine = [line for line in lines if line.get("pid") == proc.pid]
+    if not mine:
+        raise BenchError(f"{label}: bench/maps_probe.so wrote no line for pid {proc.pid} (did it exit by _exit?)")
+    return {"libcurl": mine[0]["libcurl"], "libcurl_paths": mine[0]["libcurl_paths"], "objects": mine[0]["objects"],
+            "exe": mine[0]["exe"], "cmd": cmd}
+
+
+def libcurl_probe_control(probe: pathlib.Path) -> dict:
+    """The probe's own check: a process that dlopens libcurl.so.4 and does nothing else must be seen with it."""
+    code = "import ctypes; ctypes.CDLL('libcurl.so.4')"
+    try:
+        seen = libcurl_at_exit([sys.executable, "-c", code], probe, "the maps probe's control (dlopen libcurl.so.4)")
+    except BenchError as error:
+        if "cannot open shared object file" in str(error):  # not installed: no control, the check still runs
+            return {"ran": False, "why": "libcurl.so.4 could not be loaded"}
+        raise
+    if not seen["libcurl"]:
+        raise BenchError("bench/maps_probe.so did not see libcurl in a process that dlopened it: the check is blind")
+    return dict(seen, ran=True)
 
 
 def opus_frames_48k(path: pathlib.Path) -> int:
@@ -563,6 +632,20 @@ def waveform_markdown(section: dict) -> str:
                      f"{worst['values'][0]:g} vs {worst['values'][1]:g}) | {worst['buckets_differing']} "
                      f"| {check['sample_vs_cli']['max_abs_diff']:.4g} | {check['ffprobe_levels']} "
                      f"| {'agree' if check['agree'] else 'DIFFER'} (≤ {VALUE_TOLERANCE:g}) |")
+    if any("libcurl_at_exit" in entry for entry in section["lengths"].values()):
+        seen = "; ".join(
+            f"{length} s: " + ", ".join(f"{LABELS[key]} {'**yes**' if probe['libcurl'] else 'no'} "
+                                        f"({probe['objects']} shared objects mapped)"
+                                        for key, probe in entry["libcurl_at_exit"].items())
+            for length, entry in section["lengths"].items() if "libcurl_at_exit" in entry)
+        control = section.get("libcurl_probe_control") or {}
+        control_text = ("a process that dlopens libcurl.so.4 is seen with it "
+                        f"({', '.join(control.get('libcurl_paths', []))})" if control.get("ran")
+                        else f"control not run: {control.get('why', '?')}")
+        lines += ["", f"libcurl mapped when the process exits (bench/maps_probe.c preloaded into one untimed run of "
+                      f"each, which reads /proc/self/maps at exit; the timed runs have no probe): {seen}. "
+                      f"libcurl_mapped = {str(bool(section.get('libcurl_mapped'))).lower()}. The probe's control: "
+                      f"{control_text}."]
     return "\n".join(lines) + "\n"
 
 
@@ -1462,8 +1545,8 @@ def player_latency_section(inputs: dict, counts: dict) -> dict:
             "budget_ms": limit}
 
 
-def player_section(build: pathlib.Path, work: pathlib.Path, runs: int, counts: dict) -> dict:
-    inputs = build_player_inputs(build, work)
+def player_section(build: pathlib.Path, work: pathlib.Path, runs: int, counts: dict, inputs: dict = None) -> dict:
+    inputs = inputs or build_player_inputs(build, work)
     return {"cpu": player_cpu_section(inputs, runs), "latency": player_latency_section(inputs, counts)}
 
 
@@ -1564,6 +1647,264 @@ def player_markdown(section: dict) -> str:
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# Remote: play → first frame over loopback HTTP (nginx), cold and warm media cache, against the local file
+
+def start_nginx(root: pathlib.Path, log: pathlib.Path):
+    """Debian's nginx serving `root` on 127.0.0.1 (Tests/Servers/nginx_server.py), its access log in `log`."""
+    servers = str(REPO / "Tests" / "Servers")
+    sys.path.insert(0, servers)
+    try:
+        import nginx_server
+    except ImportError as error:
+        raise BenchError(f"Tests/Servers/nginx_server.py cannot be imported: {error}")
+    finally:
+        sys.path.remove(servers)
+    if not os.access(nginx_server.NGINX, os.X_OK):
+        raise BenchError(f"{nginx_server.NGINX} is missing (`make deps` installs nginx-light)")
+    log.unlink(missing_ok=True)
+    server = nginx_server.NginxTestServer(str(root), log=str(log))
+    try:
+        server.start()
+    except RuntimeError as error:
+        raise BenchError(f"nginx did not start: {error}")
+    return server
+
+
+def settled_requests(server, at_least: int, timeout: float = 5.0) -> list:
+    """The access log's records once it holds at least `at_least` and took no new one for REMOTE_SETTLE_S (nginx
+    writes a request's line when the request ends, which can be a moment after the client has its bytes)."""
+    deadline = time.monotonic() + timeout
+    records = server.requests()
+    while True:
+        time.sleep(REMOTE_SETTLE_S)
+        again = server.requests()
+        if (len(again) == len(records) and len(again) >= at_least) or time.monotonic() >= deadline:
+            return again
+        records = again
+
+
+def run_play_latency(cmd: list, label: str) -> dict:
+    run = run_latency(cmd, label, timeout=120)
+    if any(v < 0 for v in run["first_write_ms"] + run["file_grew_ms"]):
+        raise BenchError(f"{label}: a take saw no first frame or no file growth:\n{run}")
+    return run
+
+
+def request_summary(records: list) -> list:
+    return [{k: r.get(k) for k in ("method", "path", "status", "bytes", "range", "completed")} for r in records]
+
+
+def remote_turn(program: str, url: str, local: pathlib.Path, output: pathlib.Path, cache: pathlib.Path,
+                takes: int, server, label: str) -> dict:
+    """One turn: cold (new process, fresh cache directory, vn_cache_clear, one take), the local file (the same
+    harness, `takes` takes), warm (new process on the cache the cold one left, `takes` takes); the requests nginx
+    logged during each."""
+    shutil.rmtree(cache, ignore_errors=True)
+    mark = len(settled_requests(server, 0))
+    runs, requests = {}, {}
+    for key, cmd in (("cold", [program, "url", url, str(output), "1", str(cache), "clear"]),
+                     ("local", [program, "ours", str(local), str(output), str(takes)]),
+                     ("warm", [program, "url", url, str(output), str(takes), str(cache), "keep"])):
+        runs[key] = run_play_latency(cmd, f"play_latency {key} ({label})")
+        records = settled_requests(server, mark + (1 if key == "cold" else 0))
+        requests[key] = request_summary(records[mark:])
+        mark = len(records)
+    if not requests["cold"]:
+        raise BenchError(f"{label}: the cold run played the URL but nginx logged no request")
+    if runs["cold"]["cache_bytes_after"] <= 0:
+        raise BenchError(f"{label}: the cold run left nothing in the media cache {cache} (waited "
+                         f"{runs['cold']['cache_wait_ms']:.0f} ms)")
+    if requests["warm"]:
+        print(f"REMOTE WARM CACHE: {label}: {len(requests['warm'])} request(s) reached nginx from the warm-cache "
+              f"process, which should have read the cache only: {requests['warm']}", file=sys.stderr, flush=True)
+    return {"runs": runs, "requests": requests}
+
+
+def remote_section(inputs: dict, work: pathlib.Path, counts: dict, cli: pathlib.Path) -> dict:
+    """docs/performance.md "play → first frame over HTTP": bench/play_latency.c playing the 5 s note from nginx on
+    127.0.0.1 with a cold media cache (libcurl's loading included) and a warm one, each against the same harness on
+    the local file in the same turn."""
+    if counts["takes_per_process"] < 2:
+        raise BenchError("the remote section needs at least 2 takes per process (the first is first in process)")
+    program = str(inputs["programs"]["play_latency"])
+    folder = work / "remote"
+    www = folder / "www"
+    www.mkdir(parents=True, exist_ok=True)
+    local = inputs["short_ogg"]
+    served = www / local.name
+    if not served.exists() or not filecmp.cmp(local, served, shallow=False):
+        shutil.copyfile(local, served)
+    output = folder / "latency.raw"
+    caches = folder / "cache"
+    probe = build_maps_probe(work)
+    takes = counts["takes_per_process"]
+    started = time.perf_counter()
+    server = start_nginx(www, folder / "access.log")
+    try:
+        url = server.url("/" + served.name)
+        shown_url = url.replace(f":{server.port}/", ":PORT/")
+        warm_up = remote_turn(program, url, local, output, caches / "warm-up", takes, server, "warm-up")
+        turns = []
+        for turn in range(counts["turns"]):
+            result = remote_turn(program, url, local, output, caches / f"turn-{turn + 1}", takes, server,
+                                 f"turn {turn + 1}")
+            turns.append(result)
+            runs = result["runs"]
+            print(f"remote turn {turn + 1}/{counts['turns']}: cold {runs['cold']['first_write_ms'][0]:.2f} ms "
+                  f"({len(result['requests']['cold'])} request), local {runs['local']['first_write_ms'][0]:.2f} ms, "
+                  f"warm cache {runs['warm']['first_write_ms'][0]:.2f} ms ({len(result['requests']['warm'])} "
+                  "requests)", flush=True)
+        # The maps probe of the waveform section, checked on a process that does use the network: our CLI's
+        # waveform of the URL (its own empty cache, so it downloads).
+        with tempfile.TemporaryDirectory(dir=folder) as xdg:
+            mark = len(settled_requests(server, 0))
+            control = libcurl_at_exit([str(cli), "waveform", url, "--samples", str(WAVEFORM_SAMPLES)], probe,
+                                      "voicenote waveform URL", env=dict(os.environ, XDG_CACHE_HOME=xdg))
+            control["requests"] = len(settled_requests(server, mark + 1)) - mark
+    finally:
+        server.stop()
+    shutil.rmtree(caches, ignore_errors=True)
+    output.unlink(missing_ok=True)
+
+    def first(key, measure):
+        return [t["runs"][key][measure][0] for t in turns]
+
+    def rest(key, measure):
+        return [v for t in turns for v in t["runs"][key][measure][1:]]
+
+    def ratios(key, measure, first_take):
+        values = [(t["runs"][key][measure][0] / max(t["runs"]["local"][measure][0], 1e-9)) if first_take else
+                  (statistics.median(t["runs"][key][measure][1:]) /
+                   max(statistics.median(t["runs"]["local"][measure][1:]), 1e-9)) for t in turns]
+        return dict(summary(values), runs=values)
+    cold_minus_local = [t["runs"]["cold"]["first_write_ms"][0] - t["runs"]["local"]["first_write_ms"][0]
+                        for t in turns]
+    figures = {
+        "cold_first_write": figure(first("cold", "first_write_ms"), BUDGET_REMOTE_COLD_MS),
+        "cold_file_grew": figure(first("cold", "file_grew_ms"), BUDGET_REMOTE_COLD_MS),
+        "cold_load_call": figure(first("cold", "load_call_ms")),
+        "cold_minus_local_first_write": figure(cold_minus_local),
+        "local_first_write_first": figure(first("local", "first_write_ms")),
+        "local_first_write_warm": figure(rest("local", "first_write_ms")),
+        "local_file_grew_first": figure(first("local", "file_grew_ms")),
+        "local_file_grew_warm": figure(rest("local", "file_grew_ms")),
+        "warm_first_write_first": figure(first("warm", "first_write_ms")),
+        "warm_first_write_warm": figure(rest("warm", "first_write_ms")),
+        "warm_file_grew_first": figure(first("warm", "file_grew_ms")),
+        "warm_file_grew_warm": figure(rest("warm", "file_grew_ms")),
+        "ratio_cold_first_write": ratios("cold", "first_write_ms", True),
+        "ratio_cold_file_grew": ratios("cold", "file_grew_ms", True),
+        "ratio_warm_first_write_first": ratios("warm", "first_write_ms", True),
+        "ratio_warm_first_write_warm": ratios("warm", "first_write_ms", False),
+        "ratio_warm_file_grew_first": ratios("warm", "file_grew_ms", True),
+        "ratio_warm_file_grew_warm": ratios("warm", "file_grew_ms", False),
+    }
+    warm_requests = sum(len(t["requests"]["warm"]) for t in turns + [warm_up])
+    cold_requests = [len(t["requests"]["cold"]) for t in turns]
+    libcurl = {key: sum(bool(t["runs"][key]["libcurl_mapped"]) for t in turns) for key in ("cold", "local", "warm")}
+    verdicts = {"cold": figures["cold_first_write"]["pass"]}
+    for key in ("first", "warm"):
+        value = figures[f"ratio_warm_first_write_{key}"]["median"]
+        verdicts[f"warm_{key}"] = {"value": value, "limit": BUDGET_REMOTE_WARM_VS_LOCAL,
+                                   "pass": value <= BUDGET_REMOTE_WARM_VS_LOCAL and warm_requests == 0}
+    print(f"remote: cold cache {figures['cold_first_write']['median']:.2f} ms "
+          f"({figures['ratio_cold_first_write']['median']:.2f}x local), warm cache "
+          f"{figures['warm_first_write_first']['median']:.2f} ms "
+          f"({figures['ratio_warm_first_write_first']['median']:.2f}x local), warm-cache requests {warm_requests} "
+          f"({time.perf_counter() - started:.0f} s)", flush=True)
+    return {
+        "counts": counts, "url": shown_url, "file": str(local),
+        "file_bytes": local.stat().st_size, "server": "Tests/Servers/nginx_server.py",
+        "device": player_device(output), "figures": figures, "verdicts": verdicts,
+        "warm_cache_requests": warm_requests, "warm_cache_ok": warm_requests == 0,
+        "cold_requests_per_process": cold_requests,
+        "cold_requests": [t["requests"]["cold"] for t in turns],
+        "cache_wait_ms": figure([t["runs"]["cold"]["cache_wait_ms"] for t in turns]),
+        "cache_bytes": statistics.median(t["runs"]["cold"]["cache_bytes_after"] for t in turns),
+        "libcurl_mapped_processes": libcurl, "libcurl_probe_control": control,
+        "warm_up": warm_up, "raw": turns, "budget_ms": BUDGET_REMOTE_COLD_MS,
+        "library": {k: v for k, v in inputs["snapshot"].items() if k != "lib"},
+    }
+
+
+def remote_markdown(section: dict) -> str:
+    f, c, v = section["figures"], section["counts"], section["verdicts"]
+    turns = c["turns"]
+    warm_ok = section["warm_cache_ok"]
+
+    def row(name, entry, reference, ratio, budget, verdict):
+        return (f"| {name} | {entry['n']} | {entry['median']:.2f} | {entry['min']:.2f}–{entry['max']:.2f} "
+                f"| {reference['median']:.2f} | {ratio_text(ratio)} | {budget} | {verdict} |")
+
+    def cold_verdict(entry):
+        text = "pass" if entry["pass"] else "**miss**"
+        return text + ("" if entry["max_within"] else f" (max {entry['max']:.1f} ms over)")
+
+    def warm_verdict(key):
+        if not warm_ok:
+            return f"**FAIL: {section['warm_cache_requests']} request(s) reached the server**"
+        check = v[key]
+        return f"{'pass' if check['pass'] else '**miss**'} ({check['value']:.2f}x)"
+    warm_budget = f"local-file speed (≤ {BUDGET_REMOTE_WARM_VS_LOCAL:g}x)"
+    requests = section["cold_requests"]
+    statuses = sorted({(r["status"], r["bytes"], r["range"] or "whole") for turn in requests for r in turn},
+                      key=str)
+    libcurl = section["libcurl_mapped_processes"]
+    control = section.get("libcurl_probe_control") or {}
+    lines = [
+        "Play → first frame over HTTP (bench/play_latency.c `url`, CLOCK_MONOTONIC from just before the call): "
+        f"Debian's nginx on 127.0.0.1 ({section['server']}) serving the 5 s note ({section['file_bytes']:,} B), "
+        "started once for the section; a new player on the same sink as the player section's first frame, "
+        f"vn_player_load(`{section['url']}`) with autoplay (default HTTP options). Each turn, after one untimed "
+        "warm-up turn, three processes in this order: cold — vn_cache_set_directory(a fresh directory) and "
+        "vn_cache_clear(), one take (libcurl dlopened, connection and download inside the timed part); the "
+        f"reference — the same harness on the local file (`play_latency ours`, {c['takes_per_process']} takes, the "
+        "first first in process); warm — a new process on the cache the cold one left, "
+        f"{c['takes_per_process']} takes. nginx's access log is read after each process: the cold one must show "
+        "its download, the warm one nothing (a request there fails the row). Ratios: medians (min–max) of "
+        "per-turn ratios against the local file in the same turn, first take to first take (first in process) or "
+        "median of the later takes to theirs (warm process).",
+        "",
+        "| figure | n | ours median ms | min–max ms | local file, median ms | ours / local file | budget | verdict |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        row("play → first frame accepted over HTTP, cold cache (new process: libcurl loaded, one download)",
+            f["cold_first_write"], f["local_first_write_first"], f["ratio_cold_first_write"],
+            f"≤ {section['budget_ms']:g} ms", cold_verdict(f["cold_first_write"])),
+        row("play → output file grew over HTTP, cold cache", f["cold_file_grew"], f["local_file_grew_first"],
+            f["ratio_cold_file_grew"], f"≤ {section['budget_ms']:g} ms", cold_verdict(f["cold_file_grew"])),
+        row("play → first frame accepted, warm cache, new process (a replay: no request)",
+            f["warm_first_write_first"], f["local_first_write_first"], f["ratio_warm_first_write_first"],
+            warm_budget, warm_verdict("warm_first")),
+        row("play → first frame accepted, warm cache, warm process", f["warm_first_write_warm"],
+            f["local_first_write_warm"], f["ratio_warm_first_write_warm"], warm_budget, warm_verdict("warm_warm")),
+        row("play → output file grew, warm cache, new process", f["warm_file_grew_first"], f["local_file_grew_first"],
+            f["ratio_warm_file_grew_first"], "—", "—"),
+        "",
+        f"Cold minus local, first frame, per turn: {spread(f['cold_minus_local_first_write'], lambda x: f'{x:.2f}')} "
+        f"ms. Requests nginx logged: per cold process {', '.join(map(str, section['cold_requests_per_process']))} "
+        f"({'; '.join(f'status {s}, {b:,} B, {r}' for s, b, r in statuses)}); from the warm-cache processes "
+        f"{section['warm_cache_requests']} in {turns + 1} processes of {c['takes_per_process']} loads, the warm-up "
+        f"turn's included ({'none, as required' if warm_ok else '**the cache was not used: FAIL**'}). The cold "
+        f"process found its entry in the cache {f_ms(section['cache_wait_ms']['median'])} ms after its take "
+        f"(median wait; {section['cache_bytes']:,.0f} B on disk). libcurl mapped at the end of the process (/proc/self/maps): "
+        f"cold {libcurl['cold']}/{turns}, warm cache {libcurl['warm']}/{turns}, local file {libcurl['local']}/{turns}. "
+        f"vn_player_load itself returns in {f['cold_load_call']['median']:.3f} ms (cold, median).",
+    ]
+    if control:
+        lines += ["", f"The waveform section's maps probe on a process that uses the network, `voicenote waveform "
+                      f"URL` (an empty cache, {control.get('requests')} request): libcurl "
+                      f"{'mapped' if control.get('libcurl') else '**not seen**'} "
+                      f"({', '.join(control.get('libcurl_paths', [])) or '—'}; {control.get('objects')} shared "
+                      "objects)."]
+    lines += ["", library_note(section)]
+    return "\n".join(lines) + "\n"
+
+
+def f_ms(value: float) -> str:
+    return f"{value:.2f}"
+
+
+# ---------------------------------------------------------------------------------------------------------------
 
 def machine() -> dict:
     def first_line(cmd):
@@ -1603,17 +1944,27 @@ def waveform_section(build: pathlib.Path, work: pathlib.Path, runs: dict, length
         started = time.perf_counter()
         commands = waveform_commands(tools, tools["ogg"][length])
         verification = verify(commands, length)
+        # docs/performance.md "waveform without the network": one untimed run of each of ours with the maps probe
+        # preloaded (the timed turns below run without it).
+        libcurl = {key: libcurl_at_exit(commands[key], tools["probe"], LABELS[key]) for key in OURS}
+        for key, seen in libcurl.items():
+            if seen["libcurl"]:
+                print(f"waveform {length} s: {LABELS[key]} HAS LIBCURL MAPPED at exit: {seen['libcurl_paths']}",
+                      file=sys.stderr, flush=True)
         measured = measure_waveform(commands, runs[length])
         harness_kib = harness_peak_kib()
         section["lengths"][length] = {
             "file": str(tools["ogg"][length]), "verification": verification, "measured": measured,
-            "judged": judge(length, measured, baselines, verification, harness_kib),
+            "judged": judge(length, measured, baselines, verification, harness_kib), "libcurl_at_exit": libcurl,
         }
         series = measured["series"]
         print(f"waveform {length} s: n={runs[length]}, " + ", ".join(
             f"{LABELS[key]} {ms(series[key]['wall_s']['median'])} ms" for key in series)
             + f" ({time.perf_counter() - started:.0f} s)", flush=True)
     section["harness_peak_kib"] = harness_peak_kib()
+    section["libcurl_probe_control"] = libcurl_probe_control(tools["probe"])
+    section["libcurl_mapped"] = any(seen["libcurl"] for entry in section["lengths"].values()
+                                    for seen in entry["libcurl_at_exit"].values())
     return section
 
 
@@ -1695,7 +2046,7 @@ def report_markdown(report: dict) -> str:
             f"{info.get('git')}; sections run: {', '.join(report['sections_run'])}.\n")
     renderers = (("waveform", waveform_markdown), ("recorder_cpu", recorder_cpu_markdown),
                  ("recorder_latency", recorder_latency_markdown), ("hostile_input", hostile_markdown),
-                 ("player", player_markdown), ("library_size", library_size_markdown))
+                 ("player", player_markdown), ("remote", remote_markdown), ("library_size", library_size_markdown))
     for key, render in renderers:
         if key not in report:
             continue
@@ -1743,11 +2094,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true",
                         help=f"fewer turns: waveform {QUICK_RUNS}, recorder CPU {QUICK_RECORDER_RUNS}, "
                              f"latency {QUICK_LATENCY_COUNTS}, player CPU {QUICK_PLAYER_RUNS}, player latency "
-                             f"{QUICK_PLAYER_LATENCY_COUNTS}")
+                             f"{QUICK_PLAYER_LATENCY_COUNTS}, remote {QUICK_REMOTE_COUNTS}")
     parser.add_argument("--runs", type=int, help="turns of every section: waveform at every length (default: "
                         f"{RUNS}), recorder CPU (default {RECORDER_RUNS}), begin processes and stop takes (default "
-                        f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}) and play-latency "
-                        f"processes (default {PLAYER_LATENCY_COUNTS['turns']})")
+                        f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}), play-latency "
+                        f"processes (default {PLAYER_LATENCY_COUNTS['turns']}) and remote turns (default "
+                        f"{REMOTE_COUNTS['turns']})")
     parser.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="waveform: subset of 5,60,600")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -1761,6 +2113,7 @@ def main() -> int:
     counts = dict(QUICK_LATENCY_COUNTS if args.quick else LATENCY_COUNTS)
     player_runs = QUICK_PLAYER_RUNS if args.quick else PLAYER_RUNS
     player_counts = dict(QUICK_PLAYER_LATENCY_COUNTS if args.quick else PLAYER_LATENCY_COUNTS)
+    remote_counts = dict(QUICK_REMOTE_COUNTS if args.quick else REMOTE_COUNTS)
     if args.runs:
         if args.runs < 1:
             parser.error("--runs must be at least 1")
@@ -1769,6 +2122,7 @@ def main() -> int:
         counts.update(begin_turns=args.runs, realtime_takes=args.runs, file_takes=args.runs)
         player_runs = args.runs
         player_counts["turns"] = args.runs
+        remote_counts["turns"] = args.runs
     lengths = [int(text) for text in args.lengths.split(",") if text]
     if not lengths or any(length not in LENGTHS for length in lengths):
         parser.error(f"--lengths takes a subset of {','.join(map(str, LENGTHS))}")
@@ -1793,8 +2147,11 @@ def main() -> int:
         if "hostile" in sections:
             measured["hostile"] = hostile_section(build, work, args.runs or (QUICK_HOSTILE_RUNS if args.quick
                                                                             else HOSTILE_RUNS))
+        player_inputs = build_player_inputs(build, work) if "player" in sections or "remote" in sections else None
         if "player" in sections:
-            measured["player"] = player_section(build, work, player_runs, player_counts)
+            measured["player"] = player_section(build, work, player_runs, player_counts, player_inputs)
+        if "remote" in sections:
+            measured["remote"] = remote_section(player_inputs, work, remote_counts, build / "bin" / "voicenote")
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1
@@ -1820,6 +2177,11 @@ def main() -> int:
     text = report_markdown(report)
     (args.results / "latest.md").write_text(text)
     sys.stdout.write("\n" + text)
+    if "remote" in measured and not measured["remote"]["warm_cache_ok"]:
+        print(f"bench: FAILED: the warm-cache runs of the remote section made "
+              f"{measured['remote']['warm_cache_requests']} request(s) to the server: they did not play from the "
+              "media cache, so their row is not a warm-cache figure", file=sys.stderr)
+        return 1
     return 0
 
 
