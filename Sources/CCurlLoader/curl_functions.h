@@ -3,7 +3,7 @@
  *   VNCURL(return type, name, (parameters), (arguments))
  *   VNCURL_VOID(name, (parameters), (arguments))        for functions returning void
  * The trampolines are definitions of the functions curl.h declares, so the compiler checks each line against
- * libcurl's prototype. The variadic ones (curl_easy_setopt, curl_easy_getinfo, curl_multi_setopt) are resolved in
+ * libcurl's prototype. The variadic ones (curl_easy_setopt, curl_easy_getinfo) are resolved in
  * curl_loader.c and reached through the typed vnshim_curl_* functions of curl_loader.h. */
 
 VNCURL(CURLcode, curl_global_init, (long flags), (flags))
@@ -20,6 +20,5 @@ VNCURL(CURLMcode, curl_multi_poll,
        (multi, extra_fds, extra_nfds, timeout_ms, ret))
 VNCURL(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))
 VNCURL(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *msgs_in_queue), (multi, msgs_in_queue))
-VNCURL(const char *, curl_multi_strerror, (CURLMcode code), (code))
 VNCURL(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *data), (list, data))
 VNCURL_VOID(curl_slist_free_all, (struct curl_slist *list), (list))

@@ -23,7 +23,6 @@ static const char *const vncurl_sonames[] = {"libcurl.so.4"};
 #undef VNCURL_VOID
 static CURLcode (*vncurl_curl_easy_setopt)(CURL *, CURLoption, ...);
 static CURLcode (*vncurl_curl_easy_getinfo)(CURL *, CURLINFO, ...);
-static CURLMcode (*vncurl_curl_multi_setopt)(CURLM *, CURLMoption, ...);
 
 static const vnshim_lazy_symbol vncurl_symbols[] = {
 #define VNCURL(type, name, parameters, arguments) {0, #name, (void **)&vncurl_##name},
@@ -33,7 +32,6 @@ static const vnshim_lazy_symbol vncurl_symbols[] = {
 #undef VNCURL_VOID
     {0, "curl_easy_setopt", (void **)&vncurl_curl_easy_setopt},
     {0, "curl_easy_getinfo", (void **)&vncurl_curl_easy_getinfo},
-    {0, "curl_multi_setopt", (void **)&vncurl_curl_multi_setopt},
 };
 
 static pthread_once_t vncurl_once = PTHREAD_ONCE_INIT;
@@ -100,10 +98,6 @@ CURLcode vnshim_curl_setopt_long(CURL *curl, CURLoption option, long value) {
     return vncurl_curl_easy_setopt(curl, option, value);
 }
 
-CURLcode vnshim_curl_setopt_offset(CURL *curl, CURLoption option, curl_off_t value) {
-    VNCURL_REQUIRE(curl_easy_setopt);
-    return vncurl_curl_easy_setopt(curl, option, value);
-}
 
 CURLcode vnshim_curl_setopt_pointer(CURL *curl, CURLoption option, const void *value) {
     VNCURL_REQUIRE(curl_easy_setopt);
@@ -115,35 +109,12 @@ CURLcode vnshim_curl_setopt_write_callback(CURL *curl, CURLoption option, curl_w
     return vncurl_curl_easy_setopt(curl, option, callback);
 }
 
-CURLcode vnshim_curl_setopt_progress_callback(CURL *curl, curl_xferinfo_callback callback) {
-    VNCURL_REQUIRE(curl_easy_setopt);
-    return vncurl_curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
-}
 
-CURLcode vnshim_curl_setopt_read_callback(CURL *curl, curl_read_callback callback) {
-    VNCURL_REQUIRE(curl_easy_setopt);
-    return vncurl_curl_easy_setopt(curl, CURLOPT_READFUNCTION, callback);
-}
 
 CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     VNCURL_REQUIRE(curl_easy_getinfo);
     return vncurl_curl_easy_getinfo(curl, info, value);
 }
 
-CURLcode vnshim_curl_getinfo_offset(CURL *curl, CURLINFO info, curl_off_t *value) {
-    VNCURL_REQUIRE(curl_easy_getinfo);
-    return vncurl_curl_easy_getinfo(curl, info, value);
-}
 
-CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value) {
-    VNCURL_REQUIRE(curl_easy_getinfo);
-    char *text = NULL;
-    CURLcode result = vncurl_curl_easy_getinfo(curl, info, &text);
-    *value = text;
-    return result;
-}
 
-CURLMcode vnshim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
-    VNCURL_REQUIRE(curl_multi_setopt);
-    return vncurl_curl_multi_setopt(multi, option, value);
-}

@@ -79,10 +79,9 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
 ) -> Int32 {
     abiCall { () throws(VoiceNoteError) in
         let handle = try Handles.get(player, as: PlayerHandle.self, "player")
-        let text = try nonEmptyString(url, "url")
-        guard URLSource.isURL(text) else { throw VoiceNoteError(.invalidArgument, "url is not an http:// or https:// URL with a host") }
+        let text = try utf8String(url, "url")  // the player checks it is an http(s) URL, and that a key is not empty
         let settings = try HTTPOptionsHandle.value(of: options, or: HTTPOptions())
-        let identity = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
+        let identity = try key.map { (text) throws(VoiceNoteError) in try utf8String(text, "key") }
         let hint = try durationHint(durationHintS)
         try handle.player.load(.url(text, options: settings, key: identity), autoplay: autoplay != 0, durationHint: hint)
         handle.hold(nil)

@@ -12,7 +12,7 @@ public enum RemoteMedia {
     public static func open(url: String, options: HTTPOptions = HTTPOptions(), key: String? = nil,
                             cache: MediaCache = .shared) throws(VoiceNoteError) -> any ByteSource {
         if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key of \(NetworkFailure.redacted(url)) is empty") }
-        guard URLSource.isURL(url) else { return try URLSource(url: url, options: options) }  // its error
+        try URLSource.validate(url)
         let name = NetworkFailure.redacted(url)
         let identity = key ?? url
         if let cached = cache.source(for: identity, name: name) { return cached }

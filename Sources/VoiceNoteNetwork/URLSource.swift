@@ -55,7 +55,7 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
     /// `whenComplete` runs once, on the network thread, when every byte has arrived.
     public init(url: String, options: HTTPOptions = HTTPOptions(),
                 whenComplete: (@Sendable (URLSource) -> Void)? = nil) throws(VoiceNoteError) {
-        try Self.check(url)
+        try Self.validate(url)
         self.url = url
         name = NetworkFailure.redacted(url)
         self.options = options
@@ -69,10 +69,11 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
 
     /// Whether `text` is an http(s) URL this source takes (scheme and host present).
     public static func isURL(_ text: String) -> Bool {
-        (try? check(text)) != nil
+        (try? validate(text)) != nil
     }
 
-    private static func check(_ url: String) throws(VoiceNoteError) {
+    /// `.invalidArgument`, with the URL redacted, unless `url` is an http(s) URL this source takes.
+    public static func validate(_ url: String) throws(VoiceNoteError) {
         let lower = url.lowercased()
         guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else {
             throw VoiceNoteError(.invalidArgument, "\(NetworkFailure.redacted(url)) is not an http:// or https:// URL")
@@ -116,7 +117,12 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
 
     /// Whether every byte has arrived.
     public var isComplete: Bool {
-        monitor.locked { total.map { arrived.firstMissing(below: $0) == nil } ?? ended }
+        monitor.locked { isWhole(arrived) }
+    }
+
+    /// Under `monitor`: whether `ranges` hold every byte of a known size (or a body without a length has ended).
+    private func isWhole(_ ranges: ByteRanges) -> Bool {
+        total.map { ranges.firstMissing(below: $0) == nil } ?? ended
     }
 
     /// Bytes from offset 0 that have arrived without a gap.
@@ -184,10 +190,13 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
         return count
     }
 
-    /// Runs `whenComplete` the first time every byte is found to have arrived (not under `monitor`).
-    private func reportCompletion() {
+    /// Runs `whenComplete` the first time every byte has arrived, counting `adding` (written to the file, not yet
+    /// in `arrived`). Not under `monitor`.
+    private func reportCompletion(adding range: Range<Int64> = 0..<0) {
         let completed = monitor.locked { () -> Bool in
-            guard !completionReported, total.map({ arrived.firstMissing(below: $0) == nil }) ?? false else { return false }
+            var all = arrived
+            all.insert(range)
+            guard !completionReported, isWhole(all) else { return false }
             completionReported = true
             return true
         }
@@ -260,12 +269,14 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
                     return error
                 }
                 cursor.next += Int64(bytes.count)
+                // The last bytes are kept (the cache) before a reader can see them: a reader that has read the
+                // whole resource finds it kept, and may release the source before the transfer ends.
+                reportCompletion(adding: start..<cursor.next)
                 monitor.locked {
                     arrived.insert(start..<cursor.next)
                     if serial == transferSerial { transferNext = cursor.next }
                     monitor.broadcast()
                 }
-                reportCompletion()  // at the last byte: the reader may release the source before the transfer ends
                 return nil
             },
             finished: { [weak self] outcome in

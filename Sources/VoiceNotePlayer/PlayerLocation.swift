@@ -29,10 +29,8 @@ public enum PlayerLocation {
         switch self {
         case .file(let text): return .path(try LocationKey.normalizedPath(text))
         case .url(let text, _, let key):
-            if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key of \(text) is empty") }
-            guard URLSource.isURL(text) else {
-                throw VoiceNoteError(.invalidArgument, "\(text) is not an http:// or https:// URL with a host")
-            }
+            try URLSource.validate(text)
+            if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key is empty") }
             return .remote(key ?? text)
         case .source(let source): return .source(ObjectIdentifier(source))
         }

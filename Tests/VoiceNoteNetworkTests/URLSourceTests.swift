@@ -9,17 +9,6 @@ import VoiceNoteTestSupport
 /// The URL source against a real HTTP server on 127.0.0.1 (Tests/Servers/http_server.py), each test asserting from
 /// the server's log that the request it expects was made.
 @Suite struct URLSourceTests {
-    /// Reads a source from its position to its end.
-    static func readAll(_ source: ByteSource) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 32768)
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
-            if count == 0 { return bytes }
-            bytes += buffer[0..<count]
-        }
-    }
-
     /// A served file and its bytes.
     static func served(_ kind: Fixtures.Kind) throws -> (name: String, bytes: [UInt8]) {
         let path = try Fixtures.path(kind)
@@ -31,7 +20,7 @@ import VoiceNoteTestSupport
         let file = try Self.served(.opus)
         let source = try URLSource(url: server.url("/range/\(file.name)"))
         #expect(source.size == Int64(file.bytes.count))
-        #expect(try Self.readAll(source) == file.bytes)
+        #expect(try source.readAll() == file.bytes)
         #expect(source.isComplete)
         #expect(source.arrivedFraction == 1)
         #expect(eventually(seconds: 10) { server.requests(to: "/range/\(file.name)").count == 1 })
@@ -49,13 +38,13 @@ import VoiceNoteTestSupport
         #expect(source.size == Int64(file.bytes.count))
         let offset = file.bytes.count - 100_000
         try source.seek(to: Int64(offset))
-        #expect(try Self.readAll(source) == Array(file.bytes[offset...]))
+        #expect(try source.readAll() == Array(file.bytes[offset...]))
         // Logged once the response ends: the range runs to the end of the file, so it ends with the read.
         #expect(eventually(seconds: 30) { server.requests().contains { ($0["range"] as? String) == "bytes=\(offset)-" } },
                 "no Range request from \(offset): \(server.requests())")
         // The start is still there to read, and the rest of the file arrives without being asked for.
         try source.seek(to: 0)
-        #expect(try Self.readAll(source) == file.bytes)
+        #expect(try source.readAll() == file.bytes)
         #expect(eventually(seconds: 30) { source.isComplete })
     }
 
@@ -64,9 +53,9 @@ import VoiceNoteTestSupport
         let file = try Self.served(.wav)
         let source = try URLSource(url: server.url("/norange/\(file.name)"))
         try source.seek(to: Int64(file.bytes.count - 1000))
-        #expect(try Self.readAll(source) == Array(file.bytes.suffix(1000)))
+        #expect(try source.readAll() == Array(file.bytes.suffix(1000)))
         try source.seek(to: 10)
-        #expect(try Self.readAll(source) == Array(file.bytes.dropFirst(10)))
+        #expect(try source.readAll() == Array(file.bytes.dropFirst(10)))
         #expect(eventually(seconds: 10) { server.requests(to: "/norange/\(file.name)").count == 1 })
     }
 
@@ -74,7 +63,7 @@ import VoiceNoteTestSupport
         let server = try HTTPTestServer(root: Fixtures.directory)
         let file = try Self.served(.opus)
         let source = try URLSource(url: server.url("/chunked/\(file.name)"))
-        #expect(try Self.readAll(source) == file.bytes)
+        #expect(try source.readAll() == file.bytes)
         #expect(source.size == Int64(file.bytes.count))
     }
 
@@ -85,7 +74,7 @@ import VoiceNoteTestSupport
         let source = try URLSource(url: server.url("/status/\(code)?signature=secret"))
         #expect(source.size == nil)
         do {
-            _ = try Self.readAll(source)
+            _ = try source.readAll()
             Issue.record("HTTP \(code) was read as data")
         } catch let error as VoiceNoteError {
             #expect(error.status == status)
@@ -100,7 +89,7 @@ import VoiceNoteTestSupport
         let server = try HTTPTestServer(root: Fixtures.directory)
         let file = try Self.served(.opus)
         let source = try URLSource(url: server.url("/redirect/3/range/\(file.name)"))
-        #expect(try Self.readAll(source) == file.bytes)
+        #expect(try source.readAll() == file.bytes)
         #expect(eventually(seconds: 10) { server.requests(to: "/redirect/1/range/\(file.name)").first?["status"] as? Int == 302 })
         #expect(eventually(seconds: 10) { server.requests(to: "/range/\(file.name)").count == 1 })
     }
@@ -111,13 +100,13 @@ import VoiceNoteTestSupport
         var options = HTTPOptions()
         try options.addHeader(line: "Authorization: Bearer s3cret")
         let source = try URLSource(url: server.url("/auth/s3cret/range/\(file.name)"), options: options)
-        #expect(try Self.readAll(source) == file.bytes)
+        #expect(try source.readAll() == file.bytes)
         #expect(eventually(seconds: 10) { !server.requests(to: "/auth/s3cret/range/\(file.name)").isEmpty })
         let request = server.requests(to: "/auth/s3cret/range/\(file.name)").first
         #expect((request?["headers"] as? [String: String])?["authorization"] == "Bearer s3cret")
 
         let refused = try URLSource(url: server.url("/auth/s3cret/range/\(file.name)"))
-        #expect(throws: VoiceNoteError.self) { _ = try Self.readAll(refused) }
+        #expect(throws: VoiceNoteError.self) { _ = try refused.readAll() }
         #expect(eventually(seconds: 10) { server.requests(to: "/auth/s3cret/range/\(file.name)").last?["status"] as? Int == 401 })
     }
 
@@ -149,7 +138,7 @@ import VoiceNoteTestSupport
         try options.setStallTimeout(0.5)
         let stalled = try URLSource(url: server.url("/stall/1000/\(file.name)"), options: options)
         #expect(throws: VoiceNoteError(.network, "GET \(server.url("/stall/1000/\(file.name)")): no data for 0.5 s (stalled)")) {
-            _ = try Self.readAll(stalled)
+            _ = try stalled.readAll()
         }
 
         // Closed from another thread while a read waits on a stall: the read ends, close returns promptly.
@@ -157,7 +146,7 @@ import VoiceNoteTestSupport
         let outcome = Locked<VoiceNoteError?>(nil)
         let reader = Thread {
             do {
-                _ = try Self.readAll(waiting)
+                _ = try waiting.readAll()
             } catch let error as VoiceNoteError {
                 outcome.withLock { $0 = error }
             } catch {}
@@ -187,7 +176,7 @@ import VoiceNoteTestSupport
         reader.start()
         source.cancel()  // the response comes after 1.5 s: the read waits for it, or has not begun (then it is the next)
         #expect(eventually(seconds: 1) { outcome.withLock { $0 }?.status == .cancelled })
-        #expect(try Self.readAll(source) == file.bytes)
+        #expect(try source.readAll() == file.bytes)
     }
 
     @Test func aRefusedConnectionIsANetworkFailure() throws {
@@ -196,7 +185,7 @@ import VoiceNoteTestSupport
         server.stop()
         let source = try URLSource(url: url)
         do {
-            _ = try Self.readAll(source)
+            _ = try source.readAll()
             Issue.record("a refused connection was read as data")
         } catch let error as VoiceNoteError {
             #expect(error.status == .network)

@@ -11,29 +11,28 @@ import VoiceNoteTestSupport
 /// with a refined duration, a seek and a destroy during a stall, a dropped download, statuses. Each test checks
 /// from the server's log that the request it expects was made.
 @Suite struct PlayerRemoteTests {
-    /// A 6 s tone as Ogg Opus (64 kbit/s: about 50 kB) in a new directory, served from there.
+    /// A 6 s tone as Ogg Opus (64 kbit/s: about 50 kB), encoded once per test process.
+    static let note = Result { try writeOpus(tone(440, seconds: 6, amplitude: 0.3), in: try Fixtures.temporaryDirectory()) }
+
+    /// The note copied into a new directory (as input.ogg), served from there.
     static func servedNote() throws -> (directory: String, path: String, server: HTTPTestServer) {
         let directory = try Fixtures.temporaryDirectory()
-        let path = try writeOpus(tone(440, seconds: 6, amplitude: 0.3), in: directory)
+        let path = directory + "/input.ogg"
+        try FileManager.default.copyItem(atPath: try note.get(), toPath: path)
         return (directory, path, try HTTPTestServer(root: directory))
     }
 
-    /// What a player sends to a file speaker (in a new subdirectory of `directory`) for `location`, played to its end.
-    static func played(_ location: PlayerLocation, in directory: String) throws -> [Int16] {
-        let speaker = FileSpeaker(directory: try subdirectory(of: directory))
-        let player = try makePlayer(speaker.selection)
+    /// What a player over `cache` (by default its own) sends to a new file speaker for `location`, played to its
+    /// end without a failure.
+    static func played(_ location: PlayerLocation, cache: MediaCache? = nil) throws -> [Int16] {
+        let speaker = FileSpeaker(directory: try Fixtures.temporaryDirectory())
+        let player = try makePlayer(speaker.selection, cache: cache)
         defer { player.close() }
         let log = try PlayerLog(player)
         try player.load(location)
         #expect(log.waitFinished())
+        #expect(log.failures.isEmpty)
         return try speaker.samples()
-    }
-
-    /// A new subdirectory of `directory`, for a second speaker.
-    static func subdirectory(of directory: String) throws -> String {
-        let path = directory + "/" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
     }
 
     @Test func playsBeforeTheDownloadEndsWithAnEstimateRefinedToTheExactDuration() throws {
@@ -64,7 +63,7 @@ import VoiceNoteTestSupport
         #expect(abs((last?.duration ?? 0) - exact) < 1e-9)
         #expect(last?.bufferedFraction == 1)
         // Every sample is the one the local file plays.
-        #expect(try speaker.samples() == Self.played(.file(path), in: directory))
+        #expect(try speaker.samples() == Self.played(.file(path)))
         #expect(eventually(seconds: 10) { server.requests(to: route).count == 1 })
     }
 
@@ -169,7 +168,7 @@ import VoiceNoteTestSupport
         waiting.close()
         #expect(ContinuousClock.now - started < .milliseconds(200))
 
-        let speaker = FileSpeaker(directory: try Self.subdirectory(of: directory))
+        let speaker = FileSpeaker(directory: try Fixtures.temporaryDirectory())
         let player = try makePlayer(speaker.selection)
         defer { player.close() }
         let log = try PlayerLog(player)
@@ -186,38 +185,21 @@ import VoiceNoteTestSupport
 
 /// The media cache and stable keys through the player: a replay costs no request, a key names the media.
 @Suite struct PlayerCacheTests {
-    /// Plays `location` to its end on a new player over `cache`; returns what the speaker got.
-    static func play(_ location: PlayerLocation, cache: MediaCache, in directory: String) throws -> [Int16] {
-        let speaker = FileSpeaker(directory: try PlayerRemoteTests.subdirectory(of: directory))
-        let player = try makePlayer(speaker.selection, cache: cache)
-        defer { player.close() }
-        let log = try PlayerLog(player)
-        try player.load(location)
-        #expect(log.waitFinished())
-        #expect(log.failures.isEmpty)
-        return try speaker.samples()
-    }
-
-    /// The entry files of `cache`.
-    static func entries(_ cache: MediaCache) throws -> [String] {
-        (try? FileManager.default.contentsOfDirectory(atPath: cache.directory).filter { $0.hasSuffix(".vnc") }) ?? []
-    }
-
     @Test func aCachedNoteReplaysWithTheServerStoppedFromA0600File() throws {
         let (directory, path, server) = try PlayerRemoteTests.servedNote()
         let cache = try testCache()
         let url = server.url("/range/input.ogg")
-        let first = try Self.play(.url(url), cache: cache, in: directory)
-        #expect(first == (try PlayerRemoteTests.played(.file(path), in: directory)))
+        let first = try PlayerRemoteTests.played(.url(url), cache: cache)
+        #expect(first == (try PlayerRemoteTests.played(.file(path))))
         // Kept once complete (on the network thread, just after the last byte).
-        #expect(eventually(seconds: 10) { (try? Self.entries(cache).count) == 1 })
-        let entry = cache.directory + "/" + (try Self.entries(cache)).first!
+        #expect(eventually(seconds: 10) { cacheEntries(in: cache.directory).count == 1 })
+        let entry = cache.directory + "/" + cacheEntries(in: cache.directory).first!
         #expect((try FileManager.default.attributesOfItem(atPath: entry)[.posixPermissions] as? Int) == 0o600)
         #expect((try FileManager.default.attributesOfItem(atPath: cache.directory)[.posixPermissions] as? Int) == 0o700)
         #expect(try cache.size() > 40_000)
         #expect(eventually(seconds: 10) { server.requests(to: "/range/input.ogg").count == 1 })
         server.stop()
-        #expect(try Self.play(.url(url), cache: cache, in: directory) == first)
+        #expect(try PlayerRemoteTests.played(.url(url), cache: cache) == first)
         try cache.clear()
         #expect(try cache.size() == 0)
     }
@@ -226,14 +208,14 @@ import VoiceNoteTestSupport
         let (directory, _, server) = try PlayerRemoteTests.servedNote()
         let cache = try testCache()
         let url = server.url("/range/input.ogg")
-        let played = try Self.play(.url(url, key: "message-1/0"), cache: cache, in: directory)
-        #expect(eventually(seconds: 10) { (try? Self.entries(cache).count) == 1 })
-        _ = try Self.play(.url(url, key: "message-2/0"), cache: cache, in: directory)
-        #expect(eventually(seconds: 10) { (try? Self.entries(cache).count) == 2 })
+        let played = try PlayerRemoteTests.played(.url(url, key: "message-1/0"), cache: cache)
+        #expect(eventually(seconds: 10) { cacheEntries(in: cache.directory).count == 1 })
+        _ = try PlayerRemoteTests.played(.url(url, key: "message-2/0"), cache: cache)
+        #expect(eventually(seconds: 10) { cacheEntries(in: cache.directory).count == 2 })
         #expect(eventually(seconds: 10) { server.requests(to: "/range/input.ogg").count == 2 })
         // Another URL (a CDN's new signature) under the first key: served from the cache, never requested.
         let other = server.url("/norange/input.ogg?signature=new")
-        #expect(try Self.play(.url(other, key: "message-1/0"), cache: cache, in: directory) == played)
+        #expect(try PlayerRemoteTests.played(.url(other, key: "message-1/0"), cache: cache) == played)
         #expect(server.requests(to: "/norange/input.ogg").isEmpty)
     }
 

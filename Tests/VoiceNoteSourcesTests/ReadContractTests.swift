@@ -9,15 +9,9 @@ import VoiceNoteTestSupport
 @Suite struct ReadContractTests {
     static let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
 
-    /// Reads everything in uneven pieces, checking that 0 comes only at the end.
+    /// Reads everything in uneven pieces, checking that the position follows.
     static func readAll(_ source: ByteSource) throws -> [UInt8] {
-        var all: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 777)
-        while true {
-            let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
-            if count == 0 { break }
-            all += buffer[0..<count]
-        }
+        let all = try source.readAll(pieceSize: 777)
         #expect(source.position == Int64(all.count))
         return all
     }

@@ -20,24 +20,12 @@ int vnshim_curl_loaded(void);
 
 /** curl_easy_setopt with a long (CURLOPTTYPE_LONG options). */
 CURLcode vnshim_curl_setopt_long(CURL *curl, CURLoption option, long value);
-/** curl_easy_setopt with a curl_off_t (CURLOPTTYPE_OFF_T options). */
-CURLcode vnshim_curl_setopt_offset(CURL *curl, CURLoption option, curl_off_t value);
 /** curl_easy_setopt with a pointer: a string (copied by libcurl), a curl_slist, or user data. */
 CURLcode vnshim_curl_setopt_pointer(CURL *curl, CURLoption option, const void *value);
 /** curl_easy_setopt of CURLOPT_WRITEFUNCTION or CURLOPT_HEADERFUNCTION. */
 CURLcode vnshim_curl_setopt_write_callback(CURL *curl, CURLoption option, curl_write_callback callback);
-/** curl_easy_setopt of CURLOPT_XFERINFOFUNCTION. */
-CURLcode vnshim_curl_setopt_progress_callback(CURL *curl, curl_xferinfo_callback callback);
-/** curl_easy_setopt of CURLOPT_READFUNCTION. */
-CURLcode vnshim_curl_setopt_read_callback(CURL *curl, curl_read_callback callback);
 /** curl_easy_getinfo of a long (CURLINFO_LONG). */
 CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
-/** curl_easy_getinfo of a curl_off_t (CURLINFO_OFF_T). */
-CURLcode vnshim_curl_getinfo_offset(CURL *curl, CURLINFO info, curl_off_t *value);
-/** curl_easy_getinfo of a string (CURLINFO_STRING; owned by libcurl, valid until the handle changes). */
-CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value);
-/** curl_multi_setopt with a long. */
-CURLMcode vnshim_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value);
 
 /** How many times the calling thread has called vnshim_curl_load: lets a test prove a code path never asks for
  *  libcurl. */

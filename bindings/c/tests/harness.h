@@ -240,6 +240,9 @@ static inline pthread_t harness_start_thread(void *(*body)(void *), void *arg) {
     return thread;
 }
 
+/* How far apart two numbers are. */
+static inline double distance(double a, double b) { return a > b ? a - b : b - a; }
+
 /* ------------------------------------------------------------------------------------------------------------ */
 /* A tone as a WAV file */
 

@@ -19,8 +19,6 @@
 
 #include <float.h>
 #include <math.h> /* NAN and INFINITY only: the tests link no libm */
-#include <stdint.h>
-#include <sys/stat.h>
 
 #define RATE 48000
 #define TONE_SECONDS 2.0
@@ -28,11 +26,6 @@
 
 static char directory[256];
 static char tone_path[300];
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* Fixtures: a tone as a WAV file, and a file speaker */
-
-static double distance(double a, double b) { return a > b ? a - b : b - a; }
 
 /* The bytes of a whole file (malloc'ed; the caller frees), or NULL. */
 static unsigned char *read_file(const char *path, size_t *size) {

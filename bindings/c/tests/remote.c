@@ -52,11 +52,6 @@ static char base_url[64];    /* http://127.0.0.1:<port> */
 static pid_t server_pid = -1;
 static int server_stdin = -1, server_stdout = -1; /* our ends of the server's pipes */
 
-static double distance(double a, double b) { return a > b ? a - b : b - a; }
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* Fixtures: a tone as WAV, encoded to Ogg Opus by opusenc */
-
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Child processes: stdin and stdout on pipes, waited for by their stdout reaching end of file */
 
@@ -544,8 +539,7 @@ static void test_replay_from_cache_without_server(void) {
     EXPECT(stop_server() == 0, "http_server.py did not exit cleanly on SIGTERM");
     char url[128];
     snprintf(url, sizeof url, "%s/auth/tok/range/note.ogg?sig=2", base_url); /* no server answers any more */
-    play_url_to_end(url, KEY, "cached");
-    EXPECT(count_requests("sig=2", NULL) == 0, "the server logged a request for the new URL");
+    play_url_to_end(url, KEY, "cached");  /* with no server, only the cache can have served it */
     EXPECT(cache_size() > 0, "the cache is empty");
 
     EXPECT_STATUS(VN_OK, vn_cache_clear());

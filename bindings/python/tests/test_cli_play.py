@@ -43,8 +43,8 @@ def run(cli: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
                           stdin=subprocess.DEVNULL)
 
 
-def play_to_file(cli: Path, note: Path, output: Path, *options: str) -> int:
-    """Plays ``note`` to a file speaker writing ``output``; checks the exit and the silence of stderr (no progress
+def play_to_file(cli: Path, note: "Path | str", output: Path, *options: str) -> int:
+    """Plays ``note`` (a path or a URL) to a file speaker writing ``output``; checks the exit and the silence of stderr (no progress
     line off a terminal); returns the frames written (mono)."""
     result = run(cli, "play", str(note), "--device", "vn_spk", "--device-config", file_speaker(output), *options)
     assert result.returncode == 0, result.stderr

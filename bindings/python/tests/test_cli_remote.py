@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import time
 from pathlib import Path
 from typing import Iterator, List
 
@@ -20,7 +19,7 @@ import pytest
 
 from audiofiles import REPO_ROOT, Media
 from helpers import TIMEOUT
-from test_cli_play import RATE, file_speaker, one_line, run
+from test_cli_play import RATE, file_speaker, one_line, play_to_file, run
 
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "Servers"))
 from http_server import HTTPTestServer  # noqa: E402
@@ -46,14 +45,6 @@ def scripted(media: Media) -> Iterator[HTTPTestServer]:
         yield running
 
 
-def play_url(cli: Path, url: str, output: Path, *options: str) -> int:
-    """Plays ``url`` to a file speaker writing ``output``; checks exit 0 and silent output; returns the frames."""
-    result = run(cli, "play", url, "--device", "vn_spk", "--device-config", file_speaker(output), *options)
-    assert result.returncode == 0, result.stderr
-    assert result.stderr == "" and result.stdout == ""
-    return output.stat().st_size // 2
-
-
 def command(name: str, url: str, tmp_path: Path, *options: str) -> List[str]:
     """The arguments of ``voicenote <name> url``: play goes to a file speaker."""
     speaker = ["--device", "vn_spk", "--device-config", file_speaker(tmp_path / "out.raw")] if name == "play" else []
@@ -70,11 +61,11 @@ def test_plays_an_https_url_at_a_rate_like_the_file(cli: Path, media: Media, tmp
     shutil.copyfile(media.files["opus"], note)
     with NginxTestServer(str(root), tls=True) as server:
         url = server.url("/note.ogg")
-        remote = play_url(cli, url, tmp_path / "remote.raw", "--rate", "1.5", "--ca-file", server.ca_file)
+        remote = play_to_file(cli, url, tmp_path / "remote.raw", "--rate", "1.5", "--ca-file", server.ca_file)
         served = server.wait_for_request(lambda r: r["path"] == "/note.ogg" and r["status"] in (200, 206),
                                          timeout=TIMEOUT)
         assert served["bytes"] > 0
-    local = play_url(cli, str(note), tmp_path / "local.raw", "--rate", "1.5")
+    local = play_to_file(cli, str(note), tmp_path / "local.raw", "--rate", "1.5")
     assert remote == pytest.approx(local, rel=0.02)
     assert remote == pytest.approx(media.wav_seconds * RATE / 1.5, rel=0.03)
 
@@ -191,13 +182,10 @@ def test_an_untrusted_certificate_is_refused(cli: Path, media: Media, tmp_path: 
 def test_a_stalled_server_fails_after_the_stall_timeout(cli: Path, media: Media, scripted: HTTPTestServer,
                                                         tmp_path: Path, name: str) -> None:
     path = f"/stall/2000/{media.files['opus'].name}"
-    began = time.monotonic()
     result = run(cli, *command(name, scripted.url(path), tmp_path, "--stall-timeout", "0.5"))
-    elapsed = time.monotonic() - began
     assert result.returncode == FAILURE
     line = one_line(result)
-    assert line.startswith("Error: VN_E_NETWORK") and "stalled" in line
-    assert elapsed < TIMEOUT / 2  # 0.5 s of silence, not the default 30 s
+    assert line.startswith("Error: VN_E_NETWORK") and "no data for 0.5 s (stalled)" in line  # not the default 30 s
     request = scripted.wait_for_request(lambda r: r["path"] == path, timeout=TIMEOUT)
     assert request["status"] == 200 and request["bytes"] == 2000 and not request["completed"]
 
@@ -238,7 +226,7 @@ def test_http_options_with_a_file_are_unused(cli: Path, media: Media, tmp_path: 
     plain = run(cli, "info", str(note), "--json")
     assert run(cli, "info", str(note), "--json", *unused).stdout == plain.stdout != ""
     assert run(cli, "waveform", str(note), *unused).returncode == 0
-    assert play_url(cli, str(note), tmp_path / "out.raw", *unused) > 0
+    assert play_to_file(cli, str(note), tmp_path / "out.raw", *unused) > 0
 
 
 @pytest.mark.parametrize("name", ["play", "info", "waveform"])

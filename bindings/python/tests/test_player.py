@@ -58,9 +58,9 @@ def finished(events: List[Any]) -> bool:
     return bool(ends) and any(c.state is PlayerState.STOPPED for c in contexts(events[ends[-1]:]))
 
 
-def play_to_end(player: Player, location: Any, log: Collector) -> List[Any]:
-    """Loads ``location`` with autoplay and waits for its end; fails on a PlaybackFailed."""
-    player.load(location)
+def play_to_end(player: Player, location: Any, log: Collector, **load: Any) -> List[Any]:
+    """Loads ``location`` with autoplay (and ``load``'s keywords) and waits for its end; fails on a PlaybackFailed."""
+    player.load(location, **load)
     events = log.wait_for(lambda items: finished(items) or any(isinstance(e, PlaybackFailed) for e in items),
                           what="the note to play to its end")
     failures = [event.error for event in events if isinstance(event, PlaybackFailed)]

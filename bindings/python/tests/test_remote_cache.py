@@ -11,12 +11,13 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator, List
+from typing import List
 
 import pytest
 
-from audiofiles import Media
+from audiofiles import Media, run, write_tone
 from helpers import TIMEOUT, Recorder as Collector
+from test_cli_play import run as cli_run
 from test_player import contexts, frames, play_to_end, speaker_player
 
 import voicenote
@@ -28,34 +29,19 @@ from nginx_server import NginxTestServer, make_self_signed  # noqa: E402
 
 
 @pytest.fixture
-def server(media: Media) -> Iterator[HTTPTestServer]:
-    """The scripted server over the media folder, stopped by its pid after the test."""
-    with HTTPTestServer(str(media.files["opus"].parent)) as running:
-        yield running
-
-
-@pytest.fixture
 def long_note(tmp_path: Path) -> Path:
     """60 s of tone as Ogg Opus at 64 kbit/s (about 480 kB): room for a seek far ahead of a throttled download."""
-    wav = tmp_path / "long.wav"
-    subprocess.run(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", str(wav), "synth", "60", "sine", "440",
-                    "vol", "0.3"], check=True, timeout=TIMEOUT)
     note = tmp_path / "long.ogg"
-    subprocess.run(["opusenc", "--quiet", "--bitrate", "64", str(wav), str(note)], check=True, timeout=TIMEOUT)
+    run(["opusenc", "--quiet", "--bitrate", "64", str(write_tone(tmp_path / "long.wav", 60)), str(note)])
     return note
 
 
 def play_url(url: str, output: Path, **load: object) -> List[object]:
-    """Plays ``url`` to its end on a speaker writing ``output``; returns the events."""
+    """Plays ``url`` to its end on a speaker writing ``output`` (no failure); returns the events."""
     log = Collector()
     with speaker_player(output) as player:
         player.subscribe(log.add)
-        player.load(url, **load)
-        events = log.wait_for(lambda items: any(isinstance(e, PlaybackFailed) for e in items) or any(
-            c.state is PlayerState.STOPPED for c in contexts(items)[1:]), what="the end of the note")
-        failures = [e.error for e in events if isinstance(e, PlaybackFailed)]
-        assert not failures, failures
-        return events
+        return play_to_end(player, url, log, **load)
 
 
 def test_headers_and_a_key_reach_the_server_and_the_key_replays_it_with_the_server_stopped(
@@ -164,11 +150,7 @@ def test_processes_sharing_a_cache_directory_leave_every_entry_whole(cli: Path, 
     assert len(entries) == 3 and all(entry.stat().st_mode & 0o777 == 0o600 for entry in entries)
     assert not list(cache.glob(".incoming-*"))
     for url, name in zip(urls, names):
-        child = run_info(cli, url)
-        out, err = child.communicate(timeout=TIMEOUT)
-        assert child.returncode == 0, err
-        local = subprocess.run([str(cli), "info", str(media.files["opus"].parent / name), "--json"],
-                               capture_output=True, text=True, timeout=TIMEOUT)
-        remote, expected = json.loads(out), json.loads(local.stdout)
+        remote, expected = (json.loads(cli_run(cli, "info", where, "--json").stdout)
+                            for where in (url, str(media.files["opus"].parent / name)))
         remote.pop("file"), expected.pop("file")
         assert remote == expected

@@ -10,7 +10,7 @@ import ctypes
 import os
 from typing import Optional, Union
 
-from . import _capi
+from . import _capi, _sources
 from ._buffers import count_arg
 from .errors import check
 
@@ -28,13 +28,7 @@ def set_cache_directory(path: Optional[Union[str, "os.PathLike[str]"]]) -> None:
         InvalidArgumentError: an empty path.
         ValueError: a NUL byte in the path.
     """
-    if path is None:
-        check(_capi.vn_cache_set_directory(None))
-        return
-    encoded = os.fsencode(path)
-    if b"\0" in encoded:
-        raise ValueError("embedded null byte in path")
-    check(_capi.vn_cache_set_directory(encoded))
+    check(_capi.vn_cache_set_directory(None if path is None else _sources.path_bytes(path)))
 
 
 def cache_directory() -> str:
