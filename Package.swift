@@ -51,12 +51,17 @@ let package = Package(
         .target(name: "VoiceNoteSources", dependencies: ["VoiceNoteCore"]),
         // The one libcurl caller: HTTP(S) byte sources (and, later, uploads) on one network thread.
         .target(name: "VoiceNoteNetwork", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "CCurlLoader"]),
+        // The one JSON layer (jansson): payloads and message lists read and written with key order, exact integers
+        // and shortest reals.
+        .target(name: "VoiceNoteJSON", dependencies: ["VoiceNoteCore", "CJansson"]),
         .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "COpusShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CRealtime", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec"]),
         .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         // The player's decoder-thread stages: silence skipping, libsonic time stretching, software gain.
         .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "CSonic"]),
+        // Attachments and messages: Stream's voiceRecording payload, the next-item provider, uploads.
+        .target(name: "VoiceNoteAttachments", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [
@@ -83,6 +88,8 @@ let package = Package(
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
+        .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )

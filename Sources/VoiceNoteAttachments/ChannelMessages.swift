@@ -1,0 +1,61 @@
+import VoiceNoteCore
+import VoiceNoteJSON
+
+/// A channel's messages as the next-item provider needs them: in chronological order (oldest first, as Stream's
+/// REST API returns them), each with its author and the `asset_url` of each of its `voiceRecording` attachments.
+public struct ChannelMessages: Sendable, Equatable {
+    /// One message.
+    public struct Message: Sendable, Equatable {
+        /// The message's `id` (nil when it has none).
+        public var id: String?
+        /// The author's `user.id` (nil when unknown: then it is nobody's, not even the current user's).
+        public var authorID: String?
+        /// The `asset_url` of each `voiceRecording` attachment, in the message's order; other types are left out.
+        public var voiceRecordings: [String]
+
+        /// A message.
+        public init(id: String? = nil, authorID: String?, voiceRecordings: [String]) {
+            self.id = id
+            self.authorID = authorID
+            self.voiceRecordings = voiceRecordings
+        }
+    }
+
+    /// The messages, oldest first.
+    public var messages: [Message]
+
+    /// Messages given directly.
+    public init(_ messages: [Message]) { self.messages = messages }
+
+    /// Reads messages from JSON (at most 64 MiB): an array of message objects, or an object with a `messages`
+    /// array (a Stream channel response). Each message is `{"id", "user": {"id"}, "attachments": [...]}`; keys it
+    /// lacks are taken as absent. - Throws: `.tooLarge` over the limit; `.format` for invalid JSON, a list or a
+    /// message or attachment that is not of its JSON type.
+    public init(json: String) throws(VoiceNoteError) {
+        let document = try JSONDocument(parsing: json, limits: .messages, what: "the messages")
+        var list = document.top
+        if list.isObject, let inner = list["messages"] { list = inner }
+        guard list.isArray else { throw VoiceNoteError(.format, "the messages are not a JSON array") }
+        var messages: [Message] = []
+        for (index, node) in list.elements.enumerated() {
+            messages.append(try Self.message(node, index: index))
+        }
+        self.messages = messages
+    }
+
+    private static func message(_ node: JSONNode, index: Int) throws(VoiceNoteError) -> Message {
+        guard node.isObject else { throw VoiceNoteError(.format, "message \(index) is not a JSON object") }
+        var recordings: [String] = []
+        if let attachments = node["attachments"] {
+            guard attachments.isArray else { throw VoiceNoteError(.format, "message \(index)'s attachments are not an array") }
+            for attachment in attachments.elements {
+                guard attachment.isObject else { throw VoiceNoteError(.format, "an attachment of message \(index) is not an object") }
+                if attachment["type"]?.isString(AttachmentType.voiceRecording.rawValue) == true, attachment["og_scrape_url"] == nil,
+                   let url = attachment["asset_url"]?.string {
+                    recordings.append(url)
+                }
+            }
+        }
+        return Message(id: node["id"]?.string, authorID: node["user"]?["id"]?.string, voiceRecordings: recordings)
+    }
+}

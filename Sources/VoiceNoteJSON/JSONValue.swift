@@ -1,0 +1,88 @@
+/// A JSON value as voicenote keeps it: objects remember their key order, integers are exact 64-bit numbers and
+/// reals stay reals (`1.0` does not become `1`), so a document read and written back is the same document.
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number written without fraction or exponent, within Int64.
+    case integer(Int64)
+    /// A number written with a fraction or an exponent; always finite.
+    case real(Double)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The string, when this is one.
+    public var string: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+
+    /// The number as a Double, when this is an integer or a real.
+    public var number: Double? {
+        switch self {
+        case .integer(let value): Double(value)
+        case .real(let value): value
+        default: nil
+        }
+    }
+
+    /// The object, when this is one.
+    public var object: JSONObject? {
+        if case .object(let value) = self { value } else { nil }
+    }
+
+    /// The elements, when this is an array.
+    public var array: [JSONValue]? {
+        if case .array(let value) = self { value } else { nil }
+    }
+}
+
+/// A JSON object's members in the order they were read or added. Keys are unique: setting an existing key
+/// replaces its value in place, so an edit keeps the order.
+public struct JSONObject: Sendable, Equatable, Sequence {
+    /// One key and its value.
+    public struct Member: Sendable, Equatable {
+        public var key: String
+        public var value: JSONValue
+
+        /// A member.
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The members, in order.
+    public private(set) var members: [Member]
+
+    /// An object with these members; a repeated key keeps its first position and its last value.
+    public init(_ members: [(String, JSONValue)] = []) {
+        self.members = []
+        for (key, value) in members { self[key] = value }
+    }
+
+    /// The keys, in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// How many members.
+    public var count: Int { members.count }
+
+    /// Whether there are none.
+    public var isEmpty: Bool { members.isEmpty }
+
+    /// The value for a key; setting nil removes the member, setting a new key appends it.
+    public subscript(key: String) -> JSONValue? {
+        get { members.first { $0.key == key }?.value }
+        set {
+            let index = members.firstIndex { $0.key == key }
+            switch (index, newValue) {
+            case (let index?, let value?): members[index].value = value
+            case (let index?, nil): members.remove(at: index)
+            case (nil, let value?): members.append(Member(key: key, value: value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    /// Iterates over the members in order.
+    public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
+}
