@@ -66,7 +66,7 @@ let package = Package(
             name: "VoiceNoteABI",
             dependencies: [
                 "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform",
-                "VoiceNoteRecorder", "VoiceNotePlayer", "CVoiceNote", "CShims",
+                "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "CVoiceNote", "CShims",
             ]
         ),
         .executableTarget(

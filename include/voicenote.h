@@ -1734,6 +1734,642 @@ int vn_player_copy_location(vn_player *player, char **out_location);
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Attachment payloads
+ * Stream's `voiceRecording` attachment payload: `type`, `title`, `asset_url`, `file_size` (bytes), `mime_type`,
+ * `duration` (seconds), `waveform_data` (levels 0…1), and any other key as extra data. A payload read and written
+ * back keeps every key in its place and every value exact (64-bit integers, reals in their shortest form); the one
+ * normalisation is `file_size`, which is read as Stream reads it (an integer, or a real rounded; 0 for a real
+ * outside int64 or any other value). Payload JSON is at most 1 MiB (#VN_E_TOO_LARGE) and nests at most 64 levels;
+ * invalid JSON or UTF-8, duplicate keys and numbers beyond int64 or double are #VN_E_FORMAT.
+ * @{ */
+
+/** A voiceRecording payload. Not thread-safe: one thread uses a payload at a time. */
+typedef struct vn_payload vn_payload;
+
+/**
+ * Makes a payload with `type` "voiceRecording" and an `asset_url`.
+ *
+ * \param asset_url an absolute URL (`scheme:…`, e.g. https://… or mxc://…).
+ * \param out receives the payload (destroy with vn_payload_destroy()); set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or relative `asset_url` or a NULL `out`; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_create(const char *asset_url, vn_payload **out);
+
+/**
+ * Reads a payload from JSON text. Only `asset_url` is required.
+ *
+ * \param json the text (UTF-8; need not be NUL-terminated).
+ * \param length its length in bytes.
+ * \param out receives the payload; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_TOO_LARGE over 1 MiB; #VN_E_FORMAT for invalid JSON, nesting deeper than 64, a value that
+ *          is not an object, a missing or relative `asset_url`, or a known key of the wrong type (`title`,
+ *          `mime_type` and `type` strings, `duration` a number, `waveform_data` an array of numbers);
+ *          #VN_E_INVALID_ARG for NULL arguments.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_parse(const char *json, size_t length, vn_payload **out);
+
+/**
+ * Makes the payload of a finished recording before upload: `title` the file name, `asset_url` its `file://` URL,
+ * `file_size` from disk, `mime_type` from the extension (ogg/opus `audio/ogg`, aac `audio/aac`, m4a `audio/mp4`,
+ * mp3 `audio/mpeg`, wav `audio/wav`, else `application/octet-stream`), and the duration and waveform.
+ *
+ * \param path the recording (UTF-8).
+ * \param duration_s its duration (the recorder's `finished` event has it), or negative to read it from the file.
+ * \param waveform its waveform levels (the recorder's 100 values), or NULL to compute 100 from the file.
+ * \param count how many levels `waveform` holds.
+ * \param out receives the payload; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_NOT_FOUND, #VN_E_PERMISSION or #VN_E_INVALID_ARG (a directory) for the file;
+ *          #VN_E_FORMAT when it must be read and is not audio; #VN_E_INVALID_ARG for NaN or infinite values.
+ * \threadsafety Any thread. Computing the waveform decodes the file.
+ * \since 0.1.0
+ */
+int vn_payload_from_recording(const char *path, double duration_s, const float *waveform, size_t count,
+                              vn_payload **out);
+
+/**
+ * Destroys a payload.
+ *
+ * \param payload the payload, or NULL (no-op).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_payload_destroy(vn_payload *payload);
+
+/**
+ * Writes a payload as JSON: its keys in their order (a new payload: `type`, `title`, `asset_url`, `file_size`,
+ * `mime_type`, `duration`, `waveform_data`, then the extra data); absent values are left out.
+ *
+ * \param payload the payload.
+ * \param indent 0 for compact text, else spaces per level (at most 16).
+ * \param out_json receives NUL-terminated UTF-8 owned by the caller (free with vn_free()).
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `out_json` or a
+ *          negative `indent`; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_to_json(const vn_payload *payload, int indent, char **out_json);
+
+/** The text fields of a payload, for vn_payload_copy_field() and vn_payload_set_field(). */
+typedef enum vn_payload_field {
+    VN_PAYLOAD_TYPE = 0,      /**< `type`, normally "voiceRecording" */
+    VN_PAYLOAD_TITLE = 1,     /**< `title` */
+    VN_PAYLOAD_ASSET_URL = 2, /**< `asset_url` (always present) */
+    VN_PAYLOAD_MIME_TYPE = 3  /**< `mime_type` */
+} vn_payload_field;
+
+/**
+ * Copies a text field.
+ *
+ * \param payload the payload.
+ * \param field a #vn_payload_field.
+ * \param out_text receives a NUL-terminated copy owned by the caller (free with vn_free()), or NULL when the
+ *        payload has no such value.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for an unknown field or a NULL
+ *          `out_text`; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_copy_field(const vn_payload *payload, int field, char **out_text);
+
+/**
+ * Sets or removes a text field; an existing key keeps its place, a new one is added at the end.
+ *
+ * \param payload the payload.
+ * \param field a #vn_payload_field.
+ * \param text UTF-8 text (copied), or NULL to remove the value.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for an unknown field, invalid
+ *          UTF-8, a relative or NULL `asset_url`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_set_field(vn_payload *payload, int field, const char *text);
+
+/**
+ * Reads `file_size`.
+ *
+ * \param payload the payload.
+ * \param out_bytes receives the size in bytes, or -1 when the payload has none.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `out_bytes`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_get_file_size(const vn_payload *payload, int64_t *out_bytes);
+
+/**
+ * Sets `file_size`.
+ *
+ * \param payload the payload.
+ * \param bytes the size, or negative to remove it.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_set_file_size(vn_payload *payload, int64_t bytes);
+
+/**
+ * Reads `duration`.
+ *
+ * \param payload the payload.
+ * \param out_s receives the duration in seconds, or -1 when the payload has none.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `out_s`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_get_duration_s(const vn_payload *payload, double *out_s);
+
+/**
+ * Sets `duration`.
+ *
+ * \param payload the payload.
+ * \param seconds the duration, or negative to remove it.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for NaN or infinity.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_set_duration_s(vn_payload *payload, double seconds);
+
+/**
+ * Reads `waveform_data` (as doubles, so values round-trip exactly).
+ *
+ * \param payload the payload.
+ * \param out the values; may be NULL when `capacity` is 0 (to ask for the count).
+ * \param capacity how many values `out` holds; the first `capacity` are copied.
+ * \param count receives how many values the payload has (0 when it has none).
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `count`, or a NULL
+ *          `out` with a non-zero `capacity`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_get_waveform(const vn_payload *payload, double *out, size_t capacity, size_t *count);
+
+/**
+ * Sets `waveform_data`.
+ *
+ * \param payload the payload.
+ * \param values the levels (copied), or NULL to remove the key.
+ * \param count how many (at most 1048576).
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for NaN or infinite values or
+ *          a count over the limit.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_set_waveform(vn_payload *payload, const double *values, size_t count);
+
+/**
+ * Copies the extra data: every member whose key is not a known one, in order, as a JSON object.
+ *
+ * \param payload the payload.
+ * \param out_json receives NUL-terminated UTF-8 owned by the caller (free with vn_free()); "{}" when none.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `out_json`;
+ *          #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_copy_extra_data(const vn_payload *payload, char **out_json);
+
+/**
+ * Replaces the extra data: a key kept stays in its place, a key dropped goes, a new key is added at the end.
+ *
+ * \param payload the payload.
+ * \param json a JSON object (NUL-terminated UTF-8), or NULL for none.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_FORMAT when `json` is not a JSON object
+ *          (or as vn_payload_parse()); #VN_E_INVALID_ARG when it holds a known key.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_set_extra_data(vn_payload *payload, const char *json);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Attachment types and names
+ * Attachment types are Stream's raw values: `image`, `file`, `giphy`, `video`, `audio`, `voiceRecording`,
+ * `linkPreview`, `unknown`, or any custom string. Uploads take `image`, `video`, `audio`, `file` and
+ * `voiceRecording`.
+ * @{ */
+
+/**
+ * The attachment type of a file by its extension: "image", "video" or "audio" when its MIME type's major type is
+ * that, else "file".
+ *
+ * \param file_name a file name or path (UTF-8), or NULL.
+ * \returns static text (never NULL).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+const char *vn_attachment_type_for_file(const char *file_name);
+
+/**
+ * The MIME type voicenote sends a file as, by its extension (case-insensitive): ogg/opus `audio/ogg`, aac
+ * `audio/aac`, m4a `audio/mp4`, mp3 `audio/mpeg`, wav `audio/wav`, flac `audio/flac`, common image and video types,
+ * else `application/octet-stream`.
+ *
+ * \param file_name a file name or path (UTF-8), or NULL.
+ * \returns static text (never NULL).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+const char *vn_mime_type_for_file(const char *file_name);
+
+/**
+ * The type of an attachment object as received: its `type`; `linkPreview` for an object with an `og_scrape_url`;
+ * `unknown` without a `type` string.
+ *
+ * \param json the attachment object (UTF-8; need not be NUL-terminated).
+ * \param length its length in bytes (at most 1 MiB).
+ * \param out_type receives a NUL-terminated copy owned by the caller (free with vn_free()).
+ * \returns #VN_OK; #VN_E_FORMAT when `json` is not a JSON object; #VN_E_TOO_LARGE; #VN_E_INVALID_ARG for NULL
+ *          arguments; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_attachment_type_of_json(const char *json, size_t length, char **out_type);
+
+/**
+ * Checks a local file before upload, as Stream does.
+ *
+ * \param location a path or a `file://` URL (UTF-8).
+ * \param type the attachment type it would be uploaded as (e.g. "voiceRecording").
+ * \param max_bytes the size limit, or 0 for the default (100 MiB).
+ * \returns #VN_OK; #VN_E_UNSUPPORTED for a type uploads do not take; #VN_E_INVALID_ARG for a URL of another
+ *          scheme, a directory, NULL arguments or a negative `max_bytes`; #VN_E_NOT_FOUND; #VN_E_PERMISSION;
+ *          #VN_E_TOO_LARGE over the limit.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_attachment_check_local(const char *location, const char *type, int64_t max_bytes);
+
+/**
+ * The display name of the n-th recording of a message being composed (Stream's `AudioRecordingNameFormatter`):
+ * index 0 is "Recording", index n ≥ 1 is "Recording(n)".
+ *
+ * \param index the index.
+ * \param out_name receives a NUL-terminated copy owned by the caller (free with vn_free()).
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a negative index or a NULL `out_name`; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recording_display_name(int index, char **out_name);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Messages and the next voice message
+ * A channel's messages as JSON, in chronological order (oldest first, as Stream's REST API returns them): an
+ * array of `{"id", "user": {"id"}, "attachments": [{"type", "asset_url", …}]}`, or an object with such a
+ * `messages` array. At most 64 MiB.
+ * @{ */
+
+/** Which voice message follows the current one. */
+typedef enum vn_next_scope {
+    /** The next voice recording of the same message only. */
+    VN_NEXT_SAME_MESSAGE = 0,
+    /** The same message's next one; else the first of the message right after it, when the same author sent it. */
+    VN_NEXT_SUBSEQUENT_FROM_USER = 1,
+    /** The next voice recording in time from anyone but the current user, up to a message with none. */
+    VN_NEXT_CONSECUTIVE = 2
+} vn_next_scope;
+
+/**
+ * Finds the voice message to play after `current_url` (Stream's next-item provider). The current one is found in
+ * the newest message having it as a `voiceRecording` attachment's `asset_url`; nothing follows when it is not
+ * found, or when the current user sent it. Other attachment types are skipped.
+ *
+ * \param messages_json the messages (UTF-8; need not be NUL-terminated).
+ * \param length its length in bytes.
+ * \param current_url the location playing now (UTF-8).
+ * \param current_user_id the current user's id, or NULL.
+ * \param scope a #vn_next_scope.
+ * \param out_url receives the next `asset_url` as a NUL-terminated copy owned by the caller (free with vn_free()),
+ *        or NULL when nothing follows.
+ * \returns #VN_OK (also when nothing follows); #VN_E_INVALID_ARG for an unknown scope or NULL arguments;
+ *          #VN_E_TOO_LARGE over 64 MiB; #VN_E_FORMAT for invalid JSON, or a message or attachment list that is
+ *          not of its JSON type; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_find_next_item(const char *messages_json, size_t length, const char *current_url,
+                      const char *current_user_id, int scope, char **out_url);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Uploads
+ * An uploader sends one attachment at a time to an http(s) endpoint, on a library thread (`vn-upload`) while
+ * libcurl sends it on the network thread. Multipart mode is Stream's `POST /channels/{type}/{id}/file`
+ * (multipart/form-data, one part named `file` with the file name and MIME type; the response's `file` becomes
+ * `asset_url`, and its `thumb_url` is kept). Raw mode is Matrix's `/_matrix/media/v3/upload` (the body is the file
+ * with its `Content-Type`, the file name as the `filename` query parameter; the response's `content_uri`, an
+ * `mxc://` URI the host turns into a download URL, becomes `asset_url`). HTTP statuses map as everywhere:
+ * 401/403 #VN_E_PERMISSION, 404/410 #VN_E_NOT_FOUND, 413 #VN_E_TOO_LARGE, others #VN_E_NETWORK, the message
+ * naming `HTTP nnn`; a response that is not a JSON object with that URL is #VN_E_FORMAT. A failure or a cancel
+ * never deletes or changes the local file.
+ * @{ */
+
+/** Options for an uploader (opaque; typed setters). */
+typedef struct vn_upload_options vn_upload_options;
+
+/** How uploads are framed. */
+typedef enum vn_upload_mode {
+    VN_UPLOAD_MULTIPART = 0, /**< multipart/form-data, Stream's file upload (the default) */
+    VN_UPLOAD_RAW = 1        /**< the bare body, Matrix's media upload */
+} vn_upload_mode;
+
+/** Where an upload is (Stream's `LocalAttachmentState`). */
+typedef enum vn_upload_state {
+    VN_UPLOAD_PENDING = 0,   /**< accepted, not sending yet (a recording's waveform is being read) */
+    VN_UPLOAD_UPLOADING = 1, /**< sending; `progress` says how much */
+    VN_UPLOAD_FAILED = 2,    /**< failed or cancelled; `status` and `message` say why; the file is untouched */
+    VN_UPLOAD_UPLOADED = 3   /**< done; `payload_json` is the uploaded payload */
+} vn_upload_state;
+
+/**
+ * Makes upload options with the defaults: multipart mode, the mode's response key, type "voiceRecording", a
+ * 100 MiB limit, no extra headers or query parameters, the system's CAs, events on the library's event thread.
+ *
+ * \param out receives the options; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_create(vn_upload_options **out);
+
+/**
+ * Destroys upload options; uploaders made with them keep their own copy.
+ *
+ * \param options the options, or NULL (no-op).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_upload_options_destroy(vn_upload_options *options);
+
+/**
+ * Sets the mode.
+ *
+ * \param options the options.
+ * \param mode a #vn_upload_mode.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an unknown mode.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_set_mode(vn_upload_options *options, int mode);
+
+/**
+ * Uses HTTP options for uploads: request headers (Stream needs `api_key` as a query parameter and `Authorization`
+ * and `Stream-Auth-Type: jwt` headers), a CA file, the connect and stall timeouts.
+ *
+ * \param options the options.
+ * \param http the HTTP options (copied), or NULL for the defaults.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or destroyed `http`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_set_http(vn_upload_options *options, const vn_http_options *http);
+
+/**
+ * Adds a query parameter to the endpoint (both parts percent-encoded), after any the endpoint has.
+ *
+ * \param options the options.
+ * \param name the name (UTF-8, not empty).
+ * \param value the value (UTF-8).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a NULL or empty name, a
+ *          NULL value or invalid UTF-8.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_add_query(vn_upload_options *options, const char *name, const char *value);
+
+/**
+ * Sets the key of the response's JSON object that holds the uploaded URL.
+ *
+ * \param options the options.
+ * \param key the key (UTF-8, not empty), or NULL for the mode's: `file` (multipart) or `content_uri` (raw).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an empty key or invalid UTF-8.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_set_url_key(vn_upload_options *options, const char *key);
+
+/**
+ * Sets the attachment type uploaded (the payload's `type`).
+ *
+ * \param options the options.
+ * \param type "voiceRecording" (the default), "audio", "image", "video" or "file".
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_UNSUPPORTED for a type uploads do not take;
+ *          #VN_E_INVALID_ARG for NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_set_attachment_type(vn_upload_options *options, const char *type);
+
+/**
+ * Sets the size limit.
+ *
+ * \param options the options.
+ * \param max_bytes the largest body sent, 1 or more (the default is 100 MiB).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for 0 or less.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_set_max_bytes(vn_upload_options *options, int64_t max_bytes);
+
+/**
+ * Delivers the uploader's events through an event loop instead of the library's event thread.
+ *
+ * \param options the options.
+ * \param loop the loop (it must outlive the uploader), or NULL for the event thread.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed loop.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_upload_options_set_event_loop(vn_upload_options *options, vn_event_loop *loop);
+
+/** An uploader (opaque). */
+typedef struct vn_uploader vn_uploader;
+
+/** An uploader's event: a change of state, or a progress step. */
+typedef struct vn_upload_event {
+    size_t size;              /**< sizeof(vn_upload_event) as built by the library */
+    int state;                /**< a #vn_upload_state */
+    double progress;          /**< UPLOADING: 0 first, then steps of at least 0.05, then 1 once the server answered */
+    int status;               /**< FAILED: the status (#VN_E_CANCELLED after a cancel); else #VN_OK */
+    const char *message;      /**< FAILED: the detail (with the HTTP status where there is one); else NULL */
+    const char *payload_json; /**< UPLOADED: the payload with the uploaded `asset_url`; else NULL */
+} vn_upload_event;
+
+/**
+ * Receives an uploader's events.
+ *
+ * \param user_data as given to vn_uploader_subscribe().
+ * \param event valid during the call only.
+ * \threadsafety Runs on the library's event thread, or inside vn_event_loop_dispatch() for an uploader made with
+ *               a loop; never on the upload or network thread.
+ */
+typedef void (*vn_upload_event_fn)(void *user_data, const vn_upload_event *event);
+
+/**
+ * Rewrites the uploaded payload before it is reported (Stream's `UploadedAttachmentPostProcessor`). A hook: it
+ * runs synchronously on the upload thread, after the server answered and before the UPLOADED event.
+ *
+ * \param user_data as given to vn_uploader_set_post_processor().
+ * \param payload_json the payload with the uploaded `asset_url`; valid during the call only.
+ * \param out_payload_json set it to NULL to keep the payload, or to a new payload JSON allocated with
+ *        vn_strdup() (the library frees it).
+ * \returns #VN_OK to go on; a negative status fails the upload with it. A payload that does not parse fails the
+ *          upload with #VN_E_FORMAT.
+ */
+typedef int (*vn_upload_post_processor_fn)(void *user_data, const char *payload_json, char **out_payload_json);
+
+/**
+ * Copies a string into memory the library can free (for a hook's answer).
+ *
+ * \param text NUL-terminated text, or NULL.
+ * \returns a copy to be freed with vn_free() (by whoever owns it then), or NULL for NULL or when out of memory.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+char *vn_strdup(const char *text);
+
+/**
+ * Makes an uploader for an endpoint.
+ *
+ * \param endpoint the http(s) URL uploads go to (UTF-8).
+ * \param options the options (copied), or NULL for the defaults.
+ * \param out receives the uploader; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or non-http(s) `endpoint` or a NULL `out`; #VN_E_MISUSE for
+ *          destroyed options; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_create(const char *endpoint, const vn_upload_options *options, vn_uploader **out);
+
+/**
+ * Destroys an uploader: a running upload is cancelled; when this returns, no callback or hook of it runs again
+ * (called from inside one of them, it does not wait for itself).
+ *
+ * \param uploader the uploader, or NULL (no-op).
+ * \threadsafety Any thread, including its own callbacks and hook.
+ * \since 0.1.0
+ */
+void vn_uploader_destroy(vn_uploader *uploader);
+
+/**
+ * Subscribes to an uploader's events.
+ *
+ * \param uploader the uploader.
+ * \param callback the function.
+ * \param user_data passed to `callback` and `release`.
+ * \param release called once with `user_data` after the last callback, or NULL.
+ * \param out_id receives the subscription id (for vn_unsubscribe()), before any callback runs; may be NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed uploader; #VN_E_INVALID_ARG for a NULL callback.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_subscribe(vn_uploader *uploader, vn_upload_event_fn callback, void *user_data, vn_release_fn release,
+                          vn_subscription_id *out_id);
+
+/**
+ * Sets the post-processor hook, replacing any earlier one (whose `release` then runs once it is no longer in use).
+ *
+ * \param uploader the uploader.
+ * \param hook the hook, or NULL to remove it.
+ * \param user_data passed to `hook` and `release`.
+ * \param release called once with `user_data` when the hook is replaced or the uploader destroyed, or NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed uploader.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_set_post_processor(vn_uploader *uploader, vn_upload_post_processor_fn hook, void *user_data,
+                                   vn_release_fn release);
+
+/**
+ * Starts uploading a local file; returns at once (state PENDING, then events).
+ *
+ * \param uploader the uploader.
+ * \param location a path or a `file://` URL (UTF-8).
+ * \param payload the payload to complete (e.g. from vn_payload_from_recording(), with the recorder's duration and
+ *        waveform; copied), or NULL to make it from the file (for a voiceRecording, its duration and waveform are
+ *        read from it).
+ * \returns #VN_OK; #VN_E_BUSY while an upload runs; #VN_E_NOT_FOUND, #VN_E_PERMISSION, #VN_E_INVALID_ARG (a
+ *          directory, a URL of another scheme), #VN_E_UNSUPPORTED (the type) or #VN_E_TOO_LARGE (the limit) for
+ *          the file; #VN_E_MISUSE for a NULL or destroyed uploader or payload.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_upload_file(vn_uploader *uploader, const char *location, const vn_payload *payload);
+
+/**
+ * Starts uploading the bytes of a source (a memory buffer, or the host's callbacks: Matrix encrypted rooms upload
+ * the ciphertext the client made), from its current position; returns at once. The uploader holds the source
+ * until the upload ends; a retry sends it again from the same position.
+ *
+ * \param uploader the uploader.
+ * \param source the source (it must stay alive until the upload ends).
+ * \param file_name the name it is sent under (UTF-8, not empty).
+ * \param mime_type its MIME type, or NULL for the one of `file_name`'s extension.
+ * \param payload the payload to complete (copied), or NULL for one with the name, size and MIME type.
+ * \returns #VN_OK; #VN_E_BUSY while an upload runs or when a player holds the source; #VN_E_TOO_LARGE over the
+ *          limit; #VN_E_INVALID_ARG for NULL or empty arguments; #VN_E_MISUSE for a NULL or destroyed uploader,
+ *          source or payload.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_upload_source(vn_uploader *uploader, vn_source *source, const char *file_name, const char *mime_type,
+                              const vn_payload *payload);
+
+/**
+ * Cancels the running upload: it ends FAILED with #VN_E_CANCELLED (unless it already ended). No-op when none runs.
+ *
+ * \param uploader the uploader.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed uploader.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_cancel(vn_uploader *uploader);
+
+/**
+ * Sends the last upload again, after it failed or was cancelled.
+ *
+ * \param uploader the uploader.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed uploader, or when the last upload did not fail;
+ *          #VN_E_BUSY when its source is held by a player now.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_retry(vn_uploader *uploader);
+
+/**
+ * Waits until the upload ends (UPLOADED or FAILED) or the timeout passes; for hosts that do not use the events.
+ *
+ * \param uploader the uploader.
+ * \param timeout_ms how long to wait at most, in milliseconds; negative waits without limit.
+ * \param out_state receives the #vn_upload_state then (PENDING before any upload); may be NULL.
+ * \returns #VN_OK (also on timeout); #VN_E_MISUSE for a NULL or destroyed uploader.
+ * \threadsafety Any thread except the uploader's own callbacks and hook.
+ * \since 0.1.0
+ */
+int vn_uploader_wait(vn_uploader *uploader, int timeout_ms, int *out_state);
+
+/**
+ * The outcome of the last upload.
+ *
+ * \param uploader the uploader.
+ * \param out_payload_json receives the uploaded payload as NUL-terminated JSON owned by the caller (free with
+ *        vn_free()) when it was uploaded, else NULL.
+ * \returns #VN_OK when uploaded; the failure's status (its detail in vn_last_error_message()) when it failed;
+ *          #VN_E_MISUSE for a NULL or destroyed uploader, or while no upload has ended.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_copy_result(vn_uploader *uploader, char **out_payload_json);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

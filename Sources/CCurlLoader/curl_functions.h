@@ -22,3 +22,13 @@ VNCURL(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))
 VNCURL(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *msgs_in_queue), (multi, msgs_in_queue))
 VNCURL(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *data), (list, data))
 VNCURL_VOID(curl_slist_free_all, (struct curl_slist *list), (list))
+VNCURL(curl_mime *, curl_mime_init, (CURL *easy), (easy))
+VNCURL_VOID(curl_mime_free, (curl_mime *mime), (mime))
+VNCURL(curl_mimepart *, curl_mime_addpart, (curl_mime *mime), (mime))
+VNCURL(CURLcode, curl_mime_name, (curl_mimepart *part, const char *name), (part, name))
+VNCURL(CURLcode, curl_mime_filename, (curl_mimepart *part, const char *filename), (part, filename))
+VNCURL(CURLcode, curl_mime_type, (curl_mimepart *part, const char *mimetype), (part, mimetype))
+VNCURL(CURLcode, curl_mime_data_cb,
+       (curl_mimepart *part, curl_off_t datasize, curl_read_callback readfunc, curl_seek_callback seekfunc,
+        curl_free_callback freefunc, void *arg),
+       (part, datasize, readfunc, seekfunc, freefunc, arg))

@@ -98,7 +98,6 @@ CURLcode vnshim_curl_setopt_long(CURL *curl, CURLoption option, long value) {
     return vncurl_curl_easy_setopt(curl, option, value);
 }
 
-
 CURLcode vnshim_curl_setopt_pointer(CURL *curl, CURLoption option, const void *value) {
     VNCURL_REQUIRE(curl_easy_setopt);
     return vncurl_curl_easy_setopt(curl, option, value);
@@ -109,12 +108,18 @@ CURLcode vnshim_curl_setopt_write_callback(CURL *curl, CURLoption option, curl_w
     return vncurl_curl_easy_setopt(curl, option, callback);
 }
 
+CURLcode vnshim_curl_setopt_read_callback(CURL *curl, CURLoption option, curl_read_callback callback) {
+    VNCURL_REQUIRE(curl_easy_setopt);
+    return vncurl_curl_easy_setopt(curl, option, callback);
+}
 
+CURLcode vnshim_curl_setopt_offset(CURL *curl, CURLoption option, curl_off_t value) {
+    VNCURL_REQUIRE(curl_easy_setopt);
+    return vncurl_curl_easy_setopt(curl, option, value);
+}
 
 CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     VNCURL_REQUIRE(curl_easy_getinfo);
     return vncurl_curl_easy_getinfo(curl, info, value);
 }
-
-
 

@@ -22,7 +22,7 @@ public struct LocalAttachment: Sendable, Equatable {
         guard AttachmentType.uploadable.contains(type) else {
             throw VoiceNoteError(.unsupported, "a \(type) attachment cannot be uploaded")
         }
-        let path = location.contains("://") ? try FileURL.path(of: location) : location
+        let path = try Self.path(of: location)
         guard !path.isEmpty else { throw VoiceNoteError(.invalidArgument, "no file to upload") }
         let size = try FileSource(path: path).size ?? 0
         guard size <= maximumBytes else {

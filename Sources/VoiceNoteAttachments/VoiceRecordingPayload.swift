@@ -15,10 +15,11 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
     /// The JSON object, in its order.
     public private(set) var object: JSONObject
 
-    /// A new payload; its keys go in Stream's order, `type` first, then the extra data.
-    public init(assetURL: String, title: String? = nil, fileSize: Int64? = nil, mimeType: String? = nil,
+    /// A new payload; its keys go in Stream's order, `type` first (`voiceRecording` unless given), then the extra
+    /// data.
+    public init(type: AttachmentType = .voiceRecording, assetURL: String, title: String? = nil, fileSize: Int64? = nil, mimeType: String? = nil,
                 duration: Double? = nil, waveform: [Double]? = nil, extraData: JSONObject = JSONObject()) throws(VoiceNoteError) {
-        object = JSONObject([("type", .string(AttachmentType.voiceRecording.rawValue))])
+        object = JSONObject([("type", .string(type.rawValue))])
         self.title = title
         try setAssetURL(assetURL)
         self.fileSize = fileSize
@@ -156,5 +157,13 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
         func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
         guard let first = scheme.first, isLetter(first) else { return false }
         return scheme.allSatisfy { isLetter($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || "+-.".utf8.contains($0) }
+    }
+}
+
+extension VoiceRecordingPayload {
+    /// Sets `type` (nil removes it).
+    public mutating func setType(_ type: AttachmentType?) throws(VoiceNoteError) {
+        if let type, type.rawValue.isEmpty { throw VoiceNoteError(.invalidArgument, "an attachment type is not empty") }
+        object["type"] = type.map { .string($0.rawValue) }
     }
 }

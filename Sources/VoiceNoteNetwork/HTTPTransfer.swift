@@ -1,8 +1,8 @@
 import CCurlLoader
 import VoiceNoteCore
 
-/// One HTTP GET (optionally of a byte range) driven by the `NetworkLoop`: a libcurl easy handle and the handlers
-/// that take its response, its body and its end. Handlers run on the loop's thread, one at a time, never after
+/// One HTTP GET (optionally of a byte range) or POST (with a request body) driven by the `NetworkLoop`: a libcurl
+/// easy handle and the handlers that take its response, its body and its end. Handlers run on the loop's thread, one at a time, never after
 /// `NetworkLoop.cancel` returns; they must not block (they write to a file and signal a reader).
 final class HTTPTransfer: @unchecked Sendable {
     /// What a transfer reports, on the loop's thread.
@@ -13,6 +13,8 @@ final class HTTPTransfer: @unchecked Sendable {
         var body: (UnsafeRawBufferPointer) -> VoiceNoteError?
         /// The end: nil when the whole body arrived. Not called for a cancelled transfer.
         var finished: (VoiceNoteError?) -> Void
+        /// How many request body bytes have been handed to libcurl so far (POST only).
+        var sent: (Int64) -> Void = { _ in }
     }
 
     /// Where the loop has the transfer (guarded by the loop's monitor).
@@ -24,6 +26,10 @@ final class HTTPTransfer: @unchecked Sendable {
     let first: Int64
     let last: Int64?
     let handlers: Handlers
+    /// What a POST sends; nil for a GET.
+    let requestBody: HTTPRequestBody?
+    /// "GET" or "POST", for messages.
+    var method: String { requestBody == nil ? "GET" : "POST" }
 
     /// Loop-owned state.
     var stage = Stage.new
@@ -32,14 +38,18 @@ final class HTTPTransfer: @unchecked Sendable {
     var lastActivity: UInt64 = 0
 
     private var headerList: UnsafeMutablePointer<curl_slist>?
+    private var mime: OpaquePointer?
+    private var sentBytes: Int64 = 0
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var headers: [String: String] = [:]
     private var responded = false
     /// A handler's error that aborted the transfer: reported instead of libcurl's.
     private var abortedWith: VoiceNoteError?
 
-    init(url: String, options: HTTPOptions, first: Int64 = 0, last: Int64? = nil, handlers: Handlers) {
+    init(url: String, options: HTTPOptions, first: Int64 = 0, last: Int64? = nil, body: HTTPRequestBody? = nil,
+         handlers: Handlers) {
         self.url = url
+        self.requestBody = body
         self.options = options
         self.first = first
         self.last = last
@@ -49,6 +59,7 @@ final class HTTPTransfer: @unchecked Sendable {
 
     deinit {
         if let easy { curl_easy_cleanup(easy) }
+        if let mime { curl_mime_free(mime) }
         if let headerList { curl_slist_free_all(headerList) }
         errorBuffer.deallocate()
     }
@@ -85,10 +96,11 @@ final class HTTPTransfer: @unchecked Sendable {
             let range = "\(first)-" + (last.map { String($0) } ?? "")
             results.append(vnshim_curl_setopt_pointer(easy, CURLOPT_RANGE, range))
         }
+        if let requestBody { results += attach(requestBody, to: easy, me: me) }
         for header in options.headers { headerList = curl_slist_append(headerList, header) }
         if let headerList { results.append(vnshim_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)) }
         if let failed = results.first(where: { $0 != CURLE_OK }) {
-            throw NetworkFailure.curl(failed, detail: String(cString: errorBuffer), url)
+            throw NetworkFailure.curl(failed, detail: String(cString: errorBuffer), url, method: method)
         }
         return easy
     }
@@ -97,10 +109,54 @@ final class HTTPTransfer: @unchecked Sendable {
     /// libcurl's, or nil when the whole body arrived.
     func outcome(_ code: CURLcode) -> VoiceNoteError? {
         if let abortedWith { return abortedWith }
-        if code != CURLE_OK { return NetworkFailure.curl(code, detail: String(cString: errorBuffer), url) }
+        if code != CURLE_OK { return NetworkFailure.curl(code, detail: String(cString: errorBuffer), url, method: method) }
         // A body-less response (an empty file, a HEAD-like error page) was never announced through `body`.
         if !responded { return respond() }
         return nil
+    }
+
+    /// Sets up a POST of `body`: the read callback feeds libcurl from the source, with its size when known.
+    private func attach(_ body: HTTPRequestBody, to easy: UnsafeMutableRawPointer, me: UnsafeMutableRawPointer) -> [CURLcode] {
+        let size = curl_off_t(body.source.size.map { $0 - body.source.position } ?? -1)
+        let read: curl_read_callback = { buffer, size, count, me in
+            guard let me, let buffer else { return Int(CURL_READFUNC_ABORT) }
+            return Unmanaged<HTTPTransfer>.fromOpaque(me).takeUnretainedValue().send(into: buffer, size * count)
+        }
+        switch body.form {
+        case .raw(let contentType):
+            headerList = curl_slist_append(headerList, "Content-Type: \(contentType)")
+            return [
+                vnshim_curl_setopt_long(easy, CURLOPT_POST, 1),
+                vnshim_curl_setopt_read_callback(easy, CURLOPT_READFUNCTION, read),
+                vnshim_curl_setopt_pointer(easy, CURLOPT_READDATA, me),
+                vnshim_curl_setopt_offset(easy, CURLOPT_POSTFIELDSIZE_LARGE, size),
+            ]
+        case .multipart(let field, let fileName, let contentType):
+            guard let made = curl_mime_init(easy), let part = curl_mime_addpart(made) else { return [CURLE_OUT_OF_MEMORY] }
+            mime = made
+            return [
+                curl_mime_name(part, field),
+                curl_mime_filename(part, fileName),
+                curl_mime_type(part, contentType),
+                curl_mime_data_cb(part, size, read, nil, nil, me),
+                vnshim_curl_setopt_pointer(easy, CURLOPT_MIMEPOST, UnsafeRawPointer(made)),
+            ]
+        }
+    }
+
+    /// libcurl asks for request body bytes; a read error aborts the transfer with it.
+    private func send(into buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
+        lastActivity = monotonicNanoseconds()
+        guard let requestBody else { return Int(CURL_READFUNC_ABORT) }
+        do throws(VoiceNoteError) {
+            let read = try requestBody.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+            sentBytes += Int64(read)
+            handlers.sent(sentBytes)
+            return read
+        } catch {
+            abortedWith = error
+            return Int(CURL_READFUNC_ABORT)
+        }
     }
 
     private func receive(header data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
@@ -128,7 +184,7 @@ final class HTTPTransfer: @unchecked Sendable {
         responded = true
         var code = 0
         if let easy { _ = vnshim_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code) }
-        if code >= 400 { return NetworkFailure.http(code, url) }
+        if code >= 400 { return NetworkFailure.http(code, url, method: method) }
         return handlers.response(HTTPResponse(code: code, headers: headers))
     }
 }

@@ -17,12 +17,12 @@ enum NetworkFailure {
     }
 
     /// The failure an HTTP error response stands for.
-    static func http(_ code: Int, _ url: String) -> VoiceNoteError {
-        VoiceNoteError(status(httpCode: code), "GET \(redacted(url)): HTTP \(code)")
+    static func http(_ code: Int, _ url: String, method: String = "GET") -> VoiceNoteError {
+        VoiceNoteError(status(httpCode: code), "\(method) \(redacted(url)): HTTP \(code)")
     }
 
     /// The failure a libcurl result stands for (`detail`: libcurl's error buffer, may be empty).
-    static func curl(_ code: CURLcode, detail: String, _ url: String) -> VoiceNoteError {
+    static func curl(_ code: CURLcode, detail: String, _ url: String, method: String = "GET") -> VoiceNoteError {
         let status: Status = switch code {
         case CURLE_OUT_OF_MEMORY: .noMemory
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: .invalidArgument
@@ -31,7 +31,7 @@ enum NetworkFailure {
         }
         let reason = String(cString: curl_easy_strerror(code))
         let more = detail.isEmpty || detail == reason ? "" : ": \(detail)"
-        return VoiceNoteError(status, "GET \(redacted(url)): \(reason)\(more) (curl \(code.rawValue))")
+        return VoiceNoteError(status, "\(method) \(redacted(url)): \(reason)\(more) (curl \(code.rawValue))")
     }
 
     /// `url` without its query and fragment, and without a user:password part.

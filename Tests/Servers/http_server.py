@@ -3,7 +3,7 @@
 
 It serves the files of one directory, and the first segment of the request path picks how it misbehaves, so one
 server covers every case a test needs (ranges, no ranges, chunked, throttled, slow, dropped, stalled, redirects,
-status codes, bearer auth, uploads). It only uses the Python standard library.
+status codes, bearer auth, multipart and raw uploads). It only uses the Python standard library.
 
 Behaviours (``<file>`` is a path relative to the root; ``..`` is refused with 404):
 
@@ -17,13 +17,40 @@ Behaviours (``<file>`` is a path relative to the root; ``..`` is refused with 40
     /status/<code>           that status, body "status <code>" (401 also sends WWW-Authenticate: Bearer)
     /redirect/<n>/<rest>     302 to /redirect/<n-1>/<rest>, and at n == 1 to /<rest> (relative Location)
     /auth/<token>/<rest>     401 unless "Authorization: Bearer <token>", else serves /<rest>
-    /upload/<mode>           POST/PUT; stores the body as <root>/uploads/<n>.bin; mode stream, matrix or status/<code>
+    /channels/<type>/<id>/file
+                             POST multipart/form-data (Stream-like upload), parsed as it streams in; the part
+                             named "file" is stored as <root>/uploads/<n>.bin; 200 {"file": "<origin>/range/
+                             uploads/<n>.bin", "thumb_url": "<origin>/range/uploads/<n>.thumb"} (<origin> as the
+                             client used it: Host, and X-Forwarded-Proto behind a proxy); 400 {"message": ...}
+                             for a body that is not multipart/form-data, or without a "file" part
+    /_matrix/media/v3/upload POST or PUT, the raw body (Matrix-like upload: Content-Type header, the file name in
+                             ?filename=) stored as <root>/uploads/<n>.bin; 200 {"content_uri": "mxc://localhost/<n>"}
+    /uploadmode/<mode>/<upload path>
+                             either upload above, failing as <mode> says:
+      status-<code>          reads the whole body, then that status with {"message": "status <code>"}
+      notjson                a normal upload (stored), but 200 text/html "<html>not json</html>"
+      drop                   reads half the Content-Length (64 KiB of a chunked body), then cuts the connection
+      slowread-<rate>        a normal upload whose body is read at <rate> bytes per second (4 KiB reads); the
+                             kernel's socket buffers (some MB on loopback) still take the client's bytes faster,
+                             and a client that leaves is only seen once they are read
+      expect-<token>         401 {"message": "unauthorized"} unless "Authorization: Bearer <token>", else normal;
+                             to "Expect: 100-continue" it answers that 401 at once, without 100 and unread body
+      failfirst-<n>          the first <n> requests to this path (counted by the server) read the body and get
+                             500 {"message": "failing first"}; later ones are normal (for retries)
     anything else            404
+
+Other methods on the upload paths get 405, other upload paths 404. Request bodies may be chunked; to "Expect:
+100-continue" the server answers 100 at once (except as said for expect-<token>). Bodies are read in 256 KiB
+pieces and hashed as they arrive (a 10 MB upload takes tens of milliseconds), never parsed in one piece.
 
 Every request is appended to the log file as one JSON object per line when its response ends (also when the
 client went away): method, path, headers (lower-case names), range, status, bytes (body bytes sent), completed
-(whole intended body sent), start and time (``time.monotonic()`` at the start and at the end), and for uploads
-body_bytes and upload.
+(whole intended body sent), start and time (``time.monotonic()`` at the start and at the end), expect_continue
+("sent" or "withheld", only when the request had "Expect: 100-continue"), and for the upload paths body_bytes
+(request body bytes read, so far if the client went away), query (the query parameters; a repeated one as a list)
+and then as far as the upload got: parts (multipart: a list of {name, filename, content_type, size, sha256}, the
+filename and content_type null when absent), content_type and sha256 (raw upload: the Content-Type header and the
+body's SHA-256, hex), upload ("uploads/<n>.bin", once stored).
 
 As a script (prints one line ``PORT <n>`` once listening, serves until SIGTERM or SIGINT, then exits 0):
 
@@ -39,7 +66,11 @@ From Python (the server runs in a child process, so a stalled server can never h
 from __future__ import annotations
 
 import argparse
+import email.message
+import email.parser
+import email.policy
 import email.utils
+import hashlib
 import json
 import math
 import os
@@ -55,7 +86,8 @@ import tempfile
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import unquote, urlsplit
+from typing import Callable, Iterable, Iterator
+from urllib.parse import parse_qs, unquote, urlsplit
 
 SCRIPT = os.path.abspath(__file__)
 
@@ -76,6 +108,11 @@ PACING_STEPS = 50          # /throttle/ pieces per second
 SHUTDOWN_GRACE = 0.5       # seconds handler threads get to finish their log line when the server stops
 HANDSHAKE_TIMEOUT = 10.0   # TLS handshake, per connection
 IDLE_TIMEOUT = 120.0       # socket timeout of a connection (idle keep-alive, blocked writes)
+READ_SIZE = 256 * 1024     # request body reads (at most one socket read each)
+SLOW_READ_SIZE = 4096      # request body reads of /uploadmode/slowread-<rate>/
+DROP_UNKNOWN_LENGTH = 64 * 1024   # /uploadmode/drop/ of a chunked body: bytes read before the cut
+MAX_PART_HEADERS = 16 * 1024      # a multipart part's header block
+MAX_BOUNDARY_PADDING = 1024       # transport padding after a multipart boundary
 
 SIGNALS = {signal.SIGTERM, signal.SIGINT}
 
@@ -116,6 +153,183 @@ def parse_range(header: str | None, total: int) -> tuple[int, int] | None:
     return start, min(int(last), total - 1) if last else total - 1
 
 
+class MalformedBody(ValueError):
+    """A request body that is not what its Content-Type says (answered with 400)."""
+
+
+def multipart_boundary(header: str | None) -> bytes:
+    """The boundary of a ``multipart/form-data`` Content-Type header; MalformedBody for any other header."""
+    message = email.message.Message()
+    if header:
+        message["Content-Type"] = header
+    if message.get_content_type() != "multipart/form-data":
+        raise MalformedBody(f"Content-Type {header!r} is not multipart/form-data")
+    boundary = message.get_boundary()
+    if not boundary or len(boundary) > 70 or not boundary.isascii() or boundary.endswith(" "):
+        raise MalformedBody(f"bad multipart boundary {boundary!r}")
+    return boundary.encode("ascii")
+
+
+def parse_part_headers(block: bytes) -> email.message.Message:
+    """The header block of one multipart part (CRLF-separated lines, UTF-8 allowed in values)."""
+    text = block.decode("utf-8", "replace")
+    for line in text.split("\r\n"):
+        if line and line[0] not in " \t":
+            name, colon, _ = line.partition(":")
+            if not colon or not name or name != name.strip():
+                raise MalformedBody(f"bad part header line {line[:80]!r}")
+    return email.parser.Parser(policy=email.policy.HTTP).parsestr(text, headersonly=True)
+
+
+class MultipartReader:
+    """A streaming multipart/form-data parser (RFC 7578, RFC 2046): `feed` the body in pieces of any size, then
+    `close`. For each part, `new_part(headers)` gets its parsed header block and returns a sink whose
+    `write(data)` gets the part's bytes in order. Linear in the body size: the buffer holds one fed piece at most
+    (plus a boundary's length). Raises MalformedBody for a body it cannot take apart."""
+
+    def __init__(self, boundary: bytes, new_part: Callable[[email.message.Message], object]):
+        self._delimiter = b"\r\n--" + boundary
+        self._buffer = bytearray(b"\r\n")        # so a boundary at the very start is found like any other
+        self._state = "preamble"
+        self._new_part = new_part
+        self._part = None
+
+    def feed(self, data: bytes) -> None:
+        """Takes the next piece of the body."""
+        self._buffer += data
+        while getattr(self, f"_in_{self._state}")():
+            pass
+
+    def close(self) -> None:
+        """The body ended: MalformedBody unless the closing boundary was seen."""
+        if self._state != "epilogue":
+            raise MalformedBody(f"the body ended before the closing boundary (in the {self._state})")
+
+    # Each state consumes what it can and returns True when another state should look at the buffer.
+
+    def _in_preamble(self) -> bool:
+        found = self._buffer.find(self._delimiter)
+        if found < 0:
+            del self._buffer[:max(0, len(self._buffer) - len(self._delimiter) + 1)]
+            return False
+        del self._buffer[:found + len(self._delimiter)]
+        self._state = "boundary"
+        return True
+
+    def _in_boundary(self) -> bool:
+        """After a boundary: "--" ends the body; else optional transport padding and CRLF, then a part."""
+        if len(self._buffer) < 2:
+            return False
+        if self._buffer.startswith(b"--"):
+            self._state = "epilogue"
+            return True
+        end = self._buffer.find(b"\r\n")
+        if end < 0:
+            if len(self._buffer) > MAX_BOUNDARY_PADDING:
+                raise MalformedBody("no line end after a boundary")
+            return False
+        if self._buffer[:end].strip(b" \t"):
+            raise MalformedBody(f"garbage after a boundary: {bytes(self._buffer[:min(end, 80)])!r}")
+        del self._buffer[:end + 2]
+        self._state = "headers"
+        return True
+
+    def _in_headers(self) -> bool:
+        if self._buffer.startswith(b"\r\n"):
+            end = 0                                 # an empty header block
+        else:
+            end = self._buffer.find(b"\r\n\r\n")
+            if end < 0:
+                if len(self._buffer) > MAX_PART_HEADERS:
+                    raise MalformedBody(f"a part's headers exceed {MAX_PART_HEADERS} bytes")
+                return False
+            end += 2
+        headers = parse_part_headers(bytes(self._buffer[:end]))
+        del self._buffer[:end + 2]
+        self._part = self._new_part(headers)
+        self._state = "body"
+        return True
+
+    def _in_body(self) -> bool:
+        found = self._buffer.find(self._delimiter)
+        if found < 0:                               # all but a possible start of the delimiter is part data
+            safe = len(self._buffer) - len(self._delimiter) + 1
+            if safe > 0:
+                self._part.write(self._buffer[:safe])
+                del self._buffer[:safe]
+            return False
+        self._part.write(self._buffer[:found])
+        del self._buffer[:found + len(self._delimiter)]
+        self._part = None
+        self._state = "boundary"
+        return True
+
+    def _in_epilogue(self) -> bool:
+        self._buffer.clear()                        # ignored, like the preamble
+        return False
+
+
+class UploadPart:
+    """One form-data part as it streams in: its name, filename and Content-Type, size and SHA-256, and (after
+    `keep_bytes`) its bytes as a list of pieces."""
+
+    def __init__(self, headers: email.message.Message):
+        if headers.get_content_disposition() != "form-data":
+            raise MalformedBody(f"part Content-Disposition {headers.get('Content-Disposition')!r} is not form-data")
+        name = headers.get_param("name", header="content-disposition")
+        if name is None:
+            raise MalformedBody("a form-data part without a name")
+        self.name = email.utils.collapse_rfc2231_value(name)
+        self.filename = headers.get_filename()
+        self.content_type = str(headers["Content-Type"]) if "Content-Type" in headers else None
+        self.size = 0
+        self.pieces: list[bytes] | None = None
+        self._digest = hashlib.sha256()
+
+    def keep_bytes(self) -> None:
+        """Keeps the part's bytes in `pieces` (called before the first write)."""
+        self.pieces = []
+
+    def write(self, data: bytes) -> None:
+        """The next bytes of the part."""
+        self.size += len(data)
+        self._digest.update(data)
+        if self.pieces is not None:
+            self.pieces.append(data)
+
+    def record(self) -> dict:
+        """The part as the request log shows it."""
+        return {"name": self.name, "filename": self.filename, "content_type": self.content_type,
+                "size": self.size, "sha256": self._digest.hexdigest()}
+
+
+def parse_upload_mode(text: str) -> tuple[str, object] | None:
+    """(name, argument) of an /uploadmode/<mode>/ segment, or None when it is no mode: ("status", code),
+    ("notjson", None), ("drop", None), ("slowread", bytes per second), ("expect", token), ("failfirst", n)."""
+    name, dash, argument = unquote(text).partition("-")
+    if name in ("notjson", "drop") and not dash:
+        return name, None
+    if name == "status" and argument.isdigit() and 200 <= int(argument) <= 599:
+        return name, int(argument)
+    if name == "slowread":
+        rate = _number(argument, float)
+        return (name, rate) if rate is not None and 0 < rate < math.inf else None
+    if name == "expect" and argument:
+        return name, argument
+    if name == "failfirst" and argument.isdigit():
+        return name, int(argument)
+    return None
+
+
+def upload_kind(segments: list[str]) -> str | None:
+    """"multipart" for /channels/<type>/<id>/file, "raw" for /_matrix/media/v3/upload, else None."""
+    if len(segments) == 4 and segments[0] == "channels" and segments[3] == "file":
+        return "multipart"
+    if segments == ["_matrix", "media", "v3", "upload"]:
+        return "raw"
+    return None
+
+
 class RequestLog:
     """The JSON-lines request log: one object per line, written and flushed at once, safe across threads."""
 
@@ -147,6 +361,7 @@ class TestRequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "VoiceNoteTestHTTP/1.0"
     timeout = IDLE_TIMEOUT
+    disable_nagle_algorithm = True      # TCP_NODELAY: no 40 ms delayed-ACK stall between headers and body
 
     # -- connection ---------------------------------------------------------------------------------------------
 
@@ -165,6 +380,22 @@ class TestRequestHandler(BaseHTTPRequestHandler):
 
     do_HEAD = do_POST = do_PUT = do_DELETE = do_OPTIONS = do_PATCH = do_GET
 
+    def parse_request(self) -> bool:
+        """The base class's, after forgetting the previous request's 100 Continue."""
+        self._continue: str | None = None
+        return super().parse_request()
+
+    def handle_expect_100(self) -> bool:
+        """Answers "Expect: 100-continue" with 100 at once, unless the request is refused for its Authorization
+        (expect-<token>): then the 401 comes instead, and the client does not send the body."""
+        segments = [segment for segment in urlsplit(self.path).path.split("/") if segment]
+        mode = parse_upload_mode(segments[1]) if len(segments) > 1 and segments[0] == "uploadmode" else None
+        if mode and mode[0] == "expect" and not self._authorized(mode[1]):
+            self._continue = "withheld"
+            return True
+        self._continue = "sent"
+        return super().handle_expect_100()
+
     # -- dispatch and logging -----------------------------------------------------------------------------------
 
     def _dispatch(self) -> None:
@@ -182,6 +413,8 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             "completed": False,
             "start": time.monotonic(),
         }
+        if self._continue:
+            self._record["expect_continue"] = self._continue
         try:
             self._route([segment for segment in url.path.split("/") if segment])
             if not self._body_read and self._has_body():
@@ -226,7 +459,9 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             "status": self._route_status,
             "redirect": self._route_redirect,
             "auth": self._route_auth,
-            "upload": self._route_upload,
+            "channels": self._route_channels,
+            "_matrix": self._route_matrix,
+            "uploadmode": self._route_uploadmode,
         }
         route = routes.get(segments[0]) if segments else None
         if route is None:
@@ -309,29 +544,127 @@ class TestRequestHandler(BaseHTTPRequestHandler):
         else:
             self._route(rest[1:])
 
-    def _route_upload(self, rest: list[str]) -> None:
-        if self.command not in ("POST", "PUT"):
-            self._send_text(405, "upload needs POST or PUT", [("Allow", "POST, PUT")])
-            return
-        body = self._read_body()
-        self._record["body_bytes"] = len(body)
-        mode = rest[0] if rest else ""
-        if mode == "status":
-            code = _number(rest[1], int) if len(rest) == 2 else None
-            if code is None or not 200 <= code <= 599:
-                self._send_text(404, "bad status")
-            else:
-                self._send_status(code)
-        elif mode in ("stream", "matrix") and len(rest) == 1:
-            number = self.server.store_upload(body)
-            self._record["upload"] = f"uploads/{number}.bin"
-            if mode == "stream":
-                reply = {"file": f"{self._origin()}/range/uploads/{number}.bin", "thumb_url": None}
-            else:
-                reply = {"content_uri": f"mxc://localhost/{number}"}
-            self._send_bytes(200, json.dumps(reply).encode(), [("Content-Type", "application/json")])
-        else:
+    def _route_channels(self, rest: list[str]) -> None:
+        self._route_upload(["channels", *rest], None)
+
+    def _route_matrix(self, rest: list[str]) -> None:
+        self._route_upload(["_matrix", *rest], None)
+
+    def _route_uploadmode(self, rest: list[str]) -> None:
+        mode = parse_upload_mode(rest[0]) if rest else None
+        if mode is None:
             self._send_text(404, "unknown upload mode")
+        else:
+            self._route_upload(rest[1:], mode)
+
+    # -- uploads --------------------------------------------------------------------------------------------------
+
+    def _route_upload(self, segments: list[str], mode: tuple[str, object] | None) -> None:
+        """A multipart or raw upload, failing as `mode` (from parse_upload_mode) says."""
+        kind = upload_kind(segments)
+        if kind is None:
+            self._send_text(404, "not an upload path")
+            return
+        methods = ("POST", "PUT") if kind == "raw" else ("POST",)
+        if self.command not in methods:
+            self._send_text(405, f"upload needs {' or '.join(methods)}", [("Allow", ", ".join(methods))])
+            return
+        self._record["body_bytes"] = 0
+        self._record["query"] = self._query_dict()
+        name, argument = mode or ("normal", None)
+        if name == "failfirst" and self.server.count_request(self.path.split("?")[0]) <= argument:
+            self._discard_body()
+            self._send_json(500, {"message": "failing first"})
+        elif name == "expect" and not self._authorized(argument):
+            self._discard_body()
+            self._send_json(401, {"message": "unauthorized"}, [("WWW-Authenticate", "Bearer")])
+        elif name == "status":
+            self._discard_body()
+            extra = [("WWW-Authenticate", "Bearer")] if argument == 401 else []
+            self._send_json(argument, {"message": f"status {argument}"}, extra)
+        elif name == "drop":
+            length = self.headers.get("Content-Length", "").strip()
+            for _ in self._body_chunks(limit=int(length) // 2 if length.isdigit() else DROP_UNKNOWN_LENGTH):
+                pass
+            self._cut_connection()
+        else:
+            self._receive_upload(kind, html_reply=name == "notjson",
+                                 rate=argument if name == "slowread" else None)
+
+    def _receive_upload(self, kind: str, html_reply: bool, rate: float | None) -> None:
+        """Reads (at `rate` bytes/s if given), checks and stores the upload, and answers."""
+        chunks = self._body_chunks(rate=rate)
+        try:
+            number = self._receive_multipart(chunks) if kind == "multipart" else self._receive_raw(chunks)
+        except MalformedBody as error:
+            self._record["error"] = f"malformed: {error}"
+            for _ in chunks:                        # read the rest, so that the client reads the answer
+                pass
+            self._send_json(400, {"message": f"malformed body: {error}"})
+            return
+        if number is None:
+            self._send_json(400, {"message": "no file part"})
+        elif html_reply:
+            self._send_bytes(200, b"<html>not json</html>", [("Content-Type", "text/html; charset=utf-8")])
+        elif kind == "multipart":
+            base = f"{self._origin()}/range/uploads/{number}"
+            self._send_json(200, {"file": f"{base}.bin", "thumb_url": f"{base}.thumb"})
+        else:
+            self._send_json(200, {"content_uri": f"mxc://localhost/{number}"})
+
+    def _receive_multipart(self, chunks: Iterator[bytes]) -> int | None:
+        """Parses a multipart/form-data body as it arrives, logs its parts, and stores the (first) part named
+        "file"; returns its upload number, or None when there is no such part."""
+        boundary = multipart_boundary(self.headers.get("Content-Type"))
+        parts: list[UploadPart] = []
+        self._record["parts"] = []
+
+        def new_part(headers: email.message.Message) -> UploadPart:
+            part = UploadPart(headers)
+            if part.name == "file" and not any(other.pieces is not None for other in parts):
+                part.keep_bytes()
+            parts.append(part)
+            return part
+
+        reader = MultipartReader(boundary, new_part)
+        try:
+            for piece in chunks:
+                reader.feed(piece)
+            reader.close()
+        finally:
+            self._record["parts"] = [part.record() for part in parts]
+        stored = next((part for part in parts if part.pieces is not None), None)
+        return None if stored is None else self._store(stored.pieces)
+
+    def _receive_raw(self, chunks: Iterator[bytes]) -> int:
+        """Reads a raw upload body, logs its Content-Type and SHA-256, stores it; returns the upload number."""
+        self._record["content_type"] = self.headers.get("Content-Type")
+        digest = hashlib.sha256()
+        pieces = []
+        for piece in chunks:
+            digest.update(piece)
+            pieces.append(piece)
+        self._record["sha256"] = digest.hexdigest()
+        return self._store(pieces)
+
+    def _store(self, pieces: Iterable[bytes]) -> int:
+        number = self.server.store_upload(pieces)
+        self._record["upload"] = f"uploads/{number}.bin"
+        return number
+
+    def _authorized(self, token: object) -> bool:
+        return self.headers.get("Authorization") == f"Bearer {token}"
+
+    def _query_dict(self) -> dict:
+        values = parse_qs(self._query, keep_blank_values=True)
+        return {name: found[0] if len(found) == 1 else found for name, found in values.items()}
+
+    def _discard_body(self) -> None:
+        """Reads and forgets the request body, unless 100 Continue was withheld (then the client does not send it
+        and the connection is closed after the response)."""
+        if self._continue != "withheld":
+            for _ in self._body_chunks():
+                pass
 
     # -- files ----------------------------------------------------------------------------------------------------
 
@@ -483,12 +816,17 @@ class TestRequestHandler(BaseHTTPRequestHandler):
     def _send_text(self, status: int, text: str, headers: list[tuple[str, str]] = ()) -> None:
         self._send_bytes(status, text.encode(), [("Content-Type", "text/plain; charset=utf-8"), *headers])
 
+    def _send_json(self, status: int, value: dict, headers: list[tuple[str, str]] = ()) -> None:
+        self._send_bytes(status, json.dumps(value).encode(), [("Content-Type", "application/json"), *headers])
+
     def _send_status(self, code: int) -> None:
         extra = [("WWW-Authenticate", "Bearer")] if code == 401 else []
         self._send_text(code, f"status {code}", extra)
 
     def _origin(self) -> str:
-        scheme = "https" if self.server.tls else "http"
+        """scheme://host[:port] the client used (behind a proxy: its Host and X-Forwarded-Proto)."""
+        forwarded = self.headers.get("X-Forwarded-Proto", "").strip().lower()
+        scheme = forwarded if forwarded in ("http", "https") else "https" if self.server.tls else "http"
         host, port = self.server.server_address[:2]
         return f"{scheme}://{self.headers.get('Host') or f'{host}:{port}'}"
 
@@ -499,35 +837,83 @@ class TestRequestHandler(BaseHTTPRequestHandler):
         return "chunked" in self.headers.get("Transfer-Encoding", "").lower() or (length.isdigit() and int(length) > 0)
 
     def _read_body(self) -> bytes:
-        """The request body, by Content-Length or chunked transfer coding."""
-        self._body_read = True
+        """The whole request body, by Content-Length or chunked transfer coding."""
+        return b"".join(self._body_chunks())
+
+    def _body_chunks(self, rate: float | None = None, limit: int | None = None) -> Iterator[bytes]:
+        """The request body in pieces of at most READ_SIZE bytes as they arrive, counted into the record's
+        body_bytes. With `rate`, read in SLOW_READ_SIZE pieces paced at that many bytes per second; with `limit`,
+        stops after that many bytes. Marks the body read once all of it is."""
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            return self._read_chunked()
-        length = self.headers.get("Content-Length", "0").strip()
-        if not length.isdigit():
-            raise ValueError(f"bad Content-Length {length!r}")
-        return self._read_exactly(int(length))
+            body = BodyReader(self.rfile, None)
+        else:
+            length = self.headers.get("Content-Length", "0").strip()
+            if not length.isdigit():
+                raise ValueError(f"bad Content-Length {length!r}")
+            body = BodyReader(self.rfile, int(length))
+        piece_size = SLOW_READ_SIZE if rate else READ_SIZE
+        began = time.monotonic()
+        got = 0
+        while limit is None or got < limit:
+            if rate:
+                self._pace(began + got / rate)
+            piece = body.read(piece_size if limit is None else min(piece_size, limit - got))
+            if not piece:
+                self._body_read = True
+                return
+            got += len(piece)
+            self._record["body_bytes"] = self._record.get("body_bytes", 0) + len(piece)
+            yield piece
 
-    def _read_chunked(self) -> bytes:
-        parts = []
-        while True:
-            size_line = self.rfile.readline(1024)
-            if not size_line:
-                raise ClientGone("request body ended early")
-            size = int(size_line.split(b";")[0].strip(), 16)
-            if size == 0:
-                break
-            parts.append(self._read_exactly(size))
-            self._read_exactly(2)                   # CRLF after the chunk
-        while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
-            pass                                    # trailers
-        return b"".join(parts)
 
-    def _read_exactly(self, count: int) -> bytes:
-        data = self.rfile.read(count)
-        if len(data) != count:
+class BodyReader:
+    """One request body from a connection's buffered reader: `length` bytes, or chunked when `length` is None."""
+
+    def __init__(self, rfile, length: int | None):
+        self._rfile = rfile
+        self._chunked = length is None
+        self._left = length or 0                    # bytes left of the body, or of the current chunk
+        self._ended = not self._chunked and self._left == 0
+
+    def read(self, wanted: int) -> bytes:
+        """At most `wanted` bytes of the body (what one socket read brings), b"" at its end. Raises ClientGone
+        when the connection ends first, ValueError for broken chunked framing."""
+        if self._ended:
+            return b""
+        if self._left == 0 and not self._next_chunk():
+            return b""
+        piece = self._rfile.read1(min(wanted, self._left))
+        if not piece:
             raise ClientGone("request body ended early")
-        return data
+        self._left -= len(piece)
+        if self._left == 0:
+            if self._chunked:
+                self._expect_line_end()
+            else:
+                self._ended = True
+        return piece
+
+    def _next_chunk(self) -> bool:
+        """Reads a chunk-size line; at the last chunk reads the trailers, marks the end and returns False."""
+        line = self._rfile.readline(1024)
+        if not line:
+            raise ClientGone("request body ended early")
+        size_text = line.split(b";")[0].strip()
+        if not size_text or size_text.strip(b"0123456789abcdefABCDEF"):
+            raise ValueError(f"bad chunk size line {line[:80]!r}")
+        size = int(size_text, 16)
+        if size == 0:
+            while self._rfile.readline(1024) not in (b"\r\n", b"\n", b""):
+                pass                                # trailers
+            self._ended = True
+            return False
+        self._left = size
+        return True
+
+    def _expect_line_end(self) -> None:
+        end = self._rfile.readline(3)
+        if end not in (b"\r\n", b"\n"):
+            raise ClientGone("request body ended early") if not end else ValueError("no CRLF after a chunk")
 
 
 class TestHTTPServer(ThreadingHTTPServer):
@@ -550,6 +936,8 @@ class TestHTTPServer(ThreadingHTTPServer):
         self.wake_fd, self._wake_write_fd = os.pipe()     # readable once stopping: ends every stall at once
         self._connections: dict[socket.socket, threading.Thread] = {}
         self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}                 # requests per path, for failfirst-<n>
+        self._counts_lock = threading.Lock()
 
     def server_bind(self) -> None:
         """Binds without HTTPServer's reverse DNS lookup of the address."""
@@ -569,19 +957,28 @@ class TestHTTPServer(ThreadingHTTPServer):
         """One line on stderr (failed TLS handshakes end up here) instead of a traceback."""
         print(f"http_server: connection {client_address}: {sys.exc_info()[1]!r}", file=sys.stderr, flush=True)
 
-    def store_upload(self, body: bytes) -> int:
-        """Stores an upload as <root>/uploads/<n>.bin with the first free n (from 1) and returns n."""
+    def count_request(self, path: str) -> int:
+        """How many requests to `path` this server has seen, this one included."""
+        with self._counts_lock:
+            self._counts[path] = self._counts.get(path, 0) + 1
+            return self._counts[path]
+
+    def store_upload(self, body: bytes | Iterable[bytes]) -> int:
+        """Stores an upload (bytes, or a list of pieces) as <root>/uploads/<n>.bin with the first free n (from 1)
+        and returns n."""
+        pieces = [body] if isinstance(body, (bytes, bytearray, memoryview)) else list(body)
         folder = os.path.join(self.root, "uploads")
         os.makedirs(folder, exist_ok=True)
-        with self._lock:
-            number = 1
-            while True:
-                try:
-                    with open(os.path.join(folder, f"{number}.bin"), "xb") as file:
-                        file.write(body)
-                    return number
-                except FileExistsError:
-                    number += 1
+        number = 1
+        while True:
+            try:
+                file = open(os.path.join(folder, f"{number}.bin"), "xb")     # exclusive: n is ours alone
+            except FileExistsError:
+                number += 1
+                continue
+            with file:
+                file.writelines(pieces)
+            return number
 
     def stop(self) -> None:
         """Stops serving, cuts every open connection and gives the handlers SHUTDOWN_GRACE seconds to log."""

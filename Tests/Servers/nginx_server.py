@@ -11,15 +11,26 @@ and serves HTTPS; a client must trust ``ca_file``. ``make_self_signed`` makes a 
 the "untrusted certificate is refused" tests (usable with ``http_server.py --cert --key``); ``make_test_ca`` makes
 a CA and a certificate it signed (usable with both servers).
 
+With ``proxy_to="http://127.0.0.1:<port>"`` it is instead a (with ``tls=True``, TLS-terminating) reverse proxy:
+every request goes to that upstream (e.g. http_server.py) with its path and query string as the client sent them
+and its headers (also those with underscores, like api_key; Host as the client sent it; X-Forwarded-For and
+X-Forwarded-Proto added); its body is passed on as it arrives (proxy_request_buffering off, no size limit, a
+chunked body stays chunked over HTTP/1.1), and the response comes back unbuffered. nginx answers "Expect:
+100-continue" itself and does not pass it on. The access log then also has request_length (bytes of the request,
+body included) and upstream_status; an upstream that cuts the connection shows up as 502.
+
 From Python:
 
     with NginxTestServer(root, tls=True) as server:
         fetch(server.url("/a.ogg"), cafile=server.ca_file)
         server.wait_for_request(lambda r: r["path"] == "/a.ogg" and r["completed"])
 
+    with HTTPTestServer(root) as upstream, NginxTestServer(root, tls=True, proxy_to=upstream.base_url) as proxy:
+        post(proxy.url("/channels/messaging/1/file?api_key=k"), cafile=proxy.ca_file)   # logged by both
+
 As a script (prints one line ``PORT <n>`` once nginx accepts connections, stops nginx on SIGTERM or SIGINT):
 
-    python3 Tests/Servers/nginx_server.py --root DIR --log FILE [--tls DIR] [--throttle-rate 65536]
+    python3 Tests/Servers/nginx_server.py --root DIR --log FILE [--tls DIR] [--throttle-rate 65536] [--proxy-to URL]
 
 ``--tls DIR`` writes the CA to DIR/ca.pem (the certificate and key to DIR/server.pem and DIR/server.key). The
 --log file is nginx's access log, one JSON object per line with the keys method, path, status, bytes, range,
@@ -39,6 +50,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from http_server import LoggedTestServer, read_log  # noqa: E402  (the same folder; also when run as a script)
@@ -68,6 +80,9 @@ LOG_FORMAT = (
     '"headers":{"authorization":"$http_authorization","range":"$http_range","if-range":"$http_if_range",'
     '"user-agent":"$http_user_agent","host":"$http_host"}}'
 )
+PROXY_LOG_FORMAT = LOG_FORMAT[:-1] + ',"request_length":$request_length,"upstream_status":"$upstream_status"}'
+PROXY_TIMEOUT = 120         # seconds nginx waits on a silent upstream (as http_server.py's IDLE_TIMEOUT)
+PROXY_BODY_BUFFER = "1m"    # client_body_buffer_size: the pieces a request body is passed on in
 
 
 # -- certificates ---------------------------------------------------------------------------------------------------
@@ -149,9 +164,54 @@ def _quote(path: str) -> str:
     return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def proxy_upstream(url: str) -> str:
+    """The proxy_pass target for a proxy_to URL: scheme://host:port with no path, so that nginx passes each
+    request URI on as the client sent it. ValueError for anything else."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path not in ("", "/") \
+            or parts.query or parts.fragment or parts.username or parts.password:
+        raise ValueError(f"proxy_to must be http(s)://host[:port], not {url!r}")
+    _ = parts.port                                  # ValueError for a bad port
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def _locations(root: str, throttle_rate: int, proxy_to: str | None) -> str:
+    """The server block's locations: the files (and /throttle/), or everything proxied to `proxy_to`."""
+    if proxy_to:
+        return f"""\
+        client_max_body_size 0;
+        client_body_buffer_size {PROXY_BODY_BUFFER};
+        underscores_in_headers on;
+
+        location / {{
+            proxy_pass {proxy_upstream(proxy_to)};
+            proxy_http_version 1.1;
+            proxy_request_buffering off;
+            proxy_buffering off;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_connect_timeout 10s;
+            proxy_send_timeout {PROXY_TIMEOUT}s;
+            proxy_read_timeout {PROXY_TIMEOUT}s;
+        }}
+"""
+    return f"""\
+        location / {{
+        }}
+
+        location /throttle/ {{
+            alias {_quote(os.path.join(root, ""))};
+            limit_rate_after 0;
+            limit_rate {int(throttle_rate)};
+        }}
+"""
+
+
 def nginx_config(directory: str, root: str, port: int, access_log: str, *, certificate: dict | None = None,
-                 throttle_rate: int = DEFAULT_THROTTLE_RATE) -> str:
-    """The nginx.conf text: `root` at / and at /throttle/ (rate limited), every path nginx writes in `directory`."""
+                 throttle_rate: int = DEFAULT_THROTTLE_RATE, proxy_to: str | None = None) -> str:
+    """The nginx.conf text: `root` at / and at /throttle/ (rate limited), or with `proxy_to` every request proxied
+    there; every path nginx writes in `directory`."""
     def d(name: str) -> str:
         return _quote(os.path.join(directory, name))
 
@@ -180,7 +240,7 @@ http {{
     uwsgi_temp_path {d("uwsgi")};
     scgi_temp_path {d("scgi")};
 
-    log_format vn_test escape=json '{LOG_FORMAT}';
+    log_format vn_test escape=json '{PROXY_LOG_FORMAT if proxy_to else LOG_FORMAT}';
     access_log {_quote(access_log)} vn_test;
 
     sendfile on;
@@ -192,15 +252,7 @@ http {{
         server_name localhost 127.0.0.1;
 {tls}        root {_quote(root)};
 
-        location / {{
-        }}
-
-        location /throttle/ {{
-            alias {_quote(os.path.join(root, ""))};
-            limit_rate_after 0;
-            limit_rate {int(throttle_rate)};
-        }}
-    }}
+{_locations(root, throttle_rate, proxy_to)}    }}
 }}
 """
 
@@ -215,18 +267,22 @@ def free_port() -> int:
 class NginxTestServer(LoggedTestServer):
     """nginx serving `root` on 127.0.0.1 (HTTPS with `tls=True`), run in the foreground as a child process.
 
-    `throttle_rate` is the limit_rate (bytes per second) of /throttle/; `log` names the access log (by default a
+    `throttle_rate` is the limit_rate (bytes per second) of /throttle/; `proxy_to` (http(s)://host:port) makes it
+    a reverse proxy of every path to there instead of a file server; `log` names the access log (by default a
     file in the private directory, which `stop` removes). After `start`: port, base_url, url(), ca_file (None
     without TLS), requests(), wait_for_request(). ``with NginxTestServer(root) as server:`` starts and stops it.
     """
 
     def __init__(self, root: str, *, tls: bool = False, throttle_rate: int = DEFAULT_THROTTLE_RATE,
                  log: str | None = None, tls_directory: str | None = None, nginx: str = NGINX,
-                 startup_timeout: float = 10.0):
+                 startup_timeout: float = 10.0, proxy_to: str | None = None):
         super().__init__()
+        if proxy_to:
+            proxy_upstream(proxy_to)                # fail here, not when nginx reads its configuration
         self.root = os.path.abspath(root)
         self.tls = tls
         self.throttle_rate = throttle_rate
+        self.proxy_to = proxy_to
         self.log_path = os.path.abspath(log) if log else None
         self._own_log = log is None
         self._tls_directory = tls_directory
@@ -266,7 +322,8 @@ class NginxTestServer(LoggedTestServer):
         for _ in range(START_ATTEMPTS):
             self.port = free_port()
             config = nginx_config(self.directory, self.root, self.port, self.log_path,
-                                  certificate=self.certificate, throttle_rate=self.throttle_rate)
+                                  certificate=self.certificate, throttle_rate=self.throttle_rate,
+                                  proxy_to=self.proxy_to)
             config_path = _write(os.path.join(self.directory, "nginx.conf"), config)
             self._stderr = open(os.path.join(self.directory, "stderr.txt"), "w+b")
             # With its master process (not "master_process off"), nginx takes SIGTERM even when started with the
@@ -364,11 +421,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log", required=True, help="access log, JSON lines (appended to)")
     parser.add_argument("--tls", metavar="DIR", help="serve HTTPS; the test CA is written to DIR/ca.pem")
     parser.add_argument("--throttle-rate", type=int, default=DEFAULT_THROTTLE_RATE, help="bytes/s of /throttle/")
+    parser.add_argument("--proxy-to", metavar="URL", help="be a reverse proxy of every path to http(s)://host:port")
     args = parser.parse_args(argv)
+    if args.proxy_to:
+        try:
+            proxy_upstream(args.proxy_to)
+        except ValueError as error:
+            parser.error(str(error))
 
     signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS | {signal.SIGCHLD})
     server = NginxTestServer(args.root, tls=bool(args.tls), tls_directory=args.tls, log=args.log,
-                             throttle_rate=args.throttle_rate)
+                             throttle_rate=args.throttle_rate, proxy_to=args.proxy_to)
     server.start()
     try:
         print(f"PORT {server.port}", flush=True)

@@ -24,6 +24,10 @@ CURLcode vnshim_curl_setopt_long(CURL *curl, CURLoption option, long value);
 CURLcode vnshim_curl_setopt_pointer(CURL *curl, CURLoption option, const void *value);
 /** curl_easy_setopt of CURLOPT_WRITEFUNCTION or CURLOPT_HEADERFUNCTION. */
 CURLcode vnshim_curl_setopt_write_callback(CURL *curl, CURLoption option, curl_write_callback callback);
+/** curl_easy_setopt of CURLOPT_READFUNCTION. */
+CURLcode vnshim_curl_setopt_read_callback(CURL *curl, CURLoption option, curl_read_callback callback);
+/** curl_easy_setopt with a curl_off_t (CURLOPTTYPE_OFF_T options, e.g. CURLOPT_POSTFIELDSIZE_LARGE). */
+CURLcode vnshim_curl_setopt_offset(CURL *curl, CURLoption option, curl_off_t value);
 /** curl_easy_getinfo of a long (CURLINFO_LONG). */
 CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
 

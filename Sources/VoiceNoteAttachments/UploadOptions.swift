@@ -1,0 +1,66 @@
+import VoiceNoteCore
+import VoiceNoteNetwork
+
+/// How uploads are sent: Stream's multipart file upload, or Matrix's raw media upload.
+public enum UploadMode: String, Sendable, CaseIterable {
+    /// `POST <endpoint>`, multipart/form-data with one part named `file` (the file name and its MIME type); the
+    /// response's `file` is the URL (Stream `POST /channels/{type}/{id}/file`).
+    case multipart
+    /// `POST <endpoint>?filename=<name>`, the body is the file with its `Content-Type`; the response's
+    /// `content_uri` is the URL (Matrix `/_matrix/media/v3/upload`, an `mxc://` URI).
+    case raw
+}
+
+/// How an `Uploader` sends: the HTTP options (headers such as Stream's `api_key`,
+/// `Authorization` and `Stream-Auth-Type`, a CA file, timeouts), query parameters, the mode, the response key that
+/// holds the URL, the attachment type and the size limit.
+public struct UploadOptions: Sendable, Equatable {
+    /// One query parameter.
+    public struct QueryItem: Sendable, Equatable {
+        public var name: String
+        public var value: String
+
+        /// A parameter; both parts are percent-encoded when the URL is made.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// Headers, CA file and timeouts.
+    public var http = HTTPOptions()
+    /// Query parameters added to the endpoint, in order.
+    public var query: [QueryItem] = []
+    /// Multipart (Stream) or raw (Matrix).
+    public var mode = UploadMode.multipart
+    /// The response key holding the uploaded file's URL; nil for the mode's (`file`, or `content_uri`).
+    public var urlKey: String?
+    /// The attachment type uploaded (one of `AttachmentType.uploadable`).
+    public var type = AttachmentType.voiceRecording
+    /// The largest file sent, in bytes.
+    public var maximumBytes = LocalAttachment.defaultMaximumBytes
+
+    /// The defaults: multipart, the mode's response key, voiceRecording, 100 MiB, default HTTP options.
+    public init() {}
+
+    /// Adds a query parameter. - Throws: `.invalidArgument` for an empty name.
+    public mutating func addQuery(name: String, value: String) throws(VoiceNoteError) {
+        guard !name.isEmpty else { throw VoiceNoteError(.invalidArgument, "a query parameter needs a name") }
+        query.append(QueryItem(name: name, value: value))
+    }
+
+    /// The key whose value in the response is the uploaded URL.
+    public var responseURLKey: String { urlKey ?? (mode == .multipart ? "file" : "content_uri") }
+
+    /// The URL to post to for a file named `fileName`: `endpoint` with the query parameters (raw mode adds
+    /// `filename`), after any the endpoint has.
+    public func requestURL(endpoint: String, fileName: String) -> String {
+        var items = query
+        if mode == .raw { items.append(QueryItem(name: "filename", value: fileName)) }
+        guard !items.isEmpty else { return endpoint }
+        let fragment = endpoint.firstIndex(of: "#") ?? endpoint.endIndex
+        let base = endpoint[..<fragment]
+        let encoded = items.map { PercentEncoding.encode($0.name) + "=" + PercentEncoding.encode($0.value) }.joined(separator: "&")
+        return base + (base.contains("?") ? "&" : "?") + encoded
+    }
+}

@@ -1,0 +1,242 @@
+import VoiceNoteCore
+import VoiceNoteJSON
+import VoiceNoteNetwork
+import VoiceNoteSources
+
+/// Uploads attachments, one at a time, each on its own library thread (`vn-upload`) while libcurl sends it on the
+/// network thread: the four states as events, progress at 0, every 0.05 and 1, the uploaded URL written into the
+/// payload, then the post-processor. Cancel and retry at any time; a failure never touches the local file.
+public final class Uploader: @unchecked Sendable {
+    /// Rewrites the uploaded payload, synchronously on the upload thread (Stream's
+    /// `UploadedAttachmentPostProcessor`); an error it throws fails the upload with it.
+    public typealias PostProcessor = @Sendable (VoiceRecordingPayload) throws(VoiceNoteError) -> VoiceRecordingPayload
+
+    /// The http(s) URL uploads go to.
+    public let endpoint: String
+    /// How uploads go.
+    public let configuration: UploadOptions
+    /// The subscribers of the state events.
+    public let events: EventChannel<UploadState>
+
+    private struct Request {
+        var item: UploadItem
+        var payload: VoiceRecordingPayload?
+        /// Where a source's bytes start, to send them again on retry.
+        var start: Int64
+    }
+
+    private let monitor = Monitor()
+    private var current: UploadState?
+    private var request: Request?
+    private var thread: LibraryThread?
+    private var post: HTTPPost?
+    private var cancelled = false
+    private var closed = false
+    private var postProcessor: PostProcessor?
+
+    /// An uploader to `endpoint` delivering its events through `dispatcher`.
+    /// - Throws: `.invalidArgument` unless `endpoint` is an http(s) URL.
+    public init(endpoint: String, options: UploadOptions = UploadOptions(),
+                dispatcher: any EventDispatcher = EventThread.shared) throws(VoiceNoteError) {
+        try URLSource.validate(endpoint)
+        self.endpoint = endpoint
+        configuration = options
+        events = EventChannel(dispatcher: dispatcher)
+    }
+
+    /// The state of the last upload; nil before the first.
+    public var state: UploadState? { monitor.locked { current } }
+
+    /// Sets (or with nil removes) the post-processor; it applies from the next upload that reaches its end.
+    public func setPostProcessor(_ hook: PostProcessor?) { monitor.locked { postProcessor = hook } }
+
+    /// Starts an upload and returns at once (state `pendingUpload`). `payload`, when given, is the payload to
+    /// complete (the recorder's duration and waveform); else it is made from the file (duration and waveform read
+    /// from a voice recording) or from the source's name and size.
+    /// - Throws: `.busy` while an upload runs; `.misuse` after `close`; for a file, `LocalAttachment`'s statuses
+    ///   (`.notFound`, `.unsupported`, `.tooLarge`, `.invalidArgument`); for a source over the limit `.tooLarge`.
+    public func upload(_ item: UploadItem, payload: VoiceRecordingPayload? = nil) throws(VoiceNoteError) {
+        switch item {
+        case .file(let location):
+            _ = try LocalAttachment(location: location, type: configuration.type, maximumBytes: configuration.maximumBytes)
+        case .source(let source, let fileName, _):
+            guard AttachmentType.uploadable.contains(configuration.type) else {
+                throw VoiceNoteError(.unsupported, "a \(configuration.type) attachment cannot be uploaded")
+            }
+            guard !fileName.isEmpty else { throw VoiceNoteError(.invalidArgument, "an upload needs a file name") }
+            if let size = source.size, size - source.position > configuration.maximumBytes {
+                throw VoiceNoteError(.tooLarge, "\(fileName) is \(size - source.position) bytes, over the attachment limit of \(configuration.maximumBytes)")
+            }
+        }
+        let start: Int64 = if case .source(let source, _, _) = item { source.position } else { 0 }
+        try begin(Request(item: item, payload: payload, start: start))
+    }
+
+    /// Sends the last upload again. - Throws: `.misuse` unless it failed (or was cancelled).
+    public func retry() throws(VoiceNoteError) {
+        let last = monitor.locked { () -> Request? in
+            if case .uploadFailed = current { return request }
+            return nil
+        }
+        guard let last else { throw VoiceNoteError(.misuse, "retry needs a failed upload") }
+        try begin(last)
+    }
+
+    /// Cancels the running upload: it fails with `.cancelled` (unless it already ended). Any thread; no-op when
+    /// nothing runs.
+    public func cancel() {
+        let running = monitor.locked { () -> HTTPPost? in
+            guard let current, !current.isFinal else { return nil }
+            cancelled = true
+            return post
+        }
+        running?.cancel()
+    }
+
+    /// Waits until the upload ends or `timeout` seconds pass (nil: no limit); returns the state then.
+    public func wait(timeout: Double? = nil) -> UploadState? {
+        let deadline = timeout.map { monotonicNanoseconds() &+ UInt64(max(0, min($0, 1e6)) * 1e9) }
+        return monitor.locked {
+            while let state = current, !state.isFinal {
+                if let deadline {
+                    if !monitor.wait(untilMonotonicNanoseconds: deadline) { break }
+                } else {
+                    monitor.wait()
+                }
+            }
+            return current
+        }
+    }
+
+    /// Cancels any upload, waits for its thread (unless called on it, from the post-processor) and ends the
+    /// events: no callback runs after this returns.
+    public func close() {
+        cancel()
+        let running = monitor.locked { () -> LibraryThread? in
+            closed = true
+            defer { thread = nil }
+            return thread
+        }
+        running?.joinOrDetach()
+        setPostProcessor(nil)
+        events.close()
+    }
+
+    private func begin(_ request: Request) throws(VoiceNoteError) {
+        let previous = try monitor.locked { () throws(VoiceNoteError) -> LibraryThread? in
+            guard !closed else { throw VoiceNoteError(.misuse, "the uploader was destroyed") }
+            if let current, !current.isFinal { throw VoiceNoteError(.busy, "an upload is running; cancel it or wait") }
+            self.request = request
+            cancelled = false
+            post = nil
+            current = .pendingUpload
+            defer { thread = nil }
+            return thread
+        }
+        previous?.join()
+        events.emit(.pendingUpload)
+        do throws(VoiceNoteError) {
+            let started = try LibraryThread(name: "vn-upload") { [self] in run(request) }
+            monitor.locked { thread = started }
+        } catch {
+            finish(.uploadFailed(error))
+            throw error
+        }
+    }
+
+    private func run(_ request: Request) {
+        do throws(VoiceNoteError) {
+            let (body, base) = try prepare(request)
+            let made = HTTPPost(url: configuration.requestURL(endpoint: endpoint, fileName: request.item.fileName), options: configuration.http, body: body)
+            let proceed = monitor.locked { () -> Bool in
+                post = made
+                return !cancelled
+            }
+            guard proceed else { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
+            report(.uploading(progress: 0))
+            var steps = ProgressSteps(total: body.source.size.map { $0 - body.source.position })
+            let response = try made.send { [self] sent in
+                if let fraction = steps.advance(sent: sent) { report(.uploading(progress: fraction)) }
+            }
+            var payload = try Self.completed(base, with: response, urlKey: configuration.responseURLKey)
+            report(.uploading(progress: 1))
+            if let hook = monitor.locked({ postProcessor }) { payload = try hook(payload) }
+            finish(.uploaded(payload))
+        } catch {
+            finish(.uploadFailed(error))
+        }
+    }
+
+    /// The body to send and the payload to complete, for a request (on the upload thread: reading a recording's
+    /// waveform takes a while).
+    private func prepare(_ request: Request) throws(VoiceNoteError) -> (HTTPRequestBody, VoiceRecordingPayload) {
+        let source: ByteSource
+        let fileName = request.item.fileName
+        let mimeType: String
+        var payload: VoiceRecordingPayload
+        switch request.item {
+        case .file(let location):
+            let path = try LocalAttachment.path(of: location)
+            source = try FileSource(path: path)
+            mimeType = MIMEType(fileName: path).rawValue
+            if let given = request.payload {
+                payload = given
+            } else if configuration.type == .voiceRecording {
+                payload = try VoiceRecordingPayload.fromRecording(path: path)
+            } else {
+                payload = try VoiceRecordingPayload(type: configuration.type, assetURL: FileURL.make(path: path))
+            }
+        case .source(let given, _, let type):
+            source = given
+            try source.seek(to: request.start)
+            mimeType = type ?? MIMEType(fileName: fileName).rawValue
+            if let given = request.payload {
+                payload = given
+            } else {
+                payload = try VoiceRecordingPayload(type: configuration.type, assetURL: "about:blank")
+            }
+        }
+        if payload.title == nil { payload.title = fileName }
+        if payload.fileSize == nil { payload.fileSize = source.size.map { $0 - source.position } }
+        if payload.mimeType == nil { payload.mimeType = mimeType }
+        let form: HTTPRequestBody.Form = configuration.mode == .multipart
+            ? .multipart(field: "file", fileName: fileName, contentType: mimeType) : .raw(contentType: mimeType)
+        return (HTTPRequestBody(form, source: source), payload)
+    }
+
+    /// `payload` with the uploaded URL from the response's `urlKey` as `asset_url`, and its `thumb_url` when given.
+    /// - Throws: `.format` when the response is not a JSON object with an absolute URL there.
+    static func completed(_ payload: VoiceRecordingPayload, with response: HTTPPost.Response, urlKey: String) throws(VoiceNoteError) -> VoiceRecordingPayload {
+        let parsed = response.body.withUnsafeBytes { bytes in
+            Result { () throws(VoiceNoteError) in
+                try JSONDocument(parsing: bytes, limits: .payload, what: "the upload response (HTTP \(response.code))").top
+            }
+        }
+        let answer = try parsed.get()
+        guard let url = answer[urlKey]?.string, VoiceRecordingPayload.isAbsoluteURL(url) else {
+            throw VoiceNoteError(.format, "the upload response (HTTP \(response.code)) has no \"\(urlKey)\" URL")
+        }
+        var payload = payload
+        try payload.setAssetURL(url)
+        if let thumb = answer["thumb_url"]?.string {
+            var extra = payload.extraData
+            extra["thumb_url"] = .string(thumb)
+            try payload.setExtraData(extra)
+        }
+        return payload
+    }
+
+    private func report(_ state: UploadState) {
+        monitor.locked { current = state }
+        events.emit(state)
+    }
+
+    private func finish(_ state: UploadState) {
+        monitor.locked {
+            current = state
+            post = nil
+            monitor.broadcast()
+        }
+        events.emit(state)
+    }
+}
