@@ -72,12 +72,14 @@ let package = Package(
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "CPNG",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // libFuzzer target over the decoders and the waveform (`make fuzz`; see scripts/fuzz.sh).
+        // libFuzzer targets (`make fuzz`; see scripts/fuzz.sh): the decoders and the waveform,
         .executableTarget(name: "voicenote-fuzz-decoders", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
+        // ... and the JSON readers: payloads, message lists and the next-item provider.
+        .executableTarget(name: "voicenote-fuzz-json", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteAttachments"]),
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore", "VoiceNoteTestSupport"]),
         // Real fixture files (espeak-ng, sox, opusenc, ffmpeg) shared by the test targets.
         .target(name: "VoiceNoteTestSupport", dependencies: ["VoiceNoteCore", "VoiceNoteSources"], path: "Tests/Support"),

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target: `fuzz.sh SECONDS` explores with a random seed for that long (`make fuzz`: 300 s);
-# `fuzz.sh --runs N` replays the seeds and runs N inputs from a fixed seed (`make test`: reproducible in CI, so a
-# run that passed here passes there). Seeds: speech in each format, made here, and every earlier finding
-# (Tests/Fixtures/fuzz). A finding leaves crash-* files and fails.
+# Runs each libFuzzer target: `fuzz.sh SECONDS` explores each with a random seed for that long (`make fuzz`:
+# 300 s); `fuzz.sh --runs N` replays the seeds and runs N inputs from a fixed seed (`make test`: reproducible in
+# CI, so a run that passed here passes there). Targets and seeds:
+#   voicenote-fuzz-decoders  speech in each format, made here, and every earlier finding (Tests/Fixtures/fuzz)
+#   voicenote-fuzz-json      payloads and message lists (Tests/Fixtures/messages, Tests/Fixtures/fuzz-json)
+# A finding leaves crash-* files and fails.
 set -euo pipefail
 if [[ ${1:-} == --runs ]]; then
     limit=(-runs="${2:?usage: fuzz.sh --runs N}" -seed=1)
@@ -13,25 +15,41 @@ else
 fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-swift build --sanitize=fuzzer --scratch-path .build-fuzz --product voicenote-fuzz-decoders >/dev/null
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-corpus=$work/corpus; mkdir -p "$corpus" "$work/findings"
-espeak-ng -w "$work/s.wav" "A short voice note for the fuzzer." 2>/dev/null
-sox -R "$work/s.wav" -r 16000 -c 1 "$work/speech.wav" trim 0 1
-opusenc --quiet --serial 1 --bitrate 16 "$work/speech.wav" "$corpus/speech.ogg"
-for spec in "aac:-f adts" "mp3:" "flac:" "m4a:" ; do
-    ext=${spec%%:*}; args=${spec#*:}
-    ffmpeg -nostdin -v error -i "$work/speech.wav" $args "$corpus/speech.$ext"
-done
-cp "$work/speech.wav" "$corpus/"
-cp "$top"/Tests/Fixtures/fuzz/* "$corpus/"  # earlier findings: regressions seed every run
-echo "fuzz: voicenote-fuzz-decoders, $what"
-SWIFT_BACKTRACE=enable=no .build-fuzz/debug/voicenote-fuzz-decoders "$corpus" "${limit[@]}" \
-    -rss_limit_mb=1024 -timeout=10 -artifact_prefix="$work/findings/" -print_final_stats=1 2>"$work/log" || {
-    tail -40 "$work/log"
-    mkdir -p "$top/build/fuzz-findings" && cp "$work"/findings/* "$top/build/fuzz-findings/" 2>/dev/null || true
-    echo "fuzz: FINDING (inputs copied to build/fuzz-findings/)"
-    exit 1
+
+decoder_seeds() {
+    espeak-ng -w "$work/s.wav" "A short voice note for the fuzzer." 2>/dev/null
+    sox -R "$work/s.wav" -r 16000 -c 1 "$work/speech.wav" trim 0 1
+    opusenc --quiet --serial 1 --bitrate 16 "$work/speech.wav" "$1/speech.ogg"
+    for spec in "aac:-f adts" "mp3:" "flac:" "m4a:" ; do
+        ext=${spec%%:*}; args=${spec#*:}
+        ffmpeg -nostdin -v error -i "$work/speech.wav" $args "$1/speech.$ext"
+    done
+    cp "$work/speech.wav" "$1/"
+    cp "$top"/Tests/Fixtures/fuzz/* "$1/"  # earlier findings: regressions seed every run
 }
-grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/log" || true
-echo "fuzz: no finding"
+
+json_seeds() {
+    cp "$top"/Tests/Fixtures/messages/*.json "$top"/Tests/Fixtures/fuzz-json/* "$1/"
+}
+
+# fuzz TARGET SEEDER: builds the target, seeds a corpus and runs it; a finding is copied to build/fuzz-findings/.
+fuzz() {
+    local target=$1 corpus=$work/$1/corpus findings=$work/$1/findings
+    mkdir -p "$corpus" "$findings"
+    swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" >/dev/null
+    "$2" "$corpus"
+    echo "fuzz: $target, $what"
+    SWIFT_BACKTRACE=enable=no ".build-fuzz/debug/$target" "$corpus" "${limit[@]}" \
+        -rss_limit_mb=1024 -timeout=10 -artifact_prefix="$findings/" -print_final_stats=1 2>"$work/$target.log" || {
+        tail -40 "$work/$target.log"
+        mkdir -p "$top/build/fuzz-findings" && cp "$findings"/* "$top/build/fuzz-findings/" 2>/dev/null || true
+        echo "fuzz: FINDING in $target (inputs copied to build/fuzz-findings/)"
+        exit 1
+    }
+    grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$work/$target.log" || true
+    echo "fuzz: $target: no finding"
+}
+
+fuzz voicenote-fuzz-decoders decoder_seeds
+fuzz voicenote-fuzz-json json_seeds

@@ -29,3 +29,5 @@ mic="pcm.vn_mic { type file slave.pcm { type null } file \"/dev/null\" infile \"
 "$build/bin/voicenote" record --device vn_mic --device-config "$mic" --duration 3 -o "$tmp/recorded.ogg" --progress none
 "$build/bin/voicenote" info "$tmp/recorded.ogg" --json
 COLUMNS=${COLUMNS:-100} "$build/bin/voicenote" waveform "$tmp/recorded.ogg" --format bars
+echo "== its voiceRecording attachment payload (the JSON a chat message carries)"
+"$build/bin/voicenote" attachment "$tmp/recorded.ogg" --title "Recording" --compact

@@ -20,7 +20,6 @@ public final class HTTPPost: @unchecked Sendable {
     private let options: HTTPOptions
     private let body: HTTPRequestBody
     private let monitor = Monitor()
-    private var transfer: HTTPTransfer?
     private var cancelled = false
     private var outcome: Result<Response, VoiceNoteError>?
 
@@ -63,16 +62,15 @@ public final class HTTPPost: @unchecked Sendable {
                 }
             },
             sent: progress))
-        let start = monitor.locked { () -> Bool in
-            guard !cancelled else { return false }
-            transfer = made
-            return true
-        }
-        guard start else { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
+        let cancellation = VoiceNoteError(.cancelled, "the upload was cancelled")
+        guard !monitor.locked({ cancelled }) else { throw cancellation }
         loop.start(made)
         let result = monitor.locked { () -> Result<Response, VoiceNoteError> in
-            while outcome == nil && !cancelled { monitor.wait() }
-            return cancelled ? .failure(VoiceNoteError(.cancelled, "the upload was cancelled")) : outcome!
+            while true {
+                if cancelled { return .failure(cancellation) }
+                if let outcome { return outcome }
+                monitor.wait()
+            }
         }
         if case .failure(let error) = result, error.status == .cancelled { loop.cancel(made) }
         return try result.get()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import VoiceNoteAudio
+import VoiceNoteJSON
 
 /// `voicenote devices`: the ALSA capture and playback devices.
 struct DevicesCommand: ParsableCommand {
@@ -11,10 +12,10 @@ struct DevicesCommand: ParsableCommand {
     func run() {
         let devices = AudioDevices.list()
         if json {
-            print(JSONText.array(devices.map { device in
-                .raw(JSONText.object([("name", .string(device.name)), ("description", .string(device.description)),
-                                      ("capture", .bool(device.canCapture)), ("playback", .bool(device.canPlay))]))
-            }).text)
+            print(JSONValue.array(devices.map { device in
+                .members([("name", .string(device.name)), ("description", .string(device.description)),
+                          ("capture", .bool(device.canCapture)), ("playback", .bool(device.canPlay))])
+            }).line)
         } else {
             for device in devices {
                 let kinds = [device.canCapture ? "capture" : nil, device.canPlay ? "playback" : nil].compactMap { $0 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteJSON
 import VoiceNoteSources
 
 /// `voicenote info FILE|URL`: duration, codec, rate, channels, bitrate and size of an audio file or http(s) URL.
@@ -24,12 +25,12 @@ struct InfoCommand: ParsableCommand {
         let size = source.size ?? 0
         let name = source.name  // the path as given, or the URL without its query or credentials
         if json {
-            print(JSONText.object([
+            print(JSONValue.members([
                 ("file", .string(name)), ("duration", .number(info.duration)),
                 ("duration_is_estimate", .bool(info.durationIsEstimate)), ("codec", .string(info.codec)),
-                ("sample_rate", .integer(info.sampleRate)), ("channels", .integer(info.channels)),
-                ("bitrate", .integer(info.bitrate)), ("size", .integer(Int(size))),
-            ]))
+                ("sample_rate", .count(info.sampleRate)), ("channels", .count(info.channels)),
+                ("bitrate", .count(info.bitrate)), ("size", .count(size)),
+            ]).line)
         } else {
             let approximate = info.durationIsEstimate ? "~" : ""
             print("""

@@ -1,7 +1,8 @@
 #if canImport(Glibc)
-import Glibc
 #endif
+import Glibc
 import VoiceNoteCore
+import VoiceNoteJSON
 import VoiceNoteRecorder
 import VoiceNoteWaveform
 
@@ -91,10 +92,10 @@ final class RecordingSession: @unchecked Sendable {
         case .json:
             guard !outputClosed else { return }
             let state = ["stopped", "recording", "paused"][Int(context.state.rawValue)]
-            print(JSONText.object([("state", .string(state)), ("duration", .number(context.duration)),
-                                   ("average_power", .number(Double(context.averagePower))),
-                                   ("peak_power", .number(Double(context.peakPower))),
-                                   ("overruns", .integer(context.overruns)), ("path", .string(context.path))]))
+            print(JSONValue.members([("state", .string(state)), ("duration", .number(context.duration)),
+                                     ("average_power", .number(Double(context.averagePower))),
+                                     ("peak_power", .number(Double(context.peakPower))),
+                                     ("overruns", .count(context.overruns)), ("path", .string(context.path))]).line)
             if fflush(nil) != 0 { outputClosed = true; stopRequested = true }
         case .meter:
             let width = max(10, min(40, Terminal.columns - 24))
@@ -115,8 +116,8 @@ final class RecordingSession: @unchecked Sendable {
         if !outputClosed {
             if display != .json { print("\(path)  \(formatSeconds(result.duration)) s  \(result.size) bytes") }
             else {
-                print(JSONText.object([("finished", .string(path)), ("duration", .number(result.duration)),
-                                       ("size", .integer(Int(result.size)))]))
+                print(JSONValue.members([("finished", .string(path)), ("duration", .number(result.duration)),
+                                         ("size", .count(result.size))]).line)
             }
             if fflush(nil) == 0 { return }
         }

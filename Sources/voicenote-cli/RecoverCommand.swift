@@ -1,5 +1,6 @@
 import ArgumentParser
 import VoiceNoteCore
+import VoiceNoteJSON
 import VoiceNoteRecorder
 
 /// `voicenote recover [DIR]`: finishes takes a crash left behind.
@@ -16,10 +17,10 @@ struct RecoverCommand: ParsableCommand {
     func run() throws {
         let outcome = try Recorder.recover(directory: directory ?? RecorderConfiguration().directory)
         if json {
-            print(JSONText.object([
+            print(JSONValue.members([
                 ("recovered", .array(outcome.recovered.map { .string($0.path) })),
                 ("failed", .array(outcome.failed.map { .string("\($0.path): \($0.error.message)") })),
-            ]))
+            ]).line)
         } else {
             for file in outcome.recovered { print("recovered \(file.path)  \(formatSeconds(file.duration)) s  \(file.size) bytes") }
             for failure in outcome.failed { print("failed    \(failure.path): \(failure.error)") }

@@ -7,6 +7,9 @@ enum Terminal {
     /// Whether standard output is a terminal.
     static var isInteractive: Bool { isatty(STDOUT_FILENO) == 1 }
 
+    /// Whether standard error is a terminal (where progress bars go).
+    static var isInteractiveError: Bool { isatty(STDERR_FILENO) == 1 }
+
     /// The widest line the CLI draws: wider than any real terminal, and small enough that no `COLUMNS` makes a
     /// line cost more than a few kilobytes (`COLUMNS=1000000000` once asked for gigabytes).
     static let maximumColumns = 4096

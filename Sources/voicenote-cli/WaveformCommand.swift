@@ -1,8 +1,9 @@
 import ArgumentParser
 import VoiceNoteCodec
 import VoiceNoteCore
-import VoiceNoteWaveform
+import VoiceNoteJSON
 import VoiceNoteSources
+import VoiceNoteWaveform
 
 /// `voicenote waveform FILE|URL`: the waveform of an audio file or http(s) URL, as JSON, terminal bars, SVG or PNG.
 struct WaveformCommand: ParsableCommand {
@@ -42,7 +43,7 @@ struct WaveformCommand: ParsableCommand {
         let levels = try WaveformAnalysis.waveform(of: openAudio(file, http: http), samples: samples)
         switch format {
         case .json:
-            print(encoded(levels).text)
+            print(encoded(levels).line)
         case .bars:
             print(WaveformRendering.bars(levels, columns: Terminal.columns))
         case .svg:
@@ -54,11 +55,11 @@ struct WaveformCommand: ParsableCommand {
     }
 
     /// The levels in the chosen wire encoding, as a JSON array: Stream's floats (4 decimals), else the integers.
-    func encoded(_ levels: [Float]) -> JSONText {
+    func encoded(_ levels: [Float]) -> JSONValue {
         switch encoding.encode(levels) {
         case .levels(let values): .array(values.map { .number(Double(($0 * 10_000).rounded()) / 10_000) })
-        case .integers(let values): .array(values.map { .integer($0) })
-        case .bytes(let bytes): .array(bytes.map { .integer(Int($0)) })
+        case .integers(let values): .array(values.map { .count($0) })
+        case .bytes(let bytes): .array(bytes.map { .count($0) })
         }
     }
 }

@@ -47,6 +47,12 @@ import VoiceNoteTestSupport
         return (path, bytes)
     }
 
+    /// The logged requests that match, once there are `count` (the server logs a request after answering it).
+    static func records(_ server: HTTPTestServer, count: Int = 1, _ matching: @escaping ([String: Any]) -> Bool) -> [[String: Any]] {
+        _ = eventually(seconds: 10) { server.requests().filter(matching).count >= count }
+        return server.requests().filter(matching)
+    }
+
     static func stored(_ server: HTTPTestServer, root: String, _ record: [String: Any]) throws -> [UInt8] {
         let name = try #require(record["upload"] as? String)
         return Array(try Data(contentsOf: URL(fileURLWithPath: root + "/" + name)))
@@ -65,7 +71,8 @@ import VoiceNoteTestSupport
         let given = try VoiceRecordingPayload.fromRecording(path: audio, duration: 1.25, waveform: [0.5, 1])
         try run.uploader.upload(.file(FileURL.make(path: audio)), payload: given)
         guard case .uploaded(let payload) = run.finish() else { Issue.record("not uploaded: \(String(describing: run.uploader.state))"); return }
-        let record = try #require(server.requests().first { ($0["path"] as? String)?.hasPrefix("/channels/") == true })
+        let matched = Self.records(server) { ($0["path"] as? String)?.hasPrefix("/channels/") == true }
+        let record = try #require(matched.first)
         #expect(record["path"] as? String == "/channels/messaging/general/file?api_key=key%20%26%20more")
         #expect((record["query"] as? [String: String])?["api_key"] == "key & more")
         let headers = try #require(record["headers"] as? [String: String])
@@ -106,7 +113,8 @@ import VoiceNoteTestSupport
         #expect(payload.assetURL.hasPrefix("mxc://localhost/"))
         #expect(payload.mimeType == "application/octet-stream")
         #expect(payload.fileSize == 300_000)
-        let record = try #require(server.requests().first { ($0["path"] as? String)?.hasPrefix("/_matrix/") == true })
+        let matched = Self.records(server) { ($0["path"] as? String)?.hasPrefix("/_matrix/") == true }
+        let record = try #require(matched.first)
         #expect((record["query"] as? [String: String])?["filename"] == "voice message.ogg")
         #expect(record["content_type"] as? String == "application/octet-stream")
         #expect((record["headers"] as? [String: String])?["authorization"] == "Bearer syt_token")
@@ -177,7 +185,7 @@ import VoiceNoteTestSupport
         try run.uploader.retry()
         guard case .uploaded(let payload) = run.finish() else { Issue.record("retry did not upload"); return }
         #expect(payload.assetURL.contains("/range/uploads/"))
-        let uploads = server.requests().filter { $0["upload"] != nil }
+        let uploads = Self.records(server) { $0["upload"] != nil }
         #expect(uploads.count == 1)
         #expect(try Self.stored(server, root: root, try #require(uploads.first)) == file.bytes)
         // A source is sent again from where it started.
@@ -186,7 +194,7 @@ import VoiceNoteTestSupport
         guard case .uploadFailed = sourceRun.finish() else { Issue.record("no failure"); return }
         try sourceRun.uploader.retry()
         guard case .uploaded = sourceRun.finish() else { Issue.record("retry did not upload"); return }
-        let raw = server.requests().filter { ($0["path"] as? String)?.hasPrefix("/uploadmode/failfirst-1/_matrix") == true && $0["upload"] != nil }
+        let raw = Self.records(server) { ($0["path"] as? String)?.hasPrefix("/uploadmode/failfirst-1/_matrix") == true && $0["upload"] != nil }
         #expect(try Self.stored(server, root: root, try #require(raw.first)) == file.bytes)
     }
 

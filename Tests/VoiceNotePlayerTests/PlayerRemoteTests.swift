@@ -186,7 +186,7 @@ import VoiceNoteTestSupport
 /// The media cache and stable keys through the player: a replay costs no request, a key names the media.
 @Suite struct PlayerCacheTests {
     @Test func aCachedNoteReplaysWithTheServerStoppedFromA0600File() throws {
-        let (directory, path, server) = try PlayerRemoteTests.servedNote()
+        let (_, path, server) = try PlayerRemoteTests.servedNote()
         let cache = try testCache()
         let url = server.url("/range/input.ogg")
         let first = try PlayerRemoteTests.played(.url(url), cache: cache)
@@ -205,7 +205,7 @@ import VoiceNoteTestSupport
     }
 
     @Test func theSameURLUnderTwoKeysIsTwoEntriesAndTwoURLsUnderOneKeyAreOne() throws {
-        let (directory, _, server) = try PlayerRemoteTests.servedNote()
+        let (_, _, server) = try PlayerRemoteTests.servedNote()
         let cache = try testCache()
         let url = server.url("/range/input.ogg")
         let played = try PlayerRemoteTests.played(.url(url, key: "message-1/0"), cache: cache)

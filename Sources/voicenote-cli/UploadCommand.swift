@@ -1,0 +1,100 @@
+import ArgumentParser
+import VoiceNoteAttachments
+import VoiceNoteCore
+import VoiceNoteJSON
+import VoiceNoteNetwork
+
+/// `voicenote upload FILE --endpoint URL`: uploads a recording as Stream (multipart) or Matrix (`--raw`) expect
+/// it, shows a progress bar on a terminal and prints the uploaded payload JSON.
+struct UploadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload", abstract: "Upload a recording and print its voiceRecording payload (JSON).",
+        discussion: """
+            Stream: --endpoint https://chat.stream-io-api.com/channels/messaging/ID/file --query api_key=KEY \
+            --header "Authorization: JWT" --header "Stream-Auth-Type: jwt". Matrix: --raw --endpoint \
+            https://HOMESERVER/_matrix/media/v3/upload --header "Authorization: Bearer TOKEN" (asset_url is then \
+            the mxc:// URI).
+            """)
+
+    @Argument(help: ArgumentHelp("The recording.", valueName: "file"))
+    var file: String
+
+    @Option(help: ArgumentHelp("The http(s) URL to upload to.", valueName: "url"))
+    var endpoint: String
+
+    @Option(name: .customLong("query"), help: ArgumentHelp("A query parameter, name=value (repeatable).", valueName: "name=value"))
+    var query: [String] = []
+
+    @Flag(help: "Send the file as the body (Matrix media upload) instead of multipart/form-data (Stream).")
+    var raw = false
+
+    @Option(help: ArgumentHelp("The response key holding the uploaded URL (default: file, or content_uri with --raw).",
+                               valueName: "key"))
+    var urlKey: String?
+
+    @Option(help: "The title (default: the file name).")
+    var title: String?
+
+    @OptionGroup(title: "HTTP")
+    var http: HTTPArguments
+
+    @Flag(help: "Print on one line instead of indented.")
+    var compact = false
+
+    func validate() throws {
+        for item in query where !item.contains("=") || item.hasPrefix("=") {
+            throw ValidationError("--query: \"\(item)\" is not name=value")
+        }
+    }
+
+    func run() throws {
+        var options = UploadOptions()
+        options.mode = raw ? .raw : .multipart
+        options.urlKey = urlKey
+        options.http = try http.options()
+        for item in query {
+            let equals = item.firstIndex(of: "=") ?? item.endIndex
+            try options.addQuery(name: String(item[..<equals]), value: String(item[item.index(after: equals)...]))
+        }
+        let uploader = try Uploader(endpoint: endpoint, options: options)
+        defer { uploader.close() }
+        var payload = try VoiceRecordingPayload.fromRecording(path: file)
+        if let title { payload.title = title }
+        let bar = ProgressBar(enabled: Terminal.isInteractiveError)
+        _ = try uploader.events.subscribe({ state in
+            if case .uploading(let progress) = state { bar.show(progress) }
+        }, release: nil)
+        try uploader.upload(.file(file), payload: payload)
+        let outcome = uploader.wait()
+        bar.finish()
+        switch outcome {
+        case .uploaded(let uploaded): print(uploaded.json(indent: compact ? 0 : 2))
+        case .uploadFailed(let error): throw error
+        default: throw VoiceNoteError(.internal, "the upload did not end")
+        }
+    }
+}
+
+/// `[#########           ]  45%` on standard error, redrawn in place; nothing when standard error is no terminal.
+final class ProgressBar: @unchecked Sendable {
+    private let enabled: Bool
+    private let drawn = Locked(-1)
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    /// Draws `fraction` (0…1) when the shown percentage changes.
+    func show(_ fraction: Double) {
+        guard enabled else { return }
+        let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
+        guard drawn.withLock({ (last) -> Bool in defer { last = percent }; return last != percent }) else { return }
+        let width = 30
+        let filled = percent * width / 100
+        let padding = String(repeating: " ", count: 3 - String(percent).count)
+        Terminal.writeError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(padding)\(percent)%")
+    }
+
+    /// Ends the bar's line.
+    func finish() {
+        if enabled && drawn.withLock({ $0 }) >= 0 { Terminal.writeError("\n") }
+    }
+}
