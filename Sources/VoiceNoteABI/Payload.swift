@@ -5,32 +5,17 @@ import VoiceNoteJSON
 
 /// The object behind a `vn_payload *`: a payload under a lock (one thread at a time is the contract; the lock
 /// keeps a misbehaving host from tearing it).
-final class PayloadHandle: Sendable {
-    let payload: Locked<VoiceRecordingPayload>
+typealias PayloadHandle = ValueHandle<VoiceRecordingPayload>
 
-    init(_ payload: VoiceRecordingPayload) {
-        self.payload = Locked(payload)
-    }
-
-    /// A copy of the payload behind `handle`.
-    static func value(of handle: OpaquePointer?) throws(VoiceNoteError) -> VoiceRecordingPayload {
-        try Handles.get(handle, as: PayloadHandle.self, "payload").payload.withLock { $0 }
-    }
-
-    /// Applies a change; a change that throws leaves the payload as it was.
-    static func update(_ handle: OpaquePointer?, _ change: (inout VoiceRecordingPayload) throws(VoiceNoteError) -> Void) -> Int32 {
-        abiCall { () throws(VoiceNoteError) in
-            try Handles.get(handle, as: PayloadHandle.self, "payload").payload.withLock { (value) throws(VoiceNoteError) in
-                var changed = value
-                try change(&changed)
-                value = changed
-            }
-        }
+extension ValueHandle where Value == VoiceRecordingPayload {
+    /// Applies a change to the payload behind `handle`.
+    static func change(_ handle: OpaquePointer?, _ body: (inout VoiceRecordingPayload) throws(VoiceNoteError) -> Void) -> Int32 {
+        update(handle, "payload", body)
     }
 
     /// Runs a reading call on the payload behind `handle`.
     static func read(_ handle: OpaquePointer?, _ body: (VoiceRecordingPayload) throws(VoiceNoteError) -> Void) -> Int32 {
-        abiCall { () throws(VoiceNoteError) in try body(try value(of: handle)) }
+        abiCall { () throws(VoiceNoteError) in try body(try value(of: handle, "payload")) }
     }
 }
 
@@ -105,7 +90,7 @@ func textBuffer(_ bytes: UnsafePointer<CChar>?, _ length: Int, _ name: StaticStr
 }
 
 @c @implementation public func vn_payload_set_field(_ payload: OpaquePointer?, _ field: Int32, _ text: UnsafePointer<CChar>?) -> Int32 {
-    PayloadHandle.update(payload) { (payload) throws(VoiceNoteError) in
+    PayloadHandle.change(payload) { (payload) throws(VoiceNoteError) in
         let which = try payloadField(field)
         let value = try text.map { (text) throws(VoiceNoteError) in try utf8String(text, "text") }
         switch which {
@@ -131,7 +116,7 @@ private func payloadField(_ field: Int32) throws(VoiceNoteError) -> vn_payload_f
 }
 
 @c @implementation public func vn_payload_set_file_size(_ payload: OpaquePointer?, _ bytes: Int64) -> Int32 {
-    PayloadHandle.update(payload) { payload in payload.fileSize = bytes < 0 ? nil : bytes }
+    PayloadHandle.change(payload) { payload in payload.fileSize = bytes < 0 ? nil : bytes }
 }
 
 @c @implementation public func vn_payload_get_duration_s(_ payload: OpaquePointer?, _ outS: UnsafeMutablePointer<Double>?) -> Int32 {
@@ -139,7 +124,7 @@ private func payloadField(_ field: Int32) throws(VoiceNoteError) -> vn_payload_f
 }
 
 @c @implementation public func vn_payload_set_duration_s(_ payload: OpaquePointer?, _ seconds: Double) -> Int32 {
-    PayloadHandle.update(payload) { (payload) throws(VoiceNoteError) in
+    PayloadHandle.change(payload) { (payload) throws(VoiceNoteError) in
         guard !seconds.isNaN else { throw VoiceNoteError(.invalidArgument, "seconds is NaN") }
         try payload.setDuration(seconds < 0 ? nil : seconds)
     }
@@ -157,7 +142,7 @@ private func payloadField(_ field: Int32) throws(VoiceNoteError) -> vn_payload_f
 }
 
 @c @implementation public func vn_payload_set_waveform(_ payload: OpaquePointer?, _ values: UnsafePointer<Double>?, _ count: Int) -> Int32 {
-    PayloadHandle.update(payload) { (payload) throws(VoiceNoteError) in
+    PayloadHandle.change(payload) { (payload) throws(VoiceNoteError) in
         let levels = try values.map { (values) throws(VoiceNoteError) in
             Array(UnsafeBufferPointer(start: values, count: try checkedCount(count, "count", atMost: 1 << 20)))
         }
@@ -174,7 +159,7 @@ private func payloadField(_ field: Int32) throws(VoiceNoteError) -> vn_payload_f
 }
 
 @c @implementation public func vn_payload_set_extra_data(_ payload: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
-    PayloadHandle.update(payload) { (payload) throws(VoiceNoteError) in
+    PayloadHandle.change(payload) { (payload) throws(VoiceNoteError) in
         var extra = JSONObject()
         if let json {
             guard let object = try JSONValue(parsing: try utf8String(json, "json"), limits: .payload, what: "the extra data").object else {

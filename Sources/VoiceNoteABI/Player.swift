@@ -7,30 +7,17 @@ import VoiceNotePlayer
 /// claim is given back when the player loads another location or is destroyed).
 final class PlayerHandle: Sendable {
     let player: Player
-    private let held = Locked<HeldSource?>(nil)
+    /// The source the player holds for `vn_player_load_source` (loading it again is then "the same location").
+    let sources = SourceHolder()
 
     init(_ player: Player) {
         self.player = player
     }
 
-    /// The source the player holds for `handle` (loading it again is then "the same location"), if any.
-    func heldSource(for handle: SourceHandle) -> HeldSource? {
-        held.withLock { $0?.handle === handle ? $0 : nil }
-    }
-
-    /// Records what the player now plays (nil: a file): the claim on the source it held before is given back.
-    func hold(_ source: HeldSource?) {
-        let previous = held.withLock { (held) -> HeldSource? in
-            defer { held = source }
-            return held
-        }
-        if previous !== source { previous?.releaseClaim() }
-    }
-
     /// Closes the player (sound stops, no more callbacks) and gives its source back.
     func close() {
         player.close()
-        hold(nil)
+        sources.hold(nil)
     }
 }
 
@@ -69,7 +56,7 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
         let hint = try durationHint(durationHintS)
         let place: PlayerLocation = URLSource.isURL(location) ? .url(location) : .file(location)
         try handle.player.load(place, autoplay: autoplay != 0, durationHint: hint)
-        handle.hold(nil)
+        handle.sources.hold(nil)
     }
 }
 
@@ -84,7 +71,7 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
         let identity = try key.map { (text) throws(VoiceNoteError) in try utf8String(text, "key") }
         let hint = try durationHint(durationHintS)
         try handle.player.load(.url(text, options: settings, key: identity), autoplay: autoplay != 0, durationHint: hint)
-        handle.hold(nil)
+        handle.sources.hold(nil)
     }
 }
 
@@ -98,9 +85,9 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
         // The source this player holds already is the same location (Stream's loadAsset rules); any other is claimed
         // here (`.busy` when another player holds it) and given back if the load fails.
         let held: HeldSource
-        if let current = handle.heldSource(for: sourceHandle) { held = current } else { held = try HeldSource(claiming: sourceHandle) }
+        if let current = handle.sources.heldSource(for: sourceHandle) { held = current } else { held = try HeldSource(claiming: sourceHandle) }
         try handle.player.load(.source(held), autoplay: autoplay != 0, durationHint: hint)
-        handle.hold(held)
+        handle.sources.hold(held)
     }
 }
 

@@ -161,3 +161,23 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
 @c @implementation public func vn_source_destroy(_ source: OpaquePointer?) {
     _ = Handles.remove(source, as: SourceHandle.self)
 }
+
+/// The `vn_source` an object (a player, an uploader) holds for what it plays or sends: the claim on the one held
+/// before is given back when another takes its place, or when the object lets go (nil).
+final class SourceHolder: Sendable {
+    private let held = Locked<HeldSource?>(nil)
+
+    /// The source held for `handle`, if it is the one held now.
+    func heldSource(for handle: SourceHandle) -> HeldSource? {
+        held.withLock { $0?.handle === handle ? $0 : nil }
+    }
+
+    /// Holds `source` (nil: none); the claim on the one before is given back.
+    func hold(_ source: HeldSource?) {
+        let previous = held.withLock { (held) -> HeldSource? in
+            defer { held = source }
+            return held
+        }
+        if previous !== source { previous?.releaseClaim() }
+    }
+}

@@ -79,24 +79,16 @@ typealias UploadOptionsHandle = OptionsHandle<UploadSettings>
 /// (claimed until another upload replaces it or the uploader is destroyed, so a retry can send it again).
 final class UploaderHandle: Sendable {
     let uploader: Uploader
-    private let held = Locked<HeldSource?>(nil)
+    /// The source the last upload sends (none for a file).
+    let sources = SourceHolder()
 
     init(_ uploader: Uploader) {
         self.uploader = uploader
     }
 
-    /// Records the source the last upload sends (nil: a file); the claim on the one before is given back.
-    func hold(_ source: HeldSource?) {
-        let previous = held.withLock { (held) -> HeldSource? in
-            defer { held = source }
-            return held
-        }
-        if previous !== source { previous?.releaseClaim() }
-    }
-
     func close() {
         uploader.close()
-        hold(nil)
+        sources.hold(nil)
     }
 }
 
@@ -178,13 +170,13 @@ private func withUploader(_ uploader: OpaquePointer?, _ body: (UploaderHandle) t
 /// The payload of a C handle, or nil for NULL.
 private func payload(_ handle: OpaquePointer?) throws(VoiceNoteError) -> VoiceRecordingPayload? {
     guard handle != nil else { return nil }
-    return try PayloadHandle.value(of: handle)
+    return try PayloadHandle.value(of: handle, "payload")
 }
 
 @c @implementation public func vn_uploader_upload_file(_ uploader: OpaquePointer?, _ location: UnsafePointer<CChar>?, _ given: OpaquePointer?) -> Int32 {
     withUploader(uploader) { (handle) throws(VoiceNoteError) in
         try handle.uploader.upload(.file(try nonEmptyString(location, "location")), payload: try payload(given))
-        handle.hold(nil)
+        handle.sources.hold(nil)
     }
 }
 
@@ -198,7 +190,7 @@ private func payload(_ handle: OpaquePointer?) throws(VoiceNoteError) -> VoiceRe
         let completing = try payload(given)
         let held = try HeldSource(claiming: sourceHandle)
         try handle.uploader.upload(.source(held, fileName: name, mimeType: type), payload: completing)
-        handle.hold(held)
+        handle.sources.hold(held)
     }
 }
 

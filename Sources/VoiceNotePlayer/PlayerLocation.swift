@@ -71,14 +71,7 @@ enum LocationKey: Hashable, Sendable {
             guard name == "file" else {
                 throw VoiceNoteError(.unsupported, "\(name):// locations are not supported by this player: \(text)")
             }
-            let rest = text[text.index(scheme, offsetBy: 3)...]
-            let slash = rest.firstIndex(of: "/") ?? rest.endIndex
-            let host = rest[..<slash]
-            guard host.isEmpty || host == "localhost" else {
-                throw VoiceNoteError(.invalidArgument, "\(text) names another host; only local files play")
-            }
-            path = try percentDecoded(String(rest[slash...]), in: text)
-            guard !path.isEmpty else { throw VoiceNoteError(.invalidArgument, "\(text) names no file") }
+            path = try FileURL.path(of: text)
         }
         if !path.hasPrefix("/") { path = FileSystem.currentDirectory() + "/" + path }
         var parts: [Substring] = []
@@ -88,31 +81,5 @@ enum LocationKey: Hashable, Sendable {
             parts.append(part)
         }
         return "/" + parts.joined(separator: "/")
-    }
-
-    /// `%XX` escapes decoded; `.invalidArgument` for a bad escape or bytes that are not UTF-8.
-    private static func percentDecoded(_ text: String, in url: String) throws(VoiceNoteError) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { bytes.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
-                throw VoiceNoteError(.invalidArgument, "\(url) has a bad %-escape")
-            }
-            bytes.append(high << 4 | low)
-        }
-        guard let decoded = String(validating: bytes, as: UTF8.self), !decoded.utf8.contains(0) else {
-            throw VoiceNoteError(.invalidArgument, "\(url) decodes to bytes that are not a UTF-8 path")
-        }
-        return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

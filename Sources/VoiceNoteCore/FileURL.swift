@@ -1,6 +1,5 @@
-import VoiceNoteCore
-
-/// `file://` URLs of local attachments (RFC 8089): made from a path, and turned back into one.
+/// `file://` URLs (RFC 8089) of local files (attachments, player locations): made from a path, and turned back
+/// into one.
 public enum FileURL {
     /// The `file://` URL of a path (a relative path is taken from the current directory); bytes other than
     /// unreserved characters and `/` are percent-encoded.
@@ -9,16 +8,18 @@ public enum FileURL {
         return "file://" + PercentEncoding.encode(absolute, keepingSlashes: true)
     }
 
-    /// The path a `file://` URL names (host empty or `localhost`). - Throws: `.invalidArgument` for any other URL
-    /// (a local attachment must be a file URL), a bad percent escape, or a path that is not UTF-8.
+    /// The path a `file://` URL names (host empty or `localhost`). - Throws: `.invalidArgument` for any other URL,
+    /// another host, a bad percent escape, or a path that is not UTF-8.
     public static func path(of url: String) throws(VoiceNoteError) -> String {
         let lowered = url.prefix(7).lowercased()
         guard lowered == "file://" else {
-            throw VoiceNoteError(.invalidArgument, "a local attachment needs a file:// URL, not \(scheme(of: url))")
+            throw VoiceNoteError(.invalidArgument, "a local file needs a file:// URL, not \(scheme(of: url))")
         }
         var rest = url.dropFirst(7)
         if rest.lowercased().hasPrefix("localhost/") { rest = rest.dropFirst(9) }
-        guard rest.hasPrefix("/") else { throw VoiceNoteError(.invalidArgument, "a file:// URL names no local path") }
+        guard rest.hasPrefix("/") else {
+            throw VoiceNoteError(.invalidArgument, "a file:// URL names another host or no path; only local files are read")
+        }
         guard let bytes = PercentEncoding.decode(rest) else {
             throw VoiceNoteError(.invalidArgument, "a file:// URL has a bad percent escape")
         }

@@ -1,8 +1,8 @@
 /// RFC 3986 percent-encoding of every byte outside the unreserved characters (and of `/` unless kept): the one
-/// encoder of file URLs and query parameters.
-enum PercentEncoding {
+/// encoder and decoder of file URLs (attachments, the player's locations) and upload query parameters.
+public enum PercentEncoding {
     /// `text` with each byte other than `A–Z a–z 0–9 - . _ ~` (and `/` when `keepingSlashes`) as `%XX`.
-    static func encode(_ text: String, keepingSlashes: Bool = false) -> String {
+    public static func encode(_ text: String, keepingSlashes: Bool = false) -> String {
         var encoded = ""
         for byte in text.utf8 {
             if isUnreserved(byte) || (keepingSlashes && byte == UInt8(ascii: "/")) {
@@ -15,7 +15,7 @@ enum PercentEncoding {
     }
 
     /// The bytes of `text` with each `%XX` decoded; nil for a bad escape.
-    static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
+    public static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
         var bytes: [UInt8] = []
         var iterator = text.utf8.makeIterator()
         while let byte = iterator.next() {
