@@ -6,9 +6,10 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections recorder [--quick]      only the two recorder sections
        bench/run.py --sections player [--quick]        only the player
        bench/run.py --sections remote [--quick]        only the player over HTTP (media cache cold and warm)
+       bench/run.py --sections upload [--quick]        only the 10 MB upload against curl -F
 
 Sections (budgets: docs/performance.md; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile,
-player, remote, all, recorder):
+player, remote, upload, all, recorder):
 - Library size: the stripped .so against its budget.
 - Waveform (docs/waveform.md, 100 values) of Ogg Opus speech of 5 s, 60 s and 600 s (bench/make_corpus.sh), four
   whole processes run side by side:
@@ -76,10 +77,20 @@ player, remote, all, recorder):
   request there marks the row FAIL and the bench exits 1). Ratios against the local file, per turn, medians.
   Budgets: cold ≤ 200 ms; warm at the local file's speed (read as ≤ 1.25x). The CLI's `waveform URL` with the
   maps probe preloaded checks that the probe sees libcurl when it is loaded.
+- Upload (bench/upload.py, budget: ≥ 0.9x the throughput of `curl -F` on the same file): 10 MB of random bytes,
+  multipart, to Tests/Servers/http_server.py on 127.0.0.1 (`POST /channels/<type>/<id>/file`, the body parsed,
+  hashed and stored as it streams in), started once for the section. Per turn, after an untimed warm-up turn, in
+  alternating order: bench/upload_file.c (one process, one uploader, K takes of vn_uploader_upload_file with a
+  payload from vn_payload_create, so the file is not decoded; each timed from the call to the end of
+  vn_uploader_wait; the first take, with libcurl's dlopen and the first connection, reported apart) and K runs of
+  `curl -s -o /dev/null -w '%{time_total}' -F "file=@FILE;type=audio/ogg" URL` (curl's own transfer time). Every
+  upload's stored part is checked in the server's log (size and sha256 of the file). Ratio: curl ms / ours ms
+  from the medians, with the min-max of per-turn ratios.
 Writes RESULTS/latest.json (every run) and RESULTS/latest.md (the tables), and prints the tables. Sections not
 selected keep their previous results there, marked with the date they were measured.
 Exit status 0 when everything ran, budget misses included (the bench reports, it does not gate); 1 when a step
-failed to run (a missing tool, a build or a command that failed), or when a warm-cache run reached the server.
+failed to run (a missing tool, a build or a command that failed, an upload the server did not store intact), or
+when a warm-cache run reached the server.
 """
 import argparse
 import filecmp
@@ -102,6 +113,7 @@ import threading
 import time
 
 import first_frame  # bench/first_frame.py: this directory is sys.path[0]
+import upload  # bench/upload.py: the upload section
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -175,12 +187,12 @@ BUDGET_REMOTE_WARM_VS_LOCAL = 1.25            # "warm cache: the local file's sp
 REMOTE_COUNTS = {"turns": 7, "takes_per_process": 5}
 QUICK_REMOTE_COUNTS = {"turns": 3, "takes_per_process": 3}
 REMOTE_SETTLE_S = 0.1                         # how long the access log is watched after a process for late lines
-SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote")
+SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
-                "remote": "remote"}
+                "remote": "remote", "upload": "upload"}
 
 # The four waveform commands, in turn order; the first two are ours.
 OURS = ("cli", "sample")
@@ -2046,7 +2058,8 @@ def report_markdown(report: dict) -> str:
             f"{info.get('git')}; sections run: {', '.join(report['sections_run'])}.\n")
     renderers = (("waveform", waveform_markdown), ("recorder_cpu", recorder_cpu_markdown),
                  ("recorder_latency", recorder_latency_markdown), ("hostile_input", hostile_markdown),
-                 ("player", player_markdown), ("remote", remote_markdown), ("library_size", library_size_markdown))
+                 ("player", player_markdown), ("remote", remote_markdown), ("upload", upload.upload_markdown),
+                 ("library_size", library_size_markdown))
     for key, render in renderers:
         if key not in report:
             continue
@@ -2094,12 +2107,13 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true",
                         help=f"fewer turns: waveform {QUICK_RUNS}, recorder CPU {QUICK_RECORDER_RUNS}, "
                              f"latency {QUICK_LATENCY_COUNTS}, player CPU {QUICK_PLAYER_RUNS}, player latency "
-                             f"{QUICK_PLAYER_LATENCY_COUNTS}, remote {QUICK_REMOTE_COUNTS}")
+                             f"{QUICK_PLAYER_LATENCY_COUNTS}, remote {QUICK_REMOTE_COUNTS}, upload "
+                             f"{upload.QUICK_COUNTS}")
     parser.add_argument("--runs", type=int, help="turns of every section: waveform at every length (default: "
                         f"{RUNS}), recorder CPU (default {RECORDER_RUNS}), begin processes and stop takes (default "
                         f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}), play-latency "
-                        f"processes (default {PLAYER_LATENCY_COUNTS['turns']}) and remote turns (default "
-                        f"{REMOTE_COUNTS['turns']})")
+                        f"processes (default {PLAYER_LATENCY_COUNTS['turns']}), remote turns (default "
+                        f"{REMOTE_COUNTS['turns']}) and upload turns (default {upload.COUNTS['turns']})")
     parser.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="waveform: subset of 5,60,600")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -2114,6 +2128,7 @@ def main() -> int:
     player_runs = QUICK_PLAYER_RUNS if args.quick else PLAYER_RUNS
     player_counts = dict(QUICK_PLAYER_LATENCY_COUNTS if args.quick else PLAYER_LATENCY_COUNTS)
     remote_counts = dict(QUICK_REMOTE_COUNTS if args.quick else REMOTE_COUNTS)
+    upload_counts = dict(upload.QUICK_COUNTS if args.quick else upload.COUNTS)
     if args.runs:
         if args.runs < 1:
             parser.error("--runs must be at least 1")
@@ -2123,6 +2138,7 @@ def main() -> int:
         player_runs = args.runs
         player_counts["turns"] = args.runs
         remote_counts["turns"] = args.runs
+        upload_counts["turns"] = args.runs
     lengths = [int(text) for text in args.lengths.split(",") if text]
     if not lengths or any(length not in LENGTHS for length in lengths):
         parser.error(f"--lengths takes a subset of {','.join(map(str, LENGTHS))}")
@@ -2152,6 +2168,10 @@ def main() -> int:
             measured["player"] = player_section(build, work, player_runs, player_counts, player_inputs)
         if "remote" in sections:
             measured["remote"] = remote_section(player_inputs, work, remote_counts, build / "bin" / "voicenote")
+        if "upload" in sections:
+            # bench/upload.py gets this module for BenchError and the shared helpers (run as a script, it is
+            # __main__, not an importable `run`).
+            measured["upload"] = upload.upload_section(sys.modules[__name__], build, work, upload_counts)
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1
