@@ -1837,7 +1837,9 @@ typedef enum vn_payload_field {
 int vn_payload_copy_field(const vn_payload *payload, int field, char **out_text);
 
 /**
- * Sets or removes a text field; an existing key keeps its place, a new one is added at the end.
+ * Sets or removes a text field. An existing key keeps its place; a new one goes to its place among the known keys
+ * (Stream's order: `type`, `title`, `asset_url`, `file_size`, `mime_type`, `duration`, `waveform_data`), as do
+ * the other setters'.
  *
  * \param payload the payload.
  * \param field a #vn_payload_field.

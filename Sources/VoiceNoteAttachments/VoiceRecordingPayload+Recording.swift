@@ -9,7 +9,8 @@ extension VoiceRecordingPayload {
     /// recorder's `finished` data) or, when nil, read from the file. - Throws: `.notFound` and the other file
     /// statuses, and the decoder's when the file is not audio.
     public static func fromRecording(path: String, duration: Double? = nil, waveform: [Float]? = nil) throws(VoiceNoteError) -> VoiceRecordingPayload {
-        let size = try FileSystem.size(of: path)
+        // FileSource refuses a directory or a FIFO (a recording is a regular file) and gives the size.
+        let size = try FileSource(path: path).size ?? 0
         var seconds = duration
         if seconds == nil { seconds = try Decoders.info(of: FileSource(path: path)).duration }
         var levels = waveform
@@ -21,8 +22,8 @@ extension VoiceRecordingPayload {
     }
 
     /// A level as the Double that prints like the Float (0.1 rather than 0.10000000149011612), as Stream's
-    /// encoder writes its Float waveform.
+    /// encoder writes its Float waveform; a non-finite level stays non-finite, which the payload refuses.
     private static func shortest(_ level: Float) -> Double {
-        level.isFinite ? Double(level.description) ?? Double(level) : 0
+        level.isFinite ? Double(level.description) ?? Double(level) : Double(level)
     }
 }

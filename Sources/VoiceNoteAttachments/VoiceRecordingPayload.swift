@@ -9,8 +9,10 @@ import VoiceNoteJSON
 /// normalisation is `file_size`, which is bytes: a real is rounded to an integer when read (0 outside Int64), and
 /// any other value becomes 0, as in Stream.
 public struct VoiceRecordingPayload: Sendable, Equatable {
-    /// The keys this type knows; every other key is extra data.
-    public static let knownKeys: Set<String> = ["type", "title", "asset_url", "file_size", "mime_type", "duration", "waveform_data"]
+    /// The keys this type knows, in Stream's order; every other key is extra data.
+    public static let keyOrder = ["type", "title", "asset_url", "file_size", "mime_type", "duration", "waveform_data"]
+    /// The keys this type knows.
+    public static let knownKeys = Set(keyOrder)
 
     /// The JSON object, in its order.
     public private(set) var object: JSONObject
@@ -57,7 +59,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
     /// `title`, e.g. the file name.
     public var title: String? {
         get { object["title"]?.string }
-        set { object["title"] = newValue.map(JSONValue.string) }
+        set { setKnown("title", newValue.map(JSONValue.string)) }
     }
 
     /// `asset_url`: where the audio is (a `file://` URL before upload).
@@ -66,19 +68,19 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
     /// Sets `asset_url`. - Throws: `.invalidArgument` unless it is an absolute URL (`scheme:...`).
     public mutating func setAssetURL(_ url: String) throws(VoiceNoteError) {
         guard Self.isAbsoluteURL(url) else { throw VoiceNoteError(.invalidArgument, "asset_url must be an absolute URL") }
-        object["asset_url"] = .string(url)
+        setKnown("asset_url", .string(url))
     }
 
     /// `file_size` in bytes.
     public var fileSize: Int64? {
         get { object["file_size"].map(Self.bytes) }
-        set { object["file_size"] = newValue.map(JSONValue.integer) }
+        set { setKnown("file_size", newValue.map(JSONValue.integer)) }
     }
 
     /// `mime_type`, e.g. `audio/ogg`.
     public var mimeType: String? {
         get { object["mime_type"]?.string }
-        set { object["mime_type"] = newValue.map(JSONValue.string) }
+        set { setKnown("mime_type", newValue.map(JSONValue.string)) }
     }
 
     /// `duration` in seconds.
@@ -89,7 +91,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
         if let seconds, !(seconds.isFinite && seconds >= 0) {
             throw VoiceNoteError(.invalidArgument, "duration must be a finite number of seconds, not \(seconds)")
         }
-        object["duration"] = seconds.map(JSONValue.real)
+        setKnown("duration", seconds.map(JSONValue.real))
     }
 
     /// `waveform_data`: levels 0…1.
@@ -100,7 +102,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
         if let levels, levels.contains(where: { !$0.isFinite }) {
             throw VoiceNoteError(.invalidArgument, "waveform_data values must be finite")
         }
-        object["waveform_data"] = levels.map { .array($0.map(JSONValue.real)) }
+        setKnown("waveform_data", levels.map { .array($0.map(JSONValue.real)) })
     }
 
     /// Every member whose key is not a known one, in order.
@@ -117,6 +119,22 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
         _ = try JSONValue.object(extra).text()
         for key in extraData.keys where extra[key] == nil { object[key] = nil }
         for member in extra { object[member.key] = member.value }
+    }
+
+    /// Sets or removes a known key: an existing one in place; a new one before the first known key that comes after
+    /// it in Stream's order, else after the last known key, else first.
+    private mutating func setKnown(_ key: String, _ value: JSONValue?) {
+        guard let value else {
+            object[key] = nil
+            return
+        }
+        let rank = Self.keyOrder.firstIndex(of: key) ?? Self.keyOrder.count
+        func rankOf(_ member: JSONObject.Member) -> Int? { Self.keyOrder.firstIndex(of: member.key) }
+        let members = object.members
+        let index = members.firstIndex { (rankOf($0) ?? -1) > rank }
+            ?? members.lastIndex { rankOf($0) != nil }.map { $0 + 1 }
+            ?? 0
+        object.insert(key, value, at: index)
     }
 
     /// Checks the known keys of a payload read from JSON.
@@ -164,6 +182,6 @@ extension VoiceRecordingPayload {
     /// Sets `type` (nil removes it).
     public mutating func setType(_ type: AttachmentType?) throws(VoiceNoteError) {
         if let type, type.rawValue.isEmpty { throw VoiceNoteError(.invalidArgument, "an attachment type is not empty") }
-        object["type"] = type.map { .string($0.rawValue) }
+        setKnown("type", type.map { .string($0.rawValue) })
     }
 }

@@ -83,6 +83,15 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         }
     }
 
+    /// Sets `key` to `value`: in place when the key is there, else inserted at `index` (clamped to the members).
+    public mutating func insert(_ key: String, _ value: JSONValue, at index: Int) {
+        if let existing = members.firstIndex(where: { $0.key == key }) {
+            members[existing].value = value
+        } else {
+            members.insert(Member(key: key, value: value), at: Swift.max(0, Swift.min(index, members.count)))
+        }
+    }
+
     /// Iterates over the members in order.
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 }

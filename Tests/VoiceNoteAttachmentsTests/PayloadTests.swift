@@ -93,6 +93,21 @@ import VoiceNoteTestSupport
         }
     }
 
+    @Test func knownKeysSetLaterGoToTheirPlace() throws {
+        var payload = try VoiceRecordingPayload(assetURL: "https://x/a")
+        try payload.setDuration(2)
+        payload.title = "t"
+        payload.fileSize = 5
+        #expect(payload.json() == #"{"type":"voiceRecording","title":"t","asset_url":"https://x/a","file_size":5,"duration":2.0}"#)
+        var read = try VoiceRecordingPayload(json: #"{"a":1,"asset_url":"https://x/a","b":2}"#)
+        read.mimeType = "audio/ogg"
+        read.title = "t"
+        #expect(read.json() == #"{"a":1,"title":"t","asset_url":"https://x/a","mime_type":"audio/ogg","b":2}"#)
+        var extraOnly = try VoiceRecordingPayload(json: #"{"asset_url":"https://x/a"}"#)
+        try extraOnly.setType(.voiceRecording)
+        #expect(extraOnly.json() == #"{"type":"voiceRecording","asset_url":"https://x/a"}"#)
+    }
+
     @Test func extraDataReplacementKeepsPositions() throws {
         var payload = try VoiceRecordingPayload(json: #"{"a":1,"asset_url":"https://x/a","b":2,"c":3}"#)
         try payload.setExtraData(JSONObject([("c", .integer(30)), ("a", .integer(10)), ("d", .integer(4))]))
@@ -145,6 +160,8 @@ import VoiceNoteTestSupport
         #expect(given.duration == 1.5)
         #expect(given.json().contains(#""waveform_data":[0.1,0.2]"#))
         #expect(throws: VoiceNoteError.self) { try VoiceRecordingPayload.fromRecording(path: path + ".missing") }
+        #expect(throws: VoiceNoteError.self) { try VoiceRecordingPayload.fromRecording(path: Fixtures.directory, duration: 1, waveform: [0.5]) }
+        #expect(throws: VoiceNoteError.self) { try VoiceRecordingPayload.fromRecording(path: path, duration: 1, waveform: [.infinity]) }
     }
 
     @Test func localAttachmentLimits() throws {

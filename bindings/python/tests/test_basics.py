@@ -254,7 +254,8 @@ def test_capi_structs_match_the_compiled_header(tmp_path) -> None:
     cc = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
     if cc is None or not HEADER.exists():
         pytest.skip("needs a C compiler and the header")
-    structs = [_capi.vn_test_event, _capi.vn_audio_info, _capi.vn_recorder_context, _capi.vn_recorder_event]
+    structs = [_capi.vn_test_event, _capi.vn_audio_info, _capi.vn_recorder_context, _capi.vn_recorder_event,
+               _capi.vn_player_context, _capi.vn_player_event, _capi.vn_upload_event]
     lines = []
     for struct in structs:
         name = struct.__name__

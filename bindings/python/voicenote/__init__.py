@@ -17,10 +17,24 @@ Waveforms and stream facts are plain functions: :func:`waveform` and :func:`info
 binary file-like object, or an http(s) URL (fetched through the media cache: :func:`set_cache_directory`,
 :func:`cache_size`, :func:`clear_cache`); :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
 :func:`encode_waveform` and :func:`decode_waveform` prepare a waveform for display and for the wire.
+
+Attachments: :class:`VoiceRecordingPayload` is Stream's ``voiceRecording`` payload (read and written back exactly);
+:class:`Uploader` sends a recording (or bytes) to a Stream-like multipart or a Matrix-like raw endpoint, with
+progress, cancel, retry and a post-processor; :func:`find_next_item` picks the voice message to play next in a
+channel's messages; :func:`attachment_type_for`, :func:`mime_type_for`, :func:`attachment_type_of`,
+:func:`check_local_attachment` and :func:`recording_display_name` are Stream's small rules.
 """
 
 from __future__ import annotations
 
+from ._attachments import (
+    DEFAULT_MAX_BYTES,
+    attachment_type_for,
+    attachment_type_of,
+    check_local_attachment,
+    mime_type_for,
+    recording_display_name,
+)
 from ._audioinfo import AudioInfo, info
 from ._cache import (
     DEFAULT_CACHE_LIMIT,
@@ -39,6 +53,8 @@ from ._info import version, version_number
 from ._lib import LibraryNotFoundError
 from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
 from ._loop import EventLoop
+from ._messages import NEXT_SCOPES, find_next_item
+from ._payload import VoiceRecordingPayload
 from ._recorder import (
     MaxDurationReached,
     MaxDurationWarning,
@@ -64,6 +80,7 @@ from ._player import (
 from ._recovery import RecoveredFile, recover
 from ._session import SessionKind
 from ._testsource import TestEvent, TestSource
+from ._upload import Uploader, UploadEvent, UploadMode, UploadState
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
 from ._waveform_display import BAR_GAP, BAR_PITCH, BAR_WIDTH, bars, resample
 from ._waveform_encoding import MAX_DECODED, WaveformEncoding, decode_waveform, encode_waveform
@@ -173,4 +190,17 @@ __all__ = [
     "cache_size",
     "clear_cache",
     "DEFAULT_CACHE_LIMIT",
+    "VoiceRecordingPayload",
+    "attachment_type_for",
+    "mime_type_for",
+    "attachment_type_of",
+    "check_local_attachment",
+    "recording_display_name",
+    "DEFAULT_MAX_BYTES",
+    "find_next_item",
+    "NEXT_SCOPES",
+    "Uploader",
+    "UploadMode",
+    "UploadState",
+    "UploadEvent",
 ]

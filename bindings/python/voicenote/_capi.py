@@ -111,6 +111,29 @@ VN_PLAYER_EVENT_CONTEXT = 0
 VN_PLAYER_EVENT_FINISHED = 1
 VN_PLAYER_EVENT_FAILED = 2
 
+# --- Attachment payloads, types, messages and uploads ------------------------------------------------------------
+
+# vn_payload_field
+VN_PAYLOAD_TYPE = 0
+VN_PAYLOAD_TITLE = 1
+VN_PAYLOAD_ASSET_URL = 2
+VN_PAYLOAD_MIME_TYPE = 3
+
+# vn_next_scope
+VN_NEXT_SAME_MESSAGE = 0
+VN_NEXT_SUBSEQUENT_FROM_USER = 1
+VN_NEXT_CONSECUTIVE = 2
+
+# vn_upload_mode
+VN_UPLOAD_MULTIPART = 0
+VN_UPLOAD_RAW = 1
+
+# vn_upload_state
+VN_UPLOAD_PENDING = 0
+VN_UPLOAD_UPLOADING = 1
+VN_UPLOAD_FAILED = 2
+VN_UPLOAD_UPLOADED = 3
+
 # --- Types ----------------------------------------------------------------------------------------------------
 
 vn_subscription_id = c_uint64
@@ -256,6 +279,36 @@ class vn_player_event(Structure):
     ]
 
 
+class vn_payload(Structure):
+    """Opaque ``struct vn_payload`` (a voiceRecording payload); only used through :data:`vn_payload_p`."""
+
+
+class vn_upload_options(Structure):
+    """Opaque ``struct vn_upload_options``; only used through :data:`vn_upload_options_p`."""
+
+
+class vn_uploader(Structure):
+    """Opaque ``struct vn_uploader``; only used through :data:`vn_uploader_p`."""
+
+
+vn_payload_p = POINTER(vn_payload)
+vn_upload_options_p = POINTER(vn_upload_options)
+vn_uploader_p = POINTER(vn_uploader)
+
+
+class vn_upload_event(Structure):
+    """``vn_upload_event``: valid only during the callback; ``size`` tells how much of it the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("state", c_int),
+        ("progress", c_double),
+        ("status", c_int),
+        ("message", c_char_p),
+        ("payload_json", c_char_p),
+    ]
+
+
 #: ``void (*vn_log_fn)(void *user_data, int level, const char *message)``
 vn_log_fn = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 #: ``void (*vn_release_fn)(void *user_data)``
@@ -280,6 +333,11 @@ vn_recorder_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_recorder_even
 vn_recovered_fn = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_double, c_int64, c_int)
 #: ``void (*vn_player_event_fn)(void *user_data, const vn_player_event *event)``
 vn_player_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_player_event))
+#: ``void (*vn_upload_event_fn)(void *user_data, const vn_upload_event *event)``
+vn_upload_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_upload_event))
+#: ``int (*vn_upload_post_processor_fn)(void *user_data, const char *payload_json, char **out_payload_json)``;
+#: ``out_payload_json`` is a ``c_void_p`` slot so the trampoline can store a ``vn_strdup`` pointer in it.
+vn_upload_post_processor_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, POINTER(c_void_p))
 
 
 class _Nullable:
@@ -526,3 +584,79 @@ vn_player_subscribe = _declare(
 )
 vn_player_get_context = _declare("vn_player_get_context", c_int, [vn_player_p, POINTER(vn_player_context)])
 vn_player_copy_location = _declare("vn_player_copy_location", c_int, [vn_player_p, POINTER(c_void_p)])
+
+# Attachment payloads (char ** out-parameters are c_void_p slots: the pointer is kept for vn_free)
+_owned_p = POINTER(c_void_p)
+vn_payload_create = _declare("vn_payload_create", c_int, [c_char_p, POINTER(vn_payload_p)])
+vn_payload_parse = _declare("vn_payload_parse", c_int, [c_char_p, c_size_t, POINTER(vn_payload_p)])
+vn_payload_from_recording = _declare(
+    "vn_payload_from_recording", c_int, [c_char_p, c_double, _float_p, c_size_t, POINTER(vn_payload_p)]
+)
+vn_payload_destroy = _declare("vn_payload_destroy", None, [vn_payload_p])
+vn_payload_to_json = _declare("vn_payload_to_json", c_int, [vn_payload_p, c_int, _owned_p])
+vn_payload_copy_field = _declare("vn_payload_copy_field", c_int, [vn_payload_p, c_int, _owned_p])
+vn_payload_set_field = _declare("vn_payload_set_field", c_int, [vn_payload_p, c_int, c_char_p])
+vn_payload_get_file_size = _declare("vn_payload_get_file_size", c_int, [vn_payload_p, POINTER(c_int64)])
+vn_payload_set_file_size = _declare("vn_payload_set_file_size", c_int, [vn_payload_p, c_int64])
+vn_payload_get_duration_s = _declare("vn_payload_get_duration_s", c_int, [vn_payload_p, POINTER(c_double)])
+vn_payload_set_duration_s = _declare("vn_payload_set_duration_s", c_int, [vn_payload_p, c_double])
+vn_payload_get_waveform = _declare(
+    "vn_payload_get_waveform", c_int, [vn_payload_p, POINTER(c_double), c_size_t, _size_p]
+)
+vn_payload_set_waveform = _declare("vn_payload_set_waveform", c_int, [vn_payload_p, POINTER(c_double), c_size_t])
+vn_payload_copy_extra_data = _declare("vn_payload_copy_extra_data", c_int, [vn_payload_p, _owned_p])
+vn_payload_set_extra_data = _declare("vn_payload_set_extra_data", c_int, [vn_payload_p, c_char_p])
+
+# Attachment types and names
+vn_attachment_type_for_file = _declare("vn_attachment_type_for_file", c_char_p, [c_char_p])
+vn_mime_type_for_file = _declare("vn_mime_type_for_file", c_char_p, [c_char_p])
+vn_attachment_type_of_json = _declare("vn_attachment_type_of_json", c_int, [c_char_p, c_size_t, _owned_p])
+vn_attachment_check_local = _declare("vn_attachment_check_local", c_int, [c_char_p, c_char_p, c_int64])
+vn_recording_display_name = _declare("vn_recording_display_name", c_int, [c_int, _owned_p])
+
+# Messages and the next voice message
+vn_find_next_item = _declare(
+    "vn_find_next_item", c_int, [c_char_p, c_size_t, c_char_p, c_char_p, c_int, _owned_p]
+)
+
+# Uploads
+vn_upload_options_create = _declare("vn_upload_options_create", c_int, [POINTER(vn_upload_options_p)])
+vn_upload_options_destroy = _declare("vn_upload_options_destroy", None, [vn_upload_options_p])
+vn_upload_options_set_mode = _declare("vn_upload_options_set_mode", c_int, [vn_upload_options_p, c_int])
+vn_upload_options_set_http = _declare("vn_upload_options_set_http", c_int, [vn_upload_options_p, vn_http_options_p])
+vn_upload_options_add_query = _declare(
+    "vn_upload_options_add_query", c_int, [vn_upload_options_p, c_char_p, c_char_p]
+)
+vn_upload_options_set_url_key = _declare("vn_upload_options_set_url_key", c_int, [vn_upload_options_p, c_char_p])
+vn_upload_options_set_attachment_type = _declare(
+    "vn_upload_options_set_attachment_type", c_int, [vn_upload_options_p, c_char_p]
+)
+vn_upload_options_set_max_bytes = _declare("vn_upload_options_set_max_bytes", c_int, [vn_upload_options_p, c_int64])
+vn_upload_options_set_event_loop = _declare(
+    "vn_upload_options_set_event_loop", c_int, [vn_upload_options_p, vn_event_loop_p]
+)
+# char *vn_strdup(const char *): c_void_p keeps the pointer (a c_char_p restype would copy it into bytes and leak it).
+vn_strdup = _declare("vn_strdup", c_void_p, [c_char_p])
+vn_uploader_create = _declare(
+    "vn_uploader_create", c_int, [c_char_p, vn_upload_options_p, POINTER(vn_uploader_p)]
+)
+vn_uploader_destroy = _declare("vn_uploader_destroy", None, [vn_uploader_p])
+vn_uploader_subscribe = _declare(
+    "vn_uploader_subscribe",
+    c_int,
+    [vn_uploader_p, _Nullable(vn_upload_event_fn), c_void_p, _Nullable(vn_release_fn),
+     POINTER(vn_subscription_id)],
+)
+vn_uploader_set_post_processor = _declare(
+    "vn_uploader_set_post_processor",
+    c_int,
+    [vn_uploader_p, _Nullable(vn_upload_post_processor_fn), c_void_p, _Nullable(vn_release_fn)],
+)
+vn_uploader_upload_file = _declare("vn_uploader_upload_file", c_int, [vn_uploader_p, c_char_p, vn_payload_p])
+vn_uploader_upload_source = _declare(
+    "vn_uploader_upload_source", c_int, [vn_uploader_p, vn_source_p, c_char_p, c_char_p, vn_payload_p]
+)
+vn_uploader_cancel = _declare("vn_uploader_cancel", c_int, [vn_uploader_p])
+vn_uploader_retry = _declare("vn_uploader_retry", c_int, [vn_uploader_p])
+vn_uploader_wait = _declare("vn_uploader_wait", c_int, [vn_uploader_p, c_int, POINTER(c_int)])
+vn_uploader_copy_result = _declare("vn_uploader_copy_result", c_int, [vn_uploader_p, _owned_p])

@@ -1,0 +1,66 @@
+"""Which voice message plays next, in a channel's messages (``vn_find_next_item``, Stream's next-item provider)."""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Union
+
+from . import _capi
+from ._audio_object import text_arg
+from ._strings import json_argument, json_bytes, owned_text
+from .errors import invalid_argument
+
+__all__ = ["find_next_item", "NEXT_SCOPES", "Messages"]
+
+#: The scopes :func:`find_next_item` takes, by name (``vn_next_scope``).
+NEXT_SCOPES: Dict[str, int] = {
+    "same-message": _capi.VN_NEXT_SAME_MESSAGE,
+    "subsequent-messages-from-user": _capi.VN_NEXT_SUBSEQUENT_FROM_USER,
+    "consecutive": _capi.VN_NEXT_CONSECUTIVE,
+}
+
+#: A channel's messages: JSON text (``str`` or UTF-8 bytes), or the decoded lists and dicts.
+Messages = Union[str, bytes, bytearray, memoryview, list, dict]
+
+
+def _scope(scope: str) -> int:
+    if not isinstance(scope, str):
+        raise TypeError(f"scope must be a str, not {type(scope).__name__}")
+    number = NEXT_SCOPES.get(scope)
+    if number is None:
+        raise invalid_argument(f"unknown scope {scope!r} (one of {', '.join(NEXT_SCOPES)})")
+    return number
+
+
+def find_next_item(messages: Messages, current_url: str, current_user_id: Optional[str], scope: str) -> Optional[str]:
+    """The ``asset_url`` of the voice message to play after ``current_url``, or None when nothing follows.
+
+    The current one is found in the newest message having it as a ``voiceRecording`` attachment's ``asset_url``;
+    nothing follows when it is not found, or when the current user sent it. Other attachment types are skipped.
+
+    Args:
+        messages: the channel's messages in chronological order (oldest first, as Stream's REST API returns them):
+            an array of ``{"id", "user": {"id"}, "attachments": [{"type", "asset_url", …}]}``, or an object with
+            such a ``messages`` array; as JSON text (``str`` or UTF-8 bytes, at most 64 MiB) or as the decoded
+            lists and dicts (written with ``json.dumps(..., ensure_ascii=False)``).
+        current_url: the location playing now.
+        current_user_id: the current user's id, or None.
+        scope: ``"same-message"`` (the next voice recording of the same message only),
+            ``"subsequent-messages-from-user"`` (else the first of the message right after it, when the same author
+            sent it) or ``"consecutive"`` (the next one in time from anyone but the current user, up to a message
+            with none).
+
+    Raises:
+        InvalidArgumentError: an unknown scope (also a ``ValueError``).
+        FormatError: invalid JSON, or a message or attachment list that is not of its JSON type.
+        TooLargeError: over 64 MiB.
+        TypeError: an argument of the wrong type, or a value :mod:`json` cannot write.
+        ValueError: a NUL byte in ``current_url`` or ``current_user_id``.
+    """
+    number = _scope(scope)
+    url = text_arg("current_url", current_url)
+    user = None if current_user_id is None else text_arg("current_user_id", current_user_id)
+    if isinstance(messages, (list, dict)):
+        data = json_bytes(messages)
+    else:
+        data = json_argument(messages, "messages")
+    return owned_text(lambda out: _capi.vn_find_next_item(data, len(data), url, user, number, out))

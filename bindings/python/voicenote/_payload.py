@@ -1,0 +1,379 @@
+"""``VoiceRecordingPayload``: Stream's ``voiceRecording`` attachment payload (``vn_payload``)."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import operator
+import os
+from collections.abc import Mapping
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from . import _buffers, _capi, _lifecycle, _sources
+from ._audio_object import text_arg
+from ._strings import JSONText, json_argument, json_bytes, owned_text
+from .errors import check, invalid_argument
+
+__all__ = ["VoiceRecordingPayload"]
+
+_INT64_MAX = (1 << 63) - 1
+_INDENT_MAX = 16
+#: The most waveform values a payload holds (``vn_payload_set_waveform``).
+_WAVEFORM_MAX = 1 << 20
+
+
+
+def _size_arg(value: Any) -> int:
+    number = operator.index(value)
+    if not 0 <= number <= _INT64_MAX:
+        raise invalid_argument(f"file_size must be 0…{_INT64_MAX} bytes or None, not {number}")
+    return number
+
+
+def _duration_arg(value: Any) -> float:
+    seconds = _buffers.real(value)
+    if seconds < 0:
+        raise invalid_argument(f"duration must be 0 or more seconds, or None, not {seconds!r}")
+    return seconds  # NaN and infinities go on to the library, which refuses them
+
+
+def _doubles(values: Iterable[Any]) -> Any:
+    levels = [_buffers.real(value) for value in values]
+    if len(levels) > _WAVEFORM_MAX:
+        raise invalid_argument(f"waveform_data holds {len(levels)} values, over the limit of {_WAVEFORM_MAX}")
+    return (ctypes.c_double * len(levels))(*levels)
+
+
+def _parse(data: bytes) -> Any:
+    handle = _capi.vn_payload_p()
+    check(_capi.vn_payload_parse(data, len(data), ctypes.byref(handle)))
+    return handle
+
+
+class VoiceRecordingPayload(_lifecycle.Closing):
+    """Stream's ``voiceRecording`` attachment payload: ``type``, ``title``, ``asset_url``, ``file_size`` (bytes),
+    ``mime_type``, ``duration`` (seconds), ``waveform_data`` (levels 0…1) and any other key as ``extra_data``.
+
+    ::
+
+        payload = voicenote.VoiceRecordingPayload.from_json(attachment_json)
+        player.load(payload.asset_url, duration_hint=payload.duration)
+        payload.title = "Recording(1)"
+        message["attachments"][0] = json.loads(payload.to_json())
+
+    A payload read and written back keeps every key in its place and every value exact (64-bit integers, reals in
+    their shortest form); editing a key keeps its place, a key added goes at the end. Absent values read as None.
+    Payload JSON is at most 1 MiB and nests at most 64 levels.
+
+    Not thread-safe: one thread uses a payload at a time. Usable as a context manager; methods raise
+    :class:`ValueError` after :meth:`close`. A payload that is garbage-collected, or still open when the
+    interpreter exits, is freed then. Payloads compare equal when their JSON texts are equal.
+    """
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __init__(
+        self,
+        asset_url: str,
+        title: Optional[str] = None,
+        file_size: Optional[int] = None,
+        mime_type: Optional[str] = None,
+        duration: Optional[float] = None,
+        waveform_data: Optional[Iterable[float]] = None,
+        extra_data: Optional[Mapping[str, Any]] = None,
+    ) -> None:
+        """Makes a payload with ``type`` ``"voiceRecording"``; its keys are written in the order ``type``,
+        ``title``, ``asset_url``, ``file_size``, ``mime_type``, ``duration``, ``waveform_data``, then the extra data.
+
+        Args:
+            asset_url: an absolute URL (``scheme:…``: ``https://…``, ``mxc://…``, ``file://…``).
+            title: the title (usually the file name), or None.
+            file_size: the size in bytes, 0…2**63-1, or None.
+            mime_type: the MIME type, e.g. ``"audio/ogg"``, or None.
+            duration: the duration in seconds (0 or more), or None.
+            waveform_data: the levels (0…1; at most 1048576 values), or None.
+            extra_data: other keys (a JSON object as a mapping), or None.
+
+        Raises:
+            InvalidArgumentError: a relative ``asset_url``, a NaN or infinite number, a negative size or duration,
+                or a known key in ``extra_data``.
+            FormatError: ``extra_data`` holds a value beyond int64 or double, or invalid text.
+            TooLargeError: ``extra_data`` makes the payload larger than 1 MiB.
+            TypeError: an argument of the wrong type.
+            ValueError: a NUL byte in a text.
+        """
+        url = text_arg("asset_url", asset_url)
+        given = {"title": title, "file_size": file_size, "mime_type": mime_type, "duration": duration,
+                 "waveform_data": waveform_data}
+        handle = _capi.vn_payload_p()
+        check(_capi.vn_payload_create(url, ctypes.byref(handle)))
+        self._own(handle, _capi.vn_payload_destroy, handle)
+        try:
+            # The library puts each known key at its place in Stream's order, whatever order they are set in.
+            for key, value in given.items():
+                if value is not None:
+                    setattr(self, key, value)
+            if extra_data is not None:
+                self.extra_data = extra_data
+        except BaseException:
+            self.close()
+            raise
+
+    @classmethod
+    def _adopt(cls, handle: Any) -> "VoiceRecordingPayload":
+        """A payload object owning the ``vn_payload`` handle ``handle``."""
+        payload = cls.__new__(cls)
+        payload._own(handle, _capi.vn_payload_destroy, handle)
+        return payload
+
+    @classmethod
+    def from_json(cls, text: JSONText) -> "VoiceRecordingPayload":
+        """Reads a payload from JSON text (a ``str``, or UTF-8 bytes). Only ``asset_url`` is required.
+
+        Raises:
+            FormatError: invalid JSON or UTF-8, nesting deeper than 64 levels, duplicate keys, numbers beyond int64
+                or double, not a JSON object, a missing or relative ``asset_url``, or a known key of the wrong type
+                (``title``, ``mime_type`` and ``type`` strings, ``duration`` a number, ``waveform_data`` an array
+                of numbers). Also a ``ValueError``.
+            TooLargeError: over 1 MiB.
+            TypeError: neither text nor bytes.
+        """
+        return cls._adopt(_parse(json_argument(text, "text")))
+
+    @classmethod
+    def from_recording(
+        cls,
+        path: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes],
+        duration: Optional[float] = None,
+        waveform: Optional[Iterable[float]] = None,
+    ) -> "VoiceRecordingPayload":
+        """The payload of a finished recording before upload: ``title`` the file name, ``asset_url`` its ``file://``
+        URL, ``file_size`` from disk, ``mime_type`` from the extension, and the duration and waveform.
+
+        Args:
+            path: the recording.
+            duration: its duration in seconds (:class:`~voicenote.RecordingFinished` has it), or None to read it
+                from the file.
+            waveform: its levels (the recorder's 100 values; stored as float32), or None to compute 100 from the
+                file (which decodes it).
+
+        Raises:
+            NotFoundError: the file does not exist.
+            AccessDeniedError: it cannot be read.
+            InvalidArgumentError: a directory, a negative, NaN or infinite duration or level.
+            FormatError: it must be read and is not audio.
+            ValueError: a NUL byte in the path.
+            TypeError: an argument of the wrong type.
+        """
+        path_arg = _sources.path_bytes(path)
+        seconds = -1.0 if duration is None else _duration_arg(duration)
+        if waveform is None:
+            levels: Any = None
+            count = 0
+        else:
+            floats = _buffers.float_array(waveform)
+            if len(floats) > _WAVEFORM_MAX:
+                raise invalid_argument(f"waveform holds {len(floats)} values, over the limit of {_WAVEFORM_MAX}")
+            count = len(floats)
+            levels = (ctypes.c_float * count).from_buffer(floats) if count else (ctypes.c_float * 0)()
+        handle = _capi.vn_payload_p()
+        rc = _capi.vn_payload_from_recording(path_arg, seconds, levels, count, ctypes.byref(handle))
+        del levels  # lets the array be resized again
+        check(rc)
+        return cls._adopt(handle)
+
+    # -- JSON -------------------------------------------------------------------------------------------------
+
+    def to_json(self, indent: int = 0) -> str:
+        """The payload as JSON text: its keys in their order, absent values left out.
+
+        Args:
+            indent: 0 for compact text, else spaces per level (at most 16).
+
+        Raises:
+            InvalidArgumentError: ``indent`` outside 0…16.
+            ValueError: the payload is closed.
+        """
+        spaces = _buffers.count_arg("indent", indent, 0, _INDENT_MAX)
+        handle = self._live_handle()
+        return owned_text(lambda out: _capi.vn_payload_to_json(handle, spaces, out)) or ""
+
+    # -- text fields ------------------------------------------------------------------------------------------
+
+    def _text(self, field: int) -> Optional[str]:
+        handle = self._live_handle()
+        return owned_text(lambda out: _capi.vn_payload_copy_field(handle, field, out))
+
+    def _set_text(self, field: int, name: str, value: Optional[str]) -> None:
+        handle = self._live_handle()
+        check(_capi.vn_payload_set_field(handle, field, None if value is None else text_arg(name, value)))
+
+    @property
+    def type(self) -> Optional[str]:
+        """``type``: ``"voiceRecording"`` for a new payload; None when the JSON had none. Set None to remove it.
+
+        Raises:
+            TypeError, ValueError: (setting) not a ``str`` or None, a NUL byte; or the payload is closed.
+        """
+        return self._text(_capi.VN_PAYLOAD_TYPE)
+
+    @type.setter
+    def type(self, value: Optional[str]) -> None:
+        self._set_text(_capi.VN_PAYLOAD_TYPE, "type", value)
+
+    @property
+    def title(self) -> Optional[str]:
+        """``title`` (the file name, or Stream's ``Recording(n)``), or None. Set None to remove it.
+
+        Raises:
+            TypeError, ValueError: (setting) not a ``str`` or None, a NUL byte; or the payload is closed.
+        """
+        return self._text(_capi.VN_PAYLOAD_TITLE)
+
+    @title.setter
+    def title(self, value: Optional[str]) -> None:
+        self._set_text(_capi.VN_PAYLOAD_TITLE, "title", value)
+
+    @property
+    def asset_url(self) -> str:
+        """``asset_url``: the absolute URL of the audio (always present).
+
+        Raises:
+            InvalidArgumentError: (setting) a relative URL or None.
+            TypeError, ValueError: (setting) not a ``str``, a NUL byte; or the payload is closed.
+        """
+        return self._text(_capi.VN_PAYLOAD_ASSET_URL) or ""
+
+    @asset_url.setter
+    def asset_url(self, value: str) -> None:
+        self._set_text(_capi.VN_PAYLOAD_ASSET_URL, "asset_url", value)
+
+    @property
+    def mime_type(self) -> Optional[str]:
+        """``mime_type``, e.g. ``"audio/ogg"``, or None. Set None to remove it.
+
+        Raises:
+            TypeError, ValueError: (setting) not a ``str`` or None, a NUL byte; or the payload is closed.
+        """
+        return self._text(_capi.VN_PAYLOAD_MIME_TYPE)
+
+    @mime_type.setter
+    def mime_type(self, value: Optional[str]) -> None:
+        self._set_text(_capi.VN_PAYLOAD_MIME_TYPE, "mime_type", value)
+
+    # -- numbers ----------------------------------------------------------------------------------------------
+
+    @property
+    def file_size(self) -> Optional[int]:
+        """``file_size`` in bytes (read as Stream reads it: an integer, or a real rounded; 0 for any other value),
+        or None. Set None to remove it.
+
+        Raises:
+            InvalidArgumentError: (setting) outside 0…2**63-1.
+            TypeError: (setting) not an integer or None.
+            ValueError: the payload is closed.
+        """
+        value = ctypes.c_int64(-1)
+        check(_capi.vn_payload_get_file_size(self._live_handle(), ctypes.byref(value)))
+        return None if value.value < 0 else int(value.value)
+
+    @file_size.setter
+    def file_size(self, value: Optional[int]) -> None:
+        size = -1 if value is None else _size_arg(value)
+        check(_capi.vn_payload_set_file_size(self._live_handle(), size))
+
+    @property
+    def duration(self) -> Optional[float]:
+        """``duration`` in seconds, or None. Set None to remove it.
+
+        Raises:
+            InvalidArgumentError: (setting) negative, NaN or infinite.
+            TypeError: (setting) not a number or None.
+            ValueError: the payload is closed.
+        """
+        value = ctypes.c_double(-1.0)
+        check(_capi.vn_payload_get_duration_s(self._live_handle(), ctypes.byref(value)))
+        return None if value.value < 0 else float(value.value)
+
+    @duration.setter
+    def duration(self, value: Optional[float]) -> None:
+        seconds = -1.0 if value is None else _duration_arg(value)
+        check(_capi.vn_payload_set_duration_s(self._live_handle(), seconds))
+
+    @property
+    def waveform_data(self) -> Optional[List[float]]:
+        """``waveform_data``: the levels, exactly as in the JSON (read and written as doubles), or None when the
+        payload has none (``[]`` for an empty array). Set None to remove it.
+
+        Raises:
+            InvalidArgumentError: (setting) a NaN or infinite value, or more than 1048576 values.
+            TypeError: (setting) not an iterable of numbers or None.
+            ValueError: the payload is closed.
+        """
+        handle = self._live_handle()
+        count = ctypes.c_size_t(0)
+        check(_capi.vn_payload_get_waveform(handle, None, 0, ctypes.byref(count)))
+        if count.value == 0:
+            # No count tells an empty array from none: the JSON does.
+            return [] if "waveform_data" in json.loads(self.to_json()) else None
+        out = (ctypes.c_double * count.value)()
+        check(_capi.vn_payload_get_waveform(handle, out, count.value, ctypes.byref(count)))
+        return [float(value) for value in out[: min(count.value, len(out))]]
+
+    @waveform_data.setter
+    def waveform_data(self, values: Optional[Iterable[float]]) -> None:
+        handle = self._live_handle()
+        if values is None:
+            check(_capi.vn_payload_set_waveform(handle, None, 0))
+            return
+        levels = _doubles(values)
+        check(_capi.vn_payload_set_waveform(handle, levels, len(levels)))
+
+    # -- extra data -------------------------------------------------------------------------------------------
+
+    @property
+    def extra_data(self) -> Dict[str, Any]:
+        """Every key that is not a known one, in order, as a dict (``{}`` when none; integers of any size and
+        reals exactly, through :mod:`json`). Setting it replaces them: a key kept stays in its place, a key dropped
+        goes, a new key is added at the end; None (or ``{}``) removes them all.
+
+        Raises:
+            InvalidArgumentError: (setting) a known key (``title``, ``duration``...).
+            FormatError: (setting) a number beyond int64 or double, NaN, nesting deeper than 64 levels.
+            TooLargeError: (setting) the payload would be over 1 MiB.
+            TypeError: (setting) not a mapping or None, or a value :mod:`json` cannot write.
+            ValueError: the payload is closed.
+        """
+        handle = self._live_handle()
+        text = owned_text(lambda out: _capi.vn_payload_copy_extra_data(handle, out))
+        return json.loads(text or "{}")
+
+    @extra_data.setter
+    def extra_data(self, value: Optional[Mapping[str, Any]]) -> None:
+        if value is not None and not isinstance(value, Mapping):
+            raise TypeError(f"extra_data must be a mapping (a JSON object) or None, not {type(value).__name__}")
+        data = None if value is None else json_bytes(dict(value))
+        check(_capi.vn_payload_set_extra_data(self._live_handle(), data))
+
+    # -- object -----------------------------------------------------------------------------------------------
+
+    def _handle_for_call(self) -> Any:
+        """The C handle, for a call that copies the payload (an upload)."""
+        return self._live_handle()
+
+    def close(self) -> None:
+        """Frees the payload. Idempotent."""
+        _lifecycle.run_finalizer(self._finalizer)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, VoiceRecordingPayload):
+            return NotImplemented
+        return self.to_json() == other.to_json()
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<voicenote.VoiceRecordingPayload closed>"
+        text = self.to_json()
+        if len(text) > 200:
+            text = text[:197] + "..."
+        return f"<voicenote.VoiceRecordingPayload {text}>"
