@@ -1,0 +1,115 @@
+"""The uploader's modes, states and events (``vn_upload_mode``, ``vn_upload_state``, ``vn_upload_event``), and the
+types its arguments take."""
+
+from __future__ import annotations
+
+import enum
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Optional, Tuple, Union
+
+from . import _audio_object, _capi, _events
+from ._payload import VoiceRecordingPayload
+from .errors import VoiceNoteError
+
+__all__ = ["UploadMode", "UploadState", "UploadEvent", "PostProcessor", "Query", "UploadSource"]
+
+
+class UploadMode(enum.IntEnum):
+    """How uploads are framed (``vn_upload_mode``). :class:`Uploader` also accepts the names ``"multipart"`` and
+    ``"raw"`` (any case)."""
+
+    #: ``multipart/form-data`` with one part named ``file`` (Stream's ``POST /channels/{type}/{id}/file``); the
+    #: response's ``file`` becomes ``asset_url`` and its ``thumb_url`` is kept.
+    MULTIPART = _capi.VN_UPLOAD_MULTIPART
+    #: The bare body with its ``Content-Type`` and the file name as the ``filename`` query parameter (Matrix's
+    #: ``/_matrix/media/v3/upload``); the response's ``content_uri`` becomes ``asset_url``.
+    RAW = _capi.VN_UPLOAD_RAW
+
+    @classmethod
+    def parse(cls, value: Union["UploadMode", str, int]) -> "UploadMode":
+        """The mode for a member, a name (any case) or a number.
+
+        Raises:
+            ValueError: an unknown name or number.
+            TypeError: neither a string nor an integer.
+        """
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls[value.upper()]
+            except KeyError:
+                names = ", ".join(member.name.lower() for member in cls)
+                raise ValueError(f"unknown upload mode {value!r} (expected one of {names})") from None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return cls(value)
+        raise TypeError(f"mode must be an UploadMode, a name or a number, not {type(value).__name__}")
+
+
+class UploadState(enum.IntEnum):
+    """Where an upload is (``vn_upload_state``, Stream's ``LocalAttachmentState``)."""
+
+    #: Accepted, not sending yet (a recording's duration and waveform are being read); also before any upload.
+    PENDING = _capi.VN_UPLOAD_PENDING
+    #: Sending; :attr:`UploadEvent.progress` says how much.
+    UPLOADING = _capi.VN_UPLOAD_UPLOADING
+    #: Failed or cancelled; the local file is untouched. :meth:`Uploader.retry` sends it again.
+    FAILED = _capi.VN_UPLOAD_FAILED
+    #: Done: :meth:`Uploader.result` is the uploaded payload.
+    UPLOADED = _capi.VN_UPLOAD_UPLOADED
+
+
+_FINAL = (UploadState.FAILED, UploadState.UPLOADED)
+
+
+@dataclass(frozen=True)
+class UploadEvent:
+    """An uploader's event: a change of state, or a progress step; everything copied out of the library."""
+
+    #: The state.
+    state: UploadState
+    #: ``UPLOADING``: 0 first, then steps of at least 0.05, then 1 once the server answered; ``UPLOADED``: 1;
+    #: else 0.
+    progress: float
+    #: ``FAILED``: why: :class:`~voicenote.CancelledError` after :meth:`Uploader.cancel`,
+    #: :class:`~voicenote.TooLargeError` for HTTP 413, ... (the message names the HTTP status); else None.
+    error: Optional[VoiceNoteError]
+    #: ``UPLOADED``: the payload with the uploaded ``asset_url`` (after the post-processor); else None.
+    payload: Optional[VoiceRecordingPayload]
+
+
+#: ``post_processor(payload) -> payload or None``: rewrites the uploaded payload on the upload thread.
+PostProcessor = Callable[[VoiceRecordingPayload], Optional[VoiceRecordingPayload]]
+#: Query parameters: a mapping, or ``(name, value)`` pairs (a name may then repeat).
+Query = Union[Mapping[str, Any], Iterable[Tuple[str, Any]]]
+#: What an upload sends: a file (a path or a ``file://`` URL), or the bytes themselves.
+UploadSource = Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytearray, memoryview]
+
+
+# --- events --------------------------------------------------------------------------------------------------------
+
+
+def _convert_event(raw: Any) -> Optional[UploadEvent]:
+    """The Python event for a C ``vn_upload_event``; None for a state this binding does not know."""
+    struct = _capi.vn_upload_event
+    try:
+        state = UploadState(int(raw.state))
+    except ValueError:  # a state appended by a newer library
+        return None
+    progress = _audio_object.field(raw, struct, "progress", float, 0.0)
+    error = None
+    payload = None
+    if state is UploadState.FAILED:
+        status = _audio_object.field(raw, struct, "status", int, _capi.VN_E_INTERNAL)
+        error = _audio_object.event_failure(status, _audio_object.field(raw, struct, "message", lambda m: m, None))
+    elif state is UploadState.UPLOADED:
+        text = _audio_object.field(raw, struct, "payload_json", lambda p: p, None)
+        if text:
+            payload = VoiceRecordingPayload.from_json(text)
+    return UploadEvent(state, progress, error, payload)
+
+
+#: The event trampoline (``vn_upload_event_fn``) shared by every uploader subscription.
+upload_event_trampoline = _events.event_trampoline(_capi.vn_upload_event_fn, _convert_event, "upload event callback")
