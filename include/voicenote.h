@@ -1739,8 +1739,8 @@ int vn_player_copy_location(vn_player *player, char **out_location);
  * Stream's `voiceRecording` attachment payload: `type`, `title`, `asset_url`, `file_size` (bytes), `mime_type`,
  * `duration` (seconds), `waveform_data` (levels 0…1), and any other key as extra data. A payload read and written
  * back keeps every key in its place and every value exact (64-bit integers, reals in their shortest form); the one
- * normalisation is `file_size`, which is read as Stream reads it (an integer, or a real rounded; 0 for a real
- * outside int64 or any other value). Payload JSON is at most 1 MiB (#VN_E_TOO_LARGE) and nests at most 64 levels;
+ * normalisation is `file_size`, which is read as Stream reads it (an integer, or a real rounded; 0 for a negative
+ * number, a real outside int64 or any other value). A known key whose value is JSON `null` is taken as absent. Payload JSON is at most 1 MiB (#VN_E_TOO_LARGE) and nests at most 64 levels;
  * invalid JSON or UTF-8, duplicate keys and numbers beyond int64 or double are #VN_E_FORMAT.
  * @{ */
 
@@ -1807,8 +1807,8 @@ void vn_payload_destroy(vn_payload *payload);
  * \param payload the payload.
  * \param indent 0 for compact text, else spaces per level (at most 16).
  * \param out_json receives NUL-terminated UTF-8 owned by the caller (free with vn_free()).
- * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `out_json` or a
- *          negative `indent`; #VN_E_NOMEM.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `out_json` or an
+ *          `indent` outside 0…16; #VN_E_NOMEM.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -2307,11 +2307,12 @@ int vn_uploader_upload_file(vn_uploader *uploader, const char *location, const v
 
 /**
  * Starts uploading the bytes of a source (a memory buffer, or the host's callbacks: Matrix encrypted rooms upload
- * the ciphertext the client made), from its current position; returns at once. The uploader holds the source
- * until the upload ends; a retry sends it again from the same position.
+ * the ciphertext the client made), from its start; returns at once. The uploader holds the source until another
+ * upload replaces it or the uploader is destroyed (other calls on it are #VN_E_BUSY meanwhile), so that a retry
+ * sends it again.
  *
  * \param uploader the uploader.
- * \param source the source (it must stay alive until the upload ends).
+ * \param source the source (the caller may destroy its handle at once; the uploader keeps what it needs).
  * \param file_name the name it is sent under (UTF-8, not empty).
  * \param mime_type its MIME type, or NULL for the one of `file_name`'s extension.
  * \param payload the payload to complete (copied), or NULL for one with the name, size and MIME type.

@@ -2,7 +2,8 @@
 # Tests the installed tree the way a user meets it: scripts/test-install.sh PYTHON (called by `make test-install`).
 #
 #   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run;
-#      play.c plays a URL from Tests/Servers/http_server.py with a header and a key, then from the media cache
+#      play.c plays a URL from Tests/Servers/http_server.py with a header and a key, then from the media cache;
+#      attachment.c uploads a note to it (multipart with a header and a query parameter, and raw)
 #   b) the samples build with CMake (find_package(voicenote 0.1) + voicenote::voicenote) and run; the version
 #      file accepts 0.1 / 0.1.0 EXACT and refuses 0.2 and 1
 #   c) the prefix is moved elsewhere: CMake and pkg-config find the new place (relocatable), samples run again
@@ -82,6 +83,33 @@ play_url() {
     grep -qF '"authorization": "Bearer tok"' "$tmp/http.log" || { echo "no request carried the header"; status=1; }
     "${play[@]}" "$url?sig=2" --header "Authorization: Bearer tok" --key message-1/0 "${device[@]}" ||
         { echo "the same key did not play again from the cache"; status=1; }
+    return $status
+}
+# upload_note PREFIX DIR: attachment.c (built in DIR against PREFIX) uploads the note to Tests/Servers/http_server.py,
+# multipart (Stream's /channels/<type>/<id>/file, with an api_key query parameter and a header the server must see)
+# and raw (Matrix's /_matrix/media/v3/upload, an mxc:// asset_url); the server stored the note's exact bytes.
+upload_note() {
+    local word port out status=0 root=$tmp/upload-root
+    local -a attachment=(env LD_LIBRARY_PATH="$1/lib" "$2/attachment")
+    rm -rf "$root" && mkdir -p "$root"
+    coproc http_server { exec "$python" "$repo/Tests/Servers/http_server.py" --root "$root" --log "$root/http.log" \
+        --port 0 --exit-with-stdin; }
+    if ! read -r -t 10 word port <&"${http_server[0]}" || [[ $word != PORT ]]; then
+        echo "http_server.py did not print PORT <n> within 10 s"; kill "$http_server_PID"; wait "$http_server_PID"
+        return 1
+    fi
+    out=$("${attachment[@]}" "$note" --upload "http://127.0.0.1:$port/channels/messaging/c1/file" \
+        --header "Authorization: Bearer tok" --query api_key=key-1) || status=1
+    echo "$out"
+    grep -qF "\"asset_url\": \"http://127.0.0.1:$port/range/uploads/1.bin\"" <<<"$out" ||
+        { echo "multipart: not the server's asset_url"; status=1; }
+    out=$("${attachment[@]}" "$note" --raw --upload "http://127.0.0.1:$port/_matrix/media/v3/upload") || status=1
+    echo "$out"
+    grep -qF '"asset_url": "mxc://localhost/2"' <<<"$out" || { echo "raw: not the server's mxc:// URI"; status=1; }
+    kill "$http_server_PID"; wait "$http_server_PID"
+    grep -qF '"authorization": "Bearer tok"' "$root/http.log" || { echo "no request carried the header"; status=1; }
+    grep -qF '"query": {"api_key": "key-1"}' "$root/http.log" || { echo "no request carried api_key"; status=1; }
+    cmp "$note" "$root/uploads/1.bin" && cmp "$note" "$root/uploads/2.bin" || status=1
     return $status
 }
 # build_with_cmake PREFIX DIR: configures, builds and runs (ctest) the samples with bindings/c/CMakeLists.txt.
@@ -183,6 +211,7 @@ echo "== a) pkg-config + Makefile"
 check "pkg-config finds voicenote $version in the prefix" pkg_config_points_to "$prefix"
 check "samples build with bindings/c/Makefile and run" build_with_make "$prefix" "$tmp/make-samples"
 check "play.c plays an http URL with a header and a key, then from the cache" play_url "$prefix" "$tmp/make-samples"
+check "attachment.c uploads a note to http_server.py (multipart and raw)" upload_note "$prefix" "$tmp/make-samples"
 
 echo "== b) CMake find_package"
 check "the imported target voicenote::voicenote points into the prefix" imported_target_is "$prefix"

@@ -38,7 +38,7 @@ private func fileName(_ text: UnsafePointer<CChar>?) -> String {
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(outType, "out_type")
         let document = try JSONDocument(parsing: try textBuffer(json, length, "json"), limits: .payload, what: "the attachment")
-        guard let object = document.top.value.object else { throw VoiceNoteError(.format, "an attachment is a JSON object") }
+        guard let object = document.top.value.object else { throw VoiceNoteError(.format, "the attachment is not a JSON object") }
         out.pointee = try ownedCString(AttachmentType(attachment: object).rawValue)
     }
 }
@@ -80,7 +80,7 @@ func nextScope(_ scope: Int32) throws(VoiceNoteError) -> NextItemScope {
         let current = try utf8String(currentURL, "current_url")
         let user = try currentUserID.map { (text) throws(VoiceNoteError) in try utf8String(text, "current_user_id") }
         let messages = try ChannelMessages(document: try JSONDocument(parsing: try textBuffer(messagesJSON, length, "messages_json"),
-                                                                      limits: .messages, what: "the messages"))
+                                                                      limits: .messages, what: "the message list"))
         out.pointee = try messages.nextItem(after: current, currentUserID: user, scope: scope).map(ownedCString)
     }
 }

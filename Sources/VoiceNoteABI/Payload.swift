@@ -19,11 +19,10 @@ extension ValueHandle where Value == VoiceRecordingPayload {
     }
 }
 
-/// UTF-8 text of a C buffer with a length (not NUL-terminated); `.invalidArgument` for NULL with a length.
+/// UTF-8 text of a C buffer with a length (not NUL-terminated); `.invalidArgument` for NULL.
 func textBuffer(_ bytes: UnsafePointer<CChar>?, _ length: Int, _ name: StaticString) throws(VoiceNoteError) -> UnsafeRawBufferPointer {
-    let count = try checkedCount(length, "length")
-    guard count == 0 || bytes != nil else { throw VoiceNoteError(.invalidArgument, "\(name) is NULL") }
-    return UnsafeRawBufferPointer(start: bytes, count: count)
+    let bytes = try required(bytes, name)
+    return UnsafeRawBufferPointer(start: bytes, count: try checkedCount(length, "length"))
 }
 
 @c @implementation public func vn_payload_create(_ assetURL: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -70,7 +69,7 @@ func textBuffer(_ bytes: UnsafePointer<CChar>?, _ length: Int, _ name: StaticStr
     outJSON?.pointee = nil
     return PayloadHandle.read(payload) { (payload) throws(VoiceNoteError) in
         let out = try required(outJSON, "out_json")
-        guard indent >= 0 else { throw VoiceNoteError(.invalidArgument, "indent \(indent) is negative") }
+        guard (0...16).contains(indent) else { throw VoiceNoteError(.invalidArgument, "indent \(indent) is outside 0…16") }
         out.pointee = try ownedCString(payload.json(indent: Int(indent)))
     }
 }

@@ -49,7 +49,7 @@ final class SourceHandle: Sendable {
     fileprivate func takeClaim(for holder: ObjectIdentifier) throws(VoiceNoteError) {
         try claim.withLock { (claim) throws(VoiceNoteError) in
             guard claim == nil || claim == holder else {
-                throw VoiceNoteError(.busy, "another player holds the source (until it loads another location or is destroyed)")
+                throw VoiceNoteError(.busy, "a player or an uploader holds the source (until it loads or uploads another, or is destroyed)")
             }
             claim = holder
         }

@@ -58,7 +58,7 @@ typealias UploadOptionsHandle = OptionsHandle<UploadSettings>
     UploadOptionsHandle.update(options) { (value) throws(VoiceNoteError) in
         let type = AttachmentType(rawValue: try utf8String(type, "type"))
         guard AttachmentType.uploadable.contains(type) else {
-            throw VoiceNoteError(.unsupported, "a \(type) attachment cannot be uploaded")
+            throw VoiceNoteError(.unsupported, "an attachment of type \(type) cannot be uploaded")
         }
         value.options.type = type
     }

@@ -32,14 +32,14 @@ public struct ChannelMessages: Sendable, Equatable {
     /// lacks are taken as absent. - Throws: `.tooLarge` over the limit; `.format` for invalid JSON, a list or a
     /// message or attachment that is not of its JSON type.
     public init(json: String) throws(VoiceNoteError) {
-        try self.init(document: JSONDocument(parsing: json, limits: .messages, what: "the messages"))
+        try self.init(document: JSONDocument(parsing: json, limits: .messages, what: "the message list"))
     }
 
     /// Reads messages from a parsed document; see `init(json:)`.
     public init(document: JSONDocument) throws(VoiceNoteError) {
         var list = document.top
         if list.isObject, let inner = list["messages"] { list = inner }
-        guard list.isArray else { throw VoiceNoteError(.format, "the messages are not a JSON array") }
+        guard list.isArray else { throw VoiceNoteError(.format, "the message list is not a JSON array") }
         var messages: [Message] = []
         for (index, node) in list.elements.enumerated() {
             messages.append(try Self.message(node, index: index))

@@ -20,7 +20,7 @@ public struct LocalAttachment: Sendable, Equatable {
     public init(location: String, type: AttachmentType = .voiceRecording,
                 maximumBytes: Int64 = LocalAttachment.defaultMaximumBytes) throws(VoiceNoteError) {
         guard AttachmentType.uploadable.contains(type) else {
-            throw VoiceNoteError(.unsupported, "a \(type) attachment cannot be uploaded")
+            throw VoiceNoteError(.unsupported, "an attachment of type \(type) cannot be uploaded")
         }
         let path = try Self.path(of: location)
         guard !path.isEmpty else { throw VoiceNoteError(.invalidArgument, "no file to upload") }

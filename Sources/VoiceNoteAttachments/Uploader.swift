@@ -61,7 +61,7 @@ public final class Uploader: @unchecked Sendable {
             _ = try LocalAttachment(location: location, type: configuration.type, maximumBytes: configuration.maximumBytes)
         case .source(let source, let fileName, _):
             guard AttachmentType.uploadable.contains(configuration.type) else {
-                throw VoiceNoteError(.unsupported, "a \(configuration.type) attachment cannot be uploaded")
+                throw VoiceNoteError(.unsupported, "an attachment of type \(configuration.type) cannot be uploaded")
             }
             guard !fileName.isEmpty else { throw VoiceNoteError(.invalidArgument, "an upload needs a file name") }
             if let size = source.size, size - source.position > configuration.maximumBytes {

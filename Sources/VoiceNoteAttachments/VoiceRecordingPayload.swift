@@ -40,7 +40,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
     /// Reads a payload from a parsed JSON value; see `init(json:)`.
     public init(document node: JSONNode) throws(VoiceNoteError) {
         guard case .object(var object) = node.value else {
-            throw VoiceNoteError(.format, "a voiceRecording payload is a JSON object")
+            throw VoiceNoteError(.format, "a voiceRecording payload must be a JSON object")
         }
         if let size = object["file_size"] { object["file_size"] = .integer(Self.bytes(size)) }
         self.object = object
@@ -157,13 +157,14 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
         }
     }
 
-    /// `file_size` as Stream reads it: an integer, a real rounded (0 outside Int64), anything else 0.
+    /// `file_size` as Stream reads it: an integer, a real rounded (0 outside Int64), anything else 0; and, since it
+    /// counts bytes, 0 for a negative one.
     private static func bytes(_ value: JSONValue) -> Int64 {
         switch value {
-        case .integer(let bytes): return bytes
+        case .integer(let bytes): return max(0, bytes)
         case .real(let bytes):
             let rounded = bytes.rounded()
-            return rounded >= -0x1p63 && rounded < 0x1p63 ? Int64(rounded) : 0
+            return rounded >= 0 && rounded < 0x1p63 ? Int64(rounded) : 0
         default: return 0
         }
     }

@@ -58,6 +58,7 @@ import VoiceNoteTestSupport
         }
         #expect(try size("1024") == 1024)
         #expect(try size("1024.6") == 1025)
+        #expect(try size("-3") == 0)
         #expect(try size("1e300") == 0)
         #expect(try size("-1e19") == 0)
         #expect(try size("9.2e18") == 9_200_000_000_000_000_000)
