@@ -20,13 +20,12 @@
 #include "harness.h"
 #include "child.h"
 
-#include <ftw.h>
 #include <math.h> /* NAN and INFINITY only: the tests link no libm */
 
 #define TONE_SECONDS 1.5
 
 static char directory[256]; /* the test's temporary directory */
-static char wav_path[300], note_path[300];
+static char note_path[300];
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Helpers */
@@ -662,30 +661,13 @@ static void test_next_item_bad_input(void) {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
-    (void)info;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
+/* The note the payload tests read: a tone encoded with opusenc. */
+static int setup(void) { return write_note(directory, TONE_SECONDS, note_path, sizeof note_path); }
 
 int main(void) {
     harness_init("attachments");
-    snprintf(directory, sizeof directory, "%s/vn-attachments-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (mkdtemp(directory) == NULL) {
-        perror("mkdtemp");
-        return 1;
-    }
-    snprintf(wav_path, sizeof wav_path, "%s/tone.wav", directory);
-    snprintf(note_path, sizeof note_path, "%s/note.ogg", directory);
-    harness_watchdog_arm("setup", TEST_LIMIT_S);
-    int ready = write_tone(wav_path, TONE_SECONDS) && encode_opus(wav_path, note_path);
-    harness_watchdog_disarm();
-    if (!ready) {
-        fprintf(stderr, "  FATAL: setup failed (a tone, opusenc)\n");
-        nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return 1;
-    }
+    if (!temp_directory_create(directory, sizeof directory, "attachments")) return 1;
+    if (!fixture_setup(setup, directory, "a tone, opusenc")) return 1;
     TEST(test_stream_payload_without_extra_data);
     TEST(test_stream_payload_with_comment_in_extra_data);
     TEST(test_round_trip_is_byte_identical);
@@ -705,6 +687,6 @@ int main(void) {
     TEST(test_next_item_fixture);
     TEST(test_next_item_consecutive);
     TEST(test_next_item_bad_input);
-    nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    temp_directory_remove(directory);
     return harness_finish();
 }

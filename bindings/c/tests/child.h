@@ -1,24 +1,32 @@
 /*
- * child.h: what the attachment and upload tests (attachments.c, uploads.c) need besides harness.h: child processes
- * (opusenc, Tests/Servers/http_server.py) with every wait bounded, the server's JSON-lines request log, and files
- * of known bytes. Header-only, like harness.h; include it after harness.h. (remote.c has its own copy of the
- * process helpers, from before this header.)
+ * child.h: what the tests that start other programs or keep files (attachments.c, remote.c, uploads.c) need besides
+ * harness.h: child processes (opusenc, Tests/Servers/http_server.py) with every wait bounded, the server's JSON-lines
+ * request log, files of known bytes, and the test's temporary directory. Header-only, like harness.h; include it
+ * after harness.h, with _XOPEN_SOURCE 700 defined before both (nftw).
  *
  * - spawn() starts a program with its stdin and stdout on pipes; finish_child() waits for it with a deadline (its
  *   stdout reaching end of file, through poll) and SIGKILLs it after that, so nothing here can hang a test.
- * - encode_opus() runs `opusenc --quiet WAV OGG`; server_start() runs http_server.py with --exit-with-stdin (it
- *   also ends when this process dies and its stdin pipe closes) and reads "PORT <n>"; server_stop() is SIGTERM
- *   and a bounded wait. The server is found at $VOICENOTE_REPO/Tests/Servers/http_server.py, else relative to
- *   this header's path (the tests' Makefile compiles them by absolute path).
- * - log_find() returns the first logged request containing every given fragment: the log is
- *   json.dumps(sort_keys=True), so `"name": value` fragments match exactly.
+ * - encode_opus() runs `opusenc --quiet WAV OGG` (write_note() encodes harness.h's tone with it);
+ *   server_start() runs http_server.py with --exit-with-stdin (it also ends when this process dies and its stdin
+ *   pipe closes) and reads "PORT <n>"; server_stop() is SIGTERM and a bounded wait. The server is found at
+ *   $VOICENOTE_REPO/Tests/Servers/http_server.py, else relative to this header's path (the tests' Makefile
+ *   compiles them by absolute path).
+ * - log_find() returns the first logged request containing every given fragment, log_count() counts them: the log
+ *   is json.dumps(sort_keys=True), so `"name": value` fragments match exactly.
+ * - temp_directory_create() makes $TMPDIR/vn-<name>-XXXXXX, temp_directory_remove() removes it with all it holds;
+ *   fixture_setup() runs a test program's setup under the watchdog and cleans up when it fails.
  */
 #ifndef VOICENOTE_TEST_CHILD_H
 #define VOICENOTE_TEST_CHILD_H
 
 #include "harness.h"
 
+#if !defined(_XOPEN_SOURCE) || _XOPEN_SOURCE < 700
+#error "child.h: define _XOPEN_SOURCE 700 before including harness.h (nftw)"
+#endif
+
 #include <fcntl.h>
+#include <ftw.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -121,6 +129,15 @@ static inline int encode_opus(const char *wav, const char *ogg) {
     return status == 0;
 }
 
+/* An Ogg Opus note of `seconds` of harness.h's tone: writes <directory>/tone.wav, encodes it to
+ * <directory>/note.ogg and puts that path in `note_path`; 1 on success. */
+static inline int write_note(const char *directory, double seconds, char *note_path, size_t capacity) {
+    char wav_path[300];
+    snprintf(wav_path, sizeof wav_path, "%s/tone.wav", directory);
+    snprintf(note_path, capacity, "%s/note.ogg", directory);
+    return write_tone(wav_path, seconds) && encode_opus(wav_path, note_path);
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Tests/Servers/http_server.py */
 
@@ -182,23 +199,45 @@ static inline int server_stop(test_server *server) {
     return status;
 }
 
-/* The first complete logged request containing every fragment (a NULL-terminated list), malloc'ed; NULL if none. */
-static inline char *log_find(const test_server *server, const char *fragment, ...) {
+/* Reads the log's complete lines (one still being written ends the scan) and counts those containing every
+ * fragment (`fragment` and the NULL-terminated rest in `rest`); with `first`, stops at the first such line and
+ * gives a malloc'ed copy of it there. */
+static inline int log_scan(const test_server *server, char **first, const char *fragment, va_list rest) {
     FILE *file = fopen(server->log_path, "r");
-    if (file == NULL) return NULL;
-    char *found = NULL;
+    if (file == NULL) return 0;
+    int count = 0;
     char line[16384];
-    while (found == NULL && fgets(line, sizeof line, file) != NULL) {
+    while ((first == NULL || count == 0) && fgets(line, sizeof line, file) != NULL) {
         if (strchr(line, '\n') == NULL) break; /* a line still being written */
         int all = 1;
         va_list args;
-        va_start(args, fragment);
+        va_copy(args, rest);
         for (const char *f = fragment; f != NULL && all; f = va_arg(args, const char *)) all = strstr(line, f) != NULL;
         va_end(args);
-        if (all) found = strdup(line);
+        count += all;
+        if (all && first != NULL) *first = strdup(line);
     }
     fclose(file);
+    return count;
+}
+
+/* The first complete logged request containing every fragment (a NULL-terminated list), malloc'ed; NULL if none. */
+static inline char *log_find(const test_server *server, const char *fragment, ...) {
+    char *found = NULL;
+    va_list rest;
+    va_start(rest, fragment);
+    log_scan(server, &found, fragment, rest);
+    va_end(rest);
     return found;
+}
+
+/* How many complete logged requests contain every fragment (a NULL-terminated list). */
+static inline int log_count(const test_server *server, const char *fragment, ...) {
+    va_list rest;
+    va_start(rest, fragment);
+    int count = log_scan(server, NULL, fragment, rest);
+    va_end(rest);
+    return count;
 }
 
 /* Copies the string value of `"key": "…"` in a logged line into `out` ("" when absent). No unescaping. */
@@ -274,6 +313,42 @@ static inline void thread_name(char *out, size_t capacity) {
     if (fgets(out, (int)capacity, file) == NULL) out[0] = '\0';
     fclose(file);
     out[strcspn(out, "\n")] = '\0';
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The test's temporary directory */
+
+/* Makes `directory` a fresh $TMPDIR/vn-<name>-XXXXXX (/tmp without TMPDIR); 0, after perror, when it cannot. */
+static inline int temp_directory_create(char *directory, size_t capacity, const char *name) {
+    const char *tmp = getenv("TMPDIR");
+    snprintf(directory, capacity, "%s/vn-%s-XXXXXX", tmp ? tmp : "/tmp", name);
+    if (mkdtemp(directory) != NULL) return 1;
+    perror("mkdtemp");
+    return 0;
+}
+
+static inline int temp_directory_remove_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
+    (void)info;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Removes `directory` and everything below it (links are removed, not followed). */
+static inline void temp_directory_remove(const char *directory) {
+    nftw(directory, temp_directory_remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* Runs `setup` (files, child processes; 1 when all is ready) under the watchdog, so its waits are bounded too.
+ * When it fails, says so, naming `what` it does, and removes `directory`. Returns whether it succeeded. */
+static inline int fixture_setup(int (*setup)(void), const char *directory, const char *what) {
+    harness_watchdog_arm("setup", TEST_LIMIT_S);
+    int ready = setup();
+    harness_watchdog_disarm();
+    if (ready) return 1;
+    fprintf(stderr, "  FATAL: setup failed (%s)\n", what);
+    temp_directory_remove(directory);
+    return 0;
 }
 
 #endif /* VOICENOTE_TEST_CHILD_H */

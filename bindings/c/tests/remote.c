@@ -15,204 +15,28 @@
  *   holds bytes until vn_cache_clear, after which the same load fails with VN_E_NETWORK (no server).
  *
  * The note (a WAV tone encoded with opusenc) and the cache (vn_cache_set_directory) live in the test's own
- * temporary directory, so the user's cache is never touched. Needs python3 and opusenc on PATH. The server is found
- * at $VOICENOTE_REPO/Tests/Servers/http_server.py, else relative to this file's path (the Makefile compiles it by
- * its absolute path). Tests run in order: the cache replay uses what the header-and-key test downloaded.
+ * temporary directory, so the user's cache is never touched. Needs python3 and opusenc on PATH; child.h starts
+ * them and finds the server. Tests run in order: the cache replay uses what the header-and-key test downloaded.
  *
  * Every wait is bounded: WAIT_UNTIL for player events, poll() with a deadline for the server's pipes, POLL_UNTIL
  * for the server's request log and the cache size (files another process or thread writes, which nothing notifies).
  */
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "harness.h"
-
-#include <fcntl.h>
-#include <ftw.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <stdint.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-
-extern char **environ;
+#include "child.h"
 
 #define RATE 48000
 #define TONE_SECONDS 2.0
 #define WAIT_MS 30000
-#define SERVER_START_MS 10000
-#define SERVER_STOP_MS 5000
 #define LOG_WAIT_MS 5000
 #define KEY "message-1/0"
 
-static char directory[256];  /* the test's temporary directory, served as the server's root */
-static char wav_path[300], note_path[300], cache_path[300], log_path[300];
-static char base_url[64];    /* http://127.0.0.1:<port> */
-
-static pid_t server_pid = -1;
-static int server_stdin = -1, server_stdout = -1; /* our ends of the server's pipes */
+static char directory[256]; /* the test's temporary directory, served as the server's root */
+static char note_path[300], cache_path[300];
+static test_server server;  /* its request log: <directory>/requests.jsonl */
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* Child processes: stdin and stdout on pipes, waited for by their stdout reaching end of file */
-
-static int cloexec_pipe(int fds[2]) {
-    if (pipe(fds) != 0) return 0;
-    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
-    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
-    return 1;
-}
-
-/* Starts argv[0] (looked up in PATH) with its stdin and stdout on pipes whose other ends go to *to_child and
- * *from_child (close-on-exec, so later children do not hold them); stderr is ours. Returns the pid, or -1. */
-static pid_t spawn(char *const argv[], int *to_child, int *from_child) {
-    int in[2], out[2];
-    if (!cloexec_pipe(in)) return -1;
-    if (!cloexec_pipe(out)) {
-        close(in[0]);
-        close(in[1]);
-        return -1;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-    posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-    pid_t pid = -1;
-    int rc = posix_spawnp(&pid, argv[0], &actions, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    close(in[0]);
-    close(out[1]);
-    if (rc != 0) {
-        fprintf(stderr, "  cannot start %s: %s\n", argv[0], strerror(rc));
-        close(in[1]);
-        close(out[0]);
-        return -1;
-    }
-    *to_child = in[1];
-    *from_child = out[0];
-    return pid;
-}
-
-/* Reads what the child writes until `deadline_ms` (harness_now_ms time): stops after a newline when `line` is
- * given (filled with the first line, NUL-terminated), else at end of file. Returns 1 when it got what it waited for. */
-static int read_child(int fd, long long deadline_ms, char *line, size_t capacity) {
-    size_t length = 0;
-    char buffer[512];
-    for (;;) {
-        long long left = deadline_ms - harness_now_ms();
-        if (left <= 0) return 0;
-        struct pollfd p = {.fd = fd, .events = POLLIN};
-        int rc = poll(&p, 1, (int)left);
-        if (rc < 0 && errno == EINTR) continue;
-        if (rc <= 0) return 0;
-        ssize_t got = read(fd, buffer, sizeof buffer);
-        if (got < 0 && errno == EINTR) continue;
-        if (got <= 0) return line == NULL; /* end of file: the child closed stdout (it exited) */
-        if (line == NULL) continue;
-        for (ssize_t i = 0; i < got && length + 1 < capacity; i++) {
-            if (buffer[i] == '\n') {
-                line[length] = '\0';
-                return 1;
-            }
-            line[length++] = buffer[i];
-        }
-    }
-}
-
-/* Waits up to `ms` for the child to exit (its stdout reaches end of file), SIGKILLs it after that, reaps it and
- * closes our pipe ends (`to_child` may be -1 when already closed). Returns its exit status, or -1 when it had to
- * be killed or did not exit normally. */
-static int finish_child(pid_t pid, int to_child, int from_child, int ms) {
-    int exited = read_child(from_child, harness_now_ms() + ms, NULL, 0);
-    if (!exited) kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    if (to_child >= 0) close(to_child);
-    close(from_child);
-    return exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static int encode_note(void) {
-    char *argv[] = {"opusenc", "--quiet", wav_path, note_path, NULL};
-    int to_child = -1, from_child = -1;
-    pid_t pid = spawn(argv, &to_child, &from_child);
-    if (pid < 0) return 0;
-    close(to_child); /* opusenc reads the WAV file, not stdin */
-    int status = finish_child(pid, -1, from_child, 30000);
-    if (status != 0) fprintf(stderr, "  opusenc failed (%d)\n", status);
-    return status == 0;
-}
-
-/* The repository's root: $VOICENOTE_REPO, else this file's path without "bindings/c/tests/remote.c". */
-static void repo_root(char *out, size_t capacity) {
-    const char *from_environment = getenv("VOICENOTE_REPO");
-    if (from_environment != NULL && from_environment[0] != '\0') {
-        snprintf(out, capacity, "%s", from_environment);
-        return;
-    }
-    snprintf(out, capacity, "%s", __FILE__);
-    char *tail = strstr(out, "bindings/c/tests/remote.c");
-    if (tail != NULL) *tail = '\0';
-    if (out[0] == '\0' || tail == NULL) snprintf(out, capacity, ".");
-}
-
-/* Starts http_server.py serving `directory` and sets base_url; 1 on success. With --exit-with-stdin the server
- * also ends when this process dies (its stdin pipe closes), so a crashed test leaves no server behind. */
-static int start_server(void) {
-    char root[512], script[600];
-    repo_root(root, sizeof root);
-    snprintf(script, sizeof script, "%s/Tests/Servers/http_server.py", root);
-    if (access(script, R_OK) != 0) {
-        fprintf(stderr, "  no %s (set VOICENOTE_REPO to the repository)\n", script);
-        return 0;
-    }
-    char *argv[] = {"python3", script, "--root", directory, "--log", log_path, "--port", "0", "--exit-with-stdin",
-                    NULL};
-    server_pid = spawn(argv, &server_stdin, &server_stdout);
-    if (server_pid < 0) return 0;
-    char line[128];
-    int port = 0;
-    if (!read_child(server_stdout, harness_now_ms() + SERVER_START_MS, line, sizeof line) ||
-        sscanf(line, "PORT %d", &port) != 1 || port <= 0) {
-        fprintf(stderr, "  http_server.py did not print PORT <n> within %d ms\n", SERVER_START_MS);
-        finish_child(server_pid, server_stdin, server_stdout, 0);
-        server_pid = -1;
-        return 0;
-    }
-    snprintf(base_url, sizeof base_url, "http://127.0.0.1:%d", port);
-    return 1;
-}
-
-/* SIGTERM, then a bounded wait for the exit; returns the server's exit status (0 expected), or -1. */
-static int stop_server(void) {
-    if (server_pid < 0) return 0;
-    kill(server_pid, SIGTERM);
-    int status = finish_child(server_pid, server_stdin, server_stdout, SERVER_STOP_MS);
-    server_pid = -1;
-    return status;
-}
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* The server's request log: one JSON object per line (json.dumps(sort_keys=True): `"name": value`) */
-
-/* How many logged requests contain every one of the given fragments (NULL-terminated list). */
-static int count_requests(const char *fragment, ...) {
-    FILE *file = fopen(log_path, "r");
-    if (file == NULL) return 0;
-    int count = 0;
-    char line[8192];
-    while (fgets(line, sizeof line, file) != NULL) {
-        if (strchr(line, '\n') == NULL) break; /* a line still being written */
-        int all = 1;
-        va_list args;
-        va_start(args, fragment);
-        for (const char *f = fragment; f != NULL && all; f = va_arg(args, const char *))
-            all = strstr(line, f) != NULL;
-        va_end(args);
-        count += all;
-    }
-    fclose(file);
-    return count;
-}
+/* The server's request log and the cache */
 
 static int64_t cache_size(void) {
     int64_t size = -1;
@@ -326,7 +150,7 @@ static void test_url_source_matches_file(void) {
     EXPECT_STATUS(VN_OK, vn_audio_info_file(note_path, &local_info));
 
     char url[128];
-    snprintf(url, sizeof url, "%s/range/note.ogg", base_url);
+    snprintf(url, sizeof url, "%s/range/note.ogg", server.base_url);
     vn_source *source = NULL;
     EXPECT_STATUS(VN_OK, vn_source_create_url(url, NULL, &source));
     if (source == NULL) return;
@@ -353,7 +177,8 @@ static void test_url_source_matches_file(void) {
     int ok = 0;
     POLL_UNTIL(ok, cache_size() > 0, 10, LOG_WAIT_MS);
     EXPECT(ok, "the cache is still empty after a complete download");
-    POLL_UNTIL(ok, count_requests("\"path\": \"/range/note.ogg\"", "\"method\": \"GET\"", NULL) >= 1, 10, LOG_WAIT_MS);
+    POLL_UNTIL(ok, log_count(&server, "\"path\": \"/range/note.ogg\"", "\"method\": \"GET\"", NULL) >= 1, 10,
+               LOG_WAIT_MS);
     EXPECT(ok, "the server logged no GET /range/note.ogg");
 }
 
@@ -369,7 +194,7 @@ static void test_http_statuses(void) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char url[128], text[16], logged_path[128], logged_status[32];
-        snprintf(url, sizeof url, "%s%s", base_url, cases[i].path);
+        snprintf(url, sizeof url, "%s%s", server.base_url, cases[i].path);
         snprintf(text, sizeof text, "HTTP %d", cases[i].http);
         snprintf(logged_path, sizeof logged_path, "\"path\": \"%s\"", cases[i].path);
         snprintf(logged_status, sizeof logged_status, "\"status\": %d", cases[i].http);
@@ -387,14 +212,14 @@ static void test_http_statuses(void) {
         vn_source_destroy(source);
         /* The server logged it (so later tests count from a settled log). */
         int ok = 0;
-        POLL_UNTIL(ok, count_requests(logged_path, logged_status, NULL) >= 1, 10, LOG_WAIT_MS);
+        POLL_UNTIL(ok, log_count(&server, logged_path, logged_status, NULL) >= 1, 10, LOG_WAIT_MS);
         EXPECT(ok, "the server logged no %s answered %d", cases[i].path, cases[i].http);
     }
 }
 
 static void test_argument_checks(void) {
     char url[128];
-    snprintf(url, sizeof url, "%s/range/note.ogg", base_url);
+    snprintf(url, sizeof url, "%s/range/note.ogg", server.base_url);
 
     /* Sources. */
     vn_source *source = (vn_source *)&source;
@@ -465,10 +290,11 @@ static void test_argument_checks(void) {
 
 static void test_player_with_header_and_key(void) {
     char url[128];
-    snprintf(url, sizeof url, "%s/auth/tok/range/note.ogg", base_url);
+    snprintf(url, sizeof url, "%s/auth/tok/range/note.ogg", server.base_url);
     const char *path = "\"path\": \"/auth/tok/range/note.ogg\"", *header = "\"authorization\": \"Bearer tok\"";
     /* test_http_statuses asked this path without the header once (401): count from here. */
-    int all_before = count_requests(path, NULL), refused_before = count_requests(path, "\"status\": 401", NULL);
+    int all_before = log_count(&server, path, NULL);
+    int refused_before = log_count(&server, path, "\"status\": 401", NULL);
     int64_t before = cache_size();
     play_url_to_end(url, KEY, "bearer");
 
@@ -477,11 +303,11 @@ static void test_player_with_header_and_key(void) {
     EXPECT(ok, "the played download was not kept (cache size %lld, %lld before)", (long long)cache_size(),
            (long long)before);
     /* The server writes a request's line when its response ends. */
-    POLL_UNTIL(ok, count_requests(path, header, "\"completed\": true", NULL) >= 1, 10, LOG_WAIT_MS);
+    POLL_UNTIL(ok, log_count(&server, path, header, "\"completed\": true", NULL) >= 1, 10, LOG_WAIT_MS);
     EXPECT(ok, "the server logged no completed request with %s", header);
-    int all = count_requests(path, NULL) - all_before, with_header = count_requests(path, header, NULL);
+    int all = log_count(&server, path, NULL) - all_before, with_header = log_count(&server, path, header, NULL);
     EXPECT(all == with_header, "%d of %d requests lacked the header", all - with_header, all);
-    EXPECT(count_requests(path, "\"status\": 401", NULL) == refused_before, "a request was refused with 401");
+    EXPECT(log_count(&server, path, "\"status\": 401", NULL) == refused_before, "a request was refused with 401");
 }
 
 /* The offset of the note's fourth Ogg page: the headers (two pages) and the first audio page come before it. */
@@ -507,7 +333,7 @@ static void test_destroy_while_stalled(void) {
     long stall_after = first_audio_page_end();
     EXPECT(stall_after > 0, "the note has no second audio page");
     if (stall_after <= 0) return;
-    snprintf(url, sizeof url, "%s/stall/%ld/note.ogg", base_url, stall_after);
+    snprintf(url, sizeof url, "%s/stall/%ld/note.ogg", server.base_url, stall_after);
     snprintf(output, sizeof output, "%s/stall.raw", directory);
     vn_player *player = speaker_player(output);
     if (player == NULL) return;
@@ -529,16 +355,15 @@ static void test_destroy_while_stalled(void) {
     /* The library left the connection: the server's stalled response ended (logged, not completed). */
     char logged[96];
     snprintf(logged, sizeof logged, "\"path\": \"/stall/%ld/note.ogg\"", stall_after);
-    POLL_UNTIL(ok, count_requests(logged, "\"completed\": false", NULL) >= 1, 10,
-               LOG_WAIT_MS);
+    POLL_UNTIL(ok, log_count(&server, logged, "\"completed\": false", NULL) >= 1, 10, LOG_WAIT_MS);
     EXPECT(ok, "the server still holds the stalled response %d ms after the destroy", LOG_WAIT_MS);
     unlink(output);
 }
 
 static void test_replay_from_cache_without_server(void) {
-    EXPECT(stop_server() == 0, "http_server.py did not exit cleanly on SIGTERM");
+    EXPECT(server_stop(&server) == 0, "http_server.py did not exit cleanly on SIGTERM");
     char url[128];
-    snprintf(url, sizeof url, "%s/auth/tok/range/note.ogg?sig=2", base_url); /* no server answers any more */
+    snprintf(url, sizeof url, "%s/auth/tok/range/note.ogg?sig=2", server.base_url); /* no server answers any more */
     play_url_to_end(url, KEY, "cached");  /* with no server, only the cache can have served it */
     EXPECT(cache_size() > 0, "the cache is empty");
 
@@ -567,33 +392,17 @@ static void test_replay_from_cache_without_server(void) {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
-    (void)info;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
+/* The note, the cache in the test's directory, and the server (serving the directory). */
+static int setup(void) {
+    snprintf(cache_path, sizeof cache_path, "%s/cache", directory);
+    return write_note(directory, TONE_SECONDS, note_path, sizeof note_path) &&
+           vn_cache_set_directory(cache_path) == VN_OK && server_start(&server, directory);
 }
 
 int main(void) {
     harness_init("remote");
-    snprintf(directory, sizeof directory, "%s/vn-remote-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (mkdtemp(directory) == NULL) {
-        perror("mkdtemp");
-        return 1;
-    }
-    snprintf(wav_path, sizeof wav_path, "%s/tone.wav", directory);
-    snprintf(note_path, sizeof note_path, "%s/note.ogg", directory);
-    snprintf(cache_path, sizeof cache_path, "%s/cache", directory);
-    snprintf(log_path, sizeof log_path, "%s/requests.jsonl", directory);
-    harness_watchdog_arm("setup", TEST_LIMIT_S); /* opusenc and the server's start are bounded too */
-    int ready = write_tone(wav_path, TONE_SECONDS) && encode_note() && vn_cache_set_directory(cache_path) == VN_OK &&
-                start_server();
-    harness_watchdog_disarm();
-    if (!ready) {
-        fprintf(stderr, "  FATAL: setup failed (a tone, opusenc, the cache directory, http_server.py)\n");
-        nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return 1;
-    }
+    if (!temp_directory_create(directory, sizeof directory, "remote")) return 1;
+    if (!fixture_setup(setup, directory, "a tone, opusenc, the cache directory, http_server.py")) return 1;
     TEST(test_url_source_matches_file);
     TEST(test_http_statuses);
     TEST(test_argument_checks);
@@ -601,9 +410,9 @@ int main(void) {
     TEST(test_destroy_while_stalled);
     TEST(test_replay_from_cache_without_server); /* stops the server */
     harness_watchdog_arm("cleanup", TEST_LIMIT_S);
-    stop_server(); /* when a test above did not get to it */
+    server_stop(&server); /* when a test above did not get to it */
     vn_cache_clear();
-    nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    temp_directory_remove(directory);
     harness_watchdog_disarm();
     return harness_finish();
 }

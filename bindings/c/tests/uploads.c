@@ -25,8 +25,6 @@
 #include "harness.h"
 #include "child.h"
 
-#include <ftw.h>
-
 #define TONE_SECONDS 1.5
 #define WAIT_MS 20000
 #define LOG_WAIT_MS 5000
@@ -749,39 +747,24 @@ static void test_argument_checks(void) {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
-static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *ftw) {
-    (void)info;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-int main(void) {
-    harness_init("uploads");
-    main_thread = pthread_self();
-    snprintf(directory, sizeof directory, "%s/vn-uploads-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (mkdtemp(directory) == NULL) {
-        perror("mkdtemp");
-        return 1;
-    }
-    char wav_path[300], root[300];
-    snprintf(wav_path, sizeof wav_path, "%s/tone.wav", directory);
-    snprintf(note_path, sizeof note_path, "%s/note.ogg", directory);
+/* The note, two files of random bytes, and the server (serving <directory>/served). */
+static int setup(void) {
+    char root[300];
     snprintf(medium_path, sizeof medium_path, "%s/memo.m4a", directory); /* random bytes named as audio */
     snprintf(large_path, sizeof large_path, "%s/large.bin", directory);
     snprintf(root, sizeof root, "%s/served", directory);
     medium_bytes = random_bytes(MEDIUM_SIZE, 1);
     large_bytes = random_bytes(LARGE_SIZE, 3);
-    harness_watchdog_arm("setup", TEST_LIMIT_S);
-    int ready = mkdir(root, 0700) == 0 && write_tone(wav_path, TONE_SECONDS) && encode_opus(wav_path, note_path) &&
-                write_bytes(medium_path, medium_bytes, MEDIUM_SIZE) &&
-                write_bytes(large_path, large_bytes, LARGE_SIZE) && server_start(&server, root);
-    harness_watchdog_disarm();
-    if (!ready) {
-        fprintf(stderr, "  FATAL: setup failed (files, opusenc, http_server.py)\n");
-        nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-        return 1;
-    }
+    return mkdir(root, 0700) == 0 && write_note(directory, TONE_SECONDS, note_path, sizeof note_path) &&
+           write_bytes(medium_path, medium_bytes, MEDIUM_SIZE) && write_bytes(large_path, large_bytes, LARGE_SIZE) &&
+           server_start(&server, root);
+}
+
+int main(void) {
+    harness_init("uploads");
+    main_thread = pthread_self();
+    if (!temp_directory_create(directory, sizeof directory, "uploads")) return 1;
+    if (!fixture_setup(setup, directory, "files, opusenc, http_server.py")) return 1;
     TEST(test_multipart_upload);
     TEST(test_raw_upload_of_memory_source);
     TEST(test_voice_recording_reads_the_file);
@@ -799,7 +782,7 @@ int main(void) {
     TEST(test_argument_checks);
     harness_watchdog_arm("cleanup", TEST_LIMIT_S);
     EXPECT(server_stop(&server) == 0, "http_server.py did not exit cleanly on SIGTERM");
-    nftw(directory, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    temp_directory_remove(directory);
     harness_watchdog_disarm();
     free(medium_bytes);
     free(large_bytes);

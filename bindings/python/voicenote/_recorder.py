@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Union
 
-from . import _audio_object, _buffers, _capi, _events, _lifecycle, _session, _sources
+from . import _audio_object, _buffers, _capi, _enums, _events, _lifecycle, _session, _sources
 from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._focus import FocusGroup
@@ -46,7 +46,7 @@ class RecorderState(enum.IntEnum):
     PAUSED = _capi.VN_RECORDER_PAUSED
 
 
-class RecordingFormat(enum.IntEnum):
+class RecordingFormat(_enums.NamedIntEnum):
     """The file format of a take (``vn_recording_format``). :class:`Recorder` also accepts the names
     ``"opus"`` and ``"aac"`` (any case)."""
 
@@ -64,26 +64,6 @@ class RecordingFormat(enum.IntEnum):
     def mime_type(self) -> str:
         """The MIME type: ``"audio/ogg"`` or ``"audio/aac"``."""
         return "audio/ogg" if self is RecordingFormat.OPUS else "audio/aac"
-
-    @classmethod
-    def parse(cls, value: Union["RecordingFormat", str, int]) -> "RecordingFormat":
-        """The format for a member, a name (any case) or a number.
-
-        Raises:
-            ValueError: an unknown name or number.
-            TypeError: neither a string nor an integer.
-        """
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str):
-            try:
-                return cls[value.upper()]
-            except KeyError:
-                names = ", ".join(member.name.lower() for member in cls)
-                raise ValueError(f"unknown recording format {value!r} (expected one of {names})") from None
-        if isinstance(value, int) and not isinstance(value, bool):
-            return cls(value)
-        raise TypeError(f"format must be a RecordingFormat, a name or a number, not {type(value).__name__}")
 
 
 # --- context and events ------------------------------------------------------------------------------------------

@@ -9,14 +9,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Tuple, Union
 
-from . import _audio_object, _capi, _events
+from . import _audio_object, _capi, _enums, _events
 from ._payload import VoiceRecordingPayload
 from .errors import VoiceNoteError
 
 __all__ = ["UploadMode", "UploadState", "UploadEvent", "PostProcessor", "Query", "UploadSource"]
 
 
-class UploadMode(enum.IntEnum):
+class UploadMode(_enums.NamedIntEnum):
     """How uploads are framed (``vn_upload_mode``). :class:`Uploader` also accepts the names ``"multipart"`` and
     ``"raw"`` (any case)."""
 
@@ -26,26 +26,6 @@ class UploadMode(enum.IntEnum):
     #: The bare body with its ``Content-Type`` and the file name as the ``filename`` query parameter (Matrix's
     #: ``/_matrix/media/v3/upload``); the response's ``content_uri`` becomes ``asset_url``.
     RAW = _capi.VN_UPLOAD_RAW
-
-    @classmethod
-    def parse(cls, value: Union["UploadMode", str, int]) -> "UploadMode":
-        """The mode for a member, a name (any case) or a number.
-
-        Raises:
-            ValueError: an unknown name or number.
-            TypeError: neither a string nor an integer.
-        """
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str):
-            try:
-                return cls[value.upper()]
-            except KeyError:
-                names = ", ".join(member.name.lower() for member in cls)
-                raise ValueError(f"unknown upload mode {value!r} (expected one of {names})") from None
-        if isinstance(value, int) and not isinstance(value, bool):
-            return cls(value)
-        raise TypeError(f"mode must be an UploadMode, a name or a number, not {type(value).__name__}")
 
 
 class UploadState(enum.IntEnum):

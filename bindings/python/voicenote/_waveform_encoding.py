@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-import enum
 import itertools
 from typing import Any, Iterable, List, Tuple, Union
 
-from . import _buffers, _capi
+from . import _buffers, _capi, _enums
 from .errors import format_error
 
 __all__ = ["MAX_DECODED", "WaveformEncoding", "encode_waveform", "decode_waveform"]
@@ -17,7 +16,7 @@ __all__ = ["MAX_DECODED", "WaveformEncoding", "encode_waveform", "decode_wavefor
 MAX_DECODED = _capi.VN_WAVEFORM_MAX_DECODED
 
 
-class WaveformEncoding(enum.IntEnum):
+class WaveformEncoding(_enums.NamedIntEnum):
     """How each network sends a waveform (``vn_waveform_encoding``). Functions that take an encoding also accept
     its name (``"stream"``, ``"matrix"``, ``"telegram"``, ``"signal"``, any case) or its number."""
 
@@ -29,26 +28,6 @@ class WaveformEncoding(enum.IntEnum):
     TELEGRAM = _capi.VN_WAVEFORM_TELEGRAM
     #: Signal: up to 100 bytes 0…255 (``bytes``).
     SIGNAL = _capi.VN_WAVEFORM_SIGNAL
-
-    @classmethod
-    def parse(cls, encoding: Union["WaveformEncoding", str, int]) -> "WaveformEncoding":
-        """The encoding for a member, a name (any case) or a number.
-
-        Raises:
-            ValueError: an unknown name or number.
-            TypeError: neither a string nor an integer.
-        """
-        if isinstance(encoding, cls):
-            return encoding
-        if isinstance(encoding, str):
-            try:
-                return cls[encoding.upper()]
-            except KeyError:
-                names = ", ".join(member.name.lower() for member in cls)
-                raise ValueError(f"unknown waveform encoding {encoding!r} (expected one of {names})") from None
-        if isinstance(encoding, int) and not isinstance(encoding, bool):
-            return cls(encoding)
-        raise TypeError(f"encoding must be a WaveformEncoding, a name or a number, not {type(encoding).__name__}")
 
 
 #: Room for any integer encoding of a waveform (Matrix and Signal: 100 values, Telegram: 63 bytes).
