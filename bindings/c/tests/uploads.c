@@ -448,7 +448,10 @@ static void test_second_upload_is_busy(void) {
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_copy_result(uploader, NULL));
     int state = -1;
     EXPECT_STATUS(VN_OK, vn_uploader_wait(uploader, 0, &state));
-    EXPECT(state == VN_UPLOAD_UPLOADING && r.ends == 0, "state %d, %d ends after the refused calls", state, r.ends);
+    pthread_mutex_lock(&harness_sync.mutex); /* the upload runs: its callbacks write `r` under this mutex */
+    int ends = r.ends;
+    pthread_mutex_unlock(&harness_sync.mutex);
+    EXPECT(state == VN_UPLOAD_UPLOADING && ends == 0, "state %d, %d ends after the refused calls", state, ends);
     EXPECT_STATUS(VN_OK, vn_uploader_cancel(uploader));
     wait_ends(&r, 1, WAIT_MS);
     vn_uploader_destroy(uploader);
