@@ -1670,7 +1670,11 @@ typedef struct vn_player_context {
 typedef enum vn_player_event_type {
     VN_PLAYER_EVENT_CONTEXT = 0,  /**< A state change, a seek, a setting, or a progress step (steps coalesce). */
     VN_PLAYER_EVENT_FINISHED = 1, /**< The item played to its end; the state is #VN_PLAYER_STOPPED at 0. */
-    VN_PLAYER_EVENT_FAILED = 2    /**< A load, decode or device failure: status and message; a CONTEXT follows. */
+    VN_PLAYER_EVENT_FAILED = 2,   /**< A load, decode or device failure: status and message; a CONTEXT follows. */
+    /** A queue player (with a data source) moved to another item: `location` (as given) and `key` (the URL's key
+     * or the URL, the absolute path, or a source's name). Sent for every load of another location while a data
+     * source is set, the host's and the queue's own, before the new item's CONTEXT. */
+    VN_PLAYER_EVENT_ITEM_CHANGED = 3
 } vn_player_event_type;
 
 /** One player event; valid only during the callback. \since 0.1.0 */
@@ -1678,9 +1682,10 @@ typedef struct vn_player_event {
     size_t size;               /**< sizeof(vn_player_event) as the library knows it. */
     int type;                  /**< A #vn_player_event_type. */
     vn_player_context context; /**< CONTEXT: the new context. */
-    const char *location;      /**< FINISHED: the item's location. */
+    const char *location;      /**< FINISHED, ITEM_CHANGED: the item's location. */
     int status;                /**< FAILED: a negative status. */
     const char *message;       /**< FAILED: the detail. */
+    const char *key;           /**< ITEM_CHANGED: the new item's key. */
 } vn_player_event;
 
 /**
@@ -2057,6 +2062,118 @@ typedef enum vn_next_scope {
  */
 int vn_find_next_item(const char *messages_json, size_t length, const char *current_url,
                       const char *current_user_id, int scope, char **out_url);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Queue players
+ * A player with a data source is a queue player: when an item ends (or fails to load, or vn_player_next() is
+ * called) it asks the data source for the location that follows and plays it; no answer stops it. Items of the same
+ * rate and channel count play back to back: when the current item's audio is decoded to its end the data source is
+ * asked, its answer is opened and decoded on into the same device, which never stops, so no silence comes between
+ * them; #VN_PLAYER_EVENT_FINISHED and #VN_PLAYER_EVENT_ITEM_CHANGED come when the next item's first frame is heard.
+ * 5 s before the end of an item the data source is asked ahead and a remote answer is fetched meanwhile (into the
+ * media cache too); the answer at the end decides what plays. An answer naming a location that failed to load since
+ * an item last loaded ends the queue instead of looping.
+ * @{ */
+
+/** A data source's answer, filled in by the hook during its call (valid only during that call). */
+typedef struct vn_queue_answer vn_queue_answer;
+
+/**
+ * Answers which location plays after the current one: call vn_queue_answer_set_location() or
+ * vn_queue_answer_set_url() on `answer`, or nothing to end the queue.
+ *
+ * \param user_data the pointer given to vn_player_set_data_source().
+ * \param current_location the current item's location as given to the load (or as the data source answered it).
+ * \param current_key its key (see #VN_PLAYER_EVENT_ITEM_CHANGED).
+ * \param answer where the answer goes. The strings and `answer` are valid only during the call; the library copies
+ *        what the setters are given.
+ * \threadsafety A hook: runs synchronously on the player's decoder thread, with no library lock held. It may call
+ *        any vn_ function, vn_player_destroy() of this player included. It may be asked more than once per item
+ *        (ahead, when the audio is decoded, at the end); it should answer quickly and the same way each time.
+ * \since 0.1.0
+ */
+typedef void (*vn_queue_next_fn)(void *user_data, const char *current_location, const char *current_key,
+                                 vn_queue_answer *answer);
+
+/**
+ * Answers with a local path, a `file://` URL or an http(s) URL (fetched without extra HTTP options), as
+ * vn_player_load() takes it.
+ *
+ * \param answer the answer given to the hook.
+ * \param location the location (UTF-8).
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or empty `location`; #VN_E_MISUSE for an `answer` used outside
+ *          its call.
+ * \threadsafety Only inside the #vn_queue_next_fn call that received `answer`.
+ * \since 0.1.0
+ */
+int vn_queue_answer_set_location(vn_queue_answer *answer, const char *location);
+
+/**
+ * Answers with an http(s) URL, as vn_player_load_url() takes it.
+ *
+ * \param answer the answer given to the hook.
+ * \param url the URL (UTF-8).
+ * \param options headers, CA file and timeouts (copied), or NULL for none.
+ * \param key the location's identity instead of the URL (copied), or NULL.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL `url`, an empty key, or a URL that is not http(s); #VN_E_MISUSE
+ *          for an `answer` used outside its call or a destroyed `options`.
+ * \threadsafety Only inside the #vn_queue_next_fn call that received `answer`.
+ * \since 0.1.0
+ */
+int vn_queue_answer_set_url(vn_queue_answer *answer, const char *url, const vn_http_options *options, const char *key);
+
+/**
+ * Makes `player` a queue player asking `next`, or a plain player again when `next` is NULL. Replaces a data source
+ * set before (also one set by vn_player_use_messages()); the old one's `release` runs once no call of it runs any
+ * more.
+ *
+ * \param player the player.
+ * \param next the hook, or NULL.
+ * \param user_data passed to `next` and `release`.
+ * \param release called once with `user_data` after the last call of `next` (when replaced, unset or the player is
+ *        destroyed), on whichever thread drops it, with no lock held; may be NULL. Also called (at once) when this
+ *        function fails. Ignored when `next` is NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
+ * \threadsafety Any thread, including inside callbacks and hooks.
+ * \since 0.1.0
+ */
+int vn_player_set_data_source(vn_player *player, vn_queue_next_fn next, void *user_data, vn_release_fn release);
+
+/**
+ * Makes `player` a queue player over a channel's messages with the built-in provider (vn_find_next_item()): after
+ * an item whose location is a message's `voiceRecording` `asset_url`, the next one the scope names plays. A URL that
+ * follows on the same scheme, host and port as the current URL is fetched with the current item's HTTP options (its
+ * headers, CA file); any other without. Calling it again replaces the messages, also while an item plays: what comes
+ * next follows the new messages.
+ *
+ * \param player the player.
+ * \param messages_json the messages, oldest first (UTF-8; need not be NUL-terminated).
+ * \param length its length in bytes.
+ * \param current_user_id the current user's id, or NULL.
+ * \param scope a #vn_next_scope.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for an unknown scope or a NULL
+ *          `messages_json`; #VN_E_TOO_LARGE over 64 MiB; #VN_E_FORMAT for invalid JSON or messages; #VN_E_NOMEM.
+ *          On failure the data source set before stays.
+ * \threadsafety Any thread, including inside callbacks and hooks.
+ * \since 0.1.0
+ */
+int vn_player_use_messages(vn_player *player, const char *messages_json, size_t length, const char *current_user_id,
+                           int scope);
+
+/**
+ * Skips to the next item now: the data source is asked about the current item (or the one that last failed to load)
+ * on the decoder thread and its answer plays; the current item is left (its position kept for a later load). No
+ * answer stops the player. Returns at once.
+ *
+ * \param player the player.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player, one without a data source, or with nothing loaded;
+ *          #VN_E_BUSY when the session's activate hook refused.
+ * \threadsafety Any thread, including inside callbacks and hooks.
+ * \since 0.1.0
+ */
+int vn_player_next(vn_player *player);
 
 /** @} */
 

@@ -79,10 +79,15 @@ func nextScope(_ scope: Int32) throws(VoiceNoteError) -> NextItemScope {
         let scope = try nextScope(scope)
         let current = try utf8String(currentURL, "current_url")
         let user = try currentUserID.map { (text) throws(VoiceNoteError) in try utf8String(text, "current_user_id") }
-        let messages = try ChannelMessages(document: try JSONDocument(parsing: try textBuffer(messagesJSON, length, "messages_json"),
-                                                                      limits: .messages, what: "the message list"))
+        let messages = try channelMessages(messagesJSON, length)
         out.pointee = try messages.nextItem(after: current, currentUserID: user, scope: scope).map(ownedCString)
     }
+}
+
+/// The message list a C caller passes as `messages_json` and `length`.
+func channelMessages(_ json: UnsafePointer<CChar>?, _ length: Int) throws(VoiceNoteError) -> ChannelMessages {
+    try ChannelMessages(document: try JSONDocument(parsing: try textBuffer(json, length, "messages_json"),
+                                                   limits: .messages, what: "the message list"))
 }
 
 @c @implementation public func vn_strdup(_ text: UnsafePointer<CChar>?) -> UnsafeMutablePointer<CChar>? {

@@ -1,6 +1,7 @@
 import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// The decoder thread: opens locations, decodes, stretches, converts and fills the ring the playback thread
 /// moves into ALSA; finishes items; reports progress.
@@ -28,6 +29,12 @@ extension Player {
         var endFailure: VoiceNoteError?
         /// `Shared.interruptions` already accounted for.
         var interruptionsSeen: UInt64 = 0
+        /// The next item of a queue, decoding behind the current one's last frames (back to back).
+        var following: FollowingItem?
+        /// A remote next item fetched ahead (5 s before the end), for the load that names it.
+        var prefetched: PrefetchedSource?
+        /// Whether the data source was asked ahead for the current item.
+        var askedAhead = false
         var pendingCount: Int { pending.count - pendingStart }
     }
 
@@ -39,6 +46,7 @@ extension Player {
         case start(seconds: Double, serial: UInt64)
         case pump
         case halt
+        case skip(generation: UInt64, serial: UInt64)
     }
 
     func runWorker() {
@@ -55,6 +63,9 @@ extension Player {
             case .seek(let seconds, let serial): seekPaused(to: seconds, serial: serial, work)
             case .start(let seconds, let serial): start(at: seconds, serial: serial, work)
             case .pump: pump(work)
+            case .skip(let generation, let serial):
+                dropFollowing(work)
+                skip(generation: generation, serial: serial)
             case .halt:
                 closeDevice(work)
                 finishSession()
@@ -69,6 +80,10 @@ extension Player {
             if let load = shared.load {
                 shared.load = nil
                 return .load(load)
+            }
+            if shared.skipRequested {
+                shared.skipRequested = false
+                return .skip(generation: shared.generation, serial: shared.restartSerial)
             }
             if let item = work.item, item.generation == shared.generation {
                 if shared.wantsPlaying && shared.context.state == .playing {
@@ -92,11 +107,18 @@ extension Player {
     /// Opens a location and reports it loaded (or failed).
     private func load(_ request: LoadRequest, _ work: Work) {
         work.item = nil
+        work.following = nil
+        work.askedAhead = false
         work.started = false
         let settings = monitor.locked { shared.context }
         let item: PlayerItem
         do {
-            let source = try request.location.open(key: request.key, cache: configuration.mediaCache)
+            let source: any ByteSource
+            if let prefetched = takePrefetched(request.key, work) {
+                source = prefetched
+            } else {
+                source = try request.location.open(key: request.key, cache: configuration.mediaCache)
+            }
             // From now on a new load or a close wakes its reads (a download that stalls while opening).
             let current = monitor.locked { () -> Bool in
                 guard shared.generation == request.generation, !shared.closed else { return false }
@@ -107,11 +129,22 @@ extension Player {
             item = try PlayerItem(request, source: source, rate: try PlaybackRate(settings.rate),
                                   volume: try Volume(settings.volume), skipsSilence: settings.skipsSilence)
         } catch {
-            monitor.locked {
-                guard shared.generation == request.generation, !shared.closed else { return }
+            // `failed`; a queue then asks what comes after the item that failed, and only the end of the queue
+            // shows the state `notLoaded`.
+            let queue = monitor.locked { () -> (autoplay: Bool, serial: UInt64)? in
+                guard shared.generation == request.generation, !shared.closed else { return nil }
+                let autoplay = shared.wantsPlaying
                 shared.wantsPlaying = false
                 shared.context.lastError = error
+                shared.failedKeys.insert(request.key)
                 events.emit(.failed(error))
+                return shared.dataSource == nil ? nil : (autoplay, shared.restartSerial)
+            }
+            if let queue, advanceQueue(.failed(autoplay: queue.autoplay), generation: request.generation, serial: queue.serial) {
+                return
+            }
+            monitor.locked {
+                guard shared.generation == request.generation, !shared.closed else { return }
                 var context = shared.context
                 context.state = .notLoaded
                 context.duration = 0
@@ -123,6 +156,7 @@ extension Player {
         }
         monitor.locked {
             guard shared.generation == request.generation, !shared.closed else { return }
+            shared.failedKeys.removeAll()
             work.item = item
             shared.source = SourceReference(source: item.source)
             shared.sourceRate = item.sampleRate
@@ -147,6 +181,7 @@ extension Player {
 
     /// Positions the decoder of a paused item.
     private func seekPaused(to seconds: Double, serial: UInt64, _ work: Work) {
+        dropFollowing(work)
         guard let item = work.item else { return }
         do {
             try item.reposition(to: item.frame(at: seconds))
@@ -167,6 +202,7 @@ extension Player {
 
     /// (Re)starts the output at `seconds`: the device (opened or kept), the decoder positioned, a new ring.
     private func start(at seconds: Double, serial: UInt64, _ work: Work) {
+        dropFollowing(work)
         guard let item = work.item else { return }
         work.started = false
         do {
@@ -271,12 +307,18 @@ extension Player {
                 work.ended = true
                 work.endFailure = error
             }
+            if work.ended && work.endFailure == nil {
+                followBackToBack(item, work)  // a queue's next item decodes on behind this one
+            } else if !work.ended {
+                askAheadIfDue(item, work)
+            }
         } else if !work.endSent {
             device.endOfStream()
             work.endSent = true
         } else {
             _ = device.waitForProgress(timeoutMilliseconds: 20)
         }
+        enterFollowingIfHeard(device, work)
         if !device.isRunning {
             if work.endSent && device.playedToEnd {
                 if let failure = work.endFailure { return fail(failure, work) }
@@ -314,17 +356,24 @@ extension Player {
             guard shared.restartSerial == work.serial, !shared.restart, shared.context.state == .playing,
                   !shared.context.isSeeking, shared.sourceRate > 0 else { return }
             shared.context.currentTime = shared.timeline.sourceFrame(atOutput: played) / Double(shared.sourceRate)
-            if let item = work.item { showFacts(of: item, in: &shared.context) }
+            if let item = heardItem(work) { showFacts(of: item, in: &shared.context) }
             events.emitCoalescing(.context(shared.context))
         }
     }
 
-    /// The item played to its end: `finished`, then `stopped` at 0; its resume position is forgotten.
+    /// The item played to its end: `finished`, then a queue's next item, or `stopped` at 0; its resume position is
+    /// forgotten.
     private func finish(_ item: PlayerItem, _ work: Work) {
         work.started = false
+        let queue = monitor.locked { () -> (generation: UInt64, serial: UInt64)? in
+            guard shared.restartSerial == work.serial, shared.generation == item.generation else { return nil }
+            shared.resumePositions.forget(item.key)
+            events.emit(.finished(location: shared.context.location))
+            return shared.dataSource == nil ? nil : (shared.generation, shared.restartSerial)
+        }
+        if let queue, advanceQueue(.finished, generation: queue.generation, serial: queue.serial) { return }
         monitor.locked {
             guard shared.restartSerial == work.serial, shared.generation == item.generation else { return }
-            shared.resumePositions.forget(item.key)
             shared.wantsPlaying = false
             var context = shared.context
             showFacts(of: item, in: &context)
@@ -335,14 +384,13 @@ extension Player {
             context.state = .stopped
             context.currentTime = 0
             reposition(to: 0)
-            events.emit(.finished(location: context.location))
             publish(context)
         }
     }
 
     /// Shared: what the item says of itself now into `context`: its duration (a download's estimate is refined as
     /// its bytes arrive; a hint stays shown until the duration is exact) and how much of it has arrived.
-    private func showFacts(of item: PlayerItem, in context: inout PlayerContext) {
+    func showFacts(of item: PlayerItem, in context: inout PlayerContext) {
         let info = item.info
         if !info.durationIsEstimate || (item.durationHint == nil && info.duration > 0) {
             context.duration = info.duration

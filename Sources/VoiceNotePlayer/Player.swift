@@ -59,6 +59,16 @@ public final class Player: @unchecked Sendable {
         /// Reads of a download woken by a seek so far (the decoder thread takes the `.cancelled` they throw for
         /// what it is, not a failure).
         var interruptions: UInt64 = 0
+        /// The loaded location as given (what the data source is asked about); nil when nothing was loaded.
+        var location: PlayerLocation?
+        /// The queue's data source; the player is a queue player while it is set.
+        var dataSource: QueueDataSource?
+        /// `next()` was called and the decoder thread has not asked the data source yet.
+        var skipRequested = false
+        /// Locations that failed to load since an item last loaded: an answer naming one ends the queue.
+        var failedKeys: Set<LocationKey> = []
+        /// The source of the item the decoder thread prepares to follow the current one (woken like `source`).
+        var followingSource: SourceReference?
     }
 
     /// A byte source held for `cancel()` from a control thread (the only call another thread may make on it).
@@ -125,30 +135,44 @@ public final class Player: @unchecked Sendable {
         try monitor.locked { () throws(VoiceNoteError) in
             guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
             leaveCurrentItem()
-            shared.source?.source.cancel()
-            if case .source(let source) = location { shared.source = SourceReference(source: source) } else { shared.source = nil }
-            shared.generation &+= 1
-            shared.key = key
-            shared.load = LoadRequest(location: location, key: key, generation: shared.generation, durationHint: durationHint)
-            shared.wantsPlaying = autoplay
-            shared.stopAfterLoad = false
-            shared.seekPending = false
-            shared.restart = true
-            shared.restartSeconds = 0
-            shared.sourceRate = 0
-            var context = shared.context
-            context.location = location.displayName
-            context.state = .loading
-            context.duration = durationHint ?? 0
-            context.durationIsEstimate = durationHint != nil
-            context.currentTime = 0
-            context.isSeeking = false
-            context.bufferedFraction = 0
-            context.lastError = nil
-            publish(context)
-            monitor.broadcast()
+            shared.failedKeys.removeAll()
+            beginLoad(location, key: key, autoplay: autoplay, durationHint: durationHint)
         }
         if autoplay { configuration.focusGroup?.take(by: self, for: .playback) }
+    }
+
+    /// Shared: hands `location` to the decoder thread (the current item was left already): state `loading`, and
+    /// for a queue player `itemChanged` first.
+    func beginLoad(_ location: PlayerLocation, key: LocationKey, autoplay: Bool, durationHint: Double?) {
+        shared.source?.source.cancel()
+        shared.followingSource?.source.cancel()
+        shared.followingSource = nil
+        if case .source(let source) = location { shared.source = SourceReference(source: source) } else { shared.source = nil }
+        shared.generation &+= 1
+        shared.key = key
+        shared.location = location
+        shared.skipRequested = false
+        shared.load = LoadRequest(location: location, key: key, generation: shared.generation, durationHint: durationHint)
+        shared.wantsPlaying = autoplay
+        shared.stopAfterLoad = false
+        shared.seekPending = false
+        shared.restart = true
+        shared.restartSeconds = 0
+        shared.sourceRate = 0
+        if shared.dataSource != nil {
+            events.emit(.itemChanged(location: location.displayName, key: key.text(sourceName: location.displayName)))
+        }
+        var context = shared.context
+        context.location = location.displayName
+        context.state = .loading
+        context.duration = durationHint ?? 0
+        context.durationIsEstimate = durationHint != nil
+        context.currentTime = 0
+        context.isSeeking = false
+        context.bufferedFraction = 0
+        context.lastError = nil
+        publish(context)
+        monitor.broadcast()
     }
 
     /// Plays (or resumes) the loaded item; during loading, the item plays once loaded. Does nothing while playing.
@@ -239,9 +263,10 @@ public final class Player: @unchecked Sendable {
             let bounded = state != .loading && !shared.context.durationIsEstimate
             let target = bounded ? min(max(0, seconds), shared.context.duration) : max(0, seconds)
             if state == .playing { _ = haltOutput() } else { shared.seekPending = true }
-            if let source = shared.source?.source as? any ArrivingSource {
+            let arriving = [shared.source, shared.followingSource].compactMap { $0?.source as? any ArrivingSource }
+            if !arriving.isEmpty {
                 shared.interruptions &+= 1  // a read waiting for the network gives way to the seek
-                source.cancel()
+                arriving.forEach { $0.cancel() }
             }
             if state == .stopped { shared.context.state = .paused }
             shared.context.currentTime = target
@@ -296,16 +321,20 @@ public final class Player: @unchecked Sendable {
     /// is released. Idempotent.
     public func close() {
         configuration.focusGroup?.leave(self)
+        var dataSource: QueueDataSource?
         let thread = monitor.locked { () -> LibraryThread? in
             guard !shared.closed else { return nil }
             shared.closed = true
             _ = haltOutput()
             shared.source?.source.cancel()
+            shared.followingSource?.source.cancel()
+            swap(&dataSource, &shared.dataSource)  // released below, with no lock held
             monitor.broadcast()
             defer { worker = nil }
             return worker
         }
         events.close()
+        dataSource = nil
         if let thread {
             thread.joinOrDetach()
         } else {

@@ -53,4 +53,8 @@ public enum PlayerEvent: Sendable, Equatable {
     case finished(location: String)
     /// A load, decode or device failure; the context that follows says where the player is.
     case failed(VoiceNoteError)
+    /// A player with a data source (docs/queue.md) moved to another item: its location as given and its key (the
+    /// URL's key or the URL, the absolute path, or a source's name). Sent for every load of another location while
+    /// the data source is set, the host's and the queue's own, before the context of the new item.
+    case itemChanged(location: String, key: String)
 }

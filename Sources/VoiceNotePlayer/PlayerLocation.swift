@@ -56,6 +56,15 @@ enum LocationKey: Hashable, Sendable {
     /// released object may be reused, so sources keep no resume position).
     case source(ObjectIdentifier)
 
+    /// The key as the `itemChanged` event names it: the path, the URL's key (or the URL), or `name` for a source.
+    func text(sourceName name: String) -> String {
+        switch self {
+        case .path(let path): path
+        case .remote(let key): key
+        case .source: name
+        }
+    }
+
     /// Whether a position is kept for a later load: for paths and URLs, not for sources.
     var keepsResumePosition: Bool {
         if case .source = self { false } else { true }

@@ -3,16 +3,17 @@ import VoiceNoteAudio
 import VoiceNoteCore
 import VoiceNotePlayer
 
-/// `voicenote play FILE|URL`: plays a voice message (a local file or an http(s) URL) to its end. On a terminal it shows the position and takes keys
-/// (space pause/resume, ←/→ seek 5 s, +/− rate, q quit).
+/// `voicenote play FILE|URL…`: plays voice messages (local files or http(s) URLs) to their end, one after another
+/// and back to back (a queue player). On a terminal it shows the position and takes keys (space pause/resume, ←/→
+/// seek 5 s, n next, +/− rate, q quit).
 struct PlayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "play",
-        abstract: "Play a voice message. On a terminal: space pauses, ←/→ seek 5 s, +/− change the rate, q quits."
+        abstract: "Play voice messages in order, back to back. On a terminal: space pauses, ←/→ seek 5 s, n skips to the next, +/− change the rate, q quits."
     )
 
-    @Argument(help: ArgumentHelp("The audio file or http(s) URL (Ogg Opus, AAC, MP3, WAV, FLAC, Ogg Vorbis …).", valueName: "file-or-url"))
-    var file: String
+    @Argument(help: ArgumentHelp("Audio files or http(s) URLs (Ogg Opus, AAC, MP3, WAV, FLAC, Ogg Vorbis …), played in this order.", valueName: "file-or-url"))
+    var files: [String]
 
     @Option(help: "Playback rate, \(PlaybackRate.minimum)…\(PlaybackRate.maximum), pitch kept.")
     var rate = 1.0
@@ -23,7 +24,7 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "ALSA configuration text that defines --device (opened with snd_pcm_open_lconf).")
     var deviceConfig: String?
 
-    @Option(help: "Start this many seconds into the file.")
+    @Option(help: "Start this many seconds into the first file.")
     var start = 0.0
 
     @Flag(help: "Shorten pauses longer than 0.6 s.")
@@ -44,6 +45,7 @@ struct PlayCommand: ParsableCommand {
             throw ValidationError("--start must be 0…\(Int(Player.longestDuration)) seconds")
         }
         guard volume >= 0 && volume <= 1 else { throw ValidationError("--volume must be 0…1") }
+        guard !files.isEmpty else { throw ValidationError("give at least one file or URL") }
     }
 
     func run() throws {
@@ -56,8 +58,35 @@ struct PlayCommand: ParsableCommand {
         try player.setRate(rate)
         try player.setVolume(volume)
         player.setSkipsSilence(skipSilence)
+        let locations = try files.map { (file) throws(VoiceNoteError) in try playerLocation(file, http: http) }
+        if locations.count > 1 { player.setDataSource(PlayList(locations).dataSource) }
         let session = PlaybackSession(player: player, loop: loop, interactive: Terminal.isInteractive)
-        let ending = try session.run(location: playerLocation(file, http: http), start: start)
+        let ending = try session.run(location: locations[0], start: start)
         if case .signal(let number) = ending { throw ExitCode(128 + number) }
+    }
+}
+
+/// The files and URLs of `voicenote play`, in order, as a queue's data source. Asked about an item, it answers the
+/// one after the first occurrence at or after the last one asked about (so a list may name a file twice, and being
+/// asked again about the same item gives the same answer).
+final class PlayList: @unchecked Sendable {  // immutable but for `cursor`, which is locked
+    private let locations: [PlayerLocation]
+    private let names: [String]
+    private let cursor = Locked(0)
+
+    init(_ locations: [PlayerLocation]) {
+        self.locations = locations
+        names = locations.map(\.displayName)
+    }
+
+    /// The data source over this list.
+    var dataSource: QueueDataSource { { [self] current in next(after: current.location.displayName) } }
+
+    private func next(after name: String) -> PlayerLocation? {
+        cursor.withLock { cursor -> PlayerLocation? in
+            guard let index = names.indices.dropFirst(cursor).first(where: { names[$0] == name }) else { return nil }
+            cursor = index
+            return index + 1 < locations.count ? locations[index + 1] : nil
+        }
     }
 }

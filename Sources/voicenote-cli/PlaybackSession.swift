@@ -4,8 +4,10 @@ import Glibc
 import VoiceNoteCore
 import VoiceNotePlayer
 
-/// Plays one file or URL for `voicenote play`: loads it, waits on the player's event loop, signals and (on a terminal) the
-/// keyboard, and draws the position line.
+/// Plays for `voicenote play`: loads the first file or URL (a player with a data source plays the rest back to
+/// back), waits on the player's event loop, signals and (on a terminal) the keyboard, and draws the position line.
+/// It ends when the player stops at the end of its queue; a failure to load one item of a queue is reported and the
+/// queue goes on, and the command then ends with the last such failure.
 ///
 /// Every way the command ends closes the player (the sound stops at once) and puts the terminal back as it was:
 /// the end of the file, `q`, a failure, and SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE, which arrive through a
@@ -27,6 +29,15 @@ final class PlaybackSession: @unchecked Sendable {
     private let interactive: Bool
     private var finished = false
     private var failure: VoiceNoteError?
+    /// An item ended (`finished`, or `failed` to load) and no other item came since: a stopped or unloaded player
+    /// is then at the end of its queue.
+    private var itemEnded = false
+    /// The last item of a queue that failed to load.
+    private var skippedFailure: VoiceNoteError?
+    /// The state of the last context received.
+    private var lastState = PlayerState.notLoaded
+    /// The location of the last context received.
+    private var lastLocation = ""
     private var lastLine = ""
 
     /// `interactive`: standard output is a terminal (draw the position line, read keys when standard input is one).
@@ -66,7 +77,10 @@ final class PlaybackSession: @unchecked Sendable {
             _ = poll(&descriptors, watchKeys ? 3 : 2, 200)
             _ = try loop.dispatch()
             if let failure { throw failure }
-            if finished { return .finished }
+            if finished {
+                if let skippedFailure { throw skippedFailure }
+                return .finished
+            }
             if descriptors[1].revents & Int16(POLLIN) != 0 {
                 for number in signals.received() {
                     guard let keyboard, number == SIGTSTP || number == SIGCONT else { return .signal(number) }
@@ -85,15 +99,37 @@ final class PlaybackSession: @unchecked Sendable {
     private func handle(_ event: PlayerEvent) {
         switch event {
         case .context(let context):
+            lastState = context.state
+            lastLocation = context.location
+            if itemEnded && (context.state == .stopped || context.state == .notLoaded) {
+                finished = true  // the end of the queue
+            } else if context.state == .paused, let skipped = skippedFailure, itemEnded {
+                failure = skipped
+            }
             // After the end the player is stopped at 0: the line keeps showing the end instead.
             if !finished { draw(context) }
         case .finished:
-            finished = true
+            itemEnded = true
             var end = player.context
             end.state = .stopped
             end.currentTime = end.duration
             draw(end)
-        case .failed(let error): failure = error
+        case .failed(let error):
+            // A queue goes on after an item that failed to load; any other failure ends the command.
+            if player.isQueue && lastState == .loading {
+                Terminal.writeError((lastLine.isEmpty ? "" : "\n") + "voicenote: \(lastLocation): \(error.message)\n")
+                lastLine = ""
+                skippedFailure = error
+                itemEnded = true
+            } else {
+                failure = error
+            }
+        case .itemChanged(let location, _):
+            itemEnded = false
+            if interactive {
+                Terminal.writeError((lastLine.isEmpty ? "" : "\n") + "\(location)\n")
+                lastLine = ""
+            }
         }
     }
 
@@ -110,6 +146,8 @@ final class PlaybackSession: @unchecked Sendable {
             guard context.state != .notLoaded, context.state != .loading else { return }
             let step = key == .back ? -Self.seekStep : Self.seekStep
             try player.seek(to: min(max(0, context.currentTime + step), context.duration))
+        case .next:
+            if player.isQueue { try player.next() }
         case .faster:
             if let rate = Self.ratePresets.first(where: { $0 > context.rate + 1e-9 }) { try player.setRate(rate) }
         case .slower:
@@ -166,7 +204,7 @@ final class PlaybackSession: @unchecked Sendable {
 
 /// The terminal on standard input in non-canonical mode without echo (signals kept: Ctrl-C is SIGINT), read as keys.
 final class Keyboard {
-    enum Key: Equatable { case togglePause, back, forward, faster, slower, quit }
+    enum Key: Equatable { case togglePause, back, forward, next, faster, slower, quit }
 
     private var saved = termios()
     private(set) var isActive = false
@@ -240,6 +278,7 @@ final class Keyboard {
                 switch byte {
                 case UInt8(ascii: " "): keys.append(.togglePause)
                 case UInt8(ascii: "q"), UInt8(ascii: "Q"): keys.append(.quit)
+                case UInt8(ascii: "n"), UInt8(ascii: "N"): keys.append(.next)
                 case UInt8(ascii: "+"), UInt8(ascii: "="): keys.append(.faster)
                 case UInt8(ascii: "-"), UInt8(ascii: "_"): keys.append(.slower)
                 default: break

@@ -95,6 +95,19 @@ public final class PulseServer: @unchecked Sendable {
         }
     }
 
+    /// Records what the null sink plays into `path` (raw S16_LE at the sink's rate and channels) until `stop`, with a
+    /// low-latency `parec` (which warms the sink as `warm` does); returns once its first data is in the file.
+    public func record(to path: String, timeout: Double = 15) throws {
+        let recorder = try client(["parec", "--server=\(address)", "--device=\(monitorSource)", "--latency-msec=10",
+                                   "--raw", "--format=s16le", "--rate=\(rate)", "--channels=\(channels)", path])
+        let arrived = eventually(seconds: timeout, pollMicroseconds: 2000) {
+            recorder.exited || ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) > 0
+        }
+        guard arrived, !recorder.exited else {
+            throw FixtureError(message: "parec wrote nothing to \(path) within \(timeout) s: \(recorder.errorText)\n\(log)")
+        }
+    }
+
     /// Plays an audio file into the null sink with `paplay`; returns the running client (stopped by `stop`).
     @discardableResult
     public func play(_ path: String) throws -> Child {

@@ -1,0 +1,93 @@
+import CVoiceNote
+import VoiceNoteCore
+import VoiceNoteNetwork
+import VoiceNotePlayer
+import VoiceNoteQueue
+
+/// The object behind the `vn_queue_answer *` a data source hook fills in: a handle only for the call.
+private final class QueueAnswer: @unchecked Sendable {
+    /// Guarded: the hook may hand `answer` to another thread while it waits (allowed, if odd).
+    let location = Locked<PlayerLocation?>(nil)
+}
+
+/// A C data source: the hook and its user data; `release` runs when the last reference goes (after the last call).
+private final class CDataSource: @unchecked Sendable {
+    let next: vn_queue_next_fn
+    let userData: UnsafeMutableRawPointer?
+    let release: vn_release_fn?
+
+    init(next: vn_queue_next_fn, userData: UnsafeMutableRawPointer?, release: vn_release_fn?) {
+        self.next = next
+        self.userData = userData
+        self.release = release
+    }
+
+    deinit { release?(userData) }
+
+    /// Asks the hook about `current`; what it set on the answer during the call.
+    func answer(after current: QueueItem) -> PlayerLocation? {
+        let answer = QueueAnswer()
+        let handle = Handles.make(answer)
+        defer { _ = Handles.remove(handle, as: QueueAnswer.self) }
+        current.location.displayName.withCString { location in
+            current.key.withCString { key in next(userData, location, key, handle) }
+        }
+        return answer.location.withLock { $0 }
+    }
+}
+
+/// Sets what `answer` (a handle live during its hook call) names.
+private func setAnswer(_ answer: OpaquePointer?, _ location: () throws(VoiceNoteError) -> PlayerLocation) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let target = try Handles.get(answer, as: QueueAnswer.self, "answer")
+        let value = try location()
+        target.location.withLock { $0 = value }
+    }
+}
+
+@c @implementation public func vn_queue_answer_set_location(_ answer: OpaquePointer?, _ location: UnsafePointer<CChar>?) -> Int32 {
+    setAnswer(answer) { () throws(VoiceNoteError) in
+        let text = try nonEmptyString(location, "location")
+        return URLSource.isURL(text) ? .url(text) : .file(text)
+    }
+}
+
+@c @implementation public func vn_queue_answer_set_url(
+    _ answer: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ options: OpaquePointer?, _ key: UnsafePointer<CChar>?
+) -> Int32 {
+    setAnswer(answer) { () throws(VoiceNoteError) in
+        let text = try utf8String(url, "url")
+        try URLSource.validate(text)
+        let settings = try HTTPOptionsHandle.value(of: options, or: HTTPOptions())
+        let identity = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
+        return .url(text, options: settings, key: identity)
+    }
+}
+
+@c @implementation public func vn_player_set_data_source(
+    _ player: OpaquePointer?, _ next: vn_queue_next_fn?, _ userData: UnsafeMutableRawPointer?, _ release: vn_release_fn?
+) -> Int32 {
+    // Made first, so that `release` runs whatever happens below.
+    let source = next.map { CDataSource(next: $0, userData: userData, release: release) }
+    return abiCall { () throws(VoiceNoteError) in
+        let player = try Handles.get(player, as: PlayerHandle.self, "player").player
+        guard let source else { return player.setDataSource(nil) }
+        player.setDataSource { current in source.answer(after: current) }
+    }
+}
+
+@c @implementation public func vn_player_use_messages(
+    _ player: OpaquePointer?, _ messagesJSON: UnsafePointer<CChar>?, _ length: Int, _ currentUserID: UnsafePointer<CChar>?,
+    _ scope: Int32
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let player = try Handles.get(player, as: PlayerHandle.self, "player").player
+        let scope = try nextScope(scope)
+        let user = try currentUserID.map { (text) throws(VoiceNoteError) in try utf8String(text, "current_user_id") }
+        player.useMessages(try channelMessages(messagesJSON, length), currentUserID: user, scope: scope)
+    }
+}
+
+@c @implementation public func vn_player_next(_ player: OpaquePointer?) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in try Handles.get(player, as: PlayerHandle.self, "player").player.next() }
+}

@@ -1,0 +1,127 @@
+import VoiceNoteCore
+
+/// The item a queue's data source is asked about.
+public struct QueueItem {
+    /// The location as the player was given it.
+    public let location: PlayerLocation
+    /// The key the `itemChanged` event named for it: the URL's key (or the URL), the absolute path, or a source's
+    /// name.
+    public let key: String
+}
+
+/// A queue's data source (Stream's `AudioQueuePlayerDatasource`): the location to play after `current`, or nil to
+/// end the queue. A hook: called synchronously on the player's decoder thread (`vn-player`), with no library lock
+/// held; it may call into the player, destroy it included. It may be asked more than once per item: 5 s before the
+/// end (to fetch a remote answer into the cache ahead), when the item's audio is decoded to its end, and when it
+/// has played to its end (the last answer decides).
+public typealias QueueDataSource = @Sendable (_ current: QueueItem) -> PlayerLocation?
+
+/// The queue mode (docs/queue.md): with a data source the player asks it for the next location at the end of an
+/// item and plays it back to back; `next()` skips ahead.
+extension Player {
+    /// Sets the data source (nil leaves queue mode); the old one is released once no call of it runs any more.
+    /// Does nothing after `close`.
+    public func setDataSource(_ dataSource: QueueDataSource?) {
+        var old = dataSource
+        monitor.locked {
+            guard !shared.closed else { return }
+            swap(&old, &shared.dataSource)
+        }
+        old = nil  // released with no lock held
+    }
+
+    /// Whether a data source is set.
+    public var isQueue: Bool { monitor.locked { shared.dataSource != nil } }
+
+    /// Skips to the next item now: the decoder thread asks the data source about the current item (or the last one
+    /// that failed to load) and plays the answer; the current item is left (its position kept for a later load).
+    /// No answer stops the player, as at the end of the queue.
+    /// - Throws: `.misuse` without a data source, with nothing loaded, or after `close`; `.busy` when the activate
+    ///   hook refused.
+    public func next() throws(VoiceNoteError) {
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+            guard shared.dataSource != nil else { throw VoiceNoteError(.misuse, "next() needs a data source: set one first") }
+            guard shared.location != nil else { throw VoiceNoteError(.misuse, "next() with nothing loaded: load a location first") }
+        }
+        try activateSession()
+        defer { endActivation() }
+        monitor.locked {
+            guard !shared.closed else { return }
+            shared.skipRequested = true
+            shared.wantsPlaying = true
+            monitor.broadcast()
+        }
+        configuration.focusGroup?.take(by: self, for: .playback)
+    }
+
+    /// Shared: the current item, as the data source is asked about it.
+    func currentQueueItem() -> QueueItem? {
+        guard let location = shared.location, let key = shared.key else { return nil }
+        return QueueItem(location: location, key: key.text(sourceName: location.displayName))
+    }
+
+    /// Asks the data source about `item` (decoder thread, no lock held); nil without one.
+    func askDataSource(about item: QueueItem) -> PlayerLocation? {
+        guard let dataSource = monitor.locked({ shared.dataSource }) else { return nil }
+        return dataSource(item)
+    }
+
+    /// Why the decoder thread moves the queue on.
+    enum QueueAdvance {
+        /// The item played to its end (`finished` was sent).
+        case finished
+        /// The item failed to load (`failed` was sent); `autoplay`: the failed load was to play.
+        case failed(autoplay: Bool)
+        /// `next()`.
+        case skipped
+    }
+
+    /// Moves the queue on from the current item (decoder thread, no lock held): asks the data source and loads its
+    /// answer, or ends as the reason says. Returns whether another item was loaded. Nothing happens when a load,
+    /// control call or close came meanwhile (from the hook itself, too): they decide.
+    @discardableResult
+    func advanceQueue(_ reason: QueueAdvance, generation: UInt64, serial: UInt64) -> Bool {
+        guard let current = monitor.locked({ currentQueueItem() }) else { return false }
+        let answer = askDataSource(about: current)
+        return monitor.locked { () -> Bool in
+            guard !shared.closed, shared.generation == generation, shared.restartSerial == serial, shared.load == nil else { return false }
+            guard let answer else { return false }
+            let key: LocationKey
+            do throws(VoiceNoteError) {
+                key = try answer.key()
+            } catch {
+                shared.context.lastError = error
+                events.emit(.failed(error))
+                publish(shared.context)
+                return false
+            }
+            // An answer that failed since an item last loaded would loop: the queue ends instead.
+            guard !shared.failedKeys.contains(key) else { return false }
+            let autoplay: Bool
+            switch reason {
+            case .finished: autoplay = true
+            case .failed(let wanted): autoplay = wanted
+            case .skipped:
+                autoplay = true
+                if let key = shared.key, key.keepsResumePosition, shared.context.state == .playing || shared.context.state == .paused {
+                    shared.resumePositions.keep(haltOutput(), for: key)
+                } else {
+                    _ = haltOutput()
+                }
+            }
+            beginLoad(answer, key: key, autoplay: autoplay, durationHint: nil)
+            return true
+        }
+    }
+
+    /// `next()` on the decoder thread: the answer plays, or the player stops.
+    func skip(generation: UInt64, serial: UInt64) {
+        guard !advanceQueue(.skipped, generation: generation, serial: serial) else { return }
+        monitor.locked {
+            guard shared.generation == generation, shared.load == nil else { return }
+            if shared.context.state == .notLoaded || shared.context.state == .stopped { shared.wantsPlaying = false }
+        }
+        try? stop()
+    }
+}

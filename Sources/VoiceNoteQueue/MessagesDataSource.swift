@@ -1,0 +1,54 @@
+import VoiceNoteAttachments
+import VoiceNoteCore
+import VoiceNoteNetwork
+import VoiceNotePlayer
+
+/// The built-in data source of a queue player (Stream's `AudioQueuePlayerNextItemProvider` behind
+/// `AudioQueuePlayerDatasource`): after an item whose location is a message's `voiceRecording` `asset_url`, the one
+/// `scope` names. A URL that follows on the current URL's origin (scheme, host and port) is fetched with the current
+/// item's HTTP options; any other without, so no header goes to another host.
+public struct MessagesDataSource: Sendable {
+    /// The channel's messages, oldest first.
+    public let messages: ChannelMessages
+    /// The current user: nothing follows a voice message this user sent.
+    public let currentUserID: String?
+    /// Which voice messages follow.
+    public let scope: NextItemScope
+
+    /// A data source over `messages`.
+    public init(messages: ChannelMessages, currentUserID: String?, scope: NextItemScope) {
+        self.messages = messages
+        self.currentUserID = currentUserID
+        self.scope = scope
+    }
+
+    /// The location after `current`, or nil.
+    public func next(after current: QueueItem) -> PlayerLocation? {
+        guard let next = messages.nextItem(after: current.location.displayName, currentUserID: currentUserID, scope: scope) else {
+            return nil
+        }
+        guard URLSource.isURL(next) else { return .file(next) }
+        if case .url(let url, let options, _) = current.location, let origin = Self.origin(of: url), origin == Self.origin(of: next) {
+            return .url(next, options: options)
+        }
+        return .url(next)
+    }
+
+    /// `scheme://host[:port]` of an http(s) URL, lowercased; nil for anything else.
+    static func origin(of url: String) -> String? {
+        guard let range = url.firstRange(of: "://") else { return nil }
+        let rest = url[range.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? authority
+        return (url[..<range.upperBound] + host).lowercased()
+    }
+}
+
+extension Player {
+    /// Makes this player a queue player over `messages` (see `MessagesDataSource`); calling it again replaces the
+    /// messages, also while an item plays.
+    public func useMessages(_ messages: ChannelMessages, currentUserID: String?, scope: NextItemScope) {
+        let source = MessagesDataSource(messages: messages, currentUserID: currentUserID, scope: scope)
+        setDataSource { source.next(after: $0) }
+    }
+}
