@@ -42,6 +42,13 @@ import VoiceNoteTestSupport
         }
     }
 
+    /// How many samples between the first and the last loud one (at least `threshold`) there are.
+    static func loudSamples(_ samples: [Int16], threshold: Int16 = 300) -> Int {
+        guard let first = samples.firstIndex(where: { abs(Int32($0)) >= threshold }),
+              let last = samples.lastIndex(where: { abs(Int32($0)) >= threshold }) else { return 0 }
+        return last - first + 1
+    }
+
     /// The longest run of samples quieter than `threshold` between the first and the last loud one.
     static func longestInnerSilence(_ samples: [Int16], threshold: Int16 = 300) -> Int {
         guard let first = samples.firstIndex(where: { abs(Int32($0)) >= threshold }),

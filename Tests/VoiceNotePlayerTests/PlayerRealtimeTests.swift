@@ -124,6 +124,40 @@ import VoiceNoteTestSupport
         #expect(player.context.state == .stopped && player.context.currentTime == 0)
     }
 
+    @Test func aQueueOfThreeNotesSoundsBackToBackWithAtMostFiftyMillisecondsOfSilence() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let paths = try [440.0, 660, 880].enumerated().map { index, frequency in
+            try writeWAV(tone(frequency, seconds: 1), in: directory, name: "note\(index).wav")
+        }
+        let server = try PulseServer()
+        defer { server.stop() }
+        let recording = directory + "/sink.raw"
+        try server.record(to: recording)  // what the sink plays, in real time
+        let selection = DeviceSelection(name: "vn_rt_out", configuration: server.alsaConfiguration(pcmName: "vn_rt_out",
+                                                                                                   device: server.sinkName))
+        let player = try makePlayer(selection)
+        defer { player.close() }
+        player.setDataSource { item in
+            guard let index = paths.firstIndex(of: item.key), index + 1 < paths.count else { return nil }
+            return .file(paths[index + 1])
+        }
+        let log = try TimedLog(player)
+        try player.load(.file(paths[0]))
+        #expect(log.wait(seconds: 20) { entries in
+            entries.filter { if case .finished = $0.event { true } else { false } }.count == 3
+        }, "server log:\n\(server.log)")
+        #expect(log.failures.isEmpty, "\(log.failures)")
+        // The sink's recording holds the three notes; between them at most 50 ms of silence (a sine is quiet for a
+        // sample or two at its zero crossings only).
+        var heard: [Int16] = []
+        #expect(eventually(seconds: 10) {
+            heard = (try? FileSpeaker(outfile: recording).samples()) ?? []
+            return PlayerQueueTests.loudSamples(heard) >= 3 * 48_000 - 2400
+        }, "the sink played \(PlayerQueueTests.loudSamples(heard)) loud samples")
+        let silence = PlayerQueueTests.longestInnerSilence(heard)
+        #expect(silence <= 48 * 50, "\(Double(silence) / 48) ms of silence between the notes")
+    }
+
     @Test func atRateTwoAThreeSecondToneTakesAboutHalfItsLength() throws {
         let directory = try Fixtures.temporaryDirectory()
         let path = try writeWAV(tone(440, seconds: 3), in: directory)
