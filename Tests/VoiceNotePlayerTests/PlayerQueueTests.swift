@@ -222,6 +222,31 @@ import VoiceNoteTestSupport
         #expect(itemEvents(log).filter { $0.hasPrefix("changed:") } == ["changed:" + long, "changed:" + paths[2], "changed:" + paths[1]])
     }
 
+    @Test func hurriedQueueCallsNeitherCrashNorHangAndNothingArrivesAfterClose() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let paths = try notes(directory, seconds: 0.2)
+        let messages = ChannelMessages(paths.map { .init(authorID: "friend", voiceRecordings: [$0]) })
+        let speaker = FileSpeaker(directory: directory)
+        for round in 0..<40 {
+            let player = try makePlayer(speaker.selection)
+            let log = try PlayerLog(player)
+            let source = ListSource(paths)
+            player.setDataSource { source.next($0) }
+            try player.load(.file(paths[round % 3]))
+            try? player.next()
+            if round % 2 == 0 { player.useMessages(messages, currentUserID: "me", scope: .consecutive) }
+            try? player.next()
+            if round % 3 == 0 { player.setDataSource(nil) }
+            try? player.load(.file(paths[(round + 1) % 3]))
+            try? player.seek(to: 0.1)
+            try? player.next()
+            player.close()
+            let count = log.all.count
+            #expect(throws: VoiceNoteError.self) { try player.next() }
+            #expect(log.all.count == count, "round \(round): an event after close")
+        }
+    }
+
     static let currentUser: String? = "C"
     static let firstRecording = "https://cdn.example.com/vr1.ogg"
 }
