@@ -10,27 +10,15 @@ private final class QueueAnswer: @unchecked Sendable {
     let location = Locked<PlayerLocation?>(nil)
 }
 
-/// A C data source: the hook and its user data; `release` runs when the last reference goes (after the last call).
-private final class CDataSource: @unchecked Sendable {
-    let next: vn_queue_next_fn
-    let userData: UnsafeMutableRawPointer?
-    let release: vn_release_fn?
-
-    init(next: vn_queue_next_fn, userData: UnsafeMutableRawPointer?, release: vn_release_fn?) {
-        self.next = next
-        self.userData = userData
-        self.release = release
-    }
-
-    deinit { release?(userData) }
-
+/// A C data source: the hook and its user data (`release` runs after the last call).
+extension CHook where Function == vn_queue_next_fn {
     /// Asks the hook about `current`; what it set on the answer during the call.
     func answer(after current: QueueItem) -> PlayerLocation? {
         let answer = QueueAnswer()
         let handle = Handles.make(answer)
         defer { _ = Handles.remove(handle, as: QueueAnswer.self) }
         current.location.displayName.withCString { location in
-            current.key.withCString { key in next(userData, location, key, handle) }
+            current.key.withCString { key in function(userData, location, key, handle) }
         }
         return answer.location.withLock { $0 }
     }
@@ -68,7 +56,7 @@ private func setAnswer(_ answer: OpaquePointer?, _ location: () throws(VoiceNote
     _ player: OpaquePointer?, _ next: vn_queue_next_fn?, _ userData: UnsafeMutableRawPointer?, _ release: vn_release_fn?
 ) -> Int32 {
     // Made first, so that `release` runs whatever happens below.
-    let source = next.map { CDataSource(next: $0, userData: userData, release: release) }
+    let source = next.map { CHook($0, userData: userData, release: release) }
     return abiCall { () throws(VoiceNoteError) in
         let player = try Handles.get(player, as: PlayerHandle.self, "player").player
         guard let source else { return player.setDataSource(nil) }

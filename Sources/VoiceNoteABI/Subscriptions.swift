@@ -22,6 +22,22 @@ struct CSubscriber<Function>: @unchecked Sendable {
     }
 }
 
+/// A C hook (a function asked for an answer: a post-processor, a queue's data source) with its user data; `release`
+/// runs with the user data when the last reference goes, so after the last call whichever thread ends it.
+final class CHook<Function>: @unchecked Sendable {
+    let function: Function
+    let userData: UnsafeMutableRawPointer?
+    private let release: vn_release_fn?
+
+    init(_ function: Function, userData: UnsafeMutableRawPointer?, release: vn_release_fn?) {
+        self.function = function
+        self.userData = userData
+        self.release = release
+    }
+
+    deinit { release?(userData) }
+}
+
 /// A raw pointer carried across threads; the C caller vouches for it.
 struct UnsafeSendablePointer: @unchecked Sendable {
     let pointer: UnsafeMutableRawPointer?

@@ -94,23 +94,11 @@ final class UploaderHandle: Sendable {
 
 /// A C post-processor: the hook, its user data and its release, which runs when the last upload using it is done
 /// with it (the hook was replaced, or the uploader destroyed).
-private final class CPostProcessor: @unchecked Sendable {
-    let hook: vn_upload_post_processor_fn
-    let userData: UnsafeMutableRawPointer?
-    let release: vn_release_fn?
-
-    init(hook: vn_upload_post_processor_fn, userData: UnsafeMutableRawPointer?, release: vn_release_fn?) {
-        self.hook = hook
-        self.userData = userData
-        self.release = release
-    }
-
-    deinit { release?(userData) }
-
+extension CHook where Function == vn_upload_post_processor_fn {
     /// Calls the hook with the payload's JSON; its answer (a vn_strdup'ed payload, freed here) replaces it.
     func process(_ payload: VoiceRecordingPayload) throws(VoiceNoteError) -> VoiceRecordingPayload {
         var answer: UnsafeMutablePointer<CChar>?
-        let status = payload.json().withCString { hook(userData, $0, &answer) }
+        let status = payload.json().withCString { function(userData, $0, &answer) }
         defer { free(answer) }
         guard status == Status.ok.rawValue else {
             let known = Status(rawValue: status).flatMap { $0 == .ok ? nil : $0 } ?? .internal
@@ -162,7 +150,7 @@ private func withUploader(_ uploader: OpaquePointer?, _ body: (UploaderHandle) t
             handle.uploader.setPostProcessor(nil)
             return
         }
-        let processor = CPostProcessor(hook: hook, userData: userData, release: release)
+        let processor = CHook(hook, userData: userData, release: release)
         handle.uploader.setPostProcessor { (payload) throws(VoiceNoteError) in try processor.process(payload) }
     }
 }
