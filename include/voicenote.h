@@ -1669,11 +1669,12 @@ typedef struct vn_player_context {
 /** Kinds of player events. \since 0.1.0 */
 typedef enum vn_player_event_type {
     VN_PLAYER_EVENT_CONTEXT = 0,  /**< A state change, a seek, a setting, or a progress step (steps coalesce). */
-    VN_PLAYER_EVENT_FINISHED = 1, /**< The item played to its end; the state is #VN_PLAYER_STOPPED at 0. */
+    VN_PLAYER_EVENT_FINISHED = 1, /**< The item played to its end; the state is #VN_PLAYER_STOPPED at 0 (a queue
+                                       player's next item follows instead, when there is one). */
     VN_PLAYER_EVENT_FAILED = 2,   /**< A load, decode or device failure: status and message; a CONTEXT follows. */
-    /** A queue player (with a data source) moved to another item: `location` (as given) and `key` (the URL's key
-     * or the URL, the absolute path, or a source's name). Sent for every load of another location while a data
-     * source is set, the host's and the queue's own, before the new item's CONTEXT. */
+    /** A queue player moved to another item: `location` (as given) and `key` (the URL's key or the URL, the
+     * absolute path, or a source's name). Sent whenever the queue moves on, and for every load of another location
+     * the host makes while a data source is set, before the new item's CONTEXT. */
     VN_PLAYER_EVENT_ITEM_CHANGED = 3
 } vn_player_event_type;
 

@@ -3,6 +3,7 @@
 #
 #   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run;
 #      play.c plays a URL from Tests/Servers/http_server.py with a header and a key, then from the media cache;
+#      queue.c plays two notes in a row as a queue player (with the other samples, on the file speaker);
 #      attachment.c uploads a note to it (multipart with a header and a query parameter, and raw)
 #   b) the samples build with CMake (find_package(voicenote 0.1) + voicenote::voicenote) and run; the version
 #      file accepts 0.1 / 0.1.0 EXACT and refuses 0.2 and 1
@@ -54,6 +55,8 @@ record_args="$tmp/recordings 1.5 vn_mic $tmp/mic.conf"
 # A file speaker for play.c: ALSA's file plugin over null, writing what it plays as raw frames (not paced).
 printf 'pcm.vn_spk { type file slave.pcm { type null } file "%s" format raw perm 0644 }\n' "$tmp/speaker.raw" >"$tmp/speaker.conf"
 play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf"
+# Two short notes for queue.c, one after the other on the same file speaker: the Opus note and its WAV.
+queue_args="--device vn_spk --device-config $tmp/speaker.conf $note $tmp/note.wav"
 
 generator=("-G" "Unix Makefiles")
 command -v ninja >/dev/null && generator=("-G" "Ninja")
@@ -62,7 +65,7 @@ command -v ninja >/dev/null && generator=("-G" "Ninja")
 build_with_make() {
     env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
-        ARGS_play="$play_args"
+        ARGS_play="$play_args" ARGS_queue="$queue_args"
 }
 # play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
 # with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
@@ -116,7 +119,7 @@ upload_note() {
 build_with_cmake() {
     cmake -S "$repo/bindings/c" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
         -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" \
-        -DVOICENOTE_SAMPLE_ARGS_play="$play_args" &&
+        -DVOICENOTE_SAMPLE_ARGS_play="$play_args" -DVOICENOTE_SAMPLE_ARGS_queue="$queue_args" &&
         cmake --build "$2" &&
         ctest --test-dir "$2" --output-on-failure
 }

@@ -177,7 +177,8 @@ private func withCEvent(_ event: PlayerEvent, _ body: (UnsafePointer<vn_player_e
         error.message.withCString { message in
             cEvent.message = message
             body(&cEvent)
-        }    case .itemChanged(let location, let key):
+        }
+    case .itemChanged(let location, let key):
         cEvent.type = Int32(VN_PLAYER_EVENT_ITEM_CHANGED.rawValue)
         location.withCString { location in
             key.withCString { key in

@@ -28,7 +28,8 @@ extension ChannelMessages {
               let index = messages.lastIndex(where: { $0.voiceRecordings.contains(current) }) else { return nil }
         let message = messages[index]
         if let author = message.authorID, author == currentUserID { return nil }
-        if let position = message.voiceRecordings.firstIndex(of: current), position + 1 < message.voiceRecordings.count {
+        // Its last place in the message: a message naming one URL twice cannot make a queue go round for ever.
+        if let position = message.voiceRecordings.lastIndex(of: current), position + 1 < message.voiceRecordings.count {
             return message.voiceRecordings[position + 1]
         }
         let later = messages[(index + 1)...]

@@ -2,11 +2,17 @@
 /// Events reach each subscriber in the order `emit` was called. Frequent progress events may be emitted
 /// coalescing: a subscriber slower than the emitter then gets the latest one instead of a backlog.
 public final class EventChannel<Event: Sendable>: Sendable {
+    /// A queued coalescing event: later steps replace its event until it is delivered or an ordinary event is
+    /// queued behind it (which seals it: a step never overtakes an event emitted before it).
+    private final class Slot: Sendable {
+        let event: Locked<Event?>
+        init(_ event: Event) { self.event = Locked(event) }
+    }
     private struct Subscriber: Sendable {
         let subscription: Subscription
         let handler: @Sendable (Event) -> Void
-        /// The undelivered coalescing event of this subscriber, if one is queued.
-        let latest = Locked<Event?>(nil)
+        /// This subscriber's queued coalescing slot that later steps may still replace, if any.
+        let open = Locked<Slot?>(nil)
     }
     private struct State {
         var subscribers: [Subscriber] = []
@@ -48,27 +54,34 @@ public final class EventChannel<Event: Sendable>: Sendable {
             guard !state.closed else { return }
             state.subscribers.removeAll { $0.subscription.isEnded }
             let pending = state.subscribers.map { subscriber in
-                PendingEvent(subscription: subscriber.subscription) { subscriber.handler(event) }
+                subscriber.open.withLock { $0 = nil }  // later steps queue behind this event
+                return PendingEvent(subscription: subscriber.subscription) { subscriber.handler(event) }
             }
             dispatcher.enqueue(pending)
         }
     }
 
-    /// Queues `event` like `emit`, except that for a subscriber whose previous coalescing event is still queued,
-    /// `event` replaces it in place (latest wins) instead of queueing another. Use for progress steps only.
+    /// Queues `event` like `emit`, except that for a subscriber whose previous coalescing event is still queued
+    /// with nothing queued after it, `event` replaces it in place (latest wins) instead of queueing another. Events
+    /// still arrive in the order they were emitted. Use for progress steps only.
     public func emitCoalescing(_ event: Event) {
         state.withLock { state in
             guard !state.closed else { return }
             state.subscribers.removeAll { $0.subscription.isEnded }
             var pending: [PendingEvent] = []
             for subscriber in state.subscribers {
-                let alreadyQueued = subscriber.latest.withLock { latest in
-                    defer { latest = event }
-                    return latest != nil
+                let slot = subscriber.open.withLock { open -> Slot? in
+                    if let queued = open {
+                        queued.event.withLock { $0 = event }
+                        return nil
+                    }
+                    open = Slot(event)
+                    return open
                 }
-                guard !alreadyQueued else { continue }
+                guard let slot else { continue }
                 pending.append(PendingEvent(subscription: subscriber.subscription) {
-                    if let latest = subscriber.latest.withLock({ latest in defer { latest = nil }; return latest }) {
+                    subscriber.open.withLock { if $0 === slot { $0 = nil } }  // later steps queue anew
+                    if let latest = slot.event.withLock({ latest in defer { latest = nil }; return latest }) {
                         subscriber.handler(latest)
                     }
                 })

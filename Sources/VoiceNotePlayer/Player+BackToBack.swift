@@ -44,7 +44,10 @@ extension Player {
         guard let following = work.following else { return }
         work.following = nil
         work.item = following.previous
-        monitor.locked { shared.followingSource = nil }
+        monitor.locked {
+            shared.followingSource = nil
+            shared.followingBoundary = nil
+        }
     }
 
     /// 5 s before the end of `item`'s audio, asks the data source ahead; a remote answer starts downloading (into
@@ -107,6 +110,7 @@ extension Player {
                 shared.followingSource = nil
                 return nil
             }
+            shared.followingBoundary = shared.timeline.nextOutput
             return shared.timeline.nextOutput
         }
         guard let boundary else { return }
@@ -122,9 +126,11 @@ extension Player {
         guard let following = work.following, let item = work.item else { return }
         let played = device.position.framesPlayed
         guard played >= following.boundary else { return }
-        work.following = nil
         monitor.locked {
-            guard !shared.closed, shared.restartSerial == work.serial, shared.generation == item.generation else { return }
+            // After a restart the next item is dropped instead (`dropFollowing`).
+            guard !shared.closed, shared.restartSerial == work.serial, !shared.restart, shared.generation == item.generation else { return }
+            work.following = nil
+            shared.followingBoundary = nil
             shared.resumePositions.forget(following.previous.key)
             events.emit(.finished(location: shared.context.location))
             let name = following.location.displayName

@@ -39,9 +39,12 @@ extension Player {
         }
     }
 
-    /// Calls the deactivate hook when an activation is outstanding (no lock held).
-    func finishSession() {
+    /// Calls the deactivate hook when an activation is outstanding (no lock held); `ifIdle`: only while nothing
+    /// wants to play and no activation is pending (a play or load may have come since the decoder thread decided
+    /// to halt).
+    func finishSession(ifIdle: Bool = false) {
         let due = monitor.locked { () -> Bool in
+            if ifIdle && (shared.wantsPlaying || shared.activating > 0) && !shared.closed { return false }
             defer { shared.sessionActive = false }
             return shared.sessionActive
         }
@@ -71,12 +74,17 @@ extension Player {
         }
         guard let device = shared.device else { return shared.context.currentTime }
         device.stop()
-        let frame = shared.timeline.sourceFrame(atOutput: device.position.framesPlayed)
+        let played = device.position.framesPlayed
+        // Past a next item's first frame before the decoder thread moved to it: the current item's end.
+        let heard = shared.followingBoundary.map { min(played, $0 - 1) } ?? played
+        let frame = shared.timeline.sourceFrame(atOutput: heard)
         return frame / Double(shared.sourceRate)
     }
 
     /// Shared: the decoder thread is to play on from `seconds` (what it made since is dropped).
     func reposition(to seconds: Double) {
+        // A next item decoding behind the current one is dropped by every restart: its blocked read gives way.
+        shared.followingSource?.source.cancel()
         shared.restart = true
         shared.restartSeconds = seconds
         shared.restartSerial &+= 1

@@ -69,59 +69,61 @@ extension Player {
 
     /// Why the decoder thread moves the queue on.
     enum QueueAdvance {
-        /// The item played to its end (`finished` was sent).
-        case finished
-        /// The item failed to load (`failed` was sent); `autoplay`: the failed load was to play.
-        case failed(autoplay: Bool)
+        /// The item played to its end (`finished` was sent); `played`: it gave the device any audio.
+        case finished(played: Bool)
+        /// The item failed to load (`failed` was sent).
+        case failed
         /// `next()`.
         case skipped
     }
 
     /// Moves the queue on from the current item (decoder thread, no lock held): asks the data source and loads its
-    /// answer, or ends as the reason says. Returns whether another item was loaded. Nothing happens when a load,
+    /// answer, or, when there is none, runs `whenEnded` (with the monitor held). Nothing happens when a load,
     /// control call or close came meanwhile (from the hook itself, too): they decide.
-    @discardableResult
-    func advanceQueue(_ reason: QueueAdvance, generation: UInt64, serial: UInt64) -> Bool {
-        guard let current = monitor.locked({ currentQueueItem() }) else { return false }
+    func advanceQueue(_ reason: QueueAdvance, generation: UInt64, serial: UInt64, whenEnded: () -> Void) {
+        guard let current = monitor.locked({ currentQueueItem() }) else { return }
         let answer = askDataSource(about: current)
-        return monitor.locked { () -> Bool in
-            guard !shared.closed, shared.generation == generation, shared.restartSerial == serial, shared.load == nil else { return false }
-            guard let answer else { return false }
+        monitor.locked {
+            guard !shared.closed, shared.generation == generation, shared.restartSerial == serial, shared.load == nil else { return }
+            guard let answer else { return whenEnded() }
             let key: LocationKey
             do throws(VoiceNoteError) {
                 key = try answer.key()
             } catch {
                 shared.context.lastError = error
                 events.emit(.failed(error))
-                publish(shared.context)
-                return false
+                return whenEnded()
             }
-            // An answer that failed since an item last loaded would loop: the queue ends instead.
-            guard !shared.failedKeys.contains(key) else { return false }
+            // An answer that failed since an item last loaded would loop, and so would an item without audio that
+            // follows itself: the queue ends instead.
+            guard !shared.failedKeys.contains(key) else { return whenEnded() }
+            if case .finished(played: false) = reason, key == shared.key { return whenEnded() }
             let autoplay: Bool
             switch reason {
             case .finished: autoplay = true
-            case .failed(let wanted): autoplay = wanted
+            case .failed:
+                // A stop or pause the host made while the data source was asked holds for the next item.
+                guard !shared.stopAfterLoad else { return whenEnded() }
+                autoplay = shared.wantsPlaying
             case .skipped:
                 autoplay = true
+                let heard = haltOutput()
                 if let key = shared.key, key.keepsResumePosition, shared.context.state == .playing || shared.context.state == .paused {
-                    shared.resumePositions.keep(haltOutput(), for: key)
-                } else {
-                    _ = haltOutput()
+                    shared.resumePositions.keep(heard, for: key)
                 }
             }
             beginLoad(answer, key: key, autoplay: autoplay, durationHint: nil)
-            return true
         }
     }
 
     /// `next()` on the decoder thread: the answer plays, or the player stops.
     func skip(generation: UInt64, serial: UInt64) {
-        guard !advanceQueue(.skipped, generation: generation, serial: serial) else { return }
-        monitor.locked {
-            guard shared.generation == generation, shared.load == nil else { return }
-            if shared.context.state == .notLoaded || shared.context.state == .stopped { shared.wantsPlaying = false }
+        advanceQueue(.skipped, generation: generation, serial: serial) {
+            if shared.context.state == .notLoaded || shared.context.state == .stopped {
+                shared.wantsPlaying = false
+            } else {
+                stopShared()
+            }
         }
-        try? stop()
     }
 }

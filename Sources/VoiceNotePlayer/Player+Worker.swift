@@ -68,7 +68,8 @@ extension Player {
                 skip(generation: generation, serial: serial)
             case .halt:
                 closeDevice(work)
-                finishSession()
+                work.prefetched = nil
+                finishSession(ifIdle: true)
             }
         }
     }
@@ -117,6 +118,7 @@ extension Player {
             if let prefetched = takePrefetched(request.key, work) {
                 source = prefetched
             } else {
+                work.prefetched = nil  // fetched ahead for an answer that did not come
                 source = try request.location.open(key: request.key, cache: configuration.mediaCache)
             }
             // From now on a new load or a close wakes its reads (a download that stalls while opening).
@@ -131,27 +133,18 @@ extension Player {
         } catch {
             // `failed`; a queue then asks what comes after the item that failed, and only the end of the queue
             // shows the state `notLoaded`.
-            let queue = monitor.locked { () -> (autoplay: Bool, serial: UInt64)? in
+            let queue = monitor.locked { () -> UInt64? in
                 guard shared.generation == request.generation, !shared.closed else { return nil }
-                let autoplay = shared.wantsPlaying
-                shared.wantsPlaying = false
                 shared.context.lastError = error
                 shared.failedKeys.insert(request.key)
                 events.emit(.failed(error))
-                return shared.dataSource == nil ? nil : (autoplay, shared.restartSerial)
+                guard shared.dataSource != nil else {
+                    unload()
+                    return nil
+                }
+                return shared.restartSerial
             }
-            if let queue, advanceQueue(.failed(autoplay: queue.autoplay), generation: request.generation, serial: queue.serial) {
-                return
-            }
-            monitor.locked {
-                guard shared.generation == request.generation, !shared.closed else { return }
-                var context = shared.context
-                context.state = .notLoaded
-                context.duration = 0
-                context.currentTime = 0
-                context.durationIsEstimate = false
-                publish(context)
-            }
+            if let serial = queue { advanceQueue(.failed, generation: request.generation, serial: serial) { unload() } }
             return
         }
         monitor.locked {
@@ -177,6 +170,17 @@ extension Player {
             reposition(to: start)
             publish(context)
         }
+    }
+
+    /// Shared: the load failed and nothing follows: `notLoaded`, the location kept.
+    private func unload() {
+        shared.wantsPlaying = false
+        var context = shared.context
+        context.state = .notLoaded
+        context.duration = 0
+        context.currentTime = 0
+        context.durationIsEstimate = false
+        publish(context)
     }
 
     /// Positions the decoder of a paused item.
@@ -302,19 +306,19 @@ extension Player {
             do {
                 work.ended = try !item.decodeNext { chunk in append(chunk, work) }
             } catch {
-                if isInterruption(error, work) { return }
+                if isInterruption(error, work) || isDroppedFollowing(error, work) { return }
                 // What was decoded before the failure (a dropped download) plays out first.
                 work.ended = true
                 work.endFailure = error
             }
-            if work.ended && work.endFailure == nil {
-                followBackToBack(item, work)  // a queue's next item decodes on behind this one
-            } else if !work.ended {
-                askAheadIfDue(item, work)
-            }
+            if !work.ended { askAheadIfDue(item, work) }
         } else if !work.endSent {
-            device.endOfStream()
-            work.endSent = true
+            // All of the item is in the ring: a queue's next item decodes on behind it, else the device plays out.
+            if work.endFailure == nil { followBackToBack(item, work) }
+            if work.ended {
+                device.endOfStream()
+                work.endSent = true
+            }
         } else {
             _ = device.waitForProgress(timeoutMilliseconds: 20)
         }
@@ -361,20 +365,15 @@ extension Player {
         }
     }
 
-    /// The item played to its end: `finished`, then a queue's next item, or `stopped` at 0; its resume position is
-    /// forgotten.
+    /// The item played to its end: `finished` and `stopped` at 0 (a queue's next item instead, when it has one);
+    /// its resume position is forgotten.
     private func finish(_ item: PlayerItem, _ work: Work) {
         work.started = false
         let queue = monitor.locked { () -> (generation: UInt64, serial: UInt64)? in
             guard shared.restartSerial == work.serial, shared.generation == item.generation else { return nil }
             shared.resumePositions.forget(item.key)
-            events.emit(.finished(location: shared.context.location))
-            return shared.dataSource == nil ? nil : (shared.generation, shared.restartSerial)
-        }
-        if let queue, advanceQueue(.finished, generation: queue.generation, serial: queue.serial) { return }
-        monitor.locked {
-            guard shared.restartSerial == work.serial, shared.generation == item.generation else { return }
             shared.wantsPlaying = false
+            events.emit(.finished(location: shared.context.location))
             var context = shared.context
             showFacts(of: item, in: &context)
             if context.durationIsEstimate, let last = item.lastSourceFrame {
@@ -384,7 +383,18 @@ extension Player {
             context.state = .stopped
             context.currentTime = 0
             reposition(to: 0)
-            publish(context)
+            guard shared.dataSource != nil else {
+                publish(context)
+                return nil
+            }
+            // Stopped already for control calls; shown only if the queue ends here.
+            shared.context = context
+            return (shared.generation, shared.restartSerial)
+        }
+        guard let queue else { return }
+        let played = (item.lastSourceFrame ?? 0) > 0
+        advanceQueue(.finished(played: played), generation: queue.generation, serial: queue.serial) {
+            publish(shared.context)
         }
     }
 
@@ -409,6 +419,13 @@ extension Player {
             work.interruptionsSeen = shared.interruptions  // interruptions before one read throw once
             return true
         }
+    }
+
+    /// Whether `error` is the read of a next item decoding behind the current one, woken because a restart drops
+    /// it (not a failure: the restart goes back to the item heard).
+    private func isDroppedFollowing(_ error: VoiceNoteError, _ work: Work) -> Bool {
+        guard error.status == .cancelled, work.following != nil else { return false }
+        return monitor.locked { shared.closed || shared.restart || shared.restartSerial != work.serial }
     }
 
     /// A failure while loaded (decoding, seeking, the device): `failed`, then `paused` where the listener was.

@@ -69,6 +69,9 @@ public final class Player: @unchecked Sendable {
         var failedKeys: Set<LocationKey> = []
         /// The source of the item the decoder thread prepares to follow the current one (woken like `source`).
         var followingSource: SourceReference?
+        /// The output frame where that item begins, while the current one is still heard: what is heard is
+        /// mapped no further than the current item's end until the decoder thread has moved to the next.
+        var followingBoundary: Int64?
     }
 
     /// A byte source held for `cancel()` from a control thread (the only call another thread may make on it).
@@ -147,6 +150,7 @@ public final class Player: @unchecked Sendable {
         shared.source?.source.cancel()
         shared.followingSource?.source.cancel()
         shared.followingSource = nil
+        shared.followingBoundary = nil
         if case .source(let source) = location { shared.source = SourceReference(source: source) } else { shared.source = nil }
         shared.generation &+= 1
         shared.key = key
@@ -230,22 +234,27 @@ public final class Player: @unchecked Sendable {
     public func stop() throws(VoiceNoteError) {
         try monitor.locked { () throws(VoiceNoteError) in
             guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
-            switch shared.context.state {
-            case .notLoaded, .stopped: return
-            case .loading:
-                shared.wantsPlaying = false
-                shared.stopAfterLoad = true
-            case .playing, .paused:
-                _ = haltOutput()
-                shared.wantsPlaying = false
-                shared.seekPending = false
-                shared.context.state = .stopped
-                shared.context.currentTime = 0
-                shared.context.isSeeking = false
-                reposition(to: 0)
-                if let key = shared.key { shared.resumePositions.forget(key) }
-                publish(shared.context)
-            }
+            stopShared()
+        }
+    }
+
+    /// Shared: `stop` (see there).
+    func stopShared() {
+        switch shared.context.state {
+        case .notLoaded, .stopped: return
+        case .loading:
+            shared.wantsPlaying = false
+            shared.stopAfterLoad = true
+        case .playing, .paused:
+            _ = haltOutput()
+            shared.wantsPlaying = false
+            shared.seekPending = false
+            shared.context.state = .stopped
+            shared.context.currentTime = 0
+            shared.context.isSeeking = false
+            reposition(to: 0)
+            if let key = shared.key { shared.resumePositions.forget(key) }
+            publish(shared.context)
         }
     }
 
@@ -263,10 +272,9 @@ public final class Player: @unchecked Sendable {
             let bounded = state != .loading && !shared.context.durationIsEstimate
             let target = bounded ? min(max(0, seconds), shared.context.duration) : max(0, seconds)
             if state == .playing { _ = haltOutput() } else { shared.seekPending = true }
-            let arriving = [shared.source, shared.followingSource].compactMap { $0?.source as? any ArrivingSource }
-            if !arriving.isEmpty {
+            if let source = shared.source?.source as? any ArrivingSource {
                 shared.interruptions &+= 1  // a read waiting for the network gives way to the seek
-                arriving.forEach { $0.cancel() }
+                source.cancel()
             }
             if state == .stopped { shared.context.state = .paused }
             shared.context.currentTime = target

@@ -49,12 +49,13 @@ public struct PlayerContext: Sendable, Equatable {
 public enum PlayerEvent: Sendable, Equatable {
     /// A state change, a seek, a setting, or 100 ms of played audio (progress steps coalesce for slow subscribers).
     case context(PlayerContext)
-    /// The item at `location` played to its end; the state is `stopped` at 0 now.
+    /// The item at `location` played to its end; the state is `stopped` at 0 now (a queue player's next item follows
+    /// instead, when it has one).
     case finished(location: String)
     /// A load, decode or device failure; the context that follows says where the player is.
     case failed(VoiceNoteError)
-    /// A player with a data source (docs/queue.md) moved to another item: its location as given and its key (the
-    /// URL's key or the URL, the absolute path, or a source's name). Sent for every load of another location while
-    /// the data source is set, the host's and the queue's own, before the context of the new item.
+    /// A queue player (docs/queue.md) moved to another item: its location as given and its key (the URL's key or
+    /// the URL, the absolute path, or a source's name). Sent whenever the queue moves on, and for every load of
+    /// another location the host makes while a data source is set, before the context of the new item.
     case itemChanged(location: String, key: String)
 }

@@ -6,7 +6,8 @@ import VoiceNotePlayer
 /// The built-in data source of a queue player (Stream's `AudioQueuePlayerNextItemProvider` behind
 /// `AudioQueuePlayerDatasource`): after an item whose location is a message's `voiceRecording` `asset_url`, the one
 /// `scope` names. A URL that follows on the current URL's origin (scheme, host and port) is fetched with the current
-/// item's HTTP options; any other without, so no header goes to another host.
+/// item's HTTP options; any other without, so no header goes to another host. A path or `file://` URL follows only
+/// a local item (a path, a `file://` URL or a byte source), never a URL.
 public struct MessagesDataSource: Sendable {
     /// The channel's messages, oldest first.
     public let messages: ChannelMessages
@@ -27,7 +28,12 @@ public struct MessagesDataSource: Sendable {
         guard let next = messages.nextItem(after: current.location.displayName, currentUserID: currentUserID, scope: scope) else {
             return nil
         }
-        guard URLSource.isURL(next) else { return .file(next) }
+        guard URLSource.isURL(next) else {
+            // A path or file:// URL only follows a local item: a remote sender's message cannot make the client open
+            // local files after a note from the network.
+            if case .url = current.location { return nil }
+            return .file(next)
+        }
         if case .url(let url, let options, _) = current.location, let origin = Self.origin(of: url), origin == Self.origin(of: next) {
             return .url(next, options: options)
         }

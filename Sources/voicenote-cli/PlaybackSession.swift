@@ -101,7 +101,8 @@ final class PlaybackSession: @unchecked Sendable {
         case .context(let context):
             lastState = context.state
             lastLocation = context.location
-            if itemEnded && (context.state == .stopped || context.state == .notLoaded) {
+            // The end of the queue (a queue player stops only there, or at `n` on its last item).
+            if (itemEnded && context.state == .notLoaded) || ((itemEnded || player.isQueue) && context.state == .stopped) {
                 finished = true  // the end of the queue
             } else if context.state == .paused, let skipped = skippedFailure, itemEnded {
                 failure = skipped

@@ -102,4 +102,20 @@ func isReadable(_ fd: Int32, timeoutMilliseconds: Int32 = 0) -> Bool {
         #expect(try loop.dispatch() == 1)
         #expect(seen.withLock { $0 } == [0, 50, 100, 7])
     }
+
+    @Test func aStepNeverOvertakesAnEventEmittedBeforeIt() throws {
+        let loop = try EventLoop()
+        defer { loop.close() }
+        let channel = EventChannel<Int>(dispatcher: loop)
+        defer { channel.close() }
+        let seen = Locked<[Int]>([])
+        _ = try channel.subscribe({ value in seen.withLock { $0.append(value) } }, release: nil)
+        channel.emitCoalescing(1)
+        channel.emitCoalescing(2)
+        channel.emit(100)           // a queue's `finished`, say
+        channel.emitCoalescing(3)   // the next item's first step: after it, not in the place of 2
+        channel.emitCoalescing(4)
+        #expect(try loop.dispatch() == 3)
+        #expect(seen.withLock { $0 } == [2, 100, 4])
+    }
 }

@@ -108,15 +108,76 @@ def _swapped(values: array) -> array:
     return copy
 
 
-def write_tone(path: Path, seconds: float) -> Path:
-    """Writes a 440 Hz tone at a quarter of full scale as 16-bit mono 48 kHz WAV, and returns ``path``."""
-    samples = array("h", (int(8000 * math.sin(2 * math.pi * 440 * i / 48000)) for i in range(int(seconds * 48000))))
+def write_tone(path: Path, seconds: float, frequency: float = 440.0) -> Path:
+    """Writes a tone (440 Hz unless told) at a quarter of full scale as 16-bit mono 48 kHz WAV, and returns ``path``."""
+    samples = array("h", (int(8000 * math.sin(2 * math.pi * frequency * i / 48000))
+                          for i in range(int(seconds * 48000))))
     with wave.open(str(path), "wb") as output:
         output.setnchannels(1)
         output.setsampwidth(2)
         output.setframerate(48000)
         output.writeframes(samples.tobytes())
     return path
+
+
+#: The tones of :func:`make_tones`, in Hz: three notes told apart by their pitch.
+TONE_FREQUENCIES = (440.0, 660.0, 880.0)
+#: Their length in seconds (under the 5 s before the end at which a queue asks ahead, so it asks at once).
+TONE_SECONDS = 2.0
+
+
+def make_tones(folder: Path) -> List[Path]:
+    """Three short Ogg Opus notes (``tone-440.opus``, ``tone-660.opus``, ``tone-880.opus``: TONE_SECONDS of a
+    steady tone each, at a quarter of full scale, never silent for more than a sample); skips without opusenc."""
+    if shutil.which("opusenc") is None:
+        pytest.skip("opusenc is not installed (needed to make the test tones)")
+    folder.mkdir(parents=True, exist_ok=True)
+    notes = []
+    for frequency in TONE_FREQUENCIES:
+        wav = write_tone(folder / f"tone-{int(frequency)}.wav", TONE_SECONDS, frequency)
+        note = folder / f"tone-{int(frequency)}.opus"
+        run(["opusenc", "--quiet", str(wav), str(note)])
+        notes.append(note)
+    return notes
+
+
+def dominant_frequency(samples: Sequence[int], rate: int = 48000) -> float:
+    """The frequency of a steady tone, from its zero crossings (two per period)."""
+    crossings = sum(1 for a, b in zip(samples, samples[1:]) if (a < 0) != (b < 0))
+    return crossings / 2 / (len(samples) / rate)
+
+
+def longest_quiet_run(samples: Sequence[int], loud: int = 1000, quiet: int = 100) -> int:
+    """The longest run of samples with ``|x| <= quiet`` between the first and the last with ``|x| > loud`` (0 when
+    nothing is loud)."""
+    indices = [i for i, value in enumerate(samples) if abs(value) > loud]
+    if not indices:
+        return 0
+    longest = run_length = 0
+    for value in samples[indices[0]:indices[-1] + 1]:
+        run_length = run_length + 1 if abs(value) <= quiet else 0
+        longest = max(longest, run_length)
+    return longest
+
+
+#: The longest silence allowed between two items played back to back: 50 ms at 48 kHz.
+MAX_GAP_FRAMES = 48000 // 20
+
+
+def assert_tones_in_order(output: Path, frequencies: Sequence[float], rate: int = 48000) -> None:
+    """A file speaker's raw mono S16 ``output`` holds one tone of :func:`make_tones` per frequency, in this order,
+    each TONE_SECONDS long (±2% in all), with no silence longer than MAX_GAP_FRAMES between the first and the last
+    loud sample."""
+    played = array("h", output.read_bytes())
+    if sys.byteorder == "big":
+        played.byteswap()
+    tone = int(TONE_SECONDS * rate)
+    assert len(played) == pytest.approx(len(frequencies) * tone, rel=0.02)
+    assert longest_quiet_run(played) <= MAX_GAP_FRAMES
+    for index, frequency in enumerate(frequencies):
+        middle = index * tone + tone // 4
+        assert dominant_frequency(played[middle:middle + tone // 2], rate) == pytest.approx(frequency, rel=0.03), \
+            f"tone {index} of {len(frequencies)}"
 
 
 def read_wav(path: Path) -> "tuple[array, int]":

@@ -5,22 +5,28 @@ from __future__ import annotations
 import gc
 import logging
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, List
 
 import pytest
 
 from helpers import Recorder
-from audiofiles import Media, find_cli, make_media
+from audiofiles import Media, find_cli, make_media, make_tones
 from microphones import Speech, make_speech
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
-from voicenote import _events, _session, _sources
+from voicenote import _events, _queue, _session, _sources
 
 
 @pytest.fixture(scope="session")
 def media(tmp_path_factory: pytest.TempPathFactory) -> Media:
     """Speech in every format voicenote reads and the bad inputs of docs/errors.md, made once per session."""
     return make_media(tmp_path_factory.mktemp("media"))
+
+
+@pytest.fixture(scope="session")
+def tones(tmp_path_factory: pytest.TempPathFactory) -> List[Path]:
+    """Three short Ogg Opus tones of different pitch (audiofiles.make_tones), made once per session."""
+    return make_tones(tmp_path_factory.mktemp("tones"))
 
 
 @pytest.fixture(scope="session")
@@ -59,12 +65,13 @@ def recorder() -> Recorder:
 def contract_checks(caplog: pytest.LogCaptureFixture):
     """After each test: nothing was logged at ERROR by the binding (a callback raised, or a release came for an
     unknown key), and every subscription, host byte source and set of session hooks the test made has been
-    released (no leaked user_data keys).
+    released (no leaked user_data keys), queue players' data sources included.
 
     Tests that make callbacks raise on purpose check the log themselves and then call ``caplog.clear()``."""
     caplog.set_level(logging.WARNING, logger="voicenote")
     unknown_before = _events.unknown_releases
     unknown_sources_before = _sources.unknown_releases
+    unknown_data_sources_before = _queue.unknown_releases
     yield
     gc.collect()
     errors = [r for r in caplog.records if r.name == "voicenote" and r.levelno >= logging.ERROR]
@@ -75,3 +82,5 @@ def contract_checks(caplog: pytest.LogCaptureFixture):
     assert _sources.unknown_releases == unknown_sources_before, "release ran for an unknown host-source key"
     assert not _sources._streams, f"host sources never released: {_sources._streams}"
     assert not _session._hooks, f"session hooks never discarded: {_session._hooks}"
+    assert _queue.unknown_releases == unknown_data_sources_before, "release ran for an unknown data-source key"
+    assert not _queue._data_sources, f"queue data sources never released: {_queue._data_sources}"

@@ -11,7 +11,9 @@ when the interpreter exits is closed by an ``atexit`` hook.
 
 :class:`Recorder` records voice messages into crash-safe Ogg Opus or AAC files; :func:`recover` finishes what a
 crash left and :func:`devices` lists the ALSA devices. :class:`Player` plays them (from a path, bytes or a binary
-file-like object, or an http(s) URL it plays while downloading) at 0.5–2.5x, with seeking, a volume and skip silence.
+file-like object, or an http(s) URL it plays while downloading) at 0.5–2.5x, with seeking, a volume and skip silence;
+:class:`QueuePlayer` plays the next voice message by itself, back to back, asking a data source (or following a
+channel's messages) which one comes next.
 
 Waveforms and stream facts are plain functions: :func:`waveform` and :func:`info` read a path, encoded bytes or a
 binary file-like object, or an http(s) URL (fetched through the media cache: :func:`set_cache_directory`,
@@ -75,8 +77,10 @@ from ._player import (
     PlayerContext,
     PlayerContextEvent,
     PlayerEvent,
+    PlayerItemChanged,
     PlayerState,
 )
+from ._queue import QueueLocation, QueuePlayer
 from ._recovery import RecoveredFile, recover
 from ._session import SessionKind
 from ._testsource import TestEvent, TestSource
@@ -155,6 +159,9 @@ __all__ = [
     "PlayerContextEvent",
     "PlaybackFinished",
     "PlaybackFailed",
+    "PlayerItemChanged",
+    "QueuePlayer",
+    "QueueLocation",
     "SessionKind",
     "FocusGroup",
     "Device",

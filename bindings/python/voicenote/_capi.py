@@ -110,6 +110,7 @@ VN_PLAYER_STOPPED = 4
 VN_PLAYER_EVENT_CONTEXT = 0
 VN_PLAYER_EVENT_FINISHED = 1
 VN_PLAYER_EVENT_FAILED = 2
+VN_PLAYER_EVENT_ITEM_CHANGED = 3
 
 # --- Attachment payloads, types, messages and uploads ------------------------------------------------------------
 
@@ -276,7 +277,16 @@ class vn_player_event(Structure):
         ("location", c_char_p),
         ("status", c_int),
         ("message", c_char_p),
+        ("key", c_char_p),
     ]
+
+
+class vn_queue_answer(Structure):
+    """Opaque ``struct vn_queue_answer`` (a data source's answer, valid during its hook call); only used through
+    :data:`vn_queue_answer_p`."""
+
+
+vn_queue_answer_p = POINTER(vn_queue_answer)
 
 
 class vn_payload(Structure):
@@ -338,6 +348,9 @@ vn_upload_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_upload_event))
 #: ``int (*vn_upload_post_processor_fn)(void *user_data, const char *payload_json, char **out_payload_json)``;
 #: ``out_payload_json`` is a ``c_void_p`` slot so the trampoline can store a ``vn_strdup`` pointer in it.
 vn_upload_post_processor_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, POINTER(c_void_p))
+#: ``void (*vn_queue_next_fn)(void *user_data, const char *current_location, const char *current_key,
+#: vn_queue_answer *answer)``
+vn_queue_next_fn = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_char_p, vn_queue_answer_p)
 
 
 class _Nullable:
@@ -618,6 +631,21 @@ vn_recording_display_name = _declare("vn_recording_display_name", c_int, [c_int,
 vn_find_next_item = _declare(
     "vn_find_next_item", c_int, [c_char_p, c_size_t, c_char_p, c_char_p, c_int, _owned_p]
 )
+
+# Queue players
+vn_queue_answer_set_location = _declare("vn_queue_answer_set_location", c_int, [vn_queue_answer_p, c_char_p])
+vn_queue_answer_set_url = _declare(
+    "vn_queue_answer_set_url", c_int, [vn_queue_answer_p, c_char_p, vn_http_options_p, c_char_p]
+)
+vn_player_set_data_source = _declare(
+    "vn_player_set_data_source",
+    c_int,
+    [vn_player_p, _Nullable(vn_queue_next_fn), c_void_p, _Nullable(vn_release_fn)],
+)
+vn_player_use_messages = _declare(
+    "vn_player_use_messages", c_int, [vn_player_p, c_char_p, c_size_t, c_char_p, c_int]
+)
+vn_player_next = _declare("vn_player_next", c_int, [vn_player_p])
 
 # Uploads
 vn_upload_options_create = _declare("vn_upload_options_create", c_int, [POINTER(vn_upload_options_p)])

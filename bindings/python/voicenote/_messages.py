@@ -9,7 +9,7 @@ from ._audio_object import text_arg
 from ._strings import json_argument, json_bytes, owned_text
 from .errors import invalid_argument
 
-__all__ = ["find_next_item", "NEXT_SCOPES", "Messages"]
+__all__ = ["find_next_item", "NEXT_SCOPES", "Messages", "messages_bytes", "scope_number"]
 
 #: The scopes :func:`find_next_item` takes, by name (``vn_next_scope``).
 NEXT_SCOPES: Dict[str, int] = {
@@ -22,13 +22,32 @@ NEXT_SCOPES: Dict[str, int] = {
 Messages = Union[str, bytes, bytearray, memoryview, list, dict]
 
 
-def _scope(scope: str) -> int:
+def scope_number(scope: str) -> int:
+    """The ``vn_next_scope`` number of a scope name.
+
+    Raises:
+        InvalidArgumentError: an unknown name (also a ``ValueError``).
+        TypeError: not a ``str``.
+    """
     if not isinstance(scope, str):
         raise TypeError(f"scope must be a str, not {type(scope).__name__}")
     number = NEXT_SCOPES.get(scope)
     if number is None:
         raise invalid_argument(f"unknown scope {scope!r} (one of {', '.join(NEXT_SCOPES)})")
     return number
+
+
+def messages_bytes(messages: Messages) -> bytes:
+    """The messages as the ``(messages_json, length)`` arguments take them: JSON text as UTF-8 bytes, lists and
+    dicts written with :mod:`json` first.
+
+    Raises:
+        TypeError: neither JSON text nor lists and dicts, or a value :mod:`json` cannot write.
+        ValueError: a circular reference.
+    """
+    if isinstance(messages, (list, dict)):
+        return json_bytes(messages)
+    return json_argument(messages, "messages")
 
 
 def find_next_item(messages: Messages, current_url: str, current_user_id: Optional[str], scope: str) -> Optional[str]:
@@ -56,11 +75,8 @@ def find_next_item(messages: Messages, current_url: str, current_user_id: Option
         TypeError: an argument of the wrong type, or a value :mod:`json` cannot write.
         ValueError: a NUL byte in ``current_url`` or ``current_user_id``.
     """
-    number = _scope(scope)
+    number = scope_number(scope)
     url = text_arg("current_url", current_url)
     user = None if current_user_id is None else text_arg("current_user_id", current_user_id)
-    if isinstance(messages, (list, dict)):
-        data = json_bytes(messages)
-    else:
-        data = json_argument(messages, "messages")
+    data = messages_bytes(messages)
     return owned_text(lambda out: _capi.vn_find_next_item(data, len(data), url, user, number, out))

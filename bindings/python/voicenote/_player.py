@@ -27,6 +27,7 @@ __all__ = [
     "PlayerContextEvent",
     "PlaybackFinished",
     "PlaybackFailed",
+    "PlayerItemChanged",
 ]
 
 
@@ -104,8 +105,22 @@ class PlaybackFailed:
     error: VoiceNoteError
 
 
+@dataclass(frozen=True)
+class PlayerItemChanged:
+    """``VN_PLAYER_EVENT_ITEM_CHANGED``: a queue player (one with a data source, see
+    :class:`~voicenote.QueuePlayer`) moved to another item. Sent for every load of another location while a data
+    source is set (the host's own :meth:`Player.load` too, and the queue's), before the new item's context; per
+    item the order is ``PlayerItemChanged(a)`` … ``PlaybackFinished(a)``, ``PlayerItemChanged(b)`` …"""
+
+    #: The new item's location as given (by the load, or by the data source's answer), as in
+    #: :attr:`PlayerContext.location`.
+    location: str
+    #: Its key: a URL's key (or the URL itself), the absolute path of a file, or a byte source's name.
+    key: str
+
+
 #: What a player subscriber receives.
-PlayerEvent = Union[PlayerContextEvent, PlaybackFinished, PlaybackFailed]
+PlayerEvent = Union[PlayerContextEvent, PlaybackFinished, PlaybackFailed, PlayerItemChanged]
 
 
 def _state(value: int) -> PlayerState:
@@ -150,6 +165,9 @@ def _convert_event(raw: Any) -> Optional[PlayerEvent]:
         return PlaybackFinished(_text(raw.location) if _audio_object.filled(raw, struct, "location") else "")
     if kind == _capi.VN_PLAYER_EVENT_FAILED:
         return PlaybackFailed(_audio_object.event_failure(int(raw.status), raw.message if _audio_object.filled(raw, struct, "message") else None))
+    if kind == _capi.VN_PLAYER_EVENT_ITEM_CHANGED:
+        return PlayerItemChanged(_text(raw.location) if _audio_object.filled(raw, struct, "location") else "",
+                                 _text(raw.key) if _audio_object.filled(raw, struct, "key") else "")
     return None  # a type appended by a newer library
 
 
@@ -163,6 +181,14 @@ player_event_trampoline = _events.event_trampoline(_capi.vn_player_event_fn, _co
 def _destroy(handle: Any, hooks_key: int) -> None:
     _capi.vn_player_destroy(handle)
     _session.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
+
+
+def url_options(headers: Optional[Headers], http: Optional[HTTPOptions]) -> HTTPOptions:
+    """The HTTP options a URL is fetched with: ``http`` (None: the defaults) with ``headers`` added after its own."""
+    options = http or HTTPOptions()
+    if headers is not None:
+        options = dataclasses.replace(options, headers=options.header_pairs() + HTTPOptions(headers).header_pairs())
+    return options
 
 
 def _load_stream(handle: Any, stream: Any, autoplay: int, hint: float) -> int:
@@ -348,8 +374,9 @@ class Player(_lifecycle.Closing):
         """Calls ``callback(event)`` with the current context first (a :class:`PlayerContextEvent`), then for
         each event, in order.
 
-        ``event`` is one of :class:`PlayerContextEvent`, :class:`PlaybackFinished` and :class:`PlaybackFailed`,
-        with everything copied out of the library. Exceptions raised by ``callback`` are logged on the
+        ``event`` is one of :class:`PlayerContextEvent`, :class:`PlaybackFinished`, :class:`PlaybackFailed` and
+        (for a queue player) :class:`PlayerItemChanged`, with everything copied out of the library; event types
+        this binding does not know are not delivered. Exceptions raised by ``callback`` are logged on the
         ``"voicenote"`` logger and ignored.
 
         Args:
@@ -447,9 +474,7 @@ class Player(_lifecycle.Closing):
     def _load_url(self, handle: Any, url: str, play: int, hint: float, headers: Optional[Headers],
                   key: Optional[str], http: Optional[HTTPOptions]) -> None:
         """``vn_player_load_url`` with ``http`` plus ``headers`` and ``key``."""
-        options = http or HTTPOptions()
-        if headers is not None:
-            options = dataclasses.replace(options, headers=options.header_pairs() + HTTPOptions(headers).header_pairs())
+        options = url_options(headers, http)
         encoded_key = None if key is None else text_bytes(key, "key")
         encoded_url = text_bytes(url, "URL")
         with options_handle(options) as options_pointer:
