@@ -8,7 +8,7 @@ import VoiceNoteSources
 /// ring and the device hold it: the player moves to the next item (`finished`, `itemChanged`, its context) when its
 /// first frame is heard. A pause, seek, stop or rate change before then drops the next item and the current one
 /// goes on as before. 5 s before the end the data source is asked ahead, and a remote answer is fetched meanwhile
-/// (into the media cache as well).
+/// (into the media cache as well); a remote answer is joined back to back once all of it has arrived.
 extension Player {
     /// The next item, decoding behind the current one's last frames.
     struct FollowingItem {
@@ -84,6 +84,12 @@ extension Player {
             return shared.resumePositions.position(of: key) ?? 0
         }) else { return }
         guard let source = takePrefetched(key, work) ?? (try? answer.open(key: key, cache: configuration.mediaCache)) else { return }
+        if let arriving = source as? any ArrivingSource, arriving.arrivedFraction < 1 {
+            // Still downloading: opening it could stall the ring. The item plays out (`finished`, then `loading` while
+            // the next one arrives) and the load after the end takes this download.
+            work.prefetched = PrefetchedSource(key: key, source: source)
+            return
+        }
         // A close, load or seek wakes its reads from now on.
         guard monitor.locked({ () -> Bool in
             guard still() else { return false }
