@@ -1,4 +1,5 @@
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// The item a queue's data source is asked about.
 public struct QueueItem {
@@ -50,6 +51,12 @@ extension Player {
             guard !shared.closed else { return }
             shared.skipRequested = true
             shared.wantsPlaying = true
+            // A read of the current item waiting for the network gives way (taken as an interruption, not a failure;
+            // while loading, the load gives way to the skip).
+            if let source = shared.source?.source as? any ArrivingSource {
+                shared.interruptions &+= 1
+                source.cancel()
+            }
             monitor.broadcast()
         }
         configuration.focusGroup?.take(by: self, for: .playback)
@@ -119,10 +126,10 @@ extension Player {
     /// `next()` on the decoder thread: the answer plays, or the player stops.
     func skip(generation: UInt64, serial: UInt64) {
         advanceQueue(.skipped, generation: generation, serial: serial) {
-            if shared.context.state == .notLoaded || shared.context.state == .stopped {
-                shared.wantsPlaying = false
-            } else {
-                stopShared()
+            switch shared.context.state {
+            case .notLoaded, .stopped: shared.wantsPlaying = false
+            case .loading: unload()  // the load gave way to the skip
+            case .playing, .paused: stopShared()
             }
         }
     }

@@ -125,6 +125,7 @@ extension Player {
             let current = monitor.locked { () -> Bool in
                 guard shared.generation == request.generation, !shared.closed else { return false }
                 shared.source = SourceReference(source: source)
+                if shared.skipRequested { source.cancel() }  // `next()` came first: the load gives way to it
                 return true
             }
             guard current else { return }
@@ -135,6 +136,8 @@ extension Player {
             // shows the state `notLoaded`.
             let queue = monitor.locked { () -> UInt64? in
                 guard shared.generation == request.generation, !shared.closed else { return nil }
+                // A read woken by `next()`: the skip is next, not a failure.
+                if error.status == .cancelled && shared.skipRequested { return nil }
                 shared.context.lastError = error
                 shared.failedKeys.insert(request.key)
                 events.emit(.failed(error))
@@ -173,7 +176,7 @@ extension Player {
     }
 
     /// Shared: the load failed and nothing follows: `notLoaded`, the location kept.
-    private func unload() {
+    func unload() {
         shared.wantsPlaying = false
         var context = shared.context
         context.state = .notLoaded

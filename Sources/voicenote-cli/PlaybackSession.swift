@@ -36,8 +36,8 @@ final class PlaybackSession: @unchecked Sendable {
     private var skippedFailure: VoiceNoteError?
     /// The state of the last context received.
     private var lastState = PlayerState.notLoaded
-    /// The location of the last context received.
-    private var lastLocation = ""
+    /// The last context received.
+    private var lastContext = PlayerContext()
     private var lastLine = ""
 
     /// `interactive`: standard output is a terminal (draw the position line, read keys when standard input is one).
@@ -100,7 +100,7 @@ final class PlaybackSession: @unchecked Sendable {
         switch event {
         case .context(let context):
             lastState = context.state
-            lastLocation = context.location
+            lastContext = context
             // The end of the queue (a queue player stops only there, or at `n` on its last item).
             if (itemEnded && context.state == .notLoaded) || ((itemEnded || player.isQueue) && context.state == .stopped) {
                 finished = true  // the end of the queue
@@ -111,14 +111,14 @@ final class PlaybackSession: @unchecked Sendable {
             if !finished { draw(context) }
         case .finished:
             itemEnded = true
-            var end = player.context
+            var end = lastContext  // the item that finished (a queue's next one may be current already)
             end.state = .stopped
             end.currentTime = end.duration
             draw(end)
         case .failed(let error):
             // A queue goes on after an item that failed to load; any other failure ends the command.
             if player.isQueue && lastState == .loading {
-                Terminal.writeError((lastLine.isEmpty ? "" : "\n") + "voicenote: \(lastLocation): \(error.message)\n")
+                Terminal.writeError((lastLine.isEmpty ? "" : "\n") + "voicenote: \(lastContext.location): \(error.message)\n")
                 lastLine = ""
                 skippedFailure = error
                 itemEnded = true

@@ -683,3 +683,25 @@ def test_a_queue_of_urls_fetches_the_next_one_ahead(tones: List[Path], server: H
     # Stronger: a response of the second URL was still running when the third was requested.
     assert any(request["start"] < third[0]["start"] < request["time"] for request in second), (second, third)
     assert_tones_in_order(output, TONE_FREQUENCIES)
+
+
+@pytest.mark.parametrize("sent, state", [(4000, PlayerState.LOADING), (12000, PlayerState.PLAYING)])
+def test_next_wakes_a_read_stalled_on_the_network(tones: List[Path], server: HTTPTestServer, tmp_path: Path,
+                                                  sent: int, state: PlayerState) -> None:
+    """The first URL sends a few kB and then nothing (with a stall timeout of 60 s, so only a woken read ends the
+    wait), stalling the player while it loads or while it plays: next() skips at once to the local note after it,
+    with no failure, instead of waiting for the network."""
+    url = server.url(f"/stall/{sent}/{tones[0].name}")
+    log = Collector()
+    with queue_player(tmp_path / "out.raw", data_source=playlist([url, str(tones[1])])) as player:
+        player.subscribe(log.add)
+        player.load(url, http=voicenote.HTTPOptions(stall_timeout=60))
+        log.wait_for(lambda events: any(isinstance(event, PlayerContextEvent) and event.context.state == state
+                                        for event in events), what=f"the stalled URL {state.name}")
+        skipped_at = time.monotonic()
+        player.next()
+        log.wait_for(lambda events: any(isinstance(event, PlayerItemChanged) and event.location == str(tones[1])
+                                        for event in events), what="the skip to the local note")
+        assert time.monotonic() - skipped_at < 10
+        log.wait_for(lambda events: PlaybackFinished(str(tones[1])) in events, what="the local note's end")
+    assert not any(isinstance(event, PlaybackFailed) for event in log.items), log.items
