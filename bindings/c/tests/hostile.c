@@ -8,7 +8,9 @@
  * - Recorder calls in every order of up to four, with nothing in between, on ALSA's `null` device (a tap on
  *   record then pause used to crash in libopusenc); each call answers VN_OK or VN_E_MISUSE and no `.part` is left.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "harness.h"
+#include "child.h"
 
 #include <dirent.h>
 #include <float.h>
@@ -83,7 +85,10 @@ static void test_recorder_option_numbers(void) {
     vn_recorder *recorder = NULL;
     EXPECT_STATUS(VN_OK, vn_recorder_create(options, &recorder));
     vn_recorder_options_destroy(options);
-    if (recorder == NULL) return;
+    if (recorder == NULL) {
+        temp_directory_remove(directory);
+        return;
+    }
     EXPECT_STATUS(VN_OK, vn_recorder_subscribe(recorder, on_recorder_event, NULL, NULL, NULL));
     EXPECT_STATUS(VN_OK, vn_recorder_begin(recorder));
     int ended = 0;
@@ -100,6 +105,7 @@ static void test_recorder_option_numbers(void) {
     EXPECT_STATUS(VN_OK, vn_recorder_levels(recorder, 0, NULL, 0, &written));
     EXPECT_STATUS(VN_OK, vn_recorder_levels(recorder, 8, levels, 8, &written));
     vn_recorder_destroy(recorder);
+    temp_directory_remove(directory);
 }
 
 static void test_waveform_numbers(void) {
@@ -255,7 +261,10 @@ static void test_hurried_recorder_calls(void) {
     EXPECT(mkdtemp(directory) != NULL, "mkdtemp failed");
     vn_recorder_options *options = NULL;
     EXPECT_STATUS(VN_OK, vn_recorder_options_create(&options));
-    if (options == NULL) return;
+    if (options == NULL) {
+        temp_directory_remove(directory);
+        return;
+    }
     EXPECT_STATUS(VN_OK, vn_recorder_options_set_directory(options, directory));
     EXPECT_STATUS(VN_OK, vn_recorder_options_set_device(options, "null", NULL));
     EXPECT_STATUS(VN_OK, vn_recorder_options_set_limits(options, 0.5, 0, 0));
@@ -281,6 +290,7 @@ static void test_hurried_recorder_calls(void) {
     EXPECT(sequences == 5 + 25 + 125 + 625, "%d sequences ran", sequences);
     EXPECT(count_parts(directory) == 0, "%d .part files left", count_parts(directory));
     vn_recorder_options_destroy(options);
+    temp_directory_remove(directory);
 }
 
 int main(void) {
