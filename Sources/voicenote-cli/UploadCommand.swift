@@ -66,6 +66,8 @@ struct UploadCommand: ParsableCommand {
         }, release: nil)
         try uploader.upload(.file(file), payload: payload)
         let outcome = uploader.wait()
+        // The last progress event may still be on its way to the subscriber: the bar ends at 100% on success.
+        if case .uploaded = outcome { bar.show(1) }
         bar.finish()
         switch outcome {
         case .uploaded(let uploaded): print(uploaded.json(indent: compact ? 0 : 2))
@@ -76,25 +78,37 @@ struct UploadCommand: ParsableCommand {
 }
 
 /// `[#########           ]  45%` on standard error, redrawn in place; nothing when standard error is no terminal.
+/// Drawn under a lock, so a progress event arriving late never draws after `finish`.
 final class ProgressBar: @unchecked Sendable {
+    private struct State {
+        var drawn = -1
+        var finished = false
+    }
     private let enabled: Bool
-    private let drawn = Locked(-1)
+    private let state = Locked(State())
 
     init(enabled: Bool) { self.enabled = enabled }
 
-    /// Draws `fraction` (0…1) when the shown percentage changes.
+    /// Draws `fraction` (0…1) when the shown percentage changes; nothing after `finish`.
     func show(_ fraction: Double) {
         guard enabled else { return }
         let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
-        guard drawn.withLock({ (last) -> Bool in defer { last = percent }; return last != percent }) else { return }
-        let width = 30
-        let filled = percent * width / 100
-        let padding = String(repeating: " ", count: 3 - String(percent).count)
-        Terminal.writeError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(padding)\(percent)%")
+        state.withLock { state in
+            guard !state.finished, state.drawn != percent else { return }
+            state.drawn = percent
+            let width = 30
+            let filled = percent * width / 100
+            let padding = String(repeating: " ", count: 3 - String(percent).count)
+            Terminal.writeError("\r[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] \(padding)\(percent)%")
+        }
     }
 
     /// Ends the bar's line.
     func finish() {
-        if enabled && drawn.withLock({ $0 }) >= 0 { Terminal.writeError("\n") }
+        state.withLock { state in
+            guard enabled, !state.finished else { return }
+            state.finished = true
+            if state.drawn >= 0 { Terminal.writeError("\n") }
+        }
     }
 }
