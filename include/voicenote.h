@@ -2466,6 +2466,8 @@ int vn_uploader_retry(vn_uploader *uploader);
 
 /**
  * Waits until the upload ends (UPLOADED or FAILED) or the timeout passes; for hosts that do not use the events.
+ * It returns as soon as the state is final: subscribers may still be receiving the last events (on the event
+ * thread, or in a later vn_event_loop_dispatch()).
  *
  * \param uploader the uploader.
  * \param timeout_ms how long to wait at most, in milliseconds; negative waits without limit.
