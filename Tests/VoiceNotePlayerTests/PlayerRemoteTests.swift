@@ -58,7 +58,7 @@ import VoiceNoteTestSupport
         #expect(early?.durationIsEstimate == true)
         #expect((early?.bufferedFraction ?? 1) < 1)
         #expect(log.waitFinished())
-        let last = log.contexts.last { $0.state == .stopped }
+        let last = log.wait(for: .stopped)  // the context sent right after `finished` may still be on its way
         #expect(last?.durationIsEstimate == false)
         #expect(abs((last?.duration ?? 0) - exact) < 1e-9)
         #expect(last?.bufferedFraction == 1)
