@@ -94,17 +94,23 @@ extension Player {
     /// Shared: the current item is left for another location: its position is kept for a later load, and it
     /// reports `stopped`.
     func leaveCurrentItem() {
-        let state = shared.context.state
-        guard state != .notLoaded else { return }
-        let heard = haltOutput()
-        if let key = shared.key, key.keepsResumePosition, state == .playing || state == .paused {
-            shared.resumePositions.keep(heard, for: key)
-        }
+        guard shared.context.state != .notLoaded else { return }
+        haltKeepingPosition()
         var context = shared.context
         context.state = .stopped
         context.currentTime = 0
         context.isSeeking = false
         publish(context)
+    }
+
+    /// Shared: stops the device, keeping what was heard as the item's resume position (for a playing or paused
+    /// path or URL).
+    func haltKeepingPosition() {
+        let state = shared.context.state
+        let heard = haltOutput()
+        if let key = shared.key, key.keepsResumePosition, state == .playing || state == .paused {
+            shared.resumePositions.keep(heard, for: key)
+        }
     }
 
     /// Applies a setting: `body` (with the monitor held) returns whether it changed anything; the new context is

@@ -114,10 +114,7 @@ extension Player {
                 autoplay = shared.wantsPlaying
             case .skipped:
                 autoplay = true
-                let heard = haltOutput()
-                if let key = shared.key, key.keepsResumePosition, shared.context.state == .playing || shared.context.state == .paused {
-                    shared.resumePositions.keep(heard, for: key)
-                }
+                haltKeepingPosition()
             }
             beginLoad(answer, key: key, autoplay: autoplay, durationHint: nil)
         }
