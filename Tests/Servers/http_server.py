@@ -43,6 +43,10 @@ Other methods on the upload paths get 405, other upload paths 404. Request bodie
 100-continue" the server answers 100 at once (except as said for expect-<token>). Bodies are read in 256 KiB
 pieces and hashed as they arrive (a 10 MB upload takes tens of milliseconds), never parsed in one piece.
 
+While an upload's body arrives, the first bytes read of it append one line to ``<log>.receiving`` (path,
+body_bytes, start): the moment a client's body has reached the server, which a test can wait for instead of a
+client-side progress figure that depends on the kernel's socket buffers.
+
 Every request is appended to the log file as one JSON object per line when its response ends (also when the
 client went away): method, path, headers (lower-case names), range, status, bytes (body bytes sent), completed
 (whole intended body sent), start and time (``time.monotonic()`` at the start and at the end), expect_continue
@@ -334,6 +338,7 @@ class RequestLog:
     """The JSON-lines request log: one object per line, written and flushed at once, safe across threads."""
 
     def __init__(self, path: str):
+        self.path = path
         self._file = open(path, "a", encoding="utf-8")
         self._lock = threading.Lock()
 
@@ -861,6 +866,9 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             if not piece:
                 self._body_read = True
                 return
+            if got == 0 and "body_bytes" in self._record:     # an upload's first bytes are here
+                self.server.receiving_log.write({"path": self.path, "body_bytes": len(piece),
+                                                 "start": self._record["start"]})
             got += len(piece)
             self._record["body_bytes"] = self._record.get("body_bytes", 0) + len(piece)
             yield piece
@@ -932,6 +940,7 @@ class TestHTTPServer(ThreadingHTTPServer):
         self.tls = ssl_context is not None
         self.root = os.path.realpath(root)
         self.request_log = request_log
+        self.receiving_log = RequestLog(request_log.path + ".receiving")
         self.stopping = threading.Event()
         self.wake_fd, self._wake_write_fd = os.pipe()     # readable once stopping: ends every stall at once
         self._connections: dict[socket.socket, threading.Thread] = {}
@@ -1050,6 +1059,7 @@ def main(argv: list[str] | None = None) -> int:
     signal.sigwait(SIGNALS)
     server.stop()
     request_log.close()
+    server.receiving_log.close()
     return 0
 
 
@@ -1094,14 +1104,21 @@ class LoggedTestServer:
         """The first logged request for which predicate(request) is true; polls the log every 20 ms.
 
         Raises TimeoutError (with the log so far) after `timeout` seconds, RuntimeError if the server died."""
+        def failure() -> str:
+            log = "\n".join(json.dumps(request) for request in self.requests())
+            return f"no matching request within {timeout} s; log:\n{log}"
+        return self._poll(lambda: next((r for r in self.requests() if predicate(r)), None), timeout, failure)
+
+    def _poll(self, find, timeout: float, failure) -> dict:
+        """find()'s first answer that is not None, asked every 20 ms: TimeoutError (with failure()'s text) after
+        `timeout` seconds, RuntimeError if the server died."""
         deadline = time.monotonic() + timeout
         while True:
-            for request in self.requests():
-                if predicate(request):
-                    return request
+            found = find()
+            if found is not None:
+                return found
             if time.monotonic() >= deadline:
-                log = "\n".join(json.dumps(request) for request in self.requests())
-                raise TimeoutError(f"no matching request within {timeout} s; log:\n{log}")
+                raise TimeoutError(failure())
             if self._process is None:
                 raise RuntimeError(f"the {self.name} is not running")
             try:
@@ -1199,6 +1216,14 @@ class HTTPTestServer(LoggedTestServer):
 
     def _failure_text(self) -> str:
         return self.stderr()
+
+    def wait_for_receiving(self, path_prefix: str, timeout: float = 10.0) -> dict:
+        """Waits until an upload to a path starting with `path_prefix` has reached the server (its first body
+        bytes were read) and returns that line of ``<log>.receiving``: path, body_bytes, start. Polls every 20 ms;
+        TimeoutError after `timeout` seconds, RuntimeError if the server died."""
+        lines = lambda: read_log(self.log_path + ".receiving") if self.log_path else []  # noqa: E731
+        return self._poll(lambda: next((line for line in lines() if line["path"].startswith(path_prefix)), None),
+                          timeout, lambda: f"no upload to {path_prefix} reached the server within {timeout} s")
 
     def stderr(self) -> str:
         """What the server wrote to stderr so far (failed TLS handshakes, crashes)."""

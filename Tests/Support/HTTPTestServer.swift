@@ -40,8 +40,16 @@ public final class HTTPTestServer: @unchecked Sendable {
     public func url(_ path: String) -> String { baseURL + path }
 
     /// The requests logged so far: method, path, headers (lower-case names), range, status, bytes, completed.
-    public func requests() -> [[String: Any]] {
-        guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
+    public func requests() -> [[String: Any]] { Self.records(logPath) }
+
+    /// Whether an upload to `path` has reached the server (its first body bytes were read): the moment a test
+    /// knows a body is being sent, whatever the kernel's socket buffers took from the client first.
+    public func isReceiving(_ path: String) -> Bool {
+        Self.records(logPath + ".receiving").contains { $0["path"] as? String == path }
+    }
+
+    private static func records(_ path: String) -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap {
             (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
         }

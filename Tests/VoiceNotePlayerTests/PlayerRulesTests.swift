@@ -115,6 +115,8 @@ import VoiceNoteTestSupport
         #expect(player.context.state == .playing)
         try player.load(.file(other))
         #expect(log.waitFinished())
+        // The stopped context follows finished; wait for it rather than read the log at once.
+        #expect(log.wait { _ in log.contexts.last.map { $0.location == other && $0.state == .stopped } ?? false })
         var sequence: [String] = []
         for context in log.contexts where context.state != .notLoaded && context.state != .loading || context.location == other {
             let name = "\(context.location == other ? "other" : "held"):\(context.state)"

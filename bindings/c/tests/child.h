@@ -199,11 +199,11 @@ static inline int server_stop(test_server *server) {
     return status;
 }
 
-/* Reads the log's complete lines (one still being written ends the scan) and counts those containing every
+/* Reads a log's complete lines (one still being written ends the scan) and counts those containing every
  * fragment (`fragment` and the NULL-terminated rest in `rest`); with `first`, stops at the first such line and
  * gives a malloc'ed copy of it there. */
-static inline int log_scan(const test_server *server, char **first, const char *fragment, va_list rest) {
-    FILE *file = fopen(server->log_path, "r");
+static inline int log_scan_file(const char *path, char **first, const char *fragment, va_list rest) {
+    FILE *file = fopen(path, "r");
     if (file == NULL) return 0;
     int count = 0;
     char line[16384];
@@ -219,6 +219,23 @@ static inline int log_scan(const test_server *server, char **first, const char *
     }
     fclose(file);
     return count;
+}
+
+static inline int log_scan(const test_server *server, char **first, const char *fragment, va_list rest) {
+    return log_scan_file(server->log_path, first, fragment, rest);
+}
+
+/* Whether an upload whose logged line contains `fragment` (e.g. part of its path) has reached the server: its first
+ * body bytes were read (a line in <log>.receiving). A test waits for this, not for a client-side progress figure,
+ * which depends on the kernel's socket buffers. */
+static inline int server_receiving(const test_server *server, const char *fragment, ...) {
+    char path[340];
+    snprintf(path, sizeof path, "%s.receiving", server->log_path);
+    va_list rest;
+    va_start(rest, fragment);
+    int count = log_scan_file(path, NULL, fragment, rest);
+    va_end(rest);
+    return count > 0;
 }
 
 /* The first complete logged request containing every fragment (a NULL-terminated list), malloc'ed; NULL if none. */

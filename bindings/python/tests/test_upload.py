@@ -323,7 +323,7 @@ def test_cancel_half_way_from_on_progress(server: HTTPTestServer, large_file: Pa
     with Uploader(server.url(SLOW)) as uploader:
         def on_progress(fraction: float) -> None:
             progress.append(fraction)
-            if fraction >= 0.2 and not cancelled_at:
+            if fraction > 0 and not cancelled_at:  # the first step past 0: the body is being sent
                 cancelled_at.append(time.monotonic())
                 uploader.cancel()
 
@@ -350,7 +350,7 @@ def test_cancel_from_another_thread(server: HTTPTestServer, large_file: Path) ->
 
         worker = threading.Thread(target=upload)
         worker.start()
-        progress.wait_for(lambda items: items and items[-1] >= 0.2, what="20 % sent")
+        server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # the body reaches the server: sending, whatever the buffers
         started = time.monotonic()
         uploader.cancel()
         worker.join(TIMEOUT)
@@ -583,26 +583,19 @@ def child_env() -> Dict[str, str]:
 #: Uploads argv[2] to argv[1] (a slow server) and prints "sending" at 20 %; on Ctrl-C prints the outcome as JSON.
 #: With argv[3] == "exit", it returns at 20 % instead, leaving the upload running for the atexit hook.
 INTERRUPTED = r"""
-import json, sys, threading
+import json, sys
 import voicenote
 
 uploader = voicenote.Uploader(sys.argv[1])
-sending = threading.Event()
-
-def on_progress(fraction):
-    if fraction >= 0.2 and not sending.is_set():
-        sending.set()
-        print("sending", flush=True)
+print("starting", flush=True)  # the test sends SIGINT or a line once the server receives the body
 
 if sys.argv[3] == "exit":
-    uploader.subscribe(lambda event: on_progress(event.progress) if event.progress else None,
-                       on_release=lambda: print("released", flush=True))
+    uploader.subscribe(lambda event: None, on_release=lambda: print("released", flush=True))
     uploader.start(sys.argv[2], payload=voicenote.VoiceRecordingPayload("file:///x"))
-    if not sending.wait(30):
-        sys.exit(3)
+    sys.stdin.readline()
     sys.exit(0)  # without closing: the atexit hook cancels the upload and closes the uploader
 try:
-    uploader.upload(sys.argv[2], on_progress=on_progress, payload=voicenote.VoiceRecordingPayload("file:///x"))
+    uploader.upload(sys.argv[2], payload=voicenote.VoiceRecordingPayload("file:///x"))
     print(json.dumps({"outcome": "uploaded"}))
 except KeyboardInterrupt:
     state = uploader.state.name
@@ -620,7 +613,8 @@ def test_ctrl_c_interrupts_a_blocking_upload_and_cancels_it(server: HTTPTestServ
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
     try:
         assert child.stdout is not None
-        assert child.stdout.readline().strip() == "sending"
+        assert child.stdout.readline().strip() == "starting"
+        server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # upload() is sending: the server has its first bytes
         started = time.monotonic()
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=TIMEOUT)
@@ -634,9 +628,17 @@ def test_ctrl_c_interrupts_a_blocking_upload_and_cancels_it(server: HTTPTestServ
 
 
 def test_exit_with_an_upload_running(server: HTTPTestServer, large_file: Path) -> None:
-    child = subprocess.run([sys.executable, "-c", INTERRUPTED, server.url(SLOW), str(large_file), "exit"],
-                           capture_output=True, text=True, env=child_env(), timeout=TIMEOUT)
-    detail = f"rc={child.returncode}\nstdout:\n{child.stdout}\nstderr:\n{child.stderr}"
+    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED, server.url(SLOW), str(large_file), "exit"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=child_env())
+    try:
+        server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # the upload is sending when the interpreter exits
+        out, err = child.communicate("exit\n", timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    detail = f"rc={child.returncode}\nstdout:\n{out}\nstderr:\n{err}"
     assert child.returncode == 0, detail
-    assert "Fatal Python error" not in child.stderr and "Traceback" not in child.stderr, detail
-    assert child.stdout.split() == ["sending", "released"], detail
+    assert "Fatal Python error" not in err and "Traceback" not in err, detail
+    assert out.split() == ["starting", "released"], detail
