@@ -18,6 +18,7 @@ VNFF(AVUTIL, int, av_frame_make_writable, (AVFrame *frame), (frame))
 VNFF_VOID(AVUTIL, av_frame_unref, (AVFrame *frame), (frame))
 VNFF_VOID(AVUTIL, av_free, (void *ptr), (ptr))
 VNFF(AVUTIL, void *, av_malloc, (size_t size), (size))
+VNFF(AVUTIL, char *, av_strdup, (const char *s), (s))
 VNFF(AVUTIL, const char *, av_get_sample_fmt_name, (enum AVSampleFormat sample_fmt), (sample_fmt))
 VNFF(AVUTIL, int, av_log_get_level, (void), ())
 VNFF_VOID(AVUTIL, av_log_set_level, (int level), (level))
@@ -73,6 +74,10 @@ VNFF(AVFORMAT, int, av_find_best_stream,
      (AVFormatContext *ic, enum AVMediaType type, int wanted_stream_nb, int related_stream,
       const AVCodec **decoder_ret, int flags),
      (ic, type, wanted_stream_nb, related_stream, decoder_ret, flags))
+VNFF(AVFORMAT, int, av_probe_input_buffer2,
+     (AVIOContext *pb, const AVInputFormat **fmt, const char *url, void *logctx, unsigned int offset,
+      unsigned int max_probe_size),
+     (pb, fmt, url, logctx, offset, max_probe_size))
 VNFF(AVFORMAT, int, av_read_frame, (AVFormatContext *s, AVPacket *pkt), (s, pkt))
 VNFF(AVFORMAT, int, av_seek_frame, (AVFormatContext *s, int stream_index, int64_t timestamp, int flags),
      (s, stream_index, timestamp, flags))

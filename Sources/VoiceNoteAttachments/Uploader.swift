@@ -160,7 +160,10 @@ public final class Uploader: @unchecked Sendable {
             }
             var payload = try Self.completed(base, with: response, urlKey: configuration.responseURLKey)
             report(.uploading(progress: 1))
-            if let hook = monitor.locked({ postProcessor }) { payload = try hook(payload) }
+            if let hook = monitor.locked({ postProcessor }) {
+                guard !monitor.locked({ cancelled }) else { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
+                payload = try hook(payload)
+            }
             finish(.uploaded(payload))
         } catch {
             finish(.uploadFailed(error))
@@ -226,17 +229,27 @@ public final class Uploader: @unchecked Sendable {
         return payload
     }
 
+    /// A progress state, unless the upload already ended (a final state is final) or was cancelled.
     private func report(_ state: UploadState) {
-        monitor.locked { current = state }
-        events.emit(state)
+        let reported = monitor.locked { () -> Bool in
+            guard let current, !current.isFinal, !cancelled else { return false }
+            self.current = state
+            return true
+        }
+        if reported { events.emit(state) }
     }
 
+    /// Ends the upload once: a success after `cancel` (the post-processor was running) is a cancellation.
     private func finish(_ state: UploadState) {
-        monitor.locked {
+        let final = monitor.locked { () -> UploadState? in
+            if let current, current.isFinal { return nil }
+            var state = state
+            if case .uploaded = state, cancelled { state = .uploadFailed(VoiceNoteError(.cancelled, "the upload was cancelled")) }
             current = state
             post = nil
             monitor.broadcast()
+            return state
         }
-        events.emit(state)
+        if let final { events.emit(final) }
     }
 }

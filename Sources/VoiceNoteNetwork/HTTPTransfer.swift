@@ -17,8 +17,9 @@ final class HTTPTransfer: @unchecked Sendable {
         var sent: (Int64) -> Void = { _ in }
     }
 
-    /// Where the loop has the transfer (guarded by the loop's monitor).
-    enum Stage { case new, queued, active, finishing, done }
+    /// Where the loop has the transfer (guarded by the loop's monitor): `admitting` is taken off the queue by the
+    /// loop and not yet on the multi handle.
+    enum Stage { case new, queued, admitting, active, finishing, done }
 
     let url: String
     let options: HTTPOptions
@@ -40,6 +41,8 @@ final class HTTPTransfer: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var mime: OpaquePointer?
     private var sentBytes: Int64 = 0
+    /// The request body's size as announced to the server (nil: chunked).
+    private var announcedBytes: Int64?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var headers: [String: String] = [:]
     private var responded = false
@@ -118,6 +121,7 @@ final class HTTPTransfer: @unchecked Sendable {
     /// Sets up a POST of `body`: the read callback feeds libcurl from the source, with its size when known.
     private func attach(_ body: HTTPRequestBody, to easy: UnsafeMutableRawPointer, me: UnsafeMutableRawPointer) -> [CURLcode] {
         let size = curl_off_t(body.source.size.map { $0 - body.source.position } ?? -1)
+        announcedBytes = size >= 0 ? Int64(size) : nil
         let read: curl_read_callback = { buffer, size, count, me in
             guard let me, let buffer else { return Int(CURL_READFUNC_ABORT) }
             return Unmanaged<HTTPTransfer>.fromOpaque(me).takeUnretainedValue().send(into: buffer, size * count)
@@ -150,6 +154,10 @@ final class HTTPTransfer: @unchecked Sendable {
         guard let requestBody else { return Int(CURL_READFUNC_ABORT) }
         do throws(VoiceNoteError) {
             let read = try requestBody.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+            if read == 0, count > 0, let announcedBytes, sentBytes < announcedBytes {
+                // libcurl would wait for the rest until the stall timeout: the file shrank while it was sent.
+                throw VoiceNoteError(.io, "\(requestBody.source.name) ended after \(sentBytes) of its \(announcedBytes) bytes while it was uploaded")
+            }
             sentBytes += Int64(read)
             handlers.sent(sentBytes)
             return read

@@ -27,6 +27,7 @@ final class NetworkLoop: @unchecked Sendable {
     private var cancelling: [HTTPTransfer] = []
     private var active: [HTTPTransfer] = []
     private var thread: LibraryThread?
+    private let admissionProbe = Locked<(@Sendable (HTTPTransfer) -> Void)?>(nil)
 
     private init() throws(VoiceNoteError) {
         guard let multi = curl_multi_init() else { throw VoiceNoteError(.noMemory, "curl_multi_init failed") }
@@ -56,7 +57,7 @@ final class NetworkLoop: @unchecked Sendable {
                 queued.removeAll { $0 === transfer }
                 transfer.stage = .done
                 return false
-            case .active:
+            case .admitting, .active:  // the loop decides under this monitor: never added, or retired at once
                 if !cancelling.contains(where: { $0 === transfer }) { cancelling.append(transfer) }
                 return !onLoop
             case .finishing: return !onLoop
@@ -65,6 +66,15 @@ final class NetworkLoop: @unchecked Sendable {
         guard wait else { return }
         curl_multi_wakeup(multi)
         monitor.locked { while transfer.stage != .done { monitor.wait() } }
+    }
+
+    /// For tests: `probe` runs on the loop's thread for each transfer it has taken off the queue, before adding
+    /// it to the multi handle (where a racing `cancel` used to be lost); nil removes it.
+    func setAdmissionProbe(_ probe: (@Sendable (HTTPTransfer) -> Void)?) { admissionProbe.withLock { $0 = probe } }
+
+    /// For tests: whether `cancel(transfer)` has been called and taken effect or is waiting for the loop.
+    func isCancelRequested(_ transfer: HTTPTransfer) -> Bool {
+        monitor.locked { transfer.stage == .done || cancelling.contains { $0 === transfer } }
     }
 
     private func run() {
@@ -76,6 +86,7 @@ final class NetworkLoop: @unchecked Sendable {
                     queued.removeAll()
                     cancelling.removeAll()
                 }
+                for transfer in queued { transfer.stage = .admitting }
                 return (queued, cancelling)
             }
             for transfer in removing { retire(transfer, reporting: nil) }
@@ -94,21 +105,34 @@ final class NetworkLoop: @unchecked Sendable {
         }
     }
 
-    /// Adds a queued transfer to the multi handle (unless it was cancelled meanwhile).
+    /// Adds a transfer taken off the queue to the multi handle, unless it was cancelled meanwhile: the check and
+    /// the addition happen under the monitor `cancel` takes, so a transfer cancelled before it is added never
+    /// sends a byte, and one cancelled after is in `cancelling` and retired before the next `curl_multi_perform`.
     private func admit(_ transfer: HTTPTransfer) {
-        guard monitor.locked({ transfer.stage == .queued }) else { return }
+        admissionProbe.withLock { $0 }?(transfer)
         do throws(VoiceNoteError) {
             let easy = try transfer.prepare()
-            guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
-                throw VoiceNoteError(.noMemory, "curl_multi_add_handle failed")
-            }
-            monitor.locked {
+            try monitor.locked { () throws(VoiceNoteError) in
+                if let index = cancelling.firstIndex(where: { $0 === transfer }) {
+                    cancelling.remove(at: index)
+                    transfer.stage = .done
+                    monitor.broadcast()
+                    return
+                }
+                guard curl_multi_add_handle(multi, easy) == CURLM_OK else {
+                    throw VoiceNoteError(.noMemory, "curl_multi_add_handle failed")
+                }
                 transfer.stage = .active
                 active.append(transfer)
             }
         } catch {
-            monitor.locked { transfer.stage = .finishing }
-            transfer.handlers.finished(error)
+            let report = monitor.locked { () -> Bool in
+                let wasCancelled = cancelling.contains { $0 === transfer }
+                cancelling.removeAll { $0 === transfer }
+                transfer.stage = .finishing
+                return !wasCancelled
+            }
+            if report { transfer.handlers.finished(error) }
             monitor.locked {
                 transfer.stage = .done
                 monitor.broadcast()

@@ -5,7 +5,7 @@ import VoiceNoteCore
 import CFFmpeg
 import VoiceNoteSources
 
-/// AAC (ADTS, MP4/M4A), MP3, WAV, FLAC, Ogg Vorbis and anything else FFmpeg reads: libavformat over our
+/// AAC (ADTS, MP4/M4A/3GP), MP3, WAV, FLAC and Ogg Vorbis (`VoiceMessageFormats`, nothing else): libavformat over our
 /// `ByteSource` through a custom AVIOContext, libavcodec, and libswresample to interleaved int16 at the
 /// stream's own rate and channels.
 final class FFmpegDecoder: AudioDecoder {
@@ -77,8 +77,12 @@ final class FFmpegDecoder: AudioDecoder {
               let parameters = stream.pointee.codecpar else {
             throw VoiceNoteError(.format, "\(name): no decodable audio stream")
         }
+        guard VoiceMessageFormats.allows(decoder) else {
+            throw VoiceNoteError(.unsupported, "\(name): \(String(cString: decoder.pointee.name)) audio is not a voice message codec")
+        }
         codec = avcodec_alloc_context3(decoder)
         guard let codec else { throw VoiceNoteError(.noMemory, "avcodec_alloc_context3 failed") }
+        codec.pointee.codec_whitelist = VoiceMessageFormats.codecWhitelist()
         guard avcodec_parameters_to_context(codec, parameters) >= 0, avcodec_open2(codec, decoder, nil) >= 0 else {
             throw VoiceNoteError(.format, "\(name): cannot open the \(String(cString: avcodec_get_name(parameters.pointee.codec_id))) decoder")
         }

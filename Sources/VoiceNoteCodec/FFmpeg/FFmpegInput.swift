@@ -12,6 +12,8 @@ import VoiceNoteSources
 ///   formats are understood from their headers and first packet, far below the limit.
 /// - `max_index_size`: the seek index built while reading (one entry per packet for raw streams) is capped;
 ///   voicenote never seeks through FFmpeg.
+/// - `VoiceMessageFormats`: the container is probed from the content and opened only when it is one voice
+///   messages come in; the demuxer can open nothing beyond our AVIO, and only voice codecs are decoded.
 final class FFmpegInput {
     /// The container; valid while this object lives.
     let format: UnsafeMutablePointer<AVFormatContext>
@@ -25,8 +27,8 @@ final class FFmpegInput {
     private static let ioBufferSize = 32 * 1024
 
     /// Opens the container of `box`'s source from its current position, and reads its stream information
-    /// unless `findStreamInfo` is false; `.format` when FFmpeg does not recognise it, the source's own error when
-    /// reading failed.
+    /// unless `findStreamInfo` is false; `.format` when FFmpeg does not recognise it, `.unsupported` when it is a
+    /// container voice messages do not come in, the source's own error when reading failed.
     init(box: Unmanaged<SourceBox>, name: String, findStreamInfo: Bool = true) throws(VoiceNoteError) {
         guard let buffer = av_malloc(Self.ioBufferSize) else { throw VoiceNoteError(.noMemory, "av_malloc failed") }
         io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(Self.ioBufferSize), 0, box.toOpaque(), { opaque, buffer, size in
@@ -51,8 +53,23 @@ final class FFmpegInput {
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         context.pointee.probesize = Self.probeBytes
         context.pointee.max_index_size = Self.indexBytes
+        context.pointee.format_whitelist = VoiceMessageFormats.containerWhitelist()
+        context.pointee.codec_whitelist = VoiceMessageFormats.codecWhitelist()
+        context.pointee.io_open = VoiceMessageFormats.refuseNestedOpen
         opened = context
-        let result = avformat_open_input(&opened, nil, nil, nil)
+        var container: UnsafePointer<AVInputFormat>?
+        let probed = av_probe_input_buffer2(io, &container, "", nil, 0, 0)  // scores bytes; opens nothing
+        guard probed >= 0, let container, VoiceMessageFormats.allows(container) else {
+            avformat_free_context(context)
+            opened = nil
+            Self.free(&io)
+            if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
+            guard probed >= 0, let container else {
+                throw VoiceNoteError(.format, "\(name): not a recognised audio file (\(FFmpegDecoder.describe(probed)))")
+            }
+            throw VoiceNoteError(.unsupported, "\(name): \(VoiceMessageFormats.describe(container)) is not a voice message format")
+        }
+        let result = avformat_open_input(&opened, nil, container, nil)
         guard result >= 0, let opened else {
             Self.free(&io)  // FFmpeg freed the context
             throw box.takeUnretainedValue().takeFailure()
