@@ -123,3 +123,12 @@ CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     return vncurl_curl_easy_getinfo(curl, info, value);
 }
 
+CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value) {
+    VNCURL_REQUIRE(curl_easy_getinfo);
+    *value = NULL;
+    char *text = NULL;
+    CURLcode code = vncurl_curl_easy_getinfo(curl, info, &text);
+    *value = text;
+    return code;
+}
+

@@ -46,12 +46,20 @@ final class HTTPTransfer: @unchecked Sendable {
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
     private var headers: [String: String] = [:]
     private var responded = false
+    /// The URL of the hop being made: `url`, then each followed redirect's target.
+    private(set) var currentURL: String
+    private var redirects = 0
+    /// A redirect's response is being received (its body is dropped; `followRedirect` takes it).
+    private var redirecting = false
+    /// The most redirects followed for one transfer.
+    static let maximumRedirects = 10
     /// A handler's error that aborted the transfer: reported instead of libcurl's.
     private var abortedWith: VoiceNoteError?
 
     init(url: String, options: HTTPOptions, first: Int64 = 0, last: Int64? = nil, body: HTTPRequestBody? = nil,
          handlers: Handlers) {
         self.url = url
+        currentURL = url
         self.requestBody = body
         self.options = options
         self.first = first
@@ -76,10 +84,8 @@ final class HTTPTransfer: @unchecked Sendable {
         var results: [CURLcode] = [
             vnshim_curl_setopt_pointer(easy, CURLOPT_URL, url),
             vnshim_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
-            vnshim_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 1),
-            vnshim_curl_setopt_long(easy, CURLOPT_MAXREDIRS, 10),
+            vnshim_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0),  // followed here, hop by hop (followRedirect)
             vnshim_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
-            vnshim_curl_setopt_pointer(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
             vnshim_curl_setopt_pointer(easy, CURLOPT_USERAGENT, "voicenote/\(Version.string)"),
             vnshim_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000)),
             vnshim_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
@@ -116,6 +122,56 @@ final class HTTPTransfer: @unchecked Sendable {
         // A body-less response (an empty file, a HEAD-like error page) was never announced through `body`.
         if !responded { return respond() }
         return nil
+    }
+
+    /// The absolute target of a redirect response (3xx but 304, with a Location), or nil; libcurl resolves it
+    /// once the response is complete.
+    private func redirectTarget() -> String? {
+        guard let easy else { return nil }
+        var code = 0
+        _ = vnshim_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
+        guard (300...399).contains(code), code != 304 else { return nil }
+        var target: UnsafePointer<CChar>?
+        guard vnshim_curl_getinfo_string(easy, CURLINFO_REDIRECT_URL, &target) == CURLE_OK, let target else { return nil }
+        return String(cString: target)
+    }
+
+    /// After a completed hop: when it was a redirect, points the easy handle at its target and returns true (the
+    /// loop adds it again); false when the response was the answer. Custom headers go only to the origin that was
+    /// asked (a hop elsewhere is made without them); a request body is never sent on, an https hop never leads
+    /// to http. - Throws: `.network` naming the redirect it refuses, or after `maximumRedirects`.
+    func followRedirect() throws(VoiceNoteError) -> Bool {
+        guard abortedWith == nil, let easy, let target = redirectTarget() else { return false }
+        var code = 0
+        _ = vnshim_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
+        let hop = "\(method) \(NetworkFailure.redacted(currentURL)): HTTP \(code) redirect to \(NetworkFailure.redacted(target))"
+        guard requestBody == nil else {
+            throw VoiceNoteError(.network, "\(hop) refused: an upload is sent to the URL it was given, never on")
+        }
+        guard let next = HTTPOrigin(target), let from = HTTPOrigin(currentURL), let asked = HTTPOrigin(url) else {
+            throw VoiceNoteError(.network, "\(hop) refused: not an http(s) URL")
+        }
+        guard !(from.scheme == "https" && next.scheme == "http") else {
+            throw VoiceNoteError(.network, "\(hop) refused: from https to http")
+        }
+        redirects += 1
+        guard redirects <= Self.maximumRedirects else {
+            throw VoiceNoteError(.network, "\(hop): more than \(Self.maximumRedirects) redirects")
+        }
+        currentURL = target
+        headers = [:]
+        responded = false
+        redirecting = false
+        lastActivity = monotonicNanoseconds()
+        let credentials = next == asked ? headerList : nil  // custom headers only to the origin that was asked
+        let results = [
+            vnshim_curl_setopt_pointer(easy, CURLOPT_URL, target),
+            vnshim_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, credentials.map { UnsafeRawPointer($0) }),
+        ]
+        if let failed = results.first(where: { $0 != CURLE_OK }) {
+            throw NetworkFailure.curl(failed, detail: String(cString: errorBuffer), target, method: method)
+        }
+        return true
     }
 
     /// Sets up a POST of `body`: the read callback feeds libcurl from the source, with its size when known.
@@ -180,6 +236,7 @@ final class HTTPTransfer: @unchecked Sendable {
             abortedWith = failure
             return 0
         }
+        if redirecting { return count }  // a redirect's own body is nobody's business
         if let failure = handlers.body(UnsafeRawBufferPointer(start: data, count: count)) {
             abortedWith = failure
             return 0
@@ -187,11 +244,15 @@ final class HTTPTransfer: @unchecked Sendable {
         return count
     }
 
-    /// Hands the response to its handler, once; an HTTP error status is a failure.
+    /// Hands the response to its handler, once; an HTTP error status is a failure; a redirect is not handed on.
     private func respond() -> VoiceNoteError? {
         responded = true
         var code = 0
         if let easy { _ = vnshim_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code) }
+        if (300...399).contains(code), code != 304, headers["location"] != nil {  // followRedirect takes it
+            redirecting = true
+            return nil
+        }
         if code >= 400 { return NetworkFailure.http(code, url, method: method) }
         return handlers.response(HTTPResponse(code: code, headers: headers))
     }

@@ -98,6 +98,19 @@ final class NetworkLoop: @unchecked Sendable {
                       let transfer = monitor.locked({ active.first { $0.easy == message.pointee.easy_handle } })
                 else { continue }
                 let code = message.pointee.data.result
+                if code == CURLE_OK {
+                    do throws(VoiceNoteError) {
+                        if try transfer.followRedirect(), let easy = transfer.easy {
+                            curl_multi_remove_handle(multi, easy)  // the same handle, pointed at the next hop
+                            if curl_multi_add_handle(multi, easy) == CURLM_OK { continue }
+                            retire(transfer, reporting: VoiceNoteError(.noMemory, "curl_multi_add_handle failed"))
+                            continue
+                        }
+                    } catch {
+                        retire(transfer, reporting: error)
+                        continue
+                    }
+                }
                 retire(transfer, reporting: transfer.outcome(code))
             }
             enforceStallTimeouts()

@@ -16,6 +16,9 @@ Behaviours (``<file>`` is a path relative to the root; ``..`` is refused with 40
     /stall/<after>/<file>    200 with the full Content-Length, <after> bytes, then silence until the client leaves
     /status/<code>           that status, body "status <code>" (401 also sends WWW-Authenticate: Bearer)
     /redirect/<n>/<rest>     302 to /redirect/<n-1>/<rest>, and at n == 1 to /<rest> (relative Location)
+    /goto/<code>/<any>?to=<url>
+                             status <code> (301, 302, 303, 307, 308) with Location: <url> (any URL, another host's
+                             too), after reading and discarding a request body
     /auth/<token>/<rest>     401 unless "Authorization: Bearer <token>", else serves /<rest>
     /channels/<type>/<id>/file
                              POST multipart/form-data (Stream-like upload), parsed as it streams in; the part
@@ -463,6 +466,7 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             "stall": self._route_stall,
             "status": self._route_status,
             "redirect": self._route_redirect,
+            "goto": self._route_goto,
             "auth": self._route_auth,
             "channels": self._route_channels,
             "_matrix": self._route_matrix,
@@ -540,6 +544,16 @@ class TestRequestHandler(BaseHTTPRequestHandler):
         if self._query:
             location += "?" + self._query
         self._send_text(302, f"redirect to {location}", [("Location", location)])
+
+    def _route_goto(self, rest: list[str]) -> None:
+        code = _number(rest[0], int) if rest else None
+        target = parse_qs(self._query or "").get("to", [None])[0]
+        if code not in (301, 302, 303, 307, 308) or not target:
+            self._send_text(404, "goto needs a redirect status and ?to=<url>")
+            return
+        if self._has_body():
+            self._discard_body()
+        self._send_text(code, f"redirect to {target}", [("Location", target)])
 
     def _route_auth(self, rest: list[str]) -> None:
         if not rest:

@@ -30,6 +30,8 @@ CURLcode vnshim_curl_setopt_read_callback(CURL *curl, CURLoption option, curl_re
 CURLcode vnshim_curl_setopt_offset(CURL *curl, CURLoption option, curl_off_t value);
 /** curl_easy_getinfo of a long (CURLINFO_LONG). */
 CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
+/** curl_easy_getinfo of a string (CURLINFO_STRING): `*value` is libcurl's, valid until the handle changes, or NULL. */
+CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value);
 
 /** How many times the calling thread has called vnshim_curl_load: lets a test prove a code path never asks for
  *  libcurl. */

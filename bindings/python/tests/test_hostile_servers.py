@@ -1,0 +1,142 @@
+"""What a voice note and its server may make the library do (docs/player.md, "Remote notes"; docs/attachments.md):
+redirects that would carry credentials elsewhere, content that would make FFmpeg open other files or URLs.
+Two real servers (Tests/Servers/http_server.py) on 127.0.0.1 and 127.0.0.2, whose request logs say who was asked
+what; risky calls run in a child process with a bound on time."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+from urllib.parse import quote
+
+import pytest
+
+from audiofiles import Media
+from helpers import PACKAGE_ROOT, TIMEOUT
+
+import voicenote
+from voicenote import HTTPOptions, Uploader, VoiceRecordingPayload
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "Tests" / "Servers"))
+from http_server import HTTPTestServer  # noqa: E402
+from nginx_server import make_self_signed  # noqa: E402
+
+REDIRECTS = [301, 302, 303, 307, 308]
+SECRET = {"X-Token": "cdn-secret", "Authorization": "Bearer syt_secret"}
+
+
+@pytest.fixture
+def asked(media: Media) -> Iterator[HTTPTestServer]:
+    """The server a URL names (127.0.0.1)."""
+    with HTTPTestServer(str(media.files["opus"].parent)) as running:
+        yield running
+
+
+@pytest.fixture
+def elsewhere(media: Media) -> Iterator[HTTPTestServer]:
+    """Another origin (127.0.0.2) a redirect may point to."""
+    with HTTPTestServer(str(media.files["opus"].parent), bind="127.0.0.2") as running:
+        yield running
+
+
+def goto(server: HTTPTestServer, code: int, target: str) -> str:
+    return server.url(f"/goto/{code}/note?to={quote(target, safe='')}")
+
+
+def carries_secret(request: dict) -> bool:
+    headers = request["headers"]
+    return "x-token" in headers or "authorization" in headers
+
+
+# --- redirects and credentials ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", REDIRECTS)
+def test_a_redirect_to_another_origin_is_followed_without_the_headers(
+        media: Media, asked: HTTPTestServer, elsewhere: HTTPTestServer, code: int) -> None:
+    note = media.files["opus"]
+    url = goto(asked, code, elsewhere.url(f"/range/{note.name}"))
+    assert voicenote.waveform(url, 40, http=HTTPOptions(headers=SECRET)) == voicenote.waveform(note, 40)
+    first = asked.wait_for_request(lambda r: r["path"].startswith("/goto/"), timeout=TIMEOUT)
+    assert first["headers"]["x-token"] == "cdn-secret" and first["status"] == code
+    second = elsewhere.wait_for_request(lambda r: r["path"] == f"/range/{note.name}", timeout=TIMEOUT)
+    assert not carries_secret(second), second["headers"]
+
+
+@pytest.mark.parametrize("code", REDIRECTS)
+def test_a_redirect_within_the_origin_keeps_the_headers(media: Media, asked: HTTPTestServer, code: int) -> None:
+    note = media.files["opus"]
+    url = goto(asked, code, asked.url(f"/auth/tok/range/{note.name}"))
+    headers = {"Authorization": "Bearer tok"}
+    assert voicenote.waveform(url, 40, http=HTTPOptions(headers=headers)) == voicenote.waveform(note, 40)
+    hop = asked.wait_for_request(lambda r: r["path"].startswith("/auth/"), timeout=TIMEOUT)
+    assert hop["headers"]["authorization"] == "Bearer tok" and hop["status"] in (200, 206)
+
+
+def test_a_redirect_from_https_to_http_is_refused(media: Media, tmp_path: Path, asked: HTTPTestServer) -> None:
+    certificate, key = make_self_signed(str(tmp_path / "tls"))
+    note = media.files["opus"]
+    with HTTPTestServer(str(note.parent), cert=certificate, key=key) as secure:
+        url = goto(secure, 302, asked.url(f"/range/{note.name}"))
+        with pytest.raises(voicenote.NetworkError, match="from https to http"):
+            voicenote.waveform(url, 40, http=HTTPOptions(headers=SECRET, ca_file=certificate))
+        secure.wait_for_request(lambda r: r["path"].startswith("/goto/"), timeout=TIMEOUT)
+    assert not asked.requests()
+
+
+@pytest.mark.parametrize("code", REDIRECTS)
+def test_an_upload_is_never_sent_on_by_a_redirect(asked: HTTPTestServer, elsewhere: HTTPTestServer, code: int) -> None:
+    target = elsewhere.url("/channels/messaging/general/file")
+    with Uploader(goto(asked, code, target), http=HTTPOptions(headers=SECRET)) as uploader:
+        with pytest.raises(voicenote.NetworkError, match=f"HTTP {code} redirect to .* refused"):
+            uploader.upload(os.urandom(300_000), file_name="note.ogg", payload=VoiceRecordingPayload("file:///x"))
+    asked.wait_for_request(lambda r: r["path"].startswith("/goto/"), timeout=TIMEOUT)
+    assert not elsewhere.requests()
+
+
+# --- content that would make FFmpeg open other things ------------------------------------------------------------
+
+CHILD = r"""
+import sys, voicenote
+voicenote.set_cache_limit(0)
+try:
+    print("waveform", round(sum(voicenote.waveform(sys.argv[1], 40)), 3))
+except voicenote.VoiceNoteError as error:
+    print(type(error).__name__, error)
+"""
+
+
+def run_child(target: str, cwd: Path) -> str:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    child = subprocess.run([sys.executable, "-c", CHILD, target], cwd=cwd, capture_output=True, text=True,
+                           env=env, timeout=TIMEOUT)
+    assert child.returncode == 0, child.stderr
+    return child.stdout.strip()
+
+
+def test_a_dash_manifest_fetches_nothing(media: Media, tmp_path: Path, elsewhere: HTTPTestServer) -> None:
+    served = tmp_path / "served"
+    served.mkdir()
+    (served / "note.ogg").write_text(
+        '<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration='
+        '"PT6S" minBufferTime="PT1S" profiles="urn:mpeg:dash:profile:isoff-on-demand:2011"><Period><AdaptationSet '
+        f'mimeType="audio/ogg"><Representation id="1" bandwidth="64000"><BaseURL>{elsewhere.url("/range/" + media.files["opus"].name)}'
+        '</BaseURL></Representation></AdaptationSet></Period></MPD>')
+    with HTTPTestServer(str(served)) as server:
+        outcome = run_child(server.url("/range/note.ogg"), tmp_path)
+    assert outcome.startswith("UnsupportedError") and "(dash)" in outcome, outcome
+    assert not elsewhere.requests()
+
+
+def test_a_concat_list_reads_no_local_file(media: Media, tmp_path: Path) -> None:
+    os.link(media.files["mp3"], tmp_path / "secret.mp3")
+    os.mkfifo(tmp_path / "pipe.mp3")
+    for listed in ("secret.mp3", "pipe.mp3"):
+        note = tmp_path / f"note-{listed}.ogg"
+        note.write_text(f"ffconcat version 1.0\nfile {listed}\n")
+        outcome = run_child(str(note), tmp_path)
+        assert outcome.startswith("UnsupportedError") and "(concat)" in outcome, outcome
