@@ -14,6 +14,14 @@ public enum CurlLibrary {
         }
     }
 
+    /// The SHA-256 of `bytes`, from OpenSSL's libcrypto, the TLS library libcurl brings (loaded with it); nil
+    /// when it cannot be loaded. - Throws: as `require()`.
+    static func sha256(_ bytes: [UInt8]) throws(VoiceNoteError) -> [UInt8]? {
+        try require()
+        var digest = [UInt8](repeating: 0, count: 32)
+        return vnshim_sha256(bytes, bytes.count, &digest) == 0 ? digest : nil
+    }
+
     /// Whether libcurl has been loaded in this process (by any thread). Does not load it.
     public static var isLoaded: Bool { vnshim_curl_loaded() != 0 }
 

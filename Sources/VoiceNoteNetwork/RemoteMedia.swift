@@ -8,19 +8,33 @@ public enum RemoteMedia {
     /// A key names the media, not the URL: CDN URLs carry signatures that expire and change, so a stable key (a
     /// message id and an attachment index) finds the same entry under a new URL; the same URL under two keys is
     /// two entries.
+    ///
+    /// Without a key, a download made with request headers (`Authorization`, a CDN token, a cookie) is kept under
+    /// the URL and a SHA-256 digest of those headers, so it is served only to a request that sends the same ones:
+    /// one account's media never reaches another account, or a request without credentials, through the cache.
+    /// An explicit key is the host's word that the media is the same for everyone who names it.
     /// - Throws: as `URLSource.init`; `.invalidArgument` for an empty key.
     public static func open(url: String, options: HTTPOptions = HTTPOptions(), key: String? = nil,
                             cache: MediaCache = .shared) throws(VoiceNoteError) -> any ByteSource {
         if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key of \(NetworkFailure.redacted(url)) is empty") }
         try URLSource.validate(url)
         let name = NetworkFailure.redacted(url)
-        let identity = key ?? url
-        if let cached = cache.source(for: identity, name: name) { return cached }
+        let identity = try cacheIdentity(url: url, headers: options.headers, key: key)
+        if let identity, let cached = cache.source(for: identity, name: name) { return cached }
         return try URLSource(url: url, options: options) { download in
-            guard let length = download.size else { return }
+            guard let identity, let length = download.size else { return }
             cache.store(key: identity, length: length) { (file, start) throws(VoiceNoteError) in
                 try download.copyDownload(into: file, at: start)
             }
         }
+    }
+
+    /// The cache entry's identity: `key`; else the URL, followed by a digest of the request headers when there are
+    /// any (in any order: the same set is the same identity); nil (not cached) when the digest cannot be made.
+    static func cacheIdentity(url: String, headers: [String], key: String?) throws(VoiceNoteError) -> String? {
+        if let key { return key }
+        guard !headers.isEmpty else { return url }
+        guard let digest = try CurlLibrary.sha256(Array(headers.sorted().joined(separator: "\n").utf8)) else { return nil }
+        return url + "\u{1}headers:sha256:" + digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
 }

@@ -33,6 +33,10 @@ CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
 /** curl_easy_getinfo of a string (CURLINFO_STRING): `*value` is libcurl's, valid until the handle changes, or NULL. */
 CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value);
 
+/** The SHA-256 of `count` bytes at `data` into `out`, through OpenSSL's libcrypto (opened on first use; any
+ *  thread). \returns 0, or -1 when libcrypto cannot be loaded (then `out` is untouched). */
+int vnshim_sha256(const void *data, size_t count, unsigned char out[32]);
+
 /** How many times the calling thread has called vnshim_curl_load: lets a test prove a code path never asks for
  *  libcurl. */
 unsigned long vnshim_curl_load_calls_on_thread(void);

@@ -140,3 +140,31 @@ def test_a_concat_list_reads_no_local_file(media: Media, tmp_path: Path) -> None
         note.write_text(f"ffconcat version 1.0\nfile {listed}\n")
         outcome = run_child(str(note), tmp_path)
         assert outcome.startswith("UnsupportedError") and "(concat)" in outcome, outcome
+
+
+# --- credentials and the media cache ----------------------------------------------------------------------------
+
+
+def test_media_fetched_with_credentials_is_served_from_the_cache_only_with_the_same_ones(
+        media: Media, asked: HTTPTestServer) -> None:
+    note = media.files["opus"]
+    url = asked.url(f"/auth/tok/range/{note.name}")
+    alice = HTTPOptions(headers={"Authorization": "Bearer tok", "X-Account": "alice"})
+    expected = voicenote.waveform(note, 40)
+    assert voicenote.waveform(url, 40, http=alice) == expected
+    asked.wait_for_request(lambda r: r["path"] == url[len(asked.base_url):] and r["completed"], timeout=TIMEOUT)
+    assert voicenote.cache_size() > 0
+    with pytest.raises(voicenote.AccessDeniedError):  # no credentials: the server is asked, and refuses
+        voicenote.waveform(url, 40)
+    reordered = HTTPOptions(headers=[("X-Account", "alice"), ("Authorization", "Bearer tok")])
+    refused = asked.wait_for_request(lambda r: r["status"] == 401, timeout=TIMEOUT)
+    assert "authorization" not in refused["headers"]
+    count = len(asked.requests())
+    assert voicenote.waveform(url, 40, http=reordered) == expected  # the same credentials: from the cache
+    assert voicenote.info(url, http=alice)["duration"] == voicenote.info(note)["duration"]
+    assert len(asked.requests()) == count
+    bob = HTTPOptions(headers={"Authorization": "Bearer tok", "X-Account": "bob"})
+    assert voicenote.waveform(url, 40, http=bob) == expected  # other credentials: asked again
+    asked.wait_for_request(lambda r: r["headers"].get("x-account") == "bob", timeout=TIMEOUT)
+    for entry in Path(voicenote.cache_directory()).iterdir():  # no secret is written to disk
+        assert b"Bearer tok" not in entry.read_bytes() and b"alice" not in entry.read_bytes()
