@@ -496,9 +496,14 @@ typedef struct vn_http_options vn_http_options;
 
 /**
  * Makes HTTP options with the defaults: no extra request headers, the system's CA certificates, 15 s to connect,
- * 30 s without a byte before a transfer counts as stalled. Certificates and host names are always verified;
- * redirects are followed (at most 10, http and https only); proxies come from the environment (`http_proxy`,
+ * 30 s without a byte before a transfer counts as stalled, 600 s for a whole transfer, downloads up to 100 MiB.
+ * Certificates and host names are always verified; proxies come from the environment (`http_proxy`,
  * `https_proxy`, `no_proxy`, `all_proxy`, as libcurl reads them).
+ *
+ * Redirects (at most 10, http and https only) are followed hop by hop: the request headers (credentials, CDN
+ * tokens) go only to the origin (scheme, host, port) the URL names, so a hop to another origin is made without
+ * them; a hop from https to http is refused; an upload is never sent on to where a redirect points (both
+ * #VN_E_NETWORK, the message naming the redirect).
  *
  * \param out receives the options; set to NULL on failure.
  * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_NOMEM.
@@ -565,6 +570,32 @@ int vn_http_options_set_connect_timeout(vn_http_options *options, double seconds
  * \since 0.1.0
  */
 int vn_http_options_set_stall_timeout(vn_http_options *options, double seconds);
+
+/**
+ * Sets how long one transfer may take in all, however it trickles (a server sending a byte a second never
+ * stalls), before it fails with #VN_E_NETWORK. Applies to downloads and uploads.
+ *
+ * \param options the options.
+ * \param seconds 1…86400; default 600.
+ * \returns #VN_OK; #VN_E_MISUSE when `options` is NULL or destroyed; #VN_E_INVALID_ARG outside the range (NaN
+ *          included).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_http_options_set_transfer_timeout(vn_http_options *options, double seconds);
+
+/**
+ * Sets the largest resource a download takes. A larger `Content-Length` (or `Content-Range` total) fails at
+ * once, a body without one fails as soon as it grows past the limit; either way with #VN_E_TOO_LARGE, and the
+ * bytes that had arrived are released at once.
+ *
+ * \param options the options.
+ * \param bytes 1…2^40; default 104857600 (100 MiB).
+ * \returns #VN_OK; #VN_E_MISUSE when `options` is NULL or destroyed; #VN_E_INVALID_ARG outside the range.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_http_options_set_max_bytes(vn_http_options *options, int64_t bytes);
 
 /**
  * Makes a source over an `http://` or `https://` URL. The download starts at once, on the library's network

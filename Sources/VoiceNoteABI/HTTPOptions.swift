@@ -38,6 +38,14 @@ typealias HTTPOptionsHandle = OptionsHandle<HTTPOptions>
     HTTPOptionsHandle.update(options) { (options) throws(VoiceNoteError) in try options.setStallTimeout(seconds) }
 }
 
+@c @implementation public func vn_http_options_set_transfer_timeout(_ options: OpaquePointer?, _ seconds: Double) -> Int32 {
+    HTTPOptionsHandle.update(options) { (options) throws(VoiceNoteError) in try options.setTransferTimeout(seconds) }
+}
+
+@c @implementation public func vn_http_options_set_max_bytes(_ options: OpaquePointer?, _ bytes: Int64) -> Int32 {
+    HTTPOptionsHandle.update(options) { (options) throws(VoiceNoteError) in try options.setMaximumBytes(bytes) }
+}
+
 @c @implementation public func vn_source_create_url(
     _ url: UnsafePointer<CChar>?, _ options: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?
 ) -> Int32 {

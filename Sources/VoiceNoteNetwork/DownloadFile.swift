@@ -28,6 +28,11 @@ final class DownloadFile: @unchecked Sendable {
         }
     }
 
+    /// Gives the file's disk space back (truncated to nothing; the download's bytes are gone). Best effort.
+    func release() {
+        try? file.truncate(to: 0)
+    }
+
     /// Reads into `buffer` at `offset`; returns the bytes read. - Throws: `.io`.
     func read(at offset: Int64, into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
         do throws(Errno) {

@@ -13,11 +13,21 @@ public struct HTTPOptions: Sendable, Equatable {
     public var connectTimeout: Double = 15
     /// Seconds without a byte after which a transfer fails with `.network`, 0.1…3600.
     public var stallTimeout: Double = 30
+    /// Seconds one transfer may take in all, however it trickles (a server sending a byte a second never
+    /// stalls), 1…86400; over it `.network`.
+    public var transferTimeout: Double = 600
+    /// The largest resource a download takes, in bytes (1 B…1 TiB): a larger `Content-Length` or `Content-Range`
+    /// total fails at once, a body without one fails once it grows past it; `.tooLarge` either way.
+    public var maximumBytes: Int64 = 100 << 20
 
     /// The connect timeouts taken, in seconds.
     public static let connectTimeoutRange: ClosedRange<Double> = 0.1...600
     /// The stall timeouts taken, in seconds.
     public static let stallTimeoutRange: ClosedRange<Double> = 0.1...3600
+    /// The transfer timeouts taken, in seconds.
+    public static let transferTimeoutRange: ClosedRange<Double> = 1...86400
+    /// The download size limits taken, in bytes.
+    public static let maximumBytesRange: ClosedRange<Int64> = 1...(1 << 40)
 
     /// The defaults: no extra headers, the system's CAs, 15 s to connect, 30 s of silence before a stall.
     public init() {}
@@ -60,6 +70,22 @@ public struct HTTPOptions: Sendable, Equatable {
             throw VoiceNoteError(.invalidArgument, "stall timeout \(seconds) s is outside 0.1…3600")
         }
         stallTimeout = seconds
+    }
+
+    /// Sets the transfer timeout. - Throws: `.invalidArgument` outside 1…86400 s (NaN included).
+    public mutating func setTransferTimeout(_ seconds: Double) throws(VoiceNoteError) {
+        guard Self.transferTimeoutRange.contains(seconds) else {
+            throw VoiceNoteError(.invalidArgument, "transfer timeout \(seconds) s is outside 1…86400")
+        }
+        transferTimeout = seconds
+    }
+
+    /// Sets the download size limit. - Throws: `.invalidArgument` outside 1 B…1 TiB.
+    public mutating func setMaximumBytes(_ bytes: Int64) throws(VoiceNoteError) {
+        guard Self.maximumBytesRange.contains(bytes) else {
+            throw VoiceNoteError(.invalidArgument, "download limit \(bytes) bytes is outside 1…\(Self.maximumBytesRange.upperBound)")
+        }
+        maximumBytes = bytes
     }
 
     /// Sets the CA file. - Throws: `.notFound` when it does not exist, `.invalidArgument` for an empty path.

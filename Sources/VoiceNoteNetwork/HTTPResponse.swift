@@ -8,14 +8,24 @@ struct HTTPResponse: Sendable {
     /// `Content-Length`, when given and valid.
     var contentLength: Int64? { headers["content-length"].flatMap { Int64($0) }.flatMap { $0 >= 0 ? $0 : nil } }
 
-    /// `Content-Range: bytes first-last/total` of a 206: the first byte and the total (nil when `*`).
-    var contentRange: (first: Int64, total: Int64?)? {
+    /// `Content-Range: bytes first-last/total` of a 206: the first and last byte (inclusive, last ≥ first) and the
+    /// total (nil when `*`; then last < total). Nil when absent or malformed.
+    var contentRange: (first: Int64, last: Int64, total: Int64?)? {
         guard let value = headers["content-range"], value.hasPrefix("bytes ") else { return nil }
         let spec = value.dropFirst(6)
-        guard let dash = spec.firstIndex(of: "-"), let slash = spec.firstIndex(of: "/"),
-              let first = Int64(spec[..<dash].trimmingSpaces), first >= 0 else { return nil }
-        let total = Int64(spec[spec.index(after: slash)...].trimmingSpaces)
-        return (first, total.flatMap { $0 > 0 ? $0 : nil })
+        guard let dash = spec.firstIndex(of: "-"), let slash = spec.firstIndex(of: "/"), dash < slash,
+              let first = Int64(spec[..<dash].trimmingSpaces), first >= 0,
+              let last = Int64(spec[spec.index(after: dash)..<slash].trimmingSpaces), last >= first else { return nil }
+        let totalText = spec[spec.index(after: slash)...].trimmingSpaces
+        guard totalText == "*" || Int64(totalText).map({ $0 > last }) == true else { return nil }
+        return (first, last, Int64(totalText))
+    }
+
+    /// What identifies this version of the resource for `If-Range`: a strong `ETag`, else `Last-Modified`; nil
+    /// when it has neither (a weak ETag cannot be used there).
+    var validator: String? {
+        if let tag = headers["etag"], tag.hasPrefix("\"") { return tag }
+        return headers["last-modified"]
     }
 
     /// What `Accept-Ranges` says: true for `bytes`, false for `none`, nil when absent.

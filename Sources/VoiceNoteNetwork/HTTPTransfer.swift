@@ -88,6 +88,7 @@ final class HTTPTransfer: @unchecked Sendable {
             vnshim_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
             vnshim_curl_setopt_pointer(easy, CURLOPT_USERAGENT, "voicenote/\(Version.string)"),
             vnshim_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000)),
+            vnshim_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(options.transferTimeout * 1000)),
             vnshim_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
             vnshim_curl_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, { data, size, count, me in
                 guard let me, let data else { return 0 }

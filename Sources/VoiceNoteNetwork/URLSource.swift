@@ -42,6 +42,9 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
     private var transferEnd: Int64?
     /// The body of a response without a length has ended: its end is the resource's.
     private var ended = false
+    /// The first response's `If-Range` validator (strong ETag or Last-Modified): sent with every range request,
+    /// so a resource that changed is never stitched from two versions.
+    private var validator: String?
     private var failure: VoiceNoteError?
     private var interrupted = false
     private var closed = false
@@ -240,8 +243,10 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
     private func startTransfer(at offset: Int64) {
         let next = arrived.start(ofRunAfter: offset)
         transferSerial += 1
-        let made = HTTPTransfer(url: url, options: options, first: offset, last: next.map { $0 - 1 },
-                                handlers: handlers(from: offset, serial: transferSerial))
+        var requestOptions = options
+        if offset > 0, let validator { requestOptions.headers.append("If-Range: \(validator)") }
+        let made = HTTPTransfer(url: url, options: requestOptions, first: offset, last: next.map { $0 - 1 },
+                                handlers: handlers(from: offset, through: next.map { $0 - 1 }, serial: transferSerial))
         transfer = made
         transferNext = offset
         transferEnd = next
@@ -251,18 +256,29 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
 
     /// The handlers of a transfer from `offset`; a transfer that was replaced keeps writing what it gets (those
     /// are still the resource's bytes) but no longer steers the download.
-    private func handlers(from offset: Int64, serial: Int) -> HTTPTransfer.Handlers {
-        final class Cursor: @unchecked Sendable { var next: Int64 = 0 }
+    private func handlers(from offset: Int64, through last: Int64?, serial: Int) -> HTTPTransfer.Handlers {
+        final class Cursor: @unchecked Sendable {
+            var next: Int64 = 0
+            /// The end (exclusive) a 206's Content-Range announced.
+            var announcedEnd: Int64?
+        }
         let cursor = Cursor()
         cursor.next = offset
         return HTTPTransfer.Handlers(
             response: { [weak self] response in
                 guard let self else { return VoiceNoteError(.cancelled, "the source was released") }
-                return monitor.locked { accept(response, from: offset, serial: serial, cursor: &cursor.next) }
+                return monitor.locked {
+                    accept(response, from: offset, through: last, serial: serial, cursor: &cursor.next, announcedEnd: &cursor.announcedEnd)
+                }
             },
             body: { [weak self] bytes in
                 guard let self else { return VoiceNoteError(.cancelled, "the source was released") }
                 let start = cursor.next
+                let end = start + Int64(bytes.count)
+                if let announced = cursor.announcedEnd, end > announced {
+                    return VoiceNoteError(.network, "GET \(name): more bytes than its Content-Range announced")
+                }
+                if end > options.maximumBytes { return monitor.locked { tooLarge(end, announced: false) } }
                 do throws(VoiceNoteError) {
                     try file.write(bytes, at: start)
                 } catch {
@@ -281,24 +297,37 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
             },
             finished: { [weak self] outcome in
                 guard let self else { return }
-                monitor.locked { finish(outcome, serial: serial, reachedEnd: cursor.next) }
+                monitor.locked {
+                    finish(outcome, serial: serial, from: offset, reachedEnd: cursor.next, announcedEnd: cursor.announcedEnd)
+                }
                 reportCompletion()  // a body without a length is complete when it ends
             })
     }
 
     /// Under `monitor`: takes a transfer's response; an error aborts it.
     private func accept(
-        _ response: HTTPResponse, from offset: Int64, serial: Int, cursor: inout Int64
+        _ response: HTTPResponse, from offset: Int64, through last: Int64?, serial: Int, cursor: inout Int64,
+        announcedEnd: inout Int64?
     ) -> VoiceNoteError? {
         var size: Int64?
+        if let known = validator, let now = response.validator, now != known {
+            return changed("its validator went from \(known) to \(now)")
+        }
         switch response.code {
         case 206:
-            guard let range = response.contentRange, range.first == offset else {
-                return VoiceNoteError(.network, "GET \(name): HTTP 206 for another range than bytes=\(offset)-")
+            let asked = "bytes=\(offset)-" + (last.map { String($0) } ?? "")
+            guard let range = response.contentRange, range.first == offset, last.map({ range.last <= $0 }) ?? true,
+                  response.contentLength.map({ $0 == range.last - range.first + 1 }) ?? true else {
+                let given = response.headers["content-range"] ?? "no Content-Range"
+                return VoiceNoteError(.network, "GET \(name): HTTP 206 with \(given) does not answer \(asked)")
             }
             size = range.total
+            announcedEnd = range.last + 1
             rangesSupported = true
         case 200:
+            if offset > 0, validator != nil, rangesSupported == true {
+                return changed("it answered a range sent with If-Range with the whole resource")
+            }
             if offset > 0 {
                 rangesSupported = false  // the whole resource again, from its first byte
                 cursor = 0
@@ -313,20 +342,49 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
         default:
             return VoiceNoteError(.network, "GET \(name): unexpected HTTP \(response.code)")
         }
-        if let size, let total, size != total {
-            return VoiceNoteError(.network, "GET \(name): the resource changed during the download (\(total) → \(size) bytes)")
-        }
+        if let size, let total, size != total { return changed("\(total) → \(size) bytes") }
+        if let size, size > options.maximumBytes { return tooLarge(size, announced: true) }
         if let size { total = size }
+        if offset == 0 && validator == nil { validator = response.validator }
         responded = true
         monitor.broadcast()
         return nil
     }
 
-    /// Under `monitor`: a transfer ended; the download goes on with the first hole when it was the steering one.
-    private func finish(_ outcome: VoiceNoteError?, serial: Int, reachedEnd end: Int64) {
+    /// Under `monitor`: the failure for a resource that changed between two answers; what arrived is dropped
+    /// (it may belong to the old version) and its storage released.
+    private func changed(_ how: String) -> VoiceNoteError {
+        release()
+        return VoiceNoteError(.network, "GET \(name): the resource changed during the download (\(how))")
+    }
+
+    /// Under `monitor`: the failure for a resource over `options.maximumBytes` (`announced` by the server, or
+    /// found while its body arrived); its storage is released at once.
+    private func tooLarge(_ bytes: Int64, announced: Bool) -> VoiceNoteError {
+        release()
+        let what = announced ? "\(bytes) bytes" : "a body that grew past \(bytes - 1) bytes"
+        return VoiceNoteError(.tooLarge, "GET \(name): \(what), over the download limit of \(options.maximumBytes)")
+    }
+
+    /// Under `monitor`: forgets every byte that arrived and gives their disk space back.
+    private func release() {
+        arrived = ByteRanges()
+        file.release()
+    }
+
+    /// Under `monitor`: a transfer ended; the download goes on with the first hole when it was the steering one
+    /// and brought bytes (an answer without the bytes it announced, or with none, is a failure, never a loop).
+    private func finish(_ outcome: VoiceNoteError?, serial: Int, from offset: Int64, reachedEnd end: Int64,
+                        announcedEnd: Int64?) {
         defer { monitor.broadcast() }
         guard serial == transferSerial, transfer != nil else { return }
         transfer = nil
+        var outcome = outcome
+        if outcome == nil, let announcedEnd, end < announcedEnd {
+            outcome = VoiceNoteError(.network, "GET \(name): the answer ended after \(end - offset) of the \(announcedEnd - offset) bytes it announced")
+        } else if outcome == nil, end == offset, let total, offset < total {
+            outcome = VoiceNoteError(.network, "GET \(name): an empty answer for bytes=\(offset)-")
+        }
         if let outcome {
             failure = outcome
             return

@@ -23,9 +23,18 @@ struct HTTPArguments: ParsableArguments {
                                valueName: "seconds"))
     var stallTimeout: Double?
 
+    @Option(help: ArgumentHelp("Seconds one transfer may take in all, \(Self.transferRange) (default 600).",
+                               valueName: "seconds"))
+    var transferTimeout: Double?
+
+    @Option(help: ArgumentHelp("The largest download taken, in bytes, 1…2^40 (default 104857600).",
+                               valueName: "bytes"))
+    var maxBytes: Int64?
+
     /// The ranges `HTTPOptions` takes, as help and messages show them.
     static let connectRange = text(HTTPOptions.connectTimeoutRange)
     static let stallRange = text(HTTPOptions.stallTimeoutRange)
+    static let transferRange = text(HTTPOptions.transferTimeoutRange)
 
     private static func text(_ range: ClosedRange<Double>) -> String {
         "\(range.lowerBound)…\(Int(range.upperBound))"
@@ -49,6 +58,12 @@ struct HTTPArguments: ParsableArguments {
         if let stallTimeout, !HTTPOptions.stallTimeoutRange.contains(stallTimeout) {
             throw ValidationError("--stall-timeout must be \(Self.stallRange) seconds")
         }
+        if let transferTimeout, !HTTPOptions.transferTimeoutRange.contains(transferTimeout) {
+            throw ValidationError("--transfer-timeout must be \(Self.transferRange) seconds")
+        }
+        if let maxBytes, !HTTPOptions.maximumBytesRange.contains(maxBytes) {
+            throw ValidationError("--max-bytes must be 1…\(HTTPOptions.maximumBytesRange.upperBound)")
+        }
     }
 
     /// The options as the library takes them.
@@ -60,6 +75,8 @@ struct HTTPArguments: ParsableArguments {
         try options.setCAFile(caFile)
         if let connectTimeout { try options.setConnectTimeout(connectTimeout) }
         if let stallTimeout { try options.setStallTimeout(stallTimeout) }
+        if let transferTimeout { try options.setTransferTimeout(transferTimeout) }
+        if let maxBytes { try options.setMaximumBytes(maxBytes) }
         return options
     }
 }

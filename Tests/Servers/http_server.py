@@ -15,6 +15,14 @@ Behaviours (``<file>`` is a path relative to the root; ``..`` is refused with 40
     /drop/<file>             200 with the full Content-Length, half the body, then the connection is cut
     /stall/<after>/<file>    200 with the full Content-Length, <after> bytes, then silence until the client leaves
     /status/<code>           that status, body "status <code>" (401 also sends WWW-Authenticate: Bearer)
+    /endless/<file>          200 without Content-Length (Connection: close): the file, then zero bytes without end
+                             until the client leaves (an unbounded download)
+    /claim/<bytes>/<file>    200 with Content-Length: <bytes> (a lie), the file, then silence until the client leaves
+    /liarange/<file>         206 "bytes <a>-<size-1>/<size*1000>" with the file from <a> for any Range (from 0
+                             without one): a total that is never reached, then empty answers past the file's end
+    /flipping/<file>         like /range, but the resource changes with every request to the path: the n-th is the
+                             file with every byte XOR (n-1), ETag "v<n>", and honours Range only when If-Range names
+                             that ETag (else 200, the whole new version); the first answer is cut half-way
     /redirect/<n>/<rest>     302 to /redirect/<n-1>/<rest>, and at n == 1 to /<rest> (relative Location)
     /goto/<code>/<any>?to=<url>
                              status <code> (301, 302, 303, 307, 308) with Location: <url> (any URL, another host's
@@ -467,6 +475,10 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             "status": self._route_status,
             "redirect": self._route_redirect,
             "goto": self._route_goto,
+            "endless": self._route_endless,
+            "claim": self._route_claim,
+            "liarange": self._route_liarange,
+            "flipping": self._route_flipping,
             "auth": self._route_auth,
             "channels": self._route_channels,
             "_matrix": self._route_matrix,
@@ -544,6 +556,72 @@ class TestRequestHandler(BaseHTTPRequestHandler):
         if self._query:
             location += "?" + self._query
         self._send_text(302, f"redirect to {location}", [("Location", location)])
+
+    def _route_endless(self, rest: list[str]) -> None:
+        path = self._file_for(rest)
+        if not path:
+            return
+        self.close_connection = True
+        self._start(200, [("Content-Type", content_type(path)), ("Connection", "close")])
+        with open(path, "rb") as file:
+            self._write(file.read())
+        zeros = bytes(COPY_SIZE)
+        while not self.server.stopping.is_set():
+            self._write(zeros)              # ends with ClientGone once the client leaves
+
+    def _route_claim(self, rest: list[str]) -> None:
+        claimed = _number(rest[0], int) if rest else None
+        path = self._file_for(rest[1:])
+        if claimed is None or claimed < 0 or not path:
+            self._send_text(404, "bad claim")
+            return
+        self._start(200, [("Content-Type", content_type(path)), ("Content-Length", str(claimed))])
+        with open(path, "rb") as file:
+            self._write(file.read(claimed))
+        self._hold_until_gone()
+
+    def _route_liarange(self, rest: list[str]) -> None:
+        path = self._file_for(rest)
+        if not path:
+            return
+        with open(path, "rb") as file:
+            data = file.read()
+        wanted = self.headers.get("Range", "bytes=0-")
+        first = _number(wanted[6:].split("-")[0], int) or 0
+        body = data[first:]
+        self._start(206, [("Content-Type", content_type(path)), ("Accept-Ranges", "bytes"),
+                          ("Content-Range", f"bytes {first}-{len(data) - 1}/{len(data) * 1000}"),
+                          ("Content-Length", str(len(body)))])
+        self._write(body)
+        self._record["completed"] = True
+
+    def _route_flipping(self, rest: list[str]) -> None:
+        path = self._file_for(rest)
+        if not path:
+            return
+        version = self.server.count_request(self.path.split("?")[0])
+        with open(path, "rb") as file:
+            data = bytes(byte ^ ((version - 1) & 0xFF) for byte in file.read())
+        tag = f'"v{version}"'
+        headers = [("Content-Type", content_type(path)), ("Accept-Ranges", "bytes"), ("ETag", tag)]
+        condition = self.headers.get("If-Range")
+        try:
+            wanted = parse_range(self.headers.get("Range"), len(data)) if condition in (None, tag) else None
+        except Unsatisfiable:
+            wanted = None
+        if wanted is None:
+            self._start(200, headers + [("Content-Length", str(len(data)))])
+            if version == 1:
+                self._write(data[:len(data) // 2])
+                self._cut_connection()
+                return
+            self._write(data)
+        else:
+            first, last = wanted
+            self._start(206, headers + [("Content-Range", f"bytes {first}-{last}/{len(data)}"),
+                                        ("Content-Length", str(last - first + 1))])
+            self._write(data[first:last + 1])
+        self._record["completed"] = True
 
     def _route_goto(self, rest: list[str]) -> None:
         code = _number(rest[0], int) if rest else None

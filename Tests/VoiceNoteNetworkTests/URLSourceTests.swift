@@ -217,5 +217,49 @@ import VoiceNoteTestSupport
         #expect(throws: VoiceNoteError.self) { try options.setCAFile("/nonexistent/ca.pem") }
         try options.addHeader(line: "X-Test:  value ")
         #expect(options.headers == ["X-Test: value "])
+        for seconds in [0.5, .nan, .infinity, 86_401] {
+            #expect(throws: VoiceNoteError.self) { try options.setTransferTimeout(seconds) }
+        }
+        for bytes in [0, -1, (1 << 40) + 1, .max] as [Int64] {
+            #expect(throws: VoiceNoteError.self) { try options.setMaximumBytes(bytes) }
+        }
+        try options.setTransferTimeout(1)
+        try options.setMaximumBytes(1 << 40)
+        #expect(options.transferTimeout == 1 && options.maximumBytes == 1 << 40)
+    }
+
+    /// Reads until the end or a failure: the bytes read, and the failure.
+    static func readUntilFailure(_ source: URLSource) -> ([UInt8], VoiceNoteError?) {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            do {
+                let count = try buffer.withUnsafeMutableBytes { try source.read(into: $0) }
+                if count == 0 { return (bytes, nil) }
+                bytes += buffer[0..<count]
+            } catch {
+                return (bytes, error as? VoiceNoteError ?? VoiceNoteError(.internal, "\(error)"))
+            }
+        }
+    }
+
+    @Test func aResourceThatChangesBetweenAnswersIsNeverStitched() throws {
+        // The first answer (version 1) is cut half-way; reading on asks for the rest with If-Range naming
+        // version 1, which the server, now at version 2, answers with the whole new version: a failure, never a
+        // file made of two versions.
+        let server = try HTTPTestServer(root: Fixtures.directory)
+        let file = try Self.served(.wav)
+        let source = try URLSource(url: server.url("/flipping/\(file.name)"))
+        let (first, dropped) = Self.readUntilFailure(source)
+        #expect(dropped?.status == .network)
+        #expect(first == Array(file.bytes.prefix(first.count)))
+        let (rest, changed) = Self.readUntilFailure(source)
+        #expect(rest.isEmpty)
+        #expect(changed?.status == .network)
+        #expect(changed?.message.contains("changed during the download") == true, "\(String(describing: changed))")
+        #expect(eventually(seconds: 10) { server.requests(to: "/flipping/\(file.name)").count == 2 })
+        let second = server.requests(to: "/flipping/\(file.name)").last
+        #expect((second?["headers"] as? [String: String])?["if-range"] == "\"v1\"")
+        #expect(source.arrivedFraction == 0)  // what arrived belonged to the old version: dropped
     }
 }

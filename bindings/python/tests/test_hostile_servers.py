@@ -5,6 +5,7 @@ what; risky calls run in a child process with a bound on time."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -168,3 +169,57 @@ def test_media_fetched_with_credentials_is_served_from_the_cache_only_with_the_s
     asked.wait_for_request(lambda r: r["headers"].get("x-account") == "bob", timeout=TIMEOUT)
     for entry in Path(voicenote.cache_directory()).iterdir():  # no secret is written to disk
         assert b"Bearer tok" not in entry.read_bytes() and b"alice" not in entry.read_bytes()
+
+
+# --- downloads with bounds -------------------------------------------------------------------------------------
+
+BOUNDED = r"""
+import json, sys, voicenote
+voicenote.set_cache_limit(0)
+what, url, http = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+try:
+    result = getattr(voicenote, what)(url, http=voicenote.HTTPOptions(**http))
+    print("ok")
+except voicenote.VoiceNoteError as error:
+    print(type(error).__name__, error)
+"""
+
+
+def bounded(what: str, url: str, **http: object) -> str:
+    """`voicenote.<what>(url, http=HTTPOptions(**http))` in a child that may take TIMEOUT seconds: what it raised
+    (class name and message), or "ok". A hang (the defect these tests guard against) fails the test."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    child = subprocess.run([sys.executable, "-c", BOUNDED, what, url, json.dumps(http)], capture_output=True,
+                           text=True, env=env, timeout=TIMEOUT)
+    assert child.returncode == 0, child.stderr
+    return child.stdout.strip()
+
+
+def test_an_endless_body_stops_at_the_download_limit(media: Media, asked: HTTPTestServer) -> None:
+    note = media.files["opus"]
+    outcome = bounded("info", asked.url(f"/endless/{note.name}"), max_bytes=2_000_000)
+    assert outcome.startswith("TooLargeError") and "over the download limit of 2000000" in outcome, outcome
+    sent = asked.wait_for_request(lambda r: r["path"].startswith("/endless/"), timeout=TIMEOUT)["bytes"]
+    assert sent < 2_000_000 + (8 << 20), sent  # what the socket buffers took before the client left
+
+
+def test_a_claimed_length_over_the_limit_fails_before_the_body(media: Media, asked: HTTPTestServer) -> None:
+    note = media.files["opus"]
+    claimed = (100 << 20) + 1  # one byte over the default limit
+    outcome = bounded("waveform", asked.url(f"/claim/{claimed}/{note.name}"))
+    assert outcome.startswith("TooLargeError") and f"{claimed} bytes" in outcome, outcome
+
+
+def test_a_trickling_server_meets_the_transfer_timeout(media: Media, asked: HTTPTestServer) -> None:
+    note = media.files["opus"]
+    outcome = bounded("waveform", asked.url(f"/throttle/200/{note.name}"), transfer_timeout=1.5, stall_timeout=30)
+    assert outcome.startswith("NetworkError") and "timed out" in outcome.lower(), outcome
+
+
+def test_a_range_answer_that_never_reaches_its_total_fails_without_a_storm(media: Media, asked: HTTPTestServer) -> None:
+    note = media.files["opus"]
+    for what in ("waveform", "info"):
+        outcome = bounded(what, asked.url(f"/liarange/{note.name}"))
+        assert outcome.startswith("NetworkError"), outcome
+    assert len(asked.requests()) <= 6, [r["range"] for r in asked.requests()]

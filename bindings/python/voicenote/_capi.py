@@ -449,6 +449,8 @@ vn_http_options_add_header = _declare("vn_http_options_add_header", c_int, [vn_h
 vn_http_options_set_ca_file = _declare("vn_http_options_set_ca_file", c_int, [vn_http_options_p, c_char_p])
 vn_http_options_set_connect_timeout = _declare("vn_http_options_set_connect_timeout", c_int, [vn_http_options_p, c_double])
 vn_http_options_set_stall_timeout = _declare("vn_http_options_set_stall_timeout", c_int, [vn_http_options_p, c_double])
+vn_http_options_set_transfer_timeout = _declare("vn_http_options_set_transfer_timeout", c_int, [vn_http_options_p, c_double])
+vn_http_options_set_max_bytes = _declare("vn_http_options_set_max_bytes", c_int, [vn_http_options_p, c_int64])
 vn_source_create_url = _declare("vn_source_create_url", c_int, [c_char_p, vn_http_options_p, POINTER(vn_source_p)])
 vn_source_destroy = _declare("vn_source_destroy", None, [vn_source_p])
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping, Optional, Tuple, Union
 
 from . import _capi
-from ._buffers import real
+from ._buffers import count_arg, real
 from .errors import check
 
 __all__ = ["HTTPOptions", "Headers", "options_handle", "text_bytes"]
@@ -30,12 +30,18 @@ class HTTPOptions:
         connect_timeout: seconds to wait for a connection (0.1…600); None for the library's 15.
         stall_timeout: seconds without a byte before the download fails with :class:`~voicenote.NetworkError`
             (0.1…3600); None for the library's 30.
+        transfer_timeout: seconds one transfer may take in all, however it trickles (1…86400); None for the
+            library's 600.
+        max_bytes: the largest resource a download takes (1…2**40 bytes); a larger one fails with
+            :class:`~voicenote.TooLargeError` as soon as it is known; None for the library's 100 MiB.
     """
 
     headers: Headers = field(default_factory=dict)
     ca_file: Optional[Union[str, "os.PathLike[str]"]] = None
     connect_timeout: Optional[float] = None
     stall_timeout: Optional[float] = None
+    transfer_timeout: Optional[float] = None
+    max_bytes: Optional[int] = None
 
     def header_pairs(self) -> Tuple[Tuple[str, str], ...]:
         """The headers as ``(name, value)`` pairs, in order."""
@@ -77,6 +83,10 @@ def options_handle(options: Optional[HTTPOptions]) -> Iterator[Optional[Any]]:
             check(_capi.vn_http_options_set_connect_timeout(handle, real(options.connect_timeout)))
         if options.stall_timeout is not None:
             check(_capi.vn_http_options_set_stall_timeout(handle, real(options.stall_timeout)))
+        if options.transfer_timeout is not None:
+            check(_capi.vn_http_options_set_transfer_timeout(handle, real(options.transfer_timeout)))
+        if options.max_bytes is not None:
+            check(_capi.vn_http_options_set_max_bytes(handle, count_arg("max_bytes", options.max_bytes, 1, 1 << 40)))
         yield handle
     finally:
         _capi.vn_http_options_destroy(handle)
