@@ -123,6 +123,12 @@ CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value) {
     return vncurl_curl_easy_getinfo(curl, info, value);
 }
 
+CURLcode vnshim_curl_setopt_blob(CURL *curl, CURLoption option, const void *data, size_t length) {
+    VNCURL_REQUIRE(curl_easy_setopt);
+    struct curl_blob blob = {(void *)data, length, CURL_BLOB_COPY};
+    return vncurl_curl_easy_setopt(curl, option, &blob);
+}
+
 CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value) {
     VNCURL_REQUIRE(curl_easy_getinfo);
     *value = NULL;

@@ -29,6 +29,39 @@ public final class FileDescriptor {
         raw = fd
     }
 
+    /// The one checked open of a file voicenote reads or writes in place (a note, a cache entry, a CA file, an
+    /// upload): `flags` plus O_NONBLOCK, so open(2) of a FIFO returns at once instead of waiting for a writer for
+    /// ever, then fstat(2): anything but a regular file (a FIFO, socket, device or directory: no size, no
+    /// seeking, maybe no end) is refused, and O_NONBLOCK is cleared again. Returns the descriptor and its status.
+    /// - Throws: `.notFound`, `.permission` or `.io` from open(2); `.invalidArgument` naming what the path is.
+    public static func openRegularFile(_ path: String, flags: Int32) throws(VoiceNoteError) -> (FileDescriptor, stat) {
+        let file: FileDescriptor
+        let status: stat
+        do throws(Errno) {
+            file = try FileDescriptor(opening: path, flags: flags | O_NONBLOCK | O_NOCTTY)
+            status = try file.status()
+        } catch {
+            throw VoiceNoteError.fromErrno(error.code, "open \(path)")
+        }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw VoiceNoteError(.invalidArgument, "\(path) is \(kind(of: status.st_mode)), not a regular file")
+        }
+        try? file.setNonBlocking(false)
+        return (file, status)
+    }
+
+    /// What a path that is not a regular file is, for messages.
+    public static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        default: "a special file"
+        }
+    }
+
     /// Takes ownership of an open descriptor (from mkostemp(3), pipe(2), ...).
     public init(adopting descriptor: Int32) {
         raw = descriptor

@@ -42,17 +42,12 @@ enum CacheEntry {
     /// Opens the entry at `path` when it holds `key` whole: the media as a source named `name`, or nil (missing,
     /// another key, cut short, unreadable). The entry becomes the most recently used.
     static func open(_ path: String, key: String, name: String) -> FileSource? {
-        let file: FileDescriptor
-        do throws(Errno) {
-            file = try FileDescriptor(opening: path, flags: O_RDONLY | O_NOCTTY | O_NOFOLLOW)
-        } catch {
-            return nil
-        }
+        // The checked open: a FIFO planted under the entry's name must not block the lookup for ever.
+        guard let (file, status) = try? FileDescriptor.openRegularFile(path, flags: O_RDONLY | O_NOFOLLOW) else { return nil }
         let expected = header(key: key, length: 0)
         var found = [UInt8](repeating: 0, count: expected.count)
         let read = found.withUnsafeMutableBytes { try? file.read(at: 0, into: $0) }
-        guard read == expected.count, Array(found[0..<(expected.count - 8)]) == Array(expected.dropLast(8)),
-              let status = try? file.status(), status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard read == expected.count, Array(found[0..<(expected.count - 8)]) == Array(expected.dropLast(8)) else { return nil }
         let length = found.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         let offset = Int64(expected.count)
         guard length <= UInt64(Int64.max - offset), Int64(status.st_size) == offset + Int64(length) else { return nil }

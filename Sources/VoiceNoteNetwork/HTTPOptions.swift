@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import VoiceNoteCore
 
 /// How a URL is fetched: extra request headers (Matrix authenticated media needs `Authorization`), a CA file to
@@ -88,14 +91,15 @@ public struct HTTPOptions: Sendable, Equatable {
         maximumBytes = bytes
     }
 
-    /// Sets the CA file. - Throws: `.notFound` when it does not exist, `.invalidArgument` for an empty path.
+    /// Sets the CA file (read at each transfer through the checked open). - Throws: `.notFound` when it does not
+    /// exist, `.invalidArgument` for an empty path or one that is not a regular file.
     public mutating func setCAFile(_ path: String?) throws(VoiceNoteError) {
         guard let path else {
             caFile = nil
             return
         }
         guard !path.isEmpty else { throw VoiceNoteError(.invalidArgument, "the CA file path is empty") }
-        _ = try FileSystem.size(of: path)
+        _ = try FileDescriptor.openRegularFile(path, flags: O_RDONLY)  // a FIFO or directory is refused here
         caFile = path
     }
 }

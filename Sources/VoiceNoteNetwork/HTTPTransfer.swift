@@ -1,5 +1,6 @@
 import CCurlLoader
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// One HTTP GET (optionally of a byte range) or POST (with a request body) driven by the `NetworkLoop`: a libcurl
 /// easy handle and the handlers that take its response, its body and its end. Handlers run on the loop's thread, one at a time, never after
@@ -101,7 +102,12 @@ final class HTTPTransfer: @unchecked Sendable {
             }),
             vnshim_curl_setopt_pointer(easy, CURLOPT_HEADERDATA, me),
         ]
-        if let caFile = options.caFile { results.append(vnshim_curl_setopt_pointer(easy, CURLOPT_CAINFO, caFile)) }
+        if let caFile = options.caFile {
+            // Read here through the checked open and handed over as bytes: libcurl opening a FIFO named as the CA
+            // file would block the one network thread, and every transfer of the process with it.
+            let pem = try Self.readCAFile(caFile)
+            results.append(pem.withUnsafeBytes { vnshim_curl_setopt_blob(easy, CURLOPT_CAINFO_BLOB, $0.baseAddress, $0.count) })
+        }
         if first > 0 || last != nil {
             let range = "\(first)-" + (last.map { String($0) } ?? "")
             results.append(vnshim_curl_setopt_pointer(easy, CURLOPT_RANGE, range))
@@ -123,6 +129,18 @@ final class HTTPTransfer: @unchecked Sendable {
         // A body-less response (an empty file, a HEAD-like error page) was never announced through `body`.
         if !responded { return respond() }
         return nil
+    }
+
+    /// The largest CA file taken (a system bundle is about 200 KB).
+    static let maximumCAFileBytes: Int64 = 16 << 20
+
+    /// The bytes of a PEM CA file. - Throws: as `FileSource.init` (the checked open); `.tooLarge` over 16 MiB.
+    static func readCAFile(_ path: String) throws(VoiceNoteError) -> [UInt8] {
+        let file = try FileSource(path: path)
+        guard let size = file.size, size <= maximumCAFileBytes else {
+            throw VoiceNoteError(.tooLarge, "the CA file \(path) is over \(maximumCAFileBytes) bytes")
+        }
+        return try file.readPrefix(count: Int(size))
     }
 
     /// The absolute target of a redirect response (3xx but 304, with a Location), or nil; libcurl resolves it

@@ -21,23 +21,8 @@ public final class FileSource: ByteSource {
     /// directory or anything else that is not a regular file (a FIFO, socket or device: no size, no seeking, and a
     /// FIFO without a writer would never answer).
     public init(path: String) throws(VoiceNoteError) {
-        do throws(Errno) {
-            // O_NONBLOCK: open(2) of a FIFO waits for a writer, forever if none comes; with it, it returns at once
-            // and fstat says what the path is. Regular files ignore the flag; it is cleared anyway below.
-            file = try FileDescriptor(opening: path, flags: O_RDONLY | O_NONBLOCK | O_NOCTTY)
-        } catch {
-            throw VoiceNoteError.fromErrno(error.code, "open \(path)")
-        }
-        let status: stat
-        do throws(Errno) {
-            status = try file.status()
-        } catch {
-            throw VoiceNoteError.fromErrno(error.code, "stat \(path)")
-        }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw VoiceNoteError(.invalidArgument, "\(path) is \(Self.kind(of: status.st_mode)), not a regular file")
-        }
-        try? file.setNonBlocking(false)
+        let (file, status) = try FileDescriptor.openRegularFile(path, flags: O_RDONLY)
+        self.file = file
         name = path
         size = Int64(status.st_size)
         base = 0
@@ -51,18 +36,6 @@ public final class FileSource: ByteSource {
         self.size = size
         base = offset
         limit = size
-    }
-
-    /// What a path that is not a regular file is, for the message.
-    private static func kind(of mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        default: "a special file"
-        }
     }
 
     /// Reads at the current offset (up to the window's end).

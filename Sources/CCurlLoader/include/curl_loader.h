@@ -28,6 +28,8 @@ CURLcode vnshim_curl_setopt_write_callback(CURL *curl, CURLoption option, curl_w
 CURLcode vnshim_curl_setopt_read_callback(CURL *curl, CURLoption option, curl_read_callback callback);
 /** curl_easy_setopt with a curl_off_t (CURLOPTTYPE_OFF_T options, e.g. CURLOPT_POSTFIELDSIZE_LARGE). */
 CURLcode vnshim_curl_setopt_offset(CURL *curl, CURLoption option, curl_off_t value);
+/** curl_easy_setopt of a blob option (CURLOPT_CAINFO_BLOB…): libcurl copies the `length` bytes at `data`. */
+CURLcode vnshim_curl_setopt_blob(CURL *curl, CURLoption option, const void *data, size_t length);
 /** curl_easy_getinfo of a long (CURLINFO_LONG). */
 CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
 /** curl_easy_getinfo of a string (CURLINFO_STRING): `*value` is libcurl's, valid until the handle changes, or NULL. */
