@@ -56,6 +56,10 @@ public struct ChannelMessages: Sendable, Equatable {
                 guard attachment.isObject else { throw VoiceNoteError(.format, "an attachment of message \(index) is not an object") }
                 if attachment["type"]?.isString(AttachmentType.voiceRecording.rawValue) == true, attachment["og_scrape_url"] == nil,
                    let url = attachment["asset_url"]?.string {
+                    // Handed to C as NUL-terminated text, a URL cut at a NUL would name another resource.
+                    guard !url.utf8.contains(0) else {
+                        throw VoiceNoteError(.format, "a voiceRecording asset_url of message \(index) holds a NUL character")
+                    }
                     recordings.append(url)
                 }
             }

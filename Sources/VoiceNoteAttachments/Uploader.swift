@@ -207,6 +207,9 @@ public final class Uploader: @unchecked Sendable {
         return (HTTPRequestBody(form, source: source), payload)
     }
 
+    /// The schemes an upload response's URL may have.
+    static let uploadedSchemes: Set<String> = ["http", "https", "mxc"]
+
     /// `payload` with the uploaded URL from the response's `urlKey` as `asset_url`, and its `thumb_url` when given.
     /// - Throws: `.format` when the response is not a JSON object with an absolute URL there.
     static func completed(_ payload: VoiceRecordingPayload, with response: HTTPPost.Response, urlKey: String) throws(VoiceNoteError) -> VoiceRecordingPayload {
@@ -219,9 +222,13 @@ public final class Uploader: @unchecked Sendable {
         guard let url = answer[urlKey]?.string, VoiceRecordingPayload.isAbsoluteURL(url) else {
             throw VoiceNoteError(.format, "the upload response (HTTP \(response.code)) has no \"\(urlKey)\" URL")
         }
+        // What every receiver will fetch: http(s), or Matrix's mxc:// content URI; never javascript:, data: or file:.
+        guard let scheme = LocationScheme.scheme(of: url), uploadedSchemes.contains(scheme) else {
+            throw VoiceNoteError(.format, "the upload response (HTTP \(response.code)) names a \"\(urlKey)\" that is not an http(s) or mxc:// URL")
+        }
         var payload = payload
         try payload.setAssetURL(url)
-        if let thumb = answer["thumb_url"]?.string {
+        if let thumb = answer["thumb_url"]?.string, let scheme = LocationScheme.scheme(of: thumb), uploadedSchemes.contains(scheme) {
             var extra = payload.extraData
             extra["thumb_url"] = .string(thumb)
             try payload.setExtraData(extra)

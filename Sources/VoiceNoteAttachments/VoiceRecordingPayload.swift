@@ -67,7 +67,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
 
     /// Sets `asset_url`. - Throws: `.invalidArgument` unless it is an absolute URL (`scheme:...`).
     public mutating func setAssetURL(_ url: String) throws(VoiceNoteError) {
-        guard Self.isAbsoluteURL(url) else { throw VoiceNoteError(.invalidArgument, "asset_url must be an absolute URL") }
+        guard Self.isAbsoluteURL(url), !url.utf8.contains(0) else { throw VoiceNoteError(.invalidArgument, "asset_url must be an absolute URL") }
         setKnown("asset_url", .string(url))
     }
 
@@ -147,6 +147,10 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
             if let value = object[key], value != .null, value.string == nil {
                 throw VoiceNoteError(.format, "\(key) is not a string")
             }
+        }
+        // C gets these as NUL-terminated text: one cut at a NUL would name another resource, or another title.
+        for key in ["asset_url", "type", "title", "mime_type"] where object[key]?.string?.utf8.contains(0) == true {
+            throw VoiceNoteError(.format, "\(key) holds a NUL character")
         }
         if let value = object["duration"], value != .null, value.number == nil {
             throw VoiceNoteError(.format, "duration is not a number")

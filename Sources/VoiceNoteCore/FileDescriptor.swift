@@ -53,6 +53,7 @@ public final class FileDescriptor {
     /// What a path that is not a regular file is, for messages.
     public static func kind(of mode: mode_t) -> String {
         switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
         case S_IFDIR: "a directory"
         case S_IFIFO: "a FIFO"
         case S_IFSOCK: "a socket"
@@ -91,6 +92,12 @@ public final class FileDescriptor {
     /// without locks counts as locked by us.
     public func lockExclusively() -> Bool {
         flock(raw, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
+    }
+
+    /// Takes an exclusive flock(2) without waiting: true when this descriptor now holds it, false when another
+    /// holds it (or flock failed).
+    public func tryLockExclusively() -> Bool {
+        flock(raw, LOCK_EX | LOCK_NB) == 0
     }
 
     /// Sets the file's access and modification times to now (futimens); false when refused.

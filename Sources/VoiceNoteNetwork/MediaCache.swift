@@ -53,14 +53,32 @@ public final class MediaCache: Sendable {
         try evict(keeping: bytes)
     }
 
-    /// The bytes the entries take now (0 when the directory does not exist).
+    /// The bytes the entries take now, unfinished files included (0 when the directory does not exist).
     public func size() throws(VoiceNoteError) -> Int64 {
-        try entries().reduce(0) { $0 + $1.size }
+        try (entries() + incomingFiles()).reduce(0) { $0 + $1.size }
     }
 
-    /// Deletes every entry (files being written by other processes are left to them).
+    /// Deletes every entry, and the unfinished files of writers that died (files being written by live writers,
+    /// in this process or another, are left to them).
     public func clear() throws(VoiceNoteError) {
         for entry in try entries() { try FileSystem.remove(entry.path) }
+        try sweepAbandoned()
+    }
+
+    /// How long an unfinished `.incoming-` file may go unchanged before, if no writer holds its lock, it counts as
+    /// abandoned (its writer was killed) and is deleted.
+    static let abandonedAfterSeconds = 300
+
+    /// Deletes the `.incoming-` files whose writer is gone: unchanged for `abandonedAfterSeconds` and not locked
+    /// (a writer holds an exclusive `flock` on its file until it renames it; the kernel drops it when the process
+    /// dies).
+    func sweepAbandoned() throws(VoiceNoteError) {
+        let now = time(nil)
+        for file in try incomingFiles() where Int(now - file.used.tv_sec) >= Self.abandonedAfterSeconds {
+            guard let (handle, _) = try? FileDescriptor.openRegularFile(file.path, flags: O_RDONLY | O_NOFOLLOW),
+                  handle.tryLockExclusively() else { continue }  // a live writer
+            try FileSystem.remove(file.path)
+        }
     }
 
     /// The media kept for `key`, as a source named `name`, or nil; a hit makes the entry the most recently used.
@@ -83,6 +101,7 @@ public final class MediaCache: Sendable {
             let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             let file = FileDescriptor(adopting: descriptor)
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = file.tryLockExclusively()  // held while writing: a sweep never takes a live writer's file
             do throws(VoiceNoteError) {
                 let header = CacheEntry.header(key: key, length: length)
                 let failure = header.withUnsafeBytes { (bytes) -> Errno? in
@@ -111,10 +130,24 @@ public final class MediaCache: Sendable {
 
     /// The entry files of the directory.
     private func entries() throws(VoiceNoteError) -> [Entry] {
+        try files { $0.hasSuffix(CacheEntry.suffix) }
+    }
+
+    /// The unfinished files of the directory (an entry being written, or one whose writer died).
+    private func incomingFiles() throws(VoiceNoteError) -> [Entry] {
+        try files { $0.hasPrefix(".incoming-") }
+    }
+
+    /// The regular files of the directory whose names pass `wanted`. - Throws: `.io` when the cache path is not a
+    /// directory.
+    private func files(_ wanted: (String) -> Bool) throws(VoiceNoteError) -> [Entry] {
         let directory = self.directory
         var status = stat()
         guard stat(directory, &status) == 0 else { return [] }
-        return try FileSystem.entries(of: directory).filter { $0.hasSuffix(CacheEntry.suffix) }.compactMap { name in
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw VoiceNoteError(.io, "the cache directory \(directory) is \(FileDescriptor.kind(of: status.st_mode)), not a directory")
+        }
+        return try FileSystem.entries(of: directory).filter(wanted).compactMap { name in
             let path = directory + "/" + name
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -124,6 +157,7 @@ public final class MediaCache: Sendable {
 
     /// Deletes the least recently used entries until the rest fit in `limit`.
     private func evict(keeping limit: Int64) throws(VoiceNoteError) {
+        try sweepAbandoned()
         var all = try entries()
         var total = all.reduce(0) { $0 + $1.size }
         guard total > limit else { return }

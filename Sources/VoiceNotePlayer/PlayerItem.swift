@@ -38,6 +38,12 @@ final class PlayerItem {
         decoder = try Decoders.open(source, purpose: .playback)
         sampleRate = decoder.outputRate
         channels = decoder.outputChannels
+        do throws(VoiceNoteError) {
+            try TimeStretcher.checkFormat(sampleRate: sampleRate, channels: channels)
+        } catch {
+            // The file's own format, not an argument of the caller's: audio the player's stages cannot take.
+            throw VoiceNoteError(.unsupported, "\(source.name): \(error.message); the player plays 8000…384000 Hz, 1…255 channels")
+        }
         pipeline = try PlaybackPipeline(sampleRate: sampleRate, channels: channels, rate: rate, volume: volume,
                                         skipsSilence: skipsSilence)
     }

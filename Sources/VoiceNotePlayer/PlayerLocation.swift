@@ -74,11 +74,10 @@ enum LocationKey: Hashable, Sendable {
     static func normalizedPath(_ text: String) throws(VoiceNoteError) -> String {
         guard !text.isEmpty else { throw VoiceNoteError(.invalidArgument, "the location is empty") }
         var path = text
-        if let scheme = text.firstIndex(of: ":"), text[..<scheme].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" || $0 == "." }),
-           text[text.index(after: scheme)...].hasPrefix("//") {
-            let name = text[..<scheme].lowercased()
-            guard name == "file" else {
-                throw VoiceNoteError(.unsupported, "\(name):// locations are not supported by this player: \(text)")
+        try LocationScheme.requireFetched(text)
+        if let scheme = LocationScheme.scheme(of: text) {
+            guard scheme == "file" else {
+                throw VoiceNoteError(.unsupported, "\(scheme):// locations are loaded as URLs, not as files")
             }
             path = try FileURL.path(of: text)
         }

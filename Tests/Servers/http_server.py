@@ -40,6 +40,7 @@ Behaviours (``<file>`` is a path relative to the root; ``..`` is refused with 40
                              either upload above, failing as <mode> says:
       status-<code>          reads the whole body, then that status with {"message": "status <code>"}
       notjson                a normal upload (stored), but 200 text/html "<html>not json</html>"
+      badurl                 a normal upload (stored), but its URLs in the answer are javascript: and data: URLs
       drop                   reads half the Content-Length (64 KiB of a chunked body), then cuts the connection
       slowread-<rate>        a normal upload whose body is read at <rate> bytes per second (4 KiB reads); the
                              kernel's socket buffers (some MB on loopback) still take the client's bytes faster,
@@ -322,7 +323,7 @@ def parse_upload_mode(text: str) -> tuple[str, object] | None:
     """(name, argument) of an /uploadmode/<mode>/ segment, or None when it is no mode: ("status", code),
     ("notjson", None), ("drop", None), ("slowread", bytes per second), ("expect", token), ("failfirst", n)."""
     name, dash, argument = unquote(text).partition("-")
-    if name in ("notjson", "drop") and not dash:
+    if name in ("notjson", "badurl", "drop") and not dash:
         return name, None
     if name == "status" and argument.isdigit() and 200 <= int(argument) <= 599:
         return name, int(argument)
@@ -685,10 +686,10 @@ class TestRequestHandler(BaseHTTPRequestHandler):
                 pass
             self._cut_connection()
         else:
-            self._receive_upload(kind, html_reply=name == "notjson",
+            self._receive_upload(kind, html_reply=name == "notjson", bad_url=name == "badurl",
                                  rate=argument if name == "slowread" else None)
 
-    def _receive_upload(self, kind: str, html_reply: bool, rate: float | None) -> None:
+    def _receive_upload(self, kind: str, html_reply: bool, rate: float | None, bad_url: bool = False) -> None:
         """Reads (at `rate` bytes/s if given), checks and stores the upload, and answers."""
         chunks = self._body_chunks(rate=rate)
         try:
@@ -703,6 +704,9 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             self._send_json(400, {"message": "no file part"})
         elif html_reply:
             self._send_bytes(200, b"<html>not json</html>", [("Content-Type", "text/html; charset=utf-8")])
+        elif bad_url:
+            self._send_json(200, {"file": "javascript:alert(1)", "content_uri": "javascript:alert(1)",
+                                  "thumb_url": "data:text/html,<script>alert(1)</script>"})
         elif kind == "multipart":
             base = f"{self._origin()}/range/uploads/{number}"
             self._send_json(200, {"file": f"{base}.bin", "thumb_url": f"{base}.thumb"})

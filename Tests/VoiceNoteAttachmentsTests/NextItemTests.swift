@@ -98,4 +98,25 @@ private func vr(_ n: Int) -> String { "https://cdn.example.com/vr\(n).ogg" }
         #expect(messages.nextItem(after: "https://cdn.example.com/7.ogg", currentUserID: "C", scope: .consecutive) == "https://cdn.example.com/8.ogg")
         #expect(messages.nextItem(after: "https://cdn.example.com/\(count - 1).ogg", currentUserID: "C", scope: .consecutive) == nil)
     }
+
+    @Test func anAssetURLWithANULIsAFormatError() throws {
+        // Cut at the NUL, C would be handed "https://h/2" — another resource than the message names.
+        let messages = #"[{"id":"1","user":{"id":"a"},"attachments":[{"type":"voiceRecording","asset_url":"https://h/1.ogg"},"#
+            + #"{"type":"voiceRecording","asset_url":"https://h/2\u0000.ogg?sig=x"}]}]"#
+        #expect(throws: VoiceNoteError(.format, "a voiceRecording asset_url of message 0 holds a NUL character")) {
+            _ = try ChannelMessages(json: messages)
+        }
+    }
+
+    @Test func aPayloadStringWithANULIsAFormatError() throws {
+        for key in ["asset_url", "title", "mime_type", "type"] {
+            var fields = ["type": "voiceRecording", "asset_url": "https://cdn.example/ok.ogg", "title": "t", "mime_type": "audio/ogg"]
+            fields[key] = (fields[key] ?? "") + "\\u0000@evil.example/x"
+            let json = "{" + fields.map { "\"\($0.key)\":\"\($0.value)\"" }.joined(separator: ",") + "}"
+            #expect(throws: VoiceNoteError(.format, "\(key) holds a NUL character"), "\(json)") { _ = try VoiceRecordingPayload(json: json) }
+        }
+        // Extra data is handed over as JSON text, where the NUL stays escaped: kept.
+        let extra = try VoiceRecordingPayload(json: #"{"type":"voiceRecording","asset_url":"https://x/a","note":"a\u0000b"}"#)
+        #expect(extra.extraData["note"] == .string("a\u{0}b"))
+    }
 }

@@ -67,6 +67,10 @@ final class FFmpegInput {
             guard probed >= 0, let container else {
                 throw VoiceNoteError(.format, "\(name): not a recognised audio file (\(FFmpegDecoder.describe(probed)))")
             }
+            // A weak guess (random bytes look a little like lyrics or subtitles) is no recognised file at all.
+            guard probed > VoiceMessageFormats.confidentScore else {
+                throw VoiceNoteError(.format, "\(name): not a recognised audio file")
+            }
             throw VoiceNoteError(.unsupported, "\(name): \(VoiceMessageFormats.describe(container)) is not a voice message format")
         }
         let result = avformat_open_input(&opened, nil, container, nil)

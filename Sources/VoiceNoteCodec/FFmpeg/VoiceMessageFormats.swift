@@ -26,6 +26,10 @@ enum VoiceMessageFormats {
         "adpcm_ima_wav", "adpcm_ms", "adpcm_g726", "adpcm_g722", "gsm", "gsm_ms",
     ]
 
+    /// Probe scores above this (FFmpeg's AVPROBE_SCORE_RETRY) name what a file is; at or below it, a guess: a
+    /// refused container guessed that weakly is reported as an unrecognised file, not as that container.
+    static let confidentScore: Int32 = 25
+
     /// Whether a demuxer (its comma-separated `name`) is one of `containers`.
     static func allows(_ format: UnsafePointer<AVInputFormat>) -> Bool {
         String(cString: format.pointee.name).split(separator: ",").contains { containers.contains(String($0)) }

@@ -5,10 +5,12 @@ what; risky calls run in a child process with a bound on time."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Iterator
 from urllib.parse import quote
@@ -223,3 +225,63 @@ def test_a_range_answer_that_never_reaches_its_total_fails_without_a_storm(media
         outcome = bounded(what, asked.url(f"/liarange/{note.name}"))
         assert outcome.startswith("NetworkError"), outcome
     assert len(asked.requests()) <= 6, [r["range"] for r in asked.requests()]
+
+
+# --- schemes voicenote does not fetch --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("location", ["mxc://matrix.org/AbCdEf", "content://media/external/audio/1", "s3://bucket/a.ogg"])
+def test_a_scheme_voicenote_does_not_fetch_gets_one_answer_everywhere(location: str, tmp_path: Path) -> None:
+    scheme = location.split(":")[0]
+    for call in (lambda: voicenote.info(location), lambda: voicenote.waveform(location, 40)):
+        with pytest.raises(voicenote.UnsupportedError, match=f"{scheme}://"):
+            call()
+    cli = os.environ.get("VOICENOTE_CLI")
+    if cli:
+        for command in ("info", "waveform"):
+            run = subprocess.run([cli, command, location], capture_output=True, text=True, timeout=TIMEOUT)
+            assert run.returncode == 1 and f"{scheme}://" in run.stderr and "UNSUPPORTED" in run.stderr, run.stderr
+
+
+def test_a_file_url_reads_the_file(media: Media) -> None:
+    note = media.files["opus"]
+    assert voicenote.waveform(note.resolve().as_uri(), 40) == voicenote.waveform(note, 40)
+
+
+@pytest.mark.parametrize("path", ["/uploadmode/badurl/channels/messaging/general/file", "/uploadmode/badurl/_matrix/media/v3/upload"])
+def test_an_upload_answer_naming_a_javascript_url_is_refused(asked: HTTPTestServer, path: str) -> None:
+    raw = "_matrix" in path
+    with Uploader(asked.url(path), mode="raw" if raw else "multipart") as uploader:
+        with pytest.raises(voicenote.FormatError, match="not an http"):
+            uploader.upload(b"\x00" * 1000, file_name="note.ogg", payload=VoiceRecordingPayload("file:///x"))
+
+
+def test_unfinished_cache_files_of_dead_writers_are_counted_and_swept(tmp_path: Path) -> None:
+    directory = Path(voicenote.cache_directory())
+    directory.mkdir(parents=True, exist_ok=True)
+    hour_ago = time.time() - 3600
+    dead = directory / ".incoming-dead01"          # a writer killed an hour ago
+    dead.write_bytes(bytes(100_000))
+    os.utime(dead, (hour_ago, hour_ago))
+    fresh = directory / ".incoming-fresh1"         # being written right now
+    fresh.write_bytes(bytes(1000))
+    live = directory / ".incoming-live01"          # old, but its writer still holds its lock
+    live.write_bytes(bytes(1000))
+    os.utime(live, (hour_ago, hour_ago))
+    holder = os.open(live, os.O_RDONLY)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert voicenote.cache_size() == 102_000
+        voicenote.clear_cache()
+        assert not dead.exists() and fresh.exists() and live.exists()
+        assert voicenote.cache_size() == 2000
+    finally:
+        os.close(holder)
+
+
+def test_a_cache_path_that_is_a_file_is_an_io_error(tmp_path: Path) -> None:
+    occupied = tmp_path / "a-file"
+    occupied.write_bytes(b"not a directory")
+    voicenote.set_cache_directory(occupied)
+    with pytest.raises(voicenote.IOFailedError, match="not a directory"):
+        voicenote.cache_size()

@@ -20,7 +20,7 @@ from typing import Any, List
 
 import pytest
 
-from audiofiles import Media
+from audiofiles import Media, run
 from helpers import TIMEOUT, Recorder as Collector, wait_event
 
 import voicenote
@@ -129,6 +129,21 @@ def test_an_open_file_plays(media: Media, tmp_path: Path) -> None:
 
 
 # --- failures and hostile values ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rate", [1, 4, 7, 7999])
+def test_a_sample_rate_the_player_cannot_take_is_unsupported(tmp_path: Path, rate: int) -> None:
+    """A WAV at a few hertz decodes (info and the waveform read it) but cannot be played: the load fails with
+    UnsupportedError, the file's fault, never InvalidArgumentError, which would blame the caller."""
+    note = tmp_path / f"rate{rate}.wav"
+    run(["sox", "-n", "-r", str(rate), "-c", "1", "-b", "16", str(note), "synth", "3", "sine", str(rate / 4)])
+    log = Collector()
+    with speaker_player(tmp_path / "out.raw") as player:
+        player.subscribe(log.add)
+        player.load(note)
+        events = log.wait_for(lambda items: any(isinstance(e, PlaybackFailed) for e in items), what="the failed load")
+        failure = next(e for e in events if isinstance(e, PlaybackFailed)).error
+        assert isinstance(failure, voicenote.UnsupportedError) and f"{rate} Hz" in str(failure), failure
 
 
 def test_a_missing_file_fails_with_not_found(media: Media, tmp_path: Path) -> None:
