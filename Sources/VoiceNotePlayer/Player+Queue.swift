@@ -88,6 +88,7 @@ extension Player {
     /// answer, or, when there is none, runs `whenEnded` (with the monitor held). Nothing happens when a load,
     /// control call or close came meanwhile (from the hook itself, too): they decide.
     func advanceQueue(_ reason: QueueAdvance, generation: UInt64, serial: UInt64, whenEnded: () -> Void) {
+        if case .failed = reason, !backOffAfterFailedLoads(generation: generation, serial: serial, whenEnded: whenEnded) { return }
         guard let current = monitor.locked({ currentQueueItem() }) else { return }
         let answer = askDataSource(about: current)
         monitor.locked {
@@ -117,6 +118,37 @@ extension Player {
                 haltKeepingPosition()
             }
             beginLoad(answer, key: key, autoplay: autoplay, durationHint: nil)
+        }
+    }
+
+    /// Loads in a row that may fail before a queue stops: a channel of broken notes must not become one request per
+    /// message at full speed after one tap on play.
+    static let maximumConsecutiveLoadFailures = 3
+    /// The pause after the first failed load of a row; it doubles with each further one.
+    static let firstFailureBackoffNanoseconds: UInt64 = 250_000_000
+
+    /// After a failed load (decoder thread, no lock held): ends the queue with a `failed` event saying why once
+    /// `maximumConsecutiveLoadFailures` loads in a row failed, else waits before the next one (0.25 s, then
+    /// 0.5 s…; a load, control call or close ends the wait). Returns whether the queue goes on.
+    private func backOffAfterFailedLoads(generation: UInt64, serial: UInt64, whenEnded: () -> Void) -> Bool {
+        monitor.locked {
+            let still = { !self.shared.closed && self.shared.generation == generation && self.shared.restartSerial == serial && self.shared.load == nil }
+            let failures = shared.failedKeys.count
+            guard failures < Self.maximumConsecutiveLoadFailures else {
+                guard still() else { return false }
+                let last = shared.context.lastError
+                let error = VoiceNoteError(last?.status ?? .network,
+                    "the queue stopped: \(failures) notes in a row failed to load (the last: \(last?.message ?? "unknown"))")
+                shared.context.lastError = error
+                events.emit(.failed(error))
+                whenEnded()
+                return false
+            }
+            let deadline = monotonicNanoseconds() &+ Self.firstFailureBackoffNanoseconds << UInt64(max(0, failures - 1))
+            while still() {
+                if !monitor.wait(untilMonotonicNanoseconds: deadline) { break }
+            }
+            return still()
         }
     }
 

@@ -332,6 +332,48 @@ def test_a_missing_file_fails_and_the_queue_goes_on(tones: List[Path], tmp_path:
     assert_tones_in_order(output, TONE_FREQUENCIES[:2])
 
 
+def test_three_failed_loads_in_a_row_stop_the_queue(tones: List[Path], tmp_path: Path) -> None:
+    """A data source that keeps naming new missing files (a channel of broken notes): three failed loads in a row
+    end the queue with a PlaybackFailed saying why, after pauses between them; never a storm of loads."""
+    calls: List[str] = []
+
+    def missing_forever(current: str) -> str:
+        calls.append(current)
+        return str(tmp_path / f"missing-{len(calls)}.ogg")
+
+    log = Collector()
+    with queue_player(tmp_path / "out.raw", data_source=missing_forever) as player:
+        player.subscribe(log.add)
+        started = time.monotonic()
+        player.load(str(tmp_path / "missing-0.ogg"))
+        events = log.wait_for(lambda items: any(isinstance(e, PlaybackFailed) and "in a row" in str(e.error)
+                                                for e in items) and not_loaded_after_failure(items),
+                              what="the queue to stop")
+        failures = [e.error for e in events if isinstance(e, PlaybackFailed)]
+        assert len(failures) == 4, failures  # three loads, then why the queue stopped
+        assert "3 notes in a row failed to load" in str(failures[-1]) and isinstance(failures[-1], voicenote.NotFoundError)
+        assert time.monotonic() - started >= 0.7  # 0.25 s, then 0.5 s between the loads: a back-off, not a storm
+    assert len(calls) == 2, calls
+
+
+def test_a_channel_of_broken_notes_costs_a_few_requests_not_one_per_message(
+        tones: List[Path], server: HTTPTestServer, tmp_path: Path) -> None:
+    first = server.url(f"/range/{tones[0].name}")
+    messages = [{"id": "0", "user": {"id": "mallory"}, "attachments": [{"type": "voiceRecording", "asset_url": first}]}]
+    messages += [{"id": str(n), "user": {"id": "mallory"},
+                  "attachments": [{"type": "voiceRecording", "asset_url": server.url(f"/status/404?n={n}")}]}
+                 for n in range(1, 2000)]
+    log = Collector()
+    with queue_player(tmp_path / "out.raw") as player:
+        player.subscribe(log.add)
+        player.use_messages(messages, "me", "consecutive")
+        player.load(first)
+        log.wait_for(lambda items: any(isinstance(e, PlaybackFailed) and "in a row" in str(e.error) for e in items),
+                     what="the queue to stop")
+    broken = [r for r in server.requests() if r["path"].startswith("/status/")]
+    assert 3 <= len(broken) <= 4, [r["path"] for r in broken]  # three failed loads (and maybe one ask-ahead)
+
+
 def test_answering_the_failed_location_again_ends_the_queue(tones: List[Path], tmp_path: Path) -> None:
     """After the first note, the data source answers a missing file, and asked about that, the missing file again:
     one failure, then the queue ends NOT_LOADED instead of looping."""
