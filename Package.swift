@@ -81,6 +81,8 @@ let package = Package(
         ),
         // libFuzzer targets (`make fuzz`; see scripts/fuzz.sh): the decoders and the waveform,
         .executableTarget(name: "voicenote-fuzz-decoders", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
+        // ... FFmpeg's path alone, whatever the content, with its container and codec whitelist,
+        .executableTarget(name: "voicenote-fuzz-ffmpeg", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec"]),
         // ... and the JSON readers: payloads, message lists and the next-item provider.
         .executableTarget(name: "voicenote-fuzz-json", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteAttachments"]),
         .testTarget(name: "VoiceNoteCoreTests", dependencies: ["VoiceNoteCore", "VoiceNoteTestSupport"]),

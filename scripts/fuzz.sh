@@ -3,6 +3,8 @@
 # 300 s); `fuzz.sh --runs N` replays the seeds and runs N inputs from a fixed seed (`make test`: reproducible in
 # CI, so a run that passed here passes there). Targets and seeds:
 #   voicenote-fuzz-decoders  speech in each format, made here, and every earlier finding (Tests/Fixtures/fuzz)
+#   voicenote-fuzz-ffmpeg    FFmpeg's path alone with its whitelist: the decoder seeds, Ogg Vorbis and FLAC, and
+#                            hostile containers (Tests/Fixtures/fuzz-ffmpeg: concat, DASH, HLS, gzip)
 #   voicenote-fuzz-json      payloads and message lists (Tests/Fixtures/messages, Tests/Fixtures/fuzz-json)
 # A finding leaves crash-* files and fails.
 set -euo pipefail
@@ -29,6 +31,14 @@ decoder_seeds() {
     cp "$top"/Tests/Fixtures/fuzz/* "$1/"  # earlier findings: regressions seed every run
 }
 
+ffmpeg_seeds() {
+    decoder_seeds "$1"
+    ffmpeg -nostdin -v error -i "$work/speech.wav" -c:a libvorbis "$1/speech.oga" 2>/dev/null || true
+    ffmpeg -nostdin -v error -i "$work/speech.wav" -c:a flac "$1/speech-flac.oga" 2>/dev/null || true
+    head -c 65536 /dev/zero | gzip -9 > "$1/zeros.gz"
+    cp "$top"/Tests/Fixtures/fuzz-ffmpeg/* "$1/"
+}
+
 json_seeds() {
     cp "$top"/Tests/Fixtures/messages/*.json "$top"/Tests/Fixtures/fuzz-json/* "$1/"
 }
@@ -52,4 +62,5 @@ fuzz() {
 }
 
 fuzz voicenote-fuzz-decoders decoder_seeds
+fuzz voicenote-fuzz-ffmpeg ffmpeg_seeds
 fuzz voicenote-fuzz-json json_seeds
