@@ -637,8 +637,12 @@ void vn_source_destroy(vn_source *source);
  * Downloads kept on disk so that a replay costs no network. Every URL source (vn_source_create_url(),
  * vn_player_load() and vn_player_load_url() with an http(s) URL) looks in the cache first: a hit reads the kept
  * file and makes no request at all; a miss downloads, and the complete download is kept under its key (the URL,
- * or the key given to vn_player_load_url()). At most the size limit is kept: after each new entry the least
- * recently used go first. Entry files are 0600 in a 0700 directory; processes may share the directory (an entry
+ * or the key given to vn_player_load_url()). A download made with request headers (`Authorization`, a CDN token)
+ * and no key is kept under the URL and a SHA-256 of those headers: it is served only to a request that sends the
+ * same ones (another account, or a request without credentials, asks the server), and no header value reaches
+ * the disk; an explicit key is shared by every request that names it. At most the size limit is kept: after each
+ * new entry the least recently used go first. An unfinished file left by a killed writer (unchanged for 5
+ * minutes, unlocked) is deleted by vn_cache_clear() and after each new entry. Entry files are 0600 in a 0700 directory; processes may share the directory (an entry
  * is written aside and renamed into place, and names the key it holds, so a reader never sees a partial or
  * foreign entry). The settings are the process's, for every player and source made after the call.
  * @{ */
@@ -687,11 +691,11 @@ int vn_cache_set_limit(int64_t bytes);
 int vn_cache_get_limit(int64_t *out_bytes);
 
 /**
- * The bytes the cache's entries take on disk now.
+ * The bytes the cache's entries, and files still being written there, take on disk now.
  *
  * \param out_bytes receives the size (0 when the directory does not exist yet).
  * \returns #VN_OK; #VN_E_INVALID_ARG when `out_bytes` is NULL; #VN_E_IO or #VN_E_PERMISSION when the directory
- *          cannot be read.
+ *          cannot be read (#VN_E_IO when the cache path is not a directory).
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -734,7 +738,10 @@ typedef struct vn_audio_info {
  *          #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio, has no audio packets, a header page is
  *          damaged (a bad or missing CRC) or its timestamps leave no audio (the same answer as
  *          vn_waveform_file()); #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be
- *          loaded (they are opened the first time a file needs them).
+ *          loaded (they are opened the first time a file needs them), for a container or codec voice messages do
+ *          not come in (FFmpeg opens only Ogg, MP3, ADTS AAC, MP4/M4A/3GP, WAV and FLAC, and nothing they name: a
+ *          DASH or HLS manifest, an `ffconcat` list is refused, naming it), and for a URL of a scheme voicenote
+ *          does not read (`mxc://`, `content://`…; a `file://` URL is read as its file).
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -781,7 +788,7 @@ int vn_audio_info_source(vn_source *source, vn_audio_info *info);
  * \returns #VN_OK; #VN_E_INVALID_ARG when `samples` is 0 or over #VN_WAVEFORM_MAX_SAMPLES, `capacity` < `samples`,
  *          a pointer is NULL or `path` is not a regular file (as vn_source_create_file()); #VN_E_NOT_FOUND;
  *          #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT as vn_audio_info_file(), or when no audio decodes;
- *          #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be loaded.
+ *          #VN_E_UNSUPPORTED as vn_audio_info_file().
  * \threadsafety Any thread.
  * \since 0.1.0
  */
