@@ -14,6 +14,7 @@
 #include "harness.h"
 
 #include <limits.h>
+#include <math.h>
 
 /* ------------------------------------------------------------------------------------------------------------ */
 
@@ -361,8 +362,29 @@ static void test_log_handler_levels(void) {
     EXPECT_STATUS(VN_OK, vn_log_set_handler(NULL, NULL, VN_LOG_ERROR));
 }
 
+/* HTTP options: every number is range-checked before it is used; NULL options are MISUSE. */
+static void test_http_option_ranges(void) {
+    vn_http_options *options = NULL;
+    EXPECT_STATUS(VN_OK, vn_http_options_create(&options));
+    if (options == NULL) return;
+    const double bad_seconds[] = {0.5, 86401, NAN, INFINITY, -INFINITY, -1};
+    for (size_t i = 0; i < sizeof bad_seconds / sizeof bad_seconds[0]; i++)
+        EXPECT_STATUS(VN_E_INVALID_ARG, vn_http_options_set_transfer_timeout(options, bad_seconds[i]));
+    EXPECT_STATUS(VN_OK, vn_http_options_set_transfer_timeout(options, 1));
+    EXPECT_STATUS(VN_OK, vn_http_options_set_transfer_timeout(options, 86400));
+    const int64_t bad_bytes[] = {0, -1, INT64_MIN, ((int64_t)1 << 40) + 1, INT64_MAX};
+    for (size_t i = 0; i < sizeof bad_bytes / sizeof bad_bytes[0]; i++)
+        EXPECT_STATUS(VN_E_INVALID_ARG, vn_http_options_set_max_bytes(options, bad_bytes[i]));
+    EXPECT_STATUS(VN_OK, vn_http_options_set_max_bytes(options, 1));
+    EXPECT_STATUS(VN_OK, vn_http_options_set_max_bytes(options, (int64_t)1 << 40));
+    vn_http_options_destroy(options);
+    EXPECT_STATUS(VN_E_MISUSE, vn_http_options_set_transfer_timeout(NULL, 10));
+    EXPECT_STATUS(VN_E_MISUSE, vn_http_options_set_max_bytes(NULL, 10));
+}
+
 int main(void) {
     harness_init("misuse");
+    TEST(test_http_option_ranges);
     TEST(test_null_handles);
     TEST(test_null_out_parameters);
     TEST(test_failed_create_sets_out_to_null);

@@ -190,6 +190,16 @@ def test_a_stalled_server_fails_after_the_stall_timeout(cli: Path, media: Media,
     assert request["status"] == 200 and request["bytes"] == 2000 and not request["completed"]
 
 
+@pytest.mark.parametrize("name", ["play", "info", "waveform"])
+def test_a_note_over_the_download_limit_is_one_line(cli: Path, media: Media, scripted: HTTPTestServer,
+                                                    tmp_path: Path, name: str) -> None:
+    note = media.files["opus"]
+    result = run(cli, *command(name, scripted.url(f"/range/{note.name}"), tmp_path, "--max-bytes", "1000"))
+    assert result.returncode == FAILURE
+    line = one_line(result)
+    assert line.startswith("Error: VN_E_TOO_LARGE") and "over the download limit of 1000" in line
+
+
 def test_a_missing_ca_file_is_one_line(cli: Path, nginx: NginxTestServer, tmp_path: Path) -> None:
     missing = tmp_path / "no-such-ca.pem"
     result = run(cli, "info", nginx.url("/speech.opus"), "--ca-file", str(missing))
@@ -208,6 +218,8 @@ def test_a_missing_ca_file_is_one_line(cli: Path, nginx: NginxTestServer, tmp_pa
     (["--connect-timeout", "nan"], "--connect-timeout"), (["--connect-timeout", "0"], "--connect-timeout"),
     (["--connect-timeout", "inf"], "--connect-timeout"), (["--stall-timeout", "nan"], "--stall-timeout"),
     (["--stall-timeout=-1"], "--stall-timeout"), (["--stall-timeout", "3601"], "--stall-timeout"),
+    (["--transfer-timeout", "0.5"], "--transfer-timeout"), (["--transfer-timeout", "nan"], "--transfer-timeout"),
+    (["--max-bytes", "0"], "--max-bytes"), (["--max-bytes", "1099511627777"], "--max-bytes"),
 ])
 @pytest.mark.parametrize("name", ["play", "info", "waveform"])
 def test_bad_http_options_are_usage_errors(cli: Path, scripted: HTTPTestServer, tmp_path: Path, name: str,
@@ -234,5 +246,5 @@ def test_help_names_the_url_and_the_http_options(cli: Path, name: str) -> None:
     result = run(cli, name, "--help")
     assert result.returncode == 0, result.stderr
     assert "http(s) URL" in result.stdout
-    for option in ("--header", "--ca-file", "--connect-timeout", "--stall-timeout"):
+    for option in ("--header", "--ca-file", "--connect-timeout", "--stall-timeout", "--transfer-timeout", "--max-bytes"):
         assert option in result.stdout
