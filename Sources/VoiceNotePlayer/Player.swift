@@ -100,7 +100,15 @@ public final class Player: @unchecked Sendable {
     deinit { close() }
 
     /// The current context.
-    public var context: PlayerContext { monitor.locked { shared.context } }
+    public var context: PlayerContext {
+        let (context, arriving) = monitor.locked { (shared.context, shared.source?.source as? any ArrivingSource) }
+        guard let arriving, context.state == .playing || context.state == .paused else { return context }
+        // Read now, not at the last progress step: while a seek waits for a download without ranges no step is
+        // made, and the share that arrived still grows.
+        var live = context
+        live.bufferedFraction = arriving.arrivedFraction
+        return live
+    }
 
     /// Subscribes; the handler receives the current context first, then every event, in order.
     public func subscribe(_ handler: @escaping @Sendable (PlayerEvent) -> Void, release: (@Sendable () -> Void)? = nil,

@@ -12,6 +12,8 @@ Behaviours (``<file>`` is a path relative to the root; ``..`` is refused with 40
     /chunked/<file>          200, Transfer-Encoding: chunked (4096-byte chunks), no Content-Length, no ranges
     /throttle/<rate>/<file>  like /range, the body paced at <rate> bytes per second
     /slow/<seconds>/<file>   like /range, after waiting <seconds> before the status line
+    /pacednorange/<rate>/<file>
+                             like /norange (no ranges), the body paced at <rate> bytes per second
     /drop/<file>             200 with the full Content-Length, half the body, then the connection is cut
     /stall/<after>/<file>    200 with the full Content-Length, <after> bytes, then silence until the client leaves
     /status/<code>           that status, body "status <code>" (401 also sends WWW-Authenticate: Bearer)
@@ -477,6 +479,7 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             "redirect": self._route_redirect,
             "goto": self._route_goto,
             "endless": self._route_endless,
+            "pacednorange": self._route_pacednorange,
             "claim": self._route_claim,
             "liarange": self._route_liarange,
             "flipping": self._route_flipping,
@@ -557,6 +560,20 @@ class TestRequestHandler(BaseHTTPRequestHandler):
         if self._query:
             location += "?" + self._query
         self._send_text(302, f"redirect to {location}", [("Location", location)])
+
+    def _route_pacednorange(self, rest: list[str]) -> None:
+        rate = _number(rest[0], float) if rest else None
+        if rate is None or not 0 < rate < math.inf:
+            self._send_text(404, "bad rate")
+            return
+        path = self._file_for(rest[1:])
+        if not path:
+            return
+        stat = os.stat(path)
+        headers = self._file_headers(path, stat.st_size, stat.st_mtime) + [("Accept-Ranges", "none")]
+        self._start(200, headers + [("Content-Length", str(stat.st_size))])
+        self._send_file(path, 0, stat.st_size, rate=rate)
+        self._record["completed"] = True
 
     def _route_endless(self, rest: list[str]) -> None:
         path = self._file_for(rest)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, List, Optional
 
@@ -65,3 +66,14 @@ class Recorder:
 def wait_event(event: threading.Event, what: str, timeout: float = TIMEOUT) -> None:
     """Waits for a :class:`threading.Event`; fails the test on timeout."""
     assert event.wait(timeout), f"timed out after {timeout} s waiting for {what}"
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT, every: float = 0.02) -> bool:
+    """Re-checks a condition nobody signals (a value the library computes when asked) every ``every`` seconds
+    until it holds or ``timeout`` seconds passed; whether it held."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(every)
+    return True

@@ -9,12 +9,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, List
 
 import pytest
 
 from audiofiles import Media
-from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector
+from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector, wait_until
 from test_player import finished, frames, play_to_end, speaker_player
 
 import voicenote
@@ -117,3 +117,27 @@ def test_a_missing_url_fails_as_an_event(server: HTTPTestServer, tmp_path: Path)
         failure = next(e for e in events if isinstance(e, PlaybackFailed))
         assert isinstance(failure.error, voicenote.NotFoundError) and "HTTP 404" in str(failure.error)
         assert player.context.state is PlayerState.NOT_LOADED and player.context.location == url
+
+
+def test_the_buffered_fraction_grows_while_paused_and_while_a_seek_waits(media: Media, server: HTTPTestServer,
+                                                                        tmp_path: Path) -> None:
+    """A server without ranges, pacing its body: the context's buffered_fraction follows the download while the
+    player is paused (no progress step is made then) and while a seek ahead waits for the bytes."""
+    note = media.files["opus"]
+    rate = max(2000, note.stat().st_size // 4)  # about 4 s for the whole note
+    with speaker_player(tmp_path / "out.raw") as player:
+        player.load(server.url(f"/pacednorange/{rate}/{note.name}"), autoplay=False)
+        seen: List[float] = []
+
+        def grew(to: float) -> bool:
+            context = player.context
+            seen.append(context.buffered_fraction)
+            return context.state is PlayerState.PAUSED and context.buffered_fraction >= to
+
+        assert wait_until(lambda: grew(0.01)), seen
+        first = player.context.buffered_fraction
+        assert wait_until(lambda: grew(first + 0.1)), seen  # paused: it grows anyway
+        player.seek(player.context.duration * 0.9)
+        middle = player.context.buffered_fraction
+        assert middle < 0.95, middle
+        assert wait_until(lambda: grew(min(1.0, middle + 0.1))), seen  # the seek waits; the share still grows
