@@ -61,34 +61,31 @@ public struct HTTPOptions: Sendable, Equatable {
 
     /// Sets the connect timeout. - Throws: `.invalidArgument` outside 0.1…600 s (NaN included).
     public mutating func setConnectTimeout(_ seconds: Double) throws(VoiceNoteError) {
-        guard Self.connectTimeoutRange.contains(seconds) else {
-            throw VoiceNoteError(.invalidArgument, "connect timeout \(seconds) s is outside 0.1…600")
-        }
-        connectTimeout = seconds
+        connectTimeout = try Self.checked(seconds, in: Self.connectTimeoutRange, "connect timeout", unit: "s")
     }
 
     /// Sets the stall timeout. - Throws: `.invalidArgument` outside 0.1…3600 s (NaN included).
     public mutating func setStallTimeout(_ seconds: Double) throws(VoiceNoteError) {
-        guard Self.stallTimeoutRange.contains(seconds) else {
-            throw VoiceNoteError(.invalidArgument, "stall timeout \(seconds) s is outside 0.1…3600")
-        }
-        stallTimeout = seconds
+        stallTimeout = try Self.checked(seconds, in: Self.stallTimeoutRange, "stall timeout", unit: "s")
     }
 
     /// Sets the transfer timeout. - Throws: `.invalidArgument` outside 1…86400 s (NaN included).
     public mutating func setTransferTimeout(_ seconds: Double) throws(VoiceNoteError) {
-        guard Self.transferTimeoutRange.contains(seconds) else {
-            throw VoiceNoteError(.invalidArgument, "transfer timeout \(seconds) s is outside 1…86400")
-        }
-        transferTimeout = seconds
+        transferTimeout = try Self.checked(seconds, in: Self.transferTimeoutRange, "transfer timeout", unit: "s")
     }
 
     /// Sets the download size limit. - Throws: `.invalidArgument` outside 1 B…1 TiB.
     public mutating func setMaximumBytes(_ bytes: Int64) throws(VoiceNoteError) {
-        guard Self.maximumBytesRange.contains(bytes) else {
-            throw VoiceNoteError(.invalidArgument, "download limit \(bytes) bytes is outside 1…\(Self.maximumBytesRange.upperBound)")
+        maximumBytes = try Self.checked(bytes, in: Self.maximumBytesRange, "download limit", unit: "bytes")
+    }
+
+    /// `value` when `range` holds it (NaN never does). - Throws: `.invalidArgument` naming `what` and the range.
+    private static func checked<Value: Comparable>(_ value: Value, in range: ClosedRange<Value>, _ what: String,
+                                                   unit: String) throws(VoiceNoteError) -> Value {
+        guard range.contains(value) else {
+            throw VoiceNoteError(.invalidArgument, "\(what) \(value) \(unit) is outside \(range.lowerBound)…\(range.upperBound)")
         }
-        maximumBytes = bytes
+        return value
     }
 
     /// Sets the CA file (read at each transfer through the checked open). - Throws: `.notFound` when it does not
