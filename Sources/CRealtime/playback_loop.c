@@ -17,7 +17,10 @@
  * for longer than that. At the end of stream the thread lets the device play what it holds (watching snd_pcm_delay,
  * bounded: a device whose delay stops shrinking ends the run with -ETIMEDOUT) and then stops the PCM; snd_pcm_drain
  * is not used because in non-blocking mode each plugin answers it differently and in blocking mode nothing bounds
- * it. */
+ * it. Before that, a run whose frames do not fill their last period gets that period completed with silence, as
+ * aplay does: ALSA's rate plugin (`plug` converting 44.1 kHz to a 48 kHz device, say) converts whole periods
+ * only, so a partial last period would never be heard and the delay would never shrink to zero. The padding is
+ * the one made-up silence: never counted as frames written, and taken off the delay the position reports. */
 #define _GNU_SOURCE
 #include "realtime.h"
 #include "deadline.h"
@@ -26,6 +29,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* snd_pcm_wait timeout while the device's buffer is full: bounds how long stop() waits for the thread. */
@@ -50,6 +54,8 @@ struct vnshim_playback {
     int thread_joinable;        /* owner side only (start/stop/close are serialized by the owner) */
     int ended_by_stop;          /* written by the thread, read by the owner after the join */
     int64_t dropped;            /* one writer at a time: the thread while it runs, else the owner */
+    int64_t padding;            /* silent frames written to complete the last period (the thread's; see above) */
+    size_t run_frames;          /* frames written since the PCM was last prepared (the thread's) */
     sem_t ended;                /* posted when the thread ends; a waiter that takes it posts it again (a latch) */
     sem_t progress;             /* posted when the thread leaves the ring at most half full, and when it ends */
     _Atomic int stop_requested;
@@ -135,10 +141,12 @@ static int recover(vnshim_playback *p, int error, int *recoveries_without_progre
         atomic_fetch_add_explicit(&p->underruns, 1, memory_order_relaxed);
         atomic_fetch_add_explicit(&p->recoveries, 1, memory_order_relaxed);
         int recovered = snd_pcm_recover(p->pcm, -EPIPE, 1);
+        p->run_frames = 0;                                /* prepared again: periods count from here */
         return recovered < 0 ? recovered : 0;
     }
     if (error == -ESTRPIPE) {
         atomic_fetch_add_explicit(&p->recoveries, 1, memory_order_relaxed);
+        p->run_frames = 0;
         return vnshim_pcm_resume_after_suspend(p->pcm, &p->stop_requested, 0);
     }
     return error;                                         /* -ENODEV, -EIO, -EBADFD, ...: the device is gone */
@@ -158,6 +166,8 @@ static int measure(vnshim_playback *p, snd_pcm_sframes_t *avail, snd_pcm_state_t
     int result = snd_pcm_delay(p->pcm, &delay);
     if (result == -EPIPE || result == -ESTRPIPE || result == -ENODEV) return result;
     if (result < 0) delay = (size_t)*avail < p->buffer_frames ? (snd_pcm_sframes_t)p->buffer_frames - *avail : 0;
+    delay -= p->padding;                                  /* the silence completing the last period is last out */
+    if (delay < 0) delay = 0;
     *delay_frames = delay;
     publish(p, delay, *state == SND_PCM_STATE_RUNNING, monotonic_ns());
     return 0;
@@ -223,6 +233,9 @@ static void *playback_main(void *argument) {
     int dry_wait_timed_out = 0;                           /* the last wait on the ring brought nothing */
     int finished = 0;
     int error = 0;
+    int padding = 0;                                      /* `pending` is the silence completing the last period */
+    p->padding = 0;
+    p->run_frames = 0;
     while (!atomic_load_explicit(&p->stop_requested, memory_order_acquire)) {
         atomic_fetch_add_explicit(&p->iterations, 1, memory_order_relaxed);
         snd_pcm_sframes_t avail = 0;
@@ -252,6 +265,14 @@ static void *playback_main(void *argument) {
             } else if (ring_frames == 0) {
                 /* The ring is dry. */
                 if (atomic_load_explicit(&p->end_of_stream, memory_order_acquire)) {
+                    size_t partial = p->run_frames % p->period_frames;
+                    if (partial != 0 && !padding) {       /* complete the last period first (see the top) */
+                        memset(p->buffer, 0, (p->period_frames - partial) * p->channels * sizeof(int16_t));
+                        pending = p->period_frames - partial;
+                        pending_offset = 0;
+                        padding = 1;
+                        continue;
+                    }
                     error = play_out(p, &recoveries_without_progress, &finished);
                     break;
                 }
@@ -283,7 +304,11 @@ static void *playback_main(void *argument) {
             if (written > 0) {
                 pending -= (size_t)written;
                 pending_offset = pending == 0 ? 0 : pending_offset + (size_t)written;
-                atomic_fetch_add_explicit(&p->frames, (int64_t)written, memory_order_relaxed);
+                p->run_frames += (size_t)written;
+                if (padding)
+                    p->padding += written;                /* silence: not a frame of the stream */
+                else
+                    atomic_fetch_add_explicit(&p->frames, (int64_t)written, memory_order_relaxed);
                 recoveries_without_progress = 0;
                 idle_wakes = 0;
                 dry_wait_timed_out = 0;

@@ -62,7 +62,12 @@ import VoiceNoteTestSupport
         }
         #expect(device.framesWritten == Int64((first.count + second.count) / 2))
         device.close()
-        #expect(try writtenSamples(outfile) == first + second)
+        // Each run ends with its last period completed by silence (frames are counted without it).
+        let written = try writtenSamples(outfile)
+        let period = device.periodFrames * 2
+        let firstPadding = (period - first.count % period) % period
+        #expect(Array(written.prefix(first.count)) == first)
+        #expect(withoutEndPadding(Array(written.dropFirst(first.count + firstPadding)), count: second.count, periodSamples: period) == second)
     }
 
     /// A stream shorter than the device's buffer is played too: the device is started when the end comes (or the
@@ -75,7 +80,7 @@ import VoiceNoteTestSupport
         #expect(feed(input, into: ring, of: device) == input.count)
         #expect(try device.drain(timeoutMilliseconds: 5_000))
         device.close()
-        #expect(try writtenSamples(outfile) == input)
+        #expect(withoutEndPadding(try writtenSamples(outfile), count: input.count, periodSamples: device.periodFrames * device.channels) == input)
     }
 
     /// Stop mid-way: the thread ends at once and takes nothing more from the ring; what the ring holds stays there,

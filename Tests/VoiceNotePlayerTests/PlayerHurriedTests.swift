@@ -82,6 +82,7 @@ import VoiceNoteTestSupport
         #expect(abs(player.context.currentTime - 0.995) < 1e-9)
         try player.play()
         #expect(log.waitFinished())
-        #expect(try speaker.samples() == Array(input[47_760...]))
+        // The last period is completed with silence (at most 20 ms, the player's period, at 48 kHz mono).
+        #expect(withoutEndPadding(try speaker.samples(), count: input.count - 47_760, periodSamples: 960) == Array(input[47_760...]))
     }
 }

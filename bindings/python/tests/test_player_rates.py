@@ -1,0 +1,86 @@
+"""Notes other clients send: any rate from 8 to 48 kHz, lengths that end in the middle of a period, played through
+ALSA's `plug` to a 48 kHz device (the usual desktop) and directly at their own rate. The end is heard whole and
+`finished` follows; `aplay` on the same device is the reference."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from array import array
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from audiofiles import run
+from helpers import TIMEOUT, Recorder as Collector
+from test_player import file_speaker, play_to_end
+
+import voicenote
+from voicenote import Player
+
+RATES = [8000, 12000, 16000, 22050, 24000, 44100, 48000]
+SECONDS = 1.013  # not a whole number of periods at any of these rates
+
+
+def plug_speaker(output: Path, name: str = "vn_spk") -> str:
+    """A 48 kHz S16 mono file speaker behind `plug`, which converts any rate to it."""
+    return (f'pcm.{name} {{ type plug slave {{ pcm {{ type file slave.pcm {{ type null }} file "{output}" format raw '
+            f'perm 0644 }} format S16_LE rate 48000 channels 1 }} }}')
+
+
+def samples(path: Path) -> "array[int]":
+    data = array("h")
+    data.frombytes(path.read_bytes())
+    return data
+
+
+def last_loud(data: "array[int]", loud: int = 2000) -> int:
+    """The index after the last sample louder than ``loud``."""
+    for index in range(len(data) - 1, -1, -1):
+        if abs(data[index]) > loud:
+            return index + 1
+    return 0
+
+
+def tone(folder: Path, rate: int) -> Path:
+    path = folder / f"tone-{rate}.wav"
+    run(["sox", "-n", "-r", str(rate), "-c", "1", "-b", "16", str(path), "synth", str(SECONDS), "sine", "440",
+         "gain", "-3"])
+    return path
+
+
+@pytest.mark.parametrize("rate", RATES)
+def test_a_note_ending_mid_period_is_heard_whole_through_plug(tmp_path: Path, rate: int) -> None:
+    note = tone(tmp_path, rate)
+    output = tmp_path / "out.raw"
+    log = Collector()
+    with Player(device="vn_spk", device_config=plug_speaker(output)) as player:
+        player.subscribe(log.add)
+        play_to_end(player, str(note), log)  # finished, no failure
+    heard = samples(output)
+    expected = round(SECONDS * 48000)
+    # The reference: aplay on the same device.
+    reference = tmp_path / "aplay.raw"
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".asoundrc").write_text(plug_speaker(reference))
+    subprocess.run(["aplay", "-q", "-D", "vn_spk", str(note)], env={**os.environ, "HOME": str(home)},
+                   check=True, timeout=TIMEOUT)
+    assert abs(last_loud(heard) - last_loud(samples(reference))) <= 48, (last_loud(heard), last_loud(samples(reference)))
+    assert last_loud(heard) >= expected - 48, (last_loud(heard), expected)  # within 1 ms of the note's end
+
+
+@pytest.mark.parametrize("rate", RATES)
+def test_a_note_ending_mid_period_is_heard_whole_at_its_own_rate(tmp_path: Path, rate: int) -> None:
+    note = tone(tmp_path, rate)
+    output = tmp_path / "out.raw"
+    log = Collector()
+    with Player(device="vn_spk", device_config=file_speaker(output)) as player:
+        player.subscribe(log.add)
+        play_to_end(player, str(note), log)
+    heard = samples(output)
+    source = samples(note)[22:]  # the WAV's 44-byte header is 22 samples
+    assert len(heard) >= len(source)
+    assert heard[:len(source)] == source  # every frame, unchanged; then at most a period of silence
+    assert all(value == 0 for value in heard[len(source):])
