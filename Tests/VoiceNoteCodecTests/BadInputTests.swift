@@ -90,9 +90,38 @@ import VoiceNoteSources
         #expect(status { _ = try Decoders.open(FileSource(path: path)) } == .format)
     }
 
-    @Test func absurdPreSkipIsFormat() throws {
+    /// RFC 7845 allows any 16-bit pre-skip (early libopus 0.9 wrote large ones): 65535 samples play as opusdec plays
+    /// them; only a pre-skip longer than the whole stream is `.format` (it leaves no audio).
+    @Test func aPreSkipOf65535PlaysAsOpusdecPlaysIt() throws {
         let path = try withPatchedHeader { $0[10] = 0xFF; $0[11] = 0xFF }
-        #expect(status { _ = try Decoders.open(FileSource(path: path)) } == .format)
+        let reference = try Fixtures.temporaryDirectory() + "/reference.wav"
+        _ = try Fixtures.run(["opusdec", "--quiet", "--rate", "48000", path, reference])
+        let expected = (try bytes(of: reference).count - 44) / 2 / (try Decoders.info(of: FileSource(path: path))).channels
+        for purpose in [DecodePurpose.playback] {  // 48 kHz, as opusdec decodes
+            let decoder = try Decoders.open(FileSource(path: path), purpose: purpose)
+            #expect(decoder.info.duration > 0)
+            let frames = try decodeAll(decoder).count / decoder.outputChannels
+            #expect(abs(frames - expected) <= 1, "ours \(frames), opusdec \(expected) frames")
+        }
+        let info = try Decoders.info(of: FileSource(path: path))
+        #expect(abs(info.duration - Double(expected) / 48_000) < 0.001)
+    }
+
+    @Test func aPreSkipLongerThanTheStreamIsFormat() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let short = try writeTemporaryOpus(seconds: 1, in: directory)  // 48,000 samples, less than 65,535
+        var pages = OggPage.parse(try bytes(of: short))
+        pages[0].body[10] = 0xFF
+        pages[0].body[11] = 0xFF
+        try OggPage.write(pages, to: directory + "/short-patched.ogg")
+        #expect(status { _ = try Decoders.open(FileSource(path: directory + "/short-patched.ogg")) } == .format)
+    }
+
+    func writeTemporaryOpus(seconds: Double, in directory: String) throws -> String {
+        let wav = directory + "/tone.wav", ogg = directory + "/tone.ogg"
+        _ = try Fixtures.run(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", wav, "synth", "\(seconds)", "sine", "440"])
+        _ = try Fixtures.run(["opusenc", "--quiet", wav, ogg])
+        return ogg
     }
 
     @Test func tenMegabyteCommentHeaderDecodes() throws {

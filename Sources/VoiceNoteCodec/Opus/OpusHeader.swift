@@ -13,10 +13,6 @@ public struct OpusHeader: Sendable, Equatable {
     /// Channel-mapping family: 0 (mono/stereo) or 1 (Vorbis order, up to 8).
     public let mappingFamily: Int
 
-    /// Largest pre-skip accepted: one second. Encoders use 312 (opusenc, ffmpeg) to 3840 samples; a larger
-    /// value is a damaged or hostile header, not a voice message.
-    public static let maximumPreSkip = 48_000
-
     /// Whether `packet` starts like an identification header.
     public static func isHeader(_ packet: UnsafeRawBufferPointer) -> Bool {
         packet.count >= 8 && packet.prefix(8).elementsEqual("OpusHead".utf8)
@@ -65,9 +61,6 @@ public struct OpusHeader: Sendable, Equatable {
         default:
             // 255 (no defined layout) included: libopusfile refuses it as not for general-purpose players.
             throw VoiceNoteError(.format, "Opus header: unsupported channel-mapping family \(mappingFamily)")
-        }
-        guard preSkip <= Self.maximumPreSkip else {
-            throw VoiceNoteError(.format, "Opus header: absurd pre-skip \(preSkip) samples (over 1 s)")
         }
     }
 }
