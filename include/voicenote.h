@@ -2088,12 +2088,14 @@ typedef enum vn_next_scope {
  *
  * \param messages_json the messages (UTF-8; need not be NUL-terminated).
  * \param length its length in bytes.
- * \param current_url the location playing now (UTF-8).
+ * \param current_url the location playing now (UTF-8), or NULL when nothing plays: then nothing follows either
+ *        (the messages are still checked).
  * \param current_user_id the current user's id, or NULL.
  * \param scope a #vn_next_scope.
  * \param out_url receives the next `asset_url` as a NUL-terminated copy owned by the caller (free with vn_free()),
  *        or NULL when nothing follows.
- * \returns #VN_OK (also when nothing follows); #VN_E_INVALID_ARG for an unknown scope or NULL arguments;
+ * \returns #VN_OK (also when nothing follows); #VN_E_INVALID_ARG for an unknown scope, NULL `messages_json` or
+ *          `out_url`;
  *          #VN_E_TOO_LARGE over 64 MiB; #VN_E_FORMAT for invalid JSON, or a message or attachment list that is
  *          not of its JSON type; #VN_E_NOMEM.
  * \threadsafety Any thread.

@@ -77,9 +77,10 @@ func nextScope(_ scope: Int32) throws(VoiceNoteError) -> NextItemScope {
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(outURL, "out_url")
         let scope = try nextScope(scope)
-        let current = try utf8String(currentURL, "current_url")
+        let current = try currentURL.map { (text) throws(VoiceNoteError) in try utf8String(text, "current_url") }
         let user = try currentUserID.map { (text) throws(VoiceNoteError) in try utf8String(text, "current_user_id") }
         let messages = try channelMessages(messagesJSON, length)
+        guard let current else { return }  // nothing plays: nothing follows
         out.pointee = try messages.nextItem(after: current, currentUserID: user, scope: scope).map(ownedCString)
     }
 }

@@ -124,7 +124,8 @@ private func payloadField(_ field: Int32) throws(VoiceNoteError) -> vn_payload_f
 
 @c @implementation public func vn_payload_set_duration_s(_ payload: OpaquePointer?, _ seconds: Double) -> Int32 {
     PayloadHandle.change(payload) { (payload) throws(VoiceNoteError) in
-        guard !seconds.isNaN else { throw VoiceNoteError(.invalidArgument, "seconds is NaN") }
+        // -infinity is no "remove it" either: every non-finite value is refused, as the header says.
+        guard seconds.isFinite else { throw VoiceNoteError(.invalidArgument, "seconds is \(seconds)") }
         try payload.setDuration(seconds < 0 ? nil : seconds)
     }
 }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CShims
 
 /// The few file-system operations the library needs, without Foundation (58 MB of ICU).
 public enum FileSystem {
@@ -40,6 +41,22 @@ public enum FileSystem {
     /// Renames a file (same file system), atomically.
     public static func rename(_ from: String, to: String) throws(VoiceNoteError) {
         guard Glibc.rename(from, to) == 0 else { throw VoiceNoteError.fromErrno(errno, "rename \(from)") }
+    }
+
+    /// Renames `from` to `to` unless `to` exists, atomically: renameat2(RENAME_NOREPLACE), or where the file system
+    /// lacks it (EINVAL, ENOSYS) link(2) then unlink(2), which refuse an existing target just as well. A check with
+    /// stat(2) first would leave a moment in which a file created at `to` is overwritten.
+    /// - Throws: `.io` naming `to` when it exists; else the status of the errno.
+    public static func renameWithoutReplacing(_ from: String, to: String) throws(VoiceNoteError) {
+        var result = vnshim_rename_noreplace(from, to)
+        if result != 0 && (errno == EINVAL || errno == ENOSYS) {
+            result = link(from, to)
+            if result == 0 { _ = unlink(from) }
+        }
+        guard result == 0 else {
+            if errno == EEXIST { throw VoiceNoteError(.io, "\(to) exists already") }
+            throw VoiceNoteError.fromErrno(errno, "rename \(from)")
+        }
     }
 
     /// Deletes a file; a missing file is fine.

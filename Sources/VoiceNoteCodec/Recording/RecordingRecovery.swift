@@ -60,11 +60,11 @@ public enum RecordingRecovery {
         if let patch = kept.patch { try file.overwrite(at: patch.offset, patch.bytes) }
         if kept.length < file.size { try file.truncate(to: kept.length) }
         try file.close()
-        var status = stat()
-        if stat(finalPath, &status) == 0 {
-            throw VoiceNoteError(.io, "cannot recover \(partPath): \(finalPath) exists already")
+        do throws(VoiceNoteError) {
+            try FileSystem.renameWithoutReplacing(partPath, to: finalPath)
+        } catch {
+            throw VoiceNoteError(error.status, "cannot recover \(partPath): \(error.message)")
         }
-        guard rename(partPath, finalPath) == 0 else { throw VoiceNoteError.fromErrno(errno, "rename \(partPath)") }
         syncDirectory(of: finalPath)
         return RecoveredRecording(path: finalPath, duration: kept.duration, size: kept.length)
     }

@@ -236,6 +236,7 @@ static void test_number_fields(void) {
 
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_payload_set_duration_s(payload, NAN));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_payload_set_duration_s(payload, INFINITY));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_payload_set_duration_s(payload, -INFINITY)); /* not "remove it" */
     const double bad[2] = {0.5, NAN};
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_payload_set_waveform(payload, bad, 2));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_payload_set_waveform(payload, values, 1048577));
@@ -648,7 +649,10 @@ static void test_next_item_bad_input(void) {
     char *next = NULL;
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_find_next_item("[]", 2, CDN "vr1.ogg", "C", 7, &next));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_find_next_item("[]", 2, CDN "vr1.ogg", "C", -1, &next));
-    EXPECT_STATUS(VN_E_INVALID_ARG, vn_find_next_item("[]", 2, NULL, "C", 0, &next));
+    next = (char *)"not cleared";
+    EXPECT_STATUS(VN_OK, vn_find_next_item("[]", 2, NULL, "C", 0, &next));  /* nothing plays: nothing follows */
+    EXPECT(next == NULL, "an answer without a current location");
+    EXPECT_STATUS(VN_E_FORMAT, vn_find_next_item("{", 1, NULL, "C", 0, &next));  /* the messages are still checked */
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_find_next_item("[]", 2, CDN "vr1.ogg", "C", 0, NULL));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_find_next_item(NULL, 2, CDN "vr1.ogg", "C", 0, &next));
     static const char *const bad[] = {"[{", "{}", "5", "[5]", "{\"messages\":{}}",

@@ -173,7 +173,7 @@ def test_number_properties_get_set_and_remove() -> None:
     assert payload.duration == 0.0
     payload.duration = None
     assert payload.duration is None and "duration" not in payload.to_json()
-    for bad in (math.nan, math.inf, -0.5):
+    for bad in (math.nan, math.inf, -math.inf, -0.5):
         with pytest.raises(voicenote.InvalidArgumentError):
             payload.duration = bad
     with pytest.raises(TypeError):
@@ -486,6 +486,15 @@ def test_an_unknown_scope_is_a_value_error() -> None:
     assert isinstance(caught.value, ValueError)
     with pytest.raises(TypeError):
         voicenote.find_next_item([], "x", None, 1)  # type: ignore[arg-type]
+
+
+def test_no_current_location_gives_none_in_python_as_in_c() -> None:
+    messages = [{"id": "1", "user": {"id": "a"}, "attachments": [{"type": "voiceRecording", "asset_url": "u1"},
+                                                                 {"type": "voiceRecording", "asset_url": "u2"}]}]
+    for scope in ("same-message", "subsequent-messages-from-user", "consecutive"):
+        assert voicenote.find_next_item(messages, None, None, scope) is None
+    with pytest.raises(voicenote.FormatError):  # the messages are still checked
+        voicenote.find_next_item("[", None, None, "consecutive")
 
 
 def test_bad_message_lists() -> None:

@@ -50,7 +50,8 @@ def messages_bytes(messages: Messages) -> bytes:
     return json_argument(messages, "messages")
 
 
-def find_next_item(messages: Messages, current_url: str, current_user_id: Optional[str], scope: str) -> Optional[str]:
+def find_next_item(messages: Messages, current_url: Optional[str], current_user_id: Optional[str],
+                   scope: str) -> Optional[str]:
     """The ``asset_url`` of the voice message to play after ``current_url``, or None when nothing follows.
 
     The current one is found in the newest message having it as a ``voiceRecording`` attachment's ``asset_url``;
@@ -61,7 +62,8 @@ def find_next_item(messages: Messages, current_url: str, current_user_id: Option
             an array of ``{"id", "user": {"id"}, "attachments": [{"type", "asset_url", …}]}``, or an object with
             such a ``messages`` array; as JSON text (``str`` or UTF-8 bytes, at most 64 MiB) or as the decoded
             lists and dicts (written with ``json.dumps(..., ensure_ascii=False)``).
-        current_url: the location playing now.
+        current_url: the location playing now, or None when nothing plays (then nothing follows; the messages are
+            still checked).
         current_user_id: the current user's id, or None.
         scope: ``"same-message"`` (the next voice recording of the same message only),
             ``"subsequent-messages-from-user"`` (else the first of the message right after it, when the same author
@@ -76,7 +78,7 @@ def find_next_item(messages: Messages, current_url: str, current_user_id: Option
         ValueError: a NUL byte in ``current_url`` or ``current_user_id``.
     """
     number = scope_number(scope)
-    url = text_arg("current_url", current_url)
+    url = None if current_url is None else text_arg("current_url", current_url)
     user = None if current_user_id is None else text_arg("current_user_id", current_user_id)
     data = messages_bytes(messages)
     return owned_text(lambda out: _capi.vn_find_next_item(data, len(data), url, user, number, out))
