@@ -21,7 +21,7 @@ DEBIAN_PACKAGES := \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev \
 	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
-	espeak-ng sox opus-tools ffmpeg nginx-light curl doxygen
+	espeak-ng sox opus-tools ffmpeg nginx-light curl doxygen python3-gi
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest
 
