@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.3
 // voicenote: the voice-message engine for Linux chat clients.
 // Modules depend downward only: VoiceNoteABI -> features -> Codec/Audio -> VoiceNoteCore -> C shims.
 // Link flags for the shipped .so (SONAME, version script, static runtime) are passed by the Makefile,
@@ -46,10 +46,10 @@ let package = Package(
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),
         .target(name: "CCurlLoader", dependencies: ["CCurl", "CShims"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
-        // Byte sources (file, memory, host callbacks; HTTP later) under one read contract; decoders never know
-        // where bytes come from.
+        // Byte sources (file, memory, host callbacks; HTTP in VoiceNoteNetwork) under one read contract; decoders
+        // never know where bytes come from.
         .target(name: "VoiceNoteSources", dependencies: ["VoiceNoteCore"]),
-        // The one libcurl caller: HTTP(S) byte sources (and, later, uploads) on one network thread.
+        // The one libcurl caller: HTTP(S) byte sources, the media cache and uploads' POSTs on one network thread.
         .target(name: "VoiceNoteNetwork", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "CCurlLoader"]),
         // The one JSON layer (jansson): payloads and message lists read and written with key order, exact integers
         // and shortest reals.

@@ -301,11 +301,12 @@ int vn_event_loop_wait(vn_event_loop *loop, int timeout_ms, int *pending);
 /** @} */
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/** \name Test event source
+/** \defgroup test_support Test support: the test event source
  *
- * A small object whose only job is to fire numbered events from a library thread. Hosts and bindings use it to
- * test their integration with the subscription contract (threads, ordering, unsubscribe and destroy from
- * inside callbacks, event loops) before any audio is involved. It behaves exactly as every other object does.
+ * Not for applications: a small object whose only job is to fire numbered events from a library thread. Hosts
+ * and bindings use it to test their integration with the subscription contract (threads, ordering, unsubscribe
+ * and destroy from inside callbacks, event loops) before any audio is involved. It behaves exactly as every other
+ * object does.
  * @{ */
 
 /** A test event source; opaque. \since 0.1.0 */
@@ -2382,6 +2383,9 @@ typedef void (*vn_upload_event_fn)(void *user_data, const vn_upload_event *event
  *        vn_strdup() (the library frees it).
  * \returns #VN_OK to go on; a negative status fails the upload with it. A payload that does not parse fails the
  *          upload with #VN_E_FORMAT.
+ * \threadsafety Runs on the upload's own thread (`vn-upload`), with no library lock held; never on the event
+ *               or network thread. It may call any vn_ function, the uploader's own included.
+ * \since 0.1.0
  */
 typedef int (*vn_upload_post_processor_fn)(void *user_data, const char *payload_json, char **out_payload_json);
 

@@ -90,11 +90,6 @@ public final class EventChannel<Event: Sendable>: Sendable {
         }
     }
 
-    /// Whether any subscriber is live (to skip building events nobody receives).
-    public var hasSubscribers: Bool {
-        state.withLock { state in state.subscribers.contains { !$0.subscription.isEnded } }
-    }
-
     /// Ends every subscription (waiting for callbacks on other threads, not for the caller's own) and drops
     /// later events. Idempotent.
     public func close() {

@@ -22,7 +22,4 @@ enum FFmpegLogging {
 
     /// Called by `FFmpegLibraries.require()` once FFmpeg is loaded; cheap after the first time.
     static func prepare() { _ = prepared }
-
-    /// Whether FFmpeg's log reaches voicenote's log hook (false when the host loaded FFmpeg first).
-    static var isRouted: Bool { vnshim_ffmpeg_loaded() != 0 && vnshim_ffmpeg_loaded_by_host() == 0 }
 }
