@@ -43,6 +43,8 @@ Behaviours (``<file>`` is a path relative to the root; ``..`` is refused with 40
       status-<code>          reads the whole body, then that status with {"message": "status <code>"}
       notjson                a normal upload (stored), but 200 text/html "<html>not json</html>"
       badurl                 a normal upload (stored), but its URLs in the answer are javascript: and data: URLs
+      holdanswer-<seconds>   a normal upload, answered <seconds> after its whole body was read; that moment is a
+                             line with "body_complete": true in <log>.receiving
       drop                   reads half the Content-Length (64 KiB of a chunked body), then cuts the connection
       slowread-<rate>        a normal upload whose body is read at <rate> bytes per second (4 KiB reads); the
                              kernel's socket buffers (some MB on loopback) still take the client's bytes faster,
@@ -327,6 +329,9 @@ def parse_upload_mode(text: str) -> tuple[str, object] | None:
     name, dash, argument = unquote(text).partition("-")
     if name in ("notjson", "badurl", "drop") and not dash:
         return name, None
+    if name == "holdanswer":
+        seconds = _number(argument, float) if argument else None
+        return (name, seconds) if seconds is not None and 0 <= seconds <= 60 else None
     if name == "status" and argument.isdigit() and 200 <= int(argument) <= 599:
         return name, int(argument)
     if name == "slowread":
@@ -704,13 +709,21 @@ class TestRequestHandler(BaseHTTPRequestHandler):
             self._cut_connection()
         else:
             self._receive_upload(kind, html_reply=name == "notjson", bad_url=name == "badurl",
-                                 rate=argument if name == "slowread" else None)
+                                 rate=argument if name == "slowread" else None,
+                                 hold=argument if name == "holdanswer" else None)
 
-    def _receive_upload(self, kind: str, html_reply: bool, rate: float | None, bad_url: bool = False) -> None:
-        """Reads (at `rate` bytes/s if given), checks and stores the upload, and answers."""
+    def _receive_upload(self, kind: str, html_reply: bool, rate: float | None, bad_url: bool = False,
+                        hold: float | None = None) -> None:
+        """Reads (at `rate` bytes/s if given), checks and stores the upload, and answers (`hold` seconds after the
+        body was read, if given)."""
         chunks = self._body_chunks(rate=rate)
         try:
             number = self._receive_multipart(chunks) if kind == "multipart" else self._receive_raw(chunks)
+            if hold is not None:
+                self.server.receiving_log.write({"path": self.path, "body_complete": True, "time": time.monotonic(),
+                                                 "body_bytes": self._record.get("body_bytes", 0)})
+                if self.server.stopping.wait(hold):
+                    raise ClientGone("server stopping")
         except MalformedBody as error:
             self._record["error"] = f"malformed: {error}"
             for _ in chunks:                        # read the rest, so that the client reads the answer
@@ -1330,12 +1343,14 @@ class HTTPTestServer(LoggedTestServer):
     def _failure_text(self) -> str:
         return self.stderr()
 
-    def wait_for_receiving(self, path_prefix: str, timeout: float = 10.0) -> dict:
+    def wait_for_receiving(self, path_prefix: str, timeout: float = 10.0, complete: bool = False) -> dict:
         """Waits until an upload to a path starting with `path_prefix` has reached the server (its first body
-        bytes were read) and returns that line of ``<log>.receiving``: path, body_bytes, start. Polls every 20 ms;
+        bytes were read; with `complete`, all of it, in a holdanswer mode) and returns that line of
+        ``<log>.receiving``: path, body_bytes, and start (or body_complete and time). Polls every 20 ms;
         TimeoutError after `timeout` seconds, RuntimeError if the server died."""
         lines = lambda: read_log(self.log_path + ".receiving") if self.log_path else []  # noqa: E731
-        return self._poll(lambda: next((line for line in lines() if line["path"].startswith(path_prefix)), None),
+        wanted = lambda line: line["path"].startswith(path_prefix) and line.get("body_complete", False) == complete  # noqa: E731
+        return self._poll(lambda: next((line for line in lines() if wanted(line)), None),
                           timeout, lambda: f"no upload to {path_prefix} reached the server within {timeout} s")
 
     def stderr(self) -> str:

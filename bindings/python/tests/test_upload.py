@@ -90,9 +90,9 @@ def stored(root: Path, entry: Dict[str, Any]) -> bytes:
 
 
 def check_progress(progress: List[float]) -> None:
-    """0 first, 1 last, rising, in steps of at least 0.05 (the last step to 1 excepted)."""
-    assert progress[0] == 0 and progress[-1] == 1, progress
-    assert progress == sorted(progress), progress
+    """0 first, 1 last and only there, strictly rising, in steps of at least 0.05 (the last step to 1 excepted)."""
+    assert progress[0] == 0 and progress[-1] == 1 and progress.count(1) == 1, progress
+    assert all(b > a for a, b in zip(progress, progress[1:])), progress
     assert all(b - a >= 0.05 or b == 1 for a, b in zip(progress, progress[1:])), progress
 
 
@@ -308,6 +308,26 @@ def test_local_checks_come_first(server: HTTPTestServer, tmp_path: Path, media: 
         Uploader(server.url(MULTIPART), mode="chunked")
     with pytest.raises(TypeError):
         Uploader(server.url(MULTIPART), http={"headers": {}})  # type: ignore[arg-type]
+
+
+HELD = f"/uploadmode/holdanswer-1{MULTIPART}"
+
+
+def test_progress_reaches_1_only_once_the_server_has_answered(server: HTTPTestServer, tmp_path: Path) -> None:
+    """The server reads the whole body, then holds its answer for 1 s: progress stays below 1 (and the state
+    uploading) until the answer comes, however early libcurl was handed the last byte."""
+    file = random_file(tmp_path, 300_000)
+    seen: List[Any] = []
+    with Uploader(server.url(HELD)) as uploader:
+        uploader.subscribe(lambda event: seen.append((time.monotonic(), event.state, event.progress)))
+        uploader.start(file, payload=placeholder())
+        read = server.wait_for_receiving(HELD, timeout=TIMEOUT, complete=True)
+        assert uploader.state is UploadState.UPLOADING  # the body is read, the answer is not there yet
+        assert uploader.wait(TIMEOUT) is UploadState.UPLOADED
+    progress = [(moment, value) for moment, state, value in seen if state is UploadState.UPLOADING]
+    check_progress([value for _, value in progress])
+    reached = next(moment for moment, value in progress if value == 1)
+    assert reached >= read["time"] + 0.9, (reached, read["time"])  # the answer was held 1 s after the body was read
 
 
 # --- cancel, retry, timeout ------------------------------------------------------------------------------------
