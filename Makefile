@@ -65,9 +65,10 @@ test: deps
 	$(MAKE) test-self-contained test-swift build test-abi docs test-c test-python test-install test-tsan test-asan test-fuzz
 	@echo "make test: all suites passed"
 
-# Nothing in the repository refers to documents outside it.
+# Nothing in the repository refers to documents outside it; every target imports only what it declares.
 test-self-contained:
 	scripts/check-self-contained.sh
+	$(PYTHON) scripts/check-imports.py
 
 test-swift:
 	swift build --build-tests
