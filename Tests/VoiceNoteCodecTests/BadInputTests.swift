@@ -67,6 +67,27 @@ import VoiceNoteSources
         #expect(outcome == nil || outcome == .format)
     }
 
+    /// A FLAC whose STREAMINFO claims samples but whose frames are all damaged (headers intact, bodies not):
+    /// nothing decodes, so `info`, the waveform's decoder and the player's all say `.format`; no exact length.
+    @Test func aFLACWhoseFramesDoNotDecodeIsFormatEverywhere() throws {
+        var bytes = try bytes(of: Fixtures.path(.flac))
+        var position = 4
+        while true {  // past the metadata blocks
+            let last = bytes[position] & 0x80 != 0
+            position += 4 + (Int(bytes[position + 1]) << 16 | Int(bytes[position + 2]) << 8 | Int(bytes[position + 3]))
+            if last { break }
+        }
+        let syncs = (position..<(bytes.count - 1)).filter { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xF8 }
+        for (index, sync) in syncs.enumerated() {
+            let end = index + 1 < syncs.count ? syncs[index + 1] : bytes.count
+            for offset in (sync + 8)..<max(sync + 8, end - 2) { bytes[offset] ^= 0x5A }
+        }
+        let path = try writeTemporary("damaged-frames.flac", bytes)
+        #expect(status { _ = try Decoders.info(of: FileSource(path: path)) } == .format)
+        #expect(status { _ = try Decoders.open(FileSource(path: path), purpose: .analysis) } == .format)
+        #expect(status { _ = try Decoders.open(FileSource(path: path), purpose: .playback) } == .format)
+    }
+
     @Test func oggOpusWithoutAudioPacketsIsFormat() throws {
         let pages = OggPage.parse(try bytes(of: Fixtures.path(.opus)))
         let headersOnly = pages.prefix(2).map { page in var page = page; page.granule = 0; return page }

@@ -36,6 +36,9 @@ final class FFmpegDecoder: AudioDecoder {
     /// FFmpeg's AV_NOPTS_VALUE, a macro Swift does not import.
     private static let noTimestamp = Int64.min
     private var consecutiveErrors = 0
+    /// The first audio, decoded by `init` (interleaved, already delivered as far as the counters go): handed out
+    /// before anything else.
+    private var primed: [Int16] = []
 
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
     static let errorEOF = -Int32(bitPattern: UInt32(0x20) << 24 | UInt32(0x46) << 16 | UInt32(0x4F) << 8 | UInt32(0x45))
@@ -58,6 +61,20 @@ final class FFmpegDecoder: AudioDecoder {
         try openDecoder(name: source.name)
         try checkLength(name: source.name)
         try openResampler()
+        try primeFirstAudio(name: source.name)
+    }
+
+    /// Decodes up to the first audio now, so that a file whose frames all fail to decode (a FLAC whose STREAMINFO
+    /// claims samples over damaged frames) is `.format` for `info`, the waveform and the player alike, never a
+    /// length reported as exact over no audio; what was decoded is handed out first by `decodeNext`.
+    private func primeFirstAudio(name: String) throws(VoiceNoteError) {
+        var samples: [Int16] = []
+        while samples.isEmpty {
+            let more = try decodeFromStream { chunk in samples.append(contentsOf: chunk.samples) }
+            if !more { break }
+        }
+        guard !samples.isEmpty else { throw VoiceNoteError(.format, "\(name): no audio could be decoded") }
+        primed = samples
     }
 
     deinit {
@@ -183,6 +200,17 @@ final class FFmpegDecoder: AudioDecoder {
     }
 
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
+        if !primed.isEmpty {
+            let samples = primed
+            primed = []
+            samples.withUnsafeBufferPointer { consume(PCMChunk(samples: $0, channels: outputChannels)) }
+            return true
+        }
+        return try decodeFromStream(consume)
+    }
+
+    /// The next chunk from the stream (`decodeNext` without the primed audio).
+    private func decodeFromStream(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool {
         guard let codec, let frame, let packet else { return false }
         let consume = { (chunk: PCMChunk) in self.deliver(chunk, to: consume) }
         while true {
@@ -234,6 +262,7 @@ final class FFmpegDecoder: AudioDecoder {
             throw VoiceNoteError(.unsupported, "\(box.takeUnretainedValue().source.name) cannot seek")
         }
         avcodec_flush_buffers(codec)
+        primed = []
         draining = false
         consecutiveErrors = 0
         seekTarget = target

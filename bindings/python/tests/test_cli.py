@@ -172,6 +172,42 @@ def test_info_of_a_missing_file_fails(cli: Path, tmp_path: Path) -> None:
     assert result.returncode != 0 and "VN_E_NOT_FOUND" in result.stderr and not result.stdout
 
 
+def damaged_flac(source: Path, target: Path) -> Path:
+    """``source`` with every frame's body XORed (metadata and frame headers intact): STREAMINFO still claims its
+    samples, but nothing decodes (ffmpeg decodes nothing either)."""
+    data = bytearray(source.read_bytes())
+    position = 4
+    while True:
+        last = data[position] & 0x80
+        position += 4 + int.from_bytes(data[position + 1:position + 4], "big")
+        if last:
+            break
+    syncs = [i for i in range(position, len(data) - 1) if data[i] == 0xFF and data[i + 1] == 0xF8]
+    for index, sync in enumerate(syncs):
+        end = syncs[index + 1] if index + 1 < len(syncs) else len(data)
+        for offset in range(sync + 8, end - 2):
+            data[offset] ^= 0x5A
+    target.write_bytes(bytes(data))
+    return target
+
+
+def test_info_waveform_and_play_agree_on_a_file_with_no_decodable_audio(cli: Path, tmp_path: Path) -> None:
+    subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(tmp_path / "tone.wav"), "synth", "2",
+                    "sine", "440"], check=True)
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(tmp_path / "tone.wav"), str(tmp_path / "tone.flac")],
+                   check=True)
+    broken = damaged_flac(tmp_path / "tone.flac", tmp_path / "damaged.flac")
+    reference = subprocess.run(["ffmpeg", "-nostdin", "-v", "quiet", "-i", str(broken), "-f", "s16le", "-"],
+                               capture_output=True)
+    assert reference.stdout == b""  # the reference decoder gets nothing out of it either
+    speaker = f'pcm.vn_spk {{ type file slave.pcm {{ type null }} file "{tmp_path / "out.raw"}" format raw }}'
+    for arguments in (["info", str(broken)], ["waveform", str(broken)],
+                      ["play", str(broken), "--device", "vn_spk", "--device-config", speaker]):
+        result = run(cli, *arguments)
+        assert result.returncode == 1, (arguments, result.stdout, result.stderr)
+        assert result.stderr.startswith("Error: VN_E_FORMAT") and "no audio could be decoded" in result.stderr
+
+
 def test_waveform_outputs(cli: Path, microphone: tuple[str, str], tmp_path: Path) -> None:
     device, config = microphone
     note = tmp_path / "note.ogg"
