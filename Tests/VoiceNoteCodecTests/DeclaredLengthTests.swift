@@ -28,6 +28,10 @@ import VoiceNoteSources
         ("mpeg2.mp3", 22_050, ["-c:a", "libmp3lame", "-b:a", "32k"]),
         ("no-id3.mp3", 44_100, ["-c:a", "libmp3lame", "-b:a", "96k", "-id3v2_version", "0"]),
         ("aac.m4a", 48_000, ["-c:a", "aac", "-b:a", "64k"]),
+        // ADTS, counted from its frame headers (Stream's Android SDK records it at 16 kHz, iOS AAC at 12 kHz).
+        ("note16k.aac", 16_000, ["-c:a", "aac", "-b:a", "32k", "-f", "adts"]),
+        ("note12k.aac", 12_000, ["-c:a", "aac", "-b:a", "24k", "-f", "adts"]),
+        ("note44k.aac", 44_100, ["-c:a", "aac", "-b:a", "64k", "-f", "adts", "-write_id3v2", "1"]),
     ])
     func aStatedLengthIsTheDecodedLength(name: String, rate: Int, arguments: [String]) throws {
         let path = try Self.tone(name, rate: rate, arguments)
@@ -35,6 +39,25 @@ import VoiceNoteSources
         #expect(!info.durationIsEstimate, "\(name)")
         #expect(Int((info.duration * Double(info.sampleRate)).rounded()) == frames,
                 "\(name): info \(info.duration) s, decoded \(frames) frames at \(info.sampleRate) Hz")
+    }
+
+    /// Tags after the audio (APEv2 with its footer, ID3v1) are not frames: the count stops at them.
+    @Test func anADTSLengthIgnoresTagsAfterTheAudio() throws {
+        let path = try Self.tone("tagged.aac", rate: 16_000, ["-c:a", "aac", "-b:a", "32k", "-f", "adts"])
+        let (frames, plain) = try Self.decodedFrames(path)
+        var bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let item = [5, 0, 0, 0, 0, 0, 0, 0] + Array("Title".utf8) + [0] + Array("hello".utf8)
+        func apeBlock(_ flags: UInt32) -> [UInt8] {
+            let size = UInt32(item.count + 32)
+            let fields = [2000, size, 1, flags].flatMap { (value: UInt32) in (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+            return Array("APETAGEX".utf8) + fields + [UInt8](repeating: 0, count: 8)
+        }
+        bytes += apeBlock(0xA000_0000) + item + apeBlock(0x8000_0000)
+        bytes += Array("TAG".utf8) + [UInt8](repeating: 0x20, count: 125)
+        let tagged = try writeTemporary("tagged-after.aac", bytes)
+        let info = try Decoders.info(of: FileSource(path: tagged))
+        #expect(!info.durationIsEstimate && info.duration == plain.duration)
+        #expect(Int((info.duration * 16_000).rounded()) == frames)
     }
 
     @Test func anMP3WithoutATagIsAnEstimate() throws {

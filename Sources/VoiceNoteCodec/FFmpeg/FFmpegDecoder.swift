@@ -127,6 +127,13 @@ final class FFmpegDecoder: AudioDecoder {
             duration = Double(tag.samples) / Double(tag.sampleRate)
             estimated = false
         }
+        // ADTS: the frames counted from their headers, not FFmpeg's bitrate estimate (HE-AAC, whose decoder doubles
+        // the rate, keeps the estimate).
+        if codecID == AV_CODEC_ID_AAC, let demuxer = format.pointee.iformat, String(cString: demuxer.pointee.name) == "aac",
+           let counted = try ADTSLength.count(box.takeUnretainedValue().source), counted.sampleRate == outputRate {
+            duration = Double(counted.samples) / Double(counted.sampleRate)
+            estimated = false
+        }
         if !estimated, duration > 0, Self.appliesEditLists(format) {
             statedFrames = Int64((duration * Double(outputRate)).rounded())
         }

@@ -7,6 +7,7 @@ import io
 import json
 import logging
 import math
+import subprocess
 import struct
 import threading
 from pathlib import Path
@@ -157,9 +158,18 @@ def test_info_opus(media: Media) -> None:
     assert isinstance(facts["duration"], float) and isinstance(facts["bitrate"], int)
 
 
-@pytest.mark.parametrize("fmt, codec", [("aac", "aac"), ("mp3", "mp3")])
+def test_info_of_adts_counts_its_frames(media: Media) -> None:
+    """ADTS AAC: the frames counted from their headers, exact, as the decoder outputs them."""
+    facts = voicenote.info(media.files["aac"])
+    assert facts["codec"] == "aac" and facts["duration_is_estimate"] is False
+    decoded = subprocess.run(["ffmpeg", "-nostdin", "-v", "quiet", "-i", str(media.files["aac"]), "-f", "s16le",
+                              "-ac", "1", "-"], capture_output=True, check=True).stdout
+    assert round(facts["duration"] * facts["sample_rate"]) == len(decoded) // 2
+
+
+@pytest.mark.parametrize("fmt, codec", [("mp3", "mp3")])
 def test_info_estimated_durations(media: Media, fmt: str, codec: str) -> None:
-    """ADTS AAC and MP3 without a Xing header only have a duration estimated from the bitrate."""
+    """MP3 without a Xing header only has a duration estimated from the bitrate."""
     facts = voicenote.info(media.files[fmt])
     assert facts["codec"] == codec
     assert facts["duration_is_estimate"] is True
