@@ -181,6 +181,35 @@ import VoiceNoteTestSupport
         #expect(try setup.speaker.samples().count == 96_000)
     }
 
+    /// A pause or a seek restarts the time-stretcher; the rate must survive it: at 2x, a 4 s note from 1 s gives
+    /// (4 − 1) s × 48000 / 2 frames, and played with a pause in between, 4 s × 48000 / 2 (± 2 %). A rate lost on the
+    /// restart would give twice as many.
+    @Test(arguments: ["seek", "pause"])
+    func theRateSurvivesARestart(restart: String) throws {
+        let setup = try Setup(seconds: 4)
+        defer { setup.player.close() }
+        let (player, log) = (setup.player, setup.log)
+        try player.setRate(2)
+        try player.load(.file(setup.path), autoplay: false)
+        #expect(log.wait(for: .paused) != nil)
+        let playedSeconds: Double
+        if restart == "seek" {
+            try player.seek(to: 1)
+            #expect(log.wait { _ in !player.context.isSeeking })
+            playedSeconds = 3
+        } else {
+            try player.play()
+            try player.pause()
+            playedSeconds = 4
+        }
+        try player.play()
+        #expect(log.waitFinished())
+        let expected = playedSeconds * 48_000 / 2
+        let frames = Double(try setup.speaker.samples().count)
+        #expect(abs(frames - expected) <= 0.02 * expected, "\(frames) frames, \(expected) expected at 2x")
+        #expect(player.context.rate == 2)
+    }
+
     @Test func settingsAreKeptInEveryStateAndCheckTheirRange() throws {
         let setup = try Setup()
         defer { setup.player.close() }
