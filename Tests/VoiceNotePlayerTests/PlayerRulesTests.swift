@@ -181,6 +181,26 @@ import VoiceNoteTestSupport
         #expect(try setup.speaker.samples().count == 96_000)
     }
 
+    /// A seek while the note is still loading (its bytes held back) is not lost: once loaded, the paused context
+    /// is at 1 s, and playing gives the note from 1 s to its end.
+    @Test func aSeekWhileLoadingIsCarriedOut() throws {
+        let setup = try Setup(seconds: 3)
+        defer { setup.player.close() }
+        let (player, log) = (setup.player, setup.log)
+        let held = GatedSource(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: setup.path))), gate: 0)
+        defer { held.open() }
+        try player.load(.source(held), autoplay: false)
+        #expect(eventually { held.isWaiting })
+        #expect(player.context.state == .loading)
+        try player.seek(to: 1)
+        held.open()
+        let paused = try #require(log.wait(for: .paused))
+        #expect(abs(paused.currentTime - 1) < 0.001, "paused at \(paused.currentTime)")
+        try player.play()
+        #expect(log.waitFinished())
+        #expect(try setup.speaker.samples().count == 2 * 48_000)
+    }
+
     /// A pause or a seek restarts the time-stretcher; the rate must survive it: at 2x, a 4 s note from 1 s gives
     /// (4 − 1) s × 48000 / 2 frames, and played with a pause in between, 4 s × 48000 / 2 (± 2 %). A rate lost on the
     /// restart would give twice as many.
