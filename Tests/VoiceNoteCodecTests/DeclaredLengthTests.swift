@@ -60,6 +60,19 @@ import VoiceNoteSources
         #expect(Int((info.duration * 16_000).rounded()) == frames)
     }
 
+    /// Cut short, an MP3 whose Xing tag claims more frames is counted from its frames; the decoder still drops the
+    /// LAME delay at the start, so the count does too (it reported 25 ms too much).
+    @Test(arguments: [44_100, 22_050])
+    func aCutMP3IsCountedFromItsFramesLessTheEncoderDelay(rate: Int) throws {
+        let path = try Self.tone("whole-\(rate).mp3", rate: rate, ["-c:a", "libmp3lame", "-b:a", "64k"])
+        let whole = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let cut = try writeTemporary("cut-\(rate).mp3", Array(whole.prefix(whole.count * 4 / 10)))
+        let (frames, info) = try Self.decodedFrames(cut)
+        #expect(!info.durationIsEstimate)
+        #expect(Int((info.duration * Double(info.sampleRate)).rounded()) == frames,
+                "info \(info.duration) s, decoded \(frames) frames at \(info.sampleRate) Hz")
+    }
+
     @Test func anMP3WithoutATagIsAnEstimate() throws {
         let path = try Self.tone("bare.mp3", ["-c:a", "libmp3lame", "-b:a", "64k", "-write_xing", "0"])
         let (frames, info) = try Self.decodedFrames(path)

@@ -39,6 +39,8 @@ final class FFmpegDecoder: AudioDecoder {
     /// The first audio, decoded by `init` (interleaved, already delivered as far as the counters go): handed out
     /// before anything else.
     private var primed: [Int16] = []
+    /// An MP3's Xing/LAME tag, when it has one (its length, and the delay the decoder drops).
+    private var mp3Tag: MP3LengthTag?
 
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
     static let errorEOF = -Int32(bitPattern: UInt32(0x20) << 24 | UInt32(0x46) << 16 | UInt32(0x4F) << 8 | UInt32(0x45))
@@ -126,6 +128,7 @@ final class FFmpegDecoder: AudioDecoder {
         if codecID == AV_CODEC_ID_MP3, let tag = try mp3LengthTag(), tag.sampleRate == outputRate {
             duration = Double(tag.samples) / Double(tag.sampleRate)
             estimated = false
+            mp3Tag = tag
         }
         // ADTS: the frames counted from their headers, not FFmpeg's bitrate estimate (HE-AAC, whose decoder doubles
         // the rate, keeps the estimate).
@@ -158,8 +161,13 @@ final class FFmpegDecoder: AudioDecoder {
         let declared = stream.pointee.duration > 0
             ? stream.pointee.duration : av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
         guard let held = try heldDuration(name: name) else { return }
-        let length = try StreamLength.resolve(declared: declared, held: held, name)
+        var length = try StreamLength.resolve(declared: declared, held: held, name)
         guard length < declared else { return }
+        if let mp3Tag, length == held {
+            // Counted from the frames of a cut file: the decoder still drops the encoder's delay at the start.
+            length -= av_rescale_q(mp3Tag.startSkip, AVRational(num: 1, den: Int32(mp3Tag.sampleRate)), timeBase)
+            guard length > 0 else { throw VoiceNoteError(.format, "\(name): the stream leaves no audio after its encoder delay") }
+        }
         info.duration = Double(length) * av_q2d(timeBase)
         if exactFrameCount != nil {
             exactFrameCount = av_rescale_q(length, timeBase, AVRational(num: 1, den: Int32(outputRate)))

@@ -7,6 +7,11 @@ struct MP3LengthTag: Equatable {
     let samples: Int64
     /// The stream's sample rate.
     let sampleRate: Int
+    /// Samples the decoder drops at the start: the encoder's delay from the LAME extension and the decoder's own
+    /// 529 (as FFmpeg's demuxer counts them); 0 without the extension.
+    let startSkip: Int64
+    /// The decoder's delay FFmpeg adds to the encoder's (528 + 1 samples).
+    static let decoderDelay: Int64 = 529
 
     /// Bytes read from the start of a file to find the tag: an ID3v2 tag before the first frame is skipped only
     /// when it ends within them (album art can make it larger; then FFmpeg's own length stands).
@@ -43,6 +48,7 @@ struct MP3LengthTag: Equatable {
         guard frames > 0, total > delay + padding else { return nil }
         samples = total - delay - padding
         sampleRate = frame.sampleRate
+        startSkip = delay > 0 || padding > 0 ? delay + Self.decoderDelay : 0
     }
 
     /// The size of an ID3v2 tag at the start (header, body and footer), or 0.
