@@ -32,6 +32,9 @@ public final class Uploader: @unchecked Sendable {
     private var post: HTTPPost?
     private var cancelled = false
     private var closed = false
+    /// Numbers uploads; `storedGeneration` is the last whose thread `begin` has stored (or given up storing).
+    private var generation: UInt64 = 0
+    private var storedGeneration: UInt64 = 0
     private var postProcessor: PostProcessor?
 
     /// An uploader to `endpoint` delivering its events through `dispatcher`.
@@ -123,28 +126,39 @@ public final class Uploader: @unchecked Sendable {
     }
 
     private func begin(_ request: Request) throws(VoiceNoteError) {
-        let previous = try monitor.locked { () throws(VoiceNoteError) -> LibraryThread? in
+        let (previous, number) = try monitor.locked { () throws(VoiceNoteError) -> (LibraryThread?, UInt64) in
             guard !closed else { throw VoiceNoteError(.misuse, "the uploader was destroyed") }
             if let current, !current.isFinal { throw VoiceNoteError(.busy, "an upload is running; cancel it or wait") }
             self.request = request
             cancelled = false
             post = nil
             current = .pendingUpload
+            generation &+= 1
             defer { thread = nil }
-            return thread
+            return (thread, generation)
         }
         previous?.join()
         events.emit(.pendingUpload)
         do throws(VoiceNoteError) {
-            let started = try LibraryThread(name: "vn-upload") { [self] in run(request) }
-            monitor.locked { thread = started }
+            let started = try LibraryThread(name: "vn-upload") { [self] in run(request, generation: number) }
+            // The thread cannot end its upload before it is stored here (it waits for `storedGeneration`), so the
+            // next begin always finds it to join. A close that came meanwhile joined what it found: this one is
+            // then ours to join (close() cancelled it, so it ends at once).
+            let orphaned = monitor.locked { () -> Bool in
+                if !closed { thread = started }
+                storedGeneration = number
+                monitor.broadcast()
+                return closed
+            }
+            if orphaned { started.joinOrDetach() }
         } catch {
             finish(.uploadFailed(error))
             throw error
         }
     }
 
-    private func run(_ request: Request) {
+    private func run(_ request: Request, generation: UInt64) {
+        monitor.locked { while storedGeneration < generation { monitor.wait() } }
         do throws(VoiceNoteError) {
             let (body, base) = try prepare(request)
             let made = HTTPPost(url: configuration.requestURL(endpoint: endpoint, fileName: request.item.fileName), options: configuration.http, body: body)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VoiceNoteCore
 import VoiceNotePlayer
@@ -94,6 +95,29 @@ enum PausedSpeech {
         let (output, sources) = skip(input, skipper)
         #expect(output == input)
         #expect(sources == (0..<Int64(input.count)).map { $0 })
+    }
+
+    /// Speech peaking near −10 dBFS, 0.4 s pauses, then a whole sentence spoken 18 dB quieter, all over room noise
+    /// at −45 dBFS: silence is measured from the noise floor, not from the peaks, so the quiet sentence (longer
+    /// than a pause) is speech, not a pause to shorten, and everything comes through unchanged. A threshold taken
+    /// near the peak level would cut the quiet sentence.
+    @Test func quietSpeechOverRoomNoiseIsNeverCut() throws {
+        let speech = try PausedSpeech.trimmedSpeech()
+        let block = Signal.frames(0.02)
+        let peak = stride(from: 0, to: speech.count - block + 1, by: block).map { Signal.decibels(speech[$0..<($0 + block)]) }.max() ?? 0
+        func scaled(toPeak decibels: Double) -> [Int16] {
+            let factor = pow(10, (decibels - peak) / 20)
+            return speech.map { Int16(max(-32768, min(32767, (Double($0) * factor).rounded()))) }
+        }
+        let pause = [Int16](repeating: 0, count: Signal.frames(0.4))
+        let clean = scaled(toPeak: -10) + pause + scaled(toPeak: -28) + pause + scaled(toPeak: -10)
+        let room = Signal.noise(seconds: Double(clean.count) / Double(Signal.rate) + 1, decibels: -45, seed: 11)
+        let input = Array(Signal.mix(clean, room).prefix(clean.count))
+        let skipper = try SilenceSkipper(sampleRate: Signal.rate, channels: 1, enabled: true)
+        let (output, sources) = skip(input, skipper)
+        #expect(output.count == input.count, "\(input.count - output.count) frames cut")
+        let unchanged = output == input, inOrder = sources == (0..<Int64(input.count)).map { $0 }  // no huge dumps
+        #expect(unchanged && inOrder)
     }
 
     /// Off (the default): frames pass unchanged, and the floor is measured all the same.
