@@ -8,7 +8,7 @@ import os
 import subprocess
 from array import array
 from pathlib import Path
-from typing import List
+from typing import Callable
 
 import pytest
 
@@ -50,15 +50,20 @@ def tone(folder: Path, rate: int) -> Path:
     return path
 
 
+def played(note: Path, speaker: Callable[[Path], str], output: Path) -> "array[int]":
+    """The samples a speaker defined by ``speaker(output)`` wrote, after ``note`` played to its end (``finished``
+    and no failure)."""
+    log = Collector()
+    with Player(device="vn_spk", device_config=speaker(output)) as player:
+        player.subscribe(log.add)
+        play_to_end(player, str(note), log)
+    return samples(output)
+
+
 @pytest.mark.parametrize("rate", RATES)
 def test_a_note_ending_mid_period_is_heard_whole_through_plug(tmp_path: Path, rate: int) -> None:
     note = tone(tmp_path, rate)
-    output = tmp_path / "out.raw"
-    log = Collector()
-    with Player(device="vn_spk", device_config=plug_speaker(output)) as player:
-        player.subscribe(log.add)
-        play_to_end(player, str(note), log)  # finished, no failure
-    heard = samples(output)
+    heard = played(note, plug_speaker, tmp_path / "out.raw")
     expected = round(SECONDS * 48000)
     # The reference: aplay on the same device.
     reference = tmp_path / "aplay.raw"
@@ -74,12 +79,7 @@ def test_a_note_ending_mid_period_is_heard_whole_through_plug(tmp_path: Path, ra
 @pytest.mark.parametrize("rate", RATES)
 def test_a_note_ending_mid_period_is_heard_whole_at_its_own_rate(tmp_path: Path, rate: int) -> None:
     note = tone(tmp_path, rate)
-    output = tmp_path / "out.raw"
-    log = Collector()
-    with Player(device="vn_spk", device_config=file_speaker(output)) as player:
-        player.subscribe(log.add)
-        play_to_end(player, str(note), log)
-    heard = samples(output)
+    heard = played(note, file_speaker, tmp_path / "out.raw")
     source = samples(note)[22:]  # the WAV's 44-byte header is 22 samples
     assert len(heard) >= len(source)
     assert heard[:len(source)] == source  # every frame, unchanged; then at most a period of silence
