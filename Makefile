@@ -21,7 +21,7 @@ DEBIAN_PACKAGES := \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev \
 	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
-	espeak-ng sox opus-tools ffmpeg nginx-light curl doxygen python3-gi
+	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest
 
@@ -48,7 +48,7 @@ so:
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/lib/libvoicenote.so
 
 cli:
-	swift build -c release --scratch-path $(RELEASE_SCRATCH) --product voicenote-cli --static-swift-stdlib
+	swift build -c release --scratch-path $(RELEASE_SCRATCH) --product voicenote-cli -Xswiftc -static-stdlib
 	mkdir -p $(BUILD)/bin
 	install -m 0755 $(RELEASE_SCRATCH)/release/voicenote-cli $(BUILD)/bin/voicenote
 
@@ -61,8 +61,14 @@ tsan-so:
 	ln -sf $(SO) $(BUILD)/tsan/lib/libvoicenote.so.$(MAJOR)
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
 
+# Every suite, in this order; each stage's time is printed, so a slow CI run shows where its time went.
+TEST_STAGES := test-self-contained test-swift build test-abi docs test-c test-python test-install test-tsan test-asan test-fuzz
+
 test: deps
-	$(MAKE) test-self-contained test-swift build test-abi docs test-c test-python test-install test-tsan test-asan test-fuzz
+	@for stage in $(TEST_STAGES); do \
+		start=$$(date +%s); $(MAKE) --no-print-directory $$stage; \
+		echo "make test: $$stage passed in $$(( $$(date +%s) - start )) s"; \
+	done
 	@echo "make test: all suites passed"
 
 # Nothing in the repository refers to documents outside it; every target imports only what it declares.

@@ -721,7 +721,7 @@ int vn_cache_clear(void);
 typedef struct vn_audio_info {
     size_t size;              /**< Set by the caller to sizeof(vn_audio_info); the library fills only that much. */
     double duration_s;        /**< Duration in seconds, never more than the packets hold; 0 when unknown. */
-    int duration_is_estimate; /**< 1 when the duration is estimated from the bitrate (ADTS AAC, MP3 without Xing). */
+    int duration_is_estimate; /**< 1 when the duration is estimated from the bitrate (an MP3 or ADTS file whose frames cannot all be counted, HE-AAC in ADTS). */
     int sample_rate;          /**< The stream's sample rate in Hz (48000 for Opus). */
     int channels;             /**< Channels in the stream. */
     int64_t bitrate;          /**< Average bitrate in bits per second; 0 when unknown. */

@@ -39,8 +39,6 @@ final class FFmpegDecoder: AudioDecoder {
     /// The first audio, decoded by `init` (interleaved, already delivered as far as the counters go): handed out
     /// before anything else.
     private var primed: [Int16] = []
-    /// An MP3's Xing/LAME tag, when it has one (its length, and the delay the decoder drops).
-    private var mp3Tag: MP3LengthTag?
 
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
     static let errorEOF = -Int32(bitPattern: UInt32(0x20) << 24 | UInt32(0x46) << 16 | UInt32(0x4F) << 8 | UInt32(0x45))
@@ -116,7 +114,9 @@ final class FFmpegDecoder: AudioDecoder {
             throw VoiceNoteError(.format, "\(name): audio stream without a sample rate or channels")
         }
         var duration = format.pointee.duration > 0 ? Double(format.pointee.duration) / Double(AV_TIME_BASE) : 0
-        if duration == 0, stream.pointee.duration > 0 {
+        // MP4/M4A/3GP: the audio track's edit list says what plays (FFmpeg's stream duration), not the movie
+        // header, which some encoders write longer (priming included, or another track's length).
+        if duration == 0 || Self.appliesEditLists(format), stream.pointee.duration > 0 {
             duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
         }
         let codecID = parameters.pointee.codec_id
@@ -125,15 +125,10 @@ final class FFmpegDecoder: AudioDecoder {
             exactFrameCount = av_rescale_q(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: Int32(outputRate)))
         }
         var estimated = duration == 0 || format.pointee.duration_estimation_method == AVFMT_DURATION_FROM_BITRATE
-        if codecID == AV_CODEC_ID_MP3, let tag = try mp3LengthTag(), tag.sampleRate == outputRate {
-            duration = Double(tag.samples) / Double(tag.sampleRate)
-            estimated = false
-            mp3Tag = tag
-        }
-        // ADTS: the frames counted from their headers, not FFmpeg's bitrate estimate (HE-AAC, whose decoder doubles
-        // the rate, keeps the estimate).
-        if codecID == AV_CODEC_ID_AAC, let demuxer = format.pointee.iformat, String(cString: demuxer.pointee.name) == "aac",
-           let counted = try ADTSLength.count(box.takeUnretainedValue().source), counted.sampleRate == outputRate {
+        // MP3: the Xing/LAME tag's length; without an information frame, the frames counted from their headers.
+        // ADTS: the frames counted, not FFmpeg's bitrate estimate (HE-AAC, whose decoder doubles the rate, keeps
+        // the estimate).
+        if let counted = try countedLength(codecID, format) {
             duration = Double(counted.samples) / Double(counted.sampleRate)
             estimated = false
         }
@@ -147,41 +142,60 @@ final class FFmpegDecoder: AudioDecoder {
             durationIsEstimate: estimated, bitrate: Int(max(0, bitrate)))
     }
 
-    /// `StreamLength`'s rule on a declared length (an estimate from the bitrate is bounded by the bytes already):
-    /// the packets are read once without decoding, and a declaration longer than they hold becomes what they hold.
-    /// Only for codecs whose packets state their own durations exactly; FFmpeg's Ogg demuxer, for one, only
-    /// approximates Vorbis packet durations (4 % short on speech), which would cut real audio.
+    /// `StreamLength`'s rule on the length stated so far (a tag, an edit list, a header; an estimate from the bitrate
+    /// is bounded by the bytes already): the packets are read once without decoding, and a statement longer than
+    /// what the decoder will output from them becomes that. Only for codecs whose packets state their own durations
+    /// exactly; FFmpeg's Ogg demuxer, for one, only approximates Vorbis packet durations (4 % short on speech), which
+    /// would cut real audio.
     private func checkLength(name: String) throws(VoiceNoteError) {
         guard let format, !info.durationIsEstimate, info.duration > 0, let stream = format.pointee.streams[Int(streamIndex)],
               let parameters = stream.pointee.codecpar, Self.hasExactPacketDurations(parameters.pointee.codec_id) else {
             return
         }
         let timeBase = stream.pointee.time_base
-        guard timeBase.num > 0, timeBase.den > 0 else { return }
-        let declared = stream.pointee.duration > 0
-            ? stream.pointee.duration : av_rescale_q(format.pointee.duration, AVRational(num: 1, den: AV_TIME_BASE), timeBase)
+        guard timeBase.num > 0, timeBase.den > 0, info.duration < Double(Int32.max) else { return }
+        let declared = Int64((info.duration / av_q2d(timeBase)).rounded())
         guard let held = try heldDuration(name: name) else { return }
-        var length = try StreamLength.resolve(declared: declared, held: held, name)
+        let length = try StreamLength.resolve(declared: declared, held: held, name)
         guard length < declared else { return }
-        if let mp3Tag, length == held {
-            // Counted from the frames of a cut file: the decoder still drops the encoder's delay at the start.
-            length -= av_rescale_q(mp3Tag.startSkip, AVRational(num: 1, den: Int32(mp3Tag.sampleRate)), timeBase)
-            guard length > 0 else { throw VoiceNoteError(.format, "\(name): the stream leaves no audio after its encoder delay") }
-        }
         info.duration = Double(length) * av_q2d(timeBase)
-        if exactFrameCount != nil {
-            exactFrameCount = av_rescale_q(length, timeBase, AVRational(num: 1, den: Int32(outputRate)))
-        }
+        let frames = av_rescale_q(length, timeBase, AVRational(num: 1, den: Int32(outputRate)))
+        if exactFrameCount != nil { exactFrameCount = frames }
+        if statedFrames != nil { statedFrames = frames }
     }
 
-    /// The Xing/LAME tag of an MP3 source, read from its start; the source is put back where FFmpeg reads on.
-    private func mp3LengthTag() throws(VoiceNoteError) -> MP3LengthTag? {
+    /// The length an MP3 (its Xing/LAME tag, or its frames when it has no information frame) or an ADTS stream
+    /// (its frames) states exactly, when it does and at the decoder's rate; the source is put back where FFmpeg
+    /// reads on.
+    private func countedLength(_ codecID: AVCodecID, _ format: UnsafeMutablePointer<AVFormatContext>) throws(VoiceNoteError) -> FrameCount? {
         let source = box.takeUnretainedValue().source
-        let resume = source.position
-        try source.seek(to: 0)
-        let prefix = try source.readPrefix(count: MP3LengthTag.searchBytes)
-        try source.seek(to: resume)
-        return MP3LengthTag(prefix: prefix)
+        let counted: FrameCount?
+        if codecID == AV_CODEC_ID_MP3 {
+            let resume = source.position
+            try source.seek(to: 0)
+            let prefix = try source.readPrefix(count: MP3LengthTag.searchBytes)
+            try source.seek(to: resume)
+            if let tag = MP3LengthTag(prefix: prefix) {
+                counted = FrameCount(samples: tag.samples, sampleRate: tag.sampleRate)
+            } else {
+                counted = MP3LengthTag.hasInformationFrame(prefix: prefix) ? nil : try MP3LengthTag.countFrames(source)
+            }
+        } else if codecID == AV_CODEC_ID_AAC, let demuxer = format.pointee.iformat, String(cString: demuxer.pointee.name) == "aac" {
+            counted = try ADTSLength.count(source)
+        } else {
+            counted = nil
+        }
+        guard let counted, counted.sampleRate == outputRate else { return nil }
+        return counted
+    }
+
+    /// The samples every packet decodes to, for an MP4/M4A/3GP stream of fixed-size frames at the output rate (AAC's
+    /// 1024): there the demuxer fits the last packet's duration to the edit list, so durations cannot be summed.
+    private func editedFrameSize() -> Int32? {
+        guard let format, Self.appliesEditLists(format), let stream = format.pointee.streams[Int(streamIndex)],
+              let parameters = stream.pointee.codecpar, parameters.pointee.frame_size > 0,
+              parameters.pointee.sample_rate == Int32(outputRate) else { return nil }
+        return parameters.pointee.frame_size
     }
 
     /// Codecs whose packets carry exact durations (frame headers or sample counts).
@@ -192,8 +206,9 @@ final class FFmpegDecoder: AudioDecoder {
         }
     }
 
-    /// The summed packet durations of the audio stream (nil when FFmpeg does not know them), read with a second
-    /// view of the container from the start of the source, which is then put back where the decoder's view reads on.
+    /// What the decoder will output from the audio stream's packets, in its time base (nil when FFmpeg does not know
+    /// their durations), read with a second view of the container from the start of the source, which is then put
+    /// back where the decoder's view reads on.
     private func heldDuration(name: String) throws(VoiceNoteError) -> Int64? {
         let source = box.takeUnretainedValue().source
         let resume = source.position
@@ -201,7 +216,7 @@ final class FFmpegDecoder: AudioDecoder {
         var held: Int64?
         do {
             let scan = try FFmpegInput(box: box, name: name, findStreamInfo: false)
-            held = scan.packetDurations(ofStream: streamIndex)
+            held = scan.decodedDuration(ofStream: streamIndex, sampleRate: Int32(outputRate), frameSize: editedFrameSize())
         }
         if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
         try source.seek(to: resume)

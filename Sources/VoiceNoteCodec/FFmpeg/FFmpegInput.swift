@@ -94,23 +94,49 @@ final class FFmpegInput {
         Self.free(&io)
     }
 
-    /// Reads every remaining packet of stream `index` (no decoding) and returns the sum of their durations in the
-    /// stream's time base, or nil when a packet has no duration (then the sum would be a guess) or reading failed.
-    func packetDurations(ofStream index: Int32) -> Int64? {
-        guard let packet = av_packet_alloc() else { return nil }
+    /// Reads every remaining packet of stream `index` (no decoding) and returns what the decoder will output from
+    /// them, in the stream's time base: the sum of their durations less the samples their side data tells the decoder
+    /// to drop (an MP3's encoder delay, an MP4 edit list's start; FFmpeg already shortens the packet an edit list
+    /// ends in), at `sampleRate` unless the stream states its own. With `frameSize`, each packet counts as that many
+    /// samples instead of its duration: an MP4 demuxer stretches or shortens the last packet's duration to the edit
+    /// list's end, while the decoder outputs a whole frame from it. Nil when a packet has no duration (then the sum
+    /// would be a guess) or reading failed.
+    func decodedDuration(ofStream index: Int32, sampleRate decoderRate: Int32, frameSize: Int32? = nil) -> Int64? {
+        guard let stream = format.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar,
+              let packet = av_packet_alloc() else { return nil }
         var packetRef: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&packetRef) }
+        let sampleRate = parameters.pointee.sample_rate > 0 ? parameters.pointee.sample_rate : decoderRate
+        let frameDuration = frameSize.map { av_rescale_q(Int64($0), AVRational(num: 1, den: sampleRate), stream.pointee.time_base) }
         var total: Int64 = 0
+        var skipped: Int64 = 0
         while av_read_frame(format, packet) >= 0 {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == index else { continue }
-            let duration = packet.pointee.duration
+            let duration = frameDuration ?? packet.pointee.duration
             guard duration > 0 else { return nil }
             let (sum, overflow) = total.addingReportingOverflow(duration)
             guard !overflow else { return nil }
             total = sum
+            skipped += Self.samplesToDrop(packet)
         }
-        return total
+        guard skipped > 0 else { return total }
+        guard sampleRate > 0 else { return nil }
+        return max(0, total - av_rescale_q(skipped, AVRational(num: 1, den: sampleRate), stream.pointee.time_base))
+    }
+
+    /// The samples a packet's AV_PKT_DATA_SKIP_SAMPLES side data drops: a little-endian 32-bit count at the start
+    /// and one at the end.
+    private static func samplesToDrop(_ packet: UnsafeMutablePointer<AVPacket>) -> Int64 {
+        guard let sideData = packet.pointee.side_data else { return 0 }
+        var dropped: Int64 = 0
+        for element in UnsafeBufferPointer(start: sideData, count: Int(max(0, packet.pointee.side_data_elems)))
+        where element.type == AV_PKT_DATA_SKIP_SAMPLES && element.size >= 8 {
+            guard let data = element.data else { continue }
+            let word = { (offset: Int) in (0..<4).reduce(Int64(0)) { $0 | Int64(data[offset + $1]) << (8 * $1) } }
+            dropped += word(0) + word(4)
+        }
+        return dropped
     }
 
     /// Frees an AVIOContext and its buffer.

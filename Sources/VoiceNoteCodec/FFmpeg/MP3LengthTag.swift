@@ -1,3 +1,6 @@
+import VoiceNoteCore
+import VoiceNoteSources
+
 /// The length an MP3 file states about itself: the Xing/Info tag in its first frame (the frame count) and the LAME
 /// extension after it (the encoder's delay and padding, which decoders drop). FFmpeg reports the frames' length
 /// including delay and padding (10.032 s for a 10.000 s file) while its decoder, reading the same tag, outputs
@@ -7,11 +10,6 @@ struct MP3LengthTag: Equatable {
     let samples: Int64
     /// The stream's sample rate.
     let sampleRate: Int
-    /// Samples the decoder drops at the start: the encoder's delay from the LAME extension and the decoder's own
-    /// 529 (as FFmpeg's demuxer counts them); 0 without the extension.
-    let startSkip: Int64
-    /// The decoder's delay FFmpeg adds to the encoder's (528 + 1 samples).
-    static let decoderDelay: Int64 = 529
 
     /// Bytes read from the start of a file to find the tag: an ID3v2 tag before the first frame is skipped only
     /// when it ends within them (album art can make it larger; then FFmpeg's own length stands).
@@ -20,12 +18,7 @@ struct MP3LengthTag: Equatable {
     /// The tag of a file whose first bytes are `bytes`, or nil when there is none (a CBR file without an Info tag,
     /// a VBRI header, or no MPEG audio frame where one should start).
     init?(prefix bytes: [UInt8]) {
-        var offset = Self.id3v2Size(bytes)
-        guard offset + 4 <= bytes.count, let frame = FrameHeader(bytes[offset..<offset + 4]) else { return nil }
-        offset += 4 + frame.sideInformationBytes
-        guard offset + 8 <= bytes.count else { return nil }
-        let marker = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-        guard marker == "Xing" || marker == "Info" else { return nil }
+        guard case (var offset, let frame)? = Self.xingOffset(bytes) else { return nil }
         let flags = Self.bigEndian(bytes, offset + 4, 4)
         offset += 8
         guard flags & 1 != 0, offset + 4 <= bytes.count else { return nil }  // no frame count: no length stated
@@ -48,15 +41,36 @@ struct MP3LengthTag: Equatable {
         guard frames > 0, total > delay + padding else { return nil }
         samples = total - delay - padding
         sampleRate = frame.sampleRate
-        startSkip = delay > 0 || padding > 0 ? delay + Self.decoderDelay : 0
     }
 
-    /// The size of an ID3v2 tag at the start (header, body and footer), or 0.
-    private static func id3v2Size(_ bytes: [UInt8]) -> Int {
-        guard bytes.count >= 10, bytes[0] == 0x49, bytes[1] == 0x44, bytes[2] == 0x33 else { return 0 }
-        // The size is "syncsafe": four bytes of seven bits each.
-        let body = bytes[6..<10].reduce(0) { $0 << 7 | Int($1 & 0x7F) }
-        return 10 + body + (bytes[5] & 0x10 != 0 ? 10 : 0)
+    /// Whether the first frame of a file whose first bytes are `bytes` is an information frame (Xing, Info or
+    /// VBRI), which the decoder does not output: such a file's length is the tag's or FFmpeg's, never counted
+    /// from its frames.
+    static func hasInformationFrame(prefix bytes: [UInt8]) -> Bool {
+        if xingOffset(bytes) != nil { return true }
+        let offset = Int(TrailingTags.id3v2Size(bytes[...])) + 36  // VBRI: 32 bytes after the header, always
+        return offset + 4 <= bytes.count && String(decoding: bytes[offset..<offset + 4], as: UTF8.self) == "VBRI"
+    }
+
+    /// The offset of the `Xing`/`Info` marker in the first frame, and that frame's header; nil when it has none.
+    private static func xingOffset(_ bytes: [UInt8]) -> (Int, FrameHeader)? {
+        let start = TrailingTags.id3v2Size(bytes[...])
+        guard start + 4 <= Int64(bytes.count) else { return nil }
+        var offset = Int(start)
+        guard let frame = FrameHeader(bytes[offset..<offset + 4]) else { return nil }
+        offset += 4 + frame.sideInformationBytes
+        guard offset + 8 <= bytes.count else { return nil }
+        let marker = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
+        return marker == "Xing" || marker == "Info" ? (offset, frame) : nil
+    }
+
+    /// The exact length of an MP3 without an information frame (a CBR file written with none), counted from its
+    /// frame headers (`FrameCount`): every frame is decoded, a last frame cut short by the end of the file too.
+    static func countFrames(_ source: ByteSource) throws(VoiceNoteError) -> FrameCount? {
+        try FrameCount.count(source, headerBytes: 4, cutFrameDecodes: true) { header in
+            guard let frame = FrameHeader(header[...]), let bytes = frame.bytes else { return nil }
+            return FrameCount.Frame(bytes: Int64(bytes), samples: Int64(frame.samplesPerFrame), sampleRate: frame.sampleRate)
+        }
     }
 
     private static func bigEndian(_ bytes: [UInt8], _ offset: Int, _ count: Int) -> UInt32 {
@@ -69,6 +83,17 @@ struct MP3LengthTag: Equatable {
         let samplesPerFrame: Int
         /// Bytes of Layer III side information between the header and the Xing tag.
         let sideInformationBytes: Int
+        /// The frame's length in bytes, header included; nil for free-format streams (no bitrate in the header).
+        let bytes: Int?
+
+        /// Kilobits per second by bitrate index: MPEG-1 layers I, II, III, then MPEG-2/2.5 layer I, and II/III.
+        private static let bitrates: [[Int]] = [
+            [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+            [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+            [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+            [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+            [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+        ]
 
         init?(_ header: ArraySlice<UInt8>) {
             let b = Array(header)
@@ -87,6 +112,16 @@ struct MP3LengthTag: Equatable {
             default: samplesPerFrame = version == 3 ? 1152 : 576
             }
             sideInformationBytes = version == 3 ? (mono ? 17 : 32) : (mono ? 9 : 17)
+            let table = version == 3 ? Int(3 - layer) : (layer == 3 ? 3 : 4)
+            let bitrate = Self.bitrates[table][Int(b[2] >> 4)] * 1000
+            let padding = Int(b[2] >> 1 & 1)
+            if bitrate == 0 {
+                bytes = nil
+            } else if layer == 3 {
+                bytes = (12 * bitrate / sampleRate + padding) * 4
+            } else {
+                bytes = (layer == 1 && version != 3 ? 72 : 144) * bitrate / sampleRate + padding
+            }
         }
     }
 }

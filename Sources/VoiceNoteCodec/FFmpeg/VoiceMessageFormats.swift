@@ -47,11 +47,15 @@ enum VoiceMessageFormats {
         return "\(String(cString: long)) (\(name))"
     }
 
-    /// `containers` as FFmpeg's comma-separated whitelist, allocated with av_malloc (the context frees it).
-    static func containerWhitelist() -> UnsafeMutablePointer<CChar>? { av_strdup(containers.sorted().joined(separator: ",")) }
+    /// `containers` and `codecs` as FFmpeg's comma-separated whitelists, joined once.
+    private static let containerList = containers.sorted().joined(separator: ",")
+    private static let codecList = codecs.sorted().joined(separator: ",")
 
-    /// `codecs` as FFmpeg's comma-separated whitelist, allocated with av_malloc (the context frees it).
-    static func codecWhitelist() -> UnsafeMutablePointer<CChar>? { av_strdup(codecs.sorted().joined(separator: ",")) }
+    /// `containers` as FFmpeg's whitelist, allocated with av_malloc (the context frees it).
+    static func containerWhitelist() -> UnsafeMutablePointer<CChar>? { av_strdup(containerList) }
+
+    /// `codecs` as FFmpeg's whitelist, allocated with av_malloc (the context frees it).
+    static func codecWhitelist() -> UnsafeMutablePointer<CChar>? { av_strdup(codecList) }
 
     /// The `io_open` callback of every context we open: a demuxer's nested open (a manifest's segments, a
     /// playlist's entries, an MP4's external references) is refused with EPERM.

@@ -461,6 +461,76 @@ static void test_destroy_inside_callback(void) {
     unlink(output);
 }
 
+/* A seek while the note is still loading (its bytes held back by the host's source) is not lost: once loaded, the
+ * paused context is at 1 s, and playing gives the note from 1 s to its end. */
+typedef struct {
+    unsigned char *bytes;
+    size_t size, position;
+    atomic_int open, waiting;
+} held_source;
+
+static int64_t held_read(void *user_data, void *buffer, size_t capacity) {
+    held_source *held = user_data;
+    if (!atomic_load(&held->open)) {
+        atomic_store(&held->waiting, 1);
+        notify();
+        int ok = 0;
+        WAIT_UNTIL(ok, atomic_load(&held->open), WAIT_MS);
+        if (!ok) return -1;
+    }
+    size_t count = held->size - held->position < capacity ? held->size - held->position : capacity;
+    memcpy(buffer, held->bytes + held->position, count);
+    held->position += count;
+    return (int64_t)count;
+}
+
+static int held_seek(void *user_data, int64_t offset) {
+    held_source *held = user_data;
+    if (offset < 0 || (uint64_t)offset > held->size) return -1;
+    held->position = (size_t)offset;
+    return 0;
+}
+
+static void test_seek_while_loading_is_carried_out(void) {
+    char output[320];
+    snprintf(output, sizeof output, "%s/seek-loading.raw", directory);
+    static held_source held;
+    memset(&held, 0, sizeof held);
+    held.bytes = read_file(tone_path, &held.size);
+    EXPECT(held.bytes != NULL, "cannot read %s", tone_path);
+    if (held.bytes == NULL) return;
+    vn_source *source = NULL;
+    EXPECT_STATUS(VN_OK, vn_source_create_callbacks(held_read, held_seek, (int64_t)held.size, &held, NULL, &source));
+    vn_player *player = speaker_player(output);
+    static log_state log;
+    log_init(&log, NULL);
+    EXPECT_STATUS(VN_OK, vn_player_subscribe(player, on_event, &log, on_release, NULL));
+    EXPECT_STATUS(VN_OK, vn_player_load_source(player, source, 0, -1));
+    int ok = 0;
+    WAIT_UNTIL(ok, atomic_load(&held.waiting), WAIT_MS);
+    EXPECT(ok, "the player never read the held source");
+    vn_player_context context = {.size = sizeof context};
+    EXPECT_STATUS(VN_OK, vn_player_get_context(player, &context));
+    EXPECT(context.state == VN_PLAYER_LOADING, "state %d while the bytes are held, want LOADING", context.state);
+    EXPECT_STATUS(VN_OK, vn_player_seek(player, 1.0));
+    atomic_store(&held.open, 1);
+    notify();
+    WAIT_UNTIL(ok, atomic_load(&log.last_state) == VN_PLAYER_PAUSED, WAIT_MS);
+    EXPECT(ok, "no PAUSED context once loaded (last state %d)", atomic_load(&log.last_state));
+    EXPECT_STATUS(VN_OK, vn_player_get_context(player, &context));
+    EXPECT(distance(context.current_time_s, 1.0) < 0.001, "paused at %g s, want 1 s", context.current_time_s);
+    EXPECT_STATUS(VN_OK, vn_player_play(player));
+    WAIT_UNTIL(ok, atomic_load(&log.finished) == 1, WAIT_MS);
+    EXPECT(ok, "no FINISHED within %d ms", WAIT_MS);
+    vn_player_destroy(player);
+    vn_source_destroy(source);
+    long long frames = frames_written(output);
+    EXPECT(frames == (long long)((TONE_SECONDS - 1.0) * RATE), "the speaker got %lld frames, want %.0f (from 1 s on)",
+           frames, (TONE_SECONDS - 1.0) * RATE);
+    free(held.bytes);
+    unlink(output);
+}
+
 int main(void) {
     harness_init("player");
     snprintf(directory, sizeof directory, "%s/vn-player-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -480,6 +550,7 @@ int main(void) {
     TEST(test_memory_source_is_held);
     TEST(test_source_handle_destroyed_at_once);
     TEST(test_destroy_inside_callback);
+    TEST(test_seek_while_loading_is_carried_out);
     unlink(tone_path);
     rmdir(directory);
     return harness_finish();

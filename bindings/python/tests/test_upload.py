@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -630,16 +630,27 @@ except KeyboardInterrupt:
 """
 
 
+def communicate_or_dump(child: "subprocess.Popen[str]", stdin: Optional[str] = None) -> Tuple[str, str]:
+    """``child.communicate`` within TIMEOUT; when it hangs, its Python threads' stacks (faulthandler, on SIGABRT) in
+    the failure, so a hang seen once in CI can be read."""
+    try:
+        return child.communicate(stdin, timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        child.send_signal(signal.SIGABRT)
+        out, err = child.communicate(timeout=TIMEOUT)
+        pytest.fail(f"the child hung for {TIMEOUT} s; stdout:\n{out}\nstderr (its stacks):\n{err}")
+
+
 def test_ctrl_c_interrupts_a_blocking_upload_and_cancels_it(server: HTTPTestServer, large_file: Path) -> None:
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED, server.url(SLOW), str(large_file), "upload"],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+    child = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", INTERRUPTED, server.url(SLOW), str(large_file),
+                              "upload"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "starting"
         server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # upload() is sending: the server has its first bytes
         started = time.monotonic()
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=TIMEOUT)
+        out, err = communicate_or_dump(child)
     finally:
         if child.poll() is None:
             child.kill()
@@ -649,13 +660,33 @@ def test_ctrl_c_interrupts_a_blocking_upload_and_cancels_it(server: HTTPTestServ
     assert json.loads(out) == {"outcome": "interrupted", "state": "FAILED", "result": "CancelledError"}
 
 
+def test_ctrl_c_landing_inside_start_cancels_the_upload(server: HTTPTestServer, large_file: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C may be raised on the first bytecode after the library began the upload, still inside start(): the
+    upload is cancelled as during the wait, never left running behind the KeyboardInterrupt (it outlived the
+    interrupted program's handler once in CI). The real library runs; only the moment of the signal is placed."""
+    begin = _upload._capi.vn_uploader_upload_file
+
+    def begun_then_interrupted(*args: Any) -> int:
+        begin(*args)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_upload._capi, "vn_uploader_upload_file", begun_then_interrupted)
+    with Uploader(server.url(SLOW)) as uploader:
+        with pytest.raises(KeyboardInterrupt):
+            uploader.upload(large_file, payload=VoiceRecordingPayload("file:///x"))
+        assert uploader.state == UploadState.FAILED
+        with pytest.raises(voicenote.CancelledError):
+            uploader.result()
+
+
 def test_exit_with_an_upload_running(server: HTTPTestServer, large_file: Path) -> None:
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED, server.url(SLOW), str(large_file), "exit"],
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    child = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", INTERRUPTED, server.url(SLOW), str(large_file),
+                              "exit"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              env=child_env())
     try:
         server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # the upload is sending when the interpreter exits
-        out, err = child.communicate("exit\n", timeout=TIMEOUT)
+        out, err = communicate_or_dump(child, "exit\n")
     finally:
         if child.poll() is None:
             child.kill()

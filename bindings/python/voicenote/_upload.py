@@ -551,7 +551,11 @@ class Uploader(_lifecycle.Closing):
             forwarder.subscription = self.subscribe(forwarder, on_release=forwarder.released.set)
         try:
             self.start(source, payload=payload, file_name=file_name, mime_type=mime_type)
-        except BaseException:
+        except BaseException as error:
+            if not isinstance(error, Exception):
+                # Ctrl-C (or an exit) raised inside start() once the library had begun the upload: cancel it, as
+                # during the wait. A refused start (an Exception) began nothing, and BUSY is another call's upload.
+                self._cancel_and_settle()
             if forwarder is not None:
                 forwarder.end()
             raise
