@@ -242,8 +242,3 @@ import VoiceNoteTestSupport
         #expect(error == VoiceNoteError(.busy, "no"))
     }
 }
-
-/// The calling thread's name, as the kernel has it.
-private func currentThreadName() -> String {
-    ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-}

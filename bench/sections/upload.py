@@ -1,4 +1,4 @@
-"""The `upload` section of bench/run.py: a 10 MB multipart upload to the loopback server, ours against `curl -F`.
+"""Section `upload` of bench/run.py: a 10 MB multipart upload to the loopback server, ours against `curl -F`.
 
 Budget (docs/performance.md style): upload of 10 MB to the loopback server ≥ 0.9x the throughput of `curl -F` on the
 same file. The server is Tests/Servers/http_server.py on 127.0.0.1 (`POST /channels/<type>/<id>/file`: it parses
@@ -16,7 +16,6 @@ Every upload is checked in the server's request log: POST 200, one part named `f
 file's (ours also by the URL the server answered). Ratio: curl ms / ours ms (throughput ours / curl's), from the
 medians; per turn, the median of curl's takes over the median of our later takes, median (min–max).
 
-run.py passes itself (`runner`) for BenchError, the library snapshot and the helpers the sections share.
 """
 import hashlib
 import json
@@ -29,10 +28,13 @@ import subprocess
 import sys
 import time
 
-HERE = pathlib.Path(__file__).resolve().parent
-REPO = HERE.parent
+from common.budgets import BUDGET_VS_CURL
+from common.errors import BenchError
+from common.library import snapshot_library
+from common.paths import HERE, REPO
+from common.process import capture, require_tools
+from common.stats import figure, summary
 
-BUDGET_VS_CURL = 0.9                          # throughput ≥ 0.9x curl -F's, i.e. curl ms / ours ms ≥ 0.9
 FILE_BYTES = 10_000_000                       # "10 MB"
 FILE_NAME = "random_10MB.ogg"                 # .ogg: the library sends audio/ogg, as curl is told to
 ENDPOINT_PATH = "/channels/messaging/bench/file"
@@ -44,31 +46,31 @@ LABELS = {"ours": "ours (bench/upload_file.c, libvoicenote uploader)",
           "curl": "curl -F (time_total)"}
 
 
-def build(runner, build_dir: pathlib.Path, work: pathlib.Path) -> dict:
+def build(build_dir: pathlib.Path, work: pathlib.Path) -> dict:
     """A snapshot of the library, bench/upload_file.c built against it, the random file (cached) and its sha256."""
     cc_name = os.environ.get("CC", "cc")
-    runner.require_tools(["curl", cc_name])
+    require_tools(["curl", cc_name])
     folder = work / "upload"
     folder.mkdir(parents=True, exist_ok=True)
-    snapshot = runner.snapshot_library(build_dir, work)
+    snapshot = snapshot_library(build_dir, work)
     lib = snapshot["lib"]
     program = work / "upload_file"
-    runner.capture(shlex.split(cc_name) + ["-std=c99", "-O2", "-Wall", "-Wextra", "-pedantic", "-I",
-                                           str(REPO / "include"), "-o", str(program), str(HERE / "upload_file.c"),
-                                           "-L", str(lib), f"-Wl,-rpath,{lib}", "-lvoicenote", "-pthread"],
-                   "building bench/upload_file.c")
+    capture(shlex.split(cc_name) + ["-std=c99", "-O2", "-Wall", "-Wextra", "-pedantic", "-I",
+                                    str(REPO / "include"), "-o", str(program), str(HERE / "upload_file.c"),
+                                    "-L", str(lib), f"-Wl,-rpath,{lib}", "-lvoicenote", "-pthread"],
+            "building bench/upload_file.c")
     data = folder / FILE_NAME
     if not data.exists() or data.stat().st_size != FILE_BYTES:
         tmp = data.with_suffix(".tmp")
         tmp.write_bytes(os.urandom(FILE_BYTES))
         os.replace(tmp, data)
     if any(c in str(data) for c in ';,"'):
-        raise runner.BenchError(f"{data}: curl -F needs a path without ; , or \"")
+        raise BenchError(f"{data}: curl -F needs a path without ; , or \"")
     return {"program": program, "file": data, "sha256": hashlib.sha256(data.read_bytes()).hexdigest(),
             "dir": folder, "snapshot": snapshot}
 
 
-def start_server(runner, root: pathlib.Path, log: pathlib.Path):
+def start_server(root: pathlib.Path, log: pathlib.Path):
     """Tests/Servers/http_server.py on 127.0.0.1 serving `root` (uploads land in root/uploads), its log `log`."""
     servers = str(REPO / "Tests" / "Servers")
     sys.path.insert(0, servers)
@@ -77,7 +79,7 @@ def start_server(runner, root: pathlib.Path, log: pathlib.Path):
     try:
         import http_server
     except ImportError as error:
-        raise runner.BenchError(f"Tests/Servers/http_server.py cannot be imported: {error}")
+        raise BenchError(f"Tests/Servers/http_server.py cannot be imported: {error}")
     finally:
         sys.path.remove(servers)
         sys.dont_write_bytecode = writes_bytecode
@@ -86,11 +88,11 @@ def start_server(runner, root: pathlib.Path, log: pathlib.Path):
     try:
         server.start()
     except RuntimeError as error:
-        raise runner.BenchError(f"http_server.py did not start: {error}")
+        raise BenchError(f"http_server.py did not start: {error}")
     return server
 
 
-def logged(runner, server, count: int, label: str) -> list:
+def logged(server, count: int, label: str) -> list:
     """The log's records once it holds `count` (a request's line is written when its response ends, which can be
     a moment after the client has it)."""
     deadline = time.monotonic() + LOG_TIMEOUT_S
@@ -99,31 +101,31 @@ def logged(runner, server, count: int, label: str) -> list:
         if len(records) >= count:
             return records
         if time.monotonic() >= deadline:
-            raise runner.BenchError(f"{label}: the server logged {len(records)} requests, expected {count}")
+            raise BenchError(f"{label}: the server logged {len(records)} requests, expected {count}")
         time.sleep(0.02)
 
 
-def run_ours(runner, inputs: dict, url: str, takes: int, label: str) -> list:
+def run_ours(inputs: dict, url: str, takes: int, label: str) -> list:
     """One process of bench/upload_file.c: its takes' JSON lines."""
     cmd = [str(inputs["program"]), url, str(inputs["file"]), str(takes)]
     try:
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                               timeout=TAKE_TIMEOUT_S * takes)
     except subprocess.TimeoutExpired as error:
-        raise runner.BenchError(f"{label} did not end in time: {shlex.join(cmd)}\n{error.stderr or ''}")
+        raise BenchError(f"{label} did not end in time: {shlex.join(cmd)}\n{error.stderr or ''}")
     if proc.returncode != 0:
-        raise runner.BenchError(f"{label} failed with exit status {proc.returncode}: {shlex.join(cmd)}\n"
-                                f"{proc.stdout}{proc.stderr}")
+        raise BenchError(f"{label} failed with exit status {proc.returncode}: {shlex.join(cmd)}\n"
+                         f"{proc.stdout}{proc.stderr}")
     try:
         rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     except json.JSONDecodeError as error:
-        raise runner.BenchError(f"{label} printed a line that is not JSON ({error}):\n{proc.stdout}")
+        raise BenchError(f"{label} printed a line that is not JSON ({error}):\n{proc.stdout}")
     if len(rows) != takes or [row["take"] for row in rows] != list(range(1, takes + 1)):
-        raise runner.BenchError(f"{label}: {len(rows)} take lines for {takes} takes:\n{proc.stdout}")
+        raise BenchError(f"{label}: {len(rows)} take lines for {takes} takes:\n{proc.stdout}")
     return rows
 
 
-def run_curl(runner, inputs: dict, url: str, takes: int, label: str) -> list:
+def run_curl(inputs: dict, url: str, takes: int, label: str) -> list:
     """`takes` curl processes: [{ms, http_code}] from curl's own time_total."""
     cmd = ["curl", "-s", "-o", "/dev/null", "-w", "%{time_total} %{http_code}", "-F",
            f"file=@{inputs['file']};type=audio/ogg", url]
@@ -133,16 +135,16 @@ def run_curl(runner, inputs: dict, url: str, takes: int, label: str) -> list:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   timeout=TAKE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            raise runner.BenchError(f"{label} did not end in time: {shlex.join(cmd)}")
+            raise BenchError(f"{label} did not end in time: {shlex.join(cmd)}")
         fields = proc.stdout.split()
         if proc.returncode != 0 or len(fields) != 2 or fields[1] != "200":
-            raise runner.BenchError(f"{label} failed (exit status {proc.returncode}, output {proc.stdout!r}): "
-                                    f"{shlex.join(cmd)}\n{proc.stderr}")
+            raise BenchError(f"{label} failed (exit status {proc.returncode}, output {proc.stdout!r}): "
+                             f"{shlex.join(cmd)}\n{proc.stderr}")
         rows.append({"ms": float(fields[0]) * 1e3, "http_code": int(fields[1])})
     return rows
 
 
-def check_uploads(runner, inputs: dict, records: list, label: str, urls: list = None) -> list:
+def check_uploads(inputs: dict, records: list, label: str, urls: list = None) -> list:
     """Every record a POST of the endpoint answered 200 whose one part `file` has the file's size and sha256 (and,
     for ours, the upload the answered URL names); returns what the report keeps of each (the server's duration of
     the request, its framing)."""
@@ -164,7 +166,7 @@ def check_uploads(runner, inputs: dict, records: list, label: str, urls: list = 
         if urls is not None and not (urls[n] or "").endswith(f"/range/{record.get('upload')}"):
             problems.append(f"answered URL {urls[n]} is not the stored {record.get('upload')}")
         if problems:
-            raise runner.BenchError(f"{label}, upload {n + 1}: " + "; ".join(problems) + f"\n{json.dumps(record)}")
+            raise BenchError(f"{label}, upload {n + 1}: " + "; ".join(problems) + f"\n{json.dumps(record)}")
         headers = record.get("headers") or {}
         kept.append({"server_ms": (record["time"] - record["start"]) * 1e3,
                      "expect_continue": record.get("expect_continue"),
@@ -180,7 +182,7 @@ def clear_uploads(root: pathlib.Path) -> None:
     shutil.rmtree(root / "uploads", ignore_errors=True)
 
 
-def run_turn(runner, inputs: dict, server, url: str, root: pathlib.Path, takes: dict, curl_first: bool,
+def run_turn(inputs: dict, server, url: str, root: pathlib.Path, takes: dict, curl_first: bool,
              label: str) -> dict:
     """One turn: ours (one process, takes["ours"] takes) and curl (takes["curl"] processes), in the order given;
     each batch checked against the server's log."""
@@ -189,37 +191,37 @@ def run_turn(runner, inputs: dict, server, url: str, root: pathlib.Path, takes: 
         mark = len(server.requests())
         what = f"{LABELS[side]} ({label})"
         if side == "ours":
-            rows = run_ours(runner, inputs, url, takes["ours"], what)
+            rows = run_ours(inputs, url, takes["ours"], what)
             urls = [row.get("asset_url") for row in rows]
         else:
-            rows = run_curl(runner, inputs, url, takes["curl"], what)
+            rows = run_curl(inputs, url, takes["curl"], what)
             urls = None
-        records = logged(runner, server, mark + len(rows), what)[mark:]
+        records = logged(server, mark + len(rows), what)[mark:]
         if len(records) != len(rows):
-            raise runner.BenchError(f"{what}: the server logged {len(records)} requests for {len(rows)} uploads")
+            raise BenchError(f"{what}: the server logged {len(records)} requests for {len(rows)} uploads")
         clear_uploads(root)
         result[side] = {"ms": [row["ms"] for row in rows],
-                        "requests": check_uploads(runner, inputs, records, what, urls)}
+                        "requests": check_uploads(inputs, records, what, urls)}
     return result
 
 
-def upload_section(runner, build_dir: pathlib.Path, work: pathlib.Path, counts: dict) -> dict:
+def upload_section(build_dir: pathlib.Path, work: pathlib.Path, counts: dict) -> dict:
     """The section: figures, per-turn runs, the checks, the versions."""
     takes = counts["takes_per_process"]
     if takes < 2:
-        raise runner.BenchError("the upload section needs at least 2 takes per process (the first is first in process)")
-    inputs = build(runner, build_dir, work)
+        raise BenchError("the upload section needs at least 2 takes per process (the first is first in process)")
+    inputs = build(build_dir, work)
     root = inputs["dir"] / "www"
     root.mkdir(parents=True, exist_ok=True)
     clear_uploads(root)
     started = time.perf_counter()
-    server = start_server(runner, root, inputs["dir"] / "requests.jsonl")
+    server = start_server(root, inputs["dir"] / "requests.jsonl")
     try:
         url = server.url(ENDPOINT_PATH)
-        warm_up = run_turn(runner, inputs, server, url, root, {"ours": 2, "curl": 1}, False, "warm-up")
+        warm_up = run_turn(inputs, server, url, root, {"ours": 2, "curl": 1}, False, "warm-up")
         turns = []
         for turn in range(counts["turns"]):
-            result = run_turn(runner, inputs, server, url, root, {"ours": takes, "curl": takes}, turn % 2 == 1,
+            result = run_turn(inputs, server, url, root, {"ours": takes, "curl": takes}, turn % 2 == 1,
                               f"turn {turn + 1}")
             turns.append(result)
             ours_later = statistics.median(result["ours"]["ms"][1:])
@@ -237,12 +239,12 @@ def upload_section(runner, build_dir: pathlib.Path, work: pathlib.Path, counts: 
     curl = [v for t in turns for v in t["curl"]["ms"]]
     per_turn = [statistics.median(t["curl"]["ms"]) / statistics.median(t["ours"]["ms"][1:]) for t in turns]
     per_turn_first = [statistics.median(t["curl"]["ms"]) / t["ours"]["ms"][0] for t in turns]
-    figures = {"ours_ms": runner.figure(ours), "ours_first_ms": runner.figure(ours_first),
-               "curl_ms": runner.figure(curl),
-               "ours_server_ms": runner.figure([r["server_ms"] for t in turns for r in t["ours"]["requests"][1:]]),
-               "curl_server_ms": runner.figure([r["server_ms"] for t in turns for r in t["curl"]["requests"]]),
-               "ratio_per_turn": dict(runner.summary(per_turn), runs=per_turn),
-               "ratio_first_per_turn": dict(runner.summary(per_turn_first), runs=per_turn_first)}
+    figures = {"ours_ms": figure(ours), "ours_first_ms": figure(ours_first),
+               "curl_ms": figure(curl),
+               "ours_server_ms": figure([r["server_ms"] for t in turns for r in t["ours"]["requests"][1:]]),
+               "curl_server_ms": figure([r["server_ms"] for t in turns for r in t["curl"]["requests"]]),
+               "ratio_per_turn": dict(summary(per_turn), runs=per_turn),
+               "ratio_first_per_turn": dict(summary(per_turn_first), runs=per_turn_first)}
     ratio = figures["curl_ms"]["median"] / figures["ours_ms"]["median"]
     ratio_first = figures["curl_ms"]["median"] / figures["ours_first_ms"]["median"]
 

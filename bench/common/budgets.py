@@ -1,0 +1,23 @@
+"""The budgets of docs/performance.md that the sections check their figures against (a missed budget is
+reported, it does not fail the bench)."""
+
+# Library size, waveform (the memory budget also bounds the hostile input section)
+BUDGET_STRIPPED_SO_BYTES = 16 * 1024 * 1024  # docs/performance.md
+BUDGET_VS_FLOOR = 1.2                         # docs/performance.md: ≤ 1.2x the C floor
+BUDGET_VS_FFPROBE = 0.66                      # docs/performance.md: ≤ 0.66x the ffprobe line
+BUDGET_OVER_BASELINE_MIB = 5.0                # docs/performance.md: peak RSS ≤ 5 MiB above the process baseline
+# Recorder (docs/recorder.md, docs/performance.md)
+BUDGET_RECORDER_CPU = 1.15                    # docs/performance.md: ≤ 1.15x opusenc on the same PCM with the same settings
+                                              # (it also decodes its own pages for the exact waveform)
+BUDGET_BEGIN_MS = 50.0                        # docs/performance.md: begin returns with capture running ≤ 50 ms
+BUDGET_FINISH_MS = 100.0                      # docs/performance.md: stop to finished ≤ 100 ms for a 10 min take
+# Player (docs/player.md, docs/performance.md)
+BUDGET_PLAYER_CPU = 1.2                       # docs/performance.md: ≤ 1.2x opusdec | aplay at 1x
+BUDGET_PLAY_FIRST_FRAME_MS = 50.0             # docs/performance.md: play → first frame written ≤ 50 ms
+# Remote (docs/performance.md "play → first frame over HTTP", "waveform without the network")
+BUDGET_REMOTE_COLD_MS = 200.0                 # docs/performance.md: cold cache ≤ 200 ms, libcurl's loading included
+BUDGET_REMOTE_WARM_VS_LOCAL = 1.25            # "warm cache: the local file's speed", read here as ≤ 1.25x the local
+                                              # file's figure in the same turn (first frames of ~1 ms vary by a
+                                              # quarter from turn to turn on this machine)
+# Upload (bench/sections/upload.py)
+BUDGET_VS_CURL = 0.9                          # throughput ≥ 0.9x curl -F's, i.e. curl ms / ours ms ≥ 0.9
