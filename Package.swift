@@ -65,6 +65,9 @@ let package = Package(
         // The queue player over a channel's messages: connects the player and the next-item provider (neither
         // imports the other).
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments"]),
+        // The recording flow (hold to record, slide to cancel, lock, preview): so far its constants and gesture
+        // maths; it will drive the recorder and the player from above them and the attachments.
+        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [
@@ -97,6 +100,7 @@ let package = Package(
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )

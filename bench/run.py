@@ -25,7 +25,8 @@ remote, upload, all, recorder), each described in its module's docstring:
 - remote            bench/sections/remote.py: play → first frame over HTTP from nginx, media cache cold and warm.
 - upload            bench/sections/upload.py: a 10 MB multipart upload against curl -F.
 The player and remote sections share bench/sections/player_inputs.py; every section uses the helpers of
-bench/common/ (running and timing children, medians of alternating runs, memory, servers, report text).
+bench/common/ (running and timing children, medians, peak memory, the PulseAudio and nginx servers, the
+tables' number formats, latest.json).
 Writes RESULTS/latest.json (every run) and RESULTS/latest.md (the tables; bench/report.py), and prints the tables.
 Sections not selected keep their previous results there, marked with the date they were measured.
 Exit status 0 when everything ran, budget misses included (the bench reports, it does not gate); 1 when a step

@@ -1,4 +1,4 @@
-/* upload_file.c — the "ours" side of the upload bench (bench/run.py, section upload; bench/upload.py).
+/* upload_file.c — the "ours" side of the upload bench (bench/run.py, section upload; bench/sections/upload.py).
  *
  *   upload_file ENDPOINT FILE TAKES
  *

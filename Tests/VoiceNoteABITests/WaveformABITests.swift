@@ -58,7 +58,7 @@ import VoiceNoteSources
         info.size = MemoryLayout<vn_audio_info>.size
         #expect(vn_audio_info_source(source, &info) == VN_OK.rawValue)
         #expect(withUnsafeBytes(of: info.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } == "mp3")
-        #expect(info.duration_is_estimate == 1)
+        #expect(info.duration_is_estimate == 0)  // an MP3 without a Xing tag, counted from its frames through the callbacks
         vn_source_destroy(source)
         #expect(host.released == 1)
         #expect(waveform({ vn_waveform_source(source, 100, $0, $1, $2) }).0 == VN_E_MISUSE.rawValue)

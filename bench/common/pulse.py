@@ -1,5 +1,5 @@
 """A private PulseAudio server with a null sink (Tests/Support/PulseServer.swift's recipe), the real-time
-microphone of the recorder-latency section and bench/first_frame.py."""
+microphone of the recorder-latency section and its first-frame part."""
 import os
 import pathlib
 import shutil
@@ -21,7 +21,8 @@ class PulseServer:
     SINK = "vn_null"
 
     def __init__(self, timeout: float = 15, sink_arguments: str = ""):
-        """Starts the server; `sink_arguments` are added to the null sink's (bench/first_frame.py's norewinds=1)."""
+        """Starts the server; `sink_arguments` are added to the null sink's (sections/recorder_first_frame.py's
+        norewinds=1)."""
         self.directory = pathlib.Path(tempfile.mkdtemp(prefix="vnpa-", dir="/tmp"))  # a socket path is short
         self.socket = self.directory / "native"
         self.children = []

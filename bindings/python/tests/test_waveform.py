@@ -167,14 +167,24 @@ def test_info_of_adts_counts_its_frames(media: Media) -> None:
     assert round(facts["duration"] * facts["sample_rate"]) == len(decoded) // 2
 
 
-@pytest.mark.parametrize("fmt, codec", [("mp3", "mp3")])
-def test_info_estimated_durations(media: Media, fmt: str, codec: str) -> None:
-    """MP3 without a Xing header only has a duration estimated from the bitrate."""
-    facts = voicenote.info(media.files[fmt])
-    assert facts["codec"] == codec
+def test_an_mp3_without_a_xing_tag_is_counted_from_its_frames(media: Media) -> None:
+    """MP3 without a Xing header: its frames are counted, so the length is exact and is what ffmpeg decodes."""
+    facts = voicenote.info(media.files["mp3"])
+    assert facts["codec"] == "mp3" and facts["duration_is_estimate"] is False
+    assert facts["sample_rate"] == 48000 and facts["channels"] == 1 and facts["bitrate"] > 0
+    decoded = subprocess.run(["ffmpeg", "-nostdin", "-v", "quiet", "-i", str(media.files["mp3"]), "-f", "s16le",
+                              "-ac", "1", "-"], capture_output=True, check=True).stdout
+    assert round(facts["duration"] * facts["sample_rate"]) == len(decoded) // 2
+
+
+def test_info_estimated_durations(media: Media, tmp_path: Path) -> None:
+    """An MP3 without a Xing header whose end is neither a frame nor a tag (damaged) cannot be counted: its duration
+    is estimated from the bitrate, and flagged so."""
+    damaged = tmp_path / "damaged.mp3"
+    damaged.write_bytes(media.files["mp3"].read_bytes() + b"\x55" * 300)
+    facts = voicenote.info(damaged)
+    assert facts["codec"] == "mp3"
     assert facts["duration_is_estimate"] is True
-    assert facts["sample_rate"] == 48000
-    assert facts["channels"] == 1
     assert abs(facts["duration"] - media.wav_seconds) < 0.5
     assert facts["bitrate"] > 0
 

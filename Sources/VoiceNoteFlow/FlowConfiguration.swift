@@ -1,0 +1,35 @@
+import VoiceNoteCore
+
+/// The recording flow's constants (all configurable; the defaults are Stream's composer's).
+public struct FlowConfiguration: Equatable, Sendable {
+    /// Pixels the pointer slides left of the press point to cancel a take.
+    public var slideToCancelDistance: Double = 75
+    /// Pixels the pointer slides up from the press point to lock a take.
+    public var lockDistance: Double = 50
+    /// Seconds the button is held before a take begins; a shorter press shows the tip instead.
+    public var minimumPressDuration: Double = 0.5
+    /// Seconds the tip stays shown.
+    public var hideTipDelay: Double = 2
+    /// Values in a take's waveform.
+    public var waveformSamples: Int = 100
+    /// Whether a finished take waits in the composer for `confirm` (true) or is published at once.
+    public var confirmationRequired = true
+
+    /// The defaults.
+    public init() {}
+
+    /// Checks every constant: distances and times finite and positive (the tip delay may be 0), 1…1048576 samples.
+    /// - Throws: `.invalidArgument` naming the first that is not.
+    public func validate() throws(VoiceNoteError) {
+        for (name, value) in [("slide-to-cancel distance", slideToCancelDistance), ("lock distance", lockDistance),
+                              ("minimum press duration", minimumPressDuration)] where !(value.isFinite && value > 0) {
+            throw VoiceNoteError(.invalidArgument, "the \(name) must be a finite number > 0, not \(value)")
+        }
+        guard hideTipDelay.isFinite, hideTipDelay >= 0 else {
+            throw VoiceNoteError(.invalidArgument, "the tip's hiding delay must be a finite number ≥ 0, not \(hideTipDelay)")
+        }
+        guard (1...1_048_576).contains(waveformSamples) else {
+            throw VoiceNoteError(.invalidArgument, "a waveform has 1…1048576 values, not \(waveformSamples)")
+        }
+    }
+}
