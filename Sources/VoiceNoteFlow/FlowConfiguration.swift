@@ -14,6 +14,11 @@ public struct FlowConfiguration: Equatable, Sendable {
     public var waveformSamples: Int = 100
     /// Whether a finished take waits in the composer for `confirm` (true) or is published at once.
     public var confirmationRequired = true
+    /// Toggle mode, for people who cannot hold a button: a press released before the minimum press starts a locked
+    /// take, and the next press stops it into preview (no tip). A longer press still records while held.
+    public var toggleMode = false
+    /// Key inputs: the record key held like the button, Escape cancels, Enter sends. Off: keys are ignored.
+    public var keyInputs = false
 
     /// The defaults.
     public init() {}

@@ -1,0 +1,405 @@
+import VoiceNoteCore
+
+/// The recording flow's rules as a value: inputs in, what to do out. It holds no recorder, player, file or clock;
+/// the `RecordingFlow` object carries out its commands and feeds back what they did, so every rule can be tested
+/// input by input, and the state machine is one piece of code whatever drives it.
+public struct FlowMachine: Sendable {
+    /// What the user or the host does.
+    public enum Input: Equatable, Sendable {
+        case press(x: Double, y: Double)
+        case release
+        case move(x: Double, y: Double)
+        case lock, cancel, stop, discard, send, confirm, play, pause, deactivate
+        case seek(Double)
+        /// A key went down or up (only with `keyInputs` on).
+        case keyDown(FlowKey), keyUp(FlowKey)
+    }
+
+    /// What the recorder, the player and the clock report back.
+    public enum Outcome: Equatable, Sendable {
+        case timerFired(FlowTimer)
+        /// `beginRecording` succeeded: capture runs.
+        case recordingBegan
+        /// A step of the running take: its length and last levels.
+        case recordingProgress(duration: Double, levels: [Float])
+        /// The take ended: its file, or nil when nothing was kept (cancelled, too short).
+        case recordingFinished(FlowTake?)
+        /// The recorder failed (to begin, or during the take).
+        case recordingFailed(VoiceNoteError)
+        /// The preview's player moved or started or stopped playing.
+        case previewProgress(position: Double, playing: Bool)
+    }
+
+    /// What the flow asks of its parts.
+    public enum Command: Equatable, Sendable {
+        /// Stop the player (before a take begins), then begin recording; report `recordingBegan` or
+        /// `recordingFailed`.
+        case beginRecording
+        /// Finish the take; `recordingFinished` follows.
+        case stopRecording
+        /// Drop the take (the recorder deletes its file); `recordingFinished(nil)` follows.
+        case cancelRecording
+        /// Load the take into the player, paused at 0.
+        case loadPreview(String)
+        case playPreview, pausePreview, stopPreview
+        case seekPreview(Double)
+        /// Delete a finished take's file.
+        case deleteFile(String)
+        case startTimer(FlowTimer, after: Double)
+        case cancelTimer(FlowTimer)
+    }
+
+    /// What the flow tells its subscribers.
+    public enum Event: Equatable, Sendable {
+        /// The view after a transition or a step.
+        case view(FlowView)
+        /// A take is ready for the composer (sent by release, `send` or `confirm`).
+        case attachmentReady(FlowTake)
+        /// The take is to be published (after `attachmentReady`, when confirmation is not required, or on `confirm`).
+        case publish(FlowTake)
+        /// The recorder failed; the flow is idle (or stays in preview when the failure came after the take was kept).
+        case failed(VoiceNoteError)
+    }
+
+    /// The flow's timers.
+    public enum FlowTimer: Sendable {
+        /// The minimum press: held this long, the button begins a take.
+        case minimumPress
+        /// The tip hides.
+        case hideTip
+    }
+
+    /// What a take does once the recorder finished it.
+    private enum AfterStop { case preview, send }
+
+    public let configuration: FlowConfiguration
+    public private(set) var view = FlowView()
+    private var gesture: SlideGesture?
+    private var pressed = false
+    /// A take is being started or stopped, and what follows its end.
+    private var beginning = false
+    private var afterStop: AfterStop?
+    private var lockWhenBegun = false
+    /// An input that came while the take was starting, acted on once it runs.
+    private var whenBegun: WhenBegun?
+    private enum WhenBegun { case send, cancel }
+    private var take: FlowTake?
+
+    /// A machine at `idle`. `configuration` must be valid.
+    public init(configuration: FlowConfiguration) {
+        self.configuration = configuration
+    }
+
+    public var state: FlowState { view.state }
+
+    /// The commands and events one input leads to, in order; `.misuse` for a command that means nothing in this
+    /// state (pointer and key inputs are ignored there instead, since a view sends them whatever the state).
+    public mutating func handle(_ input: Input) throws(VoiceNoteError) -> ([Command], [Event]) {
+        var out = Output()
+        switch input {
+        case .press(let x, let y): press(x, y, &out)
+        case .release: release(&out)
+        case .move(let x, let y): move(x, y, &out)
+        case .keyDown(let key): keyDown(key, &out)
+        case .keyUp(let key): if key == .record, configuration.keyInputs { release(&out) }
+        case .cancel: cancel(&out)
+        case .deactivate: deactivate(&out)
+        case .lock:
+            guard state == .recording, !view.toggled else { throw misuse("lock") }
+            transition(to: .locked, &out)
+        case .stop:
+            guard isRecording, afterStop == nil else { throw misuse("stop") }
+            stopTake(then: .preview, &out)
+        case .send, .confirm:
+            try send(publishing: input == .confirm || !configuration.confirmationRequired, &out)
+        case .discard:
+            guard state != .idle, state != .showingTip else { throw misuse("discard") }
+            discard(&out)
+        case .play, .pause, .seek:
+            guard state == .preview else { throw misuse("play, pause and seek") }
+            if case .seek(let seconds) = input {
+                guard seconds.isFinite else { throw VoiceNoteError(.invalidArgument, "seek to a finite time, not \(seconds)") }
+                out.commands.append(.seekPreview(min(max(0, seconds), view.duration)))
+            } else {
+                out.commands.append(input == .play ? .playPreview : .pausePreview)
+            }
+        }
+        return (out.commands, out.events)
+    }
+
+    /// The commands and events a report from the parts leads to.
+    public mutating func handle(_ outcome: Outcome) -> ([Command], [Event]) {
+        var out = Output()
+        switch outcome {
+        case .timerFired(.minimumPress):
+            if pressed, state == .idle || state == .showingTip { beginTake(locked: false, &out) }
+        case .timerFired(.hideTip):
+            if state == .showingTip { transition(to: .idle, &out) }
+        case .recordingBegan:
+            guard beginning else { break }
+            beginning = false
+            out.commands.append(.cancelTimer(.hideTip))
+            transition(to: lockWhenBegun ? .locked : .recording, toggled: lockWhenBegun, &out)
+            switch whenBegun {
+            case .cancel: cancel(&out)
+            case .send: stopTake(then: .send, &out)
+            case nil: break
+            }
+            whenBegun = nil
+        case .recordingProgress(let duration, let levels):
+            guard isRecording else { break }
+            view.duration = duration
+            view.levels = levels
+            emitView(&out)
+        case .recordingFinished(let finished):
+            finish(finished, &out)
+        case .recordingFailed(let error):
+            beginning = false
+            if isRecording || state == .idle || state == .showingTip {
+                reset()
+                out.events.append(.failed(error))
+                transition(to: .idle, &out)
+            } else {
+                out.events.append(.failed(error))
+            }
+        case .previewProgress(let position, let playing):
+            guard state == .preview else { break }
+            view.previewPosition = position
+            view.previewPlaying = playing
+            emitView(&out)
+        }
+        return (out.commands, out.events)
+    }
+
+    // MARK: - Inputs
+
+    private var isRecording: Bool { state == .recording || state == .locked }
+
+    private mutating func press(_ x: Double, _ y: Double, _ out: inout Output) {
+        switch state {
+        case .idle, .showingTip:
+            guard !pressed, !beginning else { return }
+            pressed = true
+            gesture = SlideGesture(pressX: x, pressY: y)
+            out.commands.append(.startTimer(.minimumPress, after: configuration.minimumPressDuration))
+        case .recording where view.toggled, .locked where view.toggled:
+            if afterStop == nil { stopTake(then: .preview, &out) }
+        default:
+            break
+        }
+    }
+
+    private mutating func release(_ out: inout Output) {
+        guard pressed else { return }
+        pressed = false
+        if beginning {
+            if !lockWhenBegun { whenBegun = .send }  // released while the take starts: sent once it runs
+            return
+        }
+        switch state {
+        case .idle, .showingTip:
+            out.commands.append(.cancelTimer(.minimumPress))
+            if configuration.toggleMode {
+                beginTake(locked: true, &out)
+            } else {
+                view.tipVisible = true
+                out.commands.append(.startTimer(.hideTip, after: configuration.hideTipDelay))
+                transition(to: .showingTip, &out)
+            }
+        case .recording where !view.toggled:
+            if afterStop == nil { stopTake(then: .send, &out) }
+        default:
+            break
+        }
+    }
+
+    private mutating func move(_ x: Double, _ y: Double, _ out: inout Output) {
+        guard state == .recording, !view.toggled, pressed, afterStop == nil, var gesture else { return }
+        let reading = gesture.move(x: x, y: y, configuration)
+        self.gesture = gesture
+        switch reading {
+        case .cancel:
+            cancel(&out)
+        case .lock:
+            pressed = false
+            transition(to: .locked, &out)
+        case .sliding(let alpha):
+            view.slideToCancelAlpha = alpha
+            emitView(&out)
+        case .lifting(let padding, let chevronAlpha):
+            view.lockPadding = padding
+            view.chevronAlpha = chevronAlpha
+            emitView(&out)
+        }
+    }
+
+    private mutating func keyDown(_ key: FlowKey, _ out: inout Output) {
+        guard configuration.keyInputs else { return }
+        switch key {
+        case .record: press(0, 0, &out)
+        case .escape: cancel(&out)
+        case .enter: try? send(publishing: !configuration.confirmationRequired, &out)
+        }
+    }
+
+    private mutating func cancel(_ out: inout Output) {
+        switch state {
+        case .recording, .locked:
+            reset()
+            out.commands.append(.cancelRecording)
+            transition(to: .idle, &out)
+        case .preview:
+            discard(&out)
+        case .idle, .showingTip:
+            if beginning {
+                whenBegun = .cancel  // cancelled once it runs
+            } else if pressed {
+                out.commands.append(.cancelTimer(.minimumPress))
+                reset()
+            }
+        }
+    }
+
+    private mutating func deactivate(_ out: inout Output) {
+        switch state {
+        case .recording, .locked:
+            if afterStop == nil { stopTake(then: .preview, &out) }
+        case .preview:
+            out.commands.append(.pausePreview)
+        case .idle, .showingTip:
+            cancel(&out)
+        }
+    }
+
+    private mutating func send(publishing: Bool, _ out: inout Output) throws(VoiceNoteError) {
+        switch state {
+        case .recording, .locked:
+            guard afterStop == nil else { return }
+            stopTake(then: .send, &out)
+            publishOnSend = publishing
+        case .preview:
+            guard let take else { throw misuse("send") }
+            out.commands.append(.stopPreview)
+            deliver(take, publishing: publishing, &out)
+        case .idle, .showingTip:
+            throw misuse("send and confirm")
+        }
+    }
+
+    private mutating func discard(_ out: inout Output) {
+        if state == .preview, let take {
+            out.commands.append(.stopPreview)
+            out.commands.append(.deleteFile(take.path))
+        } else if isRecording {
+            out.commands.append(.cancelRecording)
+        }
+        reset()
+        transition(to: .idle, &out)
+    }
+
+    // MARK: - Takes
+
+    private var publishOnSend = false
+
+    private mutating func beginTake(locked: Bool, _ out: inout Output) {
+        beginning = true
+        lockWhenBegun = locked
+        out.commands.append(.beginRecording)
+    }
+
+    private mutating func stopTake(then after: AfterStop, _ out: inout Output) {
+        afterStop = after
+        publishOnSend = !configuration.confirmationRequired
+        out.commands.append(.stopRecording)
+    }
+
+    private mutating func finish(_ finished: FlowTake?, _ out: inout Output) {
+        guard isRecording else { return }  // a cancelled take's end: already idle
+        let after = afterStop ?? .preview    // ended by itself (its maximum length): kept for preview
+        let publishing = publishOnSend
+        reset()
+        guard let finished else {
+            transition(to: .idle, &out)
+            return
+        }
+        switch after {
+        case .send:
+            deliver(finished, publishing: publishing, &out)
+        case .preview:
+            take = finished
+            view.duration = finished.duration
+            view.waveform = finished.waveform
+            view.trimStart = 0
+            view.trimEnd = finished.duration
+            out.commands.append(.loadPreview(finished.path))
+            transition(to: .preview, &out)
+        }
+    }
+
+    private mutating func deliver(_ take: FlowTake, publishing: Bool, _ out: inout Output) {
+        out.events.append(.attachmentReady(take))
+        if publishing { out.events.append(.publish(take)) }
+        reset()
+        transition(to: .idle, &out)
+    }
+
+    /// Forgets the take and the gesture (the view is rebuilt by the next transition).
+    private mutating func reset() {
+        pressed = false
+        gesture = nil
+        beginning = false
+        afterStop = nil
+        lockWhenBegun = false
+        whenBegun = nil
+        publishOnSend = false
+        take = nil
+    }
+
+    // MARK: - Views
+
+    private mutating func transition(to state: FlowState, toggled: Bool = false, _ out: inout Output) {
+        let tip = state == .showingTip
+        let kept = (duration: view.duration, waveform: view.waveform, trim: (view.trimStart, view.trimEnd))
+        view = FlowView()
+        view.state = state
+        view.tipVisible = tip
+        view.toggled = toggled
+        if state == .preview {
+            view.duration = kept.duration
+            view.waveform = kept.waveform
+            (view.trimStart, view.trimEnd) = kept.trim
+        } else if state == .locked {
+            view.duration = kept.duration
+        }
+        emitView(&out)
+    }
+
+    private mutating func refreshDescription() {
+        view.accessibleDescription = FlowView.describe(state: view.state, duration: view.duration, toggled: view.toggled,
+                                                       position: view.previewPosition, playing: view.previewPlaying)
+    }
+
+    private mutating func emitView(_ out: inout Output) {
+        refreshDescription()
+        out.events.append(.view(view))
+    }
+
+    private func misuse(_ what: String) -> VoiceNoteError {
+        VoiceNoteError(.misuse, "\(what) in the \(state) state")
+    }
+
+    private struct Output {
+        var commands: [Command] = []
+        var events: [Event] = []
+    }
+}
+
+/// The keys the flow understands (with `keyInputs` on).
+public enum FlowKey: Int32, Sendable {
+    /// Held like the record button.
+    case record = 0
+    /// Cancels a take or discards a preview.
+    case escape = 1
+    /// Sends.
+    case enter = 2
+}
