@@ -65,9 +65,8 @@ let package = Package(
         // The queue player over a channel's messages: connects the player and the next-item provider (neither
         // imports the other).
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments"]),
-        // The recording flow (hold to record, slide to cancel, lock, preview): so far its constants and gesture
-        // maths; it will drive the recorder and the player from above them and the attachments.
-        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore"]),
+        // The recording flow (hold to record, slide to cancel, lock, preview, send) over a recorder and a player.
+        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteWaveform"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [
@@ -100,7 +99,7 @@ let package = Package(
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteCore"]),
+        .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )

@@ -1,0 +1,212 @@
+import VoiceNoteCore
+import VoiceNotePlayer
+import VoiceNoteRecorder
+import VoiceNoteSources
+import VoiceNoteWaveform
+
+/// The hold-to-record button's state machine (`FlowMachine`) over a real recorder and player: a view forwards
+/// pointer and key inputs, and draws what the events say. It has no thread of its own: inputs run on the caller's
+/// thread, the recorder's and player's reports arrive on their event delivery, and timers on the clock's (a
+/// `ManualClock` runs them inside `advance`). One lock orders all of them; no callback runs under it.
+public final class RecordingFlow: @unchecked Sendable {
+    /// The subscribers and their dispatcher.
+    public let events: EventChannel<FlowMachine.Event>
+    /// The number of live levels a view gets while recording.
+    public static let liveLevelCount = 40
+
+    private let recorder: Recorder
+    private let player: Player
+    private let clock: any VoiceNoteClock
+    private let driving = Monitor()
+    // Guarded by `driving`:
+    private var machine: FlowMachine
+    private var closed = false
+    /// Each timer's generation: an action of an older one does nothing (cancelling under the lock would wait for a
+    /// running action that waits for the lock).
+    private var timerGenerations: [FlowMachine.FlowTimer: UInt64] = [:]
+    private var timers: [FlowMachine.FlowTimer: ClockTimer] = [:]
+    /// The flow's subscriptions to the recorder's and the player's events.
+    private var subscriptionIDs: [UInt64] = []
+
+    /// A flow over `recorder` and `player` (the flow begins, stops and cancels takes and plays previews; the host
+    /// keeps them for its own use otherwise). `.invalidArgument` for a bad configuration.
+    public init(recorder: Recorder, player: Player, configuration: FlowConfiguration = FlowConfiguration(),
+                clock: any VoiceNoteClock = MonotonicClock.shared,
+                dispatcher: any EventDispatcher = EventThread.shared) throws(VoiceNoteError) {
+        try configuration.validate()
+        self.recorder = recorder
+        self.player = player
+        self.clock = clock
+        machine = FlowMachine(configuration: configuration)
+        events = EventChannel(dispatcher: dispatcher)
+        let recorderID = try recorder.events.subscribe({ [weak self] event in self?.recorderReported(event) }, release: nil)
+        do {
+            let playerID = try player.subscribe({ [weak self] event in self?.playerReported(event) })
+            subscriptionIDs = [recorderID, playerID]
+        } catch {
+            try? SubscriptionRegistry.shared.end(id: recorderID)
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    /// The view as of the last event.
+    public var view: FlowView { driving.locked { machine.view } }
+
+    /// Ends the flow: a running take is cancelled (its file deleted), the preview's player stopped, timers
+    /// cancelled; no event of this flow is delivered after this returns. The recorder and player stay the host's.
+    public func close() {
+        let (subscriptionIDs, timers, wasRecording): ([UInt64], [ClockTimer], Bool) = driving.locked {
+            guard !closed else { return ([], [], false) }
+            closed = true
+            defer { self.subscriptionIDs = []; self.timers = [:] }
+            return (self.subscriptionIDs, Array(self.timers.values), machine.state == .recording || machine.state == .locked)
+        }
+        for id in subscriptionIDs { try? SubscriptionRegistry.shared.end(id: id) }
+        for timer in timers { timer.cancel() }
+        if wasRecording { try? recorder.cancel() }
+        events.close()
+    }
+
+    // MARK: - Inputs
+
+    /// The button pressed at (x, y), in the button's coordinates (the gestures are measured from here).
+    public func press(x: Double, y: Double) throws(VoiceNoteError) { try drive(.press(x: x, y: y)) }
+    /// The button released.
+    public func release() throws(VoiceNoteError) { try drive(.release) }
+    /// The pointer moved to (x, y) while the button is held.
+    public func move(x: Double, y: Double) throws(VoiceNoteError) { try drive(.move(x: x, y: y)) }
+    /// A key down or up (with `keyInputs` on; ignored otherwise).
+    public func keyDown(_ key: FlowKey) throws(VoiceNoteError) { try drive(.keyDown(key)) }
+    public func keyUp(_ key: FlowKey) throws(VoiceNoteError) { try drive(.keyUp(key)) }
+    /// Locks a held take (recording only; `.misuse` otherwise).
+    public func lock() throws(VoiceNoteError) { try drive(.lock) }
+    /// Cancels a take (its file deleted) or discards a preview; nothing otherwise.
+    public func cancel() throws(VoiceNoteError) { try drive(.cancel) }
+    /// Stops a take into preview (recording or locked; `.misuse` otherwise).
+    public func stop() throws(VoiceNoteError) { try drive(.stop) }
+    /// Deletes the take or the preview and goes idle (`.misuse` when there is none).
+    public func discard() throws(VoiceNoteError) { try drive(.discard) }
+    /// Hands the take to the composer (`attachmentReady`, then `publish` when confirmation is not required),
+    /// stopping a running take first (`.misuse` when there is none).
+    public func send() throws(VoiceNoteError) { try drive(.send) }
+    /// As `send`, always followed by `publish`.
+    public func confirm() throws(VoiceNoteError) { try drive(.confirm) }
+    /// Plays, pauses or seeks the preview (`.misuse` outside preview).
+    public func play() throws(VoiceNoteError) { try drive(.play) }
+    public func pause() throws(VoiceNoteError) { try drive(.pause) }
+    public func seek(to seconds: Double) throws(VoiceNoteError) { try drive(.seek(seconds)) }
+    /// The view was hidden: a take stops into preview, a playing preview pauses.
+    public func deactivate() throws(VoiceNoteError) { try drive(.deactivate) }
+
+    // MARK: - Driving the machine
+
+    private func drive(_ input: FlowMachine.Input) throws(VoiceNoteError) {
+        try driving.locked { () throws(VoiceNoteError) in
+            guard !closed else { throw VoiceNoteError(.misuse, "the recording flow was closed") }
+            let (commands, events) = try machine.handle(input)
+            carryOut(commands, events)
+        }
+    }
+
+    private func report(_ outcome: FlowMachine.Outcome) {
+        driving.locked {
+            guard !closed else { return }
+            let (commands, events) = machine.handle(outcome)
+            carryOut(commands, events)
+        }
+    }
+
+    /// Emits `events`, then does `commands` in order, feeding what they report back at once (with `driving` held).
+    private func carryOut(_ commands: [FlowMachine.Command], _ events: [FlowMachine.Event]) {
+        for event in events { self.events.emit(event) }
+        for command in commands {
+            switch command {
+            case .beginRecording:
+                try? player.stop()
+                let outcome: FlowMachine.Outcome
+                do {
+                    try recorder.begin()
+                    outcome = .recordingBegan
+                } catch {
+                    outcome = .recordingFailed(error)
+                }
+                let (more, moreEvents) = machine.handle(outcome)
+                carryOut(more, moreEvents)
+            case .stopRecording:
+                do { try recorder.stop() } catch {
+                    let (more, moreEvents) = machine.handle(.recordingFailed(error))
+                    carryOut(more, moreEvents)
+                }
+            case .cancelRecording:
+                try? recorder.cancel()
+            case .loadPreview(let path):
+                attempt { () throws(VoiceNoteError) in try player.load(.file(path), autoplay: false) }
+            case .playPreview: attempt { () throws(VoiceNoteError) in try player.play() }
+            case .pausePreview: attempt { () throws(VoiceNoteError) in try player.pause() }
+            case .stopPreview: try? player.stop()
+            case .seekPreview(let seconds): attempt { () throws(VoiceNoteError) in try player.seek(to: seconds) }
+            case .deleteFile(let path): try? FileSystem.remove(path)
+            case .startTimer(let timer, let seconds):
+                let generation = (timerGenerations[timer] ?? 0) + 1
+                timerGenerations[timer] = generation
+                timers[timer] = clock.schedule(after: seconds) { [weak self] in self?.timerFired(timer, generation) }
+            case .cancelTimer(let timer):
+                timerGenerations[timer] = (timerGenerations[timer] ?? 0) + 1
+            }
+        }
+    }
+
+    /// A player call whose failure is reported as a `failed` event (the flow's state stays).
+    private func attempt(_ call: () throws(VoiceNoteError) -> Void) {
+        do { try call() } catch { events.emit(.failed(error)) }
+    }
+
+    private func timerFired(_ timer: FlowMachine.FlowTimer, _ generation: UInt64) {
+        driving.locked {
+            guard !closed, timerGenerations[timer] == generation else { return }
+            let (commands, events) = machine.handle(.timerFired(timer))
+            carryOut(commands, events)
+        }
+    }
+
+    // MARK: - Reports
+
+    private func recorderReported(_ event: RecorderEvent) {
+        switch event {
+        case .context(let context) where context.state == .recording:
+            report(.recordingProgress(duration: context.duration, levels: recorder.levels(last: Self.liveLevelCount)))
+        case .finished(let result):
+            report(.recordingFinished(take(of: result)))
+        case .tooShort:
+            report(.recordingFinished(nil))
+        case .failed(let error):
+            report(.recordingFailed(error))
+        default:
+            break
+        }
+    }
+
+    private func playerReported(_ event: PlayerEvent) {
+        switch event {
+        case .context(let context):
+            report(.previewProgress(position: context.currentTime, playing: context.state == .playing))
+        case .finished:
+            report(.previewProgress(position: 0, playing: false))
+        default:
+            break
+        }
+    }
+
+    /// A finished take with the configuration's number of waveform values (the recorder's 100, or the file's).
+    private func take(of result: RecordingResult) -> FlowTake {
+        let samples = driving.locked { machine.configuration.waveformSamples }
+        var waveform = result.waveform
+        if waveform.count != samples, let source = try? FileSource(path: result.path),
+           let values = try? WaveformAnalysis.waveform(of: source, samples: samples) {
+            waveform = values
+        }
+        return FlowTake(path: result.path, duration: result.duration, waveform: waveform)
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Testing
+import VoiceNoteAudio
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteFlow
+import VoiceNotePlayer
+import VoiceNoteRecorder
+import VoiceNoteSources
+import VoiceNoteTestSupport
+
+/// Whole flows over a real recorder on a virtual microphone (ALSA's `file` plugin reading a tone, unpaced) and a
+/// real player on a file speaker; the flow's time is a manual clock, so nothing sleeps.
+@Suite struct RecordingFlowTests {
+    /// Collects a flow's events as they arrive on the event thread.
+    final class Log: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [FlowMachine.Event] = []
+        func add(_ event: FlowMachine.Event) { lock.withLock { events.append(event) } }
+        var all: [FlowMachine.Event] { lock.withLock { events } }
+        var states: [FlowState] { all.compactMap { if case .view(let view) = $0 { view.state } else { nil } } }
+        var ready: [FlowTake] { all.compactMap { if case .attachmentReady(let take) = $0 { take } else { nil } } }
+        var published: [FlowTake] { all.compactMap { if case .publish(let take) = $0 { take } else { nil } } }
+        var failures: [VoiceNoteError] { all.compactMap { if case .failed(let error) = $0 { error } else { nil } } }
+
+        @discardableResult
+        func wait(_ what: String, until condition: (Log) -> Bool) -> Bool {
+            let met = eventually(seconds: 20, pollMicroseconds: 1000) { condition(self) }
+            if !met { Issue.record("timed out waiting for \(what); events: \(all)") }
+            return met
+        }
+    }
+
+    struct Rig {
+        let directory: String
+        let clock = ManualClock()
+        let recorder: Recorder
+        let player: Player
+        let flow: RecordingFlow
+        let log = Log()
+
+        init(microphone: String? = nil, _ configure: (inout FlowConfiguration) -> Void = { _ in }) throws {
+            directory = try Fixtures.temporaryDirectory()
+            let input = directory + "/mic.raw"
+            // 30 s of tone: the unpaced microphone keeps a take running for the length of a test.
+            try Fixtures.run(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-L", "-t", "raw", input,
+                              "synth", "30", "sine", "300", "vol", "0.3"])
+            var recording = RecorderConfiguration()
+            recording.directory = directory + "/takes"
+            recording.device = DeviceSelection(name: microphone ?? "vn_flow_mic", configuration: microphone == nil ?
+                "pcm.vn_flow_mic { type file slave.pcm { type null } file \"/dev/null\" infile \"\(input)\" format raw }" : nil)
+            recording.focusGroup = nil
+            recorder = try Recorder(configuration: recording)
+            var playing = PlayerConfiguration()
+            playing.device = DeviceSelection(name: "vn_flow_spk", configuration:
+                "pcm.vn_flow_spk { type file slave.pcm { type null } file \"\(directory)/heard.raw\" format raw perm 0644 }")
+            playing.focusGroup = nil
+            player = try Player(configuration: playing)
+            var configuration = FlowConfiguration()
+            configure(&configuration)
+            flow = try RecordingFlow(recorder: recorder, player: player, configuration: configuration, clock: clock)
+            _ = try flow.events.subscribe({ [log] event in log.add(event) }, release: nil)
+        }
+
+        func close() {
+            flow.close()
+            recorder.close()
+            player.close()
+        }
+
+        /// Holds the button down long enough to begin a take, and waits until the take has some audio.
+        func holdToRecord() throws {
+            try flow.press(x: 200, y: 200)
+            try clock.advance(0.5)
+            log.wait("recording") { $0.states.contains(.recording) }
+            #expect(eventually { recorder.context.duration > 0.5 })
+        }
+
+        var takes: [String] { (try? FileSystem.entries(of: directory + "/takes")) ?? [] }
+    }
+
+    @Test func aTapShowsTheTipAndRecordsNothing() throws {
+        let rig = try Rig()
+        defer { rig.close() }
+        try rig.flow.press(x: 10, y: 10)
+        try rig.clock.advance(0.2)
+        try rig.flow.release()
+        rig.log.wait("the tip") { $0.states == [.showingTip] }
+        try rig.clock.advance(2)
+        rig.log.wait("the tip hidden") { $0.states == [.showingTip, .idle] }
+        #expect(rig.recorder.context.state == .stopped && rig.takes.isEmpty)
+    }
+
+    @Test func holdAndReleaseGivesExactlyOneAttachmentAndNoPublish() throws {
+        let rig = try Rig()
+        defer { rig.close() }
+        try rig.holdToRecord()
+        try rig.flow.release()
+        rig.log.wait("the attachment and idle") { $0.ready.count == 1 && $0.states.last == .idle }
+        let take = try #require(rig.log.ready.first)
+        #expect(take.duration > 0.5 && take.waveform.count == 100)
+        #expect(FileManager.default.fileExists(atPath: take.path) && take.path.hasSuffix(".ogg"))
+        let info = try Decoders.info(of: FileSource(path: take.path))
+        #expect(abs(info.duration - take.duration) < 0.001)
+        #expect(rig.log.published.isEmpty)
+    }
+
+    @Test func withoutConfirmationReleasePublishes() throws {
+        let rig = try Rig { $0.confirmationRequired = false }
+        defer { rig.close() }
+        try rig.holdToRecord()
+        try rig.flow.release()
+        rig.log.wait("publish") { $0.published.count == 1 && $0.states.last == .idle }
+        #expect(rig.log.ready == rig.log.published)
+    }
+
+    @Test func slidingLeftCancelsAndDeletesTheTake() throws {
+        let rig = try Rig()
+        defer { rig.close() }
+        try rig.holdToRecord()
+        try rig.flow.move(x: 100, y: 200)
+        rig.log.wait("idle") { $0.states.last == .idle }
+        #expect(eventually { rig.recorder.context.state == .stopped })
+        #expect(rig.takes.isEmpty, "\(rig.takes)")
+        #expect(rig.log.ready.isEmpty)
+    }
+
+    @Test func lockStopPreviewPlaySendAndDiscard() throws {
+        let rig = try Rig()
+        defer { rig.close() }
+        try rig.holdToRecord()
+        try rig.flow.move(x: 200, y: 140)
+        rig.log.wait("locked") { $0.states.last == .locked }
+        try rig.flow.release()
+        try rig.flow.stop()
+        rig.log.wait("preview") { $0.states.last == .preview }
+        let preview = rig.flow.view
+        #expect(preview.duration > 0.5 && preview.waveform.count == 100)
+        #expect(eventually { rig.player.context.state == .paused })
+        try rig.flow.play()
+        rig.log.wait("playing") { log in log.all.contains { if case .view(let view) = $0 { view.previewPlaying } else { false } } }
+        try rig.flow.discard()
+        rig.log.wait("idle") { $0.states.last == .idle }
+        #expect(rig.takes.isEmpty, "\(rig.takes)")
+    }
+
+    @Test func aRecorderThatCannotBeginLeavesTheFlowIdleWithAFailure() throws {
+        let rig = try Rig(microphone: "vn_no_such_microphone")
+        defer { rig.close() }
+        try rig.flow.press(x: 0, y: 0)
+        try rig.clock.advance(0.5)
+        rig.log.wait("the failure") { !$0.failures.isEmpty }
+        #expect(rig.flow.view.state == .idle && !rig.log.states.contains(.recording))
+    }
+
+    @Test func noEventAfterClose() throws {
+        let rig = try Rig()
+        try rig.holdToRecord()
+        rig.flow.close()
+        let count = rig.log.all.count
+        #expect(throws: VoiceNoteError.self) { try rig.flow.release() }
+        #expect(eventually(seconds: 0.3) { rig.log.all.count != count } == false)
+        #expect(eventually { rig.recorder.context.state == .stopped })
+        rig.recorder.close()
+        rig.player.close()
+    }
+}
