@@ -20,11 +20,15 @@ public struct FlowTake: Equatable, Sendable {
     public var duration: Double
     /// Its waveform (the configuration's number of values, 0…1).
     public var waveform: [Float]
+    /// Stream's `voiceRecording` payload of the file before upload (`asset_url` its `file://` URL), as JSON; empty
+    /// when the file could not be read back.
+    public var payloadJSON: String
 
-    public init(path: String, duration: Double, waveform: [Float]) {
+    public init(path: String, duration: Double, waveform: [Float], payloadJSON: String = "") {
         self.path = path
         self.duration = duration
         self.waveform = waveform
+        self.payloadJSON = payloadJSON
     }
 }
 

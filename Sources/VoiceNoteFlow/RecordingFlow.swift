@@ -1,3 +1,4 @@
+import VoiceNoteAttachments
 import VoiceNoteCore
 import VoiceNotePlayer
 import VoiceNoteRecorder
@@ -199,7 +200,8 @@ public final class RecordingFlow: @unchecked Sendable {
         }
     }
 
-    /// A finished take with the configuration's number of waveform values (the recorder's 100, or the file's).
+    /// A finished take with the configuration's number of waveform values (the recorder's 100, or the file's) and
+    /// its `voiceRecording` payload (the recorder's duration and 100 values).
     private func take(of result: RecordingResult) -> FlowTake {
         let samples = driving.locked { machine.configuration.waveformSamples }
         var waveform = result.waveform
@@ -207,6 +209,7 @@ public final class RecordingFlow: @unchecked Sendable {
            let values = try? WaveformAnalysis.waveform(of: source, samples: samples) {
             waveform = values
         }
-        return FlowTake(path: result.path, duration: result.duration, waveform: waveform)
+        let payload = try? VoiceRecordingPayload.fromRecording(path: result.path, duration: result.duration, waveform: result.waveform)
+        return FlowTake(path: result.path, duration: result.duration, waveform: waveform, payloadJSON: payload?.json() ?? "")
     }
 }

@@ -102,6 +102,10 @@ import VoiceNoteTestSupport
         #expect(FileManager.default.fileExists(atPath: take.path) && take.path.hasSuffix(".ogg"))
         let info = try Decoders.info(of: FileSource(path: take.path))
         #expect(abs(info.duration - take.duration) < 0.001)
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(take.payloadJSON.utf8)) as? [String: Any])
+        #expect(payload["type"] as? String == "voiceRecording" && payload["mime_type"] as? String == "audio/ogg")
+        #expect(payload["asset_url"] as? String == "file://" + take.path && (payload["waveform_data"] as? [Double])?.count == 100)
+        #expect(abs((payload["duration"] as? Double ?? 0) - take.duration) < 0.001)
         #expect(rig.log.published.isEmpty)
     }
 
