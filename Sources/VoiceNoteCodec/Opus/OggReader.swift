@@ -2,7 +2,7 @@ import COgg
 import VoiceNoteCore
 import VoiceNoteSources
 
-/// Packets of one logical stream of an Ogg file (the only libogg caller), read from a `ByteSource` or pushed to it
+/// Packets of one logical stream of an Ogg file (with `OggWriter`, the only libogg callers), read from a `ByteSource` or pushed to it
 /// as they are written (a recording's own pages: then "no packet" means "not yet", never the end).
 ///
 /// libogg finds the pages and checks their CRCs (a damaged page is skipped, a truncated last page dropped); the
