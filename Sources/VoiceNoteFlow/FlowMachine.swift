@@ -11,6 +11,8 @@ public struct FlowMachine: Sendable {
         case move(x: Double, y: Double)
         case lock, cancel, stop, discard, send, confirm, play, pause, deactivate
         case seek(Double)
+        /// Cuts the previewed take to `start ..< end` seconds.
+        case trim(start: Double, end: Double)
         /// A key went down or up (only with `keyInputs` on).
         case keyDown(FlowKey), keyUp(FlowKey)
     }
@@ -28,6 +30,9 @@ public struct FlowMachine: Sendable {
         case recordingFailed(VoiceNoteError)
         /// The preview's player moved or started or stopped playing.
         case previewProgress(position: Double, playing: Bool)
+        /// `trimTake` rewrote the take (its new length and waveform), or failed (the take is as it was).
+        case trimmed(FlowTake)
+        case trimFailed(VoiceNoteError)
     }
 
     /// What the flow asks of its parts.
@@ -45,6 +50,8 @@ public struct FlowMachine: Sendable {
         case seekPreview(Double)
         /// Delete a finished take's file.
         case deleteFile(String)
+        /// Stop the player and rewrite the take's file to `start ..< end` seconds; `trimmed` or `trimFailed` follows.
+        case trimTake(path: String, start: Double, end: Double)
         case startTimer(FlowTimer, after: Double)
         case cancelTimer(FlowTimer)
     }
@@ -84,6 +91,8 @@ public struct FlowMachine: Sendable {
     private var whenBegun: WhenBegun?
     private enum WhenBegun { case send, cancel }
     private var take: FlowTake?
+    /// A `trimTake` is being carried out.
+    private var trimming = false
 
     /// A machine at `idle`. `configuration` must be valid.
     public init(configuration: FlowConfiguration) {
@@ -115,6 +124,13 @@ public struct FlowMachine: Sendable {
         case .discard:
             guard state != .idle, state != .showingTip else { throw misuse("discard") }
             discard(&out)
+        case .trim(let start, let end):
+            guard state == .preview, let take, !trimming else { throw misuse("trim") }
+            guard start.isFinite, end.isFinite, start >= 0, end > start, end <= take.duration + 1e-9 else {
+                throw VoiceNoteError(.invalidArgument, "trim to 0 ≤ start < end ≤ \(take.duration) s, not \(start)…\(end)")
+            }
+            trimming = true
+            out.commands.append(.trimTake(path: take.path, start: start, end: min(end, take.duration)))
         case .play, .pause, .seek:
             guard state == .preview else { throw misuse("play, pause and seek") }
             if case .seek(let seconds) = input {
@@ -162,6 +178,20 @@ public struct FlowMachine: Sendable {
             } else {
                 out.events.append(.failed(error))
             }
+        case .trimmed(let trimmed):
+            guard state == .preview, trimming else { break }
+            trimming = false
+            take = trimmed
+            view.duration = trimmed.duration
+            view.waveform = trimmed.waveform
+            view.trimStart = 0
+            view.trimEnd = trimmed.duration
+            out.commands.append(.loadPreview(trimmed.path))
+            transition(to: .preview, &out)
+        case .trimFailed(let error):
+            guard trimming else { break }
+            trimming = false
+            out.events.append(.failed(error))
         case .previewProgress(let position, let playing):
             guard state == .preview else { break }
             view.previewPosition = position
@@ -351,6 +381,7 @@ public struct FlowMachine: Sendable {
         afterStop = nil
         lockWhenBegun = false
         whenBegun = nil
+        trimming = false
         publishOnSend = false
         take = nil
     }

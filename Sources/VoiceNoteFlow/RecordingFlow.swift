@@ -1,4 +1,5 @@
 import VoiceNoteAttachments
+import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNotePlayer
 import VoiceNoteRecorder
@@ -98,6 +99,10 @@ public final class RecordingFlow: @unchecked Sendable {
     public func play() throws(VoiceNoteError) { try drive(.play) }
     public func pause() throws(VoiceNoteError) { try drive(.pause) }
     public func seek(to seconds: Double) throws(VoiceNoteError) { try drive(.seek(seconds)) }
+    /// Cuts the previewed take to `start ..< end` seconds (Ogg Opus: sample-exact, no re-encoding; the file is
+    /// replaced only once the new one is whole), then previews it again (`.misuse` outside preview,
+    /// `.invalidArgument` for a range outside the take; a failure to rewrite arrives as a `failed` event).
+    public func trim(start: Double, end: Double) throws(VoiceNoteError) { try drive(.trim(start: start, end: end)) }
     /// The view was hidden: a take stops into preview, a playing preview pauses.
     public func deactivate() throws(VoiceNoteError) { try drive(.deactivate) }
 
@@ -149,6 +154,20 @@ public final class RecordingFlow: @unchecked Sendable {
             case .stopPreview: try? player.stop()
             case .seekPreview(let seconds): attempt { () throws(VoiceNoteError) in try player.seek(to: seconds) }
             case .deleteFile(let path): try? FileSystem.remove(path)
+            case .trimTake(let path, let start, let end):
+                try? player.stop()
+                let outcome: FlowMachine.Outcome
+                do throws(VoiceNoteError) {
+                    guard path.hasSuffix(".ogg") else {
+                        throw VoiceNoteError(.unsupported, "trimming an AAC take is not supported yet; Ogg Opus takes are trimmed")
+                    }
+                    let samples = try OpusTrim.trim(path, start: start, end: end)
+                    outcome = .trimmed(try trimmedTake(path, seconds: Double(samples) / 48_000))
+                } catch {
+                    outcome = .trimFailed(error)
+                }
+                let (more, moreEvents) = machine.handle(outcome)
+                carryOut(more, moreEvents)
             case .startTimer(let timer, let seconds):
                 let generation = (timerGenerations[timer] ?? 0) + 1
                 timerGenerations[timer] = generation
@@ -198,6 +217,13 @@ public final class RecordingFlow: @unchecked Sendable {
         default:
             break
         }
+    }
+
+    /// A trimmed take read back: its waveform and payload from the new file.
+    private func trimmedTake(_ path: String, seconds: Double) throws(VoiceNoteError) -> FlowTake {
+        let waveform = try WaveformAnalysis.waveform(of: FileSource(path: path), samples: machine.configuration.waveformSamples)
+        let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: seconds)
+        return FlowTake(path: path, duration: seconds, waveform: waveform, payloadJSON: payload.json())
     }
 
     /// A finished take with the configuration's number of waveform values (the recorder's 100, or the file's) and

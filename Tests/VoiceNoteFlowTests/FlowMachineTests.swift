@@ -56,6 +56,8 @@ import VoiceNoteFlow
                     report(.recordingFinished(take))
                 case .cancelRecording:
                     report(.recordingFinished(nil))
+                case .trimTake(let path, let start, let end):
+                    report(.trimmed(FlowTake(path: path, duration: end - start, waveform: [1])))
                 default:
                     break
                 }
@@ -131,6 +133,20 @@ import VoiceNoteFlow
         try rig.input(.confirm)
         #expect(Array(rig.events.suffix(3)) == [.attachmentReady(rig.take), .publish(rig.take), .view(rig.views.last!)])
         #expect(rig.state == .idle && rig.commands.contains(.stopPreview))
+    }
+
+    @Test func trimInPreviewPreviewsTheNewTake() throws {
+        let rig = try Rig().input(.press(x: 0, y: 0))
+        try rig.advance(0.5)
+        try rig.input(.lock).input(.stop)
+        #expect(throws: VoiceNoteError.self) { try rig.input(.trim(start: 1, end: 4)) }  // past the take's 3.2 s
+        #expect(throws: VoiceNoteError.self) { try rig.input(.trim(start: 2, end: 1)) }
+        try rig.input(.trim(start: 0.5, end: 2))
+        #expect(rig.commands.suffix(2) == [.trimTake(path: rig.take.path, start: 0.5, end: 2), .loadPreview(rig.take.path)])
+        let view = try #require(rig.views.last)
+        #expect(view.state == .preview && view.duration == 1.5 && view.trimEnd == 1.5 && view.waveform == [1])
+        try rig.input(.send)
+        #expect(rig.events.contains(.attachmentReady(FlowTake(path: rig.take.path, duration: 1.5, waveform: [1]))))
     }
 
     @Test func discardDeletesThePreviewedFile() throws {

@@ -148,6 +148,26 @@ import VoiceNoteTestSupport
         #expect(rig.takes.isEmpty, "\(rig.takes)")
     }
 
+    @Test func trimInPreviewRewritesTheTakeSampleExact() throws {
+        let rig = try Rig()
+        defer { rig.close() }
+        try rig.holdToRecord()
+        #expect(eventually { rig.recorder.context.duration > 1.2 })
+        try rig.flow.lock()
+        try rig.flow.stop()
+        rig.log.wait("preview") { $0.states.last == .preview }
+        try rig.flow.trim(start: 0.2, end: 0.7)
+        let view = rig.flow.view
+        #expect(view.state == .preview && abs(view.duration - 0.5) < 1e-9 && view.trimEnd == view.duration && view.waveform.count == 100)
+        try rig.flow.send()
+        rig.log.wait("the attachment") { $0.ready.count == 1 }
+        let take = try #require(rig.log.ready.first)
+        let decoded = try Fixtures.run(["ffmpeg", "-nostdin", "-v", "error", "-i", take.path, "-f", "s16le", "-ac", "1", "-"]).count / 2
+        #expect(decoded == 24_000, "the trimmed take decodes to \(decoded) samples")
+        _ = try Fixtures.run(["opusinfo", take.path])
+        #expect(take.payloadJSON.contains("\"duration\":0.5"))
+    }
+
     @Test func aRecorderThatCannotBeginLeavesTheFlowIdleWithAFailure() throws {
         let rig = try Rig(microphone: "vn_no_such_microphone")
         defer { rig.close() }
