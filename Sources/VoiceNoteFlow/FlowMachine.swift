@@ -304,8 +304,11 @@ public struct FlowMachine: Sendable {
     private mutating func send(publishing: Bool, _ out: inout Output) throws(VoiceNoteError) {
         switch state {
         case .recording, .locked:
-            guard afterStop == nil else { return }
-            stopTake(then: .send, &out)
+            if afterStop == nil {
+                stopTake(then: .send, &out)
+            } else {
+                afterStop = .send  // stopped into preview already: the file, once finished, is sent instead
+            }
             publishOnSend = publishing
         case .preview:
             guard let take else { throw misuse("send") }

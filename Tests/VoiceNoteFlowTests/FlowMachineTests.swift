@@ -149,6 +149,19 @@ import VoiceNoteFlow
         #expect(rig.events.contains(.attachmentReady(FlowTake(path: rig.take.path, duration: 1.5, waveform: [1]))))
     }
 
+    @Test func sendAfterStopButBeforeTheFileIsFinishedSendsIt() throws {
+        let rig = try Rig().input(.press(x: 0, y: 0))
+        try rig.advance(0.5)
+        try rig.input(.lock)
+        var machine = rig.machine
+        let (stopCommands, _) = try machine.handle(.stop)  // the recorder has not finished the file yet
+        #expect(stopCommands == [.stopRecording])
+        let (sendCommands, sendEvents) = try machine.handle(.send)
+        #expect(sendCommands.isEmpty && sendEvents.isEmpty)
+        let (_, events) = machine.handle(.recordingFinished(rig.take))
+        #expect(events.first == .attachmentReady(rig.take) && machine.state == .idle)
+    }
+
     @Test func discardDeletesThePreviewedFile() throws {
         let rig = try Rig().input(.press(x: 0, y: 0))
         try rig.advance(0.5)
