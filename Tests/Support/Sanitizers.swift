@@ -7,9 +7,17 @@ import Glibc
 /// memory budgets measured on whole processes of this build are loosened under them.
 public enum Sanitizers {
     /// True when the TSan or ASan runtime is in the process.
-    public static let active: Bool = {
+    public static let active: Bool = thread || address
+
+    /// True when the ThreadSanitizer runtime is in the process.
+    public static let thread: Bool = linked("__tsan_init")
+
+    /// True when the AddressSanitizer runtime is in the process.
+    public static let address: Bool = linked("__asan_init")
+
+    private static func linked(_ symbol: String) -> Bool {
         let handle = dlopen(nil, RTLD_NOW)
         defer { if let handle { dlclose(handle) } }
-        return dlsym(handle, "__tsan_init") != nil || dlsym(handle, "__asan_init") != nil
-    }()
+        return dlsym(handle, symbol) != nil
+    }
 }

@@ -46,11 +46,13 @@ import VoiceNoteTestSupport
         }
     }
 
+    /// Every order, three rounds; one round under ThreadSanitizer, where 2,340 recorders took four minutes, the whole
+    /// TSan run's length (every order still runs there; the plain and ASan runs repeat them).
     @Test func everyOrderOfUpToFourCallsEndsInAWholeFileOrNothing() throws {
         #expect(Self.sequences.count == 5 + 25 + 125 + 625)
         let directory = try Fixtures.temporaryDirectory()
         var problems: [String] = []
-        for round in 0..<3 {
+        for round in 0..<(Sanitizers.thread ? 1 : 3) {
             for sequence in Self.sequences {
                 problems += try run(sequence, in: directory + "/r\(round)")
                 if problems.count > 20 { break }

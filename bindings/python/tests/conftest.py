@@ -10,7 +10,7 @@ from typing import Iterator, List
 import pytest
 
 from helpers import Recorder
-from audiofiles import Media, find_cli, make_media, make_tones
+from audiofiles import Media, find_cli, is_tsan_build, loaded_library_path, make_media, make_tones
 from microphones import Speech, make_speech
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
@@ -42,6 +42,8 @@ def cli() -> Path:
     path = find_cli()
     if path is None:
         pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
+    if is_tsan_build(loaded_library_path()):
+        pytest.skip("the CLI is the release build, not the library under ThreadSanitizer: its suites run in the plain run")
     return path
 
 
