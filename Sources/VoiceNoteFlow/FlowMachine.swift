@@ -181,13 +181,7 @@ public struct FlowMachine: Sendable {
         case .trimmed(let trimmed):
             guard state == .preview, trimming else { break }
             trimming = false
-            take = trimmed
-            view.duration = trimmed.duration
-            view.waveform = trimmed.waveform
-            view.trimStart = 0
-            view.trimEnd = trimmed.duration
-            out.commands.append(.loadPreview(trimmed.path))
-            transition(to: .preview, &out)
+            preview(trimmed, &out)
         case .trimFailed(let error):
             guard trimming else { break }
             trimming = false
@@ -359,14 +353,19 @@ public struct FlowMachine: Sendable {
         case .send:
             deliver(finished, publishing: publishing, &out)
         case .preview:
-            take = finished
-            view.duration = finished.duration
-            view.waveform = finished.waveform
-            view.trimStart = 0
-            view.trimEnd = finished.duration
-            out.commands.append(.loadPreview(finished.path))
-            transition(to: .preview, &out)
+            preview(finished, &out)
         }
+    }
+
+    /// Enters preview with `take`: its length, waveform and whole range, the player loaded with it at 0.
+    private mutating func preview(_ take: FlowTake, _ out: inout Output) {
+        self.take = take
+        view.duration = take.duration
+        view.waveform = take.waveform
+        view.trimStart = 0
+        view.trimEnd = take.duration
+        out.commands.append(.loadPreview(take.path))
+        transition(to: .preview, &out)
     }
 
     private mutating func deliver(_ take: FlowTake, publishing: Bool, _ out: inout Output) {
