@@ -39,6 +39,9 @@ final class FFmpegDecoder: AudioDecoder {
     /// The first audio, decoded by `init` (interleaved, already delivered as far as the counters go): handed out
     /// before anything else.
     private var primed: [Int16] = []
+    /// The length was counted from every frame header (an MP3 without an information frame, ADTS): the bytes
+    /// already bound it, so the packet scan of `checkLength` would only do the same walk again.
+    private var lengthIsCounted = false
 
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
     static let errorEOF = -Int32(bitPattern: UInt32(0x20) << 24 | UInt32(0x46) << 16 | UInt32(0x4F) << 8 | UInt32(0x45))
@@ -146,9 +149,10 @@ final class FFmpegDecoder: AudioDecoder {
     /// is bounded by the bytes already): the packets are read once without decoding, and a statement longer than
     /// what the decoder will output from them becomes that. Only for codecs whose packets state their own durations
     /// exactly; FFmpeg's Ogg demuxer, for one, only approximates Vorbis packet durations (4 % short on speech), which
-    /// would cut real audio.
+    /// would cut real audio. A length counted from the frame headers is skipped: the walk was already bounded by
+    /// the bytes (an MP3's Xing tag is not, and is checked).
     private func checkLength(name: String) throws(VoiceNoteError) {
-        guard let format, !info.durationIsEstimate, info.duration > 0, let stream = format.pointee.streams[Int(streamIndex)],
+        guard let format, !lengthIsCounted, !info.durationIsEstimate, info.duration > 0, let stream = format.pointee.streams[Int(streamIndex)],
               let parameters = stream.pointee.codecpar, Self.hasExactPacketDurations(parameters.pointee.codec_id) else {
             return
         }
@@ -170,6 +174,7 @@ final class FFmpegDecoder: AudioDecoder {
     private func countedLength(_ codecID: AVCodecID, _ format: UnsafeMutablePointer<AVFormatContext>) throws(VoiceNoteError) -> FrameCount? {
         let source = box.takeUnretainedValue().source
         let counted: FrameCount?
+        var countedFromFrames = false
         if codecID == AV_CODEC_ID_MP3 {
             let resume = source.position
             try source.seek(to: 0)
@@ -179,13 +184,16 @@ final class FFmpegDecoder: AudioDecoder {
                 counted = FrameCount(samples: tag.samples, sampleRate: tag.sampleRate)
             } else {
                 counted = MP3LengthTag.hasInformationFrame(prefix: prefix) ? nil : try MP3LengthTag.countFrames(source)
+                countedFromFrames = counted != nil
             }
         } else if codecID == AV_CODEC_ID_AAC, let demuxer = format.pointee.iformat, String(cString: demuxer.pointee.name) == "aac" {
             counted = try ADTSLength.count(source)
+            countedFromFrames = counted != nil
         } else {
             counted = nil
         }
         guard let counted, counted.sampleRate == outputRate else { return nil }
+        lengthIsCounted = countedFromFrames
         return counted
     }
 
