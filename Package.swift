@@ -71,7 +71,7 @@ let package = Package(
             name: "VoiceNoteABI",
             dependencies: [
                 "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform",
-                "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteQueue", "CVoiceNote", "CShims",
+                "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteQueue", "VoiceNoteFlow", "CVoiceNote", "CShims",
             ]
         ),
         .executableTarget(

@@ -2537,6 +2537,483 @@ int vn_uploader_copy_result(vn_uploader *uploader, char **out_payload_json);
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Recording flow
+ *
+ * The hold-to-record button as one object with no thread and no toolkit of its own (docs/flow.md): the host
+ * forwards pointer and key inputs, and draws what the events say. A press held for the minimum press begins a take
+ * (a shorter one shows the tip); sliding left by the cancel distance cancels it (its file deleted); sliding up by
+ * the lock distance locks it; release sends it. Stop puts a take in preview, where it can be played, trimmed,
+ * discarded or sent. Sending emits #VN_FLOW_EVENT_ATTACHMENT_READY (the file, its duration, waveform and
+ * `voiceRecording` payload), followed by #VN_FLOW_EVENT_PUBLISH when confirmation is not required or on
+ * vn_flow_confirm(). Gestures are measured from the press point, in the host's pixels.
+ *
+ * Inputs run on the caller's thread; the flow reacts to its recorder's and player's events, and to its clock's
+ * timers, and one lock orders all of them. Events are delivered like every other object's (the event thread, or the
+ * event loop set in the options), one per transition, never under a library lock. Pointer and key inputs that mean
+ * nothing in a state are ignored (a view sends them whatever the state); commands that mean nothing there return
+ * #VN_E_MISUSE and change nothing.
+ * @{ */
+
+/** A recording flow. \since 0.1.0 */
+typedef struct vn_flow vn_flow;
+/** A recording flow's settings, read at vn_flow_create(). \since 0.1.0 */
+typedef struct vn_flow_options vn_flow_options;
+/** A clock that moves only when told to, for tests and scripted demos: the flow's timers (the minimum press, the
+ *  tip's hiding) fire inside vn_manual_clock_advance(), in order. \since 0.1.0 */
+typedef struct vn_manual_clock vn_manual_clock;
+
+/** The states of a recording flow. \since 0.1.0 */
+typedef enum vn_flow_state {
+    VN_FLOW_IDLE = 0,        /**< Nothing happens; the record button waits. */
+    VN_FLOW_SHOWING_TIP = 1, /**< The button was tapped, not held: the tip shows for a while. */
+    VN_FLOW_RECORDING = 2,   /**< A take runs while the button is held (toggle mode: until the next press). */
+    VN_FLOW_LOCKED = 3,      /**< A take runs with no finger on the button: discard, stop or send. */
+    VN_FLOW_PREVIEW = 4      /**< The finished take waits: play, trim, discard or send. */
+} vn_flow_state;
+
+/** The keys a flow understands when its key inputs are on. \since 0.1.0 */
+typedef enum vn_flow_key {
+    VN_FLOW_KEY_RECORD = 0, /**< Held like the record button. */
+    VN_FLOW_KEY_ESCAPE = 1, /**< Cancels a take or discards a preview. */
+    VN_FLOW_KEY_ENTER = 2   /**< Sends. */
+} vn_flow_key;
+
+/**
+ * Creates a manual clock at time 0.
+ *
+ * \param out receives the clock; destroy it with vn_manual_clock_destroy() after the flows that use it.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_manual_clock_create(vn_manual_clock **out);
+
+/**
+ * Moves a manual clock forward, firing every timer that falls due, in order, on the calling thread.
+ *
+ * \param clock the clock.
+ * \param seconds how far, finite and ≥ 0.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed clock; #VN_E_INVALID_ARG for a negative or non-finite time.
+ * \threadsafety Any thread, one at a time; not inside a flow's callback for a flow on this clock.
+ * \since 0.1.0
+ */
+int vn_manual_clock_advance(vn_manual_clock *clock, double seconds);
+
+/**
+ * Destroys a manual clock: it moves no more, so timers not yet fired never fire. A flow still using it keeps it
+ * alive until the flow is destroyed. NULL is ignored.
+ *
+ * \param clock the clock.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_manual_clock_destroy(vn_manual_clock *clock);
+
+/**
+ * Creates flow options with the defaults: cancel distance 75 px, lock distance 50 px, minimum press 0.5 s, tip
+ * shown 2 s, 100 waveform values, confirmation required, toggle mode and key inputs off, the monotonic clock, events
+ * on the event thread.
+ *
+ * \param out receives the options; destroy them with vn_flow_options_destroy().
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_create(vn_flow_options **out);
+
+/**
+ * Destroys flow options. NULL is ignored.
+ *
+ * \param options the options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_flow_options_destroy(vn_flow_options *options);
+
+/**
+ * Sets the gesture distances, in the host's pixels from the press point.
+ *
+ * \param options the options.
+ * \param slide_to_cancel how far left cancels a take; finite, > 0.
+ * \param lock how far up locks it; finite, > 0.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a distance out of range.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_distances(vn_flow_options *options, double slide_to_cancel, double lock);
+
+/**
+ * Sets the flow's times.
+ *
+ * \param options the options.
+ * \param minimum_press_s how long the button is held before a take begins; finite, > 0.
+ * \param hide_tip_s how long the tip stays shown; finite, ≥ 0.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a time out of range.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_times(vn_flow_options *options, double minimum_press_s, double hide_tip_s);
+
+/**
+ * Sets how many values a take's waveform has in the flow's events (its payload keeps
+ * #VN_WAVEFORM_DEFAULT_SAMPLES).
+ *
+ * \param options the options.
+ * \param samples 1…1048576.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG out of range.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_waveform_samples(vn_flow_options *options, size_t samples);
+
+/**
+ * Sets whether a sent take waits for vn_flow_confirm() (non-zero, the default) or is published at once.
+ *
+ * \param options the options.
+ * \param required non-zero to wait for confirmation.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_confirmation_required(vn_flow_options *options, int required);
+
+/**
+ * Turns toggle mode on or off (off by default), for people who cannot hold a button: a press released before the
+ * minimum press starts a locked take, and the next press stops it into preview. A longer press still records while
+ * held.
+ *
+ * \param options the options.
+ * \param enabled non-zero for toggle mode.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_toggle_mode(vn_flow_options *options, int enabled);
+
+/**
+ * Turns key inputs on or off (off by default: vn_flow_key_down() and vn_flow_key_up() are then ignored). On: the
+ * record key is held like the button, Escape cancels, Enter sends.
+ *
+ * \param options the options.
+ * \param enabled non-zero for key inputs.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_key_inputs(vn_flow_options *options, int enabled);
+
+/**
+ * Delivers the flow's events through `loop` (vn_event_loop_dispatch() on the host's thread) instead of the event
+ * thread.
+ *
+ * \param options the options.
+ * \param loop the loop, or NULL for the event thread. It must outlive the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed loop.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_event_loop(vn_flow_options *options, vn_event_loop *loop);
+
+/**
+ * Runs the flow's timers on `clock` instead of the monotonic clock.
+ *
+ * \param options the options.
+ * \param clock a manual clock, or NULL for the monotonic clock.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed clock.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_clock(vn_flow_options *options, vn_manual_clock *clock);
+
+/**
+ * Creates a recording flow over a recorder and a player (the flow begins, stops and cancels takes, and plays
+ * previews; a take's beginning stops the player). Both stay the host's and must outlive the flow.
+ *
+ * \param recorder the recorder.
+ * \param player the player.
+ * \param options the options, or NULL for the defaults.
+ * \param out receives the flow; destroy it with vn_flow_destroy().
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder, player or options; #VN_E_INVALID_ARG when `out`
+ *          is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_create(vn_recorder *recorder, vn_player *player, const vn_flow_options *options, vn_flow **out);
+
+/**
+ * Destroys a flow: a running take is cancelled (its file deleted), the preview's player stopped, timers cancelled;
+ * no callback of the flow runs after this returns. A take in preview stays on disk. NULL is ignored.
+ *
+ * \param flow the flow.
+ * \threadsafety Any thread, including inside the flow's own callbacks.
+ * \since 0.1.0
+ */
+void vn_flow_destroy(vn_flow *flow);
+
+/**
+ * The button was pressed at (x, y), in the button's coordinates; the gestures are measured from here.
+ *
+ * \param flow the flow.
+ * \param x,y the press point; finite.
+ * \returns #VN_OK (also when ignored in this state); #VN_E_MISUSE for a NULL or destroyed flow;
+ *          #VN_E_INVALID_ARG for a coordinate that is not finite.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_press(vn_flow *flow, double x, double y);
+
+/**
+ * The button was released: a held take is sent, a press shorter than the minimum shows the tip (toggle mode: starts
+ * a locked take).
+ *
+ * \param flow the flow.
+ * \returns #VN_OK (also when ignored in this state); #VN_E_MISUSE for a NULL or destroyed flow.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_release(vn_flow *flow);
+
+/**
+ * The pointer moved to (x, y) while the button is held: slide left to cancel, up to lock.
+ *
+ * \param flow the flow.
+ * \param x,y the pointer; finite.
+ * \returns #VN_OK (also when ignored in this state); #VN_E_MISUSE for a NULL or destroyed flow;
+ *          #VN_E_INVALID_ARG for a coordinate that is not finite.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_move(vn_flow *flow, double x, double y);
+
+/**
+ * A key went down (with key inputs on; ignored otherwise).
+ *
+ * \param flow the flow.
+ * \param key a #vn_flow_key.
+ * \returns #VN_OK (also when ignored); #VN_E_MISUSE for a NULL or destroyed flow; #VN_E_INVALID_ARG for an
+ *          unknown key.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_key_down(vn_flow *flow, int key);
+
+/**
+ * A key went up (with key inputs on; ignored otherwise).
+ *
+ * \param flow the flow.
+ * \param key a #vn_flow_key.
+ * \returns #VN_OK (also when ignored); #VN_E_MISUSE for a NULL or destroyed flow; #VN_E_INVALID_ARG for an
+ *          unknown key.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_key_up(vn_flow *flow, int key);
+
+/**
+ * Locks a held take (the lock button, or a host's own gesture).
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or outside #VN_FLOW_RECORDING.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_lock(vn_flow *flow);
+
+/**
+ * Cancels a take (its file deleted) or discards a preview; does nothing otherwise.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_cancel(vn_flow *flow);
+
+/**
+ * Stops a take into preview.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or when no take runs.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_stop(vn_flow *flow);
+
+/**
+ * Deletes the take or the preview and goes idle.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or when there is no take.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_discard(vn_flow *flow);
+
+/**
+ * Hands the take to the composer: a running take is stopped first; #VN_FLOW_EVENT_ATTACHMENT_READY follows, then
+ * #VN_FLOW_EVENT_PUBLISH when confirmation is not required.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or when there is no take.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_send(vn_flow *flow);
+
+/**
+ * As vn_flow_send(), always followed by #VN_FLOW_EVENT_PUBLISH.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or when there is no take.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_confirm(vn_flow *flow);
+
+/**
+ * Plays the preview (a player failure arrives as #VN_FLOW_EVENT_FAILED; the state stays).
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or outside #VN_FLOW_PREVIEW.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_play(vn_flow *flow);
+
+/**
+ * Pauses the preview.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or outside #VN_FLOW_PREVIEW.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_pause(vn_flow *flow);
+
+/**
+ * Moves the preview to `seconds` (clamped to the take).
+ *
+ * \param flow the flow.
+ * \param seconds the position; finite.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or outside #VN_FLOW_PREVIEW; #VN_E_INVALID_ARG for a
+ *          time that is not finite.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_seek(vn_flow *flow, double seconds);
+
+/**
+ * Cuts the previewed take to `start_s … end_s`, then previews it again with its new duration and waveform. Ogg
+ * Opus takes are cut sample-exactly without re-encoding; the file is replaced only once the new one is whole, so a
+ * crash mid-trim loses nothing. A failure to rewrite arrives as #VN_FLOW_EVENT_FAILED (AAC takes:
+ * #VN_E_UNSUPPORTED), the take as it was.
+ *
+ * \param flow the flow.
+ * \param start_s,end_s the range to keep: 0 ≤ start_s < end_s ≤ the take's duration.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, outside #VN_FLOW_PREVIEW or while a trim runs;
+ *          #VN_E_INVALID_ARG for a range outside the take.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_trim(vn_flow *flow, double start_s, double end_s);
+
+/**
+ * The view was hidden (the window lost focus, the conversation closed): a take stops into preview, a playing
+ * preview pauses.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_deactivate(vn_flow *flow);
+
+/**
+ * Reads the flow's state.
+ *
+ * \param flow the flow.
+ * \param out_state receives a #vn_flow_state.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow; #VN_E_INVALID_ARG when `out_state` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_get_state(vn_flow *flow, int *out_state);
+
+/** Everything a view draws for the flow, as of one event. Pointers are valid during the callback. \since 0.1.0 */
+typedef struct vn_flow_view {
+    size_t size;                  /**< sizeof(vn_flow_view) as the library knows it. */
+    int state;                    /**< A #vn_flow_state. */
+    double duration_s;            /**< Seconds recorded (recording, locked) or the take's length (preview). */
+    const float *levels;          /**< Recording, locked: the last live levels, oldest first, 0…1. */
+    size_t level_count;           /**< How many `levels` (up to 40). */
+    double slide_to_cancel_alpha; /**< The "slide to cancel" label's alpha: 1 at the press point, 0 at the
+                                       cancel distance. */
+    double lock_padding;          /**< The lock's padding in pixels above its resting place. */
+    double chevron_alpha;         /**< The chevron's alpha above the lock. */
+    int tip_visible;              /**< Non-zero while the tip shows. */
+    double preview_position_s;    /**< Preview: where the player is in the take. */
+    int preview_playing;          /**< Preview: non-zero while it plays. */
+    const float *waveform;        /**< Preview: the take's waveform, 0…1. */
+    size_t waveform_count;        /**< How many `waveform` values. */
+    double trim_start_s;          /**< Preview: the part that will be sent (0 … duration unless trimmed). */
+    double trim_end_s;            /**< Preview: its end. */
+    int toggled;                  /**< Non-zero when the take was started in toggle mode (the next press stops
+                                       it). */
+    const char *accessible_description; /**< What a screen reader says for this view, e.g. "Recording, 0:07,
+                                             slide left to cancel, slide up to lock". */
+} vn_flow_view;
+
+/** Kinds of flow events. \since 0.1.0 */
+typedef enum vn_flow_event_type {
+    VN_FLOW_EVENT_VIEW = 0,             /**< The view after a transition or a step. */
+    VN_FLOW_EVENT_ATTACHMENT_READY = 1, /**< A take is ready for the composer: path, duration, waveform, payload. */
+    VN_FLOW_EVENT_PUBLISH = 2,          /**< The take is to be published (the same fields). */
+    VN_FLOW_EVENT_FAILED = 3            /**< The recorder or the player failed: status and message. */
+} vn_flow_event_type;
+
+/** One flow event; valid only during the callback. \since 0.1.0 */
+typedef struct vn_flow_event {
+    size_t size;              /**< sizeof(vn_flow_event) as the library knows it. */
+    int type;                 /**< A #vn_flow_event_type. */
+    vn_flow_view view;        /**< VIEW: the view. */
+    const char *path;         /**< ATTACHMENT_READY, PUBLISH: the take's file. */
+    double duration_s;        /**< ATTACHMENT_READY, PUBLISH: its length. */
+    const float *waveform;    /**< ATTACHMENT_READY, PUBLISH: its waveform, 0…1. */
+    size_t waveform_count;    /**< How many `waveform` values (the options' samples). */
+    const char *payload_json; /**< ATTACHMENT_READY, PUBLISH: Stream's `voiceRecording` payload of the file
+                                   (`asset_url` its `file://` URL), "" when it could not be read back. */
+    int status;               /**< FAILED: a negative status. */
+    const char *message;      /**< FAILED: the detail. */
+} vn_flow_event;
+
+/**
+ * Receives one flow event.
+ *
+ * \param user_data the pointer given to vn_flow_subscribe().
+ * \param event the event; valid only during the call.
+ * \threadsafety Runs on the library's event thread, or inside vn_event_loop_dispatch() when the flow has a loop.
+ * \since 0.1.0
+ */
+typedef void (*vn_flow_event_fn)(void *user_data, const vn_flow_event *event);
+
+/**
+ * Subscribes to a flow's events. The current view is delivered first, then every event in order.
+ *
+ * \param flow the flow.
+ * \param callback called for each event.
+ * \param user_data passed to `callback` and `release`.
+ * \param release called once after the last callback; may be NULL.
+ * \param out_id receives the id (written before the first callback); may be NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow; #VN_E_INVALID_ARG when `callback` is NULL.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_flow_subscribe(vn_flow *flow, vn_flow_event_fn callback, void *user_data, vn_release_fn release,
+                      vn_subscription_id *out_id);
+
+/** @} */
+
 #ifdef __cplusplus
 }
 #endif

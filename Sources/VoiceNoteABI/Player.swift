@@ -119,7 +119,7 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
         let player = try Handles.get(player, as: PlayerHandle.self, "player").player
         let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
         // Through the player, which queues its current context for this subscriber first.
-        _ = try player.subscribe({ event in withCEvent(event) { subscriber.function(subscriber.userData, $0) } },
+        _ = try player.subscribe({ event in event.withCEvent { subscriber.function(subscriber.userData, $0) } },
                                  release: subscriber.releaseClosure, registered: { store($0, into: outId) })
     }
 }
@@ -154,38 +154,22 @@ func cContext(_ context: PlayerContext, location: UnsafePointer<CChar>?) -> vn_p
                       location: location)
 }
 
-/// Builds the C event for a player event and calls `body` with it; pointers inside live for the call only.
-private func withCEvent(_ event: PlayerEvent, _ body: (UnsafePointer<vn_player_event>) -> Void) {
-    var cEvent = vn_player_event()
-    cEvent.size = MemoryLayout<vn_player_event>.size
-    switch event {
-    case .context(let context):
-        cEvent.type = Int32(VN_PLAYER_EVENT_CONTEXT.rawValue)
-        context.location.withCString { location in
-            cEvent.context = cContext(context, location: location)
-            body(&cEvent)
-        }
-    case .finished(let location):
-        cEvent.type = Int32(VN_PLAYER_EVENT_FINISHED.rawValue)
-        location.withCString { location in
-            cEvent.location = location
-            body(&cEvent)
-        }
-    case .failed(let error):
-        cEvent.type = Int32(VN_PLAYER_EVENT_FAILED.rawValue)
-        cEvent.status = error.status.rawValue
-        error.message.withCString { message in
-            cEvent.message = message
-            body(&cEvent)
-        }
-    case .itemChanged(let location, let key):
-        cEvent.type = Int32(VN_PLAYER_EVENT_ITEM_CHANGED.rawValue)
-        location.withCString { location in
-            key.withCString { key in
-                cEvent.location = location
-                cEvent.key = key
-                body(&cEvent)
-            }
+extension PlayerEvent: CEventConvertible {
+    func fill(_ cEvent: inout vn_player_event, _ memory: CEventMemory) {
+        switch self {
+        case .context(let context):
+            cEvent.type = Int32(VN_PLAYER_EVENT_CONTEXT.rawValue)
+            cEvent.context = cContext(context, location: memory.string(context.location))
+        case .finished(let location):
+            cEvent.type = Int32(VN_PLAYER_EVENT_FINISHED.rawValue)
+            cEvent.location = memory.string(location)
+        case .failed(let error):
+            cEvent.type = Int32(VN_PLAYER_EVENT_FAILED.rawValue)
+            memory.failure(error, status: &cEvent.status, message: &cEvent.message)
+        case .itemChanged(let location, let key):
+            cEvent.type = Int32(VN_PLAYER_EVENT_ITEM_CHANGED.rawValue)
+            cEvent.location = memory.string(location)
+            cEvent.key = memory.string(key)
         }
     }
 }

@@ -34,7 +34,7 @@ private func control(_ recorder: OpaquePointer?, _ action: (Recorder) throws(Voi
     abiCall { () throws(VoiceNoteError) in
         let recorder = try Handles.get(recorder, as: Recorder.self, "recorder")
         try subscribeC(recorder.events, callback, userData, release, outId) { event, subscriber in
-            withCEvent(event) { subscriber.function(subscriber.userData, $0) }
+            event.withCEvent { subscriber.function(subscriber.userData, $0) }
         }
     }
 }
@@ -100,47 +100,30 @@ func cContext(_ context: RecorderContext, path: UnsafePointer<CChar>?) -> vn_rec
                         overruns: Int64(context.overruns), path: path)
 }
 
-/// Builds the C event for a recorder event and calls `body` with it; pointers inside live for the call only.
-private func withCEvent(_ event: RecorderEvent, _ body: (UnsafePointer<vn_recorder_event>) -> Void) {
-    var cEvent = vn_recorder_event()
-    cEvent.size = MemoryLayout<vn_recorder_event>.size
-    switch event {
-    case .context(let context):
-        cEvent.type = Int32(VN_RECORDER_EVENT_CONTEXT.rawValue)
-        context.path.withCString { path in
-            cEvent.context = cContext(context, path: path)
-            body(&cEvent)
+extension RecorderEvent: CEventConvertible {
+    func fill(_ cEvent: inout vn_recorder_event, _ memory: CEventMemory) {
+        switch self {
+        case .context(let context):
+            cEvent.type = Int32(VN_RECORDER_EVENT_CONTEXT.rawValue)
+            cEvent.context = cContext(context, path: memory.string(context.path))
+        case .finished(let result):
+            cEvent.type = Int32(VN_RECORDER_EVENT_FINISHED.rawValue)
+            cEvent.duration_s = result.duration
+            cEvent.size_bytes = result.size
+            cEvent.format = Int32(result.format == .opus ? VN_FORMAT_OPUS.rawValue : VN_FORMAT_AAC.rawValue)
+            cEvent.path = memory.string(result.path)
+            cEvent.waveform = memory.values(result.waveform, count: &cEvent.waveform_count)
+        case .failed(let error):
+            cEvent.type = Int32(VN_RECORDER_EVENT_FAILED.rawValue)
+            memory.failure(error, status: &cEvent.status, message: &cEvent.message)
+        case .maximumDurationWarning(let remaining):
+            cEvent.type = Int32(VN_RECORDER_EVENT_MAX_DURATION_WARNING.rawValue)
+            cEvent.remaining_s = remaining
+        case .maximumDurationReached:
+            cEvent.type = Int32(VN_RECORDER_EVENT_MAX_DURATION_REACHED.rawValue)
+        case .tooShort(let duration):
+            cEvent.type = Int32(VN_RECORDER_EVENT_TOO_SHORT.rawValue)
+            cEvent.duration_s = duration
         }
-    case .finished(let result):
-        cEvent.type = Int32(VN_RECORDER_EVENT_FINISHED.rawValue)
-        cEvent.duration_s = result.duration
-        cEvent.size_bytes = result.size
-        cEvent.format = Int32(result.format == .opus ? VN_FORMAT_OPUS.rawValue : VN_FORMAT_AAC.rawValue)
-        result.path.withCString { path in
-            result.waveform.withUnsafeBufferPointer { waveform in
-                cEvent.path = path
-                cEvent.waveform = waveform.baseAddress
-                cEvent.waveform_count = waveform.count
-                body(&cEvent)
-            }
-        }
-    case .failed(let error):
-        cEvent.type = Int32(VN_RECORDER_EVENT_FAILED.rawValue)
-        cEvent.status = error.status.rawValue
-        error.message.withCString { message in
-            cEvent.message = message
-            body(&cEvent)
-        }
-    case .maximumDurationWarning(let remaining):
-        cEvent.type = Int32(VN_RECORDER_EVENT_MAX_DURATION_WARNING.rawValue)
-        cEvent.remaining_s = remaining
-        body(&cEvent)
-    case .maximumDurationReached:
-        cEvent.type = Int32(VN_RECORDER_EVENT_MAX_DURATION_REACHED.rawValue)
-        body(&cEvent)
-    case .tooShort(let duration):
-        cEvent.type = Int32(VN_RECORDER_EVENT_TOO_SHORT.rawValue)
-        cEvent.duration_s = duration
-        body(&cEvent)
     }
 }

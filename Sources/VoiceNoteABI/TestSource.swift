@@ -16,10 +16,7 @@ import VoiceNoteCore
     abiCall { () throws(VoiceNoteError) in
         let source = try Handles.get(source, as: TestEventSource.self, "source")
         try subscribeC(source.events, callback, userData, release, outId) { event, subscriber in
-            var cEvent = vn_test_event(
-                size: MemoryLayout<vn_test_event>.size, sequence: event.sequence,
-                from_library_thread: event.fromLibraryThread ? 1 : 0)
-            subscriber.function(subscriber.userData, &cEvent)
+            event.withCEvent { subscriber.function(subscriber.userData, $0) }
         }
     }
 }
@@ -51,4 +48,11 @@ import VoiceNoteCore
 
 @c @implementation public func vn_test_source_destroy(_ source: OpaquePointer?) {
     Handles.remove(source, as: TestEventSource.self)?.close()
+}
+
+extension TestEvent: CEventConvertible {
+    func fill(_ cEvent: inout vn_test_event, _ memory: CEventMemory) {
+        cEvent.sequence = sequence
+        cEvent.from_library_thread = fromLibraryThread ? 1 : 0
+    }
 }

@@ -137,7 +137,7 @@ private func withUploader(_ uploader: OpaquePointer?, _ body: (UploaderHandle) t
 ) -> Int32 {
     withUploader(uploader) { (handle) throws(VoiceNoteError) in
         let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
-        _ = try handle.uploader.events.subscribe({ state in withCEvent(state) { subscriber.function(subscriber.userData, $0) } },
+        _ = try handle.uploader.events.subscribe({ state in state.withCEvent { subscriber.function(subscriber.userData, $0) } },
                                                  release: subscriber.releaseClosure, registered: { store($0, into: outId) })
     }
 }
@@ -219,27 +219,16 @@ private func cState(_ state: UploadState?) -> Int32 {
     }
 }
 
-/// Builds the C event for an upload state and calls `body` with it; pointers inside live for the call only.
-private func withCEvent(_ state: UploadState, _ body: (UnsafePointer<vn_upload_event>) -> Void) {
-    var event = vn_upload_event()
-    event.size = MemoryLayout<vn_upload_event>.size
-    event.state = cState(state)
-    switch state {
-    case .pendingUpload: body(&event)
-    case .uploading(let progress):
-        event.progress = progress
-        body(&event)
-    case .uploadFailed(let error):
-        event.status = error.status.rawValue
-        error.message.withCString { message in
-            event.message = message
-            body(&event)
-        }
-    case .uploaded(let payload):
-        event.progress = 1
-        payload.json().withCString { json in
-            event.payload_json = json
-            body(&event)
+extension UploadState: CEventConvertible {
+    func fill(_ cEvent: inout vn_upload_event, _ memory: CEventMemory) {
+        cEvent.state = cState(self)
+        switch self {
+        case .pendingUpload: break
+        case .uploading(let progress): cEvent.progress = progress
+        case .uploadFailed(let error): memory.failure(error, status: &cEvent.status, message: &cEvent.message)
+        case .uploaded(let payload):
+            cEvent.progress = 1
+            cEvent.payload_json = memory.string(payload.json())
         }
     }
 }

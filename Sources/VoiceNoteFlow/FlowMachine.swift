@@ -105,6 +105,8 @@ public struct FlowMachine: Sendable {
     /// state (pointer and key inputs are ignored there instead, since a view sends them whatever the state).
     public mutating func handle(_ input: Input) throws(VoiceNoteError) -> ([Command], [Event]) {
         var out = Output()
+        if case .press(let x, let y) = input, !(x.isFinite && y.isFinite) { throw nonFinitePoint(x, y) }
+        if case .move(let x, let y) = input, !(x.isFinite && y.isFinite) { throw nonFinitePoint(x, y) }
         switch input {
         case .press(let x, let y): press(x, y, &out)
         case .release: release(&out)
@@ -193,6 +195,10 @@ public struct FlowMachine: Sendable {
             emitView(&out)
         }
         return (out.commands, out.events)
+    }
+
+    private func nonFinitePoint(_ x: Double, _ y: Double) -> VoiceNoteError {
+        VoiceNoteError(.invalidArgument, "a pointer position must be finite, not (\(x), \(y))")
     }
 
     // MARK: - Inputs

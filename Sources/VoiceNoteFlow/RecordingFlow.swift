@@ -56,6 +56,15 @@ public final class RecordingFlow: @unchecked Sendable {
     /// The view as of the last event.
     public var view: FlowView { driving.locked { machine.view } }
 
+    /// Subscribes to the flow's events: the current view first, then every event in order. `registered` gets the
+    /// id before the first event can be delivered.
+    public func subscribe(_ handler: @escaping @Sendable (FlowMachine.Event) -> Void, release: (@Sendable () -> Void)? = nil,
+                          registered: (UInt64) -> Void = { _ in }) throws(VoiceNoteError) -> UInt64 {
+        try driving.locked { () throws(VoiceNoteError) -> UInt64 in
+            try events.subscribe(handler, release: release, registered: registered, initial: .view(machine.view))
+        }
+    }
+
     /// Ends the flow: a running take is cancelled (its file deleted), the preview's player stopped, timers
     /// cancelled; no event of this flow is delivered after this returns. The recorder and player stay the host's.
     public func close() {

@@ -25,6 +25,10 @@ Attachments: :class:`VoiceRecordingPayload` is Stream's ``voiceRecording`` paylo
 progress, cancel, retry and a post-processor; :func:`find_next_item` picks the voice message to play next in a
 channel's messages; :func:`attachment_type_for`, :func:`mime_type_for`, :func:`attachment_type_of`,
 :func:`check_local_attachment` and :func:`recording_display_name` are Stream's small rules.
+
+:class:`RecordingFlow` is the hold-to-record button over a recorder and a player (slide to cancel, lock, preview,
+trim, send), for any toolkit: forward pointer and key inputs, draw what its events say; :class:`ManualClock` runs its
+timers when told, for tests and scripted demos.
 """
 
 from __future__ import annotations
@@ -49,6 +53,19 @@ from ._cache import (
 )
 from ._devices import Device, devices
 from ._events import Subscription, unsubscribe
+from ._flow import (
+    AttachmentReady,
+    FlowEvent,
+    FlowFailed,
+    FlowKey,
+    FlowState,
+    FlowTake,
+    FlowView,
+    FlowViewEvent,
+    ManualClock,
+    Publish,
+    RecordingFlow,
+)
 from ._focus import FocusGroup
 from ._http import HTTPOptions
 from ._info import version, version_number
@@ -210,4 +227,15 @@ __all__ = [
     "UploadMode",
     "UploadState",
     "UploadEvent",
+    "RecordingFlow",
+    "FlowState",
+    "FlowKey",
+    "FlowView",
+    "FlowTake",
+    "FlowEvent",
+    "FlowViewEvent",
+    "AttachmentReady",
+    "Publish",
+    "FlowFailed",
+    "ManualClock",
 ]

@@ -9,26 +9,7 @@ from . import _capi, _session
 from ._focus import FocusGroup
 from ._loop import EventLoop
 from ._session import ActivateHook, DeactivateHook
-from .errors import VoiceNoteError, check, error_class, status_name, strerror
-
-
-def filled(raw: Any, struct: Any, field: str) -> bool:
-    """Whether the library filled ``field`` (an older library fills a shorter struct and says so in ``size``)."""
-    descriptor = getattr(struct, field)
-    return bool(int(raw.size) >= descriptor.offset + descriptor.size)
-
-
-def field(raw: Any, struct: Any, name: str, convert: Any, default: Any) -> Any:
-    """``convert(raw.<name>)`` when the library filled that field, else ``default``."""
-    return convert(getattr(raw, name)) if filled(raw, struct, name) else default
-
-
-def event_failure(status: int, message: Optional[bytes]) -> VoiceNoteError:
-    """The exception a FAILED event carries: its status (INTERNAL if not a failure) and message."""
-    if status >= 0:  # not a failure status: never expected, but an error object must carry one
-        status = _capi.VN_E_INTERNAL
-    text = message.decode("utf-8", "replace") if message else strerror(status)
-    return error_class(status)(status, status_name(status), text)
+from .errors import check
 
 
 def text_arg(name: str, value: Any) -> bytes:

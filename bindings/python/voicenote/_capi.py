@@ -690,3 +690,122 @@ vn_uploader_cancel = _declare("vn_uploader_cancel", c_int, [vn_uploader_p])
 vn_uploader_retry = _declare("vn_uploader_retry", c_int, [vn_uploader_p])
 vn_uploader_wait = _declare("vn_uploader_wait", c_int, [vn_uploader_p, c_int, POINTER(c_int)])
 vn_uploader_copy_result = _declare("vn_uploader_copy_result", c_int, [vn_uploader_p, _owned_p])
+
+# --- Recording flow -------------------------------------------------------------------------------------------
+
+VN_FLOW_IDLE = 0
+VN_FLOW_SHOWING_TIP = 1
+VN_FLOW_RECORDING = 2
+VN_FLOW_LOCKED = 3
+VN_FLOW_PREVIEW = 4
+
+VN_FLOW_KEY_RECORD = 0
+VN_FLOW_KEY_ESCAPE = 1
+VN_FLOW_KEY_ENTER = 2
+
+VN_FLOW_EVENT_VIEW = 0
+VN_FLOW_EVENT_ATTACHMENT_READY = 1
+VN_FLOW_EVENT_PUBLISH = 2
+VN_FLOW_EVENT_FAILED = 3
+
+
+class vn_flow(Structure):
+    """Opaque ``struct vn_flow``; only used through :data:`vn_flow_p`."""
+
+
+class vn_flow_options(Structure):
+    """Opaque ``struct vn_flow_options``; only used through :data:`vn_flow_options_p`."""
+
+
+class vn_manual_clock(Structure):
+    """Opaque ``struct vn_manual_clock``; only used through :data:`vn_manual_clock_p`."""
+
+
+vn_flow_p = POINTER(vn_flow)
+vn_flow_options_p = POINTER(vn_flow_options)
+vn_manual_clock_p = POINTER(vn_manual_clock)
+
+
+class vn_flow_view(Structure):
+    """``vn_flow_view``: inside a flow event; ``size`` tells how much of it the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("state", c_int),
+        ("duration_s", c_double),
+        ("levels", POINTER(c_float)),
+        ("level_count", c_size_t),
+        ("slide_to_cancel_alpha", c_double),
+        ("lock_padding", c_double),
+        ("chevron_alpha", c_double),
+        ("tip_visible", c_int),
+        ("preview_position_s", c_double),
+        ("preview_playing", c_int),
+        ("waveform", POINTER(c_float)),
+        ("waveform_count", c_size_t),
+        ("trim_start_s", c_double),
+        ("trim_end_s", c_double),
+        ("toggled", c_int),
+        ("accessible_description", c_char_p),
+    ]
+
+
+class vn_flow_event(Structure):
+    """``vn_flow_event``: valid only during the callback; ``size`` tells how much of it the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("type", c_int),
+        ("view", vn_flow_view),
+        ("path", c_char_p),
+        ("duration_s", c_double),
+        ("waveform", POINTER(c_float)),
+        ("waveform_count", c_size_t),
+        ("payload_json", c_char_p),
+        ("status", c_int),
+        ("message", c_char_p),
+    ]
+
+
+#: ``void (*vn_flow_event_fn)(void *user_data, const vn_flow_event *event)``
+vn_flow_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_flow_event))
+
+vn_manual_clock_create = _declare("vn_manual_clock_create", c_int, [POINTER(vn_manual_clock_p)])
+vn_manual_clock_advance = _declare("vn_manual_clock_advance", c_int, [vn_manual_clock_p, c_double])
+vn_manual_clock_destroy = _declare("vn_manual_clock_destroy", None, [vn_manual_clock_p])
+vn_flow_options_create = _declare("vn_flow_options_create", c_int, [POINTER(vn_flow_options_p)])
+vn_flow_options_destroy = _declare("vn_flow_options_destroy", None, [vn_flow_options_p])
+vn_flow_options_set_distances = _declare("vn_flow_options_set_distances", c_int, [vn_flow_options_p, c_double, c_double])
+vn_flow_options_set_times = _declare("vn_flow_options_set_times", c_int, [vn_flow_options_p, c_double, c_double])
+vn_flow_options_set_waveform_samples = _declare("vn_flow_options_set_waveform_samples", c_int, [vn_flow_options_p, c_size_t])
+vn_flow_options_set_confirmation_required = _declare(
+    "vn_flow_options_set_confirmation_required", c_int, [vn_flow_options_p, c_int]
+)
+vn_flow_options_set_toggle_mode = _declare("vn_flow_options_set_toggle_mode", c_int, [vn_flow_options_p, c_int])
+vn_flow_options_set_key_inputs = _declare("vn_flow_options_set_key_inputs", c_int, [vn_flow_options_p, c_int])
+vn_flow_options_set_event_loop = _declare("vn_flow_options_set_event_loop", c_int, [vn_flow_options_p, vn_event_loop_p])
+vn_flow_options_set_clock = _declare("vn_flow_options_set_clock", c_int, [vn_flow_options_p, vn_manual_clock_p])
+vn_flow_create = _declare("vn_flow_create", c_int, [vn_recorder_p, vn_player_p, vn_flow_options_p, POINTER(vn_flow_p)])
+vn_flow_destroy = _declare("vn_flow_destroy", None, [vn_flow_p])
+vn_flow_press = _declare("vn_flow_press", c_int, [vn_flow_p, c_double, c_double])
+vn_flow_release = _declare("vn_flow_release", c_int, [vn_flow_p])
+vn_flow_move = _declare("vn_flow_move", c_int, [vn_flow_p, c_double, c_double])
+vn_flow_key_down = _declare("vn_flow_key_down", c_int, [vn_flow_p, c_int])
+vn_flow_key_up = _declare("vn_flow_key_up", c_int, [vn_flow_p, c_int])
+vn_flow_lock = _declare("vn_flow_lock", c_int, [vn_flow_p])
+vn_flow_cancel = _declare("vn_flow_cancel", c_int, [vn_flow_p])
+vn_flow_stop = _declare("vn_flow_stop", c_int, [vn_flow_p])
+vn_flow_discard = _declare("vn_flow_discard", c_int, [vn_flow_p])
+vn_flow_send = _declare("vn_flow_send", c_int, [vn_flow_p])
+vn_flow_confirm = _declare("vn_flow_confirm", c_int, [vn_flow_p])
+vn_flow_play = _declare("vn_flow_play", c_int, [vn_flow_p])
+vn_flow_pause = _declare("vn_flow_pause", c_int, [vn_flow_p])
+vn_flow_seek = _declare("vn_flow_seek", c_int, [vn_flow_p, c_double])
+vn_flow_trim = _declare("vn_flow_trim", c_int, [vn_flow_p, c_double, c_double])
+vn_flow_deactivate = _declare("vn_flow_deactivate", c_int, [vn_flow_p])
+vn_flow_get_state = _declare("vn_flow_get_state", c_int, [vn_flow_p, POINTER(c_int)])
+vn_flow_subscribe = _declare(
+    "vn_flow_subscribe",
+    c_int,
+    [vn_flow_p, _Nullable(vn_flow_event_fn), c_void_p, _Nullable(vn_release_fn), POINTER(vn_subscription_id)],
+)

@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
-from . import _audio_object, _buffers, _capi, _events, _lifecycle, _session, _sources
+from . import _audio_object, _buffers, _capi, _cevents, _events, _lifecycle, _session, _sources
 from ._events import Subscription
 from ._focus import FocusGroup
 from ._http import Headers, HTTPOptions, options_handle, text_bytes
@@ -130,45 +130,30 @@ def _state(value: int) -> PlayerState:
         return PlayerState.PAUSED
 
 
-def _text(raw: Optional[bytes]) -> str:
-    return raw.decode("utf-8", "replace") if raw else ""
-
-
-def _context(raw: Any, location: str) -> PlayerContext:
-    def read(name: str, convert: Any, default: Any) -> Any:
-        return _audio_object.field(raw, _capi.vn_player_context, name, convert, default)
-
+def _context(fields: _cevents.Fields, location: Optional[str] = None) -> PlayerContext:
+    """A player context from a C one (``location`` when it was copied apart, else the struct's)."""
     return PlayerContext(
-        state=read("state", lambda value: _state(int(value)), PlayerState.NOT_LOADED),
-        duration=read("duration_s", float, 0.0),
-        current_time=read("current_time_s", float, 0.0),
-        rate=read("rate", float, 1.0),
-        is_seeking=read("is_seeking", bool, False),
-        buffered_fraction=read("buffered_fraction", float, 0.0),
-        duration_is_estimate=read("duration_is_estimate", bool, False),
-        volume=read("volume", float, 1.0),
-        skip_silence=read("skip_silence", bool, False),
-        last_status=read("last_status", int, 0),
-        location=location,
+        state=fields.get("state", lambda value: _state(int(value)), PlayerState.NOT_LOADED),
+        duration=fields.number("duration_s"),
+        current_time=fields.number("current_time_s"),
+        rate=fields.number("rate", 1.0),
+        is_seeking=fields.flag("is_seeking"),
+        buffered_fraction=fields.number("buffered_fraction"),
+        duration_is_estimate=fields.flag("duration_is_estimate"),
+        volume=fields.number("volume", 1.0),
+        skip_silence=fields.flag("skip_silence"),
+        last_status=fields.integer("last_status"),
+        location=fields.text("location") if location is None else location,
     )
 
 
-def _convert_event(raw: Any) -> Optional[PlayerEvent]:
-    """The Python event for a C ``vn_player_event``; None for a type this binding does not know."""
-    struct = _capi.vn_player_event
-    kind = int(raw.type)
-    if kind == _capi.VN_PLAYER_EVENT_CONTEXT:
-        context = raw.context
-        has_location = _audio_object.filled(raw, struct, "context") and _audio_object.filled(context, _capi.vn_player_context, "location")
-        return PlayerContextEvent(_context(context, _text(context.location) if has_location else ""))
-    if kind == _capi.VN_PLAYER_EVENT_FINISHED:
-        return PlaybackFinished(_text(raw.location) if _audio_object.filled(raw, struct, "location") else "")
-    if kind == _capi.VN_PLAYER_EVENT_FAILED:
-        return PlaybackFailed(_audio_object.event_failure(int(raw.status), raw.message if _audio_object.filled(raw, struct, "message") else None))
-    if kind == _capi.VN_PLAYER_EVENT_ITEM_CHANGED:
-        return PlayerItemChanged(_text(raw.location) if _audio_object.filled(raw, struct, "location") else "",
-                                 _text(raw.key) if _audio_object.filled(raw, struct, "key") else "")
-    return None  # a type appended by a newer library
+#: The Python event for a C ``vn_player_event``; None for a type this binding does not know.
+_convert_event = _cevents.converter(_capi.vn_player_event, {
+    _capi.VN_PLAYER_EVENT_CONTEXT: lambda f: PlayerContextEvent(_context(f.nested("context", _capi.vn_player_context))),
+    _capi.VN_PLAYER_EVENT_FINISHED: lambda f: PlaybackFinished(f.text("location")),
+    _capi.VN_PLAYER_EVENT_FAILED: lambda f: PlaybackFailed(f.failure()),
+    _capi.VN_PLAYER_EVENT_ITEM_CHANGED: lambda f: PlayerItemChanged(f.text("location"), f.text("key")),
+})
 
 
 #: The event trampoline (``vn_player_event_fn``) shared by every player subscription.
@@ -313,10 +298,10 @@ class Player(_lifecycle.Closing):
         owned = ctypes.c_void_p()
         check(_capi.vn_player_copy_location(self._live_handle(), ctypes.byref(owned)))
         try:
-            location = _text(ctypes.string_at(owned.value)) if owned.value else ""
+            location = ctypes.string_at(owned.value).decode("utf-8", "replace") if owned.value else ""
         finally:
             _capi.vn_free(owned)
-        return _context(raw, location)
+        return _context(_cevents.Fields(raw, _capi.vn_player_context), location)
 
     @property
     def rate(self) -> float:

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Union
 
-from . import _audio_object, _buffers, _capi, _enums, _events, _lifecycle, _session, _sources
+from . import _audio_object, _buffers, _capi, _cevents, _enums, _events, _lifecycle, _session, _sources
 from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._focus import FocusGroup
@@ -156,53 +156,37 @@ def _state(value: int) -> RecorderState:
         return RecorderState.RECORDING
 
 
-def _path(raw: Optional[bytes]) -> str:
-    return os.fsdecode(raw) if raw else ""
-
-
-def _context(raw: Any, path: str) -> RecorderContext:
-    def read(name: str, convert: Any, default: Any) -> Any:
-        return _audio_object.field(raw, _capi.vn_recorder_context, name, convert, default)
-
+def _context(fields: _cevents.Fields, path: Optional[str] = None) -> RecorderContext:
+    """A recorder context from a C one (``path`` when it was copied apart, else the struct's)."""
     return RecorderContext(
-        state=read("state", lambda value: _state(int(value)), RecorderState.STOPPED),
-        duration=read("duration_s", float, 0.0),
-        average_power=read("average_power", float, 0.0),
-        peak_power=read("peak_power", float, 0.0),
-        overruns=read("overruns", int, 0),
-        path=path,
+        state=fields.get("state", lambda value: _state(int(value)), RecorderState.STOPPED),
+        duration=fields.number("duration_s"),
+        average_power=fields.number("average_power"),
+        peak_power=fields.number("peak_power"),
+        overruns=fields.integer("overruns"),
+        path=fields.path("path") if path is None else path,
     )
 
 
-def _convert_event(raw: Any) -> Optional[RecorderEvent]:
-    """The Python event for a C ``vn_recorder_event``; None for a type this binding does not know."""
-    struct = _capi.vn_recorder_event
-    kind = int(raw.type)
-    if kind == _capi.VN_RECORDER_EVENT_CONTEXT:
-        context = raw.context
-        has_path = _audio_object.filled(raw, struct, "context") and _audio_object.filled(context, _capi.vn_recorder_context, "path")
-        return RecorderContextEvent(_context(context, _path(context.path) if has_path else ""))
-    if kind == _capi.VN_RECORDER_EVENT_FINISHED:
-        waveform: List[float] = []
-        if _audio_object.filled(raw, struct, "waveform_count") and raw.waveform and raw.waveform_count:
-            waveform = [float(value) for value in raw.waveform[: int(raw.waveform_count)]]
-        fmt = int(raw.format) if _audio_object.filled(raw, struct, "format") else _capi.VN_FORMAT_OPUS
-        return RecordingFinished(
-            path=_path(raw.path),
-            duration=float(raw.duration_s),
-            size=int(raw.size_bytes),
-            waveform=waveform,
-            format=RecordingFormat(fmt),
-        )
-    if kind == _capi.VN_RECORDER_EVENT_FAILED:
-        return RecordingFailed(_audio_object.event_failure(int(raw.status), raw.message if _audio_object.filled(raw, struct, "message") else None))
-    if kind == _capi.VN_RECORDER_EVENT_MAX_DURATION_WARNING:
-        return MaxDurationWarning(float(raw.remaining_s))
-    if kind == _capi.VN_RECORDER_EVENT_MAX_DURATION_REACHED:
-        return MaxDurationReached()
-    if kind == _capi.VN_RECORDER_EVENT_TOO_SHORT:
-        return TooShort(float(raw.duration_s))
-    return None  # a type appended by a newer library
+def _finished(fields: _cevents.Fields) -> RecordingFinished:
+    return RecordingFinished(
+        path=fields.path("path"),
+        duration=fields.number("duration_s"),
+        size=fields.integer("size_bytes"),
+        waveform=fields.floats("waveform", "waveform_count"),
+        format=RecordingFormat(fields.integer("format", _capi.VN_FORMAT_OPUS)),
+    )
+
+
+#: The Python event for a C ``vn_recorder_event``; None for a type this binding does not know.
+_convert_event = _cevents.converter(_capi.vn_recorder_event, {
+    _capi.VN_RECORDER_EVENT_CONTEXT: lambda f: RecorderContextEvent(_context(f.nested("context", _capi.vn_recorder_context))),
+    _capi.VN_RECORDER_EVENT_FINISHED: _finished,
+    _capi.VN_RECORDER_EVENT_FAILED: lambda f: RecordingFailed(f.failure()),
+    _capi.VN_RECORDER_EVENT_MAX_DURATION_WARNING: lambda f: MaxDurationWarning(f.number("remaining_s")),
+    _capi.VN_RECORDER_EVENT_MAX_DURATION_REACHED: lambda f: MaxDurationReached(),
+    _capi.VN_RECORDER_EVENT_TOO_SHORT: lambda f: TooShort(f.number("duration_s")),
+})
 
 
 #: The event trampoline (``vn_recorder_event_fn``) shared by every recorder subscription.
@@ -351,7 +335,7 @@ class Recorder(_lifecycle.Closing):
         raw = _capi.vn_recorder_context()
         raw.size = ctypes.sizeof(_capi.vn_recorder_context)
         check(_capi.vn_recorder_get_context(handle, ctypes.byref(raw)))
-        return _context(raw, self._copy_path(handle))
+        return _context(_cevents.Fields(raw, _capi.vn_recorder_context), self._copy_path(handle))
 
     @staticmethod
     def _copy_path(handle: Any) -> str:

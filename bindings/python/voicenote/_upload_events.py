@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Optional, Tuple, Union
 
-from . import _audio_object, _capi, _enums, _events
+from . import _capi, _cevents, _enums, _events
 from ._payload import VoiceRecordingPayload
 from .errors import VoiceNoteError
 
@@ -71,24 +71,21 @@ UploadSource = Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytea
 # --- events --------------------------------------------------------------------------------------------------------
 
 
-def _convert_event(raw: Any) -> Optional[UploadEvent]:
-    """The Python event for a C ``vn_upload_event``; None for a state this binding does not know."""
-    struct = _capi.vn_upload_event
-    try:
-        state = UploadState(int(raw.state))
-    except ValueError:  # a state appended by a newer library
-        return None
-    progress = _audio_object.field(raw, struct, "progress", float, 0.0)
-    error = None
-    payload = None
-    if state is UploadState.FAILED:
-        status = _audio_object.field(raw, struct, "status", int, _capi.VN_E_INTERNAL)
-        error = _audio_object.event_failure(status, _audio_object.field(raw, struct, "message", lambda m: m, None))
-    elif state is UploadState.UPLOADED:
-        text = _audio_object.field(raw, struct, "payload_json", lambda p: p, None)
-        if text:
-            payload = VoiceRecordingPayload.from_json(text)
-    return UploadEvent(state, progress, error, payload)
+def _upload_event(state: UploadState) -> Any:
+    """The builder of an upload event in ``state``."""
+
+    def build(fields: _cevents.Fields) -> UploadEvent:
+        error = fields.failure() if state is UploadState.FAILED else None
+        text = fields.get("payload_json", lambda raw: raw, None) if state is UploadState.UPLOADED else None
+        payload = VoiceRecordingPayload.from_json(text) if text else None
+        return UploadEvent(state, fields.number("progress"), error, payload)
+
+    return build
+
+
+#: The Python event for a C ``vn_upload_event``; None for a state this binding does not know.
+_convert_event = _cevents.converter(_capi.vn_upload_event, {int(state): _upload_event(state) for state in UploadState},
+                                    kind="state")
 
 
 #: The event trampoline (``vn_upload_event_fn``) shared by every uploader subscription.
