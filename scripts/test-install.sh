@@ -52,11 +52,15 @@ sox "$tmp/note.wav" -t raw -e signed-integer -b 16 -L -c 1 -r 48000 "$tmp/mic.ra
 printf 'pcm.vn_mic { type file slave.pcm { type null } file "/dev/null" infile "%s" format raw }\n' "$tmp/mic.raw" >"$tmp/mic.conf"
 mkdir -p "$tmp/recordings"
 record_args="$tmp/recordings 1.5 vn_mic $tmp/mic.conf"
+# A longer virtual microphone for flow.c (its script records for over 3 s): 30 s of tone.
+sox -n -r 48000 -c 1 -b 16 -e signed-integer -L -t raw "$tmp/tone.raw" synth 30 sine 300 vol 0.3
+printf 'pcm.vn_tone { type file slave.pcm { type null } file "/dev/null" infile "%s" format raw }\n' "$tmp/tone.raw" >"$tmp/tone.conf"
 # A file speaker for play.c: ALSA's file plugin over null, writing what it plays as raw frames (not paced).
 printf 'pcm.vn_spk { type file slave.pcm { type null } file "%s" format raw perm 0644 }\n' "$tmp/speaker.raw" >"$tmp/speaker.conf"
 play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf"
 # Two short notes for queue.c, one after the other on the same file speaker: the Opus note and its WAV.
 queue_args="--device vn_spk --device-config $tmp/speaker.conf $note $tmp/note.wav"
+flow_args="$tmp/recordings --mic vn_tone --mic-config $tmp/tone.conf --speaker vn_spk --speaker-config $tmp/speaker.conf"
 
 generator=("-G" "Unix Makefiles")
 command -v ninja >/dev/null && generator=("-G" "Ninja")
@@ -65,7 +69,7 @@ command -v ninja >/dev/null && generator=("-G" "Ninja")
 build_with_make() {
     env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
-        ARGS_play="$play_args" ARGS_queue="$queue_args"
+        ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args"
 }
 # play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
 # with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
@@ -119,7 +123,8 @@ upload_note() {
 build_with_cmake() {
     cmake -S "$repo/bindings/c" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
         -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" \
-        -DVOICENOTE_SAMPLE_ARGS_play="$play_args" -DVOICENOTE_SAMPLE_ARGS_queue="$queue_args" &&
+        -DVOICENOTE_SAMPLE_ARGS_play="$play_args" -DVOICENOTE_SAMPLE_ARGS_queue="$queue_args" \
+        -DVOICENOTE_SAMPLE_ARGS_flow="$flow_args" &&
         cmake --build "$2" &&
         ctest --test-dir "$2" --output-on-failure
 }

@@ -1,0 +1,367 @@
+/*
+ * flow.c: recording flows through the C API (voicenote.h, section "Recording flow"), over a real recorder on a
+ * virtual microphone (ALSA's `file` plugin reading a 30 s tone, unpaced) and a real player on a file speaker. The
+ * flow's time is a manual clock; its events, the recorder's and the player's come through a vn_event_loop
+ * dispatched on the test's own thread, as a GUI main loop would (the recorder's and player's threads run meanwhile).
+ *
+ * - Every input in every state (a table): the documented status (VN_OK, or VN_E_MISUSE for a command that means
+ *   nothing there), and a misused command changes nothing.
+ * - NULL and destroyed handles are VN_E_MISUSE, bad arguments VN_E_INVALID_ARG (options, keys, coordinates, times).
+ * - Hurried input: thousands of random inputs from two threads with no waiting, the clock advanced at random and
+ *   the loop dispatched between them; every status is one the header documents, then the flow is destroyed with a
+ *   take perhaps running. Run under ThreadSanitizer by `make test-tsan`.
+ * - A subscriber that destroys its flow inside its own callback: no deadlock, release once, no callback after.
+ *
+ * Every wait is bounded (the loop is dispatched until a condition holds, for at most WAIT_MS).
+ */
+#define _XOPEN_SOURCE 700 /* nftw, in child.h */
+#include "harness.h"
+#include "child.h"
+
+#define WAIT_MS 30000
+#define HURRIED_INPUTS 3000
+
+static char directory[256], microphone[600];
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* A rig: loop, clock, recorder, player, flow; the events seen, touched only on this thread (the loop's) */
+
+typedef struct {
+    int state;
+    double duration_s;
+    int views, ready, failed;
+    int take_views; /* views in RECORDING or LOCKED */
+} seen_state;
+
+typedef struct {
+    vn_event_loop *loop;
+    vn_manual_clock *clock;
+    vn_recorder *recorder;
+    vn_player *player;
+    vn_flow *flow;
+    seen_state seen;
+} rig;
+
+static void on_flow_event(void *user_data, const vn_flow_event *event) {
+    seen_state *seen = user_data;
+    switch (event->type) {
+    case VN_FLOW_EVENT_VIEW:
+        seen->views++;
+        seen->state = event->view.state;
+        seen->duration_s = event->view.duration_s;
+        if (event->view.state == VN_FLOW_RECORDING || event->view.state == VN_FLOW_LOCKED) seen->take_views++;
+        break;
+    case VN_FLOW_EVENT_ATTACHMENT_READY: seen->ready++; break;
+    case VN_FLOW_EVENT_FAILED: seen->failed++; break;
+    default: break;
+    }
+}
+
+static int rig_open(rig *r, int toggle_mode) {
+    memset(r, 0, sizeof *r);
+    r->seen.state = -1;
+    char takes[300], speaker[700];
+    snprintf(takes, sizeof takes, "%s/takes", directory);
+    snprintf(speaker, sizeof speaker,
+             "pcm.vn_spk { type file slave.pcm { type null } file \"%s/heard.raw\" format raw perm 0644 }", directory);
+    vn_recorder_options *recording = NULL;
+    vn_player_options *playing = NULL;
+    vn_flow_options *options = NULL;
+    int ok = vn_event_loop_create(&r->loop) == VN_OK && vn_manual_clock_create(&r->clock) == VN_OK &&
+             vn_recorder_options_create(&recording) == VN_OK &&
+             vn_recorder_options_set_directory(recording, takes) == VN_OK &&
+             vn_recorder_options_set_device(recording, "vn_flow_mic", microphone) == VN_OK &&
+             vn_recorder_options_set_event_loop(recording, r->loop) == VN_OK &&
+             vn_recorder_create(recording, &r->recorder) == VN_OK && vn_player_options_create(&playing) == VN_OK &&
+             vn_player_options_set_device(playing, "vn_spk", speaker) == VN_OK &&
+             vn_player_options_set_event_loop(playing, r->loop) == VN_OK &&
+             vn_player_create(playing, &r->player) == VN_OK && vn_flow_options_create(&options) == VN_OK &&
+             vn_flow_options_set_clock(options, r->clock) == VN_OK &&
+             vn_flow_options_set_event_loop(options, r->loop) == VN_OK &&
+             vn_flow_options_set_toggle_mode(options, toggle_mode) == VN_OK &&
+             vn_flow_options_set_key_inputs(options, 1) == VN_OK &&
+             vn_flow_create(r->recorder, r->player, options, &r->flow) == VN_OK &&
+             vn_flow_subscribe(r->flow, on_flow_event, &r->seen, NULL, NULL) == VN_OK;
+    vn_recorder_options_destroy(recording);
+    vn_player_options_destroy(playing);
+    vn_flow_options_destroy(options);
+    EXPECT(ok, "setting up a flow: %s", vn_last_error_message());
+    return ok;
+}
+
+static void rig_close(rig *r) {
+    vn_flow_destroy(r->flow);
+    vn_recorder_destroy(r->recorder);
+    vn_player_destroy(r->player);
+    vn_manual_clock_destroy(r->clock);
+    vn_event_loop_destroy(r->loop);
+}
+
+/* Dispatches the loop until the flow's last view is in `state` with at least `duration_s` recorded; whether it got
+ * there within WAIT_MS. */
+static int dispatch_until(rig *r, int state, double duration_s) {
+    long long end = harness_now_ms() + WAIT_MS;
+    vn_event_loop_dispatch(r->loop, NULL);
+    while (!(r->seen.state == state && r->seen.duration_s >= duration_s) && harness_now_ms() < end) {
+        vn_event_loop_wait(r->loop, 100, NULL);
+        vn_event_loop_dispatch(r->loop, NULL);
+    }
+    return r->seen.state == state && r->seen.duration_s >= duration_s;
+}
+
+static int current_state(rig *r) {
+    int state = -1;
+    EXPECT_STATUS(VN_OK, vn_flow_get_state(r->flow, &state));
+    return state;
+}
+
+/* Brings a fresh rig's flow into `state`; whether it got there. */
+static int reach(rig *r, int state) {
+    if (!dispatch_until(r, VN_FLOW_IDLE, 0)) return 0;
+    if (state == VN_FLOW_IDLE) return 1;
+    EXPECT_STATUS(VN_OK, vn_flow_press(r->flow, 200, 200));
+    if (state == VN_FLOW_SHOWING_TIP) {
+        EXPECT_STATUS(VN_OK, vn_flow_release(r->flow));
+        return dispatch_until(r, VN_FLOW_SHOWING_TIP, 0);
+    }
+    EXPECT_STATUS(VN_OK, vn_manual_clock_advance(r->clock, 0.5));
+    if (!dispatch_until(r, VN_FLOW_RECORDING, 0.3)) return 0;
+    if (state == VN_FLOW_RECORDING) return 1;
+    EXPECT_STATUS(VN_OK, vn_flow_lock(r->flow));
+    if (state == VN_FLOW_LOCKED) return dispatch_until(r, VN_FLOW_LOCKED, 0);
+    EXPECT_STATUS(VN_OK, vn_flow_stop(r->flow));
+    return dispatch_until(r, VN_FLOW_PREVIEW, 0);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Every input in every state */
+
+enum { PRESS, RELEASE, MOVE, KEY_DOWN, KEY_UP, LOCK, CANCEL, STOP, DISCARD, SEND, CONFIRM, PLAY, PAUSE, SEEK, TRIM,
+       DEACTIVATE, INPUTS };
+static const char *const input_names[INPUTS] = {"press", "release", "move", "key_down", "key_up", "lock", "cancel",
+                                                "stop", "discard", "send", "confirm", "play", "pause", "seek", "trim",
+                                                "deactivate"};
+
+static int apply(vn_flow *flow, int input, double a, double b) {
+    switch (input) {
+    case PRESS: return vn_flow_press(flow, a, b);
+    case RELEASE: return vn_flow_release(flow);
+    case MOVE: return vn_flow_move(flow, a, b);
+    case KEY_DOWN: return vn_flow_key_down(flow, (int)a);
+    case KEY_UP: return vn_flow_key_up(flow, (int)a);
+    case LOCK: return vn_flow_lock(flow);
+    case CANCEL: return vn_flow_cancel(flow);
+    case STOP: return vn_flow_stop(flow);
+    case DISCARD: return vn_flow_discard(flow);
+    case SEND: return vn_flow_send(flow);
+    case CONFIRM: return vn_flow_confirm(flow);
+    case PLAY: return vn_flow_play(flow);
+    case PAUSE: return vn_flow_pause(flow);
+    case SEEK: return vn_flow_seek(flow, a);
+    case TRIM: return vn_flow_trim(flow, a, b);
+    default: return vn_flow_deactivate(flow);
+    }
+}
+
+/* The header's table: the status of each input in each state (O = VN_OK, M = VN_E_MISUSE). States in
+ * vn_flow_state order: idle, showing tip, recording, locked, preview. */
+static const char *const expected_table[INPUTS] = {
+    /* press      */ "OOOOO", /* release    */ "OOOOO", /* move       */ "OOOOO", /* key_down   */ "OOOOO",
+    /* key_up     */ "OOOOO", /* lock       */ "MMOMM", /* cancel     */ "OOOOO", /* stop       */ "MMOOM",
+    /* discard    */ "MMOOO", /* send       */ "MMOOO", /* confirm    */ "MMOOO", /* play       */ "MMMMO",
+    /* pause      */ "MMMMO", /* seek       */ "MMMMO", /* trim       */ "MMMMO", /* deactivate */ "OOOOO",
+};
+
+static void test_every_input_in_every_state(void) {
+    for (int state = VN_FLOW_IDLE; state <= VN_FLOW_PREVIEW; state++) {
+        for (int input = 0; input < INPUTS; input++) {
+            rig r;
+            if (!rig_open(&r, 0)) return;
+            if (!EXPECT(reach(&r, state), "could not reach state %d for %s", state, input_names[input])) {
+                rig_close(&r);
+                return;
+            }
+            /* Keys: Escape (the record key would start a take). Trim and seek: inside any take. */
+            double a = input == KEY_DOWN || input == KEY_UP ? VN_FLOW_KEY_ESCAPE : input == TRIM ? 0.05 : 120;
+            double b = input == TRIM ? 0.2 : 200;
+            int status = apply(r.flow, input, a, b);
+            int want = expected_table[input][state] == 'O' ? VN_OK : VN_E_MISUSE;
+            EXPECT(status == want, "%s in state %d: expected %s, got %s (%s)", input_names[input], state,
+                   vn_status_name(want), vn_status_name(status), vn_last_error_message());
+            if (status == VN_E_MISUSE) EXPECT(current_state(&r) == state, "a misused %s changed the state", input_names[input]);
+            rig_close(&r);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Refusals */
+
+static void test_null_destroyed_and_bad_arguments(void) {
+    int state = 0;
+    vn_flow *flow = NULL;
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_press(NULL, 0, 0));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_release(NULL));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_send(NULL));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_get_state(NULL, &state));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_subscribe(NULL, on_flow_event, NULL, NULL, NULL));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_create(NULL, NULL, NULL, &flow));
+    EXPECT(flow == NULL, "a failed create left a handle");
+    EXPECT_STATUS(VN_E_MISUSE, vn_manual_clock_advance(NULL, 1));
+    vn_flow_destroy(NULL);
+    vn_manual_clock_destroy(NULL);
+    vn_flow_options_destroy(NULL);
+
+    vn_flow_options *options = NULL;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_create(NULL));
+    EXPECT_STATUS(VN_OK, vn_flow_options_create(&options));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_distances(options, 0, 50));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_distances(options, 75, -1));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_times(options, 0.5, -1));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_times(options, 1.0 / 0.0, 2));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_waveform_samples(options, 0));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_waveform_samples(options, (size_t)-1));
+    EXPECT_STATUS(VN_OK, vn_flow_options_set_waveform_samples(options, 40));
+    vn_flow_options_destroy(options);
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_options_set_toggle_mode(options, 1)); /* destroyed */
+
+    vn_manual_clock *clock = NULL;
+    EXPECT_STATUS(VN_OK, vn_manual_clock_create(&clock));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_manual_clock_advance(clock, -0.1));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_manual_clock_advance(clock, 0.0 / 0.0));
+    vn_manual_clock_destroy(clock);
+    EXPECT_STATUS(VN_E_MISUSE, vn_manual_clock_advance(clock, 1));
+
+    rig r;
+    if (!rig_open(&r, 0)) return;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_press(r.flow, 0.0 / 0.0, 0));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_move(r.flow, 0, 1.0 / 0.0));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_key_down(r.flow, 3));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_key_up(r.flow, -1));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_get_state(r.flow, NULL));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_subscribe(r.flow, NULL, NULL, NULL, NULL));
+    if (reach(&r, VN_FLOW_PREVIEW)) {
+        EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_trim(r.flow, 0.2, 0.1));
+        EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_trim(r.flow, 0, 1e9));
+        EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_seek(r.flow, 0.0 / 0.0));
+        EXPECT(current_state(&r) == VN_FLOW_PREVIEW, "a refused trim left the preview");
+    }
+    vn_flow *destroyed = r.flow;
+    rig_close(&r);
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_press(destroyed, 0, 0));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_get_state(destroyed, &state));
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Hurried input from two threads */
+
+typedef struct {
+    vn_flow *flow;
+    unsigned seed;
+    int unexpected; /* statuses the header does not document for that input */
+    char first_unexpected[200];
+} hurrier;
+
+static unsigned next_random(unsigned *seed) {
+    *seed = *seed * 1103515245u + 12345u;
+    return (*seed >> 16) & 0x7fff;
+}
+
+/* One random input; its status checked against what the header documents (OK, MISUSE, or INVALID_ARG for a trim
+ * range outside the take). */
+static void hurry_once(hurrier *h) {
+    int input = (int)(next_random(&h->seed) % INPUTS);
+    double a = (double)(next_random(&h->seed) % 400), b = (double)(next_random(&h->seed) % 400);
+    if (input == KEY_DOWN || input == KEY_UP) a = (double)(next_random(&h->seed) % 3);
+    if (input == TRIM || input == SEEK) a /= 400, b = a + (b + 1) / 400;
+    int status = apply(h->flow, input, a, b);
+    int documented = status == VN_OK || status == VN_E_MISUSE || (input == TRIM && status == VN_E_INVALID_ARG);
+    if (!documented && h->unexpected++ == 0)
+        snprintf(h->first_unexpected, sizeof h->first_unexpected, "%s: %s (%s)", input_names[input],
+                 vn_status_name(status), vn_last_error_message());
+}
+
+static void *hurry_thread(void *arg) {
+    hurrier *h = arg;
+    for (int i = 0; i < HURRIED_INPUTS; i++) hurry_once(h);
+    return NULL;
+}
+
+static void test_hurried_inputs_from_two_threads(void) {
+    for (int toggle = 0; toggle <= 1; toggle++) {
+        rig r;
+        if (!rig_open(&r, toggle)) return;
+        hurrier other = {r.flow, 7u + (unsigned)toggle, 0, ""};
+        hurrier mine = {r.flow, 1234u + (unsigned)toggle, 0, ""};
+        pthread_t thread = harness_start_thread(hurry_thread, &other);
+        unsigned clock_seed = 99;
+        for (int i = 0; i < HURRIED_INPUTS; i++) {
+            hurry_once(&mine);
+            if (next_random(&clock_seed) % 8 == 0) {
+                int status = vn_manual_clock_advance(r.clock, (double)(next_random(&clock_seed) % 100) / 100);
+                EXPECT_STATUS(VN_OK, status); /* only this thread advances the clock */
+            }
+            if (i % 16 == 0) vn_event_loop_dispatch(r.loop, NULL);
+        }
+        pthread_join(thread, NULL);
+        EXPECT(mine.unexpected == 0, "%d undocumented statuses, the first %s", mine.unexpected, mine.first_unexpected);
+        EXPECT(other.unexpected == 0, "%d undocumented statuses, the first %s", other.unexpected, other.first_unexpected);
+        vn_event_loop_dispatch(r.loop, NULL);
+        EXPECT(r.seen.take_views > 0, "no take ever ran (%d views)", r.seen.views);
+        rig_close(&r);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* A subscriber destroying its flow */
+
+typedef struct {
+    vn_flow *flow;
+    atomic_int calls, releases, destroyed;
+} self_destroying;
+
+static void destroy_in_callback(void *user_data, const vn_flow_event *event) {
+    (void)event;
+    self_destroying *s = user_data;
+    atomic_fetch_add(&s->calls, 1);
+    if (atomic_exchange(&s->destroyed, 1) == 0) vn_flow_destroy(s->flow);
+    notify();
+}
+
+static void count_release(void *user_data) {
+    self_destroying *s = user_data;
+    atomic_fetch_add(&s->releases, 1);
+    notify();
+}
+
+static void test_a_subscriber_destroys_its_flow(void) {
+    rig r;
+    if (!rig_open(&r, 0)) return;
+    /* This subscriber's events come on the event thread (a flow without a loop): a second flow over the same parts. */
+    self_destroying s = {.flow = NULL};
+    EXPECT_STATUS(VN_OK, vn_flow_create(r.recorder, r.player, NULL, &s.flow));
+    EXPECT_STATUS(VN_OK, vn_flow_subscribe(s.flow, destroy_in_callback, &s, count_release, NULL));
+    int ok;
+    WAIT_UNTIL(ok, atomic_load(&s.releases) == 1, WAIT_MS);
+    EXPECT(ok, "the subscription was not released after its flow was destroyed in the callback");
+    EXPECT(atomic_load(&s.calls) == 1, "%d callbacks, want 1", atomic_load(&s.calls));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_press(s.flow, 0, 0));
+    rig_close(&r);
+}
+
+int main(void) {
+    harness_init("flow");
+    if (!temp_directory_create(directory, sizeof directory, "flow")) return 1;
+    char tone[400];
+    snprintf(tone, sizeof tone, "%s/mic.wav", directory);
+    if (!write_tone(tone, 30)) return 1;
+    /* The WAV's 44-byte header reaches the recorder as 22 samples: the raw file plugin does not parse it. */
+    snprintf(microphone, sizeof microphone,
+             "pcm.vn_flow_mic { type file slave.pcm { type null } file \"/dev/null\" infile \"%s\" format raw }", tone);
+    TEST(test_null_destroyed_and_bad_arguments);
+    TEST(test_every_input_in_every_state);
+    TEST(test_hurried_inputs_from_two_threads);
+    TEST(test_a_subscriber_destroys_its_flow);
+    temp_directory_remove(directory);
+    return harness_finish();
+}
