@@ -88,7 +88,7 @@ final class PlaybackSession: @unchecked Sendable {
                 }
             }
             if watchKeys, descriptors[2].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, let keyboard {
-                for key in keyboard.read() {
+                for key in keyboard.read().compactMap(Self.action) {
                     if key == .quit { return .quit }
                     try perform(key)
                 }
@@ -134,7 +134,24 @@ final class PlaybackSession: @unchecked Sendable {
         }
     }
 
-    private func perform(_ key: Keyboard.Key) throws(VoiceNoteError) {
+    /// What a key does while playing.
+    enum Action: Equatable { case togglePause, back, forward, next, faster, slower, quit }
+
+    /// Space pauses, ←/→ seek, n skips, + and − change the rate, q quits; other keys do nothing.
+    static func action(_ key: KeyPress) -> Action? {
+        switch key {
+        case .character(UInt8(ascii: " ")): .togglePause
+        case .character(UInt8(ascii: "q")), .character(UInt8(ascii: "Q")): .quit
+        case .character(UInt8(ascii: "n")), .character(UInt8(ascii: "N")): .next
+        case .character(UInt8(ascii: "+")), .character(UInt8(ascii: "=")): .faster
+        case .character(UInt8(ascii: "-")), .character(UInt8(ascii: "_")): .slower
+        case .left: .back
+        case .right: .forward
+        default: nil
+        }
+    }
+
+    private func perform(_ key: Action) throws(VoiceNoteError) {
         let context = player.context
         switch key {
         case .togglePause:
@@ -200,106 +217,5 @@ final class PlaybackSession: @unchecked Sendable {
     /// `1×`, `1.5×`, `1.25×`.
     private func rateText(_ rate: Double) -> String {
         rate == rate.rounded() ? "\(Int(rate))×" : "\(rate)×"
-    }
-}
-
-/// The terminal on standard input in non-canonical mode without echo (signals kept: Ctrl-C is SIGINT), read as keys.
-final class Keyboard {
-    enum Key: Equatable { case togglePause, back, forward, next, faster, slower, quit }
-
-    private var saved = termios()
-    private(set) var isActive = false
-    /// Bytes of an escape sequence not complete yet.
-    private var pending: [UInt8] = []
-
-    /// Whether standard input is a terminal this process may read: this process is in the terminal's foreground
-    /// process group, or the terminal is not its controlling terminal (no job control then).
-    static var isAvailable: Bool {
-        guard isatty(STDIN_FILENO) == 1 else { return false }
-        let foreground = tcgetpgrp(STDIN_FILENO)
-        return foreground == getpgrp() || (foreground == -1 && errno == ENOTTY)
-    }
-
-    /// Takes the keyboard if this process is in the terminal's foreground (else at the first `resumed` that is).
-    init() { enter() }
-
-    /// Switches the terminal to key-at-a-time input, when this process is in its foreground.
-    func enter() {
-        guard !isActive, Self.isAvailable, tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
-        isActive = applyRaw()
-        pending = []
-    }
-
-    /// After SIGCONT: in the foreground, takes the keyboard (again: a shell may have reset the terminal while the
-    /// process was stopped); in the background, stops reading it without touching the terminal (that would stop
-    /// the process with SIGTTOU; the shell keeps its own settings).
-    func resumed() {
-        guard isActive else { return enter() }
-        if !Self.isAvailable || !applyRaw() { isActive = false }
-    }
-
-    /// `saved` without canonical input and echo, one byte at a time; whether the terminal took it.
-    private func applyRaw() -> Bool {
-        var raw = saved
-        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &raw.c_cc) { characters in
-            characters[Int(VMIN)] = 1
-            characters[Int(VTIME)] = 0
-        }
-        return tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0
-    }
-
-    /// Puts the terminal back as it was (idempotent).
-    func restore() {
-        guard isActive else { return }
-        isActive = false
-        _ = tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-    }
-
-    /// The keys that arrived (call when standard input is readable). An end of input stops the reading.
-    func read() -> [Key] {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        let count = Glibc.read(STDIN_FILENO, &bytes, bytes.count)
-        if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) {
-            restore()
-            return []
-        }
-        guard count > 0 else { return [] }
-        return keys(in: pending + bytes[..<count])
-    }
-
-    /// Decodes keys; an unfinished escape sequence waits in `pending` for the next read.
-    private func keys(in input: [UInt8]) -> [Key] {
-        var keys: [Key] = []
-        var index = 0
-        pending = []
-        while index < input.count {
-            let byte = input[index]
-            guard byte == 0x1B else {
-                switch byte {
-                case UInt8(ascii: " "): keys.append(.togglePause)
-                case UInt8(ascii: "q"), UInt8(ascii: "Q"): keys.append(.quit)
-                case UInt8(ascii: "n"), UInt8(ascii: "N"): keys.append(.next)
-                case UInt8(ascii: "+"), UInt8(ascii: "="): keys.append(.faster)
-                case UInt8(ascii: "-"), UInt8(ascii: "_"): keys.append(.slower)
-                default: break
-                }
-                index += 1
-                continue
-            }
-            // ESC [ C / ESC O C (→), ESC [ D / ESC O D (←); other sequences are skipped whole.
-            guard index + 1 < input.count else { pending = [byte]; break }
-            let introducer = input[index + 1]
-            guard introducer == UInt8(ascii: "[") || introducer == UInt8(ascii: "O") else { index += 1; continue }
-            var end = index + 2
-            while end < input.count, !(0x40...0x7E).contains(input[end]) { end += 1 }
-            guard end < input.count else { pending = Array(input[index...]); break }
-            if end == index + 2 {
-                if input[end] == UInt8(ascii: "C") { keys.append(.forward) }
-                if input[end] == UInt8(ascii: "D") { keys.append(.back) }
-            }
-            index = end + 1
-        }
-        return keys
     }
 }

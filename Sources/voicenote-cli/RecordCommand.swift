@@ -5,13 +5,21 @@ import ArgumentParser
 import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteFlow
+import VoiceNotePlayer
 import VoiceNoteRecorder
 
 /// `voicenote record`: records a voice message until Enter, Ctrl-C or a length limit, and keeps the file.
 struct RecordCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
-        abstract: "Record a voice message (Ogg Opus or AAC). Enter or Ctrl-C stops and keeps the file.")
+        abstract: "Record a voice message (Ogg Opus or AAC). Enter or Ctrl-C stops and keeps the file.",
+        discussion: """
+            With --flow, the hold-to-record flow on the keyboard (toggle mode, as a terminal sends no key releases): \
+            Space starts a take and Space again stops it into preview; P plays or pauses it; ←/→ move the selected \
+            trim handle, Tab selects the other, T cuts the take to them; Enter sends (prints the voiceRecording \
+            payload); Esc cancels or discards; q quits, keeping a take that was not sent.
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case opus, aac }
     enum Progress: String, ExpressibleByArgument, CaseIterable { case auto, none, json }
@@ -40,6 +48,15 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Progress output: auto (a live meter on a terminal), none, or json (one context per line).")
     var progress = Progress.auto
 
+    @Flag(help: "Record with the hold-to-record flow driven from the keyboard: preview, trim, send (see below).")
+    var flow = false
+
+    @Option(help: "With --flow: the ALSA playback device previews play to.")
+    var speaker = "default"
+
+    @Option(help: "With --flow: ALSA configuration text that defines --speaker.")
+    var speakerConfig: String?
+
     /// The longest take the options may ask for: the recorder's own limit.
     static let longestDuration = RecorderConfiguration.longestLimit
 
@@ -53,6 +70,12 @@ struct RecordCommand: ParsableCommand {
             throw ValidationError("--max-duration must be 0…\(Int(Self.longestDuration)) seconds (0: no limit)")
         }
         guard (6...256).contains(bitrate) else { throw ValidationError("--bitrate must be 6…256 kbit/s") }
+        if flow, duration != nil || progress != .auto {
+            throw ValidationError("--flow takes no --duration or --progress: the keyboard ends the take")
+        }
+        if !flow, speakerConfig != nil || speaker != "default" {
+            throw ValidationError("--speaker and --speaker-config are for --flow")
+        }
     }
 
     func run() throws {
@@ -64,9 +87,33 @@ struct RecordCommand: ParsableCommand {
         configuration.maximumDuration = [duration, maxDuration > 0 ? maxDuration : nil].compactMap { $0 }.min() ?? 0
         let loop = try EventLoop()
         let recorder = try Recorder(configuration: configuration, dispatcher: loop)
+        if flow { return try runFlow(recorder: recorder, loop: loop) }
         let session = RecordingSession(recorder: recorder, loop: loop, output: output,
                                        display: progress == .json ? .json : (progress == .none || !Terminal.isInteractive ? .none : .meter))
         try session.run()
+    }
+}
+
+extension RecordCommand {
+    /// `--flow`: the flow in toggle mode over the recorder and a player on `--speaker`.
+    func runFlow(recorder: Recorder, loop: EventLoop) throws {
+        var playing = PlayerConfiguration()
+        playing.device = DeviceSelection(name: speaker, configuration: speakerConfig)
+        let player = try Player(configuration: playing, dispatcher: loop)
+        defer {
+            recorder.close()
+            player.close()
+        }
+        var settings = FlowConfiguration()
+        settings.toggleMode = true
+        let flow = try RecordingFlow(recorder: recorder, player: player, configuration: settings, dispatcher: loop)
+        let session = FlowSession(flow: flow, recorder: recorder, loop: loop, output: output,
+                                  interactive: Terminal.isInteractiveError && Keyboard.isAvailable)
+        switch try session.run() {
+        case .sent: return
+        case .quit: throw ExitCode(1)
+        case .signal(let number): throw ExitCode(128 + number)
+        }
     }
 }
 
