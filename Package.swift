@@ -66,7 +66,7 @@ let package = Package(
         // imports the other).
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments"]),
         // The recording flow (hold to record, slide to cancel, lock, preview, send) over a recorder and a player.
-        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteWaveform", "VoiceNoteAttachments"]),
+        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteWaveform", "VoiceNoteAttachments", "VoiceNoteJSON"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [

@@ -2727,6 +2727,25 @@ int vn_flow_options_set_event_loop(vn_flow_options *options, vn_event_loop *loop
 int vn_flow_options_set_clock(vn_flow_options *options, vn_manual_clock *clock);
 
 /**
+ * Gives the flow a draft key: the id of the conversation it records for. While a take runs, a small record in the
+ * drafts directory names its file (so after a crash, even SIGKILL, at most the last half second is lost);
+ * vn_flow_park() keeps the take (running or in preview) as the conversation's draft; and the next flow created with
+ * this key, in this process or another, restores the draft into #VN_FLOW_PREVIEW (a crashed take is made whole
+ * first, as vn_recover() does). Sending or discarding the take removes the draft; one draft per key: a new take
+ * replaces it. Destroying a flow with a take in preview keeps that take as the draft; with a take running, cancels
+ * it.
+ *
+ * \param options the options.
+ * \param key the conversation's id, 1…100 bytes of UTF-8; NULL for no drafts (the default).
+ * \param directory where drafts are kept, or NULL for `$XDG_DATA_HOME/voicenote/drafts`.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a key that is empty, too long
+ *          or not UTF-8, or an empty directory.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_draft(vn_flow_options *options, const char *key, const char *directory);
+
+/**
  * Creates a recording flow over a recorder and a player (the flow begins, stops and cancels takes, and plays
  * previews; a take's beginning stops the player). Both stay the host's and must outlive the flow.
  *
@@ -2930,6 +2949,56 @@ int vn_flow_trim(vn_flow *flow, double start_s, double end_s);
 int vn_flow_deactivate(vn_flow *flow);
 
 /**
+ * The user left the conversation: a running take is stopped, and the take (running or in preview) is kept as the
+ * conversation's draft, moved into the drafts directory; #VN_FLOW_EVENT_PARKED follows and the flow is idle. Nothing
+ * happens while idle.
+ *
+ * \param flow the flow.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or one without a draft key.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_park(vn_flow *flow);
+
+/**
+ * Receives one draft from vn_flow_drafts_list().
+ *
+ * \param user_data the pointer given to vn_flow_drafts_list().
+ * \param key the conversation's key.
+ * \param path the take's file (a take that was running when its process ended: its `.part`, made whole when a flow
+ *        with this key restores it).
+ * \param duration_s its length (0 for a take that was running).
+ * \threadsafety A hook: runs synchronously on the thread that called vn_flow_drafts_list(); valid during the call.
+ * \since 0.1.0
+ */
+typedef void (*vn_flow_draft_fn)(void *user_data, const char *key, const char *path, double duration_s);
+
+/**
+ * Lists the drafts in a drafts directory, by key (records that cannot be read are left out).
+ *
+ * \param directory the drafts directory, or NULL for the default one.
+ * \param callback called once per draft.
+ * \param user_data passed to `callback`.
+ * \param count receives how many drafts there are; may be NULL.
+ * \returns #VN_OK (also when the directory does not exist: no drafts); #VN_E_INVALID_ARG when `callback` is NULL.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_drafts_list(const char *directory, vn_flow_draft_fn callback, void *user_data, size_t *count);
+
+/**
+ * Deletes drafts: their records and their audio.
+ *
+ * \param directory the drafts directory, or NULL for the default one.
+ * \param key the conversation's key, or NULL for every draft.
+ * \returns #VN_OK (also when there was none); #VN_E_INVALID_ARG for a bad key; #VN_E_FORMAT when the key's record is
+ *          damaged (delete it by clearing every draft).
+ * \threadsafety Any thread; not for a key whose flow exists.
+ * \since 0.1.0
+ */
+int vn_flow_drafts_clear(const char *directory, const char *key);
+
+/**
  * Reads the flow's state.
  *
  * \param flow the flow.
@@ -2969,7 +3038,9 @@ typedef enum vn_flow_event_type {
     VN_FLOW_EVENT_VIEW = 0,             /**< The view after a transition or a step. */
     VN_FLOW_EVENT_ATTACHMENT_READY = 1, /**< A take is ready for the composer: path, duration, waveform, payload. */
     VN_FLOW_EVENT_PUBLISH = 2,          /**< The take is to be published (the same fields). */
-    VN_FLOW_EVENT_FAILED = 3            /**< The recorder or the player failed: status and message. */
+    VN_FLOW_EVENT_FAILED = 3,           /**< The recorder or the player failed: status and message. */
+    VN_FLOW_EVENT_PARKED = 4            /**< The take was kept as the conversation's draft (vn_flow_park()): path,
+                                             duration, waveform, payload; the flow is idle. */
 } vn_flow_event_type;
 
 /** One flow event; valid only during the callback. \since 0.1.0 */
@@ -2977,11 +3048,11 @@ typedef struct vn_flow_event {
     size_t size;              /**< sizeof(vn_flow_event) as the library knows it. */
     int type;                 /**< A #vn_flow_event_type. */
     vn_flow_view view;        /**< VIEW: the view. */
-    const char *path;         /**< ATTACHMENT_READY, PUBLISH: the take's file. */
-    double duration_s;        /**< ATTACHMENT_READY, PUBLISH: its length. */
-    const float *waveform;    /**< ATTACHMENT_READY, PUBLISH: its waveform, 0…1. */
+    const char *path;         /**< ATTACHMENT_READY, PUBLISH, PARKED: the take's file. */
+    double duration_s;        /**< ATTACHMENT_READY, PUBLISH, PARKED: its length. */
+    const float *waveform;    /**< ATTACHMENT_READY, PUBLISH, PARKED: its waveform, 0…1. */
     size_t waveform_count;    /**< How many `waveform` values (the options' samples). */
-    const char *payload_json; /**< ATTACHMENT_READY, PUBLISH: Stream's `voiceRecording` payload of the file
+    const char *payload_json; /**< ATTACHMENT_READY, PUBLISH, PARKED: Stream's `voiceRecording` payload of the file
                                    (`asset_url` its `file://` URL), "" when it could not be read back. */
     int status;               /**< FAILED: a negative status. */
     const char *message;      /**< FAILED: the detail. */

@@ -64,6 +64,29 @@ private func flowKey(_ key: Int32) throws(VoiceNoteError) -> FlowKey {
     input(flow) { (f) throws(VoiceNoteError) in try f.deactivate() }
 }
 
+@c @implementation public func vn_flow_park(_ flow: OpaquePointer?) -> Int32 { input(flow) { (f) throws(VoiceNoteError) in try f.park() } }
+
+@c @implementation public func vn_flow_drafts_list(
+    _ directory: UnsafePointer<CChar>?, _ callback: vn_flow_draft_fn?, _ userData: UnsafeMutableRawPointer?,
+    _ count: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    count?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let callback = try required(callback, "callback")
+        let drafts = FlowDrafts(directory: try directory.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "directory") })
+        let found = drafts.list()
+        for draft in found { callback(userData, draft.key, draft.path, draft.duration) }
+        count?.pointee = found.count
+    }
+}
+
+@c @implementation public func vn_flow_drafts_clear(_ directory: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let drafts = FlowDrafts(directory: try directory.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "directory") })
+        try drafts.clear(key: try key.map { (text) throws(VoiceNoteError) in try utf8String(text, "key") })
+    }
+}
+
 @c @implementation public func vn_flow_get_state(_ flow: OpaquePointer?, _ outState: UnsafeMutablePointer<Int32>?) -> Int32 {
     input(flow) { (f) throws(VoiceNoteError) in try required(outState, "out_state").pointee = f.view.state.rawValue }
 }
@@ -95,6 +118,9 @@ extension FlowMachine.Event: CEventConvertible {
         case .failed(let error):
             cEvent.type = Int32(VN_FLOW_EVENT_FAILED.rawValue)
             memory.failure(error, status: &cEvent.status, message: &cEvent.message)
+        case .parked(let take):
+            cEvent.type = Int32(VN_FLOW_EVENT_PARKED.rawValue)
+            fillTake(take, &cEvent, memory)
         }
     }
 

@@ -72,3 +72,12 @@ private func configure(_ options: OpaquePointer?, _ change: (inout FlowConfigura
         value.clock = clock == nil ? MonotonicClock.shared : try Handles.get(clock, as: ManualClock.self, "clock")
     }
 }
+
+@c @implementation public func vn_flow_options_set_draft(
+    _ options: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ directory: UnsafePointer<CChar>?
+) -> Int32 {
+    configure(options) { (configuration) throws(VoiceNoteError) in
+        configuration.draftKey = try key.map { (text) throws(VoiceNoteError) in try utf8String(text, "key") }
+        configuration.draftsDirectory = try directory.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "directory") }
+    }
+}

@@ -12,6 +12,14 @@ public enum FileSystem {
         return "/tmp/voicenote-\(getuid())/\(leaf)"
     }
 
+    /// `$XDG_DATA_HOME/voicenote/<leaf>` (else `~/.local/share/voicenote/<leaf>`): what the user would miss if it
+    /// went, unlike a cache.
+    public static func dataDirectory(_ leaf: String) -> String {
+        if let xdg = environment("XDG_DATA_HOME"), xdg.hasPrefix("/") { return "\(xdg)/voicenote/\(leaf)" }
+        if let home = environment("HOME"), !home.isEmpty { return "\(home)/.local/share/voicenote/\(leaf)" }
+        return "/tmp/voicenote-\(getuid())/\(leaf)"
+    }
+
     /// An environment variable, or nil when unset or empty.
     public static func environment(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }

@@ -19,6 +19,12 @@ public struct FlowConfiguration: Equatable, Sendable {
     public var toggleMode = false
     /// Key inputs: the record key held like the button, Escape cancels, Enter sends. Off: keys are ignored.
     public var keyInputs = false
+    /// The conversation this flow records for (its id), to keep a take as its draft: written while a take runs
+    /// (so a crash loses at most the last page), kept by `park`, restored into preview by the next flow with this
+    /// key. Nil: no drafts. 1…100 bytes of UTF-8.
+    public var draftKey: String?
+    /// Where drafts are kept (nil: `$XDG_DATA_HOME/voicenote/drafts`).
+    public var draftsDirectory: String?
 
     /// The defaults.
     public init() {}
@@ -35,6 +41,10 @@ public struct FlowConfiguration: Equatable, Sendable {
         }
         guard (1...1_048_576).contains(waveformSamples) else {
             throw VoiceNoteError(.invalidArgument, "a waveform has 1…1048576 values, not \(waveformSamples)")
+        }
+        if let draftKey { try FlowDrafts.check(key: draftKey) }
+        if let draftsDirectory, draftsDirectory.isEmpty || draftsDirectory.utf8.contains(0) {
+            throw VoiceNoteError(.invalidArgument, "the drafts directory must be a path")
         }
     }
 }

@@ -10,6 +10,8 @@ public struct FlowMachine: Sendable {
         case release
         case move(x: Double, y: Double)
         case lock, cancel, stop, discard, send, confirm, play, pause, deactivate
+        /// The user left the conversation: the take is kept as its draft and the flow goes idle.
+        case park
         case seek(Double)
         /// Cuts the previewed take to `start ..< end` seconds.
         case trim(start: Double, end: Double)
@@ -33,6 +35,8 @@ public struct FlowMachine: Sendable {
         /// `trimTake` rewrote the take (its new length and waveform), or failed (the take is as it was).
         case trimmed(FlowTake)
         case trimFailed(VoiceNoteError)
+        /// A draft's take, to preview as if it had just been recorded (only while idle).
+        case restored(FlowTake)
     }
 
     /// What the flow asks of its parts.
@@ -66,6 +70,8 @@ public struct FlowMachine: Sendable {
         case publish(FlowTake)
         /// The recorder failed; the flow is idle (or stays in preview when the failure came after the take was kept).
         case failed(VoiceNoteError)
+        /// The take was kept as the conversation's draft (by `park`); the flow is idle.
+        case parked(FlowTake)
     }
 
     /// The flow's timers.
@@ -77,7 +83,7 @@ public struct FlowMachine: Sendable {
     }
 
     /// What a take does once the recorder finished it.
-    private enum AfterStop { case preview, send }
+    private enum AfterStop { case preview, send, park }
 
     public let configuration: FlowConfiguration
     public private(set) var view = FlowView()
@@ -101,6 +107,9 @@ public struct FlowMachine: Sendable {
 
     public var state: FlowState { view.state }
 
+    /// The take in preview (or being trimmed), if any.
+    public var currentTake: FlowTake? { take }
+
     /// The commands and events one input leads to, in order; `.misuse` for a command that means nothing in this
     /// state (pointer and key inputs are ignored there instead, since a view sends them whatever the state).
     public mutating func handle(_ input: Input) throws(VoiceNoteError) -> ([Command], [Event]) {
@@ -115,6 +124,7 @@ public struct FlowMachine: Sendable {
         case .keyUp(let key): if key == .record, configuration.keyInputs { release(&out) }
         case .cancel: cancel(&out)
         case .deactivate: deactivate(&out)
+        case .park: park(&out)
         case .lock:
             guard state == .recording, !view.toggled else { throw misuse("lock") }
             transition(to: .locked, &out)
@@ -188,6 +198,10 @@ public struct FlowMachine: Sendable {
             guard trimming else { break }
             trimming = false
             out.events.append(.failed(error))
+        case .restored(let restored):
+            guard state == .idle || state == .showingTip, !pressed, !beginning else { break }
+            out.commands.append(.cancelTimer(.hideTip))
+            preview(restored, &out)
         case .previewProgress(let position, let playing):
             guard state == .preview else { break }
             view.previewPosition = position
@@ -301,6 +315,25 @@ public struct FlowMachine: Sendable {
         }
     }
 
+    private mutating func park(_ out: inout Output) {
+        switch state {
+        case .recording, .locked:
+            switch afterStop {
+            case nil: stopTake(then: .park, &out)
+            case .preview: afterStop = .park  // stopping already: kept as the draft instead of previewed
+            case .send, .park: break
+            }
+        case .preview:
+            guard let take, !trimming else { return }
+            out.commands.append(.stopPreview)
+            out.events.append(.parked(take))
+            reset()
+            transition(to: .idle, &out)
+        case .idle, .showingTip:
+            cancel(&out)
+        }
+    }
+
     private mutating func send(publishing: Bool, _ out: inout Output) throws(VoiceNoteError) {
         switch state {
         case .recording, .locked:
@@ -360,6 +393,9 @@ public struct FlowMachine: Sendable {
             deliver(finished, publishing: publishing, &out)
         case .preview:
             preview(finished, &out)
+        case .park:
+            out.events.append(.parked(finished))
+            transition(to: .idle, &out)
         }
     }
 

@@ -29,6 +29,13 @@ public final class RecordingFlow: @unchecked Sendable {
     private var timers: [FlowMachine.FlowTimer: ClockTimer] = [:]
     /// The flow's subscriptions to the recorder's and the player's events.
     private var subscriptionIDs: [UInt64] = []
+    /// The drafts directory, with a draft key.
+    private let drafts: FlowDrafts?
+    /// The draft record this flow wrote last, the running take's `.part`, and whether the flow is idle because it
+    /// parked its take (the record then stays).
+    private var savedDraft: FlowDraft?
+    private var runningPath: String?
+    private var parked = false
 
     /// A flow over `recorder` and `player` (the flow begins, stops and cancels takes and plays previews; the host
     /// keeps them for its own use otherwise). `.invalidArgument` for a bad configuration.
@@ -40,6 +47,7 @@ public final class RecordingFlow: @unchecked Sendable {
         self.player = player
         self.clock = clock
         machine = FlowMachine(configuration: configuration)
+        drafts = configuration.draftKey.map { _ in FlowDrafts(directory: configuration.draftsDirectory) }
         events = EventChannel(dispatcher: dispatcher)
         let recorderID = try recorder.events.subscribe({ [weak self] event in self?.recorderReported(event) }, release: nil)
         do {
@@ -49,6 +57,7 @@ public final class RecordingFlow: @unchecked Sendable {
             try? SubscriptionRegistry.shared.end(id: recorderID)
             throw error
         }
+        restoreDraft()
     }
 
     deinit { close() }
@@ -76,7 +85,10 @@ public final class RecordingFlow: @unchecked Sendable {
         }
         for id in subscriptionIDs { try? SubscriptionRegistry.shared.end(id: id) }
         for timer in timers { timer.cancel() }
-        if wasRecording { try? recorder.cancel() }
+        if wasRecording {
+            try? recorder.cancel()
+            if let drafts, let key = machine.configuration.draftKey { drafts.forget(key: key) }  // cancelled: no draft
+        }
         events.close()
     }
 
@@ -114,6 +126,13 @@ public final class RecordingFlow: @unchecked Sendable {
     public func trim(start: Double, end: Double) throws(VoiceNoteError) { try drive(.trim(start: start, end: end)) }
     /// The view was hidden: a take stops into preview, a playing preview pauses.
     public func deactivate() throws(VoiceNoteError) { try drive(.deactivate) }
+    /// The user left the conversation: a running take is stopped, and the take (running or in preview) is kept as
+    /// the conversation's draft (`parked`), moved into the drafts directory; the flow goes idle. The next flow with
+    /// this draft key restores it into preview. `.misuse` without a draft key.
+    public func park() throws(VoiceNoteError) {
+        guard drafts != nil else { throw VoiceNoteError(.misuse, "park needs a flow with a draft key") }
+        try drive(.park)
+    }
 
     // MARK: - Driving the machine
 
@@ -122,6 +141,7 @@ public final class RecordingFlow: @unchecked Sendable {
             guard !closed else { throw VoiceNoteError(.misuse, "the recording flow was closed") }
             let (commands, events) = try machine.handle(input)
             carryOut(commands, events)
+            keepDraft()
         }
     }
 
@@ -130,12 +150,13 @@ public final class RecordingFlow: @unchecked Sendable {
             guard !closed else { return }
             let (commands, events) = machine.handle(outcome)
             carryOut(commands, events)
+            keepDraft()
         }
     }
 
     /// Emits `events`, then does `commands` in order, feeding what they report back at once (with `driving` held).
     private func carryOut(_ commands: [FlowMachine.Command], _ events: [FlowMachine.Event]) {
-        for event in events { self.events.emit(event) }
+        for event in events { self.events.emit(draftEvent(event)) }
         for command in commands {
             switch command {
             case .beginRecording:
@@ -143,6 +164,7 @@ public final class RecordingFlow: @unchecked Sendable {
                 let outcome: FlowMachine.Outcome
                 do {
                     try recorder.begin()
+                    runningPath = recorder.context.path
                     outcome = .recordingBegan
                 } catch {
                     outcome = .recordingFailed(error)
@@ -197,6 +219,7 @@ public final class RecordingFlow: @unchecked Sendable {
             guard !closed, timerGenerations[timer] == generation else { return }
             let (commands, events) = machine.handle(.timerFired(timer))
             carryOut(commands, events)
+            keepDraft()
         }
     }
 
@@ -228,7 +251,64 @@ public final class RecordingFlow: @unchecked Sendable {
         }
     }
 
-    /// A trimmed take read back: its waveform and payload from the new file.
+    // MARK: - Drafts
+
+    /// A parked take moved in beside its draft record (the event then names it there); other events as they are.
+    private func draftEvent(_ event: FlowMachine.Event) -> FlowMachine.Event {
+        guard case .parked(var take) = event, let drafts, let key = machine.configuration.draftKey else { return event }
+        take.path = drafts.adopt(take.path, key: key)
+        let draft = FlowDraft(key: key, path: take.path, duration: take.duration)
+        do { try drafts.save(draft) } catch { self.events.emit(.failed(error)) }
+        savedDraft = draft
+        parked = true
+        return .parked(take)
+    }
+
+    /// Makes the draft record say what the flow holds (with `driving` held): a running take's `.part`, the take in
+    /// preview, the parked take, or nothing. Written only when that changes.
+    private func keepDraft() {
+        guard let drafts, let key = machine.configuration.draftKey, !closed else { return }
+        let wanted: FlowDraft?
+        switch machine.state {
+        case .recording, .locked:
+            if parked, let old = savedDraft { try? FileSystem.remove(old.path) }  // one draft per key: the new take
+            parked = false
+            wanted = runningPath.map { FlowDraft(key: key, path: $0, duration: 0) }
+        case .preview:
+            parked = false
+            wanted = machine.currentTake.map { FlowDraft(key: key, path: $0.path, duration: $0.duration) }
+        case .idle, .showingTip:
+            wanted = parked ? savedDraft : nil
+        }
+        guard wanted != savedDraft else { return }
+        if let wanted {
+            do { try drafts.save(wanted) } catch { events.emit(.failed(error)) }
+        } else {
+            drafts.forget(key: key)
+        }
+        savedDraft = wanted
+    }
+
+    /// At creation: the draft of this flow's key, made whole and previewed. A draft that cannot be restored (a
+    /// `.busy` one: another recorder still writes it; a damaged file) is left in place, and said through the log.
+    private func restoreDraft() {
+        guard let drafts, let key = machine.configuration.draftKey else { return }
+        do {
+            guard let draft = try drafts.restore(key: key) else { return }
+            let seconds = draft.duration > 0 ? draft.duration : try Decoders.info(of: FileSource(path: draft.path)).duration
+            let take = try trimmedTake(draft.path, seconds: seconds)
+            driving.locked {
+                savedDraft = FlowDraft(key: key, path: draft.path, duration: seconds)
+                let (commands, events) = machine.handle(.restored(take))
+                carryOut(commands, events)
+                keepDraft()
+            }
+        } catch {
+            Log.write(.warning, "the draft of \(key) could not be restored: \(error.message)")
+        }
+    }
+
+    /// A take read back from its file (trimmed, or a restored draft): its waveform and payload.
     private func trimmedTake(_ path: String, seconds: Double) throws(VoiceNoteError) -> FlowTake {
         let waveform = try WaveformAnalysis.waveform(of: FileSource(path: path), samples: machine.configuration.waveformSamples)
         let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: seconds)

@@ -191,7 +191,7 @@ final class FlowSession: @unchecked Sendable {
             draw()
         case .attachmentReady(let take):
             deliver(take)
-        case .publish:
+        case .publish, .parked:
             break
         case .failed(let error):
             sendAfterTrim = false

@@ -223,4 +223,35 @@ import VoiceNoteFlow
         try rig.input(.play).input(.deactivate)
         #expect(rig.commands.last == .pausePreview)
     }
+
+    @Test func parkingARunningTakeKeepsItAndGoesIdle() throws {
+        let rig = try Rig().input(.press(x: 0, y: 0))
+        try rig.advance(0.5)
+        try rig.input(.lock).input(.park)
+        #expect(rig.commands.contains(.stopRecording))
+        #expect(rig.events.contains(.parked(rig.take)) && rig.state == .idle)
+        #expect(!rig.commands.contains { if case .deleteFile = $0 { true } else { false } })
+        #expect(!rig.events.contains { if case .attachmentReady = $0 { true } else { false } })
+    }
+
+    @Test func parkingAPreviewStopsThePlayerAndKeepsTheFile() throws {
+        let rig = try Rig().input(.press(x: 0, y: 0))
+        try rig.advance(0.5)
+        try rig.input(.lock).input(.stop).input(.play).input(.park)
+        #expect(rig.commands.suffix(1) == [.stopPreview] && rig.events.contains(.parked(rig.take)) && rig.state == .idle)
+        try rig.input(.park)  // idle: nothing
+        #expect(rig.events.filter { if case .parked = $0 { true } else { false } }.count == 1)
+    }
+
+    @Test func aRestoredTakeIsPreviewedOnlyWhileIdle() throws {
+        let draft = FlowTake(path: "/drafts/61.ogg", duration: 4.5, waveform: [0.3])
+        let rig = Rig()
+        rig.report(.restored(draft))
+        #expect(rig.state == .preview && rig.views.last?.duration == 4.5 && rig.commands.last == .loadPreview(draft.path))
+        #expect(rig.machine.currentTake == draft)
+        let busy = try Rig().input(.press(x: 0, y: 0))
+        try busy.advance(0.5)
+        busy.report(.restored(draft))
+        #expect(busy.state == .recording && busy.machine.currentTake == nil)
+    }
 }

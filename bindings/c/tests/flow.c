@@ -21,7 +21,7 @@
 #define WAIT_MS 30000
 #define HURRIED_INPUTS 3000
 
-static char directory[256], microphone[600];
+static char directory[256], microphone[600], drafts_directory[300];
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* A rig: loop, clock, recorder, player, flow; the events seen, touched only on this thread (the loop's) */
@@ -31,6 +31,9 @@ typedef struct {
     double duration_s;
     int views, ready, failed;
     int take_views; /* views in RECORDING or LOCKED */
+    int parked;
+    char parked_path[400];
+    double parked_duration_s;
 } seen_state;
 
 typedef struct {
@@ -53,11 +56,16 @@ static void on_flow_event(void *user_data, const vn_flow_event *event) {
         break;
     case VN_FLOW_EVENT_ATTACHMENT_READY: seen->ready++; break;
     case VN_FLOW_EVENT_FAILED: seen->failed++; break;
+    case VN_FLOW_EVENT_PARKED:
+        seen->parked++;
+        snprintf(seen->parked_path, sizeof seen->parked_path, "%s", event->path);
+        seen->parked_duration_s = event->duration_s;
+        break;
     default: break;
     }
 }
 
-static int rig_open(rig *r, int toggle_mode) {
+static int rig_open_with(rig *r, int toggle_mode, const char *draft_key) {
     memset(r, 0, sizeof *r);
     r->seen.state = -1;
     char takes[300], speaker[700];
@@ -80,6 +88,7 @@ static int rig_open(rig *r, int toggle_mode) {
              vn_flow_options_set_event_loop(options, r->loop) == VN_OK &&
              vn_flow_options_set_toggle_mode(options, toggle_mode) == VN_OK &&
              vn_flow_options_set_key_inputs(options, 1) == VN_OK &&
+             vn_flow_options_set_draft(options, draft_key, drafts_directory) == VN_OK &&
              vn_flow_create(r->recorder, r->player, options, &r->flow) == VN_OK &&
              vn_flow_subscribe(r->flow, on_flow_event, &r->seen, NULL, NULL) == VN_OK;
     vn_recorder_options_destroy(recording);
@@ -88,6 +97,8 @@ static int rig_open(rig *r, int toggle_mode) {
     EXPECT(ok, "setting up a flow: %s", vn_last_error_message());
     return ok;
 }
+
+static int rig_open(rig *r, int toggle_mode) { return rig_open_with(r, toggle_mode, NULL); }
 
 static void rig_close(rig *r) {
     vn_flow_destroy(r->flow);
@@ -137,10 +148,10 @@ static int reach(rig *r, int state) {
 /* Every input in every state */
 
 enum { PRESS, RELEASE, MOVE, KEY_DOWN, KEY_UP, LOCK, CANCEL, STOP, DISCARD, SEND, CONFIRM, PLAY, PAUSE, SEEK, TRIM,
-       DEACTIVATE, INPUTS };
+       DEACTIVATE, PARK, INPUTS };
 static const char *const input_names[INPUTS] = {"press", "release", "move", "key_down", "key_up", "lock", "cancel",
                                                 "stop", "discard", "send", "confirm", "play", "pause", "seek", "trim",
-                                                "deactivate"};
+                                                "deactivate", "park"};
 
 static int apply(vn_flow *flow, int input, double a, double b) {
     switch (input) {
@@ -159,6 +170,7 @@ static int apply(vn_flow *flow, int input, double a, double b) {
     case PAUSE: return vn_flow_pause(flow);
     case SEEK: return vn_flow_seek(flow, a);
     case TRIM: return vn_flow_trim(flow, a, b);
+    case PARK: return vn_flow_park(flow);
     default: return vn_flow_deactivate(flow);
     }
 }
@@ -170,6 +182,7 @@ static const char *const expected_table[INPUTS] = {
     /* key_up     */ "OOOOO", /* lock       */ "MMOMM", /* cancel     */ "OOOOO", /* stop       */ "MMOOM",
     /* discard    */ "MMOOO", /* send       */ "MMOOO", /* confirm    */ "MMOOO", /* play       */ "MMMMO",
     /* pause      */ "MMMMO", /* seek       */ "MMMMO", /* trim       */ "MMMMO", /* deactivate */ "OOOOO",
+    /* park (no draft key) */ "MMMMM",
 };
 
 static void test_every_input_in_every_state(void) {
@@ -349,12 +362,79 @@ static void test_a_subscriber_destroys_its_flow(void) {
     rig_close(&r);
 }
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Drafts */
+
+typedef struct {
+    int count;
+    char key[128], path[400];
+    double duration_s;
+} draft_list;
+
+static void on_draft(void *user_data, const char *key, const char *path, double duration_s) {
+    draft_list *list = user_data;
+    if (list->count++ == 0) {
+        snprintf(list->key, sizeof list->key, "%s", key);
+        snprintf(list->path, sizeof list->path, "%s", path);
+        list->duration_s = duration_s;
+    }
+}
+
+static void test_park_list_restore_and_clear_drafts(void) {
+    rig r;
+    if (!rig_open_with(&r, 0, "!room:example.org")) return;
+    int parked = reach(&r, VN_FLOW_LOCKED);
+    EXPECT(parked, "could not record");
+    EXPECT_STATUS(VN_OK, vn_flow_park(r.flow));
+    /* PARKED comes before the idle view. */
+    EXPECT(parked && dispatch_until(&r, VN_FLOW_IDLE, 0), "the flow did not go idle after park");
+    EXPECT(r.seen.parked == 1 && r.seen.parked_duration_s > 0.3, "PARKED: %d, %.3f s", r.seen.parked,
+           r.seen.parked_duration_s);
+    rig_close(&r);
+
+    draft_list list = {0};
+    size_t count = 99;
+    EXPECT_STATUS(VN_OK, vn_flow_drafts_list(drafts_directory, on_draft, &list, &count));
+    EXPECT(count == 1 && list.count == 1 && strcmp(list.key, "!room:example.org") == 0 &&
+           strcmp(list.path, r.seen.parked_path) == 0, "listed %zu: %s %s", count, list.key, list.path);
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_drafts_list(drafts_directory, NULL, NULL, NULL));
+
+    /* Another flow with the key starts in preview with the take. */
+    rig again;
+    if (!rig_open_with(&again, 0, "!room:example.org")) return;
+    EXPECT(dispatch_until(&again, VN_FLOW_PREVIEW, 0) &&
+               distance(again.seen.duration_s, r.seen.parked_duration_s) < 1e-3,
+           "not restored: state %d, %.3f s", again.seen.state, again.seen.duration_s);
+    rig_close(&again); /* in preview: the draft stays */
+
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_drafts_clear(drafts_directory, ""));
+    EXPECT_STATUS(VN_OK, vn_flow_drafts_clear(drafts_directory, "another key"));
+    EXPECT_STATUS(VN_OK, vn_flow_drafts_clear(drafts_directory, "!room:example.org"));
+    struct stat info;
+    EXPECT(stat(list.path, &info) != 0, "the draft's audio is still there");
+    memset(&list, 0, sizeof list);
+    EXPECT_STATUS(VN_OK, vn_flow_drafts_list(drafts_directory, on_draft, &list, &count));
+    EXPECT(count == 0 && list.count == 0, "%zu drafts left", count);
+
+    vn_flow_options *options = NULL;
+    EXPECT_STATUS(VN_OK, vn_flow_options_create(&options));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_draft(options, "", NULL));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_draft(options, "k", ""));
+    char long_key[102];
+    memset(long_key, 'k', 101);
+    long_key[101] = '\0';
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_flow_options_set_draft(options, long_key, NULL));
+    EXPECT_STATUS(VN_OK, vn_flow_options_set_draft(options, NULL, NULL));
+    vn_flow_options_destroy(options);
+}
+
 int main(void) {
     harness_init("flow");
     if (!temp_directory_create(directory, sizeof directory, "flow")) return 1;
     char tone[400];
     snprintf(tone, sizeof tone, "%s/mic.wav", directory);
     if (!write_tone(tone, 30)) return 1;
+    snprintf(drafts_directory, sizeof drafts_directory, "%s/drafts", directory);
     /* The WAV's 44-byte header reaches the recorder as 22 samples: the raw file plugin does not parse it. */
     snprintf(microphone, sizeof microphone,
              "pcm.vn_flow_mic { type file slave.pcm { type null } file \"/dev/null\" infile \"%s\" format raw }", tone);
@@ -362,6 +442,7 @@ int main(void) {
     TEST(test_every_input_in_every_state);
     TEST(test_hurried_inputs_from_two_threads);
     TEST(test_a_subscriber_destroys_its_flow);
+    TEST(test_park_list_restore_and_clear_drafts);
     temp_directory_remove(directory);
     return harness_finish();
 }

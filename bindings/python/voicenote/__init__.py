@@ -55,6 +55,7 @@ from ._devices import Device, devices
 from ._events import Subscription, unsubscribe
 from ._flow import (
     AttachmentReady,
+    FlowDraft,
     FlowEvent,
     FlowFailed,
     FlowKey,
@@ -63,8 +64,11 @@ from ._flow import (
     FlowView,
     FlowViewEvent,
     ManualClock,
+    Parked,
     Publish,
     RecordingFlow,
+    clear_flow_drafts,
+    flow_drafts,
 )
 from ._focus import FocusGroup
 from ._http import HTTPOptions
@@ -238,4 +242,8 @@ __all__ = [
     "Publish",
     "FlowFailed",
     "ManualClock",
+    "Parked",
+    "FlowDraft",
+    "flow_drafts",
+    "clear_flow_drafts",
 ]

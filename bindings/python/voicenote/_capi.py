@@ -707,6 +707,7 @@ VN_FLOW_EVENT_VIEW = 0
 VN_FLOW_EVENT_ATTACHMENT_READY = 1
 VN_FLOW_EVENT_PUBLISH = 2
 VN_FLOW_EVENT_FAILED = 3
+VN_FLOW_EVENT_PARKED = 4
 
 
 class vn_flow(Structure):
@@ -769,6 +770,8 @@ class vn_flow_event(Structure):
 
 #: ``void (*vn_flow_event_fn)(void *user_data, const vn_flow_event *event)``
 vn_flow_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_flow_event))
+#: ``void (*vn_flow_draft_fn)(void *user_data, const char *key, const char *path, double duration_s)``
+vn_flow_draft_fn = ctypes.CFUNCTYPE(None, c_void_p, c_char_p, c_char_p, c_double)
 
 vn_manual_clock_create = _declare("vn_manual_clock_create", c_int, [POINTER(vn_manual_clock_p)])
 vn_manual_clock_advance = _declare("vn_manual_clock_advance", c_int, [vn_manual_clock_p, c_double])
@@ -785,6 +788,7 @@ vn_flow_options_set_toggle_mode = _declare("vn_flow_options_set_toggle_mode", c_
 vn_flow_options_set_key_inputs = _declare("vn_flow_options_set_key_inputs", c_int, [vn_flow_options_p, c_int])
 vn_flow_options_set_event_loop = _declare("vn_flow_options_set_event_loop", c_int, [vn_flow_options_p, vn_event_loop_p])
 vn_flow_options_set_clock = _declare("vn_flow_options_set_clock", c_int, [vn_flow_options_p, vn_manual_clock_p])
+vn_flow_options_set_draft = _declare("vn_flow_options_set_draft", c_int, [vn_flow_options_p, c_char_p, c_char_p])
 vn_flow_create = _declare("vn_flow_create", c_int, [vn_recorder_p, vn_player_p, vn_flow_options_p, POINTER(vn_flow_p)])
 vn_flow_destroy = _declare("vn_flow_destroy", None, [vn_flow_p])
 vn_flow_press = _declare("vn_flow_press", c_int, [vn_flow_p, c_double, c_double])
@@ -803,6 +807,11 @@ vn_flow_pause = _declare("vn_flow_pause", c_int, [vn_flow_p])
 vn_flow_seek = _declare("vn_flow_seek", c_int, [vn_flow_p, c_double])
 vn_flow_trim = _declare("vn_flow_trim", c_int, [vn_flow_p, c_double, c_double])
 vn_flow_deactivate = _declare("vn_flow_deactivate", c_int, [vn_flow_p])
+vn_flow_park = _declare("vn_flow_park", c_int, [vn_flow_p])
+vn_flow_drafts_list = _declare(
+    "vn_flow_drafts_list", c_int, [c_char_p, _Nullable(vn_flow_draft_fn), c_void_p, POINTER(c_size_t)]
+)
+vn_flow_drafts_clear = _declare("vn_flow_drafts_clear", c_int, [c_char_p, c_char_p])
 vn_flow_get_state = _declare("vn_flow_get_state", c_int, [vn_flow_p, POINTER(c_int)])
 vn_flow_subscribe = _declare(
     "vn_flow_subscribe",

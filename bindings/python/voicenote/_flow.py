@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Union
 
-from . import _buffers, _capi, _cevents, _events, _lifecycle
+from . import _audio_object, _buffers, _capi, _cevents, _events, _lifecycle
 from ._events import Subscription
 from ._loop import EventLoop
 from ._player import Player
@@ -15,8 +16,8 @@ from ._recorder import Recorder
 from .errors import check
 
 __all__ = [
-    "AttachmentReady", "FlowFailed", "FlowKey", "FlowState", "FlowTake", "FlowView", "FlowViewEvent", "ManualClock",
-    "Publish", "RecordingFlow",
+    "AttachmentReady", "FlowDraft", "FlowFailed", "FlowKey", "FlowState", "FlowTake", "FlowView", "FlowViewEvent",
+    "ManualClock", "Parked", "Publish", "RecordingFlow", "clear_flow_drafts", "flow_drafts",
 ]
 
 
@@ -118,8 +119,15 @@ class FlowFailed:
     error: Exception
 
 
+@dataclass(frozen=True)
+class Parked:
+    """The take was kept as the conversation's draft (:meth:`RecordingFlow.park`); the flow is idle."""
+
+    take: FlowTake
+
+
 #: What a flow subscriber receives.
-FlowEvent = Union[FlowViewEvent, AttachmentReady, Publish, FlowFailed]
+FlowEvent = Union[FlowViewEvent, AttachmentReady, Publish, FlowFailed, Parked]
 
 
 def _state(value: int) -> FlowState:
@@ -159,6 +167,7 @@ _convert_event = _cevents.converter(_capi.vn_flow_event, {
     _capi.VN_FLOW_EVENT_ATTACHMENT_READY: lambda f: AttachmentReady(_take(f)),
     _capi.VN_FLOW_EVENT_PUBLISH: lambda f: Publish(_take(f)),
     _capi.VN_FLOW_EVENT_FAILED: lambda f: FlowFailed(f.failure()),
+    _capi.VN_FLOW_EVENT_PARKED: lambda f: Parked(_take(f)),
 })
 
 #: The event trampoline (``vn_flow_event_fn``) shared by every flow subscription.
@@ -225,6 +234,8 @@ class RecordingFlow(_lifecycle.Closing):
         waveform_samples: int = 100,
         clock: Optional[ManualClock] = None,
         loop: Optional[EventLoop] = None,
+        draft_key: Optional[str] = None,
+        drafts_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
     ) -> None:
         """Makes a flow over ``recorder`` and ``player`` (both stay yours; close the flow first).
 
@@ -242,6 +253,10 @@ class RecordingFlow(_lifecycle.Closing):
             waveform_samples: values in a take's waveform in the events, 1…1048576.
             clock: a :class:`ManualClock` for the flow's timers, or None for the monotonic clock.
             loop: the :class:`EventLoop` that delivers the events, or None for the library's event thread.
+            draft_key: the conversation's id (1…100 bytes of UTF-8), to keep its take as a draft: a running take is
+                recorded in the drafts directory (a crash loses at most half a second), :meth:`park` keeps it, and
+                the next flow with this key (in any process) restores it into PREVIEW. None: no drafts.
+            drafts_dir: where drafts are kept (None: ``$XDG_DATA_HOME/voicenote/drafts``).
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``).
@@ -257,6 +272,10 @@ class RecordingFlow(_lifecycle.Closing):
         if loop is not None and not isinstance(loop, EventLoop):
             raise TypeError("loop must be a voicenote.EventLoop or None")
         samples = _buffers.count_arg("waveform_samples", waveform_samples, 1, 1048576)
+        key_arg = _audio_object.text_arg("draft_key", draft_key) if draft_key is not None else None
+        dir_arg = os.fsencode(drafts_dir) if drafts_dir is not None else None
+        if dir_arg is not None and b"\0" in dir_arg:
+            raise ValueError("embedded null byte in drafts_dir")
         options = _capi.vn_flow_options_p()
         check(_capi.vn_flow_options_create(ctypes.byref(options)))
         handle = _capi.vn_flow_p()
@@ -272,6 +291,8 @@ class RecordingFlow(_lifecycle.Closing):
                 check(_capi.vn_flow_options_set_clock(options, clock._live_handle()))
             if loop is not None:
                 check(_capi.vn_flow_options_set_event_loop(options, loop._handle_for_child()))
+            if key_arg is not None or dir_arg is not None:
+                check(_capi.vn_flow_options_set_draft(options, key_arg, dir_arg))
             check(_capi.vn_flow_create(recorder._live_handle(), player._live_handle(), options, ctypes.byref(handle)))
         finally:
             _capi.vn_flow_options_destroy(options)
@@ -390,6 +411,15 @@ class RecordingFlow(_lifecycle.Closing):
         """The view was hidden: a take stops into preview, a playing preview pauses."""
         check(_capi.vn_flow_deactivate(self._live_handle()))
 
+    def park(self) -> None:
+        """The user left the conversation: the take (running or in preview) is kept as its draft, moved into the
+        drafts directory; :class:`Parked` follows and the flow is idle.
+
+        Raises:
+            MisuseError: the flow has no ``draft_key``.
+        """
+        check(_capi.vn_flow_park(self._live_handle()))
+
     def close(self) -> None:
         """Ends the flow: a running take is cancelled, timers stop; no callback of it runs after this returns. A
         take in preview stays on disk. Closing twice does nothing."""
@@ -399,3 +429,47 @@ class RecordingFlow(_lifecycle.Closing):
         if self.closed:
             return "<voicenote.RecordingFlow closed>"
         return f"<voicenote.RecordingFlow {self.state.name.lower()}>"
+
+
+@dataclass(frozen=True)
+class FlowDraft:
+    """A conversation's kept take, as :func:`flow_drafts` lists it."""
+
+    key: str
+    #: The take's file (a take that was running when its process ended: its ``.part``, made whole on restore).
+    path: str
+    #: Seconds (0 for a take that was running).
+    duration: float
+
+
+def _directory_arg(drafts_dir: Optional[Union[str, "os.PathLike[str]"]]) -> Optional[bytes]:
+    if drafts_dir is None:
+        return None
+    encoded = os.fsencode(drafts_dir)
+    if b"\0" in encoded:
+        raise ValueError("embedded null byte in drafts_dir")
+    return encoded
+
+
+def flow_drafts(drafts_dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> List[FlowDraft]:
+    """The drafts kept in ``drafts_dir`` (None: the default directory), by key."""
+    found: List[FlowDraft] = []
+
+    def each(_: Any, key: Optional[bytes], path: Optional[bytes], duration: float) -> None:
+        found.append(FlowDraft((key or b"").decode("utf-8", "replace"), os.fsdecode(path or b""), float(duration)))
+
+    callback = _capi.vn_flow_draft_fn(each)  # called synchronously: alive for the call
+    check(_capi.vn_flow_drafts_list(_directory_arg(drafts_dir), callback, None, None))
+    return found
+
+
+def clear_flow_drafts(key: Optional[str] = None, drafts_dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
+    """Deletes ``key``'s draft (None: every draft) in ``drafts_dir`` (None: the default directory): the records and
+    their audio. Not for a key whose flow is open.
+
+    Raises:
+        InvalidArgumentError: a bad key.
+        FormatError: the key's record is damaged (clear every draft to delete it).
+    """
+    key_arg = _audio_object.text_arg("key", key) if key is not None else None
+    check(_capi.vn_flow_drafts_clear(_directory_arg(drafts_dir), key_arg))
