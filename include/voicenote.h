@@ -2924,9 +2924,10 @@ int vn_flow_seek(vn_flow *flow, double seconds);
 
 /**
  * Cuts the previewed take to `start_s … end_s`, then previews it again with its new duration and waveform. Ogg
- * Opus takes are cut sample-exactly without re-encoding; the file is replaced only once the new one is whole, so a
- * crash mid-trim loses nothing. A failure to rewrite arrives as #VN_FLOW_EVENT_FAILED (AAC takes:
- * #VN_E_UNSUPPORTED), the take as it was.
+ * Opus takes are cut sample-exactly without re-encoding; AAC takes are re-encoded (the new file holds the range plus
+ * the encoder's priming and the last frame's padding, at most 2048 samples more). The file is replaced only once the
+ * new one is whole, so a crash mid-trim loses nothing. A failure to rewrite arrives as #VN_FLOW_EVENT_FAILED, the
+ * take as it was.
  *
  * \param flow the flow.
  * \param start_s,end_s the range to keep: 0 ≤ start_s < end_s ≤ the take's duration.

@@ -189,11 +189,14 @@ public final class RecordingFlow: @unchecked Sendable {
                 try? player.stop()
                 let outcome: FlowMachine.Outcome
                 do throws(VoiceNoteError) {
-                    guard path.hasSuffix(".ogg") else {
-                        throw VoiceNoteError(.unsupported, "trimming an AAC take is not supported yet; Ogg Opus takes are trimmed")
+                    // By content: an Ogg Opus take is cut without re-encoding, an AAC one re-encoded.
+                    let seconds: Double
+                    if try Decoders.info(of: FileSource(path: path)).codec == "opus" {
+                        seconds = Double(try OpusTrim.trim(path, start: start, end: end)) / 48_000
+                    } else {
+                        seconds = try AACTrim.trim(path, start: start, end: end, bitrate: recorder.configuration.encoder.bitrate)
                     }
-                    let samples = try OpusTrim.trim(path, start: start, end: end)
-                    outcome = .trimmed(try trimmedTake(path, seconds: Double(samples) / 48_000))
+                    outcome = .trimmed(try trimmedTake(path, seconds: seconds))
                 } catch {
                     outcome = .trimFailed(error)
                 }

@@ -14,7 +14,8 @@ public final class Recorder: @unchecked Sendable {
 
     /// The subscribers and their dispatcher.
     public let events: EventChannel<RecorderEvent>
-    let configuration: RecorderConfiguration
+    /// What the recorder was made with (its directory, device, format and encoder settings).
+    public let configuration: RecorderConfiguration
     let monitor = Monitor()
     // Guarded by `monitor`:
     var phase = Phase.stopped

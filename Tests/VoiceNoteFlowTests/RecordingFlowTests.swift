@@ -39,7 +39,8 @@ import VoiceNoteTestSupport
         let flow: RecordingFlow
         let log = Log()
 
-        init(microphone: String? = nil, _ configure: (inout FlowConfiguration) -> Void = { _ in }) throws {
+        init(microphone: String? = nil, format: RecordingFormat = .opus,
+             _ configure: (inout FlowConfiguration) -> Void = { _ in }) throws {
             directory = try Fixtures.temporaryDirectory()
             let input = directory + "/mic.raw"
             // 30 s of tone: the unpaced microphone keeps a take running for the length of a test.
@@ -50,6 +51,7 @@ import VoiceNoteTestSupport
             recording.device = DeviceSelection(name: microphone ?? "vn_flow_mic", configuration: microphone == nil ?
                 "pcm.vn_flow_mic { type file slave.pcm { type null } file \"/dev/null\" infile \"\(input)\" format raw }" : nil)
             recording.focusGroup = nil
+            recording.format = format
             recorder = try Recorder(configuration: recording)
             var playing = PlayerConfiguration()
             playing.device = DeviceSelection(name: "vn_flow_spk", configuration:
@@ -166,6 +168,30 @@ import VoiceNoteTestSupport
         #expect(decoded == 24_000, "the trimmed take decodes to \(decoded) samples")
         _ = try Fixtures.run(["opusinfo", take.path])
         #expect(take.payloadJSON.contains("\"duration\":0.5"))
+    }
+
+    @Test func trimmingAnAACTakeReencodesTheRange() throws {
+        let rig = try Rig(format: .aac)
+        defer { rig.close() }
+        try rig.holdToRecord()
+        #expect(eventually { rig.recorder.context.duration > 1.2 })
+        try rig.flow.lock()
+        try rig.flow.stop()
+        rig.log.wait("preview") { $0.states.last == .preview }
+        let original = try #require(rig.flow.view.duration as Double?)
+        try rig.flow.trim(start: 0.2, end: 0.7)
+        let view = rig.flow.view
+        // The range, plus the encoder's 1024-sample priming and the last frame's padding (AAC frames are whole).
+        #expect(view.state == .preview && view.duration >= 0.5 && view.duration <= 0.5 + 2048.0 / 48_000 + 1e-9,
+                "\(original) s trimmed to \(view.duration) s")
+        try rig.flow.send()
+        rig.log.wait("the attachment") { $0.ready.count == 1 }
+        let take = try #require(rig.log.ready.first)
+        #expect(take.path.hasSuffix(".aac") && abs(take.duration - view.duration) < 1e-9)
+        let probe = try Fixtures.run(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", take.path])
+        #expect(String(decoding: probe, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "aac")
+        let decoded = try Fixtures.run(["ffmpeg", "-nostdin", "-v", "error", "-i", take.path, "-f", "s16le", "-ac", "1", "-ar", "48000", "-"]).count / 2
+        #expect(abs(Double(decoded) / 48_000 - view.duration) < 0.001, "ffmpeg decodes \(decoded) samples")
     }
 
     @Test func aRecorderThatCannotBeginLeavesTheFlowIdleWithAFailure() throws {
