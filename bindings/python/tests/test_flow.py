@@ -54,8 +54,13 @@ class Rig:
         return [event.view.state for event in self.events.snapshot() if isinstance(event, FlowViewEvent)]
 
     def wait_state(self, state: FlowState) -> None:
-        self.events.wait_for(lambda items: any(isinstance(e, FlowViewEvent) and e.view.state is state for e in items),
-                             what=f"state {state.name}")
+        """Waits until the latest view is in ``state`` (the first view, the current one, counts only as itself)."""
+
+        def latest(items: List[Any]) -> Any:
+            views = [e.view.state for e in items if isinstance(e, FlowViewEvent)]
+            return views[-1] if views else None
+
+        self.events.wait_for(lambda items: latest(items) is state, what=f"state {state.name}")
 
     def wait_for(self, kind: type, count: int = 1) -> List[Any]:
         items = self.events.wait_for(lambda items: sum(isinstance(e, kind) for e in items) >= count,
@@ -473,3 +478,35 @@ def test_draft_arguments_are_checked(rig: Rig, tmp_path: Path) -> None:
     with pytest.raises(voicenote.InvalidArgumentError):
         voicenote.clear_flow_drafts("", drafts_dir=tmp_path / "d")
     assert voicenote.flow_drafts(tmp_path / "does-not-exist") == []
+
+
+def test_stream_gesture_numbers_through_the_binding(tmp_path: Path) -> None:
+    """Stream's test numbers (distances 100, press at (200, 200)) on a real flow."""
+    rig = Rig(tmp_path, slide_to_cancel_distance=100, lock_distance=100)
+    try:
+        rig.hold_to_record(200, 200)
+
+        def last_view() -> Any:
+            return [e.view for e in rig.events.snapshot() if isinstance(e, FlowViewEvent)][-1]
+
+        def move_and_wait(x: float, y: float, check: Any, what: str) -> None:
+            rig.flow.move(x, y)
+            rig.events.wait_for(lambda items: any(isinstance(e, FlowViewEvent) and check(e.view) for e in items), what=what)
+
+        move_and_wait(150, 200, lambda v: v.slide_to_cancel_alpha == 0.5, "alpha 0.5 at x = 150")
+        move_and_wait(100, 200, lambda v: v.slide_to_cancel_alpha == 0.0, "alpha 0 at x = 100")
+        move_and_wait(200, 200, lambda v: v.slide_to_cancel_alpha == 1.0, "alpha 1 back at the press point")
+        move_and_wait(200, 150, lambda v: v.lock_padding == 50 and v.chevron_alpha == 0.5, "padding 50, alpha 0.5")
+        rig.flow.move(200, 50)
+        rig.wait_state(FlowState.LOCKED)
+        assert last_view().state is FlowState.LOCKED
+    finally:
+        rig.close()
+    cancel = Rig(tmp_path, slide_to_cancel_distance=100, lock_distance=100)
+    try:
+        cancel.hold_to_record(200, 200)
+        cancel.flow.move(50, 200)
+        cancel.wait_state(FlowState.IDLE)  # the latest view was RECORDING: this is the cancel
+        assert not any(isinstance(e, AttachmentReady) for e in cancel.events.snapshot())
+    finally:
+        cancel.close()

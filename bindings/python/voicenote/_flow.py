@@ -397,7 +397,7 @@ class RecordingFlow(_lifecycle.Closing):
         check(_capi.vn_flow_seek(self._live_handle(), _buffers.real(seconds)))
 
     def trim(self, start: float, end: float) -> None:
-        """Cuts the previewed take to ``start … end`` seconds (Ogg Opus: sample-exact, no re-encoding; the file is
+        """Cuts the previewed take to ``start … end`` seconds (Ogg Opus: sample-exact, no re-encoding; AAC: re-encoded; the file is
         replaced once the new one is whole), then previews it again. A failure to rewrite arrives as
         :class:`FlowFailed`.
 
