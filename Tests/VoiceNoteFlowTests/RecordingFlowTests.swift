@@ -78,6 +78,15 @@ import VoiceNoteTestSupport
             #expect(eventually { recorder.context.duration > 0.5 })
         }
 
+        /// Records over a second, locks, stops, and waits for the preview.
+        func recordIntoPreview() throws {
+            try holdToRecord()
+            #expect(eventually { recorder.context.duration > 1.2 })
+            try flow.lock()
+            try flow.stop()
+            log.wait("preview") { $0.states.last == .preview }
+        }
+
         var takes: [String] { (try? FileSystem.entries(of: directory + "/takes")) ?? [] }
     }
 
@@ -153,11 +162,7 @@ import VoiceNoteTestSupport
     @Test func trimInPreviewRewritesTheTakeSampleExact() throws {
         let rig = try Rig()
         defer { rig.close() }
-        try rig.holdToRecord()
-        #expect(eventually { rig.recorder.context.duration > 1.2 })
-        try rig.flow.lock()
-        try rig.flow.stop()
-        rig.log.wait("preview") { $0.states.last == .preview }
+        try rig.recordIntoPreview()
         try rig.flow.trim(start: 0.2, end: 0.7)
         let view = rig.flow.view
         #expect(view.state == .preview && abs(view.duration - 0.5) < 1e-9 && view.trimEnd == view.duration && view.waveform.count == 100)
@@ -173,11 +178,7 @@ import VoiceNoteTestSupport
     @Test func trimmingAnAACTakeReencodesTheRange() throws {
         let rig = try Rig(format: .aac)
         defer { rig.close() }
-        try rig.holdToRecord()
-        #expect(eventually { rig.recorder.context.duration > 1.2 })
-        try rig.flow.lock()
-        try rig.flow.stop()
-        rig.log.wait("preview") { $0.states.last == .preview }
+        try rig.recordIntoPreview()
         let original = try #require(rig.flow.view.duration as Double?)
         try rig.flow.trim(start: 0.2, end: 0.7)
         let view = rig.flow.view

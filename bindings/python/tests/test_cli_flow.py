@@ -67,6 +67,12 @@ class Piped:
         self.process.stdin.write(keys)
         self.process.stdin.flush()
 
+    def start_take(self, seconds: int) -> None:
+        """Space, then waits until the take has `seconds` of audio."""
+        self.wait_line("Record a voice message")
+        self.send(b" ")
+        self.wait_line(f"Recording, 0:0{seconds}")
+
     def finish(self) -> "tuple[int, str]":
         out, _ = self.process.communicate(timeout=TIMEOUT)
         return self.process.returncode, out.decode()
@@ -96,9 +102,7 @@ LEFT, RIGHT, TAB, ENTER, ESC = b"\x1b[D", b"\x1b[C", b"\t", b"\r", b"\x1b"
 def test_space_records_space_previews_arrows_trim_enter_sends(piped, tmp_path: Path) -> None:
     output = tmp_path / "sent.ogg"
     tool = piped("-o", str(output))
-    tool.wait_line("Record a voice message")
-    tool.send(b" ")
-    tool.wait_line("Recording, 0:02, press again to stop")
+    tool.start_take(2)
     tool.send(b" ")
     preview = tool.wait_line("ready to send")
     tool.send(LEFT * 5)  # the end handle, 0.5 s back
@@ -124,9 +128,7 @@ def test_space_records_space_previews_arrows_trim_enter_sends(piped, tmp_path: P
 def test_escape_cancels_and_q_quits_without_a_file(piped, tmp_path: Path) -> None:
     output = tmp_path / "never.ogg"
     tool = piped("-o", str(output))
-    tool.wait_line("Record a voice message")
-    tool.send(b" ")
-    tool.wait_line("Recording, 0:01")
+    tool.start_take(1)
     tool.send(ESC)
     tool.wait_line("Record a voice message")
     tool.send(b"q")
@@ -137,9 +139,7 @@ def test_escape_cancels_and_q_quits_without_a_file(piped, tmp_path: Path) -> Non
 
 def test_a_signal_during_a_take_keeps_it(piped) -> None:
     tool = piped()
-    tool.wait_line("Record a voice message")
-    tool.send(b" ")
-    tool.wait_line("Recording, 0:01")
+    tool.start_take(1)
     tool.process.send_signal(signal.SIGTERM)
     kept = tool.wait_line("the take was kept: ")
     status, out = tool.finish()
