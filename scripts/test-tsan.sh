@@ -13,5 +13,17 @@ export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66"
 "$top/scripts/test-tsan-c.sh" "$libdir"
 
 echo "test-tsan: Python suite against the TSan library"
-LD_PRELOAD="$runtime $dispatch" VOICENOTE_LIBRARY="$libdir/libvoicenote.so" VOICENOTE_CLI="$top/build/bin/voicenote" \
-    "$python" -m pytest -q -p no:cacheprovider "$top/bindings/python/tests"
+# pytest captures file descriptor 2, and a report ends the process (halt_on_error) before pytest shows what it
+# captured: the reports go to files of their own, printed here.
+reports=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-tsan-py.XXXXXX")
+trap 'rm -rf "$reports"' EXIT
+status=0
+TSAN_OPTIONS="$TSAN_OPTIONS log_path=$reports/report" LD_PRELOAD="$runtime $dispatch" \
+    VOICENOTE_LIBRARY="$libdir/libvoicenote.so" VOICENOTE_CLI="$top/build/bin/voicenote" \
+    "$python" -m pytest -q -p no:cacheprovider "$top/bindings/python/tests" || status=$?
+if compgen -G "$reports/report*" >/dev/null; then
+    cat "$reports"/report*
+    echo "test-tsan: ThreadSanitizer report(s) above"
+    status=1
+fi
+exit $status

@@ -19,6 +19,8 @@ public final class RecordingFlow: @unchecked Sendable {
     private let recorder: Recorder
     private let player: Player
     private let clock: any VoiceNoteClock
+    /// The flow's constants (the machine keeps its own copy; this one is read without the lock).
+    private let configuration: FlowConfiguration
     private let driving = Monitor()
     // Guarded by `driving`:
     private var machine: FlowMachine
@@ -46,6 +48,7 @@ public final class RecordingFlow: @unchecked Sendable {
         self.recorder = recorder
         self.player = player
         self.clock = clock
+        self.configuration = configuration
         machine = FlowMachine(configuration: configuration)
         drafts = configuration.draftKey.map { _ in FlowDrafts(directory: configuration.draftsDirectory) }
         events = EventChannel(dispatcher: dispatcher)
@@ -87,7 +90,7 @@ public final class RecordingFlow: @unchecked Sendable {
         for timer in timers { timer.cancel() }
         if wasRecording {
             try? recorder.cancel()
-            if let drafts, let key = machine.configuration.draftKey { drafts.forget(key: key) }  // cancelled: no draft
+            if let drafts, let key = configuration.draftKey { drafts.forget(key: key) }  // cancelled: no draft
         }
         events.close()
     }
@@ -258,7 +261,7 @@ public final class RecordingFlow: @unchecked Sendable {
 
     /// A parked take moved in beside its draft record (the event then names it there); other events as they are.
     private func draftEvent(_ event: FlowMachine.Event) -> FlowMachine.Event {
-        guard case .parked(var take) = event, let drafts, let key = machine.configuration.draftKey else { return event }
+        guard case .parked(var take) = event, let drafts, let key = configuration.draftKey else { return event }
         take.path = drafts.adopt(take.path, key: key)
         let draft = FlowDraft(key: key, path: take.path, duration: take.duration)
         do { try drafts.save(draft) } catch { self.events.emit(.failed(error)) }
@@ -270,7 +273,7 @@ public final class RecordingFlow: @unchecked Sendable {
     /// Makes the draft record say what the flow holds (with `driving` held): a running take's `.part`, the take in
     /// preview, the parked take, or nothing. Written only when that changes.
     private func keepDraft() {
-        guard let drafts, let key = machine.configuration.draftKey, !closed else { return }
+        guard let drafts, let key = configuration.draftKey, !closed else { return }
         let wanted: FlowDraft?
         switch machine.state {
         case .recording, .locked:
@@ -295,7 +298,7 @@ public final class RecordingFlow: @unchecked Sendable {
     /// At creation: the draft of this flow's key, made whole and previewed. A draft that cannot be restored (a
     /// `.busy` one: another recorder still writes it; a damaged file) is left in place, and said through the log.
     private func restoreDraft() {
-        guard let drafts, let key = machine.configuration.draftKey else { return }
+        guard let drafts, let key = configuration.draftKey else { return }
         do {
             guard let draft = try drafts.restore(key: key) else { return }
             let seconds = draft.duration > 0 ? draft.duration : try Decoders.info(of: FileSource(path: draft.path)).duration
@@ -313,7 +316,7 @@ public final class RecordingFlow: @unchecked Sendable {
 
     /// A take read back from its file (trimmed, or a restored draft): its waveform and payload.
     private func trimmedTake(_ path: String, seconds: Double) throws(VoiceNoteError) -> FlowTake {
-        let waveform = try WaveformAnalysis.waveform(of: FileSource(path: path), samples: machine.configuration.waveformSamples)
+        let waveform = try WaveformAnalysis.waveform(of: FileSource(path: path), samples: configuration.waveformSamples)
         let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: seconds)
         return FlowTake(path: path, duration: seconds, waveform: waveform, payloadJSON: payload.json())
     }
@@ -321,7 +324,7 @@ public final class RecordingFlow: @unchecked Sendable {
     /// A finished take with the configuration's number of waveform values (the recorder's 100, or the file's) and
     /// its `voiceRecording` payload (the recorder's duration and 100 values).
     private func take(of result: RecordingResult) -> FlowTake {
-        let samples = driving.locked { machine.configuration.waveformSamples }
+        let samples = configuration.waveformSamples
         var waveform = result.waveform
         if waveform.count != samples, let source = try? FileSource(path: result.path),
            let values = try? WaveformAnalysis.waveform(of: source, samples: samples) {
