@@ -1521,6 +1521,57 @@ int vn_player_options_set_progress_interval(vn_player_options *options, double i
 int vn_player_options_set_resume_limit(vn_player_options *options, size_t count);
 
 /**
+ * Sets whether the player remembers positions across players and processes (listening that remembers; on by
+ * default). A small store under the cache directory (`$XDG_CACHE_HOME/voicenote/positions`), keyed by the
+ * location's key (an absolute path, or a URL's key, or the URL), is written as the player pauses, leaves an item for
+ * another, or is destroyed while playing or paused; a stop or an item's end forgets the position; a load starts
+ * where the store says when this player has no position of its own. It keeps the 1000 most recently used.
+ *
+ * \param options the options.
+ * \param enabled non-zero to remember, 0 to keep positions in this player's memory only.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_remember_positions(vn_player_options *options, int enabled);
+
+/**
+ * Sets whether a queue player goes back (on by default; Element's rule): when a load interrupts a playing path or
+ * URL and the loaded note plays to its end, the interrupted note plays again from where it was left, then the queue
+ * goes on from there. Jumping on again keeps the first note to return to; a stop, or loading while nothing plays,
+ * forgets it.
+ *
+ * \param options the options.
+ * \param enabled non-zero to return, 0 to go on from the loaded note.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_return_to_interrupted(vn_player_options *options, int enabled);
+
+/**
+ * Reads the position remembered for a location (see vn_player_options_set_remember_positions()).
+ *
+ * \param location a path or `file://` URL, or an http(s) URL.
+ * \param key the key the URL is loaded with (vn_player_load_url()), or NULL.
+ * \param out_seconds receives the position, 0 when none is remembered.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or empty location, an empty key or a NULL `out_seconds`;
+ *          #VN_E_UNSUPPORTED for another URL scheme.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_resume_position(const char *location, const char *key, double *out_seconds);
+
+/**
+ * Forgets every remembered position (players keep those in their own memory).
+ *
+ * \returns #VN_OK; #VN_E_PERMISSION or #VN_E_IO when the store cannot be removed.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_resume_positions_clear(void);
+
+/**
  * Creates a player. No device is opened until it first plays.
  *
  * \param options the options, or NULL for the defaults.

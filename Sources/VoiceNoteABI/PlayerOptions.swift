@@ -1,6 +1,7 @@
 import CVoiceNote
 import VoiceNoteAudio
 import VoiceNoteCore
+import VoiceNoteNetwork
 import VoiceNotePlayer
 
 /// What a `vn_player_options *` holds: a configuration and the dispatcher for events.
@@ -66,4 +67,29 @@ private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) t
         // Checked as a size_t before it becomes a Swift Int (SIZE_MAX arrives as -1).
         value.configuration.resumePositionLimit = try checkedCount(count, "count", atMost: 100_000)
     }
+}
+
+@c @implementation public func vn_player_options_set_remember_positions(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    update(options) { $0.configuration.remembersPositions = enabled != 0 }
+}
+
+@c @implementation public func vn_player_options_set_return_to_interrupted(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    update(options) { $0.configuration.returnsToInterrupted = enabled != 0 }
+}
+
+@c @implementation public func vn_resume_position(
+    _ location: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?, _ outSeconds: UnsafeMutablePointer<Double>?
+) -> Int32 {
+    outSeconds?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let out = try required(outSeconds, "out_seconds")
+        let text = try nonEmptyString(location, "location")
+        let key = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
+        let place: PlayerLocation = URLSource.isURL(text) ? .url(text, options: HTTPOptions(), key: key) : .file(text)
+        out.pointee = try ResumeStore.shared.position(of: place) ?? 0
+    }
+}
+
+@c @implementation public func vn_resume_positions_clear() -> Int32 {
+    abiCall { () throws(VoiceNoteError) in try ResumeStore.shared.clear() }
 }

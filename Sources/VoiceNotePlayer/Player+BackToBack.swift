@@ -142,6 +142,7 @@ extension Player {
             let name = following.location.displayName
             shared.key = item.key
             shared.location = following.location
+            if shared.returnPoint?.key == item.key { shared.returnPoint = nil }  // returned
             shared.source = shared.followingSource ?? SourceReference(source: item.source)
             shared.followingSource = nil
             shared.failedKeys.removeAll()

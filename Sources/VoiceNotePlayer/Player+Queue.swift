@@ -8,6 +8,8 @@ public struct QueueItem {
     /// The key the `itemChanged` event named for it: the URL's key (or the URL), the absolute path, or a source's
     /// name.
     public let key: String
+    /// Its identity.
+    let locationKey: LocationKey
 }
 
 /// A queue's data source (Stream's `AudioQueuePlayerDatasource`): the location to play after `current`, or nil to
@@ -65,12 +67,15 @@ extension Player {
     /// Shared: the current item, as the data source is asked about it.
     func currentQueueItem() -> QueueItem? {
         guard let location = shared.location, let key = shared.key else { return nil }
-        return QueueItem(location: location, key: key.text(sourceName: location.displayName))
+        return QueueItem(location: location, key: key.text(sourceName: location.displayName), locationKey: key)
     }
 
-    /// Asks the data source about `item` (decoder thread, no lock held); nil without one.
+    /// Asks the data source about `item` (decoder thread, no lock held); nil without one. After the item a load
+    /// jumped to, the answer is the item that load interrupted (its return point) instead.
     func askDataSource(about item: QueueItem) -> PlayerLocation? {
-        guard let dataSource = monitor.locked({ shared.dataSource }) else { return nil }
+        let (dataSource, returnPoint) = monitor.locked { (shared.dataSource, shared.returnPoint) }
+        guard let dataSource else { return nil }
+        if let returnPoint, returnPoint.after == item.locationKey { return returnPoint.location }
         return dataSource(item)
     }
 

@@ -72,6 +72,15 @@ public final class Player: @unchecked Sendable {
         /// The output frame where that item begins, while the current one is still heard: what is heard is
         /// mapped no further than the current item's end until the decoder thread has moved to the next.
         var followingBoundary: Int64?
+        /// Where a queue returns once the item a load jumped to has played (`PlayerConfiguration.returnsToInterrupted`).
+        var returnPoint: ReturnPoint?
+    }
+
+    /// The item a load interrupted while it played, and the item after whose end it plays again.
+    struct ReturnPoint {
+        let location: PlayerLocation
+        let key: LocationKey
+        let after: LocationKey
     }
 
     /// A byte source held for `cancel()` from a control thread (the only call another thread may make on it).
@@ -93,7 +102,8 @@ public final class Player: @unchecked Sendable {
         try configuration.check()
         self.configuration = configuration
         events = EventChannel(dispatcher: dispatcher)
-        shared = Shared(resumePositions: ResumePositions(limit: configuration.resumePositionLimit))
+        shared = Shared(resumePositions: ResumePositions(limit: configuration.resumePositionLimit,
+                                                         store: configuration.remembersPositions ? ResumeStore.shared : nil))
         configuration.focusGroup?.join(self, as: .playback)
     }
 
@@ -145,11 +155,25 @@ public final class Player: @unchecked Sendable {
         try startWorkerIfNeeded()
         try monitor.locked { () throws(VoiceNoteError) in
             guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
+            noteInterruption(by: key)
             leaveCurrentItem()
             shared.failedKeys.removeAll()
             beginLoad(location, key: key, autoplay: autoplay, durationHint: durationHint)
         }
         if autoplay { configuration.focusGroup?.take(by: self, for: .playback) }
+    }
+
+    /// Shared: a load of `key` by the host. A queue player that plays a path or URL remembers it to return to once
+    /// `key` has played (the first item interrupted, when the host jumps on again); any other load forgets that.
+    func noteInterruption(by key: LocationKey) {
+        guard configuration.returnsToInterrupted, shared.dataSource != nil, shared.context.state == .playing,
+              let location = shared.location, let current = shared.key, current.keepsResumePosition,
+              current != key, shared.returnPoint?.key != key else {
+            shared.returnPoint = nil
+            return
+        }
+        let interrupted = shared.returnPoint.map { ($0.location, $0.key) } ?? (location, current)
+        shared.returnPoint = ReturnPoint(location: interrupted.0, key: interrupted.1, after: key)
     }
 
     /// Shared: hands `location` to the decoder thread (the current item was left already): state `loading`, and
@@ -163,6 +187,7 @@ public final class Player: @unchecked Sendable {
         shared.generation &+= 1
         shared.key = key
         shared.location = location
+        if shared.returnPoint?.key == key { shared.returnPoint = nil }  // returned
         shared.skipRequested = false
         shared.load = LoadRequest(location: location, key: key, generation: shared.generation, durationHint: durationHint)
         shared.wantsPlaying = autoplay
@@ -230,6 +255,7 @@ public final class Player: @unchecked Sendable {
                 shared.context.state = .paused
                 shared.context.currentTime = heard
                 reposition(to: heard)
+                if let key = shared.key, key.keepsResumePosition { shared.resumePositions.keep(heard, for: key) }
                 publish(shared.context)
             default: break
             }
@@ -261,6 +287,7 @@ public final class Player: @unchecked Sendable {
             shared.context.currentTime = 0
             shared.context.isSeeking = false
             reposition(to: 0)
+            shared.returnPoint = nil
             if let key = shared.key { shared.resumePositions.forget(key) }
             publish(shared.context)
         }
@@ -341,7 +368,7 @@ public final class Player: @unchecked Sendable {
         let thread = monitor.locked { () -> LibraryThread? in
             guard !shared.closed else { return nil }
             shared.closed = true
-            _ = haltOutput()
+            haltKeepingPosition()  // where it was left, for a later player (the store)
             shared.source?.source.cancel()
             shared.followingSource?.source.cancel()
             swap(&dataSource, &shared.dataSource)  // released below, with no lock held

@@ -1,30 +1,53 @@
-/// Where each location was left, in memory and bounded: the least recently used go first.
+/// Where each location was left: in memory and bounded (the least recently used go first), and, with a store, across
+/// processes too (`ResumeStore`: written as positions are kept and forgotten, read when memory has none).
 struct ResumePositions {
     private var seconds: [LocationKey: Double] = [:]
     private var order: [LocationKey] = []  // least recently used first
-    /// The most locations kept.
+    /// The most locations kept in memory.
     let limit: Int
+    /// The store shared with other players and processes; nil keeps positions in memory only.
+    let store: ResumeStore?
 
-    init(limit: Int) { self.limit = limit }
+    init(limit: Int, store: ResumeStore? = nil) {
+        self.limit = limit
+        self.store = store
+    }
 
-    /// The position kept for `key`, if any.
-    func position(of key: LocationKey) -> Double? { seconds[key] }
+    /// The position kept for `key`, if any: this player's, else the store's.
+    func position(of key: LocationKey) -> Double? {
+        if let kept = seconds[key] { return kept }
+        guard let store, let text = key.storeKey else { return nil }
+        return store.position(of: text)
+    }
 
     /// Keeps `position` for `key` (a position of 0 forgets it).
     mutating func keep(_ position: Double, for key: LocationKey) {
         forget(key)
+        if let store, let text = key.storeKey { store.keep(position, for: text) }
         guard position > 0, limit > 0 else { return }
         seconds[key] = position
         order.append(key)
         if order.count > limit { seconds[order.removeFirst()] = nil }
     }
 
-    /// Forgets `key` (stop, the end of the item).
+    /// Forgets `key` (stop, the end of the item), here and in the store.
     mutating func forget(_ key: LocationKey) {
+        if let store, let text = key.storeKey { store.forget(text) }
         guard seconds.removeValue(forKey: key) != nil else { return }
         order.removeAll { $0 == key }
     }
 
-    /// How many locations are kept.
+    /// How many locations are kept in memory.
     var count: Int { seconds.count }
+}
+
+extension LocationKey {
+    /// The key a store keeps a position under: the path, or the URL's key (or the URL); nil for a source.
+    var storeKey: String? {
+        switch self {
+        case .path(let path): path
+        case .remote(let key): key
+        case .source: nil
+        }
+    }
 }

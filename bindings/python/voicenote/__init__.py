@@ -100,6 +100,8 @@ from ._player import (
     PlayerEvent,
     PlayerItemChanged,
     PlayerState,
+    clear_resume_positions,
+    resume_position,
 )
 from ._queue import QueueLocation, QueuePlayer
 from ._recovery import RecoveredFile, recover
@@ -181,6 +183,8 @@ __all__ = [
     "PlaybackFinished",
     "PlaybackFailed",
     "PlayerItemChanged",
+    "resume_position",
+    "clear_resume_positions",
     "QueuePlayer",
     "QueueLocation",
     "SessionKind",

@@ -577,6 +577,14 @@ vn_player_options_set_progress_interval = _declare(
 vn_player_options_set_resume_limit = _declare(
     "vn_player_options_set_resume_limit", c_int, [vn_player_options_p, c_size_t]
 )
+vn_player_options_set_remember_positions = _declare(
+    "vn_player_options_set_remember_positions", c_int, [vn_player_options_p, c_int]
+)
+vn_player_options_set_return_to_interrupted = _declare(
+    "vn_player_options_set_return_to_interrupted", c_int, [vn_player_options_p, c_int]
+)
+vn_resume_position = _declare("vn_resume_position", c_int, [c_char_p, c_char_p, POINTER(c_double)])
+vn_resume_positions_clear = _declare("vn_resume_positions_clear", c_int, [])
 vn_player_create = _declare("vn_player_create", c_int, [vn_player_options_p, POINTER(vn_player_p)])
 vn_player_destroy = _declare("vn_player_destroy", None, [vn_player_p])
 vn_player_load = _declare("vn_player_load", c_int, [vn_player_p, c_char_p, c_int, c_double])

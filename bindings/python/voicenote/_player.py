@@ -230,6 +230,9 @@ class Player(_lifecycle.Closing):
         on_deactivate: Optional[DeactivateHook] = None,
         progress_interval: float = 0.1,
         resume_limit: int = 256,
+        *,
+        remember_positions: bool = True,
+        return_to_interrupted: bool = True,
     ) -> None:
         """Creates a player. No device is opened until it first plays.
 
@@ -250,6 +253,11 @@ class Player(_lifecycle.Closing):
                 Exceptions are logged.
             progress_interval: seconds of played audio between progress contexts, 0.01…10.
             resume_limit: how many locations' resume positions are kept, 0…100000.
+            remember_positions: remember where each path or URL was left across players and processes (a store
+                under the cache directory: written as the player pauses, leaves an item or is closed; a stop or the
+                end forgets it; read on load). False keeps positions in this player only.
+            return_to_interrupted: a queue player's return (Element's rule): after a note loaded while another
+                played has played to its end, the interrupted one plays on from where it was left.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``), an empty device.
@@ -263,6 +271,8 @@ class Player(_lifecycle.Closing):
         def configure(options: Any) -> None:
             check(_capi.vn_player_options_set_progress_interval(options, interval))
             check(_capi.vn_player_options_set_resume_limit(options, limit))
+            check(_capi.vn_player_options_set_remember_positions(options, 1 if remember_positions else 0))
+            check(_capi.vn_player_options_set_return_to_interrupted(options, 1 if return_to_interrupted else 0))
 
         handle, key, hooks = _audio_object.create("player", device, device_config, loop, focus_group, on_activate,
                                                   on_deactivate, configure)
@@ -521,3 +531,24 @@ class Player(_lifecycle.Closing):
             return "<voicenote.Player closed>"
         where = "event thread" if self._loop is None else "event loop"
         return f"<voicenote.Player {where}>"
+
+
+def resume_position(location: Union[str, "os.PathLike[str]"], key: Optional[str] = None) -> Optional[float]:
+    """Where ``location`` (a path or ``file://`` URL, or an http(s) URL loaded with ``key``) was left, as players
+    remember it across processes; None when nothing is remembered.
+
+    Raises:
+        InvalidArgumentError: an empty location or key.
+        UnsupportedError: another URL scheme.
+    """
+    if not isinstance(location, (str, os.PathLike)):
+        raise TypeError("location must be a str or os.PathLike")
+    out = ctypes.c_double(0)
+    check(_capi.vn_resume_position(text_bytes(location, "location"), text_bytes(key, "key") if key is not None else None,
+                                   ctypes.byref(out)))
+    return out.value if out.value > 0 else None
+
+
+def clear_resume_positions() -> None:
+    """Forgets every remembered position (open players keep their own)."""
+    check(_capi.vn_resume_positions_clear())

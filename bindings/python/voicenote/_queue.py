@@ -198,6 +198,9 @@ class QueuePlayer(Player):
         progress_interval: float = 0.1,
         resume_limit: int = 256,
         data_source: Optional[DataSource] = None,
+        *,
+        remember_positions: bool = True,
+        return_to_interrupted: bool = True,
     ) -> None:
         """Creates a queue player; the arguments are :class:`Player`'s, and:
 
@@ -214,7 +217,8 @@ class QueuePlayer(Player):
         self._data_source: Optional[DataSource] = None
         self._uses_messages = False
         super().__init__(device, device_config, loop, focus_group, on_activate, on_deactivate, progress_interval,
-                         resume_limit)
+                         resume_limit, remember_positions=remember_positions,
+                         return_to_interrupted=return_to_interrupted)
         if data_source is not None:
             try:
                 self.data_source = data_source

@@ -1,0 +1,128 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import VoiceNoteCore
+import VoiceNoteJSON
+
+/// Where each voice message was left, across processes (listening that remembers): one small JSON file under the
+/// cache directory (`$XDG_CACHE_HOME/voicenote/positions/resume-positions.json`, resolved at each use), keyed by the
+/// location's key — an absolute path, or a URL's key (or the URL). Bounded: the `limit` most recently used stay.
+/// Changes are read, merged and written aside and renamed under an exclusive flock(2) on a lock file beside it, so
+/// players in several processes never lose each other's positions; readers need no lock (a rename is atomic). It is
+/// a cache: nothing is synced to disk, and a damaged file reads as empty and is replaced by the next change.
+public final class ResumeStore: Sendable {
+    /// The one store of this process.
+    public static let shared = ResumeStore()
+    /// The most locations kept.
+    public static let limit = 1000
+    /// The longest key kept, in bytes (longer ones, odd URLs, are not remembered).
+    public static let maximumKeyBytes = 2048
+    private static let limits = JSONLimits(maximumBytes: 8 << 20)
+
+    private let directoryOverride: String?
+
+    /// The shared store, or one in `directory` (for tests).
+    public init(directory: String? = nil) {
+        directoryOverride = directory
+    }
+
+    private var directory: String { directoryOverride ?? FileSystem.cacheDirectory("positions") }
+    private var file: String { directory + "/resume-positions.json" }
+
+    /// The position kept for `key`, if any.
+    public func position(of key: String) -> Double? {
+        read()[key]?.seconds
+    }
+
+    /// The position kept for `location` (a path or URL, with the key it is loaded under), if any.
+    /// - Throws: what loading it would throw for a bad location.
+    public func position(of location: PlayerLocation) throws(VoiceNoteError) -> Double? {
+        guard let key = try location.key().storeKey else { return nil }
+        return position(of: key)
+    }
+
+    /// Keeps `seconds` for `key` (0 or less forgets it).
+    public func keep(_ seconds: Double, for key: String) {
+        guard key.utf8.count <= Self.maximumKeyBytes, seconds.isFinite else { return }
+        change { entries in
+            if seconds > 0 {
+                entries[key] = Entry(seconds: seconds, used: Self.now)
+            } else {
+                entries[key] = nil
+            }
+        }
+    }
+
+    /// Forgets `key`'s position (the end of the note, a stop).
+    public func forget(_ key: String) {
+        guard read()[key] != nil else { return }
+        change { $0[key] = nil }
+    }
+
+    /// Forgets every position.
+    public func clear() throws(VoiceNoteError) {
+        do throws(VoiceNoteError) { try FileSystem.remove(file) } catch where error.status == .notFound {}
+    }
+
+    // MARK: - The file
+
+    private struct Entry {
+        var seconds: Double
+        /// When it was kept, in seconds since 1970 (the least recently used go first).
+        var used: Double
+    }
+
+    private static var now: Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// The entries on disk; none when there is no file or it cannot be read.
+    private func read() -> [String: Entry] {
+        guard let (file, status) = try? FileDescriptor.openRegularFile(self.file, flags: O_RDONLY),
+              status.st_size > 0, status.st_size <= Self.limits.maximumBytes else { return [:] }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        guard let count = try? bytes.withUnsafeMutableBytes({ buffer in Result { () throws(Errno) in try file.read(into: buffer) } }).get(),
+              let document = try? JSONDocument(parsing: String(decoding: bytes[..<count], as: UTF8.self), limits: Self.limits,
+                                                what: "resume positions") else { return [:] }
+        var entries: [String: Entry] = [:]
+        guard case .object(let object) = document.top.value else { return [:] }
+        for member in object {
+            guard let pair = member.value.array, pair.count == 2, let seconds = pair[0].number, let used = pair[1].number,
+                  seconds.isFinite, seconds > 0 else { continue }
+            entries[member.key] = Entry(seconds: seconds, used: used)
+        }
+        return entries
+    }
+
+    /// Reads, changes and writes the entries under the lock file's flock; failures leave the store as it was
+    /// (positions are a convenience: a full disk must not stop playback).
+    private func change(_ body: (inout [String: Entry]) -> Void) {
+        guard (try? FileSystem.makeDirectories(directory)) != nil,
+              let lock = try? FileDescriptor(opening: directory + "/resume-positions.lock", flags: O_RDWR | O_CREAT, mode: 0o600)
+        else { return }
+        defer { try? lock.close() }
+        _ = lock.lockExclusively()
+        var entries = read()
+        body(&entries)
+        if entries.count > Self.limit {
+            let kept = entries.sorted { $0.value.used > $1.value.used }.prefix(Self.limit)
+            entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        }
+        let object = JSONObject(entries.sorted { $0.key < $1.key }.map { key, entry in
+            (key, JSONValue.array([.real(entry.seconds), .real(entry.used)]))
+        })
+        guard let text = try? JSONValue.object(object).text() else { return }
+        let aside = file + ".new"
+        do throws(Errno) {
+            let output = try FileDescriptor(opening: aside, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+            try Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(Errno) in try output.write(bytes) } }.get()
+            try output.close()
+        } catch {
+            try? FileSystem.remove(aside)
+            return
+        }
+        try? FileSystem.rename(aside, to: file)
+    }
+}
