@@ -76,9 +76,13 @@ test-self-contained:
 	scripts/check-self-contained.sh
 	$(PYTHON) scripts/check-imports.py
 
+# Swift tests keep their caches (media, resume positions) in a directory of their own, never the user's.
+SWIFT_TEST_ENV = XDG_CACHE_HOME=$(CURDIR)/.build-test-cache
+
 test-swift:
 	swift build --build-tests
-	swift test --skip-build
+	rm -rf .build-test-cache
+	$(SWIFT_TEST_ENV) swift test --skip-build
 
 test-abi: build
 	scripts/check-abi.sh $(BUILD)
@@ -97,11 +101,11 @@ test-install: build
 TSAN_SKIP := ^(VoiceNoteCodecTests|VoiceNoteWaveformTests|VoiceNoteJSONTests|VoiceNoteSourcesTests)\.
 
 test-tsan: tsan-so
-	swift test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip '$(TSAN_SKIP)'
+	$(SWIFT_TEST_ENV) swift test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip '$(TSAN_SKIP)'
 	scripts/test-tsan.sh $(BUILD)/tsan/lib "$(PYTHON)"
 
 test-asan:
-	LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp swift test --sanitize=address --scratch-path .build-asan
+	$(SWIFT_TEST_ENV) LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp swift test --sanitize=address --scratch-path .build-asan
 
 install: build
 	scripts/install.sh "$(PREFIX)" $(BUILD) $(VERSION) $(MAJOR)

@@ -70,7 +70,7 @@ private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) t
 }
 
 @c @implementation public func vn_player_options_set_remember_positions(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
-    update(options) { $0.configuration.remembersPositions = enabled != 0 }
+    update(options) { $0.configuration.resumeStore = enabled != 0 ? .shared : nil }
 }
 
 @c @implementation public func vn_player_options_set_return_to_interrupted(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {

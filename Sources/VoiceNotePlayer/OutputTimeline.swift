@@ -33,6 +33,13 @@ struct OutputTimeline {
         nextOutput += Int64(frames)
     }
 
+    /// `sourceFrame(atOutput:)` when a segment written holds `output`; nil when `output` is at or past the end of
+    /// what was written.
+    mutating func sourceFrameIfWritten(atOutput output: Int64) -> Double? {
+        guard let last = segments.last, output < last.outputEnd else { return nil }
+        return sourceFrame(atOutput: output)
+    }
+
     /// The source frame heard at output frame `output`, interpolated within its segment; segments wholly before it
     /// are dropped (the output only moves forward).
     mutating func sourceFrame(atOutput output: Int64) -> Double {

@@ -18,6 +18,8 @@ extension Player {
         let location: PlayerLocation
         /// The output frame (on the device's scale) that plays the next item's first frame.
         let boundary: Int64
+        /// The next item's first source frame (its resume position, or 0).
+        let startFrame: Int64
     }
 
     /// A remote next item opened ahead.
@@ -98,6 +100,7 @@ extension Player {
         }) else { return }
         let request = LoadRequest(location: answer, key: key, generation: state.generation, durationHint: nil)
         let next: PlayerItem
+        let startFrame: Int64
         do {
             next = try PlayerItem(request, source: source, rate: try PlaybackRate(state.settings.rate),
                                   volume: try Volume(state.settings.volume), skipsSilence: state.settings.skipsSilence)
@@ -106,7 +109,8 @@ extension Player {
                 work.prefetched = PrefetchedSource(key: key, source: source)  // the load after the end takes it
                 return
             }
-            try next.reposition(to: next.frame(at: start))
+            startFrame = next.frame(at: start)
+            try next.reposition(to: startFrame)
         } catch {
             monitor.locked { shared.followingSource = nil }
             return
@@ -120,7 +124,7 @@ extension Player {
             return shared.timeline.nextOutput
         }
         guard let boundary else { return }
-        work.following = FollowingItem(previous: item, location: answer, boundary: boundary)
+        work.following = FollowingItem(previous: item, location: answer, boundary: boundary, startFrame: startFrame)
         work.item = next
         work.ended = false
         work.askedAhead = false
@@ -153,7 +157,9 @@ extension Player {
             context.duration = 0
             context.durationIsEstimate = false
             showFacts(of: item, in: &context)
-            context.currentTime = shared.timeline.sourceFrame(atOutput: played) / Double(item.sampleRate)
+            // At the boundary itself the timeline may hold none of the next item's frames yet: its start, then.
+            let heard = shared.timeline.sourceFrameIfWritten(atOutput: played) ?? Double(following.startFrame)
+            context.currentTime = heard / Double(item.sampleRate)
             context.isSeeking = false
             context.lastError = nil
             publish(context)

@@ -103,7 +103,7 @@ public final class Player: @unchecked Sendable {
         self.configuration = configuration
         events = EventChannel(dispatcher: dispatcher)
         shared = Shared(resumePositions: ResumePositions(limit: configuration.resumePositionLimit,
-                                                         store: configuration.remembersPositions ? ResumeStore.shared : nil))
+                                                         store: configuration.resumeStore))
         configuration.focusGroup?.join(self, as: .playback)
     }
 

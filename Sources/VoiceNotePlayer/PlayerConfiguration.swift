@@ -16,10 +16,10 @@ public struct PlayerConfiguration: Sendable {
     public var progressInterval = 0.1
     /// How many locations' resume positions are kept (least recently used go first); 0 keeps none.
     public var resumePositionLimit = 256
-    /// Whether positions are also kept across players and processes (`ResumeStore.shared`, under the cache
-    /// directory): written as the player pauses, leaves an item or is destroyed, forgotten at a stop or the end,
-    /// read when a location loads.
-    public var remembersPositions = true
+    /// Where positions are also kept across players and processes (by default `ResumeStore.shared`, under the
+    /// cache directory): written as the player pauses, leaves an item or is destroyed, forgotten at a stop or the
+    /// end, read when a location loads. Nil keeps them in this player only.
+    public var resumeStore: ResumeStore? = .shared
     /// A queue player's return (Element's rule): when a load interrupts a playing item and the loaded one plays to
     /// its end, the interrupted item plays again from where it was left, before the queue goes on.
     public var returnsToInterrupted = true

@@ -95,6 +95,7 @@ final class DemoSession: @unchecked Sendable {
         var previewing = PlayerConfiguration()
         previewing.device = DeviceSelection(name: "vn_demo_preview", configuration: "pcm.vn_demo_preview { type null }")
         previewing.focusGroup = nil
+        previewing.resumeStore = nil
         let player = try Player(configuration: previewing, dispatcher: loop)
         let clock: any VoiceNoteClock = live ? MonotonicClock.shared : ManualClock()
         let flow = try RecordingFlow(recorder: recorder, player: player, clock: clock, dispatcher: loop)
@@ -254,6 +255,7 @@ final class DemoSession: @unchecked Sendable {
         configuration.device = speaker
         configuration.focusGroup = nil
         configuration.resumePositionLimit = 0
+        configuration.resumeStore = nil  // the demo starts each note from its beginning, every run
         let player = try Player(configuration: configuration, dispatcher: loop)
         try player.setRate(rate)
         if locations.count > 1 {

@@ -30,6 +30,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Shorten pauses longer than 0.6 s.")
     var skipSilence = false
 
+    @Flag(help: "Start where this note was left last time (by this command or any other voicenote player), and remember where it is left now.")
+    var resume = false
+
     @Option(help: "Software volume, 0…1.")
     var volume = 1.0
 
@@ -46,6 +49,7 @@ struct PlayCommand: ParsableCommand {
         }
         guard volume >= 0 && volume <= 1 else { throw ValidationError("--volume must be 0…1") }
         guard !files.isEmpty else { throw ValidationError("give at least one file or URL") }
+        if resume && start > 0 { throw ValidationError("--resume and --start both say where to start: give one") }
     }
 
     func run() throws {
@@ -53,6 +57,7 @@ struct PlayCommand: ParsableCommand {
         configuration.device = DeviceSelection(name: device, configuration: deviceConfig)
         configuration.focusGroup = nil
         configuration.resumePositionLimit = 0
+        configuration.resumeStore = resume ? .shared : nil
         let loop = try EventLoop()
         let player = try Player(configuration: configuration, dispatcher: loop)
         try player.setRate(rate)

@@ -54,6 +54,7 @@ import VoiceNoteTestSupport
             recording.format = format
             recorder = try Recorder(configuration: recording)
             var playing = PlayerConfiguration()
+            playing.resumeStore = nil  // positions stay in this player: tests run in parallel
             playing.device = DeviceSelection(name: "vn_flow_spk", configuration:
                 "pcm.vn_flow_spk { type file slave.pcm { type null } file \"\(directory)/heard.raw\" format raw perm 0644 }")
             playing.focusGroup = nil

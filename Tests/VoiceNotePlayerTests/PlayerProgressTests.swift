@@ -26,6 +26,7 @@ import VoiceNoteTestSupport
         let directory = try Fixtures.temporaryDirectory()
         let path = try writeWAV(tone(440, seconds: 6), in: directory)
         var configuration = PlayerConfiguration()
+        configuration.resumeStore = nil  // positions stay in this player: tests run in parallel
         configuration.device = FileSpeaker(directory: directory).selection
         configuration.focusGroup = FocusGroup()
         let loop = try EventLoop()

@@ -46,14 +46,16 @@ struct FileSpeaker {
 
 /// A player on `device`, in a focus group of its own (tests run in parallel; the shared group would make them pause
 /// each other).
-/// URLs go through `cache`, by default one of its own in a new directory (never the user's cache).
+/// URLs go through `cache`, by default one of its own in a new directory (never the user's cache); positions are
+/// remembered in `store`, by default one of its own too.
 func makePlayer(_ device: DeviceSelection, group: FocusGroup? = FocusGroup(),
-                hooks: SessionHooks = SessionHooks(), cache: MediaCache? = nil) throws -> Player {
+                hooks: SessionHooks = SessionHooks(), cache: MediaCache? = nil, store: ResumeStore? = nil) throws -> Player {
     var configuration = PlayerConfiguration()
     configuration.device = device
     configuration.focusGroup = group
     configuration.sessionHooks = hooks
     configuration.mediaCache = try cache ?? testCache()
+    configuration.resumeStore = try store ?? ResumeStore(directory: Fixtures.temporaryDirectory())
     return try Player(configuration: configuration)
 }
 

@@ -45,6 +45,7 @@ private final class PlayerStates: @unchecked Sendable {
     /// A player on an unpaced file speaker in `group`.
     private func player(in group: FocusGroup, directory: String) throws -> Player {
         var settings = PlayerConfiguration()
+        settings.resumeStore = nil  // positions stay in this player: tests run in parallel
         settings.device = DeviceSelection(name: "vn_focus_spk", configuration:
             "pcm.vn_focus_spk { type file slave.pcm { type null } file \"\(directory)/heard.raw\" format raw perm 0644 }")
         settings.focusGroup = group
