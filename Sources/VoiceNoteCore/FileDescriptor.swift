@@ -94,6 +94,13 @@ public final class FileDescriptor {
         flock(raw, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
     }
 
+    /// Takes an exclusive flock(2), waiting while another descriptor (in this process or another) holds it; false
+    /// when flock fails (a filesystem without locks).
+    @discardableResult
+    public func waitForExclusiveLock() -> Bool {
+        retrying { flock(raw, LOCK_EX) } == 0
+    }
+
     /// Takes an exclusive flock(2) without waiting: true when this descriptor now holds it, false when another
     /// holds it (or flock failed).
     public func tryLockExclusively() -> Bool {

@@ -6,24 +6,28 @@ import VoiceNoteJSON
 
 /// Where each voice message was left, across processes (listening that remembers): one small JSON file under the
 /// cache directory (`$XDG_CACHE_HOME/voicenote/positions/resume-positions.json`, resolved at each use), keyed by the
-/// location's key — an absolute path, or a URL's key (or the URL). Bounded: the `limit` most recently used stay.
+/// location's key — an absolute path, or a URL's key (or the URL). Bounded: the `limit` most recently used stay
+/// (1000 for the shared store).
 /// Changes are read, merged and written aside and renamed under an exclusive flock(2) on a lock file beside it, so
 /// players in several processes never lose each other's positions; readers need no lock (a rename is atomic). It is
 /// a cache: nothing is synced to disk, and a damaged file reads as empty and is replaced by the next change.
 public final class ResumeStore: Sendable {
     /// The one store of this process.
     public static let shared = ResumeStore()
-    /// The most locations kept.
-    public static let limit = 1000
+    /// The most locations the shared store keeps.
+    public static let defaultLimit = 1000
     /// The longest key kept, in bytes (longer ones, odd URLs, are not remembered).
     public static let maximumKeyBytes = 2048
     private static let limits = JSONLimits(maximumBytes: 8 << 20)
 
     private let directoryOverride: String?
+    /// The most locations kept (the least recently used go first).
+    public let limit: Int
 
-    /// The shared store, or one in `directory` (for tests).
-    public init(directory: String? = nil) {
+    /// The shared store, or one in `directory` keeping at most `limit` locations (for tests).
+    public init(directory: String? = nil, limit: Int = ResumeStore.defaultLimit) {
         directoryOverride = directory
+        self.limit = max(1, limit)
     }
 
     private var directory: String { directoryOverride ?? FileSystem.cacheDirectory("positions") }
@@ -103,11 +107,11 @@ public final class ResumeStore: Sendable {
               let lock = try? FileDescriptor(opening: directory + "/resume-positions.lock", flags: O_RDWR | O_CREAT, mode: 0o600)
         else { return }
         defer { try? lock.close() }
-        _ = lock.lockExclusively()
+        lock.waitForExclusiveLock()
         var entries = read()
         body(&entries)
-        if entries.count > Self.limit {
-            let kept = entries.sorted { $0.value.used > $1.value.used }.prefix(Self.limit)
+        if entries.count > limit {
+            let kept = entries.sorted { $0.value.used > $1.value.used }.prefix(limit)
             entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
         }
         let object = JSONObject(entries.sorted { $0.key < $1.key }.map { key, entry in

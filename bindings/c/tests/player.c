@@ -15,7 +15,9 @@
  *
  * Every wait is bounded (WAIT_UNTIL) and waits for a condition.
  */
+#define _XOPEN_SOURCE 700 /* nftw, in child.h */
 #include "harness.h"
+#include "child.h"
 
 #include <float.h>
 #include <math.h> /* NAN and INFINITY only: the tests link no libm */
@@ -531,6 +533,49 @@ static void test_seek_while_loading_is_carried_out(void) {
     unlink(output);
 }
 
+/* Listening that remembers: a player destroyed while paused leaves its position for the next player (the store is
+ * under $XDG_CACHE_HOME, this test's own); vn_resume_positions_clear forgets it; a player told not to remember
+ * leaves nothing. */
+static void test_positions_are_remembered_across_players(void) {
+    char output[320];
+    snprintf(output, sizeof output, "%s/remember.raw", directory);
+    for (int remember = 1; remember >= 0; remember--) {
+        vn_player_options *options = NULL;
+        vn_player *player = NULL;
+        char configuration[600];
+        snprintf(configuration, sizeof configuration,
+                 "pcm.vn_spk { type file slave.pcm { type null } file \"%s\" format raw }", output);
+        EXPECT_STATUS(VN_OK, vn_player_options_create(&options));
+        EXPECT_STATUS(VN_OK, vn_player_options_set_device(options, "vn_spk", configuration));
+        EXPECT_STATUS(VN_OK, vn_player_options_set_remember_positions(options, remember));
+        EXPECT_STATUS(VN_OK, vn_player_options_set_return_to_interrupted(options, 1));
+        EXPECT_STATUS(VN_OK, vn_player_create(options, &player));
+        vn_player_options_destroy(options);
+        if (player == NULL) return;
+        static log_state log;
+        log_init(&log, tone_path);
+        EXPECT_STATUS(VN_OK, vn_player_subscribe(player, on_event, &log, on_release, NULL));
+        EXPECT_STATUS(VN_OK, vn_player_load(player, tone_path, 0, -1));
+        int ok = 0;
+        WAIT_UNTIL(ok, atomic_load(&log.last_state) == VN_PLAYER_PAUSED, WAIT_MS);
+        EXPECT(ok, "not paused after the load");
+        EXPECT_STATUS(VN_OK, vn_player_seek(player, 1.25));
+        vn_player_destroy(player);
+        double seconds = -1;
+        EXPECT_STATUS(VN_OK, vn_resume_position(tone_path, NULL, &seconds));
+        EXPECT(seconds == (remember ? 1.25 : 0), "remember %d: the position is %g", remember, seconds);
+        EXPECT_STATUS(VN_OK, vn_resume_positions_clear());
+        EXPECT_STATUS(VN_OK, vn_resume_position(tone_path, NULL, &seconds));
+        EXPECT(seconds == 0, "after clear: %g", seconds);
+    }
+    double seconds = 0;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_resume_position(NULL, NULL, &seconds));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_resume_position(tone_path, NULL, NULL));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_resume_position("https://host/a.ogg", "", &seconds));
+    EXPECT_STATUS(VN_E_UNSUPPORTED, vn_resume_position("ftp://host/a.ogg", NULL, &seconds));
+    EXPECT_STATUS(VN_E_MISUSE, vn_player_options_set_remember_positions(NULL, 1));
+}
+
 int main(void) {
     harness_init("player");
     snprintf(directory, sizeof directory, "%s/vn-player-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -539,6 +584,9 @@ int main(void) {
         return 1;
     }
     snprintf(tone_path, sizeof tone_path, "%s/tone.wav", directory);
+    char cache[320];
+    snprintf(cache, sizeof cache, "%s/cache", directory);
+    setenv("XDG_CACHE_HOME", cache, 1); /* remembered positions go under this test's own directory */
     if (!write_tone(tone_path, TONE_SECONDS)) {
         perror(tone_path);
         return 1;
@@ -551,7 +599,7 @@ int main(void) {
     TEST(test_source_handle_destroyed_at_once);
     TEST(test_destroy_inside_callback);
     TEST(test_seek_while_loading_is_carried_out);
-    unlink(tone_path);
-    rmdir(directory);
+    TEST(test_positions_are_remembered_across_players);
+    temp_directory_remove(directory); /* the tone and the remembered positions' store */
     return harness_finish();
 }

@@ -92,8 +92,11 @@ def test_pausing_writes_the_end_forgets_and_clear_forgets_all(notes: List[Path],
 
 
 def test_remember_positions_false_keeps_them_in_the_player(notes: List[Path], tmp_path: Path) -> None:
+    log = Collector()
     with player(tmp_path / "out.raw", remember_positions=False) as p:
+        p.subscribe(log.add)
         p.load(notes[0], autoplay=False)
+        wait_state(log, PlayerState.PAUSED)
         p.seek(12.0)
     assert voicenote.resume_position(notes[0]) is None
 
@@ -156,3 +159,25 @@ def test_the_queue_returns_to_the_note_a_jump_interrupted(notes: List[Path], tmp
     seconds = len(output.read_bytes()) / 2 / 48000
     if returning:
         assert seconds == pytest.approx((120 + 2 + 2) / 2.5, abs=0.3)
+
+
+def test_the_cli_resumes_only_when_asked(cli: Path, notes: List[Path], tmp_path: Path) -> None:
+    """`voicenote play --resume` starts where any player left the note (the store is this test's: the CLI inherits
+    $XDG_CACHE_HOME); without it the note plays from its start and nothing is remembered."""
+    short = notes[1]  # 2 s
+    log = Collector()
+    with player(tmp_path / "python.raw") as p:
+        p.subscribe(log.add)
+        p.load(short, autoplay=False)
+        wait_state(log, PlayerState.PAUSED)  # loaded: a close during loading leaves no position
+        p.seek(1.5)
+    assert voicenote.resume_position(short) == 1.5
+    for resume, heard in ((False, 2.0), (True, 0.5)):
+        output = tmp_path / f"cli-{resume}.raw"
+        result = subprocess.run([str(cli), "play", str(short), "--device", "vn_spk", "--device-config",
+                                 file_speaker(output), *(["--resume"] if resume else [])],
+                                capture_output=True, text=True, timeout=TIMEOUT)
+        assert result.returncode == 0, result.stderr
+        assert len(output.read_bytes()) / 2 / 48000 == pytest.approx(heard, abs=0.05)
+        # Played to its end: the position is forgotten with --resume, untouched without.
+        assert voicenote.resume_position(short) == (None if resume else 1.5)
