@@ -21,7 +21,8 @@ DEBIAN_PACKAGES := \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev \
 	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
-	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi
+	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
+	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest
 
