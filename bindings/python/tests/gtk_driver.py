@@ -25,7 +25,7 @@ import gi
 
 gi.require_version("Gtk", "4.0")
 gi.require_version("Gdk", "4.0")
-from gi.repository import GLib, Gtk  # noqa: E402
+from gi.repository import Gdk, GLib, Gtk  # noqa: E402
 
 import voicenote  # noqa: E402
 import voicenote_chat  # noqa: E402
@@ -95,6 +95,15 @@ class Driver:
         yield self.until("the new message in the list", lambda: len(self.window.rows) == rows_before + 1
                          and composer.view.state is voicenote.FlowState.IDLE)
         self.report["sent"] = {"path": self.window.sent[0].path, "duration": self.window.sent[0].duration}
+        # The keyboard: R held records like the button (the clock passes the minimum press), released it sends.
+        self.window.keys.emit("key-pressed", Gdk.KEY_r, 0, Gdk.ModifierType(0))
+        self.clock.advance(0.5)
+        yield self.until("recording from the keyboard", lambda: composer.view.state is voicenote.FlowState.RECORDING
+                         and composer.view.duration >= 1.0)
+        self.window.keys.emit("key-released", Gdk.KEY_r, 0, Gdk.ModifierType(0))
+        yield self.until("the keyboard's note in the list", lambda: len(self.window.rows) == rows_before + 2
+                         and composer.view.state is voicenote.FlowState.IDLE)
+        self.report["sent_by_keyboard"] = self.window.sent[1].duration
         first = self.window.rows[0]
         first.play_button.emit("clicked")
         second = self.window.rows[1].url

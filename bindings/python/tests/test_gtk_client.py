@@ -82,7 +82,8 @@ def test_a_note_recorded_through_the_flow_is_sent_into_the_list(client_run: "tup
     sent = report["sent"]
     assert sent["duration"] == pytest.approx(report["cut"], abs=1e-6)
     assert abs(decoded_samples(sent["path"]) - round(sent["duration"] * 48000)) <= 1
-    assert report["rows"] == 3  # the two notes, and the one sent
+    assert report["rows"] == 4  # the two notes, the one sent with the button and the one sent with the keyboard
+    assert report["sent_by_keyboard"] > 0.5
     assert report["accessible_record_label"] == "Record a voice message: hold to record"
 
 
@@ -102,7 +103,7 @@ def test_play_and_the_next_note_plays_by_itself_on_the_speaker(client_run: "tupl
 
 def test_the_screenshots_show_the_waveforms(client_run: "tuple[dict, Path]") -> None:
     report, folder = client_run
-    for name, rows in (("preview.png", 2), ("window.png", 3)):
+    for name, rows in (("preview.png", 2), ("window.png", 4)):
         picture = folder / "out" / name
         assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         areas = report["waveform_areas"][name]

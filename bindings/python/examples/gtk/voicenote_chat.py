@@ -314,10 +314,10 @@ class ChatWindow(Gtk.ApplicationWindow):
             self._add_row(message)
         self._use_messages()
 
-        keys = Gtk.EventControllerKey()
-        keys.connect("key-pressed", self._key_pressed)
-        keys.connect("key-released", self._key_released)
-        self.add_controller(keys)
+        self.keys = Gtk.EventControllerKey()  # R held records like the button; Escape cancels; Enter sends
+        self.keys.connect("key-pressed", self._key_pressed)
+        self.keys.connect("key-released", self._key_released)
+        self.add_controller(self.keys)
         self.flow.subscribe(self._flow_event)
         self.player.subscribe(self._player_event)
         self.connect("close-request", lambda _w: self.close_voicenote() or False)
