@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import gc
 import logging
+import sys
 from pathlib import Path
 from typing import Iterator, List
 
 import pytest
 
 from helpers import Recorder
-from audiofiles import Media, find_cli, is_tsan_build, loaded_library_path, make_media, make_tones
+from audiofiles import REPO_ROOT, Media, find_cli, is_tsan_build, loaded_library_path, make_media, make_tones
 from microphones import Speech, make_speech
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
 from voicenote import _events, _queue, _session, _sources
+
+sys.path.insert(0, str(REPO_ROOT / "Tests" / "Servers"))
+from http_server import HTTPTestServer  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -55,6 +59,15 @@ def own_media_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     voicenote.set_cache_directory(tmp_path / "cache")
     yield tmp_path / "cache"
     voicenote.set_cache_directory(None)
+
+
+@pytest.fixture
+def upload_server(tmp_path: Path) -> Iterator[HTTPTestServer]:
+    """Tests/Servers/http_server.py on 127.0.0.1, storing uploads under a folder of the test's own."""
+    root = tmp_path / "server"
+    root.mkdir()
+    with HTTPTestServer(str(root)) as running:
+        yield running
 
 
 @pytest.fixture

@@ -28,12 +28,9 @@ KEYS = ["type", "title", "asset_url", "file_size", "mime_type", "duration", "wav
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[HTTPTestServer]:
-    """http_server.py storing uploads under a folder of its own."""
-    root = tmp_path / "server"
-    root.mkdir()
-    with HTTPTestServer(str(root)) as running:
-        yield running
+def server(upload_server: HTTPTestServer) -> HTTPTestServer:
+    """http_server.py storing uploads under a folder of its own (conftest.py)."""
+    return upload_server
 
 
 def payload_of(result: subprocess.CompletedProcess[str]) -> dict:

@@ -8,7 +8,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, List
 
 import pytest
 
@@ -81,16 +81,9 @@ def test_the_demo_tells_the_whole_story_without_a_sound_card(cli: Path, tmp_path
     assert "takes" not in os.listdir(tmp_path / "out")
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[HTTPTestServer]:
-    root = tmp_path / "server"
-    root.mkdir()
-    with HTTPTestServer(str(root)) as running:
-        yield running
-
-
 def test_with_an_endpoint_the_note_is_uploaded_and_played_from_the_server(cli: Path, tmp_path: Path,
-                                                                           server: HTTPTestServer) -> None:
+                                                                           upload_server: HTTPTestServer) -> None:
+    server = upload_server
     output, files = run_demo(cli, tmp_path, "--endpoint", server.url("/channels/messaging/demo/file"))
     uploaded = json.loads(output.split("where the note is now):\n", 1)[1].splitlines()[0])
     assert uploaded["asset_url"] == server.url("/range/uploads/1.bin")
