@@ -90,15 +90,18 @@ def test_a_note_recorded_through_the_flow_is_sent_into_the_list(client_run: "tup
 def test_play_and_the_next_note_plays_by_itself_on_the_speaker(client_run: "tuple[dict, Path]") -> None:
     report, folder = client_run
     first, second = f"file://{folder}/n440.ogg", f"file://{folder}/n880.ogg"
-    assert report["items"][:4] == [first, "finished " + first, second, "finished " + second]
+    sent = f"file://{report['sent']['path']}"
+    assert report["items"][:6] == [first, "finished " + first, second, "finished " + second, sent, "finished " + sent]
+    # The speaker heard alice's two notes, then the one recorded from the (300 Hz) microphone and sent.
     samples = array("h", (folder / "out" / "speaker.raw").read_bytes())
     heard: List[int] = []
-    for start in range(0, min(len(samples), 4 * 48000) - 4800 + 1, 4800):
+    for start in range(0, len(samples) - 4800 + 1, 4800):
         frequency = dominant_frequency(samples[start:start + 4800])
-        tone = next((tone for tone in (440, 880) if abs(frequency - tone) < tone * 0.03), None)
+        tone = next((tone for tone in (300, 440, 880) if abs(frequency - tone) < tone * 0.03), None)
         if tone is not None and (not heard or heard[-1] != tone):
             heard.append(tone)
-    assert heard == [440, 880], heard
+    assert heard == [440, 880, 300], heard
+    assert len(samples) / 48000 == pytest.approx(4 + report["sent"]["duration"] + report["sent_by_keyboard"], abs=0.2)
 
 
 def test_the_screenshots_show_the_waveforms(client_run: "tuple[dict, Path]") -> None:
