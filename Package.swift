@@ -98,7 +98,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
-        .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]

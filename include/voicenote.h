@@ -2042,6 +2042,55 @@ int vn_payload_copy_extra_data(const vn_payload *payload, char **out_json);
  */
 int vn_payload_set_extra_data(vn_payload *payload, const char *json);
 
+/**
+ * The content of a Matrix voice message (`m.room.message`) for a payload, as Element sends one: `msgtype` `m.audio`,
+ * `body`, `url` (the payload's `asset_url`, an `mxc://` URI: upload with #VN_UPLOAD_RAW first), `info` (`duration`
+ * in milliseconds, `mimetype`, `size`), `org.matrix.msc1767.audio` (`duration`, and `waveform`: 100 integers 0…1024,
+ * #VN_WAVEFORM_MATRIX) and `org.matrix.msc3245.voice: {}`.
+ *
+ * \param payload the payload (its duration is required; its waveform, MIME type and size when present).
+ * \param body the text clients without voice messages show, or NULL for "Voice message".
+ * \param out_json receives the content as compact JSON owned by the caller (free with vn_free()).
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG when `asset_url` is not an
+ *          `mxc://<server>/<media id>` URI, the duration is missing, `body` is not UTF-8 or `out_json` is NULL;
+ *          #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_to_matrix_content(const vn_payload *payload, const char *body, char **out_json);
+
+/**
+ * Reads a received Matrix `m.audio` content into a payload: `asset_url` its `url` (an `mxc://` URI), `title` its
+ * `body`, `mime_type` and `file_size` from `info`, `duration` in seconds (from `org.matrix.msc1767.audio`, else
+ * `info`), and `waveform_data` decoded to 0…1 from `org.matrix.msc1767.audio`'s `waveform`. Other keys are not kept.
+ *
+ * \param content_json the content (UTF-8).
+ * \param length its length in bytes.
+ * \param out receives the payload; destroy it with vn_payload_destroy().
+ * \param out_is_voice receives 1 when the content is marked a voice message (`org.matrix.msc3245.voice`), else 0;
+ *        may be NULL.
+ * \returns #VN_OK; #VN_E_FORMAT for JSON that is not an `m.audio` content with an `mxc://` url, or whose fields have
+ *          the wrong types; #VN_E_TOO_LARGE over 1 MiB; #VN_E_INVALID_ARG for NULL arguments.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_from_matrix_content(const char *content_json, size_t length, vn_payload **out, int *out_is_voice);
+
+/**
+ * Where a Matrix client downloads a media URI with authenticated media (Matrix 1.11):
+ * `<homeserver>/_matrix/client/v1/media/download/<server>/<media id>`. Send the header
+ * `Authorization: Bearer <access token>` with it (vn_http_options_add_header(), or the player's headers).
+ *
+ * \param mxc_uri an `mxc://<server>/<media id>` URI.
+ * \param homeserver the client-server API's base URL, e.g. `https://matrix.example.org`.
+ * \param out_url receives the URL owned by the caller (free with vn_free()).
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a malformed URI, a homeserver that is not an http(s) base URL, or NULL
+ *          arguments; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_matrix_download_url(const char *mxc_uri, const char *homeserver, char **out_url);
+
 /** @} */
 
 /* ------------------------------------------------------------------------------------------------------------ */

@@ -170,3 +170,40 @@ private func payloadField(_ field: Int32) throws(VoiceNoteError) -> vn_payload_f
         try payload.setExtraData(extra)
     }
 }
+
+@c @implementation public func vn_payload_to_matrix_content(
+    _ payload: OpaquePointer?, _ body: UnsafePointer<CChar>?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    outJSON?.pointee = nil
+    return PayloadHandle.read(payload) { (payload) throws(VoiceNoteError) in
+        let out = try required(outJSON, "out_json")
+        let body = try body.map { (text) throws(VoiceNoteError) in try utf8String(text, "body") }
+        out.pointee = try ownedCString(try MatrixVoiceMessage.content(of: payload, body: body))
+    }
+}
+
+@c @implementation public func vn_payload_from_matrix_content(
+    _ json: UnsafePointer<CChar>?, _ length: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ outIsVoice: UnsafeMutablePointer<Int32>?
+) -> Int32 {
+    out?.pointee = nil
+    outIsVoice?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let out = try required(out, "out")
+        let document = try JSONDocument(parsing: try textBuffer(json, length, "content_json"), limits: .payload,
+                                        what: "a Matrix message content")
+        let read = try MatrixVoiceMessage.payload(fromContent: document.top)
+        out.pointee = Handles.make(PayloadHandle(read.payload))
+        outIsVoice?.pointee = read.isVoice ? 1 : 0
+    }
+}
+
+@c @implementation public func vn_matrix_download_url(
+    _ mxc: UnsafePointer<CChar>?, _ homeserver: UnsafePointer<CChar>?, _ outURL: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    outURL?.pointee = nil
+    return abiCall { () throws(VoiceNoteError) in
+        let out = try required(outURL, "out_url")
+        out.pointee = try ownedCString(try MatrixVoiceMessage.downloadURL(mxc: try utf8String(mxc, "mxc_uri"),
+                                                                        homeserver: try utf8String(homeserver, "homeserver")))
+    }
+}

@@ -668,6 +668,42 @@ static void test_next_item_bad_input(void) {
 /* The note the payload tests read: a tone encoded with opusenc. */
 static int setup(void) { return write_note(directory, TONE_SECONDS, note_path, sizeof note_path); }
 
+/* Matrix: a payload with an mxc:// asset_url becomes Element's content, which reads back into a payload; the
+ * authenticated-media URL; refusals. */
+static void test_matrix_voice_message(void) {
+    vn_payload *payload = NULL;
+    EXPECT_STATUS(VN_OK, vn_payload_create("mxc://example.org/abc", &payload));
+    char *content = NULL;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_payload_to_matrix_content(payload, NULL, &content)); /* no duration */
+    EXPECT_STATUS(VN_OK, vn_payload_set_duration_s(payload, 2.5));
+    double levels[3] = {0, 0.5, 1};
+    EXPECT_STATUS(VN_OK, vn_payload_set_waveform(payload, levels, 3));
+    EXPECT_STATUS(VN_OK, vn_payload_to_matrix_content(payload, "Voice", &content));
+    EXPECT(content != NULL && strstr(content, "\"msgtype\":\"m.audio\"") && strstr(content, "\"duration\":2500") &&
+               strstr(content, "\"org.matrix.msc3245.voice\":{}") && strstr(content, "\"body\":\"Voice\""),
+           "content: %s", content ? content : "(null)");
+    vn_payload *read = NULL;
+    int voice = 0;
+    EXPECT_STATUS(VN_OK, vn_payload_from_matrix_content(content, strlen(content), &read, &voice));
+    double seconds = 0;
+    EXPECT_STATUS(VN_OK, vn_payload_get_duration_s(read, &seconds));
+    EXPECT(voice == 1 && seconds == 2.5, "voice %d, %g s", voice, seconds);
+    vn_free(content);
+    vn_payload_destroy(read);
+    vn_payload_destroy(payload);
+    const char *not_audio = "{\"msgtype\":\"m.text\",\"body\":\"hi\"}";
+    EXPECT_STATUS(VN_E_FORMAT, vn_payload_from_matrix_content(not_audio, strlen(not_audio), &read, &voice));
+    EXPECT(read == NULL && voice == 0, "a refused content left a payload");
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_payload_from_matrix_content(NULL, 0, &read, NULL));
+    char *url = NULL;
+    EXPECT_STATUS(VN_OK, vn_matrix_download_url("mxc://example.org/abc", "https://m.example.org", &url));
+    EXPECT(url && strcmp(url, "https://m.example.org/_matrix/client/v1/media/download/example.org/abc") == 0,
+           "url %s", url ? url : "(null)");
+    vn_free(url);
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_matrix_download_url("https://h/x", "https://m.example.org", &url));
+    EXPECT(url == NULL, "a refused URI left a URL");
+}
+
 int main(void) {
     harness_init("attachments");
     if (!temp_directory_create(directory, sizeof directory, "attachments")) return 1;
@@ -691,6 +727,7 @@ int main(void) {
     TEST(test_next_item_fixture);
     TEST(test_next_item_consecutive);
     TEST(test_next_item_bad_input);
+    TEST(test_matrix_voice_message);
     temp_directory_remove(directory);
     return harness_finish();
 }

@@ -77,7 +77,7 @@ from ._lib import LibraryNotFoundError
 from ._log import LOG_DEBUG, LOG_ERROR, LOG_INFO, LOG_WARNING, LogLevel, set_log_handler
 from ._loop import EventLoop
 from ._messages import NEXT_SCOPES, find_next_item
-from ._payload import VoiceRecordingPayload
+from ._payload import VoiceRecordingPayload, is_matrix_voice_message, matrix_download_url
 from ._recorder import (
     MaxDurationReached,
     MaxDurationWarning,
@@ -223,6 +223,8 @@ __all__ = [
     "clear_cache",
     "DEFAULT_CACHE_LIMIT",
     "VoiceRecordingPayload",
+    "is_matrix_voice_message",
+    "matrix_download_url",
     "attachment_type_for",
     "mime_type_for",
     "attachment_type_of",

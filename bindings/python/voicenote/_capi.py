@@ -629,6 +629,13 @@ vn_payload_get_waveform = _declare(
 vn_payload_set_waveform = _declare("vn_payload_set_waveform", c_int, [vn_payload_p, POINTER(c_double), c_size_t])
 vn_payload_copy_extra_data = _declare("vn_payload_copy_extra_data", c_int, [vn_payload_p, _owned_p])
 vn_payload_set_extra_data = _declare("vn_payload_set_extra_data", c_int, [vn_payload_p, c_char_p])
+vn_payload_to_matrix_content = _declare(
+    "vn_payload_to_matrix_content", c_int, [vn_payload_p, c_char_p, _owned_p]
+)
+vn_payload_from_matrix_content = _declare(
+    "vn_payload_from_matrix_content", c_int, [c_char_p, c_size_t, POINTER(vn_payload_p), POINTER(c_int)]
+)
+vn_matrix_download_url = _declare("vn_matrix_download_url", c_int, [c_char_p, c_char_p, _owned_p])
 
 # Attachment types and names
 vn_attachment_type_for_file = _declare("vn_attachment_type_for_file", c_char_p, [c_char_p])

@@ -14,7 +14,7 @@ from ._audio_object import text_arg
 from ._strings import JSONText, json_argument, json_bytes, owned_text
 from .errors import check, invalid_argument
 
-__all__ = ["VoiceRecordingPayload"]
+__all__ = ["VoiceRecordingPayload", "is_matrix_voice_message", "matrix_download_url"]
 
 _INT64_MAX = (1 << 63) - 1
 _INDENT_MAX = 16
@@ -42,6 +42,40 @@ def _doubles(values: Iterable[Any]) -> Any:
     if len(levels) > _WAVEFORM_MAX:
         raise invalid_argument(f"waveform_data holds {len(levels)} values, over the limit of {_WAVEFORM_MAX}")
     return (ctypes.c_double * len(levels))(*levels)
+
+
+def _read_matrix(content: Union[JSONText, Mapping[str, Any]]) -> "tuple[Any, bool]":
+    """A Matrix content read by the library: the new ``vn_payload`` handle and whether it is marked a voice
+    message."""
+    data = json_bytes(dict(content)) if isinstance(content, Mapping) else json_argument(content, "content")
+    handle = _capi.vn_payload_p()
+    voice = ctypes.c_int(0)
+    check(_capi.vn_payload_from_matrix_content(data, len(data), ctypes.byref(handle), ctypes.byref(voice)))
+    return handle, bool(voice.value)
+
+
+def is_matrix_voice_message(content: Union[JSONText, Mapping[str, Any]]) -> bool:
+    """Whether a Matrix message content is a voice message: ``m.audio`` with an ``mxc://`` url, marked
+    ``org.matrix.msc3245.voice`` (other audio is a file to clients).
+
+    Raises:
+        FormatError: not an ``m.audio`` content with an ``mxc://`` url.
+    """
+    handle, voice = _read_matrix(content)
+    _capi.vn_payload_destroy(handle)
+    return voice
+
+
+def matrix_download_url(mxc_uri: str, homeserver: str) -> str:
+    """Where a client downloads ``mxc_uri`` with authenticated media (Matrix 1.11):
+    ``<homeserver>/_matrix/client/v1/media/download/<server>/<media id>``. Send ``Authorization: Bearer <access
+    token>`` with it, e.g. ``player.load(url, headers={"Authorization": f"Bearer {token}"})``.
+
+    Raises:
+        InvalidArgumentError: a malformed ``mxc://`` URI, or a homeserver that is not an http(s) base URL.
+    """
+    return owned_text(lambda out: _capi.vn_matrix_download_url(text_arg("mxc_uri", mxc_uri),
+                                                                 text_arg("homeserver", homeserver), out)) or ""
 
 
 def _parse(data: bytes) -> Any:
@@ -181,6 +215,38 @@ class VoiceRecordingPayload(_lifecycle.Closing):
         del levels  # lets the array be resized again
         check(rc)
         return cls._adopt(handle)
+
+    @classmethod
+    def from_matrix_content(cls, content: Union[JSONText, Mapping[str, Any]]) -> "VoiceRecordingPayload":
+        """Reads a received Matrix ``m.audio`` message content (JSON text, or the decoded dict): ``asset_url`` its
+        ``url`` (an ``mxc://`` URI: :func:`~voicenote.matrix_download_url` gives where to fetch it), ``title`` its
+        ``body``, the MIME type and size from ``info``, the duration in seconds and the waveform decoded to 0…1
+        from ``org.matrix.msc1767.audio``. :func:`~voicenote.is_matrix_voice_message` tells a voice message.
+
+        Raises:
+            FormatError: not an ``m.audio`` content with an ``mxc://`` url, or fields of the wrong types.
+            TooLargeError: over 1 MiB.
+            TypeError: neither text, bytes nor a mapping.
+        """
+        return cls._adopt(_read_matrix(content)[0])
+
+    def to_matrix_content(self, body: Optional[str] = None) -> Dict[str, Any]:
+        """The content of a Matrix voice message (``m.room.message``) for this payload, as Element sends one:
+        ``msgtype`` ``m.audio``, ``body``, ``url``, ``info`` (duration in ms, MIME type, size),
+        ``org.matrix.msc1767.audio`` (duration, waveform as 100 integers 0…1024) and ``org.matrix.msc3245.voice``.
+        The payload's ``asset_url`` must be the ``mxc://`` URI of the uploaded audio (an :class:`~voicenote.Uploader`
+        in raw mode gives it) and its duration set.
+
+        Args:
+            body: what clients without voice messages show (default "Voice message").
+
+        Raises:
+            InvalidArgumentError: ``asset_url`` is not an ``mxc://`` URI, or the duration is missing.
+            ValueError: the payload is closed, or a NUL byte in ``body``.
+        """
+        handle = self._live_handle()
+        body_arg = text_arg("body", body) if body is not None else None
+        return json.loads(owned_text(lambda out: _capi.vn_payload_to_matrix_content(handle, body_arg, out)) or "{}")
 
     # -- JSON -------------------------------------------------------------------------------------------------
 

@@ -1,0 +1,121 @@
+import VoiceNoteCore
+import VoiceNoteJSON
+import VoiceNoteWaveform
+
+/// Matrix voice messages: the content of an `m.room.message` as Element sends one (`msgtype: m.audio`, `info` with
+/// the duration in milliseconds, the MIME type and the size, `org.matrix.msc1767.audio` with the duration and the
+/// waveform as 100 integers 0…1024, and `org.matrix.msc3245.voice: {}` marking it a voice message), made from a
+/// `voiceRecording` payload and read back into one; and the authenticated-media URL a client downloads it from.
+public enum MatrixVoiceMessage {
+    /// The content for `payload`, whose `asset_url` is the `mxc://` URI of the uploaded audio (a raw upload gives
+    /// it); `body` is the text clients without voice messages show (default "Voice message").
+    /// - Throws: `.invalidArgument` when the payload's `asset_url` is not an `mxc://` URI or its duration is missing.
+    public static func content(of payload: VoiceRecordingPayload, body: String? = nil) throws(VoiceNoteError) -> String {
+        _ = try MatrixContentURI(payload.assetURL)
+        guard let duration = payload.duration, duration.isFinite, duration >= 0, duration < 1e9 else {
+            throw VoiceNoteError(.invalidArgument, "a Matrix voice message needs the note's duration")
+        }
+        let milliseconds = JSONValue.integer(Int64((duration * 1000).rounded()))
+        var info = JSONObject([("duration", milliseconds)])
+        if let mimeType = payload.mimeType { info["mimetype"] = .string(mimeType) }
+        if let size = payload.fileSize { info["size"] = .integer(size) }
+        let waveform = MatrixWaveform.encode((payload.waveform ?? []).map { Float($0) }).map { JSONValue.integer(Int64($0)) }
+        let content = JSONObject([
+            ("msgtype", .string("m.audio")),
+            ("body", .string(body ?? "Voice message")),
+            ("url", .string(payload.assetURL)),
+            ("info", .object(info)),
+            ("org.matrix.msc1767.audio", .object(JSONObject([("duration", milliseconds), ("waveform", .array(waveform))]))),
+            ("org.matrix.msc3245.voice", .object(JSONObject())),
+        ])
+        return try JSONValue.object(content).text()
+    }
+
+    /// A received content read back: the payload (`asset_url` the `mxc://` URI, `title` the body, the MIME type,
+    /// size, duration in seconds and the waveform decoded to 0…1 — from `org.matrix.msc1767.audio`, the duration
+    /// from `info` when that has none), and whether it is marked a voice message.
+    /// - Throws: `.format` for JSON that is not an `m.audio` content with an `mxc://` URL, or whose known fields have
+    ///   the wrong types; `.tooLarge` over 1 MiB.
+    public static func payload(fromContent json: String) throws(VoiceNoteError) -> (payload: VoiceRecordingPayload, isVoice: Bool) {
+        try payload(fromContent: JSONDocument(parsing: json, limits: .payload, what: "a Matrix message content").top)
+    }
+
+    /// `payload(fromContent:)` of a parsed content.
+    public static func payload(fromContent top: JSONNode) throws(VoiceNoteError) -> (payload: VoiceRecordingPayload, isVoice: Bool) {
+        guard top.isObject, top["msgtype"]?.string == "m.audio", let url = top["url"]?.string else {
+            throw VoiceNoteError(.format, "not a Matrix m.audio content with a url")
+        }
+        do { _ = try MatrixContentURI(url) } catch { throw VoiceNoteError(.format, error.message) }
+        let info = top["info"], audio = top["org.matrix.msc1767.audio"]
+        for (name, node) in [("info", info), ("org.matrix.msc1767.audio", audio)] where node.map({ !$0.isObject }) ?? false {
+            throw VoiceNoteError(.format, "\(name) must be a JSON object")
+        }
+        let audioDuration = try number(audio?["duration"], "duration")
+        let infoDuration = try number(info?["duration"], "info.duration")
+        let milliseconds = audioDuration ?? infoDuration
+        var waveform: [Double]?
+        if let values = audio?["waveform"] {
+            guard values.isArray else { throw VoiceNoteError(.format, "the waveform must be an array of integers") }
+            let integers: [Int] = try values.elements.map { (node) throws(VoiceNoteError) -> Int in
+                guard let value = node.value.number, value.isFinite, abs(value) < 1e9 else {
+                    throw VoiceNoteError(.format, "the waveform must be an array of integers")
+                }
+                return Int(value.rounded())
+            }
+            do { waveform = try MatrixWaveform.decode(integers).map(Double.init) } catch {
+                throw VoiceNoteError(.format, "the waveform is too long")
+            }
+        }
+        let size = try number(info?["size"], "info.size")
+        let payload = try VoiceRecordingPayload(
+            assetURL: url, title: top["body"]?.string, fileSize: size.map { Int64(min(max($0, 0), 1e15)) },
+            mimeType: info?["mimetype"]?.string, duration: milliseconds.map { max(0, $0) / 1000 }, waveform: waveform)
+        return (payload, top["org.matrix.msc3245.voice"]?.isObject ?? false)
+    }
+
+    /// A number field, nil when absent. - Throws: `.format` when it is there but not a finite number.
+    private static func number(_ node: JSONNode?, _ name: String) throws(VoiceNoteError) -> Double? {
+        guard let node else { return nil }
+        guard let value = node.value.number, value.isFinite else { throw VoiceNoteError(.format, "\(name) must be a number") }
+        return value
+    }
+
+    /// Where a client downloads `mxc` from with authenticated media (Matrix 1.11):
+    /// `<homeserver>/_matrix/client/v1/media/download/<server>/<media id>`, requested with the header
+    /// `Authorization: Bearer <access token>`. `homeserver` is the client-server API's base URL.
+    /// - Throws: `.invalidArgument` for an `mxc` that is not `mxc://<server>/<media id>` or a homeserver that is not
+    ///   an http(s) URL.
+    public static func downloadURL(mxc: String, homeserver: String) throws(VoiceNoteError) -> String {
+        let uri = try MatrixContentURI(mxc)
+        var base = homeserver
+        while base.hasSuffix("/") { base.removeLast() }
+        let lower = base.lowercased()
+        guard lower.hasPrefix("https://") || lower.hasPrefix("http://"), !base.contains("?"), !base.contains("#"),
+              base.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw VoiceNoteError(.invalidArgument, "the homeserver must be an http(s) base URL, not \(homeserver)")
+        }
+        return base + "/_matrix/client/v1/media/download/" + uri.server + "/" + uri.mediaID
+    }
+}
+
+/// An `mxc://<server name>/<media id>` URI, checked: the server name a host (with an optional port, or an IPv6
+/// literal in brackets), the media id of `A-Z a-z 0-9 _ -` (the Matrix spec's characters).
+struct MatrixContentURI {
+    let server: String
+    let mediaID: String
+
+    init(_ text: String) throws(VoiceNoteError) {
+        guard text.hasPrefix("mxc://") else { throw VoiceNoteError(.invalidArgument, "not an mxc:// URI: \(text)") }
+        let rest = text.dropFirst("mxc://".count)
+        guard let slash = rest.firstIndex(of: "/") else { throw VoiceNoteError(.invalidArgument, "no media id in \(text)") }
+        let server = rest[..<slash], mediaID = rest[rest.index(after: slash)...]
+        let serverCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
+        let idCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+        guard !server.isEmpty, server.count <= 255, server.allSatisfy(serverCharacters.contains),
+              !mediaID.isEmpty, mediaID.count <= 255, mediaID.allSatisfy(idCharacters.contains) else {
+            throw VoiceNoteError(.invalidArgument, "not an mxc://<server>/<media id> URI: \(text)")
+        }
+        self.server = String(server)
+        self.mediaID = String(mediaID)
+    }
+}
