@@ -26,6 +26,9 @@ progress, cancel, retry and a post-processor; :func:`find_next_item` picks the v
 channel's messages; :func:`attachment_type_for`, :func:`mime_type_for`, :func:`attachment_type_of`,
 :func:`check_local_attachment` and :func:`recording_display_name` are Stream's small rules.
 
+``voicenote.aio`` is for asyncio programs (bots, bridges): an event loop the asyncio loop watches, events as async
+iterators, awaitables for what ends (a take, an upload, a note), blocking analysis in an executor.
+
 :class:`RecordingFlow` is the hold-to-record button over a recorder and a player (slide to cancel, lock, preview,
 trim, send), for any toolkit: forward pointer and key inputs, draw what its events say; :class:`ManualClock` runs its
 timers when told, for tests and scripted demos.
