@@ -96,10 +96,12 @@ private func flowKey(_ key: Int32) throws(VoiceNoteError) -> FlowKey {
     _ release: vn_release_fn?, _ outId: UnsafeMutablePointer<vn_subscription_id>?
 ) -> Int32 {
     input(flow) { (flow) throws(VoiceNoteError) in
-        let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
         // Through the flow, which queues its current view for this subscriber first.
-        _ = try flow.subscribe({ event in event.withCEvent { subscriber.function(subscriber.userData, $0) } },
-                               release: subscriber.releaseClosure, registered: { store($0, into: outId) })
+        try subscribeC({ (handler, release, registered) throws(VoiceNoteError) in
+            try flow.subscribe(handler, release: release, registered: registered)
+        }, callback, userData, release, outId) { event, subscriber in
+            event.withCEvent { subscriber.function(subscriber.userData, $0) }
+        }
     }
 }
 

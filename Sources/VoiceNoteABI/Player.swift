@@ -117,10 +117,12 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
 ) -> Int32 {
     abiCall { () throws(VoiceNoteError) in
         let player = try Handles.get(player, as: PlayerHandle.self, "player").player
-        let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
         // Through the player, which queues its current context for this subscriber first.
-        _ = try player.subscribe({ event in event.withCEvent { subscriber.function(subscriber.userData, $0) } },
-                                 release: subscriber.releaseClosure, registered: { store($0, into: outId) })
+        try subscribeC({ (handler, release, registered) throws(VoiceNoteError) in
+            try player.subscribe(handler, release: release, registered: registered)
+        }, callback, userData, release, outId) { event, subscriber in
+            event.withCEvent { subscriber.function(subscriber.userData, $0) }
+        }
     }
 }
 

@@ -44,16 +44,31 @@ struct UnsafeSendablePointer: @unchecked Sendable {
     init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
 }
 
-/// Subscribes a C callback to an object's channel: checks the callback, writes `*out_id` before the first callback
-/// can run, and hands each event with the subscriber to `deliver`, which builds the C event and calls it.
+/// How an object takes a subscriber: its channel's `subscribe`, or its own (a player's or a flow's, which queue
+/// the current state for the new subscriber first). Arguments: the handler, the release, the id's receiver.
+typealias Subscribe<Event> = (@escaping @Sendable (Event) -> Void, (@Sendable () -> Void)?, (UInt64) -> Void)
+    throws(VoiceNoteError) -> UInt64
+
+/// Subscribes a C callback to an object: checks the callback, writes `*out_id` before the first callback can run,
+/// and hands each event with the subscriber to `deliver`, which builds the C event and calls it.
+func subscribeC<Event: Sendable, Function>(
+    _ subscribe: Subscribe<Event>, _ callback: Function?, _ userData: UnsafeMutableRawPointer?, _ release: vn_release_fn?,
+    _ outId: UnsafeMutablePointer<vn_subscription_id>?,
+    deliver: @escaping @Sendable (Event, CSubscriber<Function>) -> Void
+) throws(VoiceNoteError) {
+    let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
+    _ = try subscribe({ event in deliver(event, subscriber) }, subscriber.releaseClosure, { store($0, into: outId) })
+}
+
+/// `subscribeC` through a channel's `subscribe`.
 func subscribeC<Event: Sendable, Function>(
     _ channel: EventChannel<Event>, _ callback: Function?, _ userData: UnsafeMutableRawPointer?, _ release: vn_release_fn?,
     _ outId: UnsafeMutablePointer<vn_subscription_id>?,
     deliver: @escaping @Sendable (Event, CSubscriber<Function>) -> Void
 ) throws(VoiceNoteError) {
-    let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
-    _ = try channel.subscribe({ event in deliver(event, subscriber) }, release: subscriber.releaseClosure,
-                              registered: { store($0, into: outId) })
+    try subscribeC({ (handler, release, registered) throws(VoiceNoteError) in
+        try channel.subscribe(handler, release: release, registered: registered)
+    }, callback, userData, release, outId, deliver: deliver)
 }
 
 /// Writes a subscription id where the caller asked for it.

@@ -136,9 +136,9 @@ private func withUploader(_ uploader: OpaquePointer?, _ body: (UploaderHandle) t
     _ release: vn_release_fn?, _ outId: UnsafeMutablePointer<vn_subscription_id>?
 ) -> Int32 {
     withUploader(uploader) { (handle) throws(VoiceNoteError) in
-        let subscriber = CSubscriber(function: try required(callback, "callback"), userData: userData, release: release)
-        _ = try handle.uploader.events.subscribe({ state in state.withCEvent { subscriber.function(subscriber.userData, $0) } },
-                                                 release: subscriber.releaseClosure, registered: { store($0, into: outId) })
+        try subscribeC(handle.uploader.events, callback, userData, release, outId) { state, subscriber in
+            state.withCEvent { subscriber.function(subscriber.userData, $0) }
+        }
     }
 }
 

@@ -72,6 +72,43 @@ public enum FileSystem {
         guard unlink(path) == 0 || errno == ENOENT else { throw VoiceNoteError.fromErrno(errno, "delete \(path)") }
     }
 
+    /// The whole of a small regular file, or nil when there is none.
+    /// - Throws: `.tooLarge` over `limit` bytes; `.invalidArgument` for anything but a regular file; file statuses.
+    public static func contents(of path: String, atMost limit: Int) throws(VoiceNoteError) -> [UInt8]? {
+        let file: FileDescriptor
+        let status: stat
+        do {
+            (file, status) = try FileDescriptor.openRegularFile(path, flags: O_RDONLY)
+        } catch {
+            if error.status == .notFound { return nil }
+            throw error
+        }
+        guard status.st_size <= limit else { throw VoiceNoteError(.tooLarge, "\(path) is over \(limit) bytes") }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        do throws(Errno) {
+            let count = try bytes.withUnsafeMutableBytes { buffer in Result { () throws(Errno) in try file.read(into: buffer) } }.get()
+            return Array(bytes[..<count])
+        } catch {
+            throw VoiceNoteError.fromErrno(error.code, "read \(path)")
+        }
+    }
+
+    /// Replaces `path` with `bytes`: written beside it (`<path>.new`, mode 0600), synced to disk when `sync`, then
+    /// renamed over it, so a crash leaves the old file or the new one, never a part.
+    public static func replace(_ path: String, with bytes: [UInt8], sync: Bool) throws(VoiceNoteError) {
+        let aside = path + ".new"
+        do throws(Errno) {
+            let file = try FileDescriptor(opening: aside, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
+            try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try file.write(buffer) } }.get()
+            if sync { try file.syncData() }
+            try file.close()
+        } catch {
+            try? remove(aside)
+            throw VoiceNoteError.fromErrno(error.code, "write \(aside)")
+        }
+        try rename(aside, to: path)
+    }
+
     /// The size of a file in bytes.
     public static func size(of path: String) throws(VoiceNoteError) -> Int64 {
         var status = stat()

@@ -52,11 +52,9 @@ public struct FlowDrafts: Sendable {
 
     /// The record's path for `key`, without its extension.
     func stem(_ key: String) -> String {
-        let hex = key.utf8.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
-        }.joined()
-        return directory + "/" + hex
+        let digits = Array("0123456789abcdef".utf8)
+        let hex = key.utf8.flatMap { byte in [digits[Int(byte >> 4)], digits[Int(byte & 15)]] }
+        return directory + "/" + String(decoding: hex, as: UTF8.self)
     }
 
     /// Writes `draft`'s record (replacing the key's old one). - Throws: the file system's errors.
@@ -65,19 +63,7 @@ public struct FlowDrafts: Sendable {
         try FileSystem.makeDirectories(directory)
         let record = JSONValue.object(JSONObject([("key", .string(draft.key)), ("path", .string(draft.path)),
                                                   ("duration", .real(draft.duration.isFinite ? draft.duration : 0))]))
-        let text = try record.text()
-        let final = stem(draft.key) + ".json"
-        let aside = final + ".new"
-        do throws(Errno) {
-            let file = try FileDescriptor(opening: aside, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-            try Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(Errno) in try file.write(bytes) } }.get()
-            try file.syncData()
-            try file.close()
-        } catch {
-            try? FileSystem.remove(aside)
-            throw VoiceNoteError.fromErrno(error.code, "write \(aside)")
-        }
-        try FileSystem.rename(aside, to: final)
+        try FileSystem.replace(stem(draft.key) + ".json", with: Array(try record.text().utf8), sync: true)
     }
 
     /// The record for `key`, or nil when there is none. A record that cannot be read (damaged, another key's, not
@@ -88,22 +74,10 @@ public struct FlowDrafts: Sendable {
     }
 
     private func read(_ path: String) throws(VoiceNoteError) -> FlowDraft? {
-        let file: FileDescriptor
-        do {
-            (file, _) = try FileDescriptor.openRegularFile(path, flags: O_RDONLY)
-        } catch {
-            if error.status == .notFound { return nil }
-            throw error
-        }
-        var bytes = [UInt8](repeating: 0, count: 16 << 10)
-        let count: Int
-        do throws(Errno) {
-            count = try bytes.withUnsafeMutableBytes { buffer in Result { () throws(Errno) in try file.read(into: buffer) } }.get()
-        } catch {
-            throw VoiceNoteError.fromErrno(error.code, "read \(path)")
-        }
-        let document = try JSONDocument(parsing: String(decoding: bytes[..<count], as: UTF8.self), limits: Self.limits,
-                                        what: "draft record \(path)")
+        guard let bytes = try FileSystem.contents(of: path, atMost: Self.limits.maximumBytes) else { return nil }
+        let document = try bytes.withUnsafeBytes { buffer in
+            Result { () throws(VoiceNoteError) in try JSONDocument(parsing: buffer, limits: Self.limits, what: "draft record \(path)") }
+        }.get()
         let top = document.top
         guard let key = top["key"]?.string, let filePath = top["path"]?.string, !filePath.isEmpty,
               let duration = top["duration"]?.value.number, path == stem(key) + ".json" else {

@@ -314,10 +314,12 @@ public final class RecordingFlow: @unchecked Sendable {
         }
     }
 
-    /// A take read back from its file (trimmed, or a restored draft): its waveform and payload.
+    /// A take read back from its file (trimmed, or a restored draft): its waveform and payload. The file is decoded
+    /// once when the view's waveform has the payload's 100 values (the default), else once more for the payload's.
     private func trimmedTake(_ path: String, seconds: Double) throws(VoiceNoteError) -> FlowTake {
         let waveform = try WaveformAnalysis.waveform(of: FileSource(path: path), samples: configuration.waveformSamples)
-        let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: seconds)
+        let payloadWaveform = waveform.count == Waveform.defaultSampleCount ? waveform : nil
+        let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: seconds, waveform: payloadWaveform)
         return FlowTake(path: path, duration: seconds, waveform: waveform, payloadJSON: payload.json())
     }
 

@@ -20,9 +20,9 @@ struct ResumePositions {
         return store.position(of: text)
     }
 
-    /// Keeps `position` for `key` (a position of 0 forgets it).
+    /// Keeps `position` for `key` (a position of 0 forgets it), here and in the store (one change of its file).
     mutating func keep(_ position: Double, for key: LocationKey) {
-        forget(key)
+        forgetInMemory(key)
         if let store, let text = key.storeKey { store.keep(position, for: text) }
         guard position > 0, limit > 0 else { return }
         seconds[key] = position
@@ -33,6 +33,10 @@ struct ResumePositions {
     /// Forgets `key` (stop, the end of the item), here and in the store.
     mutating func forget(_ key: LocationKey) {
         if let store, let text = key.storeKey { store.forget(text) }
+        forgetInMemory(key)
+    }
+
+    private mutating func forgetInMemory(_ key: LocationKey) {
         guard seconds.removeValue(forKey: key) != nil else { return }
         order.removeAll { $0 == key }
     }

@@ -65,7 +65,7 @@ public final class ResumeStore: Sendable {
 
     /// Forgets every position.
     public func clear() throws(VoiceNoteError) {
-        do throws(VoiceNoteError) { try FileSystem.remove(file) } catch where error.status == .notFound {}
+        try FileSystem.remove(file)
     }
 
     // MARK: - The file
@@ -84,12 +84,10 @@ public final class ResumeStore: Sendable {
 
     /// The entries on disk; none when there is no file or it cannot be read.
     private func read() -> [String: Entry] {
-        guard let (file, status) = try? FileDescriptor.openRegularFile(self.file, flags: O_RDONLY),
-              status.st_size > 0, status.st_size <= Self.limits.maximumBytes else { return [:] }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        guard let count = try? bytes.withUnsafeMutableBytes({ buffer in Result { () throws(Errno) in try file.read(into: buffer) } }).get(),
-              let document = try? JSONDocument(parsing: String(decoding: bytes[..<count], as: UTF8.self), limits: Self.limits,
-                                                what: "resume positions") else { return [:] }
+        guard let bytes = try? FileSystem.contents(of: file, atMost: Self.limits.maximumBytes),
+              let document = try? bytes.withUnsafeBytes({ buffer in
+                  Result { () throws(VoiceNoteError) in try JSONDocument(parsing: buffer, limits: Self.limits, what: "resume positions") }
+              }).get() else { return [:] }
         var entries: [String: Entry] = [:]
         guard case .object(let object) = document.top.value else { return [:] }
         for member in object {
@@ -118,15 +116,6 @@ public final class ResumeStore: Sendable {
             (key, JSONValue.array([.real(entry.seconds), .real(entry.used)]))
         })
         guard let text = try? JSONValue.object(object).text() else { return }
-        let aside = file + ".new"
-        do throws(Errno) {
-            let output = try FileDescriptor(opening: aside, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
-            try Array(text.utf8).withUnsafeBytes { bytes in Result { () throws(Errno) in try output.write(bytes) } }.get()
-            try output.close()
-        } catch {
-            try? FileSystem.remove(aside)
-            return
-        }
-        try? FileSystem.rename(aside, to: file)
+        try? FileSystem.replace(file, with: Array(text.utf8), sync: false)  // a cache: not synced
     }
 }

@@ -45,7 +45,7 @@ struct DemoCommand: ParsableCommand {
 
     func run() throws {
         try FileSystem.makeDirectories(outputDir)
-        let demo = DemoSession(directory: outputDir, live: live, text: text, endpoint: endpoint, http: try http.options())
+        let demo = try DemoSession(directory: outputDir, live: live, text: text, endpoint: endpoint, http: try http.options())
         try demo.run()
     }
 }

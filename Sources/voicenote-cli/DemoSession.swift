@@ -27,13 +27,13 @@ final class DemoSession: @unchecked Sendable {
     /// The longest any one step may take before the demo gives up.
     static let stepSeconds = 60.0
 
-    init(directory: String, live: Bool, text: String, endpoint: String?, http: HTTPOptions) {
+    init(directory: String, live: Bool, text: String, endpoint: String?, http: HTTPOptions) throws(VoiceNoteError) {
         self.directory = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
         self.live = live
         self.text = text
         self.endpoint = endpoint
         self.http = http
-        loop = try! EventLoop()  // an eventfd: fails only when the process is out of descriptors
+        loop = try EventLoop()
     }
 
     func run() throws(VoiceNoteError) {
@@ -306,13 +306,8 @@ final class DemoSession: @unchecked Sendable {
 
     /// Dispatches the loop until `condition` holds; `.busy` naming `what` after `stepSeconds`.
     private func waitFor(_ what: String, _ condition: () throws(VoiceNoteError) -> Bool) throws(VoiceNoteError) {
-        let deadline = monotonicNanoseconds() + UInt64(Self.stepSeconds * 1e9)
-        while try !condition() {
-            guard monotonicNanoseconds() < deadline else {
-                throw VoiceNoteError(.busy, "the demo waited \(Int(Self.stepSeconds)) s for \(what)")
-            }
-            _ = try loop.wait(timeoutMilliseconds: 100)
-            _ = try loop.dispatch()
+        guard try loop.dispatch(until: condition, seconds: Self.stepSeconds) else {
+            throw VoiceNoteError(.busy, "the demo waited \(Int(Self.stepSeconds)) s for \(what)")
         }
     }
 }

@@ -151,11 +151,7 @@ final class FlowSession: @unchecked Sendable {
     private func keep() throws(VoiceNoteError) {
         if view.state == .recording || view.state == .locked {
             try? flow.deactivate()
-            let deadline = monotonicNanoseconds() + 10_000_000_000
-            while view.state != .preview, failure == nil, monotonicNanoseconds() < deadline {
-                _ = try loop.wait(timeoutMilliseconds: 200)
-                _ = try loop.dispatch()
-            }
+            _ = try loop.dispatch(until: { view.state == .preview || failure != nil }, seconds: 10)
         }
         if view.state == .preview, let path = previewPath {
             if interactive && !lastLine.isEmpty { Terminal.writeError("\n"); lastLine = "" }

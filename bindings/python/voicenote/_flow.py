@@ -273,9 +273,7 @@ class RecordingFlow(_lifecycle.Closing):
             raise TypeError("loop must be a voicenote.EventLoop or None")
         samples = _buffers.count_arg("waveform_samples", waveform_samples, 1, 1048576)
         key_arg = _audio_object.text_arg("draft_key", draft_key) if draft_key is not None else None
-        dir_arg = os.fsencode(drafts_dir) if drafts_dir is not None else None
-        if dir_arg is not None and b"\0" in dir_arg:
-            raise ValueError("embedded null byte in drafts_dir")
+        dir_arg = _directory_arg(drafts_dir)
         options = _capi.vn_flow_options_p()
         check(_capi.vn_flow_options_create(ctypes.byref(options)))
         handle = _capi.vn_flow_p()

@@ -120,9 +120,7 @@ async def finished(player: Player) -> None:
         if isinstance(event, PlaybackFinished):
             return lambda: None
         if isinstance(event, PlaybackFailed):
-            def fail() -> None:
-                raise event.error
-            return fail
+            return _raising(event.error)
         return None
 
     await _first_of(events(player), pick, "the end")
@@ -138,27 +136,37 @@ async def stop(recorder: Recorder) -> RecordingFinished:
     def pick(event: Any) -> Optional[Callable[[], RecordingFinished]]:
         if isinstance(event, RecordingFinished):
             return lambda: event
-        if isinstance(event, (RecordingFailed, TooShort)):
-            def fail() -> RecordingFinished:
-                if isinstance(event, RecordingFailed):
-                    raise event.error
-                raise _cancelled(f"the take was too short ({event.duration:.2f} s)")
-            return fail
+        if isinstance(event, RecordingFailed):
+            return _raising(event.error)
+        if isinstance(event, TooShort):
+            return _raising(_cancelled(f"the take was too short ({event.duration:.2f} s)"))
         return None
 
-    iterator = events(recorder)
-    waiting = asyncio.ensure_future(_first_of(iterator, pick, "the recording"))
-    await asyncio.sleep(0)  # subscribed before the stop, so its events cannot be missed
-    try:
-        recorder.stop()
-    except BaseException:
-        waiting.cancel()
-        raise
-    return await waiting
+    return await (await _waiting_for(recorder, pick, "the recording", recorder.stop))
 
 
 def _cancelled(text: str) -> CancelledError:
     return CancelledError(_capi.VN_E_CANCELLED, status_name(_capi.VN_E_CANCELLED), text)
+
+
+def _raising(error: BaseException) -> Callable[[], Any]:
+    """An outcome that raises ``error``."""
+    def outcome() -> Any:
+        raise error
+    return outcome
+
+
+async def _waiting_for(obj: Any, pick: Callable[[Any], Any], what: str, action: Callable[[], Any]) -> "asyncio.Future[Any]":
+    """Subscribes to ``obj``, then runs ``action`` (so none of the events it causes can be missed), and returns the
+    task awaiting the outcome of the first event ``pick`` decides on."""
+    waiting = asyncio.ensure_future(_first_of(events(obj), pick, what))
+    await asyncio.sleep(0)  # the task subscribes now
+    try:
+        action()
+    except BaseException:
+        waiting.cancel()
+        raise
+    return waiting
 
 
 async def _first_of(iterator: AsyncIterator[Any], pick: Callable[[Any], Any], what: str) -> Any:
@@ -186,19 +194,10 @@ async def upload(uploader: Uploader, source: UploadSource, payload: Optional[_pa
         if event.state is UploadState.UPLOADED:
             return lambda: event.payload if event.payload is not None else uploader.result()
         if event.state is UploadState.FAILED and event.error is not None:
-            def fail() -> Any:
-                raise event.error
-            return fail
+            return _raising(event.error)
         return None
 
-    iterator = events(uploader)
-    waiting = asyncio.ensure_future(_first_of(iterator, pick, "the upload's end"))
-    await asyncio.sleep(0)  # subscribed before the start
-    try:
-        uploader.start(source, payload, **options)
-    except BaseException:
-        waiting.cancel()
-        raise
+    waiting = await _waiting_for(uploader, pick, "the upload's end", lambda: uploader.start(source, payload, **options))
     try:
         return await asyncio.shield(waiting)
     except asyncio.CancelledError:
