@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "COpusShims", dependencies: ["COpus", "COpusEnc"]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),
         .target(name: "CCurlLoader", dependencies: ["CCurl", "CShims"]),
-        .target(name: "VoiceNoteCore", dependencies: ["CShims"]),
+        .target(name: "VoiceNoteCore", dependencies: ["CShims", "CVoiceNote"]),
         // Byte sources (file, memory, host callbacks; HTTP in VoiceNoteNetwork) under one read contract; decoders
         // never know where bytes come from.
         .target(name: "VoiceNoteSources", dependencies: ["VoiceNoteCore"]),

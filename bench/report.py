@@ -1,5 +1,6 @@
 """latest.md: the report's header line and every section's table, in the report's order (each section module
 renders its own table)."""
+from sections.convert import convert_markdown
 from sections.hostile import hostile_markdown
 from sections.player import player_markdown
 from sections.recorder_cpu import recorder_cpu_markdown
@@ -20,7 +21,7 @@ def report_markdown(report: dict) -> str:
     renderers = (("waveform", waveform_markdown), ("recorder_cpu", recorder_cpu_markdown),
                  ("recorder_latency", recorder_latency_markdown), ("hostile_input", hostile_markdown),
                  ("player", player_markdown), ("remote", remote_markdown), ("upload", upload_markdown),
-                 ("library_size", library_size_markdown))
+                 ("convert", convert_markdown), ("library_size", library_size_markdown))
     for key, render in renderers:
         if key not in report:
             continue

@@ -7,10 +7,11 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections player [--quick]        only the player
        bench/run.py --sections remote [--quick]        only the player over HTTP (media cache cold and warm)
        bench/run.py --sections upload [--quick]        only the 10 MB upload against curl -F
+       bench/run.py --sections convert [--quick]       only voicenote convert at 2x against ffmpeg atempo + libopus
 
 This file is the runner: the options, which sections run, and the report. Sections (budgets: docs/performance.md,
 in bench/common/budgets.py; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, player,
-remote, upload, all, recorder), each described in its module's docstring:
+remote, upload, convert, all, recorder), each described in its module's docstring:
 - size              bench/sections/size.py: the stripped .so against its budget.
 - waveform          bench/sections/waveform.py (inputs: waveform_inputs.py): our CLI and C call against a C floor
                     and ffprobe, time, memory and values, and libcurl not mapped.
@@ -24,6 +25,8 @@ remote, upload, all, recorder), each described in its module's docstring:
                     play → first frame against alsa-lib alone.
 - remote            bench/sections/remote.py: play → first frame over HTTP from nginx, media cache cold and warm.
 - upload            bench/sections/upload.py: a 10 MB multipart upload against curl -F.
+- convert           bench/sections/convert.py: `voicenote convert` of the 60 s note at 2x (pitch kept, Opus 32
+                    kbit/s) against ffmpeg's atempo and libopus, time and memory, both outputs checked.
 The player and remote sections share bench/sections/player_inputs.py; every section uses the helpers of
 bench/common/ (running and timing children, medians, peak memory, the PulseAudio and nginx servers, the
 tables' number formats, latest.json).
@@ -31,7 +34,8 @@ Writes RESULTS/latest.json (every run) and RESULTS/latest.md (the tables; bench/
 Sections not selected keep their previous results there, marked with the date they were measured.
 Exit status 0 when everything ran, budget misses included (the bench reports, it does not gate); 1 when a step
 failed to run (a missing tool, a build or a command that failed, an upload the server did not store intact), or
-when a warm-cache run reached the server.
+when a warm-cache run reached the server, or a converted note was not the job done (its length, codec, bitrate,
+pitch or content off).
 """
 import argparse
 import os
@@ -49,6 +53,7 @@ from common.process import require_tools
 from common.results import compact_json, previous_report
 from report import report_markdown
 from sections import upload
+from sections.convert import CONVERT_RUNS, QUICK_CONVERT_RUNS, convert_section
 from sections.hostile import HOSTILE_RUNS, QUICK_HOSTILE_RUNS, hostile_section
 from sections.player import player_section
 from sections.player_cpu import PLAYER_RUNS, QUICK_PLAYER_RUNS
@@ -63,12 +68,13 @@ from sections.size import library_size
 from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
-SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload")
+SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
+            "convert")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
-                "remote": "remote", "upload": "upload"}
+                "remote": "remote", "upload": "upload", "convert": "convert"}
 
 
 def parse_sections(text: str) -> list:
@@ -100,12 +106,13 @@ def main() -> int:
                         help=f"fewer turns: waveform {QUICK_RUNS}, recorder CPU {QUICK_RECORDER_RUNS}, "
                              f"latency {QUICK_LATENCY_COUNTS}, player CPU {QUICK_PLAYER_RUNS}, player latency "
                              f"{QUICK_PLAYER_LATENCY_COUNTS}, remote {QUICK_REMOTE_COUNTS}, upload "
-                             f"{upload.QUICK_COUNTS}")
+                             f"{upload.QUICK_COUNTS}, convert {QUICK_CONVERT_RUNS}")
     parser.add_argument("--runs", type=int, help="turns of every section: waveform at every length (default: "
                         f"{RUNS}), recorder CPU (default {RECORDER_RUNS}), begin processes and stop takes (default "
                         f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}), play-latency "
                         f"processes (default {PLAYER_LATENCY_COUNTS['turns']}), remote turns (default "
-                        f"{REMOTE_COUNTS['turns']}) and upload turns (default {upload.COUNTS['turns']})")
+                        f"{REMOTE_COUNTS['turns']}), upload turns (default {upload.COUNTS['turns']}) and convert "
+                        f"turns (default {CONVERT_RUNS})")
     parser.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="waveform: subset of 5,60,600")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -121,6 +128,7 @@ def main() -> int:
     player_counts = dict(QUICK_PLAYER_LATENCY_COUNTS if args.quick else PLAYER_LATENCY_COUNTS)
     remote_counts = dict(QUICK_REMOTE_COUNTS if args.quick else REMOTE_COUNTS)
     upload_counts = dict(upload.QUICK_COUNTS if args.quick else upload.COUNTS)
+    convert_runs = QUICK_CONVERT_RUNS if args.quick else CONVERT_RUNS
     if args.runs:
         if args.runs < 1:
             parser.error("--runs must be at least 1")
@@ -131,6 +139,7 @@ def main() -> int:
         player_counts["turns"] = args.runs
         remote_counts["turns"] = args.runs
         upload_counts["turns"] = args.runs
+        convert_runs = args.runs
     lengths = [int(text) for text in args.lengths.split(",") if text]
     if not lengths or any(length not in LENGTHS for length in lengths):
         parser.error(f"--lengths takes a subset of {','.join(map(str, LENGTHS))}")
@@ -162,6 +171,8 @@ def main() -> int:
             measured["remote"] = remote_section(player_inputs, work, remote_counts, build / "bin" / "voicenote")
         if "upload" in sections:
             measured["upload"] = upload.upload_section(build, work, upload_counts)
+        if "convert" in sections:
+            measured["convert"] = convert_section(build, work, convert_runs)
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

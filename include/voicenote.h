@@ -50,14 +50,23 @@ extern "C" {
 /** \name Version
  * @{ */
 
+/*
+ * The project's version is written here and nowhere else: the three numbers below. The library, the CLI, the
+ * Makefile (SONAME, .deb, pkg-config and CMake packages), the documentation and the Python package (and its wheel)
+ * all read them (scripts/version.sh).
+ */
 /** Major version; the SONAME is `libvoicenote.so.<major>`. \since 0.1.0 */
 #define VN_VERSION_MAJOR 0
 /** Minor version: grows when API is added. \since 0.1.0 */
 #define VN_VERSION_MINOR 1
 /** Patch version: grows for fixes. \since 0.1.0 */
 #define VN_VERSION_PATCH 0
+/** Turns three version numbers into the text "major.minor.patch" (a string literal). \since 0.1.0 */
+#define VN_VERSION_TEXT(major, minor, patch) VN_VERSION_TEXT_LITERAL_(major, minor, patch)
+/** VN_VERSION_TEXT()'s second step: the numbers, expanded, are stringified here. \since 0.1.0 */
+#define VN_VERSION_TEXT_LITERAL_(major, minor, patch) #major "." #minor "." #patch
 /** The version as text, "major.minor.patch". \since 0.1.0 */
-#define VN_VERSION_STRING "0.1.0"
+#define VN_VERSION_STRING VN_VERSION_TEXT(VN_VERSION_MAJOR, VN_VERSION_MINOR, VN_VERSION_PATCH)
 /** Packs a version into one comparable number: major * 1000000 + minor * 1000 + patch. \since 0.1.0 */
 #define VN_MAKE_VERSION(major, minor, patch) ((major) * 1000000 + (minor) * 1000 + (patch))
 /** The version this header describes, as a number from VN_MAKE_VERSION(). \since 0.1.0 */
@@ -629,6 +638,20 @@ int vn_source_create_url(const char *url, const vn_http_options *options, vn_sou
  * \since 0.1.0
  */
 void vn_source_destroy(vn_source *source);
+
+/**
+ * Cancels the call reading a URL source on another thread: a read waiting for the network ends at once with
+ * #VN_E_CANCELLED (or the next read does, when none waits), so a vn_waveform_source(), vn_audio_info_source() or
+ * vn_convert_source() in progress returns #VN_E_CANCELLED within 100 ms, its transfer stopped. The one call that may
+ * be made on a source while another uses it. Reads of files, memory and host callbacks never wait: for those sources
+ * it does nothing (the host bounds its own callbacks).
+ *
+ * \param source the source.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed source.
+ * \threadsafety Any thread, while another call reads the source.
+ * \since 0.1.0
+ */
+int vn_source_cancel(vn_source *source);
 
 /** @} */
 
@@ -1396,6 +1419,108 @@ typedef void (*vn_recovered_fn)(void *user_data, const char *path, double durati
  * \since 0.1.0
  */
 int vn_recover(const char *directory, vn_recovered_fn callback, void *user_data, size_t *recovered);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/** \name Converting notes
+ *
+ * Writes a note again as a recording file — Ogg Opus or AAC, with the recorder's encoder — optionally at another
+ * speed with its pitch kept (the player's libsonic stretcher): what a bridge needs to pass on a voice message that
+ * came in another format (an MP3, an M4A), or a bot to answer with a faster copy. Any format the player reads is
+ * read; more than two channels are mixed down to mono. The output is written beside `out_path`
+ * (`<out_path>.convert.part`) and renamed over it once complete and synced, so a failure leaves whatever was at
+ * `out_path` untouched. The call decodes and encodes on the calling thread: a 60 s note at 2x takes about 1.3 s
+ * here, 1.3–1.4 times FFmpeg's `atempo` filter with libopus (libsonic's stretch is the difference).
+ * @{ */
+
+/** Options for vn_convert_file() and vn_convert_source(); opaque, with typed setters. \since 0.1.0 */
+typedef struct vn_convert_options vn_convert_options;
+
+/**
+ * Creates conversion options with the defaults: rate 1, Ogg Opus, 32 kbit/s, complexity 10, 20 ms frames.
+ *
+ * \param out receives the options; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out` is NULL; #VN_E_NOMEM.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_convert_options_create(vn_convert_options **out);
+
+/**
+ * Destroys conversion options. NULL is a no-op.
+ *
+ * \param options the options.
+ * \threadsafety Any thread; not while another call uses the same options.
+ * \since 0.1.0
+ */
+void vn_convert_options_destroy(vn_convert_options *options);
+
+/**
+ * Sets the speed of the new note, its pitch kept: it lasts the original's length divided by `rate`.
+ *
+ * \param options the options.
+ * \param rate 0.5…2.5.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a rate outside 0.5…2.5 (NaN
+ *          and infinities included); the options are then unchanged.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_convert_options_set_rate(vn_convert_options *options, double rate);
+
+/**
+ * Sets the format written.
+ *
+ * \param options the options.
+ * \param format a #vn_recording_format.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an unknown format.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_convert_options_set_format(vn_convert_options *options, int format);
+
+/**
+ * Sets the encoder, as vn_recorder_options_set_encoder() does for a recorder.
+ *
+ * \param options the options.
+ * \param bitrate bits per second, 6000…256000.
+ * \param complexity Opus complexity 0…10 (ignored for AAC).
+ * \param frame_ms Opus frame duration: 2.5, 5, 10, 20, 40 or 60 (ignored for AAC).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG, naming the allowed values, for
+ *          a value out of range; the options are then unchanged.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_convert_options_set_encoder(vn_convert_options *options, int bitrate, int complexity, double frame_ms);
+
+/**
+ * Converts the note in a file.
+ *
+ * \param path the note to read.
+ * \param out_path the file to write (replaced when it exists; its directory must exist); may be `path` itself.
+ * \param options the options, or NULL for the defaults.
+ * \param out_duration_s receives the new note's length in seconds; may be NULL.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for NULL, empty or non-UTF-8 paths; #VN_E_MISUSE for
+ *          destroyed options; #VN_E_NOT_FOUND, #VN_E_PERMISSION for either file; #VN_E_FORMAT for a file that is not
+ *          audio or is damaged beyond decoding; #VN_E_UNSUPPORTED for a format without its decoder (FFmpeg missing);
+ *          #VN_E_NO_SPACE; #VN_E_IO.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_convert_file(const char *path, const char *out_path, const vn_convert_options *options, double *out_duration_s);
+
+/**
+ * Converts the note a byte source reads (memory, host callbacks, an http(s) URL), from its current position.
+ *
+ * \param source the source; used by this call only (not destroyed).
+ * \param out_path the file to write (replaced when it exists; its directory must exist).
+ * \param options the options, or NULL for the defaults.
+ * \param out_duration_s receives the new note's length in seconds; may be NULL.
+ * \returns as vn_convert_file(); #VN_E_MISUSE for a NULL or destroyed source; a URL source's network statuses.
+ * \threadsafety Any thread; not while another call uses the same source.
+ * \since 0.1.0
+ */
+int vn_convert_source(vn_source *source, const char *out_path, const vn_convert_options *options, double *out_duration_s);
 
 /** @} */
 

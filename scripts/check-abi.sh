@@ -52,7 +52,7 @@ no_curl_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 
 check "libcurl is not linked (.so and CLI)" no_curl_needed
 no_curl_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' curl_' <<<"$symbols"; }
 check "no libcurl symbol, defined or undefined, in the dynamic tables" no_curl_symbols
-cli_version() { [[ $("$cli" --version) == "$(sed -n 's/^#define VN_VERSION_STRING "\(.*\)"/\1/p' "$top/include/voicenote.h")" ]]; }
+cli_version() { [[ $("$cli" --version) == "$("$top/scripts/version.sh")" ]]; }
 check "the CLI reports the header's version" cli_version
 
 echo "check-abi: $passed passed, $failed failed"

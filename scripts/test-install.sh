@@ -6,7 +6,7 @@
 #      queue.c plays two notes in a row as a queue player (with the other samples, on the file speaker);
 #      attachment.c uploads a note to it (multipart with a header and a query parameter, and raw)
 #   b) the samples build with CMake (find_package(voicenote 0.1) + voicenote::voicenote) and run; the version
-#      file accepts 0.1 / 0.1.0 EXACT and refuses 0.2 and 1
+#      file accepts the version (EXACT too) and refuses the next minor and the next major
 #   c) the prefix is moved elsewhere: CMake and pkg-config find the new place (relocatable), samples run again
 #   d) the library and the tool are stripped, the SONAME and symlinks are right, only vn_* is exported, the
 #      header is the repo's, and no installed text file records the prefix
@@ -21,9 +21,8 @@ set -uo pipefail
 
 python=${1:-python3}
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-version=$(sed -n 's/^#define VN_VERSION_STRING "\(.*\)"$/\1/p' "$repo/include/voicenote.h")
+version=$("$repo/scripts/version.sh") || exit 1
 major=${version%%.*}
-[[ -n $version ]] || { echo "test-install: cannot read VN_VERSION_STRING from include/voicenote.h" >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-test-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -60,6 +59,8 @@ printf 'pcm.vn_spk { type file slave.pcm { type null } file "%s" format raw perm
 play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf"
 # Two short notes for queue.c, one after the other on the same file speaker: the Opus note and its WAV.
 queue_args="--device vn_spk --device-config $tmp/speaker.conf $note $tmp/note.wav"
+# convert.c writes the note again at 2x beside it.
+convert_args="$note $tmp/note-2x.ogg 2"
 flow_args="$tmp/recordings --mic vn_tone --mic-config $tmp/tone.conf --speaker vn_spk --speaker-config $tmp/speaker.conf"
 
 generator=("-G" "Unix Makefiles")
@@ -69,7 +70,7 @@ command -v ninja >/dev/null && generator=("-G" "Ninja")
 build_with_make() {
     env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
-        ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args"
+        ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" ARGS_convert="$convert_args"
 }
 # play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
 # with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
@@ -124,7 +125,7 @@ build_with_cmake() {
     cmake -S "$repo/bindings/c" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
         -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" \
         -DVOICENOTE_SAMPLE_ARGS_play="$play_args" -DVOICENOTE_SAMPLE_ARGS_queue="$queue_args" \
-        -DVOICENOTE_SAMPLE_ARGS_flow="$flow_args" &&
+        -DVOICENOTE_SAMPLE_ARGS_flow="$flow_args" -DVOICENOTE_SAMPLE_ARGS_convert="$convert_args" &&
         cmake --build "$2" &&
         ctest --test-dir "$2" --output-on-failure
 }
@@ -224,8 +225,10 @@ check "attachment.c uploads a note to http_server.py (multipart and raw)" upload
 echo "== b) CMake find_package"
 check "the imported target voicenote::voicenote points into the prefix" imported_target_is "$prefix"
 check "find_package(voicenote $version EXACT) is accepted" find_package_result "$prefix" "$version" EXACT
-check "find_package(voicenote 0.2) is refused" find_package_refuses "$prefix" 0.2
-check "find_package(voicenote 1) is refused (SameMajorVersion)" find_package_refuses "$prefix" 1
+minor=${version#*.}
+minor=${minor%%.*}
+check "find_package(voicenote $major.$((minor + 1))) is refused" find_package_refuses "$prefix" "$major.$((minor + 1))"
+check "find_package(voicenote $((major + 1))) is refused (SameMajorVersion)" find_package_refuses "$prefix" "$((major + 1))"
 check "samples build with bindings/c/CMakeLists.txt and run" build_with_cmake "$prefix" "$tmp/cmake-samples"
 check "CMake-built samples load the prefix's library" cmake_links_to "$prefix" "$tmp/cmake-samples"
 
@@ -258,6 +261,7 @@ echo "== e) Python package from the moved prefix"
 pip_install() {
     cp -r "$repo/bindings/python" "$tmp/python-src" &&
         rm -rf "$tmp/python-src/build" "$tmp/python-src"/*.egg-info &&
+        VOICENOTE_HEADER="$repo/include/voicenote.h" \
         "$python" -m pip install --quiet --no-deps --target "$moved/python" "$tmp/python-src"
 }
 # python_reports_version: imports the installed package from outside the repo and checks the version and
@@ -271,16 +275,18 @@ print(voicenote.version())
 print(voicenote.__file__)
 with open("/proc/self/maps") as maps:
     print(sorted({line.split()[-1] for line in maps if "libvoicenote" in line}))
+print(voicenote.__version__)
 ') || { echo "$out"; return 1; }
     echo "$out"
     expect_eq "$version" "$(sed -n 1p <<<"$out")" || return 1
     [[ $(sed -n 2p <<<"$out") == "$moved/python/"* ]] || { echo "imported voicenote from outside $moved/python"; return 1; }
     [[ $(sed -n 3p <<<"$out") == "['$moved/lib/libvoicenote.so.$version']" ]] ||
         { echo "expected only $moved/lib/libvoicenote.so.$version to be loaded"; return 1; }
+    expect_eq "$version" "$(sed -n 4p <<<"$out")"  # the package's own version, written into it by setup.py
 }
 if [[ -f $repo/bindings/python/pyproject.toml ]]; then
     check "pip install --target PREFIX/python bindings/python" pip_install
-    check "python -c 'import voicenote; print(voicenote.version())' prints $version" python_reports_version
+    check "python -c 'import voicenote; print(voicenote.version(), voicenote.__version__)' prints $version" python_reports_version
 else
     skip "Python package: bindings/python/pyproject.toml does not exist yet"
 fi

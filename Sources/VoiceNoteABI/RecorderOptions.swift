@@ -43,23 +43,31 @@ private func update(_ options: OpaquePointer?, _ change: (inout RecorderOptions)
 }
 
 @c @implementation public func vn_recorder_options_set_format(_ options: OpaquePointer?, _ format: Int32) -> Int32 {
-    update(options) { (value) throws(VoiceNoteError) in
-        switch vn_recording_format(rawValue: UInt32(bitPattern: format)) {
-        case VN_FORMAT_OPUS: value.configuration.format = .opus
-        case VN_FORMAT_AAC: value.configuration.format = .aac
-        default: throw VoiceNoteError(.invalidArgument, "unknown recording format \(format)")
-        }
-    }
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.format = try recordingFormat(format) }
 }
 
 @c @implementation public func vn_recorder_options_set_encoder(
     _ options: OpaquePointer?, _ bitrate: Int32, _ complexity: Int32, _ frameMs: Double
 ) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in
-        let settings = EncoderSettings(bitrate: Int(bitrate), complexity: Int(complexity), frameMilliseconds: frameMs)
-        try settings.check()
-        value.configuration.encoder = settings
+        value.configuration.encoder = try encoderSettings(bitrate, complexity, frameMs)
     }
+}
+
+/// The format a `vn_recording_format` names; `.invalidArgument` for any other number.
+func recordingFormat(_ format: Int32) throws(VoiceNoteError) -> RecordingFormat {
+    switch vn_recording_format(rawValue: UInt32(bitPattern: format)) {
+    case VN_FORMAT_OPUS: .opus
+    case VN_FORMAT_AAC: .aac
+    default: throw VoiceNoteError(.invalidArgument, "unknown recording format \(format)")
+    }
+}
+
+/// Encoder settings from a setter's arguments, checked (`.invalidArgument` naming the allowed values).
+func encoderSettings(_ bitrate: Int32, _ complexity: Int32, _ frameMs: Double) throws(VoiceNoteError) -> EncoderSettings {
+    let settings = EncoderSettings(bitrate: Int(bitrate), complexity: Int(complexity), frameMilliseconds: frameMs)
+    try settings.check()
+    return settings
 }
 
 @c @implementation public func vn_recorder_options_set_intervals(_ options: OpaquePointer?, _ meterS: Double, _ durationS: Double) -> Int32 {

@@ -181,3 +181,9 @@ final class SourceHolder: Sendable {
         if previous !== source { previous?.releaseClaim() }
     }
 }
+
+@c @implementation public func vn_source_cancel(_ source: OpaquePointer?) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        try Handles.get(source, as: SourceHandle.self, "source").cancel()
+    }
+}

@@ -1,13 +1,15 @@
-/// The library's version; the C header's `VN_VERSION_*` macros must agree (a test checks).
+import CVoiceNote
+
+/// The library's version: the public header's `VN_VERSION_*` macros, the one place it is written.
 public enum Version {
     /// Major version; the SONAME number.
-    public static let major = 0
+    public static let major = Int(VN_VERSION_MAJOR)
     /// Minor version.
-    public static let minor = 1
+    public static let minor = Int(VN_VERSION_MINOR)
     /// Patch version.
-    public static let patch = 0
+    public static let patch = Int(VN_VERSION_PATCH)
     /// "major.minor.patch".
-    public static let string: StaticString = "0.1.0"
+    public static let string = "\(major).\(minor).\(patch)"
     /// major * 1000000 + minor * 1000 + patch.
     public static var number: Int { major * 1_000_000 + minor * 1000 + patch }
 }

@@ -8,6 +8,6 @@ struct VoiceNoteCommand: ParsableCommand {
         commandName: "voicenote",
         abstract: "Record, play, analyse and attach voice messages.",
         version: Version.string.description,
-        subcommands: [DemoCommand.self, RecordCommand.self, PlayCommand.self, RecoverCommand.self, InfoCommand.self, WaveformCommand.self, AttachmentCommand.self, UploadCommand.self, DevicesCommand.self, VersionCommand.self]
+        subcommands: [DemoCommand.self, RecordCommand.self, PlayCommand.self, RecoverCommand.self, InfoCommand.self, WaveformCommand.self, ConvertCommand.self, AttachmentCommand.self, UploadCommand.self, DevicesCommand.self, VersionCommand.self]
     )
 }

@@ -21,3 +21,9 @@ BUDGET_REMOTE_WARM_VS_LOCAL = 1.25            # "warm cache: the local file's sp
                                               # quarter from turn to turn on this machine)
 # Upload (bench/sections/upload.py)
 BUDGET_VS_CURL = 0.9                          # throughput ≥ 0.9x curl -F's, i.e. curl ms / ours ms ≥ 0.9
+# Convert (docs/player.md "Converting a note", bench/sections/convert.py)
+BUDGET_CONVERT_VS_FFMPEG = 1.5                # docs/performance.md: wall time ≤ 1.5x `ffmpeg -filter:a atempo=2 -c:a
+                                              # libopus -b:a 32k` on the same note: the same decode, stretch and
+                                              # encode work (libopus at complexity 10 on both sides); the stretch is
+                                              # libsonic's against atempo's, and ours also syncs its output before
+                                              # the rename

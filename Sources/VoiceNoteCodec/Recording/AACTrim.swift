@@ -22,11 +22,8 @@ public enum AACTrim {
         let decoder = try Decoders.open(try FileSource(path: path), purpose: .playback)
         let rate = decoder.outputRate, channels = decoder.outputChannels
         let first = Int64((start * Double(rate)).rounded()), last = Int64((end * Double(rate)).rounded())
-        let part = path + ".trim.part"
-        try? FileSystem.remove(part)  // a crash's leftover: never the take
-        let encoder = try AACRecordingEncoder(path: part, inputRate: rate, channels: channels,
-                                              settings: EncoderSettings(bitrate: bitrate))
-        do throws(VoiceNoteError) {
+        return try RecordingEncoders.replace(path, partSuffix: ".trim.part", format: .aac, inputRate: rate,
+                                             channels: channels, settings: EncoderSettings(bitrate: bitrate)) { (encoder) throws(VoiceNoteError) in
             var position: Int64 = 0
             var kept: [Int16] = []
             while position < last {
@@ -45,13 +42,6 @@ public enum AACTrim {
             guard position > first else {
                 throw VoiceNoteError(.invalidArgument, "\(path) holds \(Double(position) / Double(rate)) s; the trim starts at \(start) s")
             }
-            try encoder.finish()
-            try FileSystem.rename(part, to: path)
-        } catch {
-            try? encoder.finish()
-            try? FileSystem.remove(part)
-            throw error
         }
-        return try Decoders.info(of: FileSource(path: path)).duration
     }
 }

@@ -1,4 +1,5 @@
 import VoiceNoteCore
+import VoiceNoteSources
 
 /// How a recording is encoded (docs/formats.md: 32 kbit/s, complexity 10, 20 ms frames).
 public struct EncoderSettings: Sendable, Equatable {
@@ -123,6 +124,30 @@ public enum RecordingEncoders {
             encoder.file.onAppend = onWritten
             return encoder
         }
+    }
+}
+
+extension RecordingEncoders {
+    /// Writes a new recording over `path` through a part file beside it (`<path><partSuffix>`): `body` feeds the
+    /// encoder; once it returns, the file is finished (synced) and renamed over `path`. When anything throws, the
+    /// part is removed and whatever was at `path` is untouched.
+    /// - Returns: the new file's length in seconds, as `Decoders.info` reads it.
+    public static func replace(_ path: String, partSuffix: String, format: RecordingFormat, inputRate: Int,
+                               channels: Int, settings: EncoderSettings,
+                               _ body: (any RecordingEncoder) throws(VoiceNoteError) -> Void) throws(VoiceNoteError) -> Double {
+        let part = path + partSuffix
+        try? FileSystem.remove(part)  // a crash's leftover: never the file at `path`
+        let encoder = try create(format, path: part, inputRate: inputRate, channels: channels, settings: settings)
+        do throws(VoiceNoteError) {
+            try body(encoder)
+            try encoder.finish()
+            try FileSystem.rename(part, to: path)
+        } catch {
+            try? encoder.finish()
+            try? FileSystem.remove(part)
+            throw error
+        }
+        return try Decoders.info(of: FileSource(path: path)).duration
     }
 }
 

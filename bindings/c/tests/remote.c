@@ -360,6 +360,65 @@ static void test_destroy_while_stalled(void) {
     unlink(output);
 }
 
+/* A waveform read on another thread from a download that stalls after its first audio page. */
+typedef struct stalled_read {
+    vn_source *source;
+    atomic_int started, status, done;
+} stalled_read;
+
+static void *read_stalled(void *argument) {
+    stalled_read *read = argument;
+    float values[VN_WAVEFORM_DEFAULT_SAMPLES];
+    size_t count = 0;
+    atomic_store(&read->started, 1);
+    notify();
+    atomic_store(&read->status, vn_waveform_source(read->source, VN_WAVEFORM_DEFAULT_SAMPLES, values,
+                                                    VN_WAVEFORM_DEFAULT_SAMPLES, &count));
+    atomic_store(&read->done, 1);
+    notify();
+    return NULL;
+}
+
+static void test_cancel_ends_a_call_waiting_for_the_network(void) {
+    long stall_after = first_audio_page_end();
+    EXPECT(stall_after > 0, "the note has no second audio page");
+    if (stall_after <= 0) return;
+    char url[128];
+    snprintf(url, sizeof url, "%s/stall/%ld/note.ogg", server.base_url, stall_after);
+    static stalled_read read;
+    atomic_store(&read.started, 0);
+    atomic_store(&read.done, 0);
+    EXPECT_STATUS(VN_OK, vn_source_create_url(url, NULL, &read.source));
+    if (read.source == NULL) return;
+    pthread_t thread;
+    EXPECT(pthread_create(&thread, NULL, read_stalled, &read) == 0, "pthread_create");
+    int ok = 0;
+    WAIT_UNTIL(ok, atomic_load(&read.started), WAIT_MS);
+    /* The server sends what it has at once; the decoder then waits for bytes that never come. */
+    char logged[96];
+    snprintf(logged, sizeof logged, "\"path\": \"/stall/%ld/note.ogg\"", stall_after);
+    long long start = harness_now_ms();
+    EXPECT_STATUS(VN_OK, vn_source_cancel(read.source));
+    WAIT_UNTIL(ok, atomic_load(&read.done), WAIT_MS);
+    long long took = harness_now_ms() - start;
+    EXPECT(ok, "the read did not end after vn_source_cancel");
+    pthread_join(thread, NULL);
+    EXPECT(atomic_load(&read.status) == VN_E_CANCELLED, "the read ended with %s",
+           vn_status_name(atomic_load(&read.status)));
+    EXPECT(took < 1000, "the read ended %lld ms after the cancel (want < 1000)", took);
+    vn_source_destroy(read.source);
+    POLL_UNTIL(ok, log_count(&server, logged, "\"completed\": false", NULL) >= 1, 10, LOG_WAIT_MS);
+    EXPECT(ok, "the server still holds the stalled response %d ms after the cancel and destroy", LOG_WAIT_MS);
+    EXPECT_STATUS(VN_E_MISUSE, vn_source_cancel(NULL));
+    /* A file source's reads never wait: cancelling one is allowed and changes nothing. */
+    vn_source *file = NULL;
+    EXPECT_STATUS(VN_OK, vn_source_create_file(note_path, &file));
+    EXPECT_STATUS(VN_OK, vn_source_cancel(file));
+    vn_audio_info info = {.size = sizeof info};
+    EXPECT_STATUS(VN_OK, vn_audio_info_source(file, &info));
+    vn_source_destroy(file);
+}
+
 static void test_replay_from_cache_without_server(void) {
     EXPECT(server_stop(&server) == 0, "http_server.py did not exit cleanly on SIGTERM");
     char url[128];
@@ -408,6 +467,7 @@ int main(void) {
     TEST(test_argument_checks);
     TEST(test_player_with_header_and_key);
     TEST(test_destroy_while_stalled);
+    TEST(test_cancel_ends_a_call_waiting_for_the_network);
     TEST(test_replay_from_cache_without_server); /* stops the server */
     harness_watchdog_arm("cleanup", TEST_LIMIT_S);
     server_stop(&server); /* when a test above did not get to it */

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import logging
 import sys
+import warnings
 from pathlib import Path
 from typing import Iterator, List
 
@@ -13,6 +14,7 @@ import pytest
 from helpers import Recorder
 from audiofiles import REPO_ROOT, Media, find_cli, is_tsan_build, loaded_library_path, make_media, make_tones
 from microphones import Speech, make_speech
+from synapse import Synapse, SynapseUnavailable, ensure_venv
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
 from voicenote import _events, _queue, _session, _sources
@@ -59,6 +61,29 @@ def own_media_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
     voicenote.set_cache_directory(tmp_path / "cache")
     yield tmp_path / "cache"
     voicenote.set_cache_directory(None)
+
+
+@pytest.fixture(scope="session")
+def synapse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synapse]:
+    """A real Matrix homeserver (tests/synapse.py: Synapse from PyPI, in ``build/synapse-venv`` or
+    ``$VOICENOTE_SYNAPSE_VENV``, made on first use and reused after) on 127.0.0.1, one for the whole session.
+
+    It has no users and no rooms: each test registers its own with ``synapse.register_user(name)``, under names no
+    other test uses (the server lives as long as the session). Its folder (config, ``homeserver.log``, database,
+    media) is a pytest temporary folder, kept for inspection like the others. Skips, saying why (also as a
+    warning, seen without ``-rs``), when the venv cannot be made, e.g. with no way to PyPI; fails when Synapse
+    itself does not start. Skips in the run under ThreadSanitizer: what talks to it (the bot, the uploads) runs in
+    the plain run, and the bot's own process would be instrumented too."""
+    if is_tsan_build(loaded_library_path()):
+        pytest.skip("the Matrix suites run in the plain run, not under ThreadSanitizer")
+    try:
+        venv = ensure_venv()
+    except SynapseUnavailable as error:
+        reason = f"no Synapse homeserver (the venv could not be made): {error}"
+        warnings.warn(reason)
+        pytest.skip(reason)
+    with Synapse(tmp_path_factory.mktemp("synapse"), venv=venv) as server:
+        yield server
 
 
 @pytest.fixture

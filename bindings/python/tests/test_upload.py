@@ -23,7 +23,7 @@ from audiofiles import Media
 from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector, wait_event
 
 import voicenote
-from voicenote import UploadEvent, Uploader, UploadState, VoiceRecordingPayload, _upload
+from voicenote import UploadEvent, Uploader, UploadState, VoiceRecordingPayload, _upload, _upload_hook, _upload_wait
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "Tests" / "Servers"))
 from http_server import HTTPTestServer  # noqa: E402
@@ -51,10 +51,10 @@ def server(root: Path) -> Iterator[HTTPTestServer]:
 @pytest.fixture(autouse=True)
 def processors_released() -> Iterator[None]:
     """After each test every post-processor key was released once, and none twice."""
-    unknown = _upload.unknown_releases
+    unknown = _upload_hook.unknown_releases
     yield
-    assert _upload.unknown_releases == unknown, "a post-processor release came for an unknown key"
-    assert not _upload._processors, f"post-processors never released: {_upload._processors}"
+    assert _upload_hook.unknown_releases == unknown, "a post-processor release came for an unknown key"
+    assert not _upload_hook._processors, f"post-processors never released: {_upload_hook._processors}"
 
 
 def random_file(folder: Path, size: int, name: str = "note.ogg") -> Path:
@@ -572,9 +572,75 @@ def test_closing_inside_callbacks_and_the_post_processor(server: HTTPTestServer,
     assert hooked.closed
     # The hook's release runs on the upload thread once the hook has returned.
     deadline = time.monotonic() + TIMEOUT
-    while _upload._processors:
+    while _upload_hook._processors:
         assert time.monotonic() < deadline, "the post-processor was never released"
         threading.Event().wait(0.01)
+
+
+# --- waits ---------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("waiter", ["main thread", "another thread"])
+def test_a_wait_ends_when_the_library_signals_the_end(server: HTTPTestServer, large_file: Path,
+                                                       monkeypatch: pytest.MonkeyPatch, waiter: str) -> None:
+    """wait() is one vn_uploader_wait for the whole timeout, never steps of a poll, and returns once the library
+    signals the upload's end (here: a cancel from another thread). On the main thread that call runs on a helper
+    thread (the main thread waits on an Event, which Ctrl-C interrupts); on any other thread on the waiting one."""
+    calls: List[Tuple[int, int]] = []
+    library_wait = _upload_wait._capi.vn_uploader_wait
+
+    def spy(handle: Any, timeout_ms: int, state: Any) -> int:
+        calls.append((timeout_ms, threading.get_ident()))
+        return library_wait(handle, timeout_ms, state)
+
+    monkeypatch.setattr(_upload_wait._capi, "vn_uploader_wait", spy)
+    outcome: List[Tuple[UploadState, int]] = []
+    with Uploader(server.url(SLOW)) as uploader:
+        uploader.start(large_file, payload=placeholder())
+
+        def wait() -> None:
+            outcome.append((uploader.wait(TIMEOUT), threading.get_ident()))
+
+        def cancel_once_sending() -> None:
+            server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # the body reaches the server: the upload is sending
+            uploader.cancel()
+
+        other = threading.Thread(target=cancel_once_sending if waiter == "main thread" else wait)
+        other.start()
+        if waiter == "main thread":
+            wait()
+        else:
+            cancel_once_sending()
+        other.join(TIMEOUT)
+        assert not other.is_alive()
+        with pytest.raises(voicenote.CancelledError):
+            uploader.result()
+    (state, waiting_thread), = outcome
+    assert state is UploadState.FAILED  # ended by the cancel, not by the timeout
+    (timeout_ms, calling_thread), = calls  # one call, the whole timeout
+    assert timeout_ms > (TIMEOUT - 1) * 1000
+    assert (calling_thread == waiting_thread) is (waiter == "another thread")
+
+
+def test_upload_inside_a_callback_knows_the_event_thread(server: HTTPTestServer, tmp_path: Path) -> None:
+    """upload() asks the event trampolines' record, not the kernel's thread name: called from a callback that a loop
+    dispatches on this thread, it is not on the event thread, so it waits for every progress call (which the event
+    thread delivers) before it returns."""
+    file = random_file(tmp_path, 200_000)
+    progress: List[float] = []
+    outcome: List[Any] = []
+    with voicenote.EventLoop() as loop, voicenote.TestSource(loop) as source, Uploader(server.url(MULTIPART)) as uploader:
+        def on_test_event(event: Any) -> None:
+            assert voicenote.is_delivering()
+            outcome.append(uploader.upload(file, on_progress=progress.append, payload=placeholder()))
+            outcome.append(list(progress))  # every progress call has run
+
+        source.subscribe(on_test_event)
+        source.emit(1)
+        assert loop.wait(TIMEOUT)
+        loop.dispatch()
+    assert isinstance(outcome[0], VoiceRecordingPayload)
+    check_progress(outcome[1])
 
 
 # --- threads and processes -------------------------------------------------------------------------------------
@@ -612,7 +678,8 @@ def child_env() -> Dict[str, str]:
 
 
 #: Uploads argv[2] to argv[1] (a slow server) and prints "sending" at 20 %; on Ctrl-C prints the outcome as JSON.
-#: With argv[3] == "exit", it returns at 20 % instead, leaving the upload running for the atexit hook.
+#: With argv[3] == "exit", it returns at 20 % instead, leaving the upload running for the atexit hook; with "wait" it
+#: starts the upload and waits for it with wait() instead of upload() (Ctrl-C then leaves the upload running).
 INTERRUPTED = r"""
 import json, signal, sys
 import voicenote
@@ -631,7 +698,11 @@ if sys.argv[3] == "exit":
     sys.stdin.readline()
     sys.exit(0)  # without closing: the atexit hook cancels the upload and closes the uploader
 try:
-    uploader.upload(sys.argv[2], payload=voicenote.VoiceRecordingPayload("file:///x"))
+    if sys.argv[3] == "wait":
+        uploader.start(sys.argv[2], payload=voicenote.VoiceRecordingPayload("file:///x"))
+        uploader.wait()
+    else:
+        uploader.upload(sys.argv[2], payload=voicenote.VoiceRecordingPayload("file:///x"))
     print(json.dumps({"outcome": "uploaded"}))
 except KeyboardInterrupt:
     state = uploader.state.name
@@ -655,13 +726,15 @@ def communicate_or_dump(child: "subprocess.Popen[str]", stdin: Optional[str] = N
         pytest.fail(f"the child hung for {TIMEOUT} s; stdout:\n{out}\nstderr (its stacks):\n{err}")
 
 
-def test_ctrl_c_interrupts_a_blocking_upload_and_cancels_it(server: HTTPTestServer, large_file: Path) -> None:
+def interrupt_child(server: HTTPTestServer, large_file: Path, mode: str) -> Tuple[Dict[str, Any], float]:
+    """Runs INTERRUPTED in ``mode`` ("upload" or "wait"), sends it Ctrl-C once the server has the first bytes (the
+    child is then waiting) and returns what it printed, and the seconds from the signal to its exit."""
     child = subprocess.Popen([sys.executable, "-X", "faulthandler", "-c", INTERRUPTED, server.url(SLOW), str(large_file),
-                              "upload"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+                              mode], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
     try:
         assert child.stdout is not None
         assert child.stdout.readline().strip() == "starting"
-        server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # upload() is sending: the server has its first bytes
+        server.wait_for_receiving(SLOW, timeout=TIMEOUT)  # the child is sending: the server has its first bytes
         started = time.monotonic()
         child.send_signal(signal.SIGINT)
         out, err = communicate_or_dump(child)
@@ -669,9 +742,21 @@ def test_ctrl_c_interrupts_a_blocking_upload_and_cancels_it(server: HTTPTestServ
         if child.poll() is None:
             child.kill()
             child.wait()
-    assert time.monotonic() - started < 5
     assert child.returncode == 0, err
-    assert json.loads(out) == {"outcome": "interrupted", "state": "FAILED", "result": "CancelledError"}
+    return json.loads(out), time.monotonic() - started
+
+
+def test_ctrl_c_interrupts_a_blocking_upload_and_cancels_it(server: HTTPTestServer, large_file: Path) -> None:
+    outcome, seconds = interrupt_child(server, large_file, "upload")
+    assert seconds < 5
+    assert outcome == {"outcome": "interrupted", "state": "FAILED", "result": "CancelledError"}
+
+
+def test_ctrl_c_interrupts_a_wait_and_the_upload_goes_on(server: HTTPTestServer, large_file: Path) -> None:
+    """wait() on the main thread blocks on an Event (the library's wait runs on a helper thread), which Ctrl-C
+    interrupts: KeyboardInterrupt, and the upload is still sending (only upload() cancels it)."""
+    outcome, _ = interrupt_child(server, large_file, "wait")
+    assert outcome == {"outcome": "interrupted", "state": "UPLOADING", "result": "MisuseError"}
 
 
 def test_ctrl_c_landing_inside_start_cancels_the_upload(server: HTTPTestServer, large_file: Path,

@@ -5,9 +5,10 @@ system; see :mod:`voicenote._lib`).
 
 Events reach Python callables through subscriptions (:class:`Subscription`). By default they run on one
 library-owned thread; an object created with an :class:`EventLoop` delivers them only inside
-:meth:`EventLoop.dispatch` on the calling thread. After ``unsubscribe()`` or ``close()`` returns, no callback
-of that subscription runs again, and any voicenote call is allowed inside a callback. Every object still open
-when the interpreter exits is closed by an ``atexit`` hook.
+:meth:`EventLoop.dispatch` on the calling thread; :func:`is_delivering` tells whether the calling thread is inside
+such a callback. After ``unsubscribe()`` or ``close()`` returns, no callback of that subscription runs again, and any
+voicenote call is allowed inside a callback. Every object still open when the interpreter exits is closed by an
+``atexit`` hook.
 
 :class:`Recorder` records voice messages into crash-safe Ogg Opus or AAC files; :func:`recover` finishes what a
 crash left and :func:`devices` lists the ALSA devices. :class:`Player` plays them (from a path, bytes or a binary
@@ -54,6 +55,7 @@ from ._cache import (
     set_cache_directory,
     set_cache_limit,
 )
+from ._delivery import is_delivering
 from ._devices import Device, devices
 from ._events import Subscription, unsubscribe
 from ._flow import (
@@ -112,6 +114,8 @@ from ._session import SessionKind
 from ._testsource import TestEvent, TestSource
 from ._upload import Uploader, UploadEvent, UploadMode, UploadState
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
+from ._conversion import convert
+from ._cancellation import Cancellation
 from ._waveform_display import BAR_GAP, BAR_PITCH, BAR_WIDTH, bars, resample
 from ._waveform_encoding import MAX_DECODED, WaveformEncoding, decode_waveform, encode_waveform
 from .errors import (
@@ -135,9 +139,11 @@ from .errors import (
     strerror,
 )
 from . import _lifecycle  # noqa: F401  (importing it registers the exit hook)
+from . import _version
 
-#: The version of this binding (the library's own is :func:`version`).
-__version__ = "0.1.0"
+#: The version of this package (the same numbers as the library it was made with; the loaded library's own is
+#: :func:`version`).
+__version__ = _version.package_version()
 
 __all__ = [
     "__version__",
@@ -164,6 +170,7 @@ __all__ = [
     "LibraryNotFoundError",
     "Subscription",
     "unsubscribe",
+    "is_delivering",
     "EventLoop",
     "TestSource",
     "TestEvent",
@@ -203,6 +210,8 @@ __all__ = [
     "LOG_DEBUG",
     "set_log_handler",
     "waveform",
+    "convert",
+    "Cancellation",
     "waveform_from_pcm",
     "DEFAULT_SAMPLES",
     "MAX_SAMPLES",

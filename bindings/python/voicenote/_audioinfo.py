@@ -6,8 +6,8 @@ import ctypes
 from typing import Any, Optional, TypedDict
 
 from . import _capi, _sources
+from ._cancellation import Cancellation
 from ._http import HTTPOptions
-from .errors import check
 
 __all__ = ["AudioInfo", "info"]
 
@@ -29,7 +29,8 @@ class AudioInfo(TypedDict):
     bitrate: int
 
 
-def info(source: _sources.AudioSource, *, http: Optional[HTTPOptions] = None) -> AudioInfo:
+def info(source: _sources.AudioSource, *, http: Optional[HTTPOptions] = None,
+         cancellation: Optional[Cancellation] = None) -> AudioInfo:
     """Reads the facts of an audio stream, without decoding it all where the format allows.
 
     Args:
@@ -38,6 +39,8 @@ def info(source: _sources.AudioSource, *, http: Optional[HTTPOptions] = None) ->
             ``memoryview``), or a binary file-like object with ``read`` and ``seek`` (read from offset 0; its
             position is restored afterwards). The format is told by content, never by the file name.
         http: how a URL is fetched (headers, a CA file, timeouts); None for the defaults.
+        cancellation: a :class:`~voicenote.Cancellation` whose ``cancel()``, from another thread, ends the read of a
+            URL (:class:`~voicenote.CancelledError`).
 
     Returns:
         A dict with ``duration`` (seconds, float), ``duration_is_estimate`` (bool), ``codec`` (str),
@@ -55,14 +58,11 @@ def info(source: _sources.AudioSource, *, http: Optional[HTTPOptions] = None) ->
         TypeError: ``source`` is none of the accepted kinds.
         ValueError: the path contains a NUL byte.
     """
-    kind = _sources.classify(source)
     raw = _capi.vn_audio_info()
     raw.size = ctypes.sizeof(_capi.vn_audio_info)
-    if kind == _sources.PATH:
-        check(_capi.vn_audio_info_file(_sources.path_bytes(source), ctypes.byref(raw)))
-    else:
-        _sources.call_with_source(source, kind, lambda handle: _capi.vn_audio_info_source(handle, ctypes.byref(raw)),
-                                  http)
+    _sources.call_with_location(source, file=lambda path: _capi.vn_audio_info_file(path, ctypes.byref(raw)),
+                                source=lambda handle: _capi.vn_audio_info_source(handle, ctypes.byref(raw)), http=http,
+                                cancellation=cancellation)
     return _convert(raw)
 
 

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, List, Tuple
 from . import _capi
 from .errors import check, error_for, invalid_argument
 
-__all__ = ["count_arg", "real", "float_array", "float_pointer", "int32_array", "clamp_level", "call_with_capacity"]
+__all__ = ["count_arg", "int32", "real", "float_array", "float_pointer", "int32_array", "clamp_level", "call_with_capacity"]
 
 _INT32_MIN = -(1 << 31)
 _INT32_MAX = (1 << 31) - 1
@@ -35,6 +35,19 @@ def count_arg(name: str, value: Any, lowest: int, highest: int) -> int:
     number = operator.index(value)
     if not lowest <= number <= highest:
         raise invalid_argument(f"{name} must be {lowest}…{highest}, not {number}")
+    return number
+
+
+def int32(name: str, value: Any) -> int:
+    """``value`` as a C ``int`` (32 bits) for the library to range-check itself.
+
+    Raises:
+        TypeError: not an integer.
+        InvalidArgumentError: outside the 32-bit range, naming ``name``.
+    """
+    number = operator.index(value)
+    if not _INT32_MIN <= number <= _INT32_MAX:
+        raise invalid_argument(f"{name} {number} is out of range")
     return number
 
 

@@ -16,15 +16,14 @@ from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_float, c_i
 from typing import Any, List, Sequence
 
 from ._lib import load
+from ._version import package_version, version_parts
 
 lib = load()
 
 # --- Version (header macros this binding was written against) -------------------------------------------------
 
-VN_VERSION_MAJOR = 0
-VN_VERSION_MINOR = 1
-VN_VERSION_PATCH = 0
-VN_VERSION_STRING = "0.1.0"
+VN_VERSION_STRING = package_version()
+VN_VERSION_MAJOR, VN_VERSION_MINOR, VN_VERSION_PATCH = version_parts(VN_VERSION_STRING)
 
 
 def VN_MAKE_VERSION(major: int, minor: int, patch: int) -> int:
@@ -164,6 +163,10 @@ class vn_recorder_options(Structure):
     """Opaque ``struct vn_recorder_options``; only used through :data:`vn_recorder_options_p`."""
 
 
+class vn_convert_options(Structure):
+    """Opaque ``struct vn_convert_options``; only used through :data:`vn_convert_options_p`."""
+
+
 class vn_focus_group(Structure):
     """Opaque ``struct vn_focus_group``; only used through :data:`vn_focus_group_p`."""
 
@@ -174,6 +177,7 @@ vn_source_p = POINTER(vn_source)
 vn_http_options_p = POINTER(vn_http_options)
 vn_recorder_p = POINTER(vn_recorder)
 vn_recorder_options_p = POINTER(vn_recorder_options)
+vn_convert_options_p = POINTER(vn_convert_options)
 vn_focus_group_p = POINTER(vn_focus_group)
 
 
@@ -453,6 +457,7 @@ vn_http_options_set_transfer_timeout = _declare("vn_http_options_set_transfer_ti
 vn_http_options_set_max_bytes = _declare("vn_http_options_set_max_bytes", c_int, [vn_http_options_p, c_int64])
 vn_source_create_url = _declare("vn_source_create_url", c_int, [c_char_p, vn_http_options_p, POINTER(vn_source_p)])
 vn_source_destroy = _declare("vn_source_destroy", None, [vn_source_p])
+vn_source_cancel = _declare("vn_source_cancel", c_int, [vn_source_p])
 
 # Media cache
 vn_cache_set_directory = _declare("vn_cache_set_directory", c_int, [c_char_p])
@@ -465,6 +470,17 @@ vn_cache_clear = _declare("vn_cache_clear", c_int, [])
 # Stream facts
 vn_audio_info_file = _declare("vn_audio_info_file", c_int, [c_char_p, POINTER(vn_audio_info)])
 vn_audio_info_source = _declare("vn_audio_info_source", c_int, [vn_source_p, POINTER(vn_audio_info)])
+
+# Converting notes
+vn_convert_options_create = _declare("vn_convert_options_create", c_int, [POINTER(vn_convert_options_p)])
+vn_convert_options_destroy = _declare("vn_convert_options_destroy", None, [vn_convert_options_p])
+vn_convert_options_set_rate = _declare("vn_convert_options_set_rate", c_int, [vn_convert_options_p, c_double])
+vn_convert_options_set_format = _declare("vn_convert_options_set_format", c_int, [vn_convert_options_p, c_int])
+vn_convert_options_set_encoder = _declare(
+    "vn_convert_options_set_encoder", c_int, [vn_convert_options_p, c_int, c_int, c_double]
+)
+vn_convert_file = _declare("vn_convert_file", c_int, [c_char_p, c_char_p, vn_convert_options_p, POINTER(c_double)])
+vn_convert_source = _declare("vn_convert_source", c_int, [vn_source_p, c_char_p, vn_convert_options_p, POINTER(c_double)])
 
 # Waveforms
 _float_p = POINTER(c_float)

@@ -17,7 +17,7 @@ import itertools
 import logging
 from typing import Any, Callable, Dict, Optional
 
-from . import _capi
+from . import _capi, _delivery
 from .errors import check
 
 __all__ = ["Subscription", "unsubscribe"]
@@ -93,17 +93,22 @@ def event_trampoline(function_type: Any, convert: Callable[[Any], Any], what: st
 
     It looks the subscription up by ``user_data``, converts the C event with ``convert(event_struct)`` (which
     copies everything it needs: the struct is valid only during the call) and calls the subscriber with the
-    result, unless ``convert`` returns ``None`` (an event this binding does not know). Exceptions are logged as
-    ``what`` and never reach C. The caller keeps the returned object alive (a module global)."""
+    result, unless ``convert`` returns ``None`` (an event this binding does not know), marked as delivering for
+    :func:`voicenote.is_delivering`. Exceptions are logged as ``what`` and never reach C. The caller keeps the
+    returned object alive (a module global)."""
 
     def trampoline(user_data: Optional[int], event: Any) -> None:
         entry = _entries.get(user_data or 0)
         if entry is None:
             return
         try:
-            converted = convert(event[0])
-            if converted is not None:
-                entry.callback(converted)
+            _delivery.entered()
+            try:
+                converted = convert(event[0])
+                if converted is not None:
+                    entry.callback(converted)
+            finally:
+                _delivery.left()
         except BaseException:  # noqa: BLE001 - never raise into C
             report(what)
 

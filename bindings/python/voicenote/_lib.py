@@ -2,12 +2,15 @@
 
 Search order:
 
-1. the environment variable ``VOICENOTE_LIBRARY`` (a path). When it is set, it is the only place tried: a
+1. the library bundled in this package (``voicenote/_libs/libvoicenote.so.<major>``), which a wheel made by
+   ``make wheel`` carries; when it is there it is the library, whatever the environment says;
+2. the environment variable ``VOICENOTE_LIBRARY`` (a path). When it is set, it is the only place tried further: a
    wrong path is an error, not a reason to load some other copy silently;
-2. the build tree: from this package's folder upwards, the first ``build/lib/libvoicenote.so`` (what
-   ``make build`` produces in a source checkout);
-3. ``ctypes.util.find_library("voicenote")``, which consults ldconfig and ``LD_LIBRARY_PATH``;
-4. the dynamic loader's own search for the SONAME ``libvoicenote.so.0`` (rpath, ``LD_LIBRARY_PATH``,
+3. the build tree, only when the package is imported from a source checkout (``bindings/python/voicenote`` beside
+   the checkout's ``include/voicenote.h``): the checkout's ``build/lib/libvoicenote.so``, what ``make build``
+   produces;
+4. ``ctypes.util.find_library("voicenote")``, which consults ldconfig and ``LD_LIBRARY_PATH``;
+5. the dynamic loader's own search for the SONAME ``libvoicenote.so.0`` (rpath, ``LD_LIBRARY_PATH``,
    ldconfig cache), for systems where ``find_library`` has no tool to ask.
 
 The library is loaded with :class:`ctypes.CDLL`, which releases the GIL during every call. That is required:
@@ -23,12 +26,16 @@ import threading
 from pathlib import Path
 from typing import List, Optional
 
-__all__ = ["ENV_VAR", "SONAME", "LibraryNotFoundError", "candidates", "load"]
+from . import _version
+
+__all__ = ["ENV_VAR", "SONAME", "BUNDLED", "LibraryNotFoundError", "candidates", "load"]
 
 #: The environment variable naming the library file to load.
 ENV_VAR = "VOICENOTE_LIBRARY"
 #: The library's SONAME (major version 0).
 SONAME = "libvoicenote.so.0"
+#: Where a wheel carries the library, inside this package.
+BUNDLED = Path(__file__).resolve().parent / "_libs" / SONAME
 _BUILD_TREE_FILE = Path("build") / "lib" / "libvoicenote.so"
 
 _lock = threading.Lock()
@@ -40,17 +47,18 @@ class LibraryNotFoundError(OSError):
 
 
 def _build_tree_candidates() -> List[Path]:
-    """Every ``build/lib/libvoicenote.so`` location from the package folder up to the filesystem root."""
-    here = Path(__file__).resolve().parent
-    return [folder / _BUILD_TREE_FILE for folder in (here, *here.parents)]
+    """The checkout's ``build/lib/libvoicenote.so`` when imported from a source checkout; else nothing."""
+    root = _version.checkout_root()
+    return [] if root is None else [root / _BUILD_TREE_FILE]
 
 
 def candidates() -> List[str]:
     """Describes, in order, the places :func:`load` looks at (for error messages and diagnostics)."""
+    places = [f"{BUNDLED} (bundled)"]
     env = os.environ.get(ENV_VAR)
     if env:
-        return [f"${ENV_VAR}={env}"]
-    places = [f"${ENV_VAR} (not set)"]
+        return places + [f"${ENV_VAR}={env}"]
+    places.append(f"${ENV_VAR} (not set)")
     places += [str(path) for path in _build_tree_candidates()]
     places.append('ctypes.util.find_library("voicenote") (ldconfig, LD_LIBRARY_PATH)')
     places.append(f"dlopen({SONAME!r}) (rpath, LD_LIBRARY_PATH, ldconfig cache)")
@@ -67,6 +75,12 @@ def _open(name: str, tried: List[str]) -> Optional[ctypes.CDLL]:
 
 def _find() -> ctypes.CDLL:
     tried: List[str] = []
+    if BUNDLED.exists():
+        library = _open(str(BUNDLED), tried)
+        if library is not None:
+            return library
+        raise LibraryNotFoundError("cannot load the library bundled in this package:\n  " + "\n  ".join(tried))
+    tried.append(f"{BUNDLED}: none bundled")
     env = os.environ.get(ENV_VAR)
     if env:
         if not os.path.exists(env):

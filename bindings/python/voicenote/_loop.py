@@ -7,7 +7,7 @@ import math
 import threading
 from typing import Any, Optional
 
-from . import _capi, _lifecycle
+from . import _capi, _delivery, _lifecycle
 from .errors import check
 
 __all__ = ["EventLoop"]
@@ -78,7 +78,8 @@ class EventLoop(_lifecycle.Closing):
         count = ctypes.c_size_t(0)
         self._local.depth = self._depth() + 1
         try:
-            check(_capi.vn_event_loop_dispatch(handle, ctypes.byref(count)))
+            with _delivery.dispatching():
+                check(_capi.vn_event_loop_dispatch(handle, ctypes.byref(count)))
         finally:
             self._local.depth -= 1
             if self._local.depth == 0 and self._close_requested:

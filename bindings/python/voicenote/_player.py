@@ -6,7 +6,6 @@ from __future__ import annotations
 import ctypes
 import dataclasses
 import enum
-import io
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
@@ -174,31 +173,6 @@ def url_options(headers: Optional[Headers], http: Optional[HTTPOptions]) -> HTTP
     if headers is not None:
         options = dataclasses.replace(options, headers=options.header_pairs() + HTTPOptions(headers).header_pairs())
     return options
-
-
-def _load_stream(handle: Any, stream: Any, autoplay: int, hint: float) -> int:
-    """Loads a binary file-like object as a host source that the player keeps (``vn_player_load_source``). The
-    source handle is destroyed at once; the library runs its release (which forgets the stream) when the player
-    lets the source go."""
-    size, start = _sources._measure(stream)
-    if start is not None:
-        try:
-            stream.seek(start, io.SEEK_SET)
-        except Exception:  # noqa: BLE001 - the player reads from the start anyway
-            pass
-    host = _sources._HostStream(stream)
-    key = next(_sources._keys)
-    _sources._streams[key] = host
-    source = _capi.vn_source_p()
-    rc = _capi.vn_source_create_callbacks(_sources.read_trampoline, _sources.seek_trampoline, size, key,
-                                          _sources.release_trampoline, ctypes.byref(source))
-    if rc < 0:
-        _sources._streams.pop(key, None)  # the library does not call release when create fails
-        return rc
-    try:
-        return _capi.vn_player_load_source(handle, source, autoplay, hint)
-    finally:
-        _capi.vn_source_destroy(source)  # the player keeps the source itself; a refused load releases it here
 
 
 class Player(_lifecycle.Closing):
@@ -442,29 +416,22 @@ class Player(_lifecycle.Closing):
             ValueError: ``headers``, ``key`` or ``http`` given with a location that is not an http(s) URL.
         """
         handle = self._live_handle()
-        kind = _sources.classify(location)
         hint = -1.0 if duration_hint is None else _buffers.real(duration_hint)
         if hint < 0 and duration_hint is not None:
             raise invalid_argument(f"duration_hint must be 0…1000000 seconds or None, not {duration_hint!r}")
         play = 1 if autoplay else 0
         if headers is not None or key is not None or http is not None:
-            if kind != _sources.URL:
-                raise ValueError("headers, key and http apply to http:// and https:// URLs only")
+            _sources.require_url(location)
             self._load_url(handle, location, play, hint, headers, key, http)
-        elif kind in (_sources.PATH, _sources.URL):  # the library tells a URL from a path
-            path = _sources.path_bytes(location)
-            self._call_activating(lambda: _capi.vn_player_load(handle, path, play, hint))
-        elif kind == _sources.MEMORY:
-            pointer, size = _sources.memory_pointer(location)
-            source = _capi.vn_source_p()
-            check(_capi.vn_source_create_memory(pointer, size, ctypes.byref(source)))
-            del pointer  # copied by the library
-            try:
-                self._call_activating(lambda: _capi.vn_player_load_source(handle, source, play, hint))
-            finally:
-                _capi.vn_source_destroy(source)  # the player keeps the source itself
-        else:
-            self._call_activating(lambda: _load_stream(handle, location, play, hint))
+            return
+        _sources.call_with_location(
+            location,
+            file=lambda path: _capi.vn_player_load(handle, path, play, hint),  # a URL too: the library tells them apart
+            source=lambda source: _capi.vn_player_load_source(handle, source, play, hint),
+            urls_as_paths=True,
+            holds_source=True,
+            run=self._call_activating,
+        )
 
     def _load_url(self, handle: Any, url: str, play: int, hint: float, headers: Optional[Headers],
                   key: Optional[str], http: Optional[HTTPOptions]) -> None:

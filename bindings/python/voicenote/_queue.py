@@ -63,8 +63,8 @@ class QueueLocation:
             raise TypeError(f"key must be a str or None, not {type(self.key).__name__}")
         if self.http is not None and not isinstance(self.http, HTTPOptions):
             raise TypeError(f"http must be a voicenote.HTTPOptions or None, not {type(self.http).__name__}")
-        if self.has_url_options and _sources.classify(self.location) != _sources.URL:
-            raise ValueError("headers, key and http apply to http:// and https:// URLs only")
+        if self.has_url_options:
+            _sources.require_url(self.location)
 
     @property
     def has_url_options(self) -> bool:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import ctypes
 import enum
-import operator
 import os
 from dataclasses import dataclass
 from typing import Any, Callable, List, Optional, Union
@@ -15,7 +14,7 @@ from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._focus import FocusGroup
 from ._loop import EventLoop
-from .errors import VoiceNoteError, check, error_for, invalid_argument
+from .errors import VoiceNoteError, check, error_for
 
 __all__ = [
     "Recorder",
@@ -30,10 +29,6 @@ __all__ = [
     "MaxDurationReached",
     "TooShort",
 ]
-
-_INT32_MIN = -(1 << 31)
-_INT32_MAX = (1 << 31) - 1
-
 
 class RecorderState(enum.IntEnum):
     """A recorder's state (``vn_recorder_state``, Stream's ``AudioRecordingState``)."""
@@ -197,13 +192,6 @@ recorder_event_trampoline = _events.event_trampoline(_capi.vn_recorder_event_fn,
 # --- the recorder ------------------------------------------------------------------------------------------------
 
 
-def _int32(name: str, value: Any) -> int:
-    number = operator.index(value)
-    if not _INT32_MIN <= number <= _INT32_MAX:
-        raise invalid_argument(f"{name} {number} is out of range")
-    return number
-
-
 def _destroy(handle: Any, hooks_key: int) -> None:
     _capi.vn_recorder_destroy(handle)
     _session.discard_hooks(hooks_key)  # destroy has returned: no hook of it runs again
@@ -290,7 +278,7 @@ class Recorder(_lifecycle.Closing):
         """
         fmt = RecordingFormat.parse(format)
         directory_arg = _sources.path_bytes(directory) if directory is not None else None
-        encoder = (_int32("bitrate", bitrate), _int32("complexity", complexity), _buffers.real(frame_ms))
+        encoder = (_buffers.int32("bitrate", bitrate), _buffers.int32("complexity", complexity), _buffers.real(frame_ms))
         intervals = (_buffers.real(meter_interval), _buffers.real(duration_interval))
         limits = (_buffers.real(max_duration), _buffers.real(max_duration_warning), _buffers.real(min_duration))
 

@@ -1,20 +1,26 @@
 """Where encoded audio comes from: a path, an http(s) URL, bytes in memory, or a binary file-like object
 (``vn_source``).
 
-:func:`classify` sorts a Python argument into one of the three; :func:`call_with_source` makes a short-lived
-``vn_source`` for bytes or a stream, runs one C call on it and destroys it.
+:func:`call_with_location` is the one way a location becomes a C call, for every object that takes one (the
+player's load, the waveform and the stream facts, the uploader's start): it sorts the Python argument
+(:func:`classify`) and makes the call the object has for that kind: a path call, a call on the bytes themselves,
+or a call on a ``vn_source`` made for the URL, the bytes or the stream (destroyed after the call; the object may
+hold the source itself).
 
 A stream becomes a host source (``vn_source_create_callbacks``): the library calls one module-level ``CFUNCTYPE``
-trampoline per hook (read, seek, release) with an integer ``user_data`` key into :data:`_streams`. The hooks run
-synchronously on the thread of the call that reads the source (the GIL is released during the C call and taken
-back by the trampoline). An exception raised by the stream is never raised into C: it is logged (DEBUG, logger
-``"voicenote"``), the hook reports failure (the library then fails with ``VN_E_IO``), every later hook of that
-call fails at once, and the call raises :class:`~voicenote.IOFailedError` with the stream's exception as
-``__cause__``. A ``KeyboardInterrupt`` or ``SystemExit`` raised by the stream is re-raised as itself.
+trampoline per hook (read, seek, release) with an integer ``user_data`` key into :data:`_streams`. The key lives
+until the library's release: at once when the call's source is destroyed, or, for an object that holds the source
+(a player), when it lets it go. The hooks run synchronously on the thread that reads the source (the caller's, or
+the player's own; the GIL is released during the C call and taken back by the trampoline). An exception raised by
+the stream is never raised into C: it is logged (DEBUG, logger ``"voicenote"``), the hook reports failure (the
+library then fails with ``VN_E_IO``), every later hook of that source fails at once, and a call that read the
+stream itself raises :class:`~voicenote.IOFailedError` with the stream's exception as ``__cause__``. A
+``KeyboardInterrupt`` or ``SystemExit`` raised by the stream is re-raised as itself.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import io
 import itertools
@@ -23,11 +29,12 @@ import os
 from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from . import _capi
+from ._cancellation import Cancellation
 from ._http import HTTPOptions, options_handle, text_bytes
-from .errors import VoiceNoteError, error_for
+from .errors import VoiceNoteError, check, error_for
 
-__all__ = ["AudioSource", "PATH", "URL", "MEMORY", "STREAM", "classify", "path_bytes", "memory_pointer",
-           "call_with_source"]
+__all__ = ["AudioSource", "PATH", "URL", "MEMORY", "STREAM", "classify", "require_url", "path_bytes",
+           "memory_pointer", "call_with_location"]
 
 _log = logging.getLogger("voicenote")
 
@@ -67,6 +74,17 @@ def classify(source: Any) -> str:
             f"with read() and seek(), not {type(source).__name__}"
         ) from None
     return MEMORY
+
+
+def require_url(location: Any) -> None:
+    """Refuses a location that is not an http(s) URL, for the options only URLs take.
+
+    Raises:
+        ValueError: ``location`` is a path, bytes or a stream.
+        TypeError: as :func:`classify`.
+    """
+    if classify(location) != URL:
+        raise ValueError("headers, key and http apply to http:// and https:// URLs only")
 
 
 def path_bytes(path: Any) -> bytes:
@@ -213,62 +231,163 @@ def _measure(stream: Any) -> Tuple[int, Optional[int]]:
     return size, start
 
 
-def call_with_source(source: Any, kind: str, call: Callable[[Any], int], http: Optional[HTTPOptions] = None) -> None:
-    """Makes a ``vn_source`` of ``kind`` (:data:`URL`, :data:`MEMORY` or :data:`STREAM`) for ``source``, runs
-    ``call(handle)`` (one ``vn_`` call returning a status), destroys the source and raises what failed. A URL is
-    fetched with ``http`` (None: the defaults).
+# --- locations to C calls -----------------------------------------------------------------------------------------
 
-    A stream's position is restored afterwards when it could be read with ``tell()`` before.
+#: ``run(call)``: makes the C call (``call() -> status``) and raises what failed.
+Runner = Callable[[Callable[[], int]], Any]
+
+
+def _check_call(call: Callable[[], int]) -> None:
+    check(call())
+
+
+def call_with_location(
+    location: Any,
+    file: Callable[[bytes], int],
+    source: Callable[[Any], int],
+    *,
+    memory: Optional[Callable[[Any, int], int]] = None,
+    urls_as_paths: bool = False,
+    holds_source: bool = False,
+    keep: Optional[Callable[[Any], Any]] = None,
+    http: Optional[HTTPOptions] = None,
+    run: Runner = _check_call,
+    cancellation: Optional[Cancellation] = None,
+) -> None:
+    """Makes the C call an object has for ``location`` (:func:`classify` tells its kind) and raises what failed.
+
+    - a path: ``file(path)``, with the path as the file system's bytes (:func:`path_bytes`);
+    - an http(s) URL: ``file(url)`` when ``urls_as_paths`` (the library tells a URL from a path), else
+      ``source(handle)`` on a URL source fetched with ``http`` (None: the defaults);
+    - bytes: ``memory(pointer, size)`` when given (the bytes are not copied; they stay valid during the call), else
+      ``source(handle)`` on a memory source (a copy);
+    - a binary file-like object: ``source(handle)`` on a host source reading it (:class:`_HostStream`). With
+      ``holds_source`` (the object keeps reading it after the call, as a player does) the stream is read from its
+      start and lives until the library's release; else it is read during the call only, its position is restored
+      afterwards (when ``tell()`` worked), and its failures are raised as the call's (see the module).
+
+    A source handle is destroyed after the call (the object holds what it needs), unless ``keep`` is given (it
+    implies ``holds_source``): then a call that succeeded hands ``keep`` the handle (None for a path or memory call),
+    which owns it from then on.
+
+    Args:
+        run: ``run(call)`` makes the call (``call() -> status``) and raises what failed; the default raises
+            the :class:`~voicenote.VoiceNoteError` subclass for a negative status.
+        cancellation: cancels the call while it reads a URL source (:class:`~voicenote.Cancellation`).
 
     Raises:
-        VoiceNoteError: the subclass for the status ``call`` returned; with a stream that raised, an
-            :class:`~voicenote.IOFailedError` (usually) whose ``__cause__`` is the stream's exception.
+        TypeError: ``location`` is none of the kinds (:func:`classify`).
+        ValueError: a NUL byte in the path or URL.
+        VoiceNoteError: what ``run`` raised, or the subclass for a source that could not be made; for a stream read
+            during the call that raised, usually an :class:`~voicenote.IOFailedError` whose ``__cause__`` is the
+            stream's exception.
         BaseException: a ``KeyboardInterrupt``/``SystemExit`` the stream raised, as itself.
     """
-    handle = _capi.vn_source_p()
-    failure: Optional[VoiceNoteError] = None
-    if kind in (URL, MEMORY):
-        if kind == URL:
-            url = text_bytes(source, "URL")
-            with options_handle(http) as options:
-                rc = _capi.vn_source_create_url(url, options, ctypes.byref(handle))
-        else:
-            pointer, size = memory_pointer(source)
-            rc = _capi.vn_source_create_memory(pointer, size, ctypes.byref(handle))
-            del pointer
-        if rc < 0:
-            raise error_for(rc)
-        try:
-            rc = call(handle)
-            failure = error_for(rc) if rc < 0 else None
-        finally:
-            _capi.vn_source_destroy(handle)
-        if failure is not None:
-            raise failure
+    kind = classify(location)
+    if kind == PATH or (kind == URL and urls_as_paths):
+        path = path_bytes(location)
+        run(lambda: file(path))
+        if keep is not None:
+            keep(None)
         return
+    if kind == MEMORY and memory is not None:
+        pointer, size = memory_pointer(location)
+        held = [pointer]
+        del pointer
+        try:
+            run(lambda: memory(held[0], size))
+        finally:
+            held.clear()  # lets a bytearray be resized again, also while a traceback keeps this call
+        if keep is not None:
+            keep(None)
+        return
+    if kind == STREAM:
+        if holds_source or keep is not None:
+            _call_holding_stream(location, source, keep, run)
+        else:
+            _call_reading_stream(location, source, run)
+        return
+    handle = _capi.vn_source_p()
+    if kind == URL:
+        url = text_bytes(location, "URL")
+        with options_handle(http) as options:
+            check(_capi.vn_source_create_url(url, options, ctypes.byref(handle)))
+    else:
+        pointer, size = memory_pointer(location)
+        rc = _capi.vn_source_create_memory(pointer, size, ctypes.byref(handle))
+        del pointer  # copied by the library
+        check(rc)
+    _call_on_source(handle, source, keep, run, cancellation)
 
-    size, start = _measure(source)
-    host = _HostStream(source)
+
+def _call_on_source(handle: Any, source: Callable[[Any], int], keep: Optional[Callable[[Any], Any]],
+                    run: Runner, cancellation: Optional[Cancellation] = None) -> None:
+    """``run(source(handle))``, cancellable by ``cancellation`` while it runs; then the handle is destroyed, or
+    handed to ``keep`` when the call succeeded."""
+    try:
+        with cancellation.reading(handle) if cancellation is not None else contextlib.nullcontext():
+            run(lambda: source(handle))
+    except BaseException:
+        _capi.vn_source_destroy(handle)
+        raise
+    if keep is not None:
+        keep(handle)
+    else:
+        _capi.vn_source_destroy(handle)
+
+
+def _host_source(stream: Any, size: int) -> Tuple[Any, int, _HostStream]:
+    """A host source reading ``stream``: its handle, its key in :data:`_streams` and its hooks' state.
+
+    Raises:
+        VoiceNoteError: the library could not make it (then nothing is registered).
+    """
+    host = _HostStream(stream)
     key = next(_keys)
     _streams[key] = host
+    handle = _capi.vn_source_p()
     rc = _capi.vn_source_create_callbacks(read_trampoline, seek_trampoline, size, key, release_trampoline,
                                           ctypes.byref(handle))
     if rc < 0:
         _streams.pop(key, None)  # the library does not call release when create fails
         raise error_for(rc)
+    return handle, key, host
+
+
+def _call_holding_stream(stream: Any, source: Callable[[Any], int], keep: Optional[Callable[[Any], Any]],
+                         run: Runner) -> None:
+    """A stream the object reads on its own thread after the call (a player): read from its start; its key lives
+    until the library's release (the object lets the source go, or a refused call releases it at the destroy)."""
+    size, start = _measure(stream)
+    if start is not None:
+        try:
+            stream.seek(start, io.SEEK_SET)
+        except Exception:  # noqa: BLE001 - the object reads from the start anyway
+            pass
+    handle, _, _ = _host_source(stream, size)
+    _call_on_source(handle, source, keep, run)
+
+
+def _call_reading_stream(stream: Any, source: Callable[[Any], int], run: Runner) -> None:
+    """A stream read during the call only: released when the call's source is destroyed, its position restored
+    afterwards, a failure raised with the stream's exception as its cause."""
+    size, start = _measure(stream)
+    handle, key, host = _host_source(stream, size)
+    failure: Optional[VoiceNoteError] = None
     try:
-        rc = call(handle)
-        failure = error_for(rc) if rc < 0 else None
+        run(lambda: source(handle))
+    except VoiceNoteError as refused:
+        failure = refused
     finally:
         _capi.vn_source_destroy(handle)  # runs release, which drops the key
         if _streams.pop(key, None) is not None:
-            _log.error("voicenote: vn_source_destroy did not release the host source %r", source)
+            _log.error("voicenote: vn_source_destroy did not release the host source %r", stream)
     error = host.error
     if error is not None and not isinstance(error, Exception):
         raise error  # KeyboardInterrupt, SystemExit: not a failure of the stream
     if start is not None:
         try:
-            source.seek(start, io.SEEK_SET)
+            stream.seek(start, io.SEEK_SET)
         except Exception:  # noqa: BLE001
             if failure is None and error is None:
                 raise
@@ -277,4 +396,4 @@ def call_with_source(source: Any, kind: str, call: Callable[[Any], int], http: O
             raise failure from error
         raise failure
     if error is not None:
-        _log.warning("voicenote: the byte source %r raised, but the library recovered", source, exc_info=error)
+        _log.warning("voicenote: the byte source %r raised, but the library recovered", stream, exc_info=error)

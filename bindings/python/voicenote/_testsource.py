@@ -5,7 +5,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Callable, NamedTuple, Optional
 
-from . import _capi, _events, _lifecycle
+from . import _capi, _delivery, _events, _lifecycle
 from ._events import Subscription
 from ._loop import EventLoop
 from .errors import check
@@ -40,10 +40,14 @@ def _test_event(user_data: Optional[int], event: Any) -> None:
     if entry is None:
         return
     try:
-        raw = event[0]
-        # The struct only grows; a field past the size the library filled in is absent (an older library).
-        from_thread = bool(raw.from_library_thread) if raw.size >= _FROM_LIBRARY_THREAD_END else False
-        entry.callback(TestEvent(int(raw.sequence), from_thread))
+        _delivery.entered()
+        try:
+            raw = event[0]
+            # The struct only grows; a field past the size the library filled in is absent (an older library).
+            from_thread = bool(raw.from_library_thread) if raw.size >= _FROM_LIBRARY_THREAD_END else False
+            entry.callback(TestEvent(int(raw.sequence), from_thread))
+        finally:
+            _delivery.left()
     except BaseException:  # noqa: BLE001 - never raise into C
         _events.report("test event callback")
 

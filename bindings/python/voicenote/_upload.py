@@ -1,182 +1,38 @@
-"""``Uploader``: sends attachments to Stream-like (multipart) or Matrix-like (raw) endpoints (``vn_uploader``)."""
+"""``Uploader``: sends attachments to Stream-like (multipart) or Matrix-like (raw) endpoints (``vn_uploader``).
+
+The class is the public face and makes the calls of each upload; its parts live beside it: the configuration made
+into the C object (``_upload_options``), the post-processor hook (``_upload_hook``), the waits (``_upload_wait``),
+the types and events (``_upload_events``)."""
 
 from __future__ import annotations
 
 import ctypes
-import dataclasses
-import itertools
-import logging
-import math
-import operator
 import os
-import threading
-import time
-from collections.abc import Mapping
-from typing import Any, Callable, Dict, Optional, Tuple, Union
+from typing import Any, Callable, Optional, Union
 
-from . import _capi, _events, _lifecycle, _sources
+from . import _capi, _events, _lifecycle, _sources, _upload_hook, _upload_wait
 from ._audio_object import text_arg
 from ._events import Subscription
-from ._http import Headers, HTTPOptions, options_handle
+from ._http import Headers, HTTPOptions
 from ._loop import EventLoop
 from ._payload import VoiceRecordingPayload
 from ._strings import take_owned
 from ._upload_events import (_FINAL, PostProcessor, Query, UploadEvent, UploadMode, UploadSource, UploadState,
                              upload_event_trampoline)
-from .errors import MisuseError, VoiceNoteError, check, error_for, invalid_argument
+from ._upload_options import create_uploader
+from .errors import check, error_for
 
 __all__ = ["Uploader", "UploadMode", "UploadState", "UploadEvent", "PostProcessor", "Query", "UploadSource"]
-
-_log = logging.getLogger("voicenote")
-
-_INT64_MIN = -(1 << 63)
-_INT64_MAX = (1 << 63) - 1
-#: How long one ``vn_uploader_wait`` waits at most, so that a blocking wait sees Ctrl-C (signals run between calls).
-_POLL_MS = 100
-#: The library's event thread, by the name the kernel has for it.
-_EVENT_THREAD_NAME = "vn-events"
 
 #: The file name bytes are sent under when none is given.
 DEFAULT_FILE_NAME = "voice.ogg"
 
 
-def _on_library_event_thread() -> bool:
-    """Whether the calling thread is the library's event thread (where a subscriber's callbacks run in turn)."""
-    try:
-        with open("/proc/thread-self/comm", encoding="utf-8", errors="replace") as comm:
-            return comm.read().strip() == _EVENT_THREAD_NAME
-    except OSError:
-        return False
-
-
-class _ProgressForwarder:
-    """The subscription behind ``upload(on_progress=...)``: calls ``on_progress`` for each UPLOADING event and
-    ends itself at the upload's end, so ``released`` is set once every event of that upload was delivered."""
-
-    def __init__(self, on_progress: Callable[[float], Any]) -> None:
-        self.on_progress = on_progress
-        self.released = threading.Event()
-        self.subscription: Optional[Subscription] = None
-
-    def __call__(self, event: UploadEvent) -> None:
-        if event.state is UploadState.UPLOADING:
-            self.on_progress(event.progress)
-        elif event.state in _FINAL:
-            self.end()
-
-    def end(self) -> None:
-        """Ends the subscription (from inside its callback it does not wait); nothing when it already ended."""
-        subscription = self.subscription
-        if subscription is None:
-            return
-        try:
-            subscription.unsubscribe()
-        except MisuseError:
-            pass  # already released: the uploader was closed, or the end event came first
-
-    def wait_delivered(self, can_wait: bool) -> None:
-        """Waits (in short steps, so Ctrl-C works) until every event of the upload was delivered, unless it
-        cannot be: with an event loop, or on the event thread itself (then ``on_progress`` runs later)."""
-        if not can_wait or _on_library_event_thread():
-            return
-        while not self.released.wait(_POLL_MS / 1000):
-            pass
-
-
-# --- the post-processor hook ---------------------------------------------------------------------------------------
-
-
-class _Resources:
-    """What an uploader's finalizer and hooks share without referring to the uploader: the byte source the last
-    upload sends (kept for a retry, destroyed after the uploader) and what the post-processor last raised."""
-
-    __slots__ = ("source", "hook_failure")
-
-    def __init__(self) -> None:
-        self.source: Any = None
-        #: ``(exception, status returned for it)`` of the post-processor in the last upload, or None.
-        self.hook_failure: Optional[Tuple[BaseException, int]] = None
-
-
-class _PostProcessor:
-    """One Python post-processor, behind one ``user_data`` key."""
-
-    __slots__ = ("function", "resources")
-
-    def __init__(self, function: PostProcessor, resources: _Resources) -> None:
-        self.function = function
-        self.resources = resources
-
-    def run(self, payload_json: Optional[bytes], out: Any) -> int:
-        try:
-            payload = VoiceRecordingPayload.from_json(payload_json or b"")
-            result = self.function(payload)
-            if result is None:
-                return _capi.VN_OK
-            if not isinstance(result, VoiceRecordingPayload):
-                raise TypeError(f"a post-processor returns a VoiceRecordingPayload or None, not {type(result).__name__}")
-            copy = _capi.vn_strdup(result.to_json().encode("utf-8"))
-            if not copy:
-                return _capi.VN_E_NOMEM
-            out[0] = copy  # the library frees it
-            return _capi.VN_OK
-        except BaseException as error:  # noqa: BLE001 - never raise into C; the upload fails instead
-            status = error.code if isinstance(error, VoiceNoteError) and error.code < 0 else _capi.VN_E_BUSY
-            self.resources.hook_failure = (error, status)
-            if isinstance(error, VoiceNoteError):
-                _log.debug("voicenote: the upload post-processor failed the upload with %s", error, exc_info=error)
-            else:
-                _events.report("upload post-processor (the upload fails with VN_E_BUSY)")
-            return status
-
-
-_keys = itertools.count(1)  # never 0: user_data 0 would reach C as NULL
-#: Live post-processor keys; single dict operations under the GIL, so the trampolines need no lock.
-_processors: Dict[int, _PostProcessor] = {}
-#: Diagnostics for tests: release calls for keys that were not (or no longer) registered.
-unknown_releases = 0
-
-
-def _process(user_data: Optional[int], payload_json: Optional[bytes], out: Any) -> int:
-    processor = _processors.get(user_data or 0)
-    if processor is None:
-        return _capi.VN_OK  # its uploader is going away: keep the payload
-    return processor.run(payload_json, out)
-
-
-def _release_processor(user_data: Optional[int]) -> None:
-    global unknown_releases
-    if _processors.pop(user_data or 0, None) is None:
-        unknown_releases += 1
-
-
-#: The trampolines (``vn_upload_post_processor_fn`` and its ``vn_release_fn``), alive as long as the module.
-post_processor_trampoline = _capi.vn_upload_post_processor_fn(_process)
-post_processor_release_trampoline = _capi.vn_release_fn(_release_processor)
-
-
-# --- the uploader --------------------------------------------------------------------------------------------------
-
-
-def _destroy(handle: Any, resources: _Resources) -> None:
+def _destroy(handle: Any, resources: _upload_hook.Resources) -> None:
     _capi.vn_uploader_destroy(handle)  # cancels a running upload and waits for its thread
     source, resources.source = resources.source, None
     if source is not None:
         _capi.vn_source_destroy(source)
-
-
-def _query_pairs(query: Query) -> Tuple[Tuple[bytes, bytes], ...]:
-    items = query.items() if isinstance(query, Mapping) else query
-    return tuple((text_arg("a query name", str(name)), text_arg("a query value", str(value))) for name, value in items)
-
-
-def _timeout_arg(timeout: Optional[float]) -> Optional[float]:
-    if timeout is None:
-        return None
-    seconds = float(timeout)
-    if math.isnan(seconds) or seconds < 0:
-        raise ValueError("timeout must be None or >= 0 seconds")
-    return seconds
 
 
 class Uploader(_lifecycle.Closing):
@@ -256,49 +112,10 @@ class Uploader(_lifecycle.Closing):
             raise TypeError("loop must be a voicenote.EventLoop or None")
         if post_processor is not None and not callable(post_processor):
             raise TypeError("post_processor must be callable or None")
-        url = text_arg("endpoint", endpoint)
-        upload_mode = UploadMode.parse(mode)
-        options_given = http is not None or headers is not None or ca_file is not None
-        http_options = http or HTTPOptions()
-        if headers is not None:
-            http_options = dataclasses.replace(
-                http_options, headers=http_options.header_pairs() + HTTPOptions(headers).header_pairs())
-        if ca_file is not None:
-            http_options = dataclasses.replace(http_options, ca_file=ca_file)
-        pairs = _query_pairs(query) if query is not None else ()
-        key_arg = None if url_key is None else text_arg("url_key", url_key)
-        type_arg = text_arg("type", type)
-        limit = None
-        if max_bytes is not None:
-            limit = operator.index(max_bytes)
-            if not _INT64_MIN <= limit <= _INT64_MAX:
-                raise invalid_argument(f"max_bytes must be 1…{_INT64_MAX} or None, not {limit}")
-        loop_handle = loop._handle_for_child() if loop is not None else None
-
-        options = _capi.vn_upload_options_p()
-        handle = _capi.vn_uploader_p()
-        check(_capi.vn_upload_options_create(ctypes.byref(options)))
-        try:
-            check(_capi.vn_upload_options_set_mode(options, int(upload_mode)))
-            if options_given:
-                with options_handle(http_options) as http_handle:
-                    check(_capi.vn_upload_options_set_http(options, http_handle))
-            for name, value in pairs:
-                check(_capi.vn_upload_options_add_query(options, name, value))
-            if key_arg is not None:
-                check(_capi.vn_upload_options_set_url_key(options, key_arg))
-            check(_capi.vn_upload_options_set_attachment_type(options, type_arg))
-            if limit is not None:
-                check(_capi.vn_upload_options_set_max_bytes(options, limit))
-            if loop_handle is not None:
-                check(_capi.vn_upload_options_set_event_loop(options, loop_handle))
-            check(_capi.vn_uploader_create(url, options, ctypes.byref(handle)))
-        finally:
-            _capi.vn_upload_options_destroy(options)
-        self._endpoint = url.decode("utf-8")
-        self._mode = upload_mode
+        handle, self._endpoint, self._mode = create_uploader(endpoint, headers, query, mode, url_key, ca_file, type,
+                                                             max_bytes, http, loop)
         self._loop = loop
-        self._resources = _Resources()
+        self._resources = _upload_hook.Resources()
         self._post_processor: Optional[PostProcessor] = None
         self._started = False
         self._own(handle, _destroy, handle, self._resources)
@@ -333,9 +150,7 @@ class Uploader(_lifecycle.Closing):
         Raises:
             ValueError: the uploader is closed.
         """
-        state = ctypes.c_int(0)
-        check(_capi.vn_uploader_wait(self._live_handle(), 0, ctypes.byref(state)))
-        return UploadState(state.value)
+        return _upload_wait.current_state(self._live_handle())
 
     @property
     def post_processor(self) -> Optional[PostProcessor]:
@@ -361,20 +176,9 @@ class Uploader(_lifecycle.Closing):
     @post_processor.setter
     def post_processor(self, function: Optional[PostProcessor]) -> None:
         handle = self._live_handle()
-        if function is None:
-            check(_capi.vn_uploader_set_post_processor(handle, None, None, None))
-            self._post_processor = None
-            return
-        if not callable(function):
+        if function is not None and not callable(function):
             raise TypeError("post_processor must be callable or None")
-        key = next(_keys)
-        _processors[key] = _PostProcessor(function, self._resources)
-        rc = _capi.vn_uploader_set_post_processor(handle, post_processor_trampoline, key,
-                                                  post_processor_release_trampoline)
-        if rc < 0:
-            failure = error_for(rc)
-            _processors.pop(key, None)  # the library does not call release when the call fails
-            raise failure
+        _upload_hook.install(handle, function, self._resources)
         self._post_processor = function
 
     # -- subscriptions ----------------------------------------------------------------------------------------
@@ -442,29 +246,27 @@ class Uploader(_lifecycle.Closing):
         if isinstance(source, (str, os.PathLike)):
             if file_name is not None or mime_type is not None:
                 raise ValueError("file_name and mime_type apply to bytes; a file is sent under its own name")
-            location = _sources.path_bytes(source)
-            self._resources.hook_failure = None
-            check(_capi.vn_uploader_upload_file(handle, location, payload_handle))
-            self._keep_source(None)
+            name = mime = None
         elif isinstance(source, (bytes, bytearray, memoryview)):
             name = text_arg("file_name", DEFAULT_FILE_NAME if file_name is None else file_name)
             mime = None if mime_type is None else text_arg("mime_type", mime_type)
-            pointer, size = _sources.memory_pointer(source)
-            created = _capi.vn_source_p()
-            rc = _capi.vn_source_create_memory(pointer, size, ctypes.byref(created))
-            del pointer  # copied by the library
-            check(rc)
-            self._resources.hook_failure = None
-            rc = _capi.vn_uploader_upload_source(handle, created, name, mime, payload_handle)
-            if rc < 0:
-                failure = error_for(rc)
-                _capi.vn_source_destroy(created)
-                raise failure
-            self._keep_source(created)
         else:
             raise TypeError("source must be a path (str or os.PathLike) or bytes-like data, "
                             f"not {type(source).__name__}")
+        _sources.call_with_location(
+            source,
+            file=lambda path: _capi.vn_uploader_upload_file(handle, path, payload_handle),  # a URL too: refused there
+            source=lambda created: _capi.vn_uploader_upload_source(handle, created, name, mime, payload_handle),
+            urls_as_paths=True,
+            keep=self._keep_source,
+            run=self._run_start,
+        )
         self._started = True
+
+    def _run_start(self, call: Callable[[], int]) -> None:
+        """Runs the C call that starts an upload, forgetting what the last upload's post-processor raised."""
+        self._resources.hook_failure = None
+        check(call())
 
     def _keep_source(self, source: Any) -> None:
         """Keeps the byte source the upload just started sends (None for a file), until the next upload or close;
@@ -475,26 +277,16 @@ class Uploader(_lifecycle.Closing):
 
     def wait(self, timeout: Optional[float] = None) -> UploadState:
         """Waits until the upload ends (``UPLOADED`` or ``FAILED``) or ``timeout`` seconds pass; returns the state
-        then (``PENDING`` at once before any upload). Waits in steps of 0.1 s, so Ctrl-C interrupts it.
+        then (``PENDING`` at once before any upload). It ends when the library's wait (``vn_uploader_wait``) does,
+        never by polling; on the main thread Ctrl-C interrupts it (``KeyboardInterrupt``; the upload goes on).
 
         Not from inside this uploader's callbacks or post-processor (it would wait for itself).
 
         Raises:
             ValueError: the uploader is closed (also by another thread meanwhile), or ``timeout`` is negative.
         """
-        seconds = _timeout_arg(timeout)
-        deadline = None if seconds is None else time.monotonic() + seconds
-        state = ctypes.c_int(0)
-        while True:
-            step = _POLL_MS
-            if deadline is not None:
-                step = max(0, min(_POLL_MS, math.ceil((deadline - time.monotonic()) * 1000)))
-            check(_capi.vn_uploader_wait(self._live_handle(), step, ctypes.byref(state)))
-            current = UploadState(state.value)
-            if current in _FINAL or not self._started:
-                return current
-            if deadline is not None and time.monotonic() >= deadline:
-                return current
+        seconds = _upload_wait.timeout_arg(timeout)
+        return _upload_wait.wait_for_end(self._live_handle, seconds, self._started)
 
     def result(self) -> VoiceRecordingPayload:
         """The outcome of the last upload: the uploaded payload, or its failure raised.
@@ -544,10 +336,10 @@ class Uploader(_lifecycle.Closing):
         """
         if on_progress is not None and not callable(on_progress):
             raise TypeError("on_progress must be callable or None")
-        seconds = _timeout_arg(timeout)
+        seconds = _upload_wait.timeout_arg(timeout)
         forwarder = None
         if on_progress is not None:
-            forwarder = _ProgressForwarder(on_progress)
+            forwarder = _upload_wait.ProgressForwarder(on_progress)
             forwarder.subscription = self.subscribe(forwarder, on_release=forwarder.released.set)
         try:
             self.start(source, payload=payload, file_name=file_name, mime_type=mime_type)

@@ -12,6 +12,7 @@ import sys
 from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from . import _buffers, _capi, _sources
+from ._cancellation import Cancellation
 from ._http import HTTPOptions
 from .errors import check, invalid_argument
 
@@ -35,7 +36,7 @@ _INT_MAX = (1 << 31) - 1
 
 
 def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES, *,
-             http: Optional[HTTPOptions] = None) -> List[float]:
+             http: Optional[HTTPOptions] = None, cancellation: Optional[Cancellation] = None) -> List[float]:
     """The waveform of encoded audio: exactly ``samples`` values in 0…1 (docs/waveform.md, the algorithm of Stream's
     SDK), for any format voicenote reads (Ogg Opus, AAC in ADTS or MP4, MP3, WAV, FLAC, Ogg Vorbis).
 
@@ -61,6 +62,8 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES, *,
             The format is told by content, never by the file name.
         samples: how many values, 1…:data:`MAX_SAMPLES`.
         http: how a URL is fetched (headers, a CA file, timeouts); None for the defaults.
+        cancellation: a :class:`~voicenote.Cancellation` whose ``cancel()``, from another thread, ends the read of a
+            URL (:class:`~voicenote.CancelledError`).
 
     Returns:
         ``samples`` floats in 0…1 (float32 values widened to Python floats).
@@ -79,22 +82,17 @@ def waveform(source: _sources.AudioSource, samples: int = DEFAULT_SAMPLES, *,
         TypeError: ``source`` is none of the accepted kinds, or ``samples`` is not an integer.
         ValueError: the path contains a NUL byte.
     """
-    kind = _sources.classify(source)
     count = _buffers.count_arg("samples", samples, 1, MAX_SAMPLES)
     out = (ctypes.c_float * count)()
     written = ctypes.c_size_t(0)
-    if kind == _sources.PATH:
-        check(_capi.vn_waveform_file(_sources.path_bytes(source), count, out, count, ctypes.byref(written)))
-    elif kind == _sources.MEMORY:
-        pointer, size = _sources.memory_pointer(source)
-        rc = _capi.vn_waveform_memory(pointer, size, count, out, count, ctypes.byref(written))
-        del pointer  # lets a bytearray be resized again
-        check(rc)
-    else:
-        _sources.call_with_source(
-            source, kind, lambda handle: _capi.vn_waveform_source(handle, count, out, count, ctypes.byref(written)),
-            http,
-        )
+    _sources.call_with_location(
+        source,
+        file=lambda path: _capi.vn_waveform_file(path, count, out, count, ctypes.byref(written)),
+        memory=lambda pointer, size: _capi.vn_waveform_memory(pointer, size, count, out, count, ctypes.byref(written)),
+        source=lambda handle: _capi.vn_waveform_source(handle, count, out, count, ctypes.byref(written)),
+        http=http,
+        cancellation=cancellation,
+    )
     return out[: written.value]
 
 

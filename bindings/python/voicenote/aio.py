@@ -32,14 +32,15 @@ import asyncio
 import functools
 from typing import Any, AsyncIterator, Callable, Optional, TypeVar
 
-from . import _audioinfo, _capi, _loop, _payload, _recovery, _waveform
+from . import _audioinfo, _cancellation, _capi, _conversion, _loop, _payload, _recovery, _waveform
 from ._player import PlaybackFailed, PlaybackFinished, Player
 from ._recorder import Recorder, RecordingFailed, RecordingFinished, TooShort
 from ._upload import Uploader, UploadSource
 from ._upload_events import UploadEvent, UploadState
 from .errors import CancelledError, status_name
 
-__all__ = ["EventLoop", "events", "finished", "stop", "upload", "waveform", "info", "from_recording", "recover"]
+__all__ = ["EventLoop", "events", "finished", "stop", "upload", "waveform", "info", "from_recording", "recover",
+           "convert"]
 
 _T = TypeVar("_T")
 
@@ -214,14 +215,33 @@ async def _in_executor(function: Callable[..., _T], *args: Any, **kwargs: Any) -
     return await asyncio.get_running_loop().run_in_executor(None, functools.partial(function, *args, **kwargs))
 
 
+async def _cancellable(function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
+    """``function(*args, cancellation=…, **kwargs)`` in the loop's default executor. Cancelling the awaiting task
+    cancels the call's URL read (:class:`voicenote.Cancellation`) and waits for the call to end — within 100 ms for a
+    URL; a file's read runs out — before ``asyncio.CancelledError`` propagates: no call is left running."""
+    cancellation = _cancellation.Cancellation()
+    running = asyncio.get_running_loop().run_in_executor(
+        None, functools.partial(function, *args, cancellation=cancellation, **kwargs))
+    try:
+        return await asyncio.shield(running)
+    except asyncio.CancelledError:
+        cancellation.cancel()
+        try:
+            await running
+        except BaseException:  # noqa: BLE001 - its end is what was waited for; the task's cancellation goes on
+            pass
+        raise
+
+
 async def waveform(*args: Any, **kwargs: Any) -> Any:
-    """:func:`voicenote.waveform` in the loop's default executor (it decodes the whole note)."""
-    return await _in_executor(_waveform.waveform, *args, **kwargs)
+    """:func:`voicenote.waveform` in the loop's default executor (it decodes the whole note); cancelling the task
+    cancels a URL's read."""
+    return await _cancellable(_waveform.waveform, *args, **kwargs)
 
 
 async def info(*args: Any, **kwargs: Any) -> Any:
-    """:func:`voicenote.info` in the loop's default executor."""
-    return await _in_executor(_audioinfo.info, *args, **kwargs)
+    """:func:`voicenote.info` in the loop's default executor; cancelling the task cancels a URL's read."""
+    return await _cancellable(_audioinfo.info, *args, **kwargs)
 
 
 async def from_recording(*args: Any, **kwargs: Any) -> _payload.VoiceRecordingPayload:
@@ -232,3 +252,9 @@ async def from_recording(*args: Any, **kwargs: Any) -> _payload.VoiceRecordingPa
 async def recover(*args: Any, **kwargs: Any) -> Any:
     """:func:`voicenote.recover` in the loop's default executor."""
     return await _in_executor(_recovery.recover, *args, **kwargs)
+
+
+async def convert(*args: Any, **kwargs: Any) -> float:
+    """:func:`voicenote.convert` in the loop's default executor (it decodes and encodes the whole note); cancelling
+    the task cancels a URL's read, and the output is left as it was."""
+    return await _cancellable(_conversion.convert, *args, **kwargs)
