@@ -641,10 +641,12 @@ void vn_source_destroy(vn_source *source);
 
 /**
  * Cancels the call reading a URL source on another thread: a read waiting for the network ends at once with
- * #VN_E_CANCELLED (or the next read does, when none waits), so a vn_waveform_source(), vn_audio_info_source() or
- * vn_convert_source() in progress returns #VN_E_CANCELLED within 100 ms, its transfer stopped. The one call that may
- * be made on a source while another uses it. Reads of files, memory and host callbacks never wait: for those sources
- * it does nothing (the host bounds its own callbacks).
+ * #VN_E_CANCELLED, so a vn_waveform_source(), vn_audio_info_source() or vn_convert_source() in progress returns
+ * #VN_E_CANCELLED within 100 ms. When no read waits, the next read of the source fails instead (one read, whichever
+ * call makes it): cancel a source only while the call to cancel runs, and destroy it after. The download itself
+ * stops when the source is destroyed. The one call that may be made on a source while another uses it. Reads of
+ * files, memory and host callbacks never wait: for those sources it does nothing (the host bounds its own
+ * callbacks).
  *
  * \param source the source.
  * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed source.
@@ -841,6 +843,90 @@ int vn_waveform_memory(const void *data, size_t size, size_t samples, float *out
  * \since 0.1.0
  */
 int vn_waveform_source(vn_source *source, size_t samples, float *out, size_t capacity, size_t *count);
+
+/** Many waveforms on one pool of threads, handed back in input order (vn_waveform_batch_create()); opaque.
+ * \since 0.1.0 */
+typedef struct vn_waveform_batch vn_waveform_batch;
+
+/** One note's result from vn_waveform_batch_next(). Its pointers stay valid until the next
+ * vn_waveform_batch_next() or vn_waveform_batch_destroy() on the batch. \since 0.1.0 */
+typedef struct vn_waveform_result {
+    size_t size;          /**< Set by the caller to `sizeof(vn_waveform_result)`; the library fills no further. */
+    size_t index;         /**< The note's place in the input, from 0. */
+    const char *location; /**< The location as it was added. */
+    int status;           /**< #VN_OK, or why this note has no waveform (#VN_E_NOT_FOUND, #VN_E_FORMAT, a URL's
+                               network statuses…). */
+    const char *message;  /**< The failure's detail, as vn_last_error_message() would give it; "" on success. */
+    double duration_s;    /**< The decoded audio's length in seconds; 0 on failure. */
+    const float *values;  /**< `count` values 0…1; NULL on failure. */
+    size_t count;         /**< The number of values: the batch's `samples`, or 0 on failure. */
+} vn_waveform_result;
+
+/**
+ * Starts a batch: `jobs` worker threads that compute the waveforms (and lengths) of the notes added with
+ * vn_waveform_batch_add(), handed back in the order they were added by vn_waveform_batch_next() — on the thread
+ * that calls it, so the caller chooses where results arrive. A note that fails gives its status as its result and
+ * the batch goes on. Workers run at most twice `jobs` notes ahead of the results taken, so memory is bounded by the
+ * pool, not by the batch's length. One process and one pool for thousands of notes: a backend's alternative to a
+ * process per file (`voicenote waveform FILE… -j N` is this).
+ *
+ * \param samples values per waveform, 1…#VN_WAVEFORM_MAX_SAMPLES.
+ * \param jobs worker threads, 1…256; 0 for the CPUs this process may use (its `sched_getaffinity` mask).
+ * \param http how URLs are fetched (copied), or NULL for the defaults.
+ * \param out receives the batch; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for `samples` or `jobs` out of range or a NULL `out`; #VN_E_MISUSE for destroyed
+ *          `http` options; #VN_E_NOMEM when a thread cannot start.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_batch_create(size_t samples, int jobs, const vn_http_options *http, vn_waveform_batch **out);
+
+/**
+ * Adds a note: a local file's path, or an http(s) URL (through the media cache, as vn_source_create_url()).
+ *
+ * \param batch the batch.
+ * \param location the path or URL (UTF-8), copied.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or non-UTF-8 location; #VN_E_MISUSE for a NULL or destroyed batch,
+ *          or after vn_waveform_batch_end_input().
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_batch_add(vn_waveform_batch *batch, const char *location);
+
+/**
+ * Says no note will be added: once every result is taken, vn_waveform_batch_next() returns 0. Idempotent.
+ *
+ * \param batch the batch.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed batch.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_batch_end_input(vn_waveform_batch *batch);
+
+/**
+ * Takes the next result in input order, waiting for it at most `timeout_ms`.
+ *
+ * \param batch the batch.
+ * \param timeout_ms how long to wait at most, in milliseconds; negative waits as long as it takes.
+ * \param result receives the result (its `size` set by the caller); valid until the next call or the destroy.
+ * \returns 1 when `result` holds the next result; 0 when every result was taken and the input has ended;
+ *          #VN_E_BUSY when the timeout passed first (nothing is taken; call again); #VN_E_INVALID_ARG for a NULL
+ *          `result` or a `size` smaller than the first version of the struct; #VN_E_MISUSE for a NULL or destroyed
+ *          batch.
+ * \threadsafety Any thread; one call at a time per batch.
+ * \since 0.1.0
+ */
+int vn_waveform_batch_next(vn_waveform_batch *batch, int timeout_ms, vn_waveform_result *result);
+
+/**
+ * Stops the workers — a note being read from the network is cancelled, one being decoded is finished — waits for
+ * them, and destroys the batch. Results not taken are dropped. NULL is a no-op.
+ *
+ * \param batch the batch.
+ * \threadsafety Any thread, but not while another call uses the batch.
+ * \since 0.1.0
+ */
+void vn_waveform_batch_destroy(vn_waveform_batch *batch);
 
 /**
  * The waveform of 16-bit PCM the host decoded itself.
@@ -1429,7 +1515,7 @@ int vn_recover(const char *directory, vn_recovered_fn callback, void *user_data,
  * speed with its pitch kept (the player's libsonic stretcher): what a bridge needs to pass on a voice message that
  * came in another format (an MP3, an M4A), or a bot to answer with a faster copy. Any format the player reads is
  * read; more than two channels are mixed down to mono. The output is written beside `out_path`
- * (`<out_path>.convert.part`) and renamed over it once complete and synced, so a failure leaves whatever was at
+ * (`<out_path>.convert.<random>.part`) and renamed over it once complete and synced, so a failure leaves whatever was at
  * `out_path` untouched. The call decodes and encodes on the calling thread: a 60 s note at 2x takes about 1.3 s
  * here, 1.3–1.4 times FFmpeg's `atempo` filter with libopus (libsonic's stretch is the difference).
  * @{ */
@@ -1499,7 +1585,7 @@ int vn_convert_options_set_encoder(vn_convert_options *options, int bitrate, int
  * \param path the note to read.
  * \param out_path the file to write (replaced when it exists; its directory must exist); may be `path` itself.
  * \param options the options, or NULL for the defaults.
- * \param out_duration_s receives the new note's length in seconds; may be NULL.
+ * \param out_duration_s receives the new note's length in seconds (0 on failure); may be NULL.
  * \returns #VN_OK; #VN_E_INVALID_ARG for NULL, empty or non-UTF-8 paths; #VN_E_MISUSE for
  *          destroyed options; #VN_E_NOT_FOUND, #VN_E_PERMISSION for either file; #VN_E_FORMAT for a file that is not
  *          audio or is damaged beyond decoding; #VN_E_UNSUPPORTED for a format without its decoder (FFmpeg missing);
@@ -1510,12 +1596,12 @@ int vn_convert_options_set_encoder(vn_convert_options *options, int bitrate, int
 int vn_convert_file(const char *path, const char *out_path, const vn_convert_options *options, double *out_duration_s);
 
 /**
- * Converts the note a byte source reads (memory, host callbacks, an http(s) URL), from its current position.
+ * Converts the note a byte source reads (memory, host callbacks, an http(s) URL), from its start.
  *
  * \param source the source; used by this call only (not destroyed).
  * \param out_path the file to write (replaced when it exists; its directory must exist).
  * \param options the options, or NULL for the defaults.
- * \param out_duration_s receives the new note's length in seconds; may be NULL.
+ * \param out_duration_s receives the new note's length in seconds (0 on failure); may be NULL.
  * \returns as vn_convert_file(); #VN_E_MISUSE for a NULL or destroyed source; a URL source's network statuses.
  * \threadsafety Any thread; not while another call uses the same source.
  * \since 0.1.0

@@ -61,6 +61,8 @@ play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf"
 queue_args="--device vn_spk --device-config $tmp/speaker.conf $note $tmp/note.wav"
 # convert.c writes the note again at 2x beside it.
 convert_args="$note $tmp/note-2x.ogg 2"
+# waveforms.c computes three waveforms in one batch.
+waveforms_args="$note $note $note"
 flow_args="$tmp/recordings --mic vn_tone --mic-config $tmp/tone.conf --speaker vn_spk --speaker-config $tmp/speaker.conf"
 
 generator=("-G" "Unix Makefiles")
@@ -70,7 +72,8 @@ command -v ninja >/dev/null && generator=("-G" "Ninja")
 build_with_make() {
     env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
-        ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" ARGS_convert="$convert_args"
+        ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" ARGS_convert="$convert_args" \
+        ARGS_waveforms="$waveforms_args"
 }
 # play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
 # with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
@@ -125,7 +128,8 @@ build_with_cmake() {
     cmake -S "$repo/bindings/c" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
         -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" \
         -DVOICENOTE_SAMPLE_ARGS_play="$play_args" -DVOICENOTE_SAMPLE_ARGS_queue="$queue_args" \
-        -DVOICENOTE_SAMPLE_ARGS_flow="$flow_args" -DVOICENOTE_SAMPLE_ARGS_convert="$convert_args" &&
+        -DVOICENOTE_SAMPLE_ARGS_flow="$flow_args" -DVOICENOTE_SAMPLE_ARGS_convert="$convert_args" \
+        -DVOICENOTE_SAMPLE_ARGS_waveforms="$waveforms_args" &&
         cmake --build "$2" &&
         ctest --test-dir "$2" --output-on-failure
 }

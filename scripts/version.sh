@@ -11,6 +11,12 @@ number() {
 }
 case "${1:-full}" in
     major) number MAJOR ;;
-    full) echo "$(number MAJOR).$(number MINOR).$(number PATCH)" ;;
+    full)
+        # Each number in a variable of its own: `set -e` does not stop at a failed substitution inside echo's arguments.
+        major=$(number MAJOR)
+        minor=$(number MINOR)
+        patch=$(number PATCH)
+        echo "$major.$minor.$patch"
+        ;;
     *) echo "usage: version.sh [major|full]" >&2; exit 2 ;;
 esac

@@ -24,7 +24,12 @@ mkdir -p "$stage/voicenote/_libs"
 strip --strip-unneeded -o "$stage/voicenote/_libs/libvoicenote.so.$major" "$library"
 
 rm -f "$out"/voicenote-"$version"-*.whl
+# This interpreter's setuptools when it can make wheels itself (70.1 and later) or with the `wheel` package that
+# still has its bdist_wheel; else pip's isolated build environment (setuptools from PyPI).
+isolation=(--no-build-isolation)
+"$python" -c 'import setuptools.command.bdist_wheel' 2>/dev/null ||
+    "$python" -c 'import wheel.bdist_wheel' 2>/dev/null || isolation=()
 VOICENOTE_HEADER="$repo/include/voicenote.h" \
-    "$python" -m pip wheel --quiet --no-deps --no-build-isolation --wheel-dir "$out" "$stage"
+    "$python" -m pip wheel --quiet --no-deps "${isolation[@]}" --wheel-dir "$out" "$stage"
 rm -rf "$stage"
 ls "$out"/voicenote-"$version"-*.whl

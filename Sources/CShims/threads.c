@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "cshims.h"
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/eventfd.h>
 
@@ -12,4 +13,12 @@ void vnshim_set_thread_name(const char *name) {
     strncpy(short_name, name, sizeof short_name - 1);
     short_name[sizeof short_name - 1] = '\0';
     pthread_setname_np(pthread_self(), short_name);
+}
+
+int vnshim_available_cpus(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return 1;
+    int count = CPU_COUNT(&set);
+    return count > 0 ? count : 1;
 }

@@ -38,7 +38,8 @@ typealias ConvertOptionsHandle = OptionsHandle<NoteConverter.Options>
     _ path: UnsafePointer<CChar>?, _ outPath: UnsafePointer<CChar>?, _ options: OpaquePointer?,
     _ outDuration: UnsafeMutablePointer<Double>?
 ) -> Int32 {
-    abiCall { () throws(VoiceNoteError) in
+    outDuration?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
         let input = try nonEmptyString(path, "path"), output = try nonEmptyString(outPath, "out_path")
         let value = try ConvertOptionsHandle.value(of: options, or: NoteConverter.Options())
         let duration = try NoteConverter.convert(try FileSource(path: input), to: output, options: value)
@@ -50,7 +51,8 @@ typealias ConvertOptionsHandle = OptionsHandle<NoteConverter.Options>
     _ source: OpaquePointer?, _ outPath: UnsafePointer<CChar>?, _ options: OpaquePointer?,
     _ outDuration: UnsafeMutablePointer<Double>?
 ) -> Int32 {
-    abiCall { () throws(VoiceNoteError) in
+    outDuration?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
         let handle = try Handles.get(source, as: SourceHandle.self, "source")
         let output = try nonEmptyString(outPath, "out_path")
         let value = try ConvertOptionsHandle.value(of: options, or: NoteConverter.Options())

@@ -3,6 +3,14 @@ import VoiceNoteSources
 
 /// Opens remote media through the media cache: the one way the player and the C API's URL sources reach a URL.
 public enum RemoteMedia {
+    /// The bytes at `location`: an http(s) URL through `open(url:options:)` with the HTTP options `options` makes
+    /// (asked only for a URL: options that do not apply to a file never fail one), anything else a local file's path.
+    public static func open(location: String,
+                            options: () throws(VoiceNoteError) -> HTTPOptions) throws(VoiceNoteError) -> any ByteSource {
+        if URLSource.isURL(location) { return try open(url: location, options: options()) }
+        return try FileSource(path: location)
+    }
+
     /// The bytes of `url`: the cached copy kept for `key` (the URL when nil) when there is one, read without any
     /// network; else a download (`URLSource`) that the cache keeps under `key` once complete.
     /// A key names the media, not the URL: CDN URLs carry signatures that expire and change, so a stable key (a

@@ -6,7 +6,7 @@ import VoiceNoteSources
 /// speed with its pitch kept, through the same decoder and libsonic stretcher the player uses: what a bridge needs
 /// to pass on a voice message from a network that sends another format, or a bot to answer with a faster copy.
 ///
-/// The file is written beside `path` (`<path>.convert.part`) and renamed over it once complete and synced: a failure
+/// The file is written beside `path` (`<path>.convert.<random>.part`) and renamed over it once complete and synced: a failure
 /// or a crash leaves whatever was at `path` untouched.
 public enum NoteConverter {
     /// How a note is converted.
@@ -36,7 +36,7 @@ public enum NoteConverter {
         let decoder = try Decoders.open(source, purpose: .playback)
         // A voice note is mono or stereo: more channels are mixed down to mono.
         let channels = decoder.outputChannels <= 2 ? decoder.outputChannels : 1
-        return try RecordingEncoders.replace(path, partSuffix: ".convert.part", format: options.format,
+        return try RecordingEncoders.replace(path, partSuffix: ".convert", format: options.format,
                                              inputRate: decoder.outputRate, channels: channels,
                                              settings: options.encoder) { (encoder) throws(VoiceNoteError) in
             let stretcher = try TimeStretcher(sampleRate: decoder.outputRate, channels: channels, rate: options.rate)

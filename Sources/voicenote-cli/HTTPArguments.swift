@@ -84,8 +84,7 @@ struct HTTPArguments: ParsableArguments {
 /// The bytes of `text` for `info` and `waveform`: an http(s) URL through the media cache (`RemoteMedia`, its name without the
 /// query or credentials), anything else is opened as a local file. The one place a CLI argument becomes a source.
 func openAudio(_ text: String, http: HTTPArguments) throws(VoiceNoteError) -> any ByteSource {
-    if URLSource.isURL(text) { return try RemoteMedia.open(url: text, options: http.options()) }
-    return try FileSource(path: text)
+    try RemoteMedia.open(location: text, options: http.options)
 }
 
 /// What `play` loads for `text`: an http(s) URL with the options, or a local file.

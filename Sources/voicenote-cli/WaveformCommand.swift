@@ -6,16 +6,27 @@ import VoiceNoteSources
 import VoiceNoteWaveform
 
 /// `voicenote waveform FILE|URL`: the waveform of an audio file or http(s) URL, as JSON, terminal bars, SVG or PNG.
+/// Several inputs (or `--from FILE|-`, one per line) give one JSON line per input, in input order, computed by one
+/// pool of `-j` threads (`WaveformBatchRun`).
 struct WaveformCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "waveform", abstract: "Compute the waveform of an audio file (docs/waveform.md).")
+        commandName: "waveform", abstract: "Compute the waveform of audio files or URLs (docs/waveform.md).",
+        discussion: """
+            With several inputs, or --from, prints one JSON line per input in input order, as each is ready:             {"path":…,"duration":…,"values":[…]} or {"path":…,"error":{"status":"VN_E_…","message":…}}.             A failing input never stops the others; the exit status is 1 when any failed.
+            """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
         case json, bars, svg, png
     }
 
-    @Argument(help: ArgumentHelp("The audio file or http(s) URL (Opus, AAC, MP3, WAV, FLAC, Vorbis).", valueName: "file-or-url"))
-    var file: String
+    @Argument(help: ArgumentHelp("Audio files or http(s) URLs (Opus, AAC, MP3, WAV, FLAC, Vorbis).", valueName: "file-or-url"))
+    var files: [String] = []
+
+    @Option(help: ArgumentHelp("Also read inputs from this file, one path or URL per line ('-': standard input).", valueName: "file"))
+    var from: String?
+
+    @Option(name: .shortAndLong, help: "Worker threads for several inputs (default: the CPUs this process may use).")
+    var jobs: Int?
 
     @Option(name: .shortAndLong, help: "Number of values (1…\(Waveform.maximumSampleCount)).")
     var samples = Waveform.defaultSampleCount
@@ -32,7 +43,13 @@ struct WaveformCommand: ParsableCommand {
     @OptionGroup(title: "HTTP")
     var http: HTTPArguments
 
+    /// Whether the inputs are a batch: JSON lines, one per input.
+    var isBatch: Bool { files.count > 1 || from != nil }
+
     func validate() throws {
+        if files.isEmpty && from == nil { throw ValidationError("give a file or URL, or --from FILE|-") }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1…256, not \(jobs)") }
+        if isBatch && format != .json { throw ValidationError("several inputs give JSON lines: --format json only") }
         guard (1...Waveform.maximumSampleCount).contains(samples) else {
             throw ValidationError("--samples must be 1…\(Waveform.maximumSampleCount), not \(samples)")
         }
@@ -40,7 +57,13 @@ struct WaveformCommand: ParsableCommand {
     }
 
     func run() throws {
-        let levels = try WaveformAnalysis.waveform(of: openAudio(file, http: http), samples: samples)
+        if isBatch {
+            let run = try WaveformBatchRun(samples: samples, jobs: jobs, http: http, line: { encoded($0) })
+            let failures = try run.run(arguments: files, from: from)
+            if failures > 0 { throw ExitCode(1) }
+            return
+        }
+        let levels = try WaveformAnalysis.waveform(of: openAudio(files[0], http: http), samples: samples)
         switch format {
         case .json:
             print(encoded(levels).line)

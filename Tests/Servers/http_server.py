@@ -61,7 +61,9 @@ pieces and hashed as they arrive (a 10 MB upload takes tens of milliseconds), ne
 
 While an upload's body arrives, the first bytes read of it append one line to ``<log>.receiving`` (path,
 body_bytes, start): the moment a client's body has reached the server, which a test can wait for instead of a
-client-side progress figure that depends on the kernel's socket buffers.
+client-side progress figure that depends on the kernel's socket buffers. A /stall/ response appends one line
+there too when it has sent its bytes and starts holding the connection silent (path, "stalling": true,
+bytes_sent): the moment a client reading it must be waiting on the network.
 
 Every request is appended to the log file as one JSON object per line when its response ends (also when the
 client went away): method, path, headers (lower-case names), range, status, bytes (body bytes sent), completed
@@ -860,6 +862,8 @@ class TestRequestHandler(BaseHTTPRequestHandler):
         if sent == size or self.command == "HEAD":
             self._record["completed"] = True
         elif stall:
+            self.server.receiving_log.write({"path": self.path, "stalling": True, "bytes_sent": sent,
+                                             "start": time.monotonic()})
             self._hold_until_gone()
         else:
             self._cut_connection()
@@ -1349,9 +1353,19 @@ class HTTPTestServer(LoggedTestServer):
         ``<log>.receiving``: path, body_bytes, and start (or body_complete and time). Polls every 20 ms;
         TimeoutError after `timeout` seconds, RuntimeError if the server died."""
         lines = lambda: read_log(self.log_path + ".receiving") if self.log_path else []  # noqa: E731
-        wanted = lambda line: line["path"].startswith(path_prefix) and line.get("body_complete", False) == complete  # noqa: E731
+        wanted = lambda line: (line["path"].startswith(path_prefix) and "stalling" not in line  # noqa: E731
+                               and line.get("body_complete", False) == complete)
         return self._poll(lambda: next((line for line in lines() if wanted(line)), None),
                           timeout, lambda: f"no upload to {path_prefix} reached the server within {timeout} s")
+
+    def wait_for_stalling(self, path_prefix: str, timeout: float = 10.0) -> dict:
+        """Waits until a /stall/ response to a path starting with `path_prefix` has sent its bytes and holds the
+        connection silent, and returns that line of ``<log>.receiving`` (path, stalling, bytes_sent, start). Polls
+        every 20 ms; TimeoutError after `timeout` seconds, RuntimeError if the server died."""
+        lines = lambda: read_log(self.log_path + ".receiving") if self.log_path else []  # noqa: E731
+        wanted = lambda line: line["path"].startswith(path_prefix) and line.get("stalling", False)  # noqa: E731
+        return self._poll(lambda: next((line for line in lines() if wanted(line)), None),
+                          timeout, lambda: f"no stalled response to {path_prefix} within {timeout} s")
 
     def stderr(self) -> str:
         """What the server wrote to stderr so far (failed TLS handshakes, crashes)."""

@@ -9,6 +9,25 @@ import time
 from common.errors import BenchError
 
 
+def stable_copy(source: pathlib.Path, copy: pathlib.Path) -> pathlib.Path:
+    """Copies `source` to `copy` (a new inode, so programs still running on an older copy keep theirs), checked: the
+    same bytes, and the source unchanged while it was copied; a build rewriting it meanwhile is waited out (5 tries,
+    20 s apart)."""
+    for _ in range(5):
+        before = source.stat()
+        tmp = copy.with_name(copy.name + ".tmp")
+        shutil.copy2(source, tmp)
+        after = source.stat()
+        same = (before.st_mtime_ns, before.st_size) == (after.st_mtime_ns, after.st_size)
+        if same and filecmp.cmp(source, tmp, shallow=False):
+            os.replace(tmp, copy)
+            return copy
+        tmp.unlink(missing_ok=True)
+        print(f"{source} changed while being copied (a build is running?); retrying in 20 s", flush=True)
+        time.sleep(20)
+    raise BenchError(f"{source} kept changing while being copied")
+
+
 def snapshot_library(build: pathlib.Path, work: pathlib.Path) -> dict:
     """Copies the built .so into WORK/lib (with its SONAME links) and returns it with its SHA-256.
 
@@ -20,21 +39,7 @@ def snapshot_library(build: pathlib.Path, work: pathlib.Path) -> dict:
         raise BenchError(f"{so} is missing: run `make build` first")
     lib = work / "lib"
     lib.mkdir(parents=True, exist_ok=True)
-    for attempt in range(5):
-        before = so.stat()
-        copy = lib / so.name
-        tmp = lib / (so.name + ".tmp")
-        shutil.copyfile(so, tmp)
-        after = so.stat()
-        same = (before.st_mtime_ns, before.st_size) == (after.st_mtime_ns, after.st_size)
-        if same and filecmp.cmp(so, tmp, shallow=False):
-            os.replace(tmp, copy)  # a new inode: programs still running on an older copy keep theirs
-            break
-        tmp.unlink(missing_ok=True)
-        print(f"{so} changed while being copied (a build is running?); retrying in 20 s", flush=True)
-        time.sleep(20)
-    else:
-        raise BenchError(f"{so} kept changing while being copied")
+    copy = stable_copy(so, lib / so.name)
     soname = "libvoicenote.so." + so.name.split(".so.", 1)[1].split(".")[0]
     for link, target in ((soname, copy.name), ("libvoicenote.so", soname)):
         path = lib / link

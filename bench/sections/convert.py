@@ -17,13 +17,10 @@ Every output is checked, or the section fails (BenchError): its exact length (la
 frames louder than -35 dBFS within 0.7–1.4x the input's: a plain 2x speed-up doubles it) and the whole note there in
 order (the 100-bucket level envelope correlated ≥ 0.9 with the input's: a cut to 30 s is not)."""
 import array
-import filecmp
 import hashlib
 import json
 import math
-import os
 import pathlib
-import shutil
 import statistics
 import subprocess
 import time
@@ -32,6 +29,7 @@ from common.audio import PCM_RATE
 from common.budgets import BUDGET_CONVERT_VS_FFMPEG
 from common.corpus import make_corpus
 from common.errors import BenchError
+from common.library import stable_copy
 from common.memory import gnu_time_peak_kib, harness_peak_kib
 from common.ogg import opus_frames_48k
 from common.process import capture, require_tools, run_once
@@ -64,21 +62,8 @@ def snapshot_cli(build: pathlib.Path, folder: pathlib.Path) -> dict:
     cli = build / "bin" / "voicenote"
     if not cli.exists():
         raise BenchError(f"{cli} is missing: run `make build` first")
-    copy = folder / "voicenote"
-    for _ in range(5):
-        before = cli.stat()
-        tmp = folder / "voicenote.tmp"
-        shutil.copy2(cli, tmp)
-        after = cli.stat()
-        if (before.st_mtime_ns, before.st_size) == (after.st_mtime_ns, after.st_size) and filecmp.cmp(
-                cli, tmp, shallow=False):
-            os.replace(tmp, copy)
-            break
-        tmp.unlink(missing_ok=True)
-        print(f"{cli} changed while being copied (a build is running?); retrying in 20 s", flush=True)
-        time.sleep(20)
-    else:
-        raise BenchError(f"{cli} kept changing while being copied")
+    copy = stable_copy(cli, folder / "voicenote")
+    before = cli.stat()
     digest = hashlib.sha256()
     with open(copy, "rb") as f:  # in blocks: the harness's own peak RSS is inherited by every child it starts
         for block in iter(lambda: f.read(1 << 20), b""):

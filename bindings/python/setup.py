@@ -34,17 +34,22 @@ def _version_module():
     return module
 
 
-def _header() -> Path:
+def _version() -> str:
+    """$VOICENOTE_HEADER's version, else the checkout's header's, else (an sdist unpacked elsewhere) its PKG-INFO's."""
     given = os.environ.get("VOICENOTE_HEADER")
-    if given:
-        return Path(given)
     checkout = HERE.parents[1] / "include" / "voicenote.h"
-    if not checkout.is_file():
-        raise SystemExit(f"voicenote: no header at {checkout}; set VOICENOTE_HEADER to include/voicenote.h")
-    return checkout
+    header = Path(given) if given else checkout
+    if header.is_file():
+        return _version_module().read_header_version(header)
+    info = HERE / "PKG-INFO"
+    if info.is_file():
+        for line in info.read_text(encoding="utf-8").splitlines():
+            if line.startswith("Version: "):
+                return line[len("Version: "):].strip()
+    raise SystemExit(f"voicenote: no header at {header}; set VOICENOTE_HEADER to include/voicenote.h")
 
 
-VERSION = _version_module().read_header_version(_header())
+VERSION = _version()
 
 
 class BuildWithVersion(build_py):

@@ -21,4 +21,7 @@ int vnshim_rename_noreplace(const char *from, const char *to);
 /** Names the calling thread (at most 15 bytes are kept); pthread_setname_np needs _GNU_SOURCE. */
 void vnshim_set_thread_name(const char *name);
 
+/** The CPUs this process may run on (sched_getaffinity's CPU_COUNT, which needs _GNU_SOURCE); at least 1. */
+int vnshim_available_cpus(void);
+
 #endif

@@ -22,7 +22,7 @@ public enum AACTrim {
         let decoder = try Decoders.open(try FileSource(path: path), purpose: .playback)
         let rate = decoder.outputRate, channels = decoder.outputChannels
         let first = Int64((start * Double(rate)).rounded()), last = Int64((end * Double(rate)).rounded())
-        return try RecordingEncoders.replace(path, partSuffix: ".trim.part", format: .aac, inputRate: rate,
+        return try RecordingEncoders.replace(path, partSuffix: ".trim", format: .aac, inputRate: rate,
                                              channels: channels, settings: EncoderSettings(bitrate: bitrate)) { (encoder) throws(VoiceNoteError) in
             var position: Int64 = 0
             var kept: [Int16] = []

@@ -128,26 +128,29 @@ public enum RecordingEncoders {
 }
 
 extension RecordingEncoders {
-    /// Writes a new recording over `path` through a part file beside it (`<path><partSuffix>`): `body` feeds the
-    /// encoder; once it returns, the file is finished (synced) and renamed over `path`. When anything throws, the
-    /// part is removed and whatever was at `path` is untouched.
+    /// Writes a new recording over `path` through a part file beside it (`<path><partSuffix>.<random>.part`, its own for
+    /// each call, so two calls writing the same path never touch each other's part): `body` feeds the encoder; once
+    /// it returns, the encoder is flushed (a write failure `body` did not pass on is thrown there), the file
+    /// finished, synced and read back, and only then renamed over `path`. When anything throws, the part is removed
+    /// and whatever was at `path` is untouched. A crash leaves the part, never a damaged `path`.
     /// - Returns: the new file's length in seconds, as `Decoders.info` reads it.
     public static func replace(_ path: String, partSuffix: String, format: RecordingFormat, inputRate: Int,
                                channels: Int, settings: EncoderSettings,
                                _ body: (any RecordingEncoder) throws(VoiceNoteError) -> Void) throws(VoiceNoteError) -> Double {
-        let part = path + partSuffix
-        try? FileSystem.remove(part)  // a crash's leftover: never the file at `path`
+        let part = "\(path)\(partSuffix).\(randomUUIDString().prefix(8)).part"
         let encoder = try create(format, path: part, inputRate: inputRate, channels: channels, settings: settings)
         do throws(VoiceNoteError) {
             try body(encoder)
+            try encoder.flush()  // throws a failed write again: a truncated file is never renamed over `path`
             try encoder.finish()
+            let duration = try Decoders.info(of: FileSource(path: part)).duration
             try FileSystem.rename(part, to: path)
+            return duration
         } catch {
             try? encoder.finish()
             try? FileSystem.remove(part)
             throw error
         }
-        return try Decoders.info(of: FileSource(path: path)).duration
     }
 }
 

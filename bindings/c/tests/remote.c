@@ -394,9 +394,12 @@ static void test_cancel_ends_a_call_waiting_for_the_network(void) {
     EXPECT(pthread_create(&thread, NULL, read_stalled, &read) == 0, "pthread_create");
     int ok = 0;
     WAIT_UNTIL(ok, atomic_load(&read.started), WAIT_MS);
-    /* The server sends what it has at once; the decoder then waits for bytes that never come. */
+    /* The server has sent the first audio page and holds the connection silent: the decoder, which needs the next
+     * page, waits on the network. */
     char logged[96];
     snprintf(logged, sizeof logged, "\"path\": \"/stall/%ld/note.ogg\"", stall_after);
+    POLL_UNTIL(ok, server_receiving(&server, logged, "\"stalling\": true", NULL), 10, WAIT_MS);
+    EXPECT(ok, "the server never held the response silent");
     long long start = harness_now_ms();
     EXPECT_STATUS(VN_OK, vn_source_cancel(read.source));
     WAIT_UNTIL(ok, atomic_load(&read.done), WAIT_MS);

@@ -167,7 +167,13 @@ class VoiceBot:
             await self.join_invited(sync)
             for room_id, event in voice_messages(sync, me):
                 if self.wanted(room_id):
-                    print(await self.answer(room_id, event), flush=True)
+                    try:
+                        print(await self.answer(room_id, event), flush=True)
+                    except (voicenote.VoiceNoteError, RuntimeError, OSError) as error:
+                        # A note it cannot read (damaged, gone, refused): said in the room, the bot goes on.
+                        print(f"could not answer {event['event_id']}: {error}", file=sys.stderr, flush=True)
+                        await self.matrix.send(room_id, {"msgtype": "m.notice", **reply_to(event["event_id"]),
+                                                         "body": f"Could not read this voice message ({error})."})
                     replies += 1
 
 

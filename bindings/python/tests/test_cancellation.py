@@ -26,9 +26,22 @@ def server(media: Media) -> Iterator[HTTPTestServer]:
         yield running
 
 
-def stalled_url(server: HTTPTestServer, media: Media, kind: str = "opus") -> str:
-    """The note's first 500 bytes (its headers, part of them), then silence until the client leaves."""
-    return server.url(f"/stall/500/{media.files[kind].name}")
+def first_audio_page_end(note: Path) -> int:
+    """The offset just past the note's first audio page (its third Ogg page, after OpusHead and OpusTags)."""
+    data = note.read_bytes()
+    position, ends = 0, []
+    while position + 27 <= len(data) and data[position:position + 4] == b"OggS" and len(ends) < 3:
+        segments = data[position + 26]
+        position += 27 + segments + sum(data[position + 27:position + 27 + segments])
+        ends.append(position)
+    assert len(ends) == 3 and position < len(data), f"{note} has no second audio page"
+    return position
+
+
+def stalled_path(media: Media) -> str:
+    """The note's headers and first audio page, then silence until the client leaves: a reader of it decodes that
+    page and then waits on the network."""
+    return f"/stall/{first_audio_page_end(media.files['opus'])}/{media.files['opus'].name}"
 
 
 @pytest.mark.parametrize("call", ["waveform", "info", "convert"])
@@ -39,9 +52,11 @@ def test_cancel_from_another_thread_ends_a_read_waiting_for_the_network(call: st
     started = threading.Event()
     output = tmp_path / "out.ogg"
 
+    url = server.url(stalled_path(media))
+    output.write_text("the old file")
+
     def read() -> None:
         started.set()
-        url = stalled_url(server, media)
         try:
             if call == "waveform":
                 voicenote.waveform(url, cancellation=cancellation)
@@ -55,12 +70,14 @@ def test_cancel_from_another_thread_ends_a_read_waiting_for_the_network(call: st
     thread = threading.Thread(target=read)
     thread.start()
     assert started.wait(TIMEOUT)
+    server.wait_for_stalling(stalled_path(media), TIMEOUT)  # the first page is sent: the read waits for the next
     cancellation.cancel()
     thread.join(TIMEOUT)
     assert not thread.is_alive(), "the read did not end after cancel()"
     assert len(outcome) == 1 and isinstance(outcome[0], voicenote.CancelledError), outcome
     assert cancellation.cancelled
-    assert list(tmp_path.iterdir()) == []  # convert left nothing, not even its part file
+    # convert had encoded the first page when it was cancelled: the old file is whole, no part file is left.
+    assert output.read_text() == "the old file" and list(tmp_path.iterdir()) == [output]
 
 
 def test_a_cancelled_cancellation_fails_the_next_url_read_and_leaves_files_alone(server: HTTPTestServer,
@@ -68,7 +85,7 @@ def test_a_cancelled_cancellation_fails_the_next_url_read_and_leaves_files_alone
     cancellation = voicenote.Cancellation()
     cancellation.cancel()
     with pytest.raises(voicenote.CancelledError):
-        voicenote.waveform(stalled_url(server, media), cancellation=cancellation)
+        voicenote.waveform(server.url(stalled_path(media)), cancellation=cancellation)
     # Files are read without waiting on the network: the call runs to its end.
     assert voicenote.waveform(media.files["opus"], cancellation=cancellation) == voicenote.waveform(media.files["opus"])
 
@@ -79,12 +96,13 @@ def test_cancelling_the_task_cancels_the_library_call(call: str, server: HTTPTes
     output = tmp_path / "out.ogg"
 
     async def main() -> Any:
-        url = stalled_url(server, media)
+        url = server.url(stalled_path(media))
         running = {"waveform": lambda: vaio.waveform(url), "info": lambda: vaio.info(url),
                    "convert": lambda: vaio.convert(url, output)}[call]
         task = asyncio.ensure_future(running())
-        done, _ = await asyncio.wait({task}, timeout=0.3)  # still waiting on the stalled server
-        assert not done
+        # The server sent the first page and holds the connection silent: the library's call waits on it.
+        await asyncio.get_running_loop().run_in_executor(None, server.wait_for_stalling, stalled_path(media), TIMEOUT)
+        assert not task.done()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):  # the task's own cancellation, not voicenote's
             await asyncio.wait_for(task, TIMEOUT)

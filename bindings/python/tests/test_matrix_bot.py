@@ -35,7 +35,7 @@ class BotProcess:
         env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
         env["MATRIX_ACCESS_TOKEN"] = token
         self.process = subprocess.Popen([sys.executable, str(BOT), "--homeserver", homeserver, "--room", room_id,
-                                         "--max-replies", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                         "--max-replies", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                         text=True, env=env)
         self.lines: "queue.Queue[str]" = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
@@ -94,6 +94,14 @@ def test_the_bot_answers_a_voice_message_with_its_length_and_a_copy_at_twice_the
     bot = BotProcess(synapse.base_url, bot_token, room_id)
     try:
         assert bot.next_line() == "ready"  # it joined the room it was invited to, and listens
+        # A voice message whose media is not audio: the bot says so in the room and goes on.
+        bogus = synapse.upload_media(alice_token, b"not audio at all", "audio/ogg", "bogus.ogg")
+        bogus_id = synapse.send_message(alice_token, room_id, {"msgtype": "m.audio", "body": "Voice message",
+                                                               "url": bogus, "org.matrix.msc3245.voice": {}})
+        refusal = synapse.wait_for_message(
+            alice_token, room_id, lambda e: e.get("sender") == bot_id and e["content"].get("m.relates_to", {})
+            .get("m.in_reply_to", {}).get("event_id") == bogus_id, timeout_s=TIMEOUT)
+        assert refusal["content"]["msgtype"] == "m.notice" and "VN_E_FORMAT" in refusal["content"]["body"]
         note = media.files["opus"]
         event_id, sent = send_voice_message(synapse, alice_token, room_id, note)
 
@@ -107,7 +115,7 @@ def test_the_bot_answers_a_voice_message_with_its_length_and_a_copy_at_twice_the
         notice = synapse.wait_for_message(alice_token, room_id, from_bot("m.notice"), timeout_s=TIMEOUT)
         reply = synapse.wait_for_message(alice_token, room_id, from_bot("m.audio"), timeout_s=TIMEOUT)
         assert bot.next_line().startswith(f"answered {event_id}")
-        assert bot.process.wait(TIMEOUT) == 0  # --max-replies 1
+        assert bot.process.wait(TIMEOUT) == 0  # --max-replies 2
     finally:
         bot.stop()
 

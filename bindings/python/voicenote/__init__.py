@@ -1,7 +1,8 @@
 """voicenote: the voice-message engine for Linux chat clients, from Python.
 
-A ctypes binding of ``libvoicenote.so.0`` (found through ``$VOICENOTE_LIBRARY``, the build tree, or the
-system; see :mod:`voicenote._lib`).
+A ctypes binding of ``libvoicenote.so.0`` (the one bundled in the package by ``make wheel``, else
+``$VOICENOTE_LIBRARY``, the checkout's build tree when imported from a source checkout, or the system's; see
+:mod:`voicenote._lib`).
 
 Events reach Python callables through subscriptions (:class:`Subscription`). By default they run on one
 library-owned thread; an object created with an :class:`EventLoop` delivers them only inside
@@ -115,6 +116,7 @@ from ._testsource import TestEvent, TestSource
 from ._upload import Uploader, UploadEvent, UploadMode, UploadState
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
 from ._conversion import convert
+from ._waveform_batch import WaveformResult, waveforms
 from ._cancellation import Cancellation
 from ._waveform_display import BAR_GAP, BAR_PITCH, BAR_WIDTH, bars, resample
 from ._waveform_encoding import MAX_DECODED, WaveformEncoding, decode_waveform, encode_waveform
@@ -211,6 +213,8 @@ __all__ = [
     "set_log_handler",
     "waveform",
     "convert",
+    "waveforms",
+    "WaveformResult",
     "Cancellation",
     "waveform_from_pcm",
     "DEFAULT_SAMPLES",

@@ -20,7 +20,7 @@ from ._version import package_version, version_parts
 
 lib = load()
 
-# --- Version (header macros this binding was written against) -------------------------------------------------
+# --- Version (this package's: the header's macros, read by _version) --------------------------------------------
 
 VN_VERSION_STRING = package_version()
 VN_VERSION_MAJOR, VN_VERSION_MINOR, VN_VERSION_PATCH = version_parts(VN_VERSION_STRING)
@@ -163,6 +163,25 @@ class vn_recorder_options(Structure):
     """Opaque ``struct vn_recorder_options``; only used through :data:`vn_recorder_options_p`."""
 
 
+class vn_waveform_batch(Structure):
+    """Opaque ``struct vn_waveform_batch``; only used through :data:`vn_waveform_batch_p`."""
+
+
+class vn_waveform_result(Structure):
+    """``struct vn_waveform_result``: one note's result from ``vn_waveform_batch_next``."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("index", c_size_t),
+        ("location", c_char_p),
+        ("status", c_int),
+        ("message", c_char_p),
+        ("duration_s", c_double),
+        ("values", POINTER(c_float)),
+        ("count", c_size_t),
+    ]
+
+
 class vn_convert_options(Structure):
     """Opaque ``struct vn_convert_options``; only used through :data:`vn_convert_options_p`."""
 
@@ -178,6 +197,7 @@ vn_http_options_p = POINTER(vn_http_options)
 vn_recorder_p = POINTER(vn_recorder)
 vn_recorder_options_p = POINTER(vn_recorder_options)
 vn_convert_options_p = POINTER(vn_convert_options)
+vn_waveform_batch_p = POINTER(vn_waveform_batch)
 vn_focus_group_p = POINTER(vn_focus_group)
 
 
@@ -470,6 +490,15 @@ vn_cache_clear = _declare("vn_cache_clear", c_int, [])
 # Stream facts
 vn_audio_info_file = _declare("vn_audio_info_file", c_int, [c_char_p, POINTER(vn_audio_info)])
 vn_audio_info_source = _declare("vn_audio_info_source", c_int, [vn_source_p, POINTER(vn_audio_info)])
+
+# Waveform batches
+vn_waveform_batch_create = _declare("vn_waveform_batch_create", c_int,
+                                    [c_size_t, c_int, vn_http_options_p, POINTER(vn_waveform_batch_p)])
+vn_waveform_batch_add = _declare("vn_waveform_batch_add", c_int, [vn_waveform_batch_p, c_char_p])
+vn_waveform_batch_end_input = _declare("vn_waveform_batch_end_input", c_int, [vn_waveform_batch_p])
+vn_waveform_batch_next = _declare("vn_waveform_batch_next", c_int,
+                                  [vn_waveform_batch_p, c_int, POINTER(vn_waveform_result)])
+vn_waveform_batch_destroy = _declare("vn_waveform_batch_destroy", None, [vn_waveform_batch_p])
 
 # Converting notes
 vn_convert_options_create = _declare("vn_convert_options_create", c_int, [POINTER(vn_convert_options_p)])

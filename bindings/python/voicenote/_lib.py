@@ -32,8 +32,8 @@ __all__ = ["ENV_VAR", "SONAME", "BUNDLED", "LibraryNotFoundError", "candidates",
 
 #: The environment variable naming the library file to load.
 ENV_VAR = "VOICENOTE_LIBRARY"
-#: The library's SONAME (major version 0).
-SONAME = "libvoicenote.so.0"
+#: The library's SONAME: ``libvoicenote.so.<major>``, the major version of this package (the header's).
+SONAME = f"libvoicenote.so.{_version.version_parts(_version.package_version())[0]}"
 #: Where a wheel carries the library, inside this package.
 BUNDLED = Path(__file__).resolve().parent / "_libs" / SONAME
 _BUILD_TREE_FILE = Path("build") / "lib" / "libvoicenote.so"

@@ -204,10 +204,7 @@ async def upload(uploader: Uploader, source: UploadSource, payload: Optional[_pa
     except asyncio.CancelledError:
         if not uploader.closed:
             uploader.cancel()
-            try:
-                await waiting  # its FAILED (cancelled) event: nothing of the upload is left running
-            except Exception:  # noqa: BLE001 - the cancel's own error
-                pass
+            await _outlasting_cancellation(waiting)  # its FAILED (cancelled) event: nothing of the upload left running
         raise
 
 
@@ -219,18 +216,28 @@ async def _cancellable(function: Callable[..., _T], *args: Any, **kwargs: Any) -
     """``function(*args, cancellation=…, **kwargs)`` in the loop's default executor. Cancelling the awaiting task
     cancels the call's URL read (:class:`voicenote.Cancellation`) and waits for the call to end — within 100 ms for a
     URL; a file's read runs out — before ``asyncio.CancelledError`` propagates: no call is left running."""
-    cancellation = _cancellation.Cancellation()
+    cancellation = kwargs.pop("cancellation", None) or _cancellation.Cancellation()
     running = asyncio.get_running_loop().run_in_executor(
         None, functools.partial(function, *args, cancellation=cancellation, **kwargs))
     try:
         return await asyncio.shield(running)
     except asyncio.CancelledError:
         cancellation.cancel()
-        try:
-            await running
-        except BaseException:  # noqa: BLE001 - its end is what was waited for; the task's cancellation goes on
-            pass
+        await _outlasting_cancellation(running)
         raise
+
+
+async def _outlasting_cancellation(running: "asyncio.Future[Any]") -> None:
+    """Waits for ``running`` to end, however often the awaiting task is cancelled meanwhile (a ``wait_for``
+    timeout, a task group's teardown): the library's work has ended when the task's cancellation goes on. Its
+    outcome is dropped; the cancellation is what the task reports."""
+    while not running.done():
+        try:
+            await asyncio.shield(running)
+        except BaseException:  # noqa: BLE001 - a later cancel of the task, or the call's own failure
+            pass
+    if not running.cancelled():
+        running.exception()  # retrieved: no "exception was never retrieved" warning
 
 
 async def waveform(*args: Any, **kwargs: Any) -> Any:
@@ -256,5 +263,6 @@ async def recover(*args: Any, **kwargs: Any) -> Any:
 
 async def convert(*args: Any, **kwargs: Any) -> float:
     """:func:`voicenote.convert` in the loop's default executor (it decodes and encodes the whole note); cancelling
-    the task cancels a URL's read, and the output is left as it was."""
+    the task cancels a URL's read, and then the output is left as it was (a file, bytes or a stream are converted to
+    the end first, as they never wait on the network)."""
     return await _cancellable(_conversion.convert, *args, **kwargs)

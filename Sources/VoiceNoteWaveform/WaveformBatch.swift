@@ -1,0 +1,229 @@
+import VoiceNoteCore
+import VoiceNoteSources
+
+/// Waveforms of many notes on one pool of worker threads, handed back in the order the notes were added: what a
+/// backend needs to fill in the waveforms of thousands of voice messages in one process, where a process per file
+/// costs more in start-up than the work.
+///
+/// Notes are added as text (a path or an http(s) URL); `open`, given at creation, turns one into a byte source on a
+/// worker. A failing note gives its error as its result and the batch goes on. Workers start a note only while it is
+/// fewer than `window` places past the next result to hand back, so at most `window` results are held however many
+/// notes are added and however slowly results are taken: memory is bounded by the window, not the batch.
+///
+/// Any thread may add and take; results come out in input order, one per note. Closing the batch, or letting the
+/// last reference to it go, stops the workers.
+public final class WaveformBatch: Sendable {
+    /// The result for one note.
+    public struct Item: Sendable {
+        /// Its place in the input, from 0.
+        public let index: Int
+        /// The location as it was added.
+        public let location: String
+        /// Its waveform and length, or why there is none.
+        public let outcome: Swift.Result<WaveformAnalysis.Result, VoiceNoteError>
+    }
+
+    /// What `next` found.
+    public enum Next: Sendable {
+        /// The next result in input order.
+        case item(Item)
+        /// The timeout passed before the next result was ready.
+        case timedOut
+        /// Every result was taken and the input has ended.
+        case end
+    }
+
+    /// Values per waveform.
+    public var samples: Int { pool.samples }
+    /// Worker threads.
+    public var jobs: Int { pool.jobs }
+    /// How far past the next result to hand back workers may run.
+    public var window: Int { pool.window }
+
+    /// The state and the workers; the worker threads hold it, not the batch, so the batch's deinit can close it.
+    private let pool: WaveformPool
+
+    /// Starts `jobs` workers.
+    /// - Parameters:
+    ///   - samples: values per waveform, 1…`Waveform.maximumSampleCount`.
+    ///   - jobs: worker threads, 1…256; nil for the CPUs this process may use (`Processors.available`).
+    ///   - window: how far ahead of the results taken workers may run, `jobs`…65536; nil for twice `jobs`.
+    ///   - open: turns a location into the byte source to read (on a worker thread).
+    /// - Throws: `.invalidArgument` for a value out of range; `.noMemory` when a thread cannot start.
+    public init(samples: Int = Waveform.defaultSampleCount, jobs: Int? = nil, window: Int? = nil,
+                open: @escaping @Sendable (String) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
+        pool = try WaveformPool(samples: samples, jobs: jobs ?? Processors.available, window: window, open: open)
+    }
+
+    deinit { pool.close() }
+
+    /// Adds a note. `.misuse` after `endInput` or `close`.
+    public func add(_ location: String) throws(VoiceNoteError) { try pool.add(location) }
+
+    /// Says no note will be added: once every result is taken, `next` answers `.end`. Idempotent.
+    public func endInput() { pool.endInput() }
+
+    /// Notes added so far.
+    public var count: Int { pool.count }
+
+    /// The next result in input order, waiting at most `timeout` seconds for it (nil: as long as it takes).
+    /// `.misuse` after `close`.
+    public func next(timeout: Double? = nil) throws(VoiceNoteError) -> Next { try pool.next(timeout: timeout) }
+
+    /// Stops the workers (a note being read from the network is cancelled; one being decoded is finished) and
+    /// waits for them. Later calls but `close` are `.misuse`. Idempotent.
+    public func close() { pool.close() }
+}
+
+/// `WaveformBatch`'s state, its worker threads and their loop.
+private final class WaveformPool: @unchecked Sendable {
+    typealias Item = WaveformBatch.Item
+    typealias Next = WaveformBatch.Next
+
+    let samples: Int
+    let jobs: Int
+    let window: Int
+
+    private let open: @Sendable (String) throws(VoiceNoteError) -> any ByteSource
+    private let monitor = Monitor()
+    /// Locations added and not yet started: `queued[queuedStart...]`.
+    private var queued: [String] = []
+    private var queuedStart = 0
+    private var added = 0
+    private var started = 0
+    private var finished: [Int: Item] = [:]
+    private var nextIndex = 0
+    private var inputEnded = false
+    private var closed = false
+    /// The source each worker reads now, so that `close` can cancel a read waiting on the network.
+    private var reading: [Int: any ByteSource] = [:]
+    private var workers: [LibraryThread] = []
+
+    init(samples: Int, jobs: Int, window: Int?,
+         open: @escaping @Sendable (String) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
+        try VoiceNoteError.rethrowing { try Waveform.checkSampleCount(samples) }
+        guard (1...256).contains(jobs) else {
+            throw VoiceNoteError(.invalidArgument, "jobs must be 1…256, not \(jobs)")
+        }
+        let window = window ?? 2 * jobs
+        guard (jobs...65_536).contains(window) else {
+            throw VoiceNoteError(.invalidArgument, "the window must be \(jobs)…65536 (at least the jobs), not \(window)")
+        }
+        self.samples = samples
+        self.jobs = jobs
+        self.window = window
+        self.open = open
+        do throws(VoiceNoteError) {
+            for worker in 0..<jobs {
+                workers.append(try LibraryThread(name: "vn-waveform") { self.work(as: worker) })
+            }
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    func add(_ location: String) throws(VoiceNoteError) {
+        try monitor.locked { () throws(VoiceNoteError) in
+            guard !inputEnded, !closed else {
+                throw VoiceNoteError(.misuse, closed ? "the batch is closed" : "the batch's input has ended")
+            }
+            queued.append(location)
+            added += 1
+            monitor.broadcast()
+        }
+    }
+
+    func endInput() {
+        monitor.locked {
+            inputEnded = true
+            monitor.broadcast()
+        }
+    }
+
+    var count: Int { monitor.locked { added } }
+
+    func next(timeout: Double? = nil) throws(VoiceNoteError) -> Next {
+        let deadline = timeout.map { monotonicNanoseconds() &+ UInt64(max(0, min($0, 1e9)) * 1e9) }
+        return try monitor.locked { () throws(VoiceNoteError) -> Next in
+            while true {
+                guard !closed else { throw VoiceNoteError(.misuse, "the batch is closed") }
+                if let item = finished.removeValue(forKey: nextIndex) {
+                    nextIndex += 1
+                    monitor.broadcast()  // the window moved: a worker may start the next note
+                    return .item(item)
+                }
+                if inputEnded && nextIndex == added { return .end }
+                if let deadline {
+                    if !monitor.wait(untilMonotonicNanoseconds: deadline) { return .timedOut }
+                } else {
+                    monitor.wait()
+                }
+            }
+        }
+    }
+
+    /// Stops the workers: see `WaveformBatch.close`. Called by a worker (the pool's last holder after a failed
+    /// start), it lets the others end on their own.
+    func close() {
+        let running = monitor.locked { () -> [any ByteSource] in
+            closed = true
+            monitor.broadcast()
+            return Array(reading.values)
+        }
+        for source in running { source.cancel() }
+        let threads = monitor.locked { () -> [LibraryThread] in
+            defer { workers.removeAll() }
+            return workers
+        }
+        for thread in threads { thread.joinOrDetach() }
+    }
+
+    /// A worker: takes the next note inside the window, analyses it, files its result; ends when closed or when
+    /// the input ended and every note was started.
+    private func work(as worker: Int) {
+        while let (index, location) = take() {
+            let outcome: Swift.Result<WaveformAnalysis.Result, VoiceNoteError>
+            do throws(VoiceNoteError) {
+                let source = try open(location)
+                let kept = monitor.locked { () -> Bool in
+                    guard !closed else { return false }
+                    reading[worker] = source
+                    return true
+                }
+                guard kept else { return }
+                defer { monitor.locked { _ = reading.removeValue(forKey: worker) } }
+                outcome = .success(try WaveformAnalysis.analyse(source, samples: samples))
+            } catch {
+                outcome = .failure(error)
+            }
+            monitor.locked {
+                finished[index] = Item(index: index, location: location, outcome: outcome)
+                monitor.broadcast()
+            }
+        }
+    }
+
+    /// Under no lock: the next note to start, waiting while it is outside the window; nil when there is none to
+    /// come.
+    private func take() -> (Int, String)? {
+        monitor.locked { () -> (Int, String)? in
+            while true {
+                if closed { return nil }
+                if started < added && started < nextIndex + window {
+                    let location = queued[queuedStart]
+                    queued[queuedStart] = ""
+                    queuedStart += 1
+                    if queuedStart >= 1024 && queuedStart * 2 >= queued.count {
+                        queued.removeFirst(queuedStart)
+                        queuedStart = 0
+                    }
+                    started += 1
+                    return (started - 1, location)
+                }
+                if inputEnded && started == added { return nil }
+                monitor.wait()
+            }
+        }
+    }
+}
