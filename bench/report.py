@@ -1,5 +1,6 @@
 """latest.md: the report's header line and every section's table, in the report's order (each section module
 renders its own table)."""
+from sections.batch import batch_markdown
 from sections.convert import convert_markdown
 from sections.hostile import hostile_markdown
 from sections.player import player_markdown
@@ -18,7 +19,7 @@ def report_markdown(report: dict) -> str:
     text = (f"`make bench`: {info['cpus']} CPUs ({info['cpu']}), load {load} at start / end, "
             f"{report['seconds']:.0f} s{' (--quick)' if report['quick'] else ''}, {report['date']}, tree "
             f"{info.get('git')}; sections run: {', '.join(report['sections_run'])}.\n")
-    renderers = (("waveform", waveform_markdown), ("recorder_cpu", recorder_cpu_markdown),
+    renderers = (("waveform", waveform_markdown), ("batch", batch_markdown), ("recorder_cpu", recorder_cpu_markdown),
                  ("recorder_latency", recorder_latency_markdown), ("hostile_input", hostile_markdown),
                  ("player", player_markdown), ("remote", remote_markdown), ("upload", upload_markdown),
                  ("convert", convert_markdown), ("library_size", library_size_markdown))

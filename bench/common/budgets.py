@@ -27,3 +27,9 @@ BUDGET_CONVERT_VS_FFMPEG = 1.5                # docs/performance.md: wall time �
                                               # encode work (libopus at complexity 10 on both sides); the stretch is
                                               # libsonic's against atempo's, and ours also syncs its output before
                                               # the rename
+# Batch waveform (bench/sections/batch.py: 1000 five-second notes, `voicenote waveform --from LIST -j CORES`)
+BUDGET_BATCH_VS_PROCESS_PER_FILE = 5.0        # docs/performance.md: ≥ 5x the files/s of one `voicenote waveform FILE`
+                                              # process per file, one after the other, on 2 cores
+BUDGET_BATCH_MEMORY_PER_WORKER_MIB = 5        # docs/performance.md: peak RSS ≤ 5 MiB per worker over the baseline
+                                              # whatever the batch's length, read as the 1000-note batch against a
+                                              # 2-note batch with the same -j
