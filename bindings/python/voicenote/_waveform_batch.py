@@ -7,10 +7,10 @@ import os
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, List, Optional, Union
 
-from . import _buffers, _capi
+from . import _buffers, _capi, _cevents
 from ._http import HTTPOptions, options_handle
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES
-from .errors import VoiceNoteError, check, error_class, status_name
+from .errors import VoiceNoteError, check
 
 __all__ = ["WaveformResult", "waveforms"]
 
@@ -100,8 +100,7 @@ def _results(batch: _capi.vn_waveform_batch_p, locations: Iterator[Location], ah
 def _converted(result: _capi.vn_waveform_result) -> WaveformResult:
     location = (result.location or b"").decode("utf-8", "surrogateescape")
     if result.status != _capi.VN_OK:
-        message = (result.message or b"").decode("utf-8", "replace")
-        error = error_class(result.status)(result.status, status_name(result.status), message)
-        return WaveformResult(index=int(result.index), location=location, error=error)
+        return WaveformResult(index=int(result.index), location=location,
+                              error=_cevents.event_failure(result.status, result.message))
     return WaveformResult(index=int(result.index), location=location, duration=float(result.duration_s),
                           values=result.values[: result.count])
