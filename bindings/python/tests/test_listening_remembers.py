@@ -14,7 +14,7 @@ import pytest
 
 from audiofiles import dominant_frequency, write_tone
 from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector
-from test_player import contexts, file_speaker
+from test_player import contexts, file_speaker, finished
 
 import voicenote
 from voicenote import PlayerItemChanged, PlayerState, QueuePlayer
@@ -85,7 +85,10 @@ def test_pausing_writes_the_end_forgets_and_clear_forgets_all(notes: List[Path],
         at = wait_state(log, PlayerState.PAUSED).current_time
         assert voicenote.resume_position(long) == pytest.approx(at, abs=1e-6)
         p.load(short)  # another item: the long one keeps its place, the short one plays to its end
-        log.wait_for(lambda items: any(c.state is PlayerState.STOPPED for c in contexts(items)), what="the end")
+        # Leaving the long note publishes a STOPPED context for it too: wait for the short note's own end.
+        # Leaving the long note publishes a STOPPED context for it too: wait for the short note's own end.
+        ended = log.wait_for(finished, what="the short note's end")
+        assert [e.location for e in ended if isinstance(e, voicenote.PlaybackFinished)] == [str(short)]
     assert voicenote.resume_position(short) is None and voicenote.resume_position(long) == pytest.approx(at, abs=1e-6)
     voicenote.clear_resume_positions()
     assert voicenote.resume_position(long) is None
