@@ -25,6 +25,9 @@ public protocol AudioDecoder: AnyObject {
     /// Decodes the next piece and passes it to `consume`; returns false at the end of the stream.
     /// Damaged packets are skipped; only a failure to read the source is thrown.
     func decodeNext(_ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Bool
+    /// Whether a packet was skipped as damaged so far (its frames missing from the output, which then no longer
+    /// lines up with the packets' stated durations). False where the format's timestamps keep it in line (FFmpeg's).
+    var skippedDamagedPacket: Bool { get }
     /// Makes the next `decodeNext` start at output frame `frame` (clamped to 0 and, where known, the length):
     /// sample-accurate for Opus (libopusfile, with pre-roll) and for the FFmpeg formats whose frames carry
     /// timestamps. `.unsupported` for the analysis decoders, which only read forward.
@@ -32,6 +35,17 @@ public protocol AudioDecoder: AnyObject {
 }
 
 extension AudioDecoder {
+    /// The length in frames at `outputRate` where it is known: exactly, or stated by the container or the frames'
+    /// headers (`info` not an estimate); nil for an estimate, which the audio may outrun. The player bounds seeking
+    /// by it; the waveform lays its buckets over it (and re-buckets what arrived when the audio disagrees).
+    public var knownFrameCount: Int64? {
+        let stated = info.duration * Double(outputRate)
+        return exactFrameCount ?? (info.durationIsEstimate || !stated.isFinite ? nil : Int64(min(max(stated, 0), 9e15).rounded()))
+    }
+
+    /// Decoders whose output follows the timestamps, or that count no damage.
+    public var skippedDamagedPacket: Bool { false }
+
     /// Decoders that only read forward (the analysis paths).
     public func seek(toFrame frame: Int64) throws(VoiceNoteError) {
         throw VoiceNoteError(.unsupported, "this decoder reads forward only; open the source for playback to seek")

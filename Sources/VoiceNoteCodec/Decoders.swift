@@ -43,7 +43,7 @@ public enum Decoders {
     }
 
     /// Whether `source` starts like an Ogg file (read from its start); `.format` when it is empty.
-    private static func isOgg(_ source: ByteSource) throws(VoiceNoteError) -> Bool {
+    static func isOgg(_ source: ByteSource) throws(VoiceNoteError) -> Bool {
         try source.seek(to: 0)
         let magic = try source.readPrefix(count: 4)
         guard !magic.isEmpty else { throw VoiceNoteError(.format, "\(source.name) is empty") }

@@ -18,11 +18,7 @@ final class PlayerItem {
     /// The length in frames where it is known (exactly, or stated by the container); nil for an estimate, which does
     /// not bound seeking (the audio may run longer; the decoder clamps at the real end). A download's becomes known
     /// when its last byte arrives.
-    var frameCount: Int64? {
-        let stated = decoder.info.duration * Double(sampleRate)
-        return decoder.exactFrameCount
-            ?? (decoder.info.durationIsEstimate || !stated.isFinite ? nil : Int64(min(max(stated, 0), 9e15)))
-    }
+    var frameCount: Int64? { decoder.knownFrameCount }
     /// One past the last source frame given to the device; at the end, the item's real length.
     var lastSourceFrame: Int64?
     /// The frame the decoder produces next, when known (after opening and after a seek).

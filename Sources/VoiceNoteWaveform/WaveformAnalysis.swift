@@ -11,11 +11,15 @@ public enum WaveformAnalysis {
         public var values: [Float]
         /// The decoded audio's length in seconds.
         public var duration: Double
+        /// How many ranges of the file were decoded in parallel for it (`analyse(opening:samples:ranges:)`); 1 for
+        /// one pass.
+        public var ranges: Int
 
         /// Makes a result.
-        public init(values: [Float], duration: Double) {
+        public init(values: [Float], duration: Double, ranges: Int = 1) {
             self.values = values
             self.duration = duration
+            self.ranges = ranges
         }
     }
 
@@ -31,7 +35,7 @@ public enum WaveformAnalysis {
             try Waveform.checkSampleCount(samples)
             let decoder = try Decoders.open(source, purpose: .analysis)
             let seconds = { (frames: Int) in Double(frames) / Double(max(decoder.outputRate, 1)) }
-            if let frames = decoder.exactFrameCount {
+            if let frames = decoder.knownFrameCount {
                 var buckets = try WaveformBuckets(frameCount: Int(frames), channels: decoder.outputChannels, samples: samples)
                 let decoded = try decodeEverything(decoder, source: source) { buckets.append($0.samples) }
                 return Result(values: buckets.finish(), duration: seconds(decoded))

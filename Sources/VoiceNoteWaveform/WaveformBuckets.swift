@@ -8,7 +8,9 @@ import VoiceNoteCore
 /// same runs feed a `WaveformBlocks` of about N/65536 frames per block, used only when the frames that arrive
 /// are not N (see `finish()`).
 ///
-/// Chunks may be of any size and need not hold whole frames: positions are counted in samples.
+/// Chunks may be of any size and need not hold whole frames: positions are counted in samples. A file decoded in
+/// ranges on several threads (`WaveformAnalysis.analyse(ranges:...)`) fills one per range, each starting at its
+/// range's first frame, and `combined` adds their integer sums: the same answer as one pass, exactly.
 /// Not thread-safe; one thread feeds it (a value type, so copies are independent).
 public struct WaveformBuckets: Sendable {
     /// N, the frames the caller expects.
@@ -27,14 +29,17 @@ public struct WaveformBuckets: Sendable {
     private var bucketEnd = 0
     /// The fallback for a different frame count; also counts the samples received.
     private var blocks: WaveformBlocks
+    /// The sample position of the first sample received (a range's first frame × channels).
+    private let origin: Int
 
     /// Prepares the buckets.
     /// - Parameters:
     ///   - frameCount: N, frames expected, ≥ 0.
     ///   - channels: C, channels per interleaved frame, ≥ 1.
     ///   - samples: n, values wanted, 1…`Waveform.maximumSampleCount`.
+    ///   - firstFrame: the frame the first sample appended belongs to, 0…N (a range's start; 0 for a whole file).
     /// - Throws: `VoiceNoteError(.invalidArgument)` when a parameter is out of range or N × C overflows.
-    public init(frameCount: Int, channels: Int, samples: Int) throws {
+    public init(frameCount: Int, channels: Int, samples: Int, startingAt firstFrame: Int = 0) throws {
         try Waveform.checkSampleCount(samples)
         guard frameCount >= 0 else {
             throw VoiceNoteError(.invalidArgument, "frame count \(frameCount) is negative")
@@ -44,6 +49,9 @@ public struct WaveformBuckets: Sendable {
         }
         guard !frameCount.multipliedReportingOverflow(by: channels).overflow else {
             throw VoiceNoteError(.invalidArgument, "\(frameCount) frames × \(channels) channels is too large")
+        }
+        guard (0...frameCount).contains(firstFrame) else {
+            throw VoiceNoteError(.invalidArgument, "first frame \(firstFrame) is outside 0…\(frameCount)")
         }
         self.frameCount = frameCount
         self.channels = channels
@@ -55,6 +63,7 @@ public struct WaveformBuckets: Sendable {
         let framesPerBlock = max(1, frameCount / cap + (frameCount % cap == 0 ? 0 : 1))
         self.blocks = try WaveformBlocks(channels: channels, framesPerBlock: framesPerBlock, maximumBlocks: cap)
         self.bucketEnd = grid.start(1) * channels
+        self.origin = firstFrame * channels
     }
 
     /// Whole frames received so far.
@@ -79,7 +88,7 @@ public struct WaveformBuckets: Sendable {
     ) {
         var offset = 0
         while offset < count {
-            let position = blocks.totalSamples
+            let position = origin + blocks.totalSamples
             // Also steps over the empty buckets of N < n.
             while position >= bucketEnd {
                 bucket += 1
@@ -103,9 +112,27 @@ public struct WaveformBuckets: Sendable {
     /// blocks); beyond, blocks of ⌈N/65536⌉ frames that straddle a bucket boundary are shared in proportion, an
     /// error that shrinks as M/N grows (under 10⁻³ near M = N). Nothing received gives `samples` zeros.
     public func finish() -> [Float] {
-        guard blocks.totalSamples == frameCount * channels else {
+        guard origin == 0, blocks.totalSamples == frameCount * channels else {
             return blocks.rebucket(samples: samples)
         }
+        return values(of: sums)
+    }
+
+    /// The values of ranges that together received exactly the N frames, each its own range's: `parts` laid
+    /// over one grid (same N, channels and n), their sums added. Nil when they do not share a grid.
+    public static func combined(_ parts: [WaveformBuckets]) -> [Float]? {
+        guard let first = parts.first, parts.allSatisfy({
+            $0.frameCount == first.frameCount && $0.channels == first.channels && $0.samples == first.samples
+        }) else { return nil }
+        var sums = [Int64](repeating: 0, count: first.samples)
+        for part in parts {
+            for index in sums.indices { sums[index] &+= part.sums[index] }
+        }
+        return first.values(of: sums)
+    }
+
+    /// The values of the exact buckets whose level units sum to `sums`.
+    private func values(of sums: [Int64]) -> [Float] {
         var values = [Float](repeating: 0, count: samples)
         for index in 0..<samples {
             let start = grid.start(index) * channels

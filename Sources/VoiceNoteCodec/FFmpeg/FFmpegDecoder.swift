@@ -283,6 +283,18 @@ final class FFmpegDecoder: AudioDecoder {
         }
     }
 
+    /// Whether `seek(toFrame:)` lands exactly on the frame the whole stream decoded from its start has there, so
+    /// that a range decoded after a seek lines up with it: MP3 and AAC (the demuxers count every frame's samples
+    /// from the start; ADTS and MP3 without an index read the packets there), FLAC and PCM. Not Ogg Vorbis, whose
+    /// packet durations FFmpeg only approximates.
+    var seeksExactly: Bool {
+        guard let format, let stream = format.pointee.streams[Int(streamIndex)], let parameters = stream.pointee.codecpar,
+              let demuxer = format.pointee.iformat?.pointee.name, String(cString: demuxer) != "ogg" else { return false }
+        let codec = parameters.pointee.codec_id
+        return codec == AV_CODEC_ID_MP3 || codec == AV_CODEC_ID_AAC || codec == AV_CODEC_ID_FLAC
+            || avcodec_get_name(codec).map { String(cString: $0).hasPrefix("pcm_") } == true
+    }
+
     /// Seeks with FFmpeg to the key frame at or before `frame`; the frames decoded from there up to `frame` are
     /// then dropped by their timestamps, so output starts exactly at `frame`.
     func seek(toFrame frame: Int64) throws(VoiceNoteError) {

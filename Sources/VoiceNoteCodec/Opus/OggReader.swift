@@ -26,6 +26,9 @@ final class OggReader {
         let isEndOfStream: Bool
         /// Whether data of the stream was lost just before it: a missing or damaged page, a dropped packet.
         let followsGap: Bool
+        /// The source offset of the page it begins, when it is the first packet of a page that continues no other
+        /// (a place decoding can start from); nil otherwise.
+        let beginsPageAt: Int64?
     }
 
     /// The longest packet put together: four times the longest Opus packet without padding (48 frames of 1275
@@ -40,6 +43,8 @@ final class OggReader {
     private(set) var serial: Int32?
     /// The serial of the last page read, of any stream.
     private(set) var lastPageSerial: Int32?
+    /// The source offset of the page being taken apart.
+    private(set) var pageOffset: Int64 = 0
 
     /// Nil when bytes are pushed (`push`).
     private let source: ByteSource?
@@ -47,6 +52,12 @@ final class OggReader {
     private let page = UnsafeMutablePointer<ogg_page>.allocate(capacity: 1)
     private let accepts: (UnsafeRawBufferPointer) -> Bool
     private var endOfSource = false
+    /// The source offset of the next byte libogg has not returned yet (a page or skipped bytes).
+    private var consumed: Int64 = 0
+    /// Whether the current page continues a packet from the one before.
+    private var pageContinued = false
+    /// Where the packet being put together began, when it began a page that continues nothing.
+    private var assemblyBeganPageAt: Int64?
 
     /// The page being taken apart: whether there is one, its next lacing value and the body offset it starts at.
     private var pageOpen = false
@@ -70,7 +81,15 @@ final class OggReader {
     init(source: ByteSource, accepts: @escaping (UnsafeRawBufferPointer) -> Bool) {
         self.source = source
         self.accepts = accepts
+        consumed = source.position
         ogg_sync_init(sync)
+    }
+
+    /// Reads the stream `serial` of `source` from its current position, a page boundary inside the stream (where
+    /// `Packet.beginsPageAt` said a packet begins): its headers are not read again.
+    convenience init(source: ByteSource, serial: Int32) {
+        self.init(source: source, accepts: { _ in false })
+        self.serial = serial
     }
 
     deinit {
@@ -120,6 +139,7 @@ final class OggReader {
         if let expectedSequence, sequence != expectedSequence { loseAssembly() }
         expectedSequence = sequence &+ 1
         let continued = ogg_page_continued(page) != 0
+        pageContinued = continued
         if continued && assembly == .none {
             assembly = .discarding  // its beginning is not here: skip to the end of that packet
             gapBeforeNext = true
@@ -163,7 +183,10 @@ final class OggReader {
             }
             let span = UnsafeRawBufferPointer(start: body + start, count: bodyOffset - start)
             let wholeHere = assembly == .none && ended
-            if assembly == .none { assembly = observer == nil ? .keeping : .observing }
+            if assembly == .none {
+                assembly = observer == nil ? .keeping : .observing
+                assemblyBeganPageAt = start == 0 && !pageContinued ? pageOffset : nil
+            }
             assembledLength += span.count
             switch assembly {
             case .keeping where assembledLength > Self.maximumPacketSize:
@@ -207,7 +230,8 @@ final class OggReader {
         }
         return Packet(
             bytes: bytes, length: length, granule: isLast ? ogg_page_granulepos(page) : -1, isLastOnPage: isLast,
-            endsPage: segment == segments, isEndOfStream: isLast && ogg_page_eos(page) != 0, followsGap: gap)
+            endsPage: segment == segments, isEndOfStream: isLast && ogg_page_eos(page) != 0, followsGap: gap,
+            beginsPageAt: assemblyBeganPageAt)
     }
 
     /// Appends part of a packet that spans pages; the caller keeps the total within `maximumPacketSize`.
@@ -220,11 +244,19 @@ final class OggReader {
     }
 
     /// Advances to the next whole page; false at the end of the source, or when no whole page was pushed yet.
+    /// libogg's page seek rather than its page out, to know each page's offset.
     private func nextPage() throws(VoiceNoteError) -> Bool {
         while true {
-            let result = ogg_sync_pageout(sync, page)
-            if result == 1 { return true }
-            if result < 0 { continue }  // skipped bytes while resynchronising
+            let result = ogg_sync_pageseek(sync, page)
+            if result > 0 {
+                pageOffset = consumed
+                consumed += Int64(result)
+                return true
+            }
+            if result < 0 {  // skipped bytes while resynchronising
+                consumed += Int64(-result)
+                continue
+            }
             guard let source, !endOfSource else { return false }
             guard let buffer = ogg_sync_buffer(sync, Self.chunk) else {
                 throw VoiceNoteError(.noMemory, "ogg_sync_buffer failed")

@@ -19,8 +19,11 @@ final class OpusPacketDecoder {
     private var framesToSkip: Int
     /// Frames at 16 kHz still allowed out (the stream's length), or nil while unknown.
     var framesLeft: Int64?
+    /// Whether a packet failed to decode and was skipped.
+    private(set) var skippedDamagedPacket = false
 
-    init(header: OpusHeader) throws(VoiceNoteError) {
+    /// A decoder for the stream `header` describes; `dropsPreSkip` false for one that starts inside the stream.
+    init(header: OpusHeader, dropsPreSkip: Bool = true) throws(VoiceNoteError) {
         var error: Int32 = 0
         guard let decoder = opus_decoder_create(Int32(Self.analysisRate), Int32(header.channels), &error),
               error == OPUS_OK else {
@@ -30,7 +33,12 @@ final class OpusPacketDecoder {
         if header.outputGain != 0 { _ = vnshim_opus_decoder_set_gain(decoder, Int32(header.outputGain)) }
         channels = header.channels
         pcm = [Int16](repeating: 0, count: Self.maximumPacketFrames * header.channels)
-        framesToSkip = (header.preSkip + Self.decimation / 2) / Self.decimation
+        framesToSkip = dropsPreSkip ? Self.preSkipFrames(header) : 0
+    }
+
+    /// The frames at 16 kHz the pre-skip drops from the stream's start.
+    static func preSkipFrames(_ header: OpusHeader) -> Int {
+        (header.preSkip + decimation / 2) / decimation
     }
 
     deinit { opus_decoder_destroy(decoder) }
@@ -61,7 +69,10 @@ final class OpusPacketDecoder {
             return opus_decode(decoder, packet.baseAddress?.assumingMemoryBound(to: UInt8.self), Int32(packet.count),
                                out, Int32(Self.maximumPacketFrames), 0)
         }
-        guard decoded > 0 else { return 0 }
+        guard decoded > 0 else {
+            skippedDamagedPacket = true
+            return 0
+        }
         let start = min(Int(decoded), framesToSkip)
         framesToSkip -= start
         var end = Int(decoded)
@@ -82,6 +93,7 @@ final class OpusAnalysisDecoder: AudioDecoder {
     let exactFrameCount: Int64?
     var outputRate: Int { OpusPacketDecoder.analysisRate }
     var outputChannels: Int { decoder.channels }
+    var skippedDamagedPacket: Bool { decoder.skippedDamagedPacket }
 
     private let packets: OpusPacketReader
     private let decoder: OpusPacketDecoder

@@ -1,0 +1,106 @@
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteSources
+
+extension WaveformAnalysis {
+    /// The shortest range worth a thread of its own: below it, opening a decoder and its pre-roll cost more than
+    /// the range saves.
+    public static let minimumRangeSeconds = 10.0
+
+    /// The waveform of one long file on several threads: the file split into at most `ranges` ranges
+    /// (`Decoders.ranges`: Opus at pages, MP3, AAC, FLAC and PCM anywhere; each at least `minimumRangeSeconds`),
+    /// decoded in parallel — the calling thread takes the first — into buckets on one grid whose sums are added.
+    ///
+    /// The answer is `analyse(_:samples:)`'s, bucket for bucket, except in the buckets holding a cut, where the
+    /// restarted decoder's first frames after its pre-roll may differ from the one-pass decoder's by a little
+    /// (under 0.001 in the tests, for Opus, AAC and MP3). Whenever a range cannot line up exactly (a packet
+    /// skipped as damaged, a length that lied, a range that failed to open), the whole file is analysed in one
+    /// pass instead, so the result never depends on the split.
+    /// - Parameters:
+    ///   - open: gives a source over the file's bytes, positioned anywhere; called once per range, on that range's
+    ///     thread (sources are not shared between threads).
+    ///   - samples: values wanted.
+    ///   - ranges: the most threads to use, 1…256; 1 is `analyse(open(), samples:)`.
+    /// - Throws: what `analyse(_:samples:)` throws for the file.
+    public static func analyse(opening open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource,
+                               samples: Int, ranges: Int) throws(VoiceNoteError) -> Result {
+        guard (1...256).contains(ranges) else {
+            throw VoiceNoteError(.invalidArgument, "ranges must be 1…256, not \(ranges)")
+        }
+        let source = try open()
+        guard ranges >= 2, samples > 0, samples <= Waveform.maximumSampleCount,
+              let plan = try Decoders.ranges(of: source, count: ranges, minimumSeconds: minimumRangeSeconds),
+              let values = RangeWork.run(plan, first: source, open: open, samples: samples) else {
+            return try analyse(source, samples: samples)
+        }
+        return Result(values: values, duration: Double(plan.frameCount) / Double(plan.outputRate), ranges: plan.count)
+    }
+}
+
+/// The ranges of one analysis: one thread per range after the first, their buckets collected, then combined.
+private final class RangeWork: @unchecked Sendable {
+    private let plan: DecodingRanges
+    private let samples: Int
+    private let monitor = Monitor()
+    /// Each range's buckets once it delivered exactly its frames; nil for one that did not (or has not finished).
+    private var parts: [WaveformBuckets?]
+
+    private init(plan: DecodingRanges, samples: Int) {
+        self.plan = plan
+        self.samples = samples
+        parts = Array(repeating: nil, count: plan.count)
+    }
+
+    /// The combined values, or nil when any range did not line up (the caller analyses in one pass).
+    static func run(_ plan: DecodingRanges, first: any ByteSource,
+                    open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, samples: Int) -> [Float]? {
+        let work = RangeWork(plan: plan, samples: samples)
+        var threads: [LibraryThread] = []
+        for index in 1..<plan.count {
+            guard let thread = try? LibraryThread(name: "vn-waveform-rng", {
+                work.file(index, (try? open()).flatMap { work.analyse(index, source: $0) })
+            }) else { break }
+            threads.append(thread)
+        }
+        work.file(0, work.analyse(0, source: first))
+        for thread in threads { thread.join() }
+        guard threads.count == plan.count - 1 else { return nil }
+        let parts = work.monitor.locked { work.parts.compactMap { $0 } }
+        guard parts.count == plan.count else { return nil }
+        return WaveformBuckets.combined(parts)
+    }
+
+    private func file(_ index: Int, _ part: WaveformBuckets?) {
+        monitor.locked { parts[index] = part }
+    }
+
+    /// Range `index` from `source`: its decoder's frames before the cut dropped, the range's frames bucketed; nil
+    /// when they are not exactly the range's (the last range must also end exactly at N).
+    private func analyse(_ index: Int, source: any ByteSource) -> WaveformBuckets? {
+        let low = plan.cuts[index]
+        let high = plan.cuts[index + 1]
+        let isLast = index == plan.count - 1
+        guard let (decoder, firstFrame) = try? plan.decoder(for: index, source: source),
+              decoder.outputRate == plan.outputRate, decoder.outputChannels == plan.channels,
+              var buckets = try? WaveformBuckets(frameCount: Int(plan.frameCount), channels: plan.channels,
+                                                 samples: samples, startingAt: Int(low)) else { return nil }
+        let channels = plan.channels
+        var position = firstFrame
+        do {
+            while position < high || isLast, try decoder.decodeNext({ chunk in
+                let start = position
+                position += Int64(chunk.frames)
+                let from = max(low, start)
+                let to = min(high, position)
+                guard to > from else { return }
+                buckets.append(UnsafeBufferPointer(rebasing: chunk.samples[Int(from - start) * channels..<Int(to - start) * channels]))
+            }) {}
+        } catch {
+            return nil
+        }
+        guard !decoder.skippedDamagedPacket, Int64(buckets.framesReceived) == high - low, !isLast || position == high else {
+            return nil
+        }
+        return buckets
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteSources
+import VoiceNoteTestSupport
+import VoiceNoteWaveform
+
+/// One long file on several threads (`WaveformAnalysis.analyse(opening:samples:ranges:)`): files written by other
+/// people's encoders (opusenc, lame, FFmpeg's AAC and LAME), 64 s of speech whose length is no whole number of
+/// frames or pages. The seam property: every bucket within 0.001 of the one-pass analysis, and every bucket more
+/// than a second from a cut exactly equal (which a range placed even one frame off would break).
+@Suite struct WaveformRangesTests {
+    /// 64 s of speech at `rate`: the fixtures' sentence, 12 times, each louder or softer, and a last part cut short.
+    static func longSpeech(rate: Int) throws -> String {
+        let directory = Fixtures.directory
+        let path = directory + "/long-\(rate).wav"
+        if FileManager.default.fileExists(atPath: path) { return path }
+        let sentence = try Fixtures.path(.wav)
+        var parts: [String] = []
+        for index in 0..<12 {
+            let part = directory + "/long-part-\(rate)-\(index).wav"
+            try Fixtures.run(["sox", "-R", sentence, "-r", String(rate), part, "gain", String(-2 * (index % 5)), "rate", "-v", String(rate)])
+            parts.append(part)
+        }
+        let joined = directory + "/long-joined-\(rate).wav"
+        try Fixtures.run(["sox", "-R"] + parts + [joined])
+        try Fixtures.run(["sox", "-R", joined, path, "trim", "0", "64.0123"])
+        return path
+    }
+
+    /// Tests run in parallel: one makes each long file while the others wait.
+    private static let making = NSLock()
+
+    /// The long speech as `kind`, made once per test process.
+    static func longFile(_ kind: String) throws -> String {
+        try making.withLock { try makeLongFile(kind) }
+    }
+
+    private static func makeLongFile(_ kind: String) throws -> String {
+        let path = Fixtures.directory + "/long." + kind
+        if FileManager.default.fileExists(atPath: path) { return path }
+        switch kind {
+        case "opus.ogg":
+            try Fixtures.run(["opusenc", "--quiet", "--bitrate", "24", try longSpeech(rate: 48_000), path])
+        case "lame.mp3":  // VBR with a Xing/LAME tag: the decoder drops the encoder's delay and padding
+            try Fixtures.run(["lame", "--quiet", "-V", "5", try longSpeech(rate: 44_100), path])
+        case "cbr.mp3":  // no information frame: every frame decoded
+            try Fixtures.run(["ffmpeg", "-nostdin", "-v", "error", "-i", try longSpeech(rate: 22_050), "-c:a", "libmp3lame",
+                              "-b:a", "32k", "-write_xing", "0", path])
+        case "adts.aac":
+            try Fixtures.run(["ffmpeg", "-nostdin", "-v", "error", "-i", try longSpeech(rate: 44_100), "-c:a", "aac",
+                              "-b:a", "48k", "-f", "adts", path])
+        case "aac.m4a":
+            try Fixtures.run(["ffmpeg", "-nostdin", "-v", "error", "-i", try longSpeech(rate: 48_000), "-c:a", "aac",
+                              "-b:a", "48k", path])
+        case "nopns.aac", "nopns.m4a":  // without perceptual noise substitution, whose noise is random
+            try Fixtures.run(["ffmpeg", "-nostdin", "-v", "error", "-i", try longSpeech(rate: 44_100), "-c:a", "aac",
+                              "-aac_pns", "0", "-b:a", "48k"] + (kind.hasSuffix("aac") ? ["-f", "adts"] : []) + [path])
+        default:
+            throw VoiceNoteError(.invalidArgument, "no long fixture \(kind)")
+        }
+        return path
+    }
+
+    /// The files, and whether buckets away from the cuts must be exactly equal: FFmpeg's AAC decoder fills the
+    /// bands an encoder marked as noise (PNS, on by default in FFmpeg's encoder) from a random generator that starts
+    /// anew in every decoder, so a range's noise differs from the one-pass noise everywhere, a little (the same
+    /// happens to `ffmpeg -ss` against a whole decode of the same file). Those files are compared at the default
+    /// 100 values; the rest at 1000 (64 ms buckets), where a range one frame off shows.
+    static let cases: [(kind: String, samples: Int, exactAwayFromCuts: Bool)] = [
+        ("opus.ogg", 1000, true), ("lame.mp3", 1000, true), ("cbr.mp3", 1000, true), ("nopns.aac", 1000, true),
+        ("nopns.m4a", 1000, true), ("adts.aac", 100, false), ("aac.m4a", 100, false),
+    ]
+
+    @Test(arguments: cases)
+    func bucketsEqualTheOnePassAnalysisWithinAThousandthAtTheSeams(_ kind: String, samples: Int, exactAwayFromCuts: Bool) throws {
+        let path = try Self.longFile(kind)
+        let whole = try WaveformAnalysis.analyse(try FileSource(path: path), samples: samples)
+        for ranges in [2, 3, 4] {
+            let plan = try #require(try Decoders.ranges(of: try FileSource(path: path), count: ranges,
+                                                        minimumSeconds: WaveformAnalysis.minimumRangeSeconds))
+            #expect(plan.count == ranges)
+            let split = try WaveformAnalysis.analyse(opening: { () throws(VoiceNoteError) in try FileSource(path: path) },
+                                                     samples: samples, ranges: ranges)
+            #expect(split.ranges == ranges && whole.ranges == 1)
+            #expect(split.duration == whole.duration)
+            try #require(split.values.count == samples)
+            var largest: Float = 0
+            var unequalAwayFromCuts: [Int] = []
+            for index in 0..<samples {
+                let difference = abs(split.values[index] - whole.values[index])
+                largest = max(largest, difference)
+                let bucketStart = Int64(index) * plan.frameCount / Int64(samples)
+                let nearCut = plan.cuts.dropFirst().dropLast().contains {
+                    bucketStart + plan.frameCount / Int64(samples) >= $0 && bucketStart < $0 + Int64(plan.outputRate)
+                }
+                if !nearCut && difference != 0 { unequalAwayFromCuts.append(index) }
+            }
+            #expect(largest <= 0.001, "\(kind), \(ranges) ranges: largest difference \(largest)")
+            #expect(!exactAwayFromCuts || unequalAwayFromCuts.count == 0, "\(kind), \(ranges) ranges: \(unequalAwayFromCuts.count) buckets away from the cuts differ, from \(unequalAwayFromCuts.first ?? -1), cuts \(plan.cuts)")
+        }
+    }
+
+    /// A packet in the middle whose TOC states two 20 ms frames but whose first frame's length runs past its end:
+    /// the one-pass decoder skips it, so the output no longer lines up with the packets' stated durations, and the
+    /// split would place the later ranges 40 ms off. The analysis sees the skip and answers the one-pass result.
+    @Test func aDamagedPacketMakesItAnalyseInOnePass() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        var pages = OggPage.parse(Array(try Data(contentsOf: URL(fileURLWithPath: try Self.longFile("opus.ogg")))))
+        let middle = try #require((pages.count / 2..<pages.count).first { pages[$0].flags & 1 == 0 && pages[$0].body.count > 2 })
+        pages[middle].body[0] = pages[middle].body[0] & 0xFC | 0x02  // code 2: two frames of different lengths
+        pages[middle].body[1] = 0xFF  // a first frame longer than the packet
+        let path = directory + "/damaged.ogg"
+        try OggPage.write(pages, to: path)
+        let whole = try WaveformAnalysis.analyse(try FileSource(path: path), samples: 1000)
+        let split = try WaveformAnalysis.analyse(opening: { () throws(VoiceNoteError) in try FileSource(path: path) },
+                                                 samples: 1000, ranges: 4)
+        #expect(split == whole)
+        #expect(split.ranges == 1)
+    }
+
+    /// Short files, formats without exact starts, and one range: one pass.
+    @Test func shortFilesAndVorbisAnalyseInOnePass() throws {
+        for kind in [Fixtures.Kind.opus, .mp3, .vorbis] {
+            let path = try Fixtures.path(kind)
+            #expect(try Decoders.ranges(of: try FileSource(path: path), count: 4, minimumSeconds: 1) == nil || kind != .vorbis)
+            let split = try WaveformAnalysis.analyse(opening: { () throws(VoiceNoteError) in try FileSource(path: path) },
+                                                     samples: 100, ranges: 4)
+            #expect(split == (try WaveformAnalysis.analyse(try FileSource(path: path), samples: 100)), "\(kind)")
+        }
+        #expect(throws: VoiceNoteError.self) {
+            try WaveformAnalysis.analyse(opening: { () throws(VoiceNoteError) in try FileSource(path: "/nonexistent.ogg") },
+                                         samples: 100, ranges: 2)
+        }
+    }
+}
