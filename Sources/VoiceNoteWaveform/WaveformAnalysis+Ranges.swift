@@ -17,22 +17,26 @@ extension WaveformAnalysis {
     /// skipped as damaged, a length that lied, a range that failed to open), the whole file is analysed in one
     /// pass instead, so the result never depends on the split.
     /// - Parameters:
-    ///   - open: gives a source over the file's bytes, positioned anywhere; called once per range, on that range's
-    ///     thread (sources are not shared between threads).
+    ///   - source: the file, read by the calling thread (the first range).
     ///   - samples: values wanted.
-    ///   - ranges: the most threads to use, 1…256; 1 is `analyse(open(), samples:)`.
+    ///   - ranges: the most threads to use, 1…256; 1 is `analyse(source, samples:)`.
+    ///   - open: gives another source over the same bytes, positioned anywhere; called once per further range, on
+    ///     that range's thread (sources are not shared between threads).
     /// - Throws: what `analyse(_:samples:)` throws for the file.
-    public static func analyse(opening open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource,
-                               samples: Int, ranges: Int) throws(VoiceNoteError) -> Result {
+    public static func analyse(_ source: any ByteSource, samples: Int, ranges: Int,
+                               reopening open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) -> Result {
         guard (1...256).contains(ranges) else {
             throw VoiceNoteError(.invalidArgument, "ranges must be 1…256, not \(ranges)")
         }
-        let source = try open()
         guard ranges >= 2, samples > 0, samples <= Waveform.maximumSampleCount,
-              let plan = try Decoders.ranges(of: source, count: ranges, minimumSeconds: minimumRangeSeconds),
-              let values = RangeWork.run(plan, first: source, open: open, samples: samples) else {
+              let plan = try Decoders.ranges(of: source, count: ranges, minimumSeconds: minimumRangeSeconds) else {
             return try analyse(source, samples: samples)
         }
+        guard let values = RangeWork.run(plan, first: source, open: open, samples: samples) else {
+            Log.write(.debug, "waveform of \(source.name): a range did not line up; analysed in one pass")
+            return try analyse(source, samples: samples)
+        }
+        Log.write(.debug, "waveform of \(source.name): \(plan.count) ranges decoded in parallel")
         return Result(values: values, duration: Double(plan.frameCount) / Double(plan.outputRate), ranges: plan.count)
     }
 }

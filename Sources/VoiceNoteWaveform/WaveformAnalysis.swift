@@ -11,7 +11,7 @@ public enum WaveformAnalysis {
         public var values: [Float]
         /// The decoded audio's length in seconds.
         public var duration: Double
-        /// How many ranges of the file were decoded in parallel for it (`analyse(opening:samples:ranges:)`); 1 for
+        /// How many ranges of the file were decoded in parallel for it (`analyse(_:samples:ranges:reopening:)`); 1 for
         /// one pass.
         public var ranges: Int
 

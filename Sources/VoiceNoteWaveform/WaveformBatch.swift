@@ -10,6 +10,10 @@ import VoiceNoteSources
 /// fewer than `window` places past the next result to hand back, so at most `window` results are held however many
 /// notes are added and however slowly results are taken: memory is bounded by the window, not the batch.
 ///
+/// A long local file started while other workers have nothing to start is split into ranges decoded on as many
+/// threads as there are idle workers (`WaveformAnalysis.analyse(_:samples:ranges:reopening:)`), so a batch of one
+/// long note uses the machine too; while notes wait, each worker takes its own.
+///
 /// Any thread may add and take; results come out in input order, one per note. Closing the batch, or letting the
 /// last reference to it go, stops the workers.
 public final class WaveformBatch: Sendable {
@@ -95,6 +99,8 @@ private final class WaveformPool: @unchecked Sendable {
     private var nextIndex = 0
     private var inputEnded = false
     private var closed = false
+    /// Workers analysing a note now.
+    private var busy = 0
     /// The source each worker reads now, so that `close` can cancel a read waiting on the network.
     private var reading: [Int: any ByteSource] = [:]
     private var workers: [LibraryThread] = []
@@ -182,7 +188,7 @@ private final class WaveformPool: @unchecked Sendable {
     /// A worker: takes the next note inside the window, analyses it, files its result; ends when closed or when
     /// the input ended and every note was started.
     private func work(as worker: Int) {
-        while let (index, location) = take() {
+        while let (index, location, ranges) = take() {
             let outcome: Swift.Result<WaveformAnalysis.Result, VoiceNoteError>
             do throws(VoiceNoteError) {
                 let source = try open(location)
@@ -193,21 +199,30 @@ private final class WaveformPool: @unchecked Sendable {
                 }
                 guard kept else { return }
                 defer { monitor.locked { _ = reading.removeValue(forKey: worker) } }
-                outcome = .success(try WaveformAnalysis.analyse(source, samples: samples))
+                let open = self.open
+                outcome = .success(try WaveformAnalysis.analyse(
+                    source, samples: samples, ranges: Self.isLocal(location, source) ? ranges : 1,
+                    reopening: { () throws(VoiceNoteError) in try open(location) }))
             } catch {
                 outcome = .failure(error)
             }
             monitor.locked {
+                busy -= 1
                 finished[index] = Item(index: index, location: location, outcome: outcome)
                 monitor.broadcast()
             }
         }
     }
 
-    /// Under no lock: the next note to start, waiting while it is outside the window; nil when there is none to
-    /// come.
-    private func take() -> (Int, String)? {
-        monitor.locked { () -> (Int, String)? in
+    /// Whether a note can be read again for its ranges without the network: a file named by path or file:// URL.
+    private static func isLocal(_ location: String, _ source: any ByteSource) -> Bool {
+        source is FileSource && (!location.contains("://") || location.hasPrefix("file://"))
+    }
+
+    /// Under no lock: the next note to start, waiting while it is outside the window, and the threads it may use
+    /// (itself and the workers idle with nothing queued); nil when there is none to come.
+    private func take() -> (Int, String, Int)? {
+        monitor.locked { () -> (Int, String, Int)? in
             while true {
                 if closed { return nil }
                 if started < added && started < nextIndex + window {
@@ -219,7 +234,9 @@ private final class WaveformPool: @unchecked Sendable {
                         queuedStart = 0
                     }
                     started += 1
-                    return (started - 1, location)
+                    busy += 1
+                    let idle = started == added ? jobs - busy : 0
+                    return (started - 1, location, 1 + idle)
                 }
                 if inputEnded && started == added { return nil }
                 monitor.wait()

@@ -9,7 +9,7 @@ import VoiceNoteCore
 /// are not N (see `finish()`).
 ///
 /// Chunks may be of any size and need not hold whole frames: positions are counted in samples. A file decoded in
-/// ranges on several threads (`WaveformAnalysis.analyse(ranges:...)`) fills one per range, each starting at its
+/// ranges on several threads (`WaveformAnalysis.analyse(_:samples:ranges:reopening:)`) fills one per range, each starting at its
 /// range's first frame, and `combined` adds their integer sums: the same answer as one pass, exactly.
 /// Not thread-safe; one thread feeds it (a value type, so copies are independent).
 public struct WaveformBuckets: Sendable {

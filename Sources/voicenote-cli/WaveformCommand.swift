@@ -25,7 +25,7 @@ struct WaveformCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also read inputs from this file, one path or URL per line ('-': standard input).", valueName: "file"))
     var from: String?
 
-    @Option(name: .shortAndLong, help: "Worker threads for several inputs (default: the CPUs this process may use).")
+    @Option(name: .shortAndLong, help: "Threads (default: the CPUs this process may use): one per input, and a long local file split over those idle.")
     var jobs: Int?
 
     @Option(name: .shortAndLong, help: "Number of values (1…\(Waveform.maximumSampleCount)).")
@@ -63,7 +63,7 @@ struct WaveformCommand: ParsableCommand {
             if failures > 0 { throw ExitCode(1) }
             return
         }
-        let levels = try WaveformAnalysis.waveform(of: openAudio(files[0], http: http), samples: samples)
+        let levels = try singleWaveform(files[0])
         switch format {
         case .json:
             print(encoded(levels).line)
@@ -75,6 +75,17 @@ struct WaveformCommand: ParsableCommand {
         case .png:
             try WaveformRendering.png(levels, width: 700, height: 64, to: output ?? "")
         }
+    }
+
+    /// One input's levels: a local file long enough is split over the threads `-j` allows (read again per range).
+    private func singleWaveform(_ location: String) throws -> [Float] {
+        let source = try openAudio(location, http: http)
+        guard !location.contains("://") || location.hasPrefix("file://") else {
+            return try WaveformAnalysis.waveform(of: source, samples: samples)
+        }
+        let http = self.http
+        return try WaveformAnalysis.analyse(source, samples: samples, ranges: jobs ?? Processors.available,
+                                            reopening: { () throws(VoiceNoteError) in try openAudio(location, http: http) }).values
     }
 
     /// The levels in the chosen wire encoding, as a JSON array: Stream's floats (4 decimals), else the integers.

@@ -3,9 +3,10 @@
  * vn_waveform_file(), a missing file as its result without stopping the batch; the timeout, the end, the refusals
  * (NULL, ranges, a struct too small, adding after the end), and a destroy while workers run. Taking results on two
  * threads at once is the caller's to avoid (one call at a time); adding from one thread while another takes is fine
- * and is done here.
+ * and is done here. A batch of one long note splits it over the idle workers.
  */
 #define _XOPEN_SOURCE 700
+#include <math.h>
 #include "harness.h"
 #include "child.h"
 
@@ -14,8 +15,15 @@ enum { SAMPLES = 50, NOTES = 24 };
 static char directory[256];
 static char note[300];
 static char missing[320];
+static char long_directory[300];
+static char long_note[340];
 
-static int make_note(void) { return write_note(directory, 1.0, note, sizeof note); }
+/* A one-second note, and a 45-second one: long enough for four ranges of at least ten seconds. */
+static int make_note(void) {
+    snprintf(long_directory, sizeof long_directory, "%s/long", directory);
+    return write_note(directory, 1.0, note, sizeof note) && mkdir(long_directory, 0700) == 0 &&
+           write_note(long_directory, 45.0, long_note, sizeof long_note);
+}
 
 typedef struct adder {
     vn_waveform_batch *batch;
@@ -100,6 +108,51 @@ static void test_timeout_refusals_and_destroy_while_running(void) {
     vn_waveform_batch_destroy(NULL);
 }
 
+static atomic_int split_lines;
+
+static void count_split_lines(void *user_data, int level, const char *message) {
+    (void)user_data;
+    (void)level;
+    if (strstr(message, "4 ranges decoded in parallel") != NULL && strstr(message, "long/note.ogg") != NULL) {
+        atomic_fetch_add(&split_lines, 1);
+    }
+}
+
+/* A batch of one long note splits it over its idle workers (the library says so at debug level): the values those
+ * ranges give are within 0.001 of the one-pass call; a destroy while the ranges run joins them. */
+static void test_one_long_note_is_split_over_the_idle_workers(void) {
+    float alone[SAMPLES];
+    size_t alone_count = 0;
+    EXPECT_STATUS(VN_OK, vn_waveform_file(long_note, SAMPLES, alone, SAMPLES, &alone_count));
+    atomic_store(&split_lines, 0);
+    EXPECT_STATUS(VN_OK, vn_log_set_handler(count_split_lines, NULL, VN_LOG_DEBUG));
+    vn_waveform_batch *batch = NULL;
+    EXPECT_STATUS(VN_OK, vn_waveform_batch_create(SAMPLES, 4, NULL, &batch));
+    if (batch == NULL) return;
+    EXPECT_STATUS(VN_OK, vn_waveform_batch_add(batch, long_note));
+    EXPECT_STATUS(VN_OK, vn_waveform_batch_end_input(batch));
+    vn_waveform_result result = {.size = sizeof result};
+    int rc = vn_waveform_batch_next(batch, 60000, &result);
+    EXPECT(rc == 1 && result.status == VN_OK && result.count == SAMPLES, "next: %s, %s (%s)", vn_status_name(rc),
+           vn_status_name(result.status), result.message);
+    if (rc == 1 && result.count == SAMPLES) {
+        for (size_t i = 0; i < SAMPLES; i++) {
+            EXPECT(fabsf(result.values[i] - alone[i]) <= 0.001f, "value %zu: %g split, %g in one pass", i,
+                   result.values[i], alone[i]);
+        }
+        EXPECT(result.duration_s > 44.99 && result.duration_s < 45.01, "duration %g", result.duration_s);
+    }
+    vn_waveform_batch_destroy(batch);
+    EXPECT_STATUS(VN_OK, vn_log_set_handler(NULL, NULL, VN_LOG_WARNING));
+    EXPECT(atomic_load(&split_lines) == 1, "%d lines said the note was split in four", atomic_load(&split_lines));
+
+    EXPECT_STATUS(VN_OK, vn_waveform_batch_create(SAMPLES, 4, NULL, &batch));
+    if (batch == NULL) return;
+    EXPECT_STATUS(VN_OK, vn_waveform_batch_add(batch, long_note));
+    EXPECT_STATUS(VN_OK, vn_waveform_batch_end_input(batch));
+    vn_waveform_batch_destroy(batch);  /* the note's ranges may be running: finished and joined */
+}
+
 int main(void) {
     harness_init("waveform_batch");
     if (!temp_directory_create(directory, sizeof directory, "batch")) return 1;
@@ -107,6 +160,7 @@ int main(void) {
     if (!fixture_setup(make_note, directory, "write a tone and encode it with opusenc")) return 1;
     TEST(test_results_in_input_order_while_another_thread_adds);
     TEST(test_timeout_refusals_and_destroy_while_running);
+    TEST(test_one_long_note_is_split_over_the_idle_workers);
     int status = harness_finish();
     temp_directory_remove(directory);
     return status;

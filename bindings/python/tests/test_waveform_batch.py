@@ -9,7 +9,7 @@ import json
 import os
 import subprocess
 from pathlib import Path
-from typing import Iterator, List
+from typing import Dict, Iterator, List
 
 import pytest
 
@@ -155,3 +155,58 @@ def test_a_thousand_notes_in_bounded_memory(cli: Path, media: Media, tmp_path: P
     one = peak_kib(str(note), str(note), "-j", "2")
     thousand = peak_kib("--from", str(listing), "-j", "2")
     assert thousand - one <= 2 * 5 * 1024, f"{thousand} KiB for 1000 notes, {one} KiB for 2"
+
+
+# --- one long note on every core ---------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def long_notes(media: Media, tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Path]:
+    """45 s of speech (the session's sentence nine times, 0.7 s cut off the end) by opusenc and lame (VBR, with its
+    Xing/LAME tag): long enough for four ranges of at least ten seconds."""
+    folder = tmp_path_factory.mktemp("long")
+    wav = folder / "long.wav"
+    subprocess.run(["sox", str(media.files["wav"])] * 1 + [str(media.files["wav"])] * 8 + [str(folder / "joined.wav")],
+                   check=True, timeout=TIMEOUT)
+    seconds = 9 * media.wav_seconds - 0.7
+    subprocess.run(["sox", str(folder / "joined.wav"), str(wav), "trim", "0", f"{seconds:.3f}"], check=True, timeout=TIMEOUT)
+    notes = {"opus": folder / "long.opus", "mp3": folder / "long.mp3"}
+    subprocess.run(["opusenc", "--quiet", "--bitrate", "24", str(wav), str(notes["opus"])], check=True, timeout=TIMEOUT)
+    subprocess.run(["lame", "--quiet", "-V", "5", str(wav), str(notes["mp3"])], check=True, timeout=TIMEOUT)
+    assert seconds >= 4 * 10
+    return notes
+
+
+@pytest.mark.parametrize("kind", ["opus", "mp3"])
+def test_a_batch_of_one_long_note_splits_it_and_gives_the_one_pass_values(kind: str,
+                                                                       long_notes: Dict[str, Path]) -> None:
+    note = str(long_notes[kind])
+    lines: List[str] = []
+    voicenote.set_log_handler(lambda level, line: lines.append(line), voicenote.LOG_DEBUG)
+    try:
+        [split] = voicenote.waveforms([note], samples=100, jobs=4)
+        [alone] = voicenote.waveforms([note], samples=100, jobs=1)
+    finally:
+        voicenote.set_log_handler(None)
+    assert any(line.endswith(": 4 ranges decoded in parallel") and note in line for line in lines), lines
+    assert sum("ranges decoded in parallel" in line for line in lines) == 1  # -j 1 never splits
+    assert split.ok and alone.ok
+    assert alone.values == voicenote.waveform(note, 100)
+    # The buckets holding a cut may differ a little (a decoder restarted 80 ms before it for Opus), never by 0.001.
+    assert split.values == pytest.approx(alone.values, abs=0.001, rel=0)
+    assert split.duration == alone.duration
+
+
+def test_the_cli_gives_a_long_note_the_same_values_on_one_core_and_four(cli: Path,
+                                                                        long_notes: Dict[str, Path]) -> None:
+    notes = [str(long_notes["opus"]), str(long_notes["mp3"])]
+    for note in notes:
+        one = run_cli(cli, note, "-j", "1")
+        four = run_cli(cli, note, "-j", "4")
+        assert one.returncode == 0 and four.returncode == 0, one.stderr + four.stderr
+        assert len(json.loads(one.stdout)) == 100
+        assert json.loads(four.stdout) == pytest.approx(json.loads(one.stdout), abs=0.001, rel=0)
+    both = run_cli(cli, *notes, "-j", "4")  # as a batch: the last note taken may use the idle workers
+    for line, note in zip(both.stdout.splitlines(), notes):
+        assert json.loads(line)["values"] == pytest.approx(json.loads(run_cli(cli, note, "-j", "1").stdout),
+                                                           abs=0.001, rel=0)
+    assert len(both.stdout.splitlines()) == len(notes)
