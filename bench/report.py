@@ -3,6 +3,7 @@ renders its own table)."""
 from sections.batch import batch_markdown
 from sections.convert import convert_markdown
 from sections.hostile import hostile_markdown
+from sections.long import long_markdown
 from sections.player import player_markdown
 from sections.recorder_cpu import recorder_cpu_markdown
 from sections.recorder_latency import recorder_latency_markdown
@@ -19,8 +20,9 @@ def report_markdown(report: dict) -> str:
     text = (f"`make bench`: {info['cpus']} CPUs ({info['cpu']}), load {load} at start / end, "
             f"{report['seconds']:.0f} s{' (--quick)' if report['quick'] else ''}, {report['date']}, tree "
             f"{info.get('git')}; sections run: {', '.join(report['sections_run'])}.\n")
-    renderers = (("waveform", waveform_markdown), ("batch", batch_markdown), ("recorder_cpu", recorder_cpu_markdown),
-                 ("recorder_latency", recorder_latency_markdown), ("hostile_input", hostile_markdown),
+    renderers = (("waveform", waveform_markdown), ("batch", batch_markdown), ("long", long_markdown),
+                 ("recorder_cpu", recorder_cpu_markdown), ("recorder_latency", recorder_latency_markdown),
+                 ("hostile_input", hostile_markdown),
                  ("player", player_markdown), ("remote", remote_markdown), ("upload", upload_markdown),
                  ("convert", convert_markdown), ("library_size", library_size_markdown))
     for key, render in renderers:

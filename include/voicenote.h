@@ -870,6 +870,13 @@ typedef struct vn_waveform_result {
  * pool, not by the batch's length. One process and one pool for thousands of notes: a backend's alternative to a
  * process per file (`voicenote waveform FILE… -j N` is this).
  *
+ * A long local file (at least 20 s of Opus, MP3, AAC, FLAC or PCM) that a worker starts while other workers have
+ * nothing to start is split into ranges of at least 10 s decoded on as many threads as there are idle workers, so a
+ * batch of one long note uses the machine too. Its values equal the one-pass vn_waveform_file()'s within 0.001 (the
+ * buckets holding a cut, where a decoder restarted before it converges; AAC's random noise substitution everywhere);
+ * a file whose ranges cannot line up exactly (a damaged packet) is analysed in one pass. A #VN_LOG_DEBUG line says
+ * which happened.
+ *
  * \param samples values per waveform, 1…#VN_WAVEFORM_MAX_SAMPLES.
  * \param jobs worker threads, 1…256; 0 for the CPUs this process may use (its `sched_getaffinity` mask).
  * \param http how URLs are fetched (copied), or NULL for the defaults.

@@ -84,7 +84,7 @@ struct WaveformCommand: ParsableCommand {
             return try WaveformAnalysis.waveform(of: source, samples: samples)
         }
         let http = self.http
-        return try WaveformAnalysis.analyse(source, samples: samples, ranges: jobs ?? Processors.available,
+        return try WaveformAnalysis.analyse(source, samples: samples, ranges: min(256, jobs ?? Processors.available),
                                             reopening: { () throws(VoiceNoteError) in try openAudio(location, http: http) }).values
     }
 

@@ -33,3 +33,6 @@ BUDGET_BATCH_VS_PROCESS_PER_FILE = 5.0        # docs/performance.md: ≥ 5x the 
 BUDGET_BATCH_MEMORY_PER_WORKER_MIB = 5        # docs/performance.md: peak RSS ≤ 5 MiB per worker over the baseline
                                               # whatever the batch's length, read as the 1000-note batch against a
                                               # 2-note batch with the same -j
+# Long file waveform (bench/sections/long.py: the 600 s note, `voicenote waveform F -j CORES`, split over threads)
+BUDGET_LONG_VS_FLOOR = 0.65                   # docs/performance.md: the 600 s Opus note on every core ≤ 0.65x the C
+                                              # floor's wall time (one process, one pass) on 2 cores

@@ -4,22 +4,30 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 
 from common.errors import BenchError
 
 
-def run_once(cmd: list, label: str, keep_stdout: bool = False, env: dict = None) -> dict:
+def run_once(cmd: list, label: str, keep_stdout: bool = False, env: dict = None, timeout: float = None) -> dict:
     """Runs cmd once (stdin /dev/null, stdout /dev/null unless kept, stderr kept; `env` or ours): wall s, CPU s
-    (user + sys of every thread, and of the children it reaped: a shell's pipeline), peak KiB, stderr (and stdout)."""
+    (user + sys of every thread, and of the children it reaped: a shell's pipeline), peak KiB, stderr (and stdout).
+    With `timeout` (s), a run still going then is killed (by its pid) and is a BenchError."""
     with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as out:
         start = time.perf_counter()
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out if keep_stdout else subprocess.DEVNULL,
                                 stderr=err, env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
+        if timeout is None:
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.perf_counter() - start
+        else:
+            wall, status, usage = wait_bounded(proc.pid, start, timeout)
+            if status is None:
+                raise BenchError(f"{label} did not end within {timeout:g} s and was killed: {shlex.join(cmd)}")
         proc.returncode = os.waitstatus_to_exitcode(status)
         err.seek(0)
         stderr = err.read().decode(errors="replace")
@@ -34,9 +42,35 @@ def run_once(cmd: list, label: str, keep_stdout: bool = False, env: dict = None)
     return result
 
 
-def capture(cmd: list, label: str) -> str:
-    """Runs cmd once and returns its stdout; a failure is a BenchError."""
-    proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+def wait_bounded(pid: int, start: float, timeout: float) -> tuple:
+    """Waits for child `pid` (started at perf_counter `start`), killing it with SIGKILL if it still runs after
+    `timeout` s: (wall s, wait status, rusage), the status None when it was killed. It is waited for without being
+    reaped first (waitid WNOWAIT), so the timer can only ever signal this child, never a process given its pid."""
+    expired = threading.Event()
+
+    def expire():
+        expired.set()
+        os.kill(pid, signal.SIGKILL)
+
+    timer = threading.Timer(timeout, expire)
+    timer.start()
+    try:
+        os.waitid(os.P_PID, pid, os.WEXITED | os.WNOWAIT)
+        wall = time.perf_counter() - start
+    finally:
+        timer.cancel()
+        timer.join()
+    _, status, usage = os.wait4(pid, 0)
+    return wall, None if expired.is_set() else status, usage
+
+
+def capture(cmd: list, label: str, timeout: float = None) -> str:
+    """Runs cmd once and returns its stdout; a failure (or, with `timeout` s, a run still going then: killed) is a
+    BenchError."""
+    try:
+        proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise BenchError(f"{label} did not end within {timeout:g} s and was killed: {shlex.join(cmd)}")
     if proc.returncode != 0:
         raise BenchError(f"{label} failed with exit status {proc.returncode}: {shlex.join(cmd)}\n{proc.stderr}")
     return proc.stdout

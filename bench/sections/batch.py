@@ -74,11 +74,12 @@ def cpus() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def build_floor(work: pathlib.Path) -> pathlib.Path:
-    """bench/floor_waveform.c built into WORK/batch, as the waveform section builds it."""
+def build_floor(folder: pathlib.Path) -> pathlib.Path:
+    """bench/floor_waveform.c built into `folder` (WORK/batch; the long section's WORK/long), as the waveform section
+    builds it."""
     cc = shlex.split(os.environ.get("CC", "cc"))
     flags = shlex.split(capture(["pkg-config", "--cflags", "--libs", "ogg", "opus"], "pkg-config ogg opus"))
-    floor = work / "batch" / "floor_waveform"
+    floor = folder / "floor_waveform"
     capture(cc + ["-O2", "-o", str(floor), str(HERE / "floor_waveform.c")] + flags + ["-lm"],
             "building the C floor")
     return floor
@@ -255,7 +256,7 @@ def batch_section(build: pathlib.Path, work: pathlib.Path, runs: int, per_file_n
     corpus = make_corpus(work)
     folder = work / "batch"
     folder.mkdir(parents=True, exist_ok=True)
-    floor = build_floor(work)
+    floor = build_floor(folder)
     cli = snapshot_cli(build, folder)
     notes = make_notes(corpus, folder)
     jobs = cpus()

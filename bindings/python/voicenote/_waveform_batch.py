@@ -50,6 +50,10 @@ def waveforms(locations: Iterable[Location], samples: int = DEFAULT_SAMPLES, job
     A note that fails (missing, not audio, a URL that answers 404) gives its error in its result and the batch goes
     on. Stopping the iteration early (``break``, an exception, the generator collected) stops the workers.
 
+    A long local file (20 s or more of Opus, MP3, AAC, FLAC or PCM) started while other workers have nothing to start
+    is split into ranges decoded on the idle workers' threads, so ``next(waveforms([path]))`` computes one long note
+    on every core; its values equal :func:`waveform`'s within 0.001 (docs/waveform.md, "One long file on every core").
+
     Args:
         locations: paths (``str`` or ``os.PathLike``) and http(s) URLs (through the media cache).
         samples: values per waveform, 1…:data:`MAX_SAMPLES`.
