@@ -2,6 +2,7 @@
 renders its own table)."""
 from sections.batch import batch_markdown
 from sections.convert import convert_markdown
+from sections.dask import dask_markdown
 from sections.hostile import hostile_markdown
 from sections.long import long_markdown
 from sections.player import player_markdown
@@ -21,6 +22,7 @@ def report_markdown(report: dict) -> str:
             f"{report['seconds']:.0f} s{' (--quick)' if report['quick'] else ''}, {report['date']}, tree "
             f"{info.get('git')}; sections run: {', '.join(report['sections_run'])}.\n")
     renderers = (("waveform", waveform_markdown), ("batch", batch_markdown), ("long", long_markdown),
+                 ("dask", dask_markdown),
                  ("recorder_cpu", recorder_cpu_markdown), ("recorder_latency", recorder_latency_markdown),
                  ("hostile_input", hostile_markdown),
                  ("player", player_markdown), ("remote", remote_markdown), ("upload", upload_markdown),

@@ -10,10 +10,11 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections convert [--quick]       only voicenote convert at 2x against ffmpeg atempo + libopus
        bench/run.py --sections batch [--quick]         only the batch waveform of 1000 notes against a process per file
        bench/run.py --sections long [--quick]          only the 600 s note on every core against -j 1 and the floor
+       bench/run.py --sections dask [--quick]          only the Dask example's files/s against the batch in one process
 
 This file is the runner: the options, which sections run, and the report. Sections (budgets: docs/performance.md,
 in bench/common/budgets.py; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, player,
-remote, upload, convert, batch, long, all, recorder), each described in its module's docstring:
+remote, upload, convert, batch, long, dask, all, recorder), each described in its module's docstring:
 - size              bench/sections/size.py: the stripped .so against its budget.
 - waveform          bench/sections/waveform.py (inputs: waveform_inputs.py): our CLI and C call against a C floor
                     and ffprobe, time, memory and values, and libcurl not mapped.
@@ -35,6 +36,10 @@ remote, upload, convert, batch, long, all, recorder), each described in its modu
 - long              bench/sections/long.py: the 600 s note's waveform in one `voicenote waveform F -j CORES` process
                     (the file split over threads) against `-j 1` and the C floor (Opus), and as MP3 and AAC against
                     `-j 1`; the values validated.
+- dask              bench/sections/dask.py: the batch's 1000 notes through bindings/python/examples/dask_waveforms.py
+                    on a LocalCluster of CORES worker processes against the same batch in one `voicenote waveform
+                    --from LIST -j CORES` process, in files per second (the example's process start to exit, and its
+                    own timing), no budget; its output validated against the batch's.
 The player and remote sections share bench/sections/player_inputs.py; every section uses the helpers of
 bench/common/ (running and timing children, medians, peak memory, the PulseAudio and nginx servers, the
 tables' number formats, latest.json).
@@ -44,7 +49,8 @@ Exit status 0 when everything ran, budget misses included (the bench reports, it
 failed to run (a missing tool, a build or a command that failed, an upload the server did not store intact), or
 when a warm-cache run reached the server, or a converted note was not the job done (its length, codec, bitrate,
 pitch or content off), or the batch's output was not one line per note in input order with values equal to the C
-floor's, or the long file's values on every core were not those of -j 1 (and the floor's).
+floor's, or the long file's values on every core were not those of -j 1 (and the floor's), or the Dask example's
+output was not one line per note with the one-process batch's values.
 """
 import argparse
 import os
@@ -64,6 +70,7 @@ from report import report_markdown
 from sections import upload
 from sections.batch import BATCH_RUNS, PER_FILE_NOTES, QUICK_BATCH_RUNS, QUICK_PER_FILE_NOTES, batch_section
 from sections.convert import CONVERT_RUNS, QUICK_CONVERT_RUNS, convert_section
+from sections.dask import DASK_RUNS, QUICK_DASK_RUNS, dask_section
 from sections.hostile import HOSTILE_RUNS, QUICK_HOSTILE_RUNS, hostile_section
 from sections.long import LONG_RUNS, QUICK_LONG_RUNS, long_section
 from sections.player import player_section
@@ -80,13 +87,13 @@ from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "convert", "batch", "long")
+            "convert", "batch", "long", "dask")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
                 "remote": "remote", "upload": "upload", "convert": "convert", "batch": "batch",
-                "long": "long"}
+                "long": "long", "dask": "dask"}
 
 
 def parse_sections(text: str) -> list:
@@ -120,14 +127,14 @@ def main() -> int:
                              f"{QUICK_PLAYER_LATENCY_COUNTS}, remote {QUICK_REMOTE_COUNTS}, upload "
                              f"{upload.QUICK_COUNTS}, convert {QUICK_CONVERT_RUNS}, batch {QUICK_BATCH_RUNS} "
                              f"(its per-file loops over {QUICK_PER_FILE_NOTES} files instead of {PER_FILE_NOTES}), "
-                             f"long {QUICK_LONG_RUNS}")
+                             f"long {QUICK_LONG_RUNS}, dask {QUICK_DASK_RUNS}")
     parser.add_argument("--runs", type=int, help="turns of every section: waveform at every length (default: "
                         f"{RUNS}), recorder CPU (default {RECORDER_RUNS}), begin processes and stop takes (default "
                         f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}), play-latency "
                         f"processes (default {PLAYER_LATENCY_COUNTS['turns']}), remote turns (default "
                         f"{REMOTE_COUNTS['turns']}), upload turns (default {upload.COUNTS['turns']}), convert "
-                        f"turns (default {CONVERT_RUNS}), batch turns (default {BATCH_RUNS}) and long turns (default "
-                        f"{LONG_RUNS})")
+                        f"turns (default {CONVERT_RUNS}), batch turns (default {BATCH_RUNS}), long turns (default "
+                        f"{LONG_RUNS}) and dask turns (default {DASK_RUNS})")
     parser.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="waveform: subset of 5,60,600")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -147,6 +154,7 @@ def main() -> int:
     batch_runs = QUICK_BATCH_RUNS if args.quick else BATCH_RUNS
     batch_per_file = QUICK_PER_FILE_NOTES if args.quick else PER_FILE_NOTES
     long_runs = QUICK_LONG_RUNS if args.quick else LONG_RUNS
+    dask_runs = QUICK_DASK_RUNS if args.quick else DASK_RUNS
     if args.runs:
         if args.runs < 1:
             parser.error("--runs must be at least 1")
@@ -160,6 +168,7 @@ def main() -> int:
         convert_runs = args.runs
         batch_runs = args.runs
         long_runs = args.runs
+        dask_runs = args.runs
     lengths = [int(text) for text in args.lengths.split(",") if text]
     if not lengths or any(length not in LENGTHS for length in lengths):
         parser.error(f"--lengths takes a subset of {','.join(map(str, LENGTHS))}")
@@ -197,6 +206,8 @@ def main() -> int:
             measured["batch"] = batch_section(build, work, batch_runs, batch_per_file)
         if "long" in sections:
             measured["long"] = long_section(build, work, long_runs)
+        if "dask" in sections:
+            measured["dask"] = dask_section(build, work, dask_runs)
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

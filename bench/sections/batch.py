@@ -136,6 +136,49 @@ def write_list(path: pathlib.Path, notes: list) -> pathlib.Path:
     return path
 
 
+def batch_inputs(build: pathlib.Path, work: pathlib.Path) -> dict:
+    """WORK/batch with its copy of the CLI (taken once per section), the 1000 notes and their list: what the batch and
+    dask sections measure."""
+    require_tools(["espeak-ng", "sox", "soxi", "opusenc"])
+    corpus = make_corpus(work)
+    folder = work / "batch"
+    folder.mkdir(parents=True, exist_ok=True)
+    cli = snapshot_cli(build, folder)
+    notes = make_notes(corpus, folder)
+    return {"folder": folder, "cli": cli, "notes": notes,
+            "listed": write_list(folder / f"list_{BATCH_NOTES}.txt", notes)}
+
+
+def ours_command(cli: pathlib.Path, listed: pathlib.Path, jobs: int) -> list:
+    """Ours: one `voicenote waveform --from LIST -j JOBS --samples 100` process."""
+    return [str(cli), "waveform", "--from", str(listed), "-j", str(jobs), "--samples", str(WAVEFORM_SAMPLES)]
+
+
+def output_values(text: str, notes: list) -> list:
+    """The values of ours' output, each line checked: JSON, one per note in input order (its path), no error, a 5 s
+    duration and 100 values."""
+    lines = text.splitlines()
+    if len(lines) != len(notes):
+        raise BenchError(f"ours printed {len(lines)} lines for {len(notes)} notes")
+    values = []
+    for index, (line, note) in enumerate(zip(lines, notes)):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            raise BenchError(f"ours, line {index + 1}: not JSON: {line[:200]}")
+        if "error" in record:
+            raise BenchError(f"ours, line {index + 1}: an error for {note}: {record['error']}")
+        if record.get("path") != str(note):
+            raise BenchError(f"ours, line {index + 1}: path {record.get('path')}, not {note} (input order)")
+        if abs(float(record.get("duration", -1)) - NOTE_SECONDS) > DURATION_TOLERANCE_S:
+            raise BenchError(f"ours, line {index + 1}: duration {record.get('duration')}, not {NOTE_SECONDS} s")
+        got = record.get("values") or []
+        if len(got) != WAVEFORM_SAMPLES:
+            raise BenchError(f"ours, line {index + 1}: {len(got)} values, not {WAVEFORM_SAMPLES}")
+        values.append(got)
+    return values
+
+
 def spawn(cmd: list) -> int:
     """posix_spawn with stdin, stdout and stderr on /dev/null; the pid."""
     actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
@@ -183,25 +226,9 @@ def validate(commands: dict, notes: list, floor: pathlib.Path, cli: pathlib.Path
     """One untimed run of ours, its output read: one line per note in input order, no error, the values of every
     copy the same and equal to the floor's and the per-file CLI's."""
     started = time.perf_counter()
-    text = capture(commands["ours"], "ours (validation run)")
-    lines = text.splitlines()
-    if len(lines) != len(notes):
-        raise BenchError(f"ours printed {len(lines)} lines for {len(notes)} notes")
+    per_note = output_values(capture(commands["ours"], "ours (validation run)"), notes)
     values = {}
-    for index, (line, note) in enumerate(zip(lines, notes)):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            raise BenchError(f"ours, line {index + 1}: not JSON: {line[:200]}")
-        if "error" in record:
-            raise BenchError(f"ours, line {index + 1}: an error for {note}: {record['error']}")
-        if record.get("path") != str(note):
-            raise BenchError(f"ours, line {index + 1}: path {record.get('path')}, not {note} (input order)")
-        if abs(float(record.get("duration", -1)) - NOTE_SECONDS) > DURATION_TOLERANCE_S:
-            raise BenchError(f"ours, line {index + 1}: duration {record.get('duration')}, not {NOTE_SECONDS} s")
-        got = record.get("values") or []
-        if len(got) != WAVEFORM_SAMPLES:
-            raise BenchError(f"ours, line {index + 1}: {len(got)} values, not {WAVEFORM_SAMPLES}")
+    for index, got in enumerate(per_note):
         k = index % DISTINCT_NOTES
         if k in values and values[k] != got:
             raise BenchError(f"ours, line {index + 1}: values differ from the first copy of distinct note {k}")
@@ -219,7 +246,7 @@ def validate(commands: dict, notes: list, floor: pathlib.Path, cli: pathlib.Path
     if worst_floor > VALUE_TOLERANCE or worst_cli > VALUE_TOLERANCE:
         raise BenchError(f"ours' batch values differ from the C floor's by up to {worst_floor:.4g} and from the "
                          f"per-file CLI's by up to {worst_cli:.4g} (tolerance {VALUE_TOLERANCE:g})")
-    return {"lines": len(lines), "error_lines": 0, "in_input_order": True, "copies_identical": True,
+    return {"lines": len(per_note), "error_lines": 0, "in_input_order": True, "copies_identical": True,
             "max_abs_diff_vs_floor": worst_floor, "max_abs_diff_vs_per_file_cli": worst_cli,
             "seconds": time.perf_counter() - started}
 
@@ -253,20 +280,15 @@ def measure_memory(cli: pathlib.Path, folder: pathlib.Path, notes: list, jobs: i
 def batch_section(build: pathlib.Path, work: pathlib.Path, runs: int, per_file_notes: int) -> dict:
     """docs/performance.md batch: 1000 five-second notes, ours in one process against a process per file."""
     require_tools(["espeak-ng", "sox", "soxi", "opusenc", "pkg-config", os.environ.get("CC", "cc")])
-    corpus = make_corpus(work)
-    folder = work / "batch"
-    folder.mkdir(parents=True, exist_ok=True)
+    inputs = batch_inputs(build, work)
+    folder, cli, notes, listed = inputs["folder"], inputs["cli"], inputs["notes"], inputs["listed"]
     floor = build_floor(folder)
-    cli = snapshot_cli(build, folder)
-    notes = make_notes(corpus, folder)
     jobs = cpus()
     names = labels(jobs)
-    listed = write_list(folder / f"list_{BATCH_NOTES}.txt", notes)
     per_file_notes = min(per_file_notes, BATCH_NOTES)
     sample = notes[:per_file_notes]
     commands = {
-        "ours": [str(cli["path"]), "waveform", "--from", str(listed), "-j", str(jobs), "--samples",
-                 str(WAVEFORM_SAMPLES)],
+        "ours": ours_command(cli["path"], listed, jobs),
         "ours_j1": [str(cli["path"]), "waveform", "--from", str(listed), "-j", "1", "--samples",
                     str(WAVEFORM_SAMPLES)],
         "per_file": [str(cli["path"]), "waveform", "FILE", "--samples", str(WAVEFORM_SAMPLES)],

@@ -1,0 +1,186 @@
+/*
+ * core.cpp: the C++ layer's foundations — every status maps to voicenote::error (code, name, detail, errc), a real
+ * failing call carries the library's message, handles and subscriptions are move-only and end once, a subscription
+ * may be destroyed inside its own callback, destroying the object ends its subscriptions, events reach the host's
+ * thread through an event_loop, and the log hook's handler is replaced safely.
+ */
+#include "harness.hpp"
+
+#include <optional>
+#include <type_traits>
+
+using namespace std::chrono_literals;
+
+static_assert(!std::is_copy_constructible_v<voicenote::event_loop>, "handles are move-only");
+static_assert(!std::is_copy_assignable_v<voicenote::test_source>, "handles are move-only");
+static_assert(std::is_nothrow_move_constructible_v<voicenote::event_loop>, "moves never throw");
+static_assert(std::is_nothrow_move_assignable_v<voicenote::subscription>, "moves never throw");
+static_assert(!std::is_copy_constructible_v<voicenote::subscription>, "subscriptions are move-only");
+static_assert(std::is_base_of_v<std::system_error, voicenote::error>, "errors are system_errors");
+
+static void test_every_status_maps_to_an_error() {
+    for (int status = VN_E_INVALID_ARG; status >= VN_E_INTERNAL; status--) {
+        try {
+            voicenote::detail::check(status);
+            EXPECT(false, "status " << status << " did not throw");
+        } catch (const voicenote::error &e) {
+            EXPECT(e.status() == status, e.status());
+            EXPECT(e.code() == static_cast<voicenote::errc>(status), e.code().message());
+            EXPECT(e.code().category() == voicenote::category(), e.code().category().name());
+            EXPECT(std::string(e.name()) == vn_status_name(status), e.name());
+            EXPECT(e.code().message() == vn_strerror(status), e.code().message());
+        }
+    }
+    EXPECT(voicenote::detail::check(VN_OK) == VN_OK, "VN_OK is not a failure");
+    std::error_code code = voicenote::errc::not_found;
+    EXPECT(code.value() == VN_E_NOT_FOUND && std::string(code.category().name()) == "voicenote", code.value());
+}
+
+static void test_a_failing_call_carries_the_library_message() {
+    voicenote::event_loop loop;
+    voicenote::event_loop moved = std::move(loop);
+    try {
+        (void)loop.fd();  // NOLINT: the moved-from loop holds nothing: the C call gets NULL
+        EXPECT(false, "fd() of a moved-from loop did not throw");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::misuse, e.name());
+        EXPECT(!e.detail().empty() && std::string(e.what()).find(e.detail()) != std::string::npos, e.what());
+    }
+    EXPECT(moved.fd() >= 0, "the moved-to loop works");
+    try {
+        voicenote::test_source source(moved);
+        source.emit(16777217);  // one past the limit
+        EXPECT(false, "emit beyond the limit did not throw");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
+    }
+}
+
+static void test_events_reach_the_host_thread_through_the_loop() {
+    voicenote::event_loop loop;
+    voicenote::test_source source(loop);
+    std::vector<std::uint64_t> sequences;
+    std::thread::id host = std::this_thread::get_id();
+    bool elsewhere = false;
+    auto subscription = source.subscribe([&](const voicenote::test_event &event) {
+        sequences.push_back(event.sequence);
+        elsewhere = elsewhere || std::this_thread::get_id() != host;
+    });
+    source.start(20, 100us);
+    auto deadline = std::chrono::steady_clock::now() + 30s;
+    while (sequences.size() < 20 && std::chrono::steady_clock::now() < deadline) {
+        if (loop.wait(1000ms)) loop.dispatch();
+    }
+    EXPECT(sequences.size() == 20, sequences.size());
+    for (std::size_t i = 0; i < sequences.size(); i++) EXPECT(sequences[i] == i + 1, sequences[i]);
+    EXPECT(!elsewhere, "a callback ran off the dispatching thread");
+    EXPECT(source.fired() == 20, source.fired());
+}
+
+/** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
+struct on_destroy {
+    std::function<void()> action;
+    ~on_destroy() {
+        if (action) action();
+    }
+};
+
+static void test_a_subscription_destroyed_inside_its_own_callback() {
+    voicenote::test_source source;
+    harness::waiter waiter;
+    int calls = 0;
+    bool released = false;
+    auto witness = std::make_shared<on_destroy>();
+    witness->action = [&] {
+        { std::lock_guard<std::mutex> lock(waiter.mutex()); released = true; }
+        waiter.notify();
+    };
+    std::optional<voicenote::subscription> self;
+    self = source.subscribe([&, witness](const voicenote::test_event &) {
+        { std::lock_guard<std::mutex> lock(waiter.mutex()); calls++; }
+        self.reset();  // ends it from inside its own callback: no wait, and no later call
+    });
+    witness.reset();
+    source.emit(5);
+    EXPECT(waiter.wait_until([&] { return calls >= 1 && released; }), "calls " << calls << ", released " << released);
+    // Later events go nowhere: a second subscriber's event, delivered after them in order, shows they were handled.
+    source.emit(5);
+    bool marker = false;
+    voicenote::subscription other = source.subscribe([&](const voicenote::test_event &) {
+        { std::lock_guard<std::mutex> lock(waiter.mutex()); marker = true; }
+        waiter.notify();
+    });
+    source.emit(1);
+    EXPECT(waiter.wait_until([&] { return marker; }), "the second subscriber's event did not come");
+    std::lock_guard<std::mutex> lock(waiter.mutex());
+    EXPECT(calls == 1, "the callback ran " << calls << " times");
+}
+
+static void test_destroying_the_object_ends_its_subscriptions() {
+    bool released = false;
+    auto witness = std::make_shared<on_destroy>();
+    witness->action = [&] { released = true; };
+    voicenote::subscription kept;
+    {
+        voicenote::test_source source;
+        kept = source.subscribe([witness](const voicenote::test_event &) {});
+        witness.reset();
+        EXPECT(!released, "the callback is held while subscribed");
+    }
+    EXPECT(released, "destroying the source released the callback");
+    kept.reset();  // already ended by the destroy: nothing happens
+    EXPECT(!kept, "reset empties it");
+    voicenote::test_source source;
+    try {
+        (void)source.subscribe(nullptr);
+        EXPECT(false, "an empty callback was taken");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
+    }
+}
+
+static void test_the_log_handler_is_replaced_safely() {
+    std::atomic<int> lines{0};
+    std::atomic<int> refused{0};
+    voicenote::set_log_handler([&](voicenote::log_level, std::string_view line) {
+        if (!line.empty()) lines++;
+        try {
+            voicenote::set_log_handler(nullptr);
+        } catch (const voicenote::error &e) {
+            if (e.code() == voicenote::errc::misuse) refused++;
+        }
+    }, voicenote::log_level::debug);
+    // A batch of one long note splits it over its idle workers and says so at debug level.
+    harness::temp_directory directory("log");
+    std::string note = directory / "long.ogg";
+    REQUIRE(harness::write_note(directory, 25.0, note), "opusenc failed");
+    auto split = [&] {
+        vn_waveform_batch *batch = nullptr;
+        voicenote::detail::check(vn_waveform_batch_create(10, 2, nullptr, &batch));
+        vn_waveform_batch_add(batch, note.c_str());
+        vn_waveform_batch_end_input(batch);
+        vn_waveform_result result{};
+        result.size = sizeof result;
+        int taken = vn_waveform_batch_next(batch, 30000, &result);
+        vn_waveform_batch_destroy(batch);
+        return taken;
+    };
+    EXPECT(split() == 1, "no result");
+    voicenote::set_log_handler(nullptr);
+    EXPECT(lines > 0, "no line was logged");
+    EXPECT(refused == lines, refused << " of " << lines << " calls refused set_log_handler inside the handler");
+    int after = lines;
+    EXPECT(split() == 1, "no result");
+    EXPECT(lines == after, "the removed handler ran");
+}
+
+int main() {
+    harness::name() = "core";
+    TEST(test_every_status_maps_to_an_error);
+    TEST(test_a_failing_call_carries_the_library_message);
+    TEST(test_events_reach_the_host_thread_through_the_loop);
+    TEST(test_a_subscription_destroyed_inside_its_own_callback);
+    TEST(test_destroying_the_object_ends_its_subscriptions);
+    TEST(test_the_log_handler_is_replaced_safely);
+    return harness::finish();
+}

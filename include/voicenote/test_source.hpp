@@ -1,0 +1,60 @@
+/*
+ * voicenote/test_source.hpp: the test event source (part of voicenote.hpp). Not for applications: it fires
+ * numbered events from a library thread so a host can test its integration with the subscription contract and
+ * its event loop before any audio is involved.
+ */
+#ifndef VOICENOTE_TEST_SOURCE_HPP
+#define VOICENOTE_TEST_SOURCE_HPP
+
+#include "core.hpp"
+
+namespace voicenote {
+
+/** One event of a `test_source`. */
+struct test_event {
+    /** 1 for the source's first event, then 2, 3, ... with no gaps. */
+    std::uint64_t sequence = 0;
+    /** Whether the source's own thread fired it (else `emit`). */
+    bool from_library_thread = false;
+};
+
+/** A test event source (vn_test_source_*). Move-only; destroying it ends its subscriptions. */
+class test_source {
+public:
+    /** A source delivering on the library's event thread. */
+    test_source() : source_(detail::make_handle<vn_test_source, vn_test_source_destroy>(vn_test_source_create, nullptr)) {}
+    /** A source delivering through `loop` (its callbacks run in `loop.dispatch()`). */
+    explicit test_source(event_loop &loop)
+        : source_(detail::make_handle<vn_test_source, vn_test_source_destroy>(vn_test_source_create, loop.get())) {}
+
+    /** Calls `callback` for each event from now on; the subscription ends when the returned object is destroyed. */
+    subscription subscribe(std::function<void(const test_event &)> callback) {
+        return detail::subscribe(vn_test_source_subscribe, source_.get(), std::move(callback), &convert);
+    }
+    /** Starts the source's thread: `count` events (0: until stopped), one every `interval`. */
+    void start(std::uint64_t count, std::chrono::microseconds interval) {
+        auto micros = interval.count();
+        if (micros < 0 || micros > 0xffffffffLL) throw error(VN_E_INVALID_ARG, "the interval must be 0…4294967295 µs");
+        detail::check(vn_test_source_start(source_.get(), count, static_cast<std::uint32_t>(micros)));
+    }
+    /** Stops the source's thread and waits for it. */
+    void stop() { detail::check(vn_test_source_stop(source_.get())); }
+    /** Fires `count` events from the calling thread (queued, never run here). */
+    void emit(std::uint64_t count) { detail::check(vn_test_source_emit(source_.get(), count)); }
+    /** How many events the source has fired. */
+    std::uint64_t fired() const {
+        std::uint64_t count = 0;
+        detail::check(vn_test_source_fired(source_.get(), &count));
+        return count;
+    }
+    /** The C source, still owned. */
+    vn_test_source *get() const noexcept { return source_.get(); }
+
+private:
+    static test_event convert(const vn_test_event &event) { return {event.sequence, event.from_library_thread != 0}; }
+    detail::handle<vn_test_source, vn_test_source_destroy> source_;
+};
+
+}  // namespace voicenote
+
+#endif /* VOICENOTE_TEST_SOURCE_HPP */
