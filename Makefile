@@ -23,7 +23,7 @@ DEBIAN_PACKAGES := \
 	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
-	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel
+	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest wheel distributed
 
@@ -31,7 +31,7 @@ SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/vo
 	-Xlinker -soname=libvoicenote.so.$(MAJOR)
 
 
-.PHONY: all deps build so cli tsan-so test test-self-contained test-swift test-abi test-c test-python test-install test-tsan \
+.PHONY: all deps build so cli tsan-so test test-self-contained test-swift test-abi test-c test-cpp test-python test-install test-tsan \
 	test-asan test-fuzz install wheel deb run bench fuzz docs clean
 
 all: build
@@ -66,7 +66,7 @@ tsan-so:
 # Every suite, in this order; each stage's time is printed, so a slow CI run shows where its time went. The Swift
 # tests run under AddressSanitizer (all of them) and ThreadSanitizer (the threaded ones), not a third time plain:
 # `make test-swift` runs them plain for a quick local check.
-TEST_STAGES := test-self-contained build test-abi docs test-c test-python test-install test-tsan test-asan test-fuzz
+TEST_STAGES := test-self-contained build test-abi docs test-c test-cpp test-python test-install test-tsan test-asan test-fuzz
 
 test: deps
 	@for stage in $(TEST_STAGES); do \
@@ -93,6 +93,11 @@ test-abi: build
 
 test-c: build
 	$(MAKE) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
+
+# The C++ layer's tests built with g++ (-std=c++17 -Wall -Wextra -pedantic -Werror) and run; test-tsan builds and
+# runs them again with the toolchain's clang++ under ThreadSanitizer, with the same warnings as errors.
+test-cpp: build
+	$(MAKE) -j$(shell nproc) -C bindings/cpp/tests run CXXS=g++ LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
 test-python: build
 	VOICENOTE_CLI=$(BUILD)/bin/voicenote VOICENOTE_LIBRARY=$(BUILD)/lib/libvoicenote.so $(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
@@ -148,6 +153,7 @@ fuzz:
 
 docs:
 	VN_VERSION=$(VERSION) doxygen docs/Doxyfile
+	VN_VERSION=$(VERSION) doxygen docs/Doxyfile.cpp
 
 clean:
 	rm -rf $(BUILD) .build .build-release .build-tsan .build-asan .build-fuzz .build-test-cache

@@ -19,6 +19,14 @@
 #define VOICENOTE_HPP
 
 #include "voicenote/core.hpp"
+#include "voicenote/sources.hpp"
+#include "voicenote/analysis.hpp"
+#include "voicenote/recorder.hpp"
+#include "voicenote/player.hpp"
+#include "voicenote/queue.hpp"
+#include "voicenote/flow.hpp"
+#include "voicenote/attachments.hpp"
+#include "voicenote/upload.hpp"
 #include "voicenote/test_source.hpp"
 
 #endif /* VOICENOTE_HPP */

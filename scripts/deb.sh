@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Debian packages (README.md), the way Linux users expect to install a C library:
 #   libvoicenote0     the shared library (usr/lib/libvoicenote.so.VERSION and its SONAME link)
-#   libvoicenote-dev  the header, the .so link, pkg-config and CMake files
+#   libvoicenote-dev  the headers (C, and the C++ layer), the .so link, pkg-config and CMake files
 #   voicenote-tools   the `voicenote` command-line tool
 # Usage: scripts/deb.sh BUILD VERSION MAJOR OUTDIR      (called by `make deb`; BUILD holds a `make build`)
 #
@@ -27,7 +27,7 @@ mkdir -p "$out"
 lib=libvoicenote$major
 declare -A files=(
     [$lib]="usr/lib/libvoicenote.so.$version usr/lib/libvoicenote.so.$major"
-    [libvoicenote-dev]="usr/include/voicenote.h usr/lib/libvoicenote.so usr/lib/pkgconfig/voicenote.pc usr/lib/cmake/voicenote"
+    [libvoicenote-dev]="usr/include/voicenote.h usr/include/voicenote.hpp usr/include/voicenote usr/lib/libvoicenote.so usr/lib/pkgconfig/voicenote.pc usr/lib/cmake/voicenote"
     [voicenote-tools]="usr/bin/voicenote"
 )
 for package in "${!files[@]}"; do
@@ -69,7 +69,7 @@ declare -A depends=(
 declare -A section=([$lib]=libs [libvoicenote-dev]=libdevel [voicenote-tools]=sound)
 declare -A summary=(
     [$lib]="voice messages for chat clients: recorder, player, waveform (library)"
-    [libvoicenote-dev]="voice messages for chat clients (C header, pkg-config and CMake files)"
+    [libvoicenote-dev]="voice messages for chat clients (C and C++ headers, pkg-config and CMake files)"
     [voicenote-tools]="voice messages from the command line: record, waveform, info, recover"
 )
 for package in "${!files[@]}"; do

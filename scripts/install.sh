@@ -5,6 +5,7 @@
 #   PREFIX/lib/libvoicenote.so.MAJOR     -> libvoicenote.so.VERSION
 #   PREFIX/lib/libvoicenote.so           -> libvoicenote.so.MAJOR
 #   PREFIX/include/voicenote.h
+#   PREFIX/include/voicenote.hpp and PREFIX/include/voicenote/*.hpp (the header-only C++ layer)
 #   PREFIX/lib/pkgconfig/voicenote.pc
 #   PREFIX/lib/cmake/voicenote/voicenoteConfig.cmake, voicenoteConfigVersion.cmake
 #   PREFIX/bin/voicenote                 stripped
@@ -64,6 +65,11 @@ STRIP=1 put "$build/lib/$so" "$prefix/lib/$so" 755
 ln -sfn "$so" "$prefix/lib/libvoicenote.so.$major"
 ln -sfn "libvoicenote.so.$major" "$prefix/lib/libvoicenote.so"
 put "$repo/include/voicenote.h" "$prefix/include/voicenote.h" 644
+put "$repo/include/voicenote.hpp" "$prefix/include/voicenote.hpp" 644
+mkdir -p "$prefix/include/voicenote"
+for part in "$repo"/include/voicenote/*.hpp; do
+    put "$part" "$prefix/include/voicenote/$(basename "$part")" 644
+done
 fill "$repo/pkgconfig/voicenote.pc.in" "$prefix/lib/pkgconfig/voicenote.pc"
 fill "$repo/cmake/voicenoteConfig.cmake.in" "$prefix/lib/cmake/voicenote/voicenoteConfig.cmake"
 fill "$repo/cmake/voicenoteConfigVersion.cmake.in" "$prefix/lib/cmake/voicenote/voicenoteConfigVersion.cmake"

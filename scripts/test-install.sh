@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # Tests the installed tree the way a user meets it: scripts/test-install.sh PYTHON (called by `make test-install`).
 #
-#   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run;
+#   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run, and
+#      so do the C++ samples (bindings/cpp/samples/Makefile);
 #      play.c plays a URL from Tests/Servers/http_server.py with a header and a key, then from the media cache;
 #      queue.c plays two notes in a row as a queue player (with the other samples, on the file speaker);
 #      attachment.c uploads a note to it (multipart with a header and a query parameter, and raw)
-#   b) the samples build with CMake (find_package(voicenote 0.1) + voicenote::voicenote) and run; the version
+#   b) the C and C++ samples build with CMake (find_package(voicenote 0.1) + voicenote::voicenote) and run; the version
 #      file accepts the version (EXACT too) and refuses the next minor and the next major
 #   c) the prefix is moved elsewhere: CMake and pkg-config find the new place (relocatable), samples run again
 #   d) the library and the tool are stripped, the SONAME and symlinks are right, only vn_* is exported, the
-#      header is the repo's, and no installed text file records the prefix
+#      headers (C and C++) are the repo's, and no installed text file records the prefix
 #   e) the Python package installs with `pip install --target` and, run from outside the repo with
 #      VOICENOTE_LIBRARY unset, loads the installed library and reports the version
 #   f) `make deb`: the three packages hold what `make install` installs, split as Debian splits a C library, with
@@ -74,6 +75,14 @@ build_with_make() {
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
         ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" ARGS_convert="$convert_args" \
         ARGS_waveforms="$waveforms_args"
+}
+# build_cpp_with_make PREFIX OUT: the C++ samples (bindings/cpp/samples, the same tasks and arguments) with
+# pkg-config only, warnings as errors.
+build_cpp_with_make() {
+    env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
+        make -j"$(nproc)" -C "$repo/bindings/cpp/samples" run OUT="$2" EXTRA_CXXFLAGS=-Werror ARGS_waveform="$note" \
+        ARGS_record="$record_args" ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" \
+        ARGS_convert="$convert_args" ARGS_waveforms="$waveforms_args"
 }
 # play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
 # with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
@@ -212,6 +221,24 @@ runpath_not_absolute() {
 
 echo "== test-install: voicenote $version"
 prefix=$tmp/prefix
+# build_cpp_with_cmake PREFIX DIR: the C++ samples with bindings/cpp/samples/CMakeLists.txt (find_package).
+build_cpp_with_cmake() {
+    cmake -S "$repo/bindings/cpp/samples" -B "$2" "${generator[@]}" -DCMAKE_PREFIX_PATH="$1" \
+        -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" \
+        -DVOICENOTE_SAMPLE_ARGS_play="$play_args" -DVOICENOTE_SAMPLE_ARGS_queue="$queue_args" \
+        -DVOICENOTE_SAMPLE_ARGS_flow="$flow_args" -DVOICENOTE_SAMPLE_ARGS_convert="$convert_args" \
+        -DVOICENOTE_SAMPLE_ARGS_waveforms="$waveforms_args" &&
+        cmake --build "$2" &&
+        ctest --test-dir "$2" --output-on-failure
+}
+# cpp_headers_installed PREFIX: voicenote.hpp and every part of it, as in the repo.
+cpp_headers_installed() {
+    local part
+    cmp "$repo/include/voicenote.hpp" "$1/include/voicenote.hpp" || return 1
+    for part in "$repo"/include/voicenote/*.hpp; do
+        cmp "$part" "$1/include/voicenote/$(basename "$part")" || return 1
+    done
+}
 if ! make -s -C "$repo" install PREFIX="$prefix" >"$log" 2>&1; then
     cat "$log"
     echo "test-install: make install failed"
@@ -225,6 +252,7 @@ check "pkg-config finds voicenote $version in the prefix" pkg_config_points_to "
 check "samples build with bindings/c/Makefile and run" build_with_make "$prefix" "$tmp/make-samples"
 check "play.c plays an http URL with a header and a key, then from the cache" play_url "$prefix" "$tmp/make-samples"
 check "attachment.c uploads a note to http_server.py (multipart and raw)" upload_note "$prefix" "$tmp/make-samples"
+check "C++ samples build with bindings/cpp/samples/Makefile and run" build_cpp_with_make "$prefix" "$tmp/make-cpp-samples"
 
 echo "== b) CMake find_package"
 check "the imported target voicenote::voicenote points into the prefix" imported_target_is "$prefix"
@@ -235,6 +263,7 @@ check "find_package(voicenote $major.$((minor + 1))) is refused" find_package_re
 check "find_package(voicenote $((major + 1))) is refused (SameMajorVersion)" find_package_refuses "$prefix" "$((major + 1))"
 check "samples build with bindings/c/CMakeLists.txt and run" build_with_cmake "$prefix" "$tmp/cmake-samples"
 check "CMake-built samples load the prefix's library" cmake_links_to "$prefix" "$tmp/cmake-samples"
+check "C++ samples build with bindings/cpp/samples/CMakeLists.txt and run" build_cpp_with_cmake "$prefix" "$tmp/cmake-cpp-samples"
 
 echo "== d) installed files"
 lib=$prefix/lib/libvoicenote.so.$version
@@ -245,6 +274,7 @@ check "lib/libvoicenote.so.$major -> libvoicenote.so.$version" symlink_is "$pref
 check "lib/libvoicenote.so -> libvoicenote.so.$major" symlink_is "$prefix/lib/libvoicenote.so" "libvoicenote.so.$major"
 check "only vn_* symbols are exported" only_vn_exported "$lib"
 check "include/voicenote.h is the repo's header" cmp "$repo/include/voicenote.h" "$prefix/include/voicenote.h"
+check "include/voicenote.hpp and include/voicenote/*.hpp are the repo's" cpp_headers_installed "$prefix"
 check "the CMake config and version files are installed" test -f "$prefix/lib/cmake/voicenote/voicenoteConfig.cmake" -a -f "$prefix/lib/cmake/voicenote/voicenoteConfigVersion.cmake"
 check "no installed text file records the prefix" no_file_records "$prefix" "$prefix"
 check "the library's RUNPATH names no absolute directory" runpath_not_absolute "$lib"
@@ -320,8 +350,9 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     tools=$debs/voicenote-tools_${version}_$arch.deb
     check "libvoicenote$major holds the library and its SONAME link" deb_holds "$runtime" \
         "./usr/lib/libvoicenote.so.$version" "./usr/lib/libvoicenote.so.$major"
-    check "libvoicenote-dev holds the header, the .so link, pkg-config and CMake files" deb_holds "$dev" \
-        ./usr/include/voicenote.h ./usr/lib/libvoicenote.so ./usr/lib/pkgconfig/voicenote.pc \
+    check "libvoicenote-dev holds the headers, the .so link, pkg-config and CMake files" deb_holds "$dev" \
+        ./usr/include/voicenote.h ./usr/include/voicenote.hpp $(cd "$repo/include" && printf './usr/include/%s ' voicenote/*.hpp) \
+        ./usr/lib/libvoicenote.so ./usr/lib/pkgconfig/voicenote.pc \
         ./usr/lib/cmake/voicenote/voicenoteConfig.cmake ./usr/lib/cmake/voicenote/voicenoteConfigVersion.cmake
     check "voicenote-tools holds the CLI" deb_holds "$tools" ./usr/bin/voicenote
     check "libvoicenote$major depends on ALSA, Opus and FFmpeg's libraries" deb_depends_on "$runtime" \

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the C contract tests (bindings/c/tests) under ThreadSanitizer against the TSan-built library:
+# Runs the C contract tests (bindings/c/tests) and the C++ layer's tests (bindings/cpp/tests) under ThreadSanitizer
+# against the TSan-built library:
 #   scripts/test-tsan-c.sh TSAN_LIBDIR        (e.g. build/tsan/lib, from `make tsan-so`)
 # The tests are built with the Swift toolchain's clang and -fsanitize=thread, which links the TSan runtime into
 # each test executable; the library (built with `swift build --sanitize=thread`) uses that runtime. The static
@@ -29,6 +30,12 @@ status=0
 make -C "$repo/bindings/c/tests" run CC="$clang" EXTRA_CFLAGS="-fsanitize=thread -g" LIBDIR="$libdir" \
     EXTRA_LDFLAGS="-L$toolchain_libs -ldispatch -lBlocksRuntime -Wl,-rpath,$toolchain_libs" \
     INCDIR="$repo/include" OUT="$out/bin" TIMEOUT="${TSAN_TIMEOUT:-120}" 2>&1 | tee "$out/log" || status=$?
+
+# The C++ layer's tests too, with the toolchain's clang++: its subscriptions, loops and objects on several threads.
+echo "== C++ tests under ThreadSanitizer ($libdir, ${clang}++)"
+make -j"$(nproc)" -C "$repo/bindings/cpp/tests" run CXXS="${clang}++" EXTRA_CXXFLAGS="-fsanitize=thread -g" LIBDIR="$libdir" \
+    EXTRA_LDFLAGS="-L$toolchain_libs -ldispatch -lBlocksRuntime -Wl,-rpath,$toolchain_libs" \
+    INCDIR="$repo/include" OUT="$out/cpp" TIMEOUT="${TSAN_TIMEOUT:-120}" 2>&1 | tee -a "$out/log" || status=$?
 
 reports=$(grep -c 'WARNING: ThreadSanitizer' "$out/log" || true)
 if [[ $reports -gt 0 ]]; then

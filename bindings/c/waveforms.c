@@ -35,7 +35,8 @@ int main(int argc, char **argv) {
     if (failed) fprintf(stderr, "adding the inputs: %s: %s\n", vn_status_name(status), vn_last_error_message());
 
     vn_waveform_result result = {.size = sizeof result};
-    while (!failed && (status = vn_waveform_batch_next(batch, -1, &result)) == 1) {
+    int added = !failed; /* a failing input is one result among the others: every result is printed */
+    while (added && (status = vn_waveform_batch_next(batch, -1, &result)) == 1) {
         if (result.status != VN_OK) {
             printf("%zu %s: %s (%s)\n", result.index, result.location, vn_status_name(result.status), result.message);
             failed = 1;

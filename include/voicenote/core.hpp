@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -296,6 +297,73 @@ public:
 private:
     detail::handle<vn_focus_group, vn_focus_group_destroy> group_;
 };
+
+/** What a session hook is asked about (vn_session_kind). */
+enum class session_kind : int {
+    playback = VN_SESSION_PLAYBACK,  /**< Playback (a player). */
+    recording = VN_SESSION_RECORDING /**< Recording (a recorder). */
+};
+
+/** The format a recording or a converted note is written in (vn_recording_format). */
+enum class recording_format : int {
+    opus = VN_FORMAT_OPUS, /**< Ogg Opus, `.ogg`, `audio/ogg` (the default). */
+    aac = VN_FORMAT_AAC    /**< AAC-LC in ADTS, `.aac`, `audio/aac` (what Stream's iOS and Android apps send). */
+};
+
+namespace detail {
+
+/**
+ * A player's or recorder's session hooks, owned by the C++ object (the C options' `user_data`) for the C object's
+ * life. The activate trampoline turns an exception into a refusal and keeps it for the call that asked (activate
+ * runs synchronously inside it, on the same thread), which `checked` rethrows.
+ */
+struct session_hooks {
+    std::function<bool(session_kind)> activate;
+    std::function<void(session_kind)> deactivate;
+
+    /** The exception the last activate hook on this thread threw. */
+    static std::exception_ptr &failure() noexcept {
+        static thread_local std::exception_ptr thrown;
+        return thrown;
+    }
+    static int call_activate(void *user_data, int kind) noexcept {
+        try {
+            return static_cast<session_hooks *>(user_data)->activate(static_cast<session_kind>(kind)) ? 1 : 0;
+        } catch (...) {
+            failure() = std::current_exception();
+            return 0;  // refused: the call that asked fails with VN_E_BUSY
+        }
+    }
+    static void call_deactivate(void *user_data, int kind) noexcept {
+        static_cast<session_hooks *>(user_data)->deactivate(static_cast<session_kind>(kind));
+    }
+
+    /**
+     * Runs `call` (a C call that may ask the activate hook) and checks its status: a failure after the hook threw
+     * throws the hook's exception (a `voicenote::error` as it is, any other as #VN_E_BUSY with its what()).
+     */
+    template <class Call>
+    static int checked(Call call) {
+        auto &thrown = failure();
+        thrown = nullptr;
+        int status = call();
+        std::exception_ptr hook = std::exchange(thrown, nullptr);
+        if (status < 0 && hook) {
+            try {
+                std::rethrow_exception(hook);
+            } catch (const error &) {
+                throw;
+            } catch (const std::exception &e) {
+                throw error(VN_E_BUSY, std::string("the activate hook threw: ") + e.what());
+            } catch (...) {
+                throw error(VN_E_BUSY, "the activate hook threw");
+            }
+        }
+        return check(status);
+    }
+};
+
+}  // namespace detail
 
 /** Severity of a log line (vn_log_level). */
 enum class log_level : int {

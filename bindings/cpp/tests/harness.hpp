@@ -150,10 +150,13 @@ inline int finish() {
  */
 class waiter {
 public:
+    /** Wakes the waiters; under the mutex, so a waiter that returns and destroys the waiter never races it. */
     void notify() {
-        { std::lock_guard<std::mutex> lock(mutex_); }
+        std::lock_guard<std::mutex> lock(mutex_);
         changed_.notify_all();
     }
+    /** Wakes the waiters from code that already holds `mutex()`. */
+    void notify_locked() { changed_.notify_all(); }
     template <class Predicate>
     bool wait_until(Predicate predicate, std::chrono::milliseconds timeout = std::chrono::milliseconds(30000)) {
         std::unique_lock<std::mutex> lock(mutex_);

@@ -1,0 +1,332 @@
+/*
+ * queue.cpp: queue players through the C++ layer (voicenote/queue.hpp and the player's set_data_source,
+ * use_messages and next) on a file speaker (ALSA's `file` plugin over `null`, unpaced).
+ *
+ * - A data source (a std::function) gives the second of two opusenc notes after the first, then nothing: they play
+ *   back to back (ITEM_CHANGED, FINISHED for each, then STOPPED; the speaker's file holds both), and the function is
+ *   destroyed once the player is.
+ * - The answer's setters throw inside the data source (errc::invalid_argument), a URL answer carries its key to
+ *   ITEM_CHANGED and fails as a network event, and an answer kept past its call is errc::misuse.
+ * - next() refuses without a data source or with nothing loaded (errc::misuse) and skips a paused item; an empty
+ *   function unsets the data source and releases the old one.
+ * - use_messages plays what a channel's messages name next; invalid JSON is errc::format and keeps the data
+ *   source set before.
+ *
+ * Needs opusenc on PATH. Every wait is bounded; "nothing more arrived" is checked after a fence: a volume change,
+ * whose CONTEXT comes after every event sent before it.
+ */
+#include "harness.hpp"
+
+#include <voicenote/player.hpp>
+#include <voicenote/queue.hpp>
+
+#include <cmath>
+#include <optional>
+#include <type_traits>
+
+using namespace std::chrono_literals;
+
+static_assert(!std::is_copy_constructible_v<voicenote::queue_answer>, "an answer is a view of one call");
+static_assert(!std::is_move_constructible_v<voicenote::queue_answer>, "an answer is a view of one call");
+static_assert(std::is_invocable_v<voicenote::queue_data_source, std::string_view, std::string_view,
+                                  voicenote::queue_answer &>,
+              "a data source takes the current location, its key and the answer");
+
+namespace {
+
+constexpr double rate_hz = 48000;
+
+voicenote::player_options speaker(const std::string &output) {
+    voicenote::player_options options;
+    options.device = "vn_spk";
+    options.device_configuration = harness::speaker_configuration(output);
+    return options;
+}
+
+/** Calls `action` when destroyed: a witness of when a function's captures are destroyed. */
+struct on_destroy {
+    std::function<void()> action;
+    ~on_destroy() {
+        if (action) action();
+    }
+};
+
+/** ITEM_CHANGED ("changed KEY"), FINISHED ("finished LOCATION") and FAILED ("failed STATUS") in order, and the
+ *  last context, guarded by the waiter's mutex. */
+struct queue_log {
+    harness::waiter waiter;
+    std::vector<std::string> items;
+    std::vector<std::string> changed_locations;
+    int finished = 0, failed = 0;
+    std::optional<voicenote::player_state> state;
+    double volume = -1;
+
+    std::function<void(const voicenote::player_event &)> callback() {
+        return [this](const voicenote::player_event &event) {
+            {
+                std::lock_guard<std::mutex> lock(waiter.mutex());
+                switch (event.type) {
+                case voicenote::player_event_type::context:
+                    state = event.context.state;
+                    volume = event.context.volume;
+                    break;
+                case voicenote::player_event_type::item_changed:
+                    items.push_back("changed " + event.key);
+                    changed_locations.push_back(event.location);
+                    break;
+                case voicenote::player_event_type::finished:
+                    finished++;
+                    items.push_back("finished " + event.location);
+                    break;
+                case voicenote::player_event_type::failed:
+                    failed++;
+                    items.push_back(std::string("failed ") + voicenote::error(event.status, event.message).name());
+                    break;
+                }
+            }
+            waiter.notify();
+        };
+    }
+
+    /** Waits until every event sent before now has arrived: the CONTEXT of a volume change comes after them. */
+    bool fence(voicenote::player &player) {
+        static int round = 0;
+        double target = 0.5 + 0.01 * (++round % 40);
+        player.set_volume(target);
+        return waiter.wait_until([&] { return std::fabs(volume - target) < 1e-9; });
+    }
+
+    /** Waits until `n` items finished and the last context is stopped. */
+    bool wait_for_finished(int n) {
+        return waiter.wait_until([&] { return finished == n && state == voicenote::player_state::stopped; });
+    }
+
+    std::vector<std::string> snapshot() {
+        std::lock_guard<std::mutex> lock(waiter.mutex());
+        return items;
+    }
+};
+
+/** A witness that sets `released` (under the log's mutex) and wakes its waiter when the last owner lets it go. */
+std::shared_ptr<on_destroy> release_witness(queue_log &log, bool &released) {
+    auto witness = std::make_shared<on_destroy>();
+    witness->action = [&log, &released] {
+        {
+            std::lock_guard<std::mutex> lock(log.waiter.mutex());
+            released = true;
+        }
+        log.waiter.notify();
+    };
+    return witness;
+}
+
+/** Whether `released` is set, read under the log's mutex. */
+bool is_released(queue_log &log, const bool &released) {
+    std::lock_guard<std::mutex> lock(log.waiter.mutex());
+    return released;
+}
+
+std::string joined(const std::vector<std::string> &lines) {
+    std::string text;
+    for (const auto &line : lines) text += "\n    " + line;
+    return text;
+}
+
+}  // namespace
+
+static void test_two_notes_play_back_to_back() {
+    harness::temp_directory directory("queue");
+    std::string first = directory / "first.ogg", second = directory / "second.ogg", output = directory / "speaker.raw";
+    REQUIRE(harness::write_note(directory, 1.0, first) && harness::write_note(directory, 1.0, second),
+            "opusenc failed");
+    queue_log log;
+    std::atomic<int> asked{0};
+    std::atomic<bool> key_differs{false};
+    bool released = false;
+    {
+        voicenote::player player(speaker(output));
+        auto subscription = player.subscribe(log.callback());
+        auto witness = release_witness(log, released);
+        player.set_data_source([&, witness](std::string_view location, std::string_view key,
+                                            voicenote::queue_answer &answer) {
+            asked++;
+            key_differs = key_differs || location != key;  // local paths: the key is the absolute path
+            if (key == first) answer.set_location(second);  // after the second: nothing, the queue ends
+        });
+        witness.reset();
+        player.load(first, true);
+        EXPECT(log.wait_for_finished(2), "two FINISHED then STOPPED did not come");
+        EXPECT(log.fence(player), "the fence did not come");
+        std::vector<std::string> want = {"changed " + first, "finished " + first, "changed " + second,
+                                         "finished " + second};
+        auto got = log.snapshot();
+        EXPECT(got == want, "got:" << joined(got) << "\n  want:" << joined(want));
+        EXPECT(asked >= 2, "the data source was asked " << asked << " times");
+        EXPECT(!key_differs, "the key of a path differs from its location");
+        voicenote::player_context context = player.context();
+        EXPECT(context.state == voicenote::player_state::stopped && context.current_time == 0s,
+               "state " << static_cast<int>(context.state));
+        EXPECT(player.location() == second, player.location());
+        EXPECT(!is_released(log, released), "the data source was dropped while set");
+    }  // destroying the player closes the device and drops the data source
+    EXPECT(is_released(log, released), "the data source was not released with the player");
+    long long frames = harness::frames_written(output), want_frames = static_cast<long long>(2 * rate_hz);
+    EXPECT(frames >= want_frames && frames <= want_frames + static_cast<long long>(rate_hz / 10),
+           "the speaker holds " << frames << " frames, want " << want_frames << " (one open device, no gap)");
+}
+
+static void test_answers_refuse_carry_a_url_key_and_end_with_their_call() {
+    harness::temp_directory directory("answer");
+    std::string first = directory / "first.ogg";
+    REQUIRE(harness::write_note(directory, 1.0, first), "opusenc failed");
+    const std::string url = "http://127.0.0.1:1/note.ogg", url_key = "message-7/0";  // nothing listens on port 1
+    queue_log log;
+    std::mutex mutex;
+    std::vector<std::string> refusals;
+    vn_queue_answer *kept = nullptr;
+    voicenote::player player(speaker("/dev/null"));
+    auto subscription = player.subscribe(log.callback());
+    player.set_data_source([&](std::string_view, std::string_view key, voicenote::queue_answer &answer) {
+        if (key != first) return;  // after the URL fails: nothing, the queue ends
+        std::lock_guard<std::mutex> lock(mutex);
+        kept = answer.get();
+        auto refused = [&](const char *what, const std::function<void()> &call) {
+            try {
+                call();
+                refusals.push_back(std::string(what) + " was taken");
+            } catch (const voicenote::error &e) {
+                if (e.code() != voicenote::errc::invalid_argument)
+                    refusals.push_back(std::string(what) + ": " + e.what());
+            }
+        };
+        refused("an empty location", [&] { answer.set_location(""); });
+        refused("an ftp URL", [&] { answer.set_url("ftp://example.org/note.ogg"); });
+        refused("an empty key", [&] { answer.set_url(url, {}, std::string_view()); });
+        answer.set_location(first);  // replaced by the answer below
+        voicenote::http_options http;
+        http.headers.emplace_back("Authorization", "Bearer token");
+        answer.set_url(url, http, std::string_view(url_key));
+    });
+    player.load(first, true);
+    EXPECT(log.waiter.wait_until([&] { return log.failed == 1 && log.state == voicenote::player_state::not_loaded; }),
+           "the URL answer did not fail to load");
+    EXPECT(log.fence(player), "the fence did not come");
+    std::vector<std::string> want = {"changed " + first, "finished " + first, "changed " + url_key,
+                                     "failed VN_E_NETWORK"};
+    auto got = log.snapshot();
+    EXPECT(got == want, "got:" << joined(got) << "\n  want:" << joined(want));
+    {
+        std::lock_guard<std::mutex> lock(log.waiter.mutex());
+        EXPECT(log.changed_locations.size() == 2 && log.changed_locations[1] == url, "ITEM_CHANGED location");
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    EXPECT(refusals.empty(), "refusals:" << joined(refusals));
+    REQUIRE(kept != nullptr, "the data source kept no answer");
+    try {
+        voicenote::queue_answer(kept).set_location(first);  // the answer of a call that returned
+        EXPECT(false, "an answer kept past its call was taken");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::misuse, e.what());
+    }
+}
+
+static void test_next_refuses_then_skips_and_unset_releases() {
+    harness::temp_directory directory("next");
+    std::string first = directory / "first.ogg", second = directory / "second.ogg";
+    REQUIRE(harness::write_note(directory, 2.0, first) && harness::write_note(directory, 1.0, second),
+            "opusenc failed");
+    queue_log log;
+    voicenote::player player(speaker("/dev/null"));
+    auto subscription = player.subscribe(log.callback());
+    auto expect_misuse = [&](const char *when) {
+        try {
+            player.next();
+            EXPECT(false, "next() " << when << " did not throw");
+        } catch (const voicenote::error &e) {
+            EXPECT(e.code() == voicenote::errc::misuse, when << ": " << e.what());
+        }
+    };
+    expect_misuse("without a data source");
+    auto source = [&first, &second](std::string_view, std::string_view key, voicenote::queue_answer &answer) {
+        if (key == first) answer.set_location(second);
+    };
+    bool unset_released = false, released = false;
+    auto unset_witness = release_witness(log, unset_released);
+    player.set_data_source([source, unset_witness](std::string_view location, std::string_view key,
+                                                  voicenote::queue_answer &answer) { source(location, key, answer); });
+    unset_witness.reset();
+    expect_misuse("with nothing loaded");
+    player.set_data_source(nullptr);  // a plain player again: the old function is dropped
+    EXPECT(log.waiter.wait_until([&] { return unset_released; }), "the unset data source was not released");
+    expect_misuse("after unsetting the data source");
+
+    auto witness = release_witness(log, released);
+    player.set_data_source([source, witness](std::string_view location, std::string_view key,
+                                             voicenote::queue_answer &answer) { source(location, key, answer); });
+    witness.reset();
+    player.load(first);  // paused
+    EXPECT(log.waiter.wait_until([&] { return log.state == voicenote::player_state::paused; }), "not paused");
+    player.next();  // skips the paused item at once
+    EXPECT(log.wait_for_finished(1), "the next note did not play to its end");
+    EXPECT(log.fence(player), "the fence did not come");
+    std::vector<std::string> want = {"changed " + first, "changed " + second, "finished " + second};
+    auto got = log.snapshot();
+    EXPECT(got == want, "got:" << joined(got) << "\n  want:" << joined(want));
+    EXPECT(!is_released(log, released), "the data source was dropped while set");
+    player = voicenote::player();  // assigning over the player destroys it, and its data source with it
+    EXPECT(is_released(log, released), "the data source was not released");
+}
+
+static void test_messages_name_what_follows() {
+    harness::temp_directory directory("messages");
+    std::string first = directory / "first.ogg", second = directory / "second.ogg";
+    REQUIRE(harness::write_note(directory, 1.0, first) && harness::write_note(directory, 1.0, second),
+            "opusenc failed");
+    auto message = [](int id, const std::string &path) {
+        return "{\"id\": \"m" + std::to_string(id) + "\", \"user\": {\"id\": \"friend\"}, \"attachments\": "
+               "[{\"type\": \"voiceRecording\", \"asset_url\": \"" + path + "\"}]}";
+    };
+    std::string json = "[" + message(1, first) + ", " + message(2, second) + "]";
+    queue_log log;
+    voicenote::player player(speaker("/dev/null"));
+    auto subscription = player.subscribe(log.callback());
+    bool released = false;
+    auto witness = release_witness(log, released);
+    player.set_data_source([witness](std::string_view, std::string_view, voicenote::queue_answer &) {});
+    witness.reset();
+    for (const char *invalid : {"{\"messages\": [", "{\"messages\": 7}"}) {
+        try {
+            player.use_messages(invalid, std::string_view("me"), voicenote::next_scope::consecutive);
+            EXPECT(false, invalid << " was taken");
+        } catch (const voicenote::error &e) {
+            EXPECT(e.code() == voicenote::errc::format, e.what());
+        }
+    }
+    try {
+        player.use_messages(json, std::nullopt, static_cast<voicenote::next_scope>(3));
+        EXPECT(false, "an unknown scope was taken");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
+    }
+    EXPECT(!is_released(log, released), "a refused use_messages dropped the data source set before");
+    player.use_messages(json, std::string_view("me"), voicenote::next_scope::consecutive);
+    EXPECT(log.waiter.wait_until([&] { return released; }), "use_messages did not release the data source it replaced");
+    player.load(first, true);
+    EXPECT(log.wait_for_finished(2), "two FINISHED then STOPPED did not come");
+    EXPECT(log.fence(player), "the fence did not come");
+    std::vector<std::string> want = {"changed " + first, "finished " + first, "changed " + second,
+                                     "finished " + second};
+    auto got = log.snapshot();
+    EXPECT(got == want, "got:" << joined(got) << "\n  want:" << joined(want));
+}
+
+int main() {
+    harness::name() = "queue";
+    harness::temp_directory cache("queue-cache");
+    setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);  // remembered positions and downloads stay in the test's own
+    TEST(test_two_notes_play_back_to_back);
+    TEST(test_answers_refuse_carry_a_url_key_and_end_with_their_call);
+    TEST(test_next_refuses_then_skips_and_unset_releases);
+    TEST(test_messages_name_what_follows);
+    return harness::finish();
+}
