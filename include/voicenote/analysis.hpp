@@ -221,6 +221,13 @@ inline std::vector<float> waveform_resample(const std::vector<float> &values, st
     return out;
 }
 
+/** The width of one bar `waveform_bars` lays out (Stream's `AudioVisualizationView`). */
+constexpr double waveform_bar_width = 1.5;
+/** The gap between two bars. */
+constexpr double waveform_bar_gap = 2.0;
+/** Where bar i starts: x = i · waveform_bar_pitch. */
+constexpr double waveform_bar_pitch = waveform_bar_width + waveform_bar_gap;
+
 /**
  * Bar heights for drawing a waveform in a view `width` × `height` (same unit, usually pixels; vn_waveform_bars):
  * ⌊width / 3.5⌋ bars 1.5 wide with gaps of 2 (bar i starts at x = i · 3.5), each max(1, level · height / 2) tall;

@@ -14,7 +14,7 @@ namespace voicenote {
 struct test_event {
     /** 1 for the source's first event, then 2, 3, ... with no gaps. */
     std::uint64_t sequence = 0;
-    /** Whether the source's own thread fired it (else `emit`). */
+    /** Whether the source's own thread fired it (else `fire`). */
     bool from_library_thread = false;
 };
 
@@ -39,8 +39,11 @@ public:
     }
     /** Stops the source's thread and waits for it. */
     void stop() { detail::check(vn_test_source_stop(source_.get())); }
-    /** Fires `count` events from the calling thread (queued, never run here). */
-    void emit(std::uint64_t count) { detail::check(vn_test_source_emit(source_.get(), count)); }
+    /**
+     * Fires `count` events, 0…2^24, from the calling thread (queued, never run here): vn_test_source_emit(), named
+     * `fire` because Qt defines `emit` as a macro.
+     */
+    void fire(std::uint64_t count) { detail::check(vn_test_source_emit(source_.get(), count)); }
     /** How many events the source has fired. */
     std::uint64_t fired() const {
         std::uint64_t count = 0;

@@ -49,7 +49,7 @@ static void test_a_failing_call_carries_the_library_message() {
     EXPECT(moved.fd() >= 0, "the moved-to loop works");
     try {
         voicenote::test_source source(moved);
-        source.emit(16777217);  // one past the limit
+        source.fire(16777217);  // one past the limit
         EXPECT(false, "emit beyond the limit did not throw");
     } catch (const voicenote::error &e) {
         EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
@@ -101,16 +101,16 @@ static void test_a_subscription_destroyed_inside_its_own_callback() {
         self.reset();  // ends it from inside its own callback: no wait, and no later call
     });
     witness.reset();
-    source.emit(5);
+    source.fire(5);
     EXPECT(waiter.wait_until([&] { return calls >= 1 && released; }), "calls " << calls << ", released " << released);
     // Later events go nowhere: a second subscriber's event, delivered after them in order, shows they were handled.
-    source.emit(5);
+    source.fire(5);
     bool marker = false;
     voicenote::subscription other = source.subscribe([&](const voicenote::test_event &) {
         { std::lock_guard<std::mutex> lock(waiter.mutex()); marker = true; }
         waiter.notify();
     });
-    source.emit(1);
+    source.fire(1);
     EXPECT(waiter.wait_until([&] { return marker; }), "the second subscriber's event did not come");
     std::lock_guard<std::mutex> lock(waiter.mutex());
     EXPECT(calls == 1, "the callback ran " << calls << " times");
