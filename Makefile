@@ -94,8 +94,8 @@ test-abi: build
 test-c: build
 	$(MAKE) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
-# The C++ layer's tests built with g++ (-std=c++17 -Wall -Wextra -pedantic -Werror) and run; test-tsan builds and
-# runs them again with the toolchain's clang++ under ThreadSanitizer, with the same warnings as errors.
+# The C++ layer's tests built with g++ (-std=c++17 -Wall -Wextra -pedantic -Werror) and run; test-tsan builds its
+# thread tests again with the toolchain's clang++ (the same warnings as errors) and runs them under ThreadSanitizer.
 test-cpp: build
 	$(MAKE) -j$(shell nproc) -C bindings/cpp/tests run CXXS=g++ LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
