@@ -21,10 +21,6 @@
 
 namespace voicenote {
 
-/** The version of the library loaded at run time as major * 1000000 + minor * 1000 + patch (vn_version_number());
- *  compare with VN_VERSION_NUMBER, the header's. */
-inline int version_number() noexcept { return vn_version_number(); }
-
 /** The number of waveform values Stream and voicenote send with a voice message (100). */
 inline constexpr std::size_t waveform_default_samples = VN_WAVEFORM_DEFAULT_SAMPLES;
 /** The largest waveform length accepted (1048576). */

@@ -14,9 +14,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <new>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -94,6 +96,10 @@ private:
 /** The library's version, e.g. "0.1.0" (vn_version_string()). */
 inline std::string version() { return vn_version_string(); }
 
+/** The version of the library loaded at run time as major * 1000000 + minor * 1000 + patch (vn_version_number());
+ *  compare with VN_VERSION_NUMBER, the header's. */
+inline int version_number() noexcept { return vn_version_number(); }
+
 namespace detail {
 
 /** Throws `error` for a failed status (negative), with the calling thread's last error message; returns others. */
@@ -102,17 +108,58 @@ inline int check(int status) {
     return status;
 }
 
-/** A NUL-terminated copy of a `string_view` for the C calls (a view need not end in NUL). */
+/**
+ * A NUL-terminated copy of a `string_view` for the C calls (a view need not end in NUL). Text holding a NUL byte is
+ * refused (errc::invalid_argument): the C call would read only what comes before it — another path, another name.
+ */
 class c_string {
 public:
-    /** Copies `text`. */
-    explicit c_string(std::string_view text) : text_(text) {}
+    /** Copies `text`; throws `error` (errc::invalid_argument) when it holds a NUL byte. */
+    explicit c_string(std::string_view text) : text_(text) {
+        if (text_.find('\0') != std::string::npos) throw error(VN_E_INVALID_ARG, "the text holds a NUL byte");
+    }
     /** The copy, NUL-terminated. */
     const char *get() const noexcept { return text_.c_str(); }
 
 private:
     std::string text_;
 };
+
+/** Like `c_string`, for text that may be absent: `get()` is NULL when it is. */
+class c_string_or_null {
+public:
+    /** Copies `text` when present; throws like `c_string`. */
+    explicit c_string_or_null(const std::optional<std::string_view> &text) {
+        if (text) text_.emplace(*text);
+    }
+    /** Copies `text` when present (a std::string held by options); throws like `c_string`. */
+    explicit c_string_or_null(const std::optional<std::string> &text) {
+        if (text) text_.emplace(*text);
+    }
+    /** The copy, NUL-terminated, or NULL when absent. */
+    const char *get() const noexcept { return text_ ? text_->get() : nullptr; }
+
+private:
+    std::optional<c_string> text_;
+};
+
+/** A lent float array copied into a vector (empty for NULL). */
+inline std::vector<float> copy_floats(const float *values, std::size_t count) {
+    return values && count ? std::vector<float>(values, values + count) : std::vector<float>();
+}
+
+/**
+ * The C handle of an object given in options (an event loop, a focus group, a clock): NULL when none was given;
+ * `error` (errc::misuse) for a moved-from one, which would otherwise read as "none" and silently change where
+ * callbacks run.
+ */
+template <class Object>
+auto live_handle(const Object *object) -> decltype(object->get()) {
+    if (object == nullptr) return nullptr;
+    auto handle = object->get();
+    if (handle == nullptr) throw error(VN_E_MISUSE, "a moved-from object was given in the options");
+    return handle;
+}
 
 /** A string the library returned and the caller owns (freed with vn_free()) as a `std::string`. */
 inline std::string take_string(char *owned) {
@@ -169,7 +216,8 @@ handle<T, Destroy> make_handle(Create create, Arguments &&...arguments) {
  * A callback with its conversion from the C event, owned by the library as a subscriber's `user_data`: `call` is
  * the C callback, `release` the C release function, which deletes it exactly once after its last call. An
  * exception escaping the callback cannot cross the C library: `call` is noexcept, so it ends the program
- * (std::terminate), as one escaping a std::thread does.
+ * (std::terminate), as one escaping a std::thread does. An event that cannot be copied out for lack of memory is
+ * dropped.
  */
 template <class CEvent, class Event>
 struct callback_box {
@@ -178,7 +226,14 @@ struct callback_box {
 
     static void call(void *user_data, const CEvent *event) noexcept {
         auto *box = static_cast<callback_box *>(user_data);
-        if (event) box->callback(box->convert(*event));
+        if (!event) return;
+        std::optional<Event> converted;
+        try {
+            converted.emplace(box->convert(*event));
+        } catch (const std::bad_alloc &) {
+            return;  // no memory to copy the event out: it is dropped (the callback itself is not guarded)
+        }
+        box->callback(*converted);
     }
     static void release(void *user_data) noexcept { delete static_cast<callback_box *>(user_data); }
 };
@@ -321,16 +376,21 @@ struct session_hooks {
     std::function<bool(session_kind)> activate;
     std::function<void(session_kind)> deactivate;
 
-    /** The exception the last activate hook on this thread threw. */
+    /** The exception the last activate hook on this thread threw while a `checked` call was waiting for it. */
     static std::exception_ptr &failure() noexcept {
         static thread_local std::exception_ptr thrown;
         return thrown;
+    }
+    /** Whether a `checked` call on this thread is asking (activate may also run on a library thread: a flow). */
+    static bool &armed() noexcept {
+        static thread_local bool flag = false;
+        return flag;
     }
     static int call_activate(void *user_data, int kind) noexcept {
         try {
             return static_cast<session_hooks *>(user_data)->activate(static_cast<session_kind>(kind)) ? 1 : 0;
         } catch (...) {
-            failure() = std::current_exception();
+            if (armed()) failure() = std::current_exception();
             return 0;  // refused: the call that asked fails with VN_E_BUSY
         }
     }
@@ -346,7 +406,9 @@ struct session_hooks {
     static int checked(Call call) {
         auto &thrown = failure();
         thrown = nullptr;
+        bool outer = std::exchange(armed(), true);
         int status = call();
+        armed() = outer;
         std::exception_ptr hook = std::exchange(thrown, nullptr);
         if (status < 0 && hook) {
             try {
@@ -383,8 +445,9 @@ struct log_slot {
     std::mutex mutex;
     std::unique_ptr<log_handler> current;
 
+    /** Never destroyed: a library thread may still log while the process exits. */
     static log_slot &instance() {
-        static log_slot slot;
+        static log_slot &slot = *new log_slot;
         return slot;
     }
     /** Whether this thread is inside a log handler (where replacing the handler would wait for itself). */
@@ -393,9 +456,9 @@ struct log_slot {
         return flag;
     }
     static void call(void *user_data, int level, const char *message) noexcept {
-        inside() = true;
+        bool outer = std::exchange(inside(), true);  // restored, not cleared: handlers may nest on one thread
         (*static_cast<log_handler *>(user_data))(static_cast<log_level>(level), message ? message : "");
-        inside() = false;
+        inside() = outer;
     }
 };
 

@@ -184,11 +184,6 @@ struct flow_draft {
 
 namespace detail {
 
-/** Copies `count` floats from a lent C array (may be NULL when `count` is 0). */
-inline std::vector<float> copy_floats(const float *values, std::size_t count) {
-    return values && count ? std::vector<float>(values, values + count) : std::vector<float>();
-}
-
 /** Whether `Object` has a `get()` whose result converts to `Handle *`. */
 template <class Object, class Handle, class = void>
 struct flow_has_handle : std::false_type {};
@@ -354,12 +349,11 @@ private:
         if (options.toggle_mode) detail::check(vn_flow_options_set_toggle_mode(o, *options.toggle_mode ? 1 : 0));
         if (options.key_inputs) detail::check(vn_flow_options_set_key_inputs(o, *options.key_inputs ? 1 : 0));
         if (options.draft_key || options.drafts_directory) {
-            const char *key = options.draft_key ? options.draft_key->c_str() : nullptr;
-            const char *directory = options.drafts_directory ? options.drafts_directory->c_str() : nullptr;
-            detail::check(vn_flow_options_set_draft(o, key, directory));
+            detail::c_string_or_null key(options.draft_key), directory(options.drafts_directory);
+            detail::check(vn_flow_options_set_draft(o, key.get(), directory.get()));
         }
-        if (options.loop) detail::check(vn_flow_options_set_event_loop(o, options.loop->get()));
-        if (options.clock) detail::check(vn_flow_options_set_clock(o, options.clock->get()));
+        if (options.loop) detail::check(vn_flow_options_set_event_loop(o, detail::live_handle(options.loop)));
+        if (options.clock) detail::check(vn_flow_options_set_clock(o, detail::live_handle(options.clock)));
         return detail::make_handle<vn_flow, vn_flow_destroy>(vn_flow_create, recorder, player, o);
     }
 

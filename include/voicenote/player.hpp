@@ -116,7 +116,9 @@ struct player_options {
      * Session hook asked (with session_kind::playback) before the player starts sounding, on the thread calling
      * `play()`, a load with autoplay or `next()`: true allows, false refuses, and that call throws `error`
      * (errc::busy) with nothing changed. An exception it throws refuses too, and the call throws it again: a
-     * `voicenote::error` as it is, any other as errc::busy. Empty: always allowed. Held by the player for its life.
+     * `voicenote::error` as it is, any other as errc::busy. When the library starts playback on its own thread (a
+     * queue's next item, a flow's preview), a refusal shows as a failed event and a thrown exception is dropped.
+     * Empty: always allowed. Held by the player for its life.
      */
     std::function<bool(session_kind)> activate;
     /**
@@ -187,6 +189,9 @@ public:
     explicit player(const player_options &options)
         : hooks_(make_hooks(options)), player_(create(options, hooks_.get())) {}
 
+    /** Destroys the player (see the class); inside a data source, its session hooks are left allocated. */
+    ~player() { release_hooks_if_inside_data_source(); }
+
     player(const player &) = delete;
     player &operator=(const player &) = delete;
     /** Takes the other's player; the other is left empty. */
@@ -194,6 +199,7 @@ public:
     /** Destroys the player held (before its session hooks), then takes the other's. */
     player &operator=(player &&other) noexcept {
         if (this != &other) {
+            release_hooks_if_inside_data_source();
             player_ = std::move(other.player_);  // the old C player is gone before the hooks it calls
             hooks_ = std::move(other.hooks_);
         }
@@ -373,8 +379,8 @@ private:
             detail::check(vn_player_options_set_device(o, detail::c_string(*options.device).get(),
                                                        configuration ? configuration->get() : nullptr));
         }
-        if (options.loop) detail::check(vn_player_options_set_event_loop(o, options.loop->get()));
-        if (options.focus) detail::check(vn_player_options_set_focus_group(o, options.focus->get()));
+        if (options.loop) detail::check(vn_player_options_set_event_loop(o, detail::live_handle(options.loop)));
+        if (options.focus) detail::check(vn_player_options_set_focus_group(o, detail::live_handle(options.focus)));
         if (hooks) {
             detail::check(vn_player_options_set_session_hooks(
                 o, hooks->activate ? &detail::session_hooks::call_activate : nullptr,
@@ -388,6 +394,15 @@ private:
         if (options.return_to_interrupted)
             detail::check(vn_player_options_set_return_to_interrupted(o, *options.return_to_interrupted ? 1 : 0));
         return detail::make_handle<vn_player, vn_player_destroy>(vn_player_create, o);
+    }
+
+    /**
+     * Called before the C player is destroyed: on a data source's thread (the player's own decoder thread) the destroy
+     * cannot wait for that thread, whose last session hook call may come after it returns, so the hooks are left
+     * allocated (a few bytes, once) instead of freed under it.
+     */
+    void release_hooks_if_inside_data_source() noexcept {
+        if (detail::inside_data_source() && player_) (void)hooks_.release();
     }
 
     // Declared before the handle: the C player calls the hooks until it is destroyed, so they are destroyed after.

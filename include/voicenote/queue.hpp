@@ -78,13 +78,23 @@ private:
  * It runs on the player's decoder thread, with no library lock held, and may call any member of the player,
  * destroying it included (no call of it follows then). It may be asked more
  * than once per item (ahead of the end, when the audio is decoded, at the end): answer quickly, and the same way
- * each time. An exception escaping it ends the program (std::terminate): catch inside, and set nothing to end the
- * queue instead.
+ * each time. An exception escaping it (one of `queue_answer`'s setters refusing an answer, too) ends the queue
+ * there, as setting nothing does.
  */
 using queue_data_source =
     std::function<void(std::string_view current_location, std::string_view current_key, queue_answer &answer)>;
 
 namespace detail {
+
+/**
+ * Whether this thread is inside a data source's call (on a player's decoder thread). A player destroyed there cannot
+ * wait for its own decoder thread, which may still call the player's session hooks after the destroy returns: such a
+ * player leaves its hooks allocated rather than free them under that thread.
+ */
+inline bool &inside_data_source() noexcept {
+    static thread_local bool flag = false;
+    return flag;
+}
 
 /**
  * A data source owned by the library as its `user_data`: `call` is the C hook, `release` deletes the box once
@@ -97,9 +107,15 @@ struct queue_data_source_box {
     static void call(void *user_data, const char *current_location, const char *current_key,
                      vn_queue_answer *answer) noexcept {
         auto *box = static_cast<queue_data_source_box *>(user_data);
-        queue_answer wrapped(answer);
-        box->next(current_location ? std::string_view(current_location) : std::string_view(),
-                  current_key ? std::string_view(current_key) : std::string_view(), wrapped);
+        bool outer = std::exchange(inside_data_source(), true);
+        try {
+            queue_answer wrapped(answer);
+            box->next(current_location ? std::string_view(current_location) : std::string_view(),
+                      current_key ? std::string_view(current_key) : std::string_view(), wrapped);
+        } catch (...) {
+            // What was answered before the exception stands; nothing more: the queue ends here when nothing was.
+        }
+        inside_data_source() = outer;
     }
     static void release(void *user_data) noexcept { delete static_cast<queue_data_source_box *>(user_data); }
 };

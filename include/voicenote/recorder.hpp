@@ -90,8 +90,9 @@ struct recorder_options {
     /**
      * Asked before the device opens, on the thread calling `recorder::begin()`: true allows, false refuses (begin
      * then throws `errc::busy` and opens no device). An exception it throws refuses too, and `begin()` throws it
-     * again: a `voicenote::error` as it is (its status), any other as `errc::busy`. Empty: always allowed. Held
-     * by the recorder for its whole life.
+     * again: a `voicenote::error` as it is (its status), any other as `errc::busy`. When a flow begins the take
+     * (on a library thread), a refusal shows as the flow's failed event (errc::busy) and a thrown exception is
+     * dropped. Empty: always allowed. Held by the recorder for its whole life.
      */
     std::function<bool(session_kind)> activate;
     /**
@@ -311,8 +312,8 @@ private:
                                                          options.limits->warning.count(),
                                                          options.limits->minimum.count()));
         }
-        if (options.loop) detail::check(vn_recorder_options_set_event_loop(o, options.loop->get()));
-        if (options.focus) detail::check(vn_recorder_options_set_focus_group(o, options.focus->get()));
+        if (options.loop) detail::check(vn_recorder_options_set_event_loop(o, detail::live_handle(options.loop)));
+        if (options.focus) detail::check(vn_recorder_options_set_focus_group(o, detail::live_handle(options.focus)));
         if (hooks) {
             detail::check(vn_recorder_options_set_session_hooks(
                 o, hooks->activate ? &detail::session_hooks::call_activate : nullptr,

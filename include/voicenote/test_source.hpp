@@ -25,7 +25,8 @@ public:
     test_source() : source_(detail::make_handle<vn_test_source, vn_test_source_destroy>(vn_test_source_create, nullptr)) {}
     /** A source delivering through `loop` (its callbacks run in `loop.dispatch()`). */
     explicit test_source(event_loop &loop)
-        : source_(detail::make_handle<vn_test_source, vn_test_source_destroy>(vn_test_source_create, loop.get())) {}
+        : source_(detail::make_handle<vn_test_source, vn_test_source_destroy>(vn_test_source_create,
+                                                                               detail::live_handle(&loop))) {}
 
     /** Calls `callback` for each event from now on; the subscription ends when the returned object is destroyed. */
     subscription subscribe(std::function<void(const test_event &)> callback) {

@@ -77,7 +77,7 @@ inline handle<vn_upload_options, vn_upload_options_destroy> c_upload_options(con
         check(vn_upload_options_set_attachment_type(c.get(), c_string(*options.attachment_type).get()));
     }
     if (options.max_bytes) check(vn_upload_options_set_max_bytes(c.get(), *options.max_bytes));
-    if (options.loop) check(vn_upload_options_set_event_loop(c.get(), options.loop->get()));
+    if (options.loop) check(vn_upload_options_set_event_loop(c.get(), live_handle(options.loop)));
     return c;
 }
 

@@ -56,6 +56,32 @@ static void test_a_failing_call_carries_the_library_message() {
     }
 }
 
+static void test_text_with_a_nul_and_moved_from_objects_in_options_are_refused() {
+    try {
+        (void)voicenote::audio_info_file(std::string_view("/tmp/note.ogg\0/other.ogg", 25));
+        EXPECT(false, "a path with a NUL byte was taken");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
+    }
+    voicenote::event_loop loop;
+    voicenote::event_loop moved = std::move(loop);
+    try {
+        voicenote::test_source source(loop);  // the moved-from loop: not "no loop"
+        EXPECT(false, "a moved-from loop was taken for none");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::misuse, e.what());
+    }
+    voicenote::player_options options;
+    options.loop = &loop;
+    try {
+        voicenote::player player(options);
+        EXPECT(false, "a player took a moved-from loop for none");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::misuse, e.what());
+    }
+    EXPECT(voicenote::version_number() == VN_VERSION_NUMBER, voicenote::version_number());
+}
+
 static void test_events_reach_the_host_thread_through_the_loop() {
     voicenote::event_loop loop;
     voicenote::test_source source(loop);
@@ -178,6 +204,7 @@ int main() {
     harness::name() = "core";
     TEST(test_every_status_maps_to_an_error);
     TEST(test_a_failing_call_carries_the_library_message);
+    TEST(test_text_with_a_nul_and_moved_from_objects_in_options_are_refused);
     TEST(test_events_reach_the_host_thread_through_the_loop);
     TEST(test_a_subscription_destroyed_inside_its_own_callback);
     TEST(test_destroying_the_object_ends_its_subscriptions);

@@ -175,6 +175,43 @@ static void test_two_notes_play_back_to_back() {
            "the speaker holds " << frames << " frames, want " << want_frames << " (one open device, no gap)");
 }
 
+/**
+ * A data source that throws (a refused answer not caught, or its own exception) ends the queue there; one that
+ * destroys its own player (with session hooks, which the player's decoder thread may call after the destroy returns)
+ * leaves them allocated: nothing runs freed memory (ASan in the reviews), and the hooks ran.
+ */
+static void test_a_data_source_that_throws_or_destroys_its_player() {
+    harness::temp_directory directory("queue-throw");
+    std::string first = directory / "first.ogg", output = directory / "speaker.raw";
+    REQUIRE(harness::write_note(directory, 1.0, first), "opusenc failed");
+    {
+        queue_log log;
+        voicenote::player player(speaker(output));
+        auto subscription = player.subscribe(log.callback());
+        player.set_data_source([](std::string_view, std::string_view, voicenote::queue_answer &answer) {
+            answer.set_location("");  // refused: throws inside the data source
+        });
+        player.load(first, true);
+        EXPECT(log.wait_for_finished(1), "the note did not finish after the data source threw");
+    }
+    harness::waiter waiter;
+    std::atomic<int> activated{0}, deactivated{0};
+    bool destroyed = false;
+    auto options = speaker(output);
+    options.activate = [&](voicenote::session_kind) { activated++; return true; };
+    options.deactivate = [&](voicenote::session_kind) { deactivated++; };
+    auto player = std::make_unique<voicenote::player>(options);
+    player->set_data_source([&](std::string_view, std::string_view, voicenote::queue_answer &) {
+        std::lock_guard<std::mutex> lock(waiter.mutex());
+        player.reset();  // on its own decoder thread
+        destroyed = true;
+        waiter.notify_locked();
+    });
+    player->load(first, true);
+    EXPECT(waiter.wait_until([&] { return destroyed; }), "the data source was not asked");
+    EXPECT(activated >= 1, "activate ran " << activated << " times");
+}
+
 static void test_answers_refuse_carry_a_url_key_and_end_with_their_call() {
     harness::temp_directory directory("answer");
     std::string first = directory / "first.ogg";
@@ -325,6 +362,7 @@ int main() {
     harness::temp_directory cache("queue-cache");
     setenv("XDG_CACHE_HOME", cache.path().c_str(), 1);  // remembered positions and downloads stay in the test's own
     TEST(test_two_notes_play_back_to_back);
+    TEST(test_a_data_source_that_throws_or_destroys_its_player);
     TEST(test_answers_refuse_carry_a_url_key_and_end_with_their_call);
     TEST(test_next_refuses_then_skips_and_unset_releases);
     TEST(test_messages_name_what_follows);
