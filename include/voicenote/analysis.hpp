@@ -13,11 +13,10 @@
 #include "sources.hpp"
 
 #include <algorithm>
-#include <climits>
+#include <atomic>
 #include <cmath>
 #include <exception>
 #include <optional>
-#include <ratio>
 
 namespace voicenote {
 
@@ -257,7 +256,9 @@ inline std::vector<std::int32_t> waveform_encode(waveform_encoding encoding, con
  * (errc::invalid_argument for waveform_encoding::stream; errc::format for more than waveform_max_decoded values).
  */
 inline std::vector<float> waveform_decode(waveform_encoding encoding, const std::vector<std::int32_t> &encoded) {
-    std::size_t guess = std::min(encoded.size() * 8 / 5 + 1, waveform_max_decoded);
+    // Telegram's count, ⌊bytes · 8 / 5⌋, from a size bounded first, so that no input's size overflows it.
+    std::size_t bytes = std::min(encoded.size(), waveform_max_decoded);
+    std::size_t guess = std::min(bytes * 8 / 5 + 1, waveform_max_decoded);
     return detail::grow_into_vector<float>(guess, [&](float *out, std::size_t capacity, std::size_t *count) {
         return vn_waveform_decode(static_cast<int>(encoding), encoded.data(), encoded.size(), out, capacity, count);
     });
@@ -281,11 +282,25 @@ struct waveform_result {
 
     /** Whether the note has its waveform. */
     bool ok() const noexcept { return status == VN_OK; }
-    /** The status as an error code in voicenote's category (comparable with errc); empty on success. */
-    std::error_code code() const noexcept {
-        return status == VN_OK ? std::error_code() : std::error_code(status, category());
-    }
+    /** `status` as an error code in voicenote's category (empty for VN_OK), comparable with `errc`. */
+    std::error_code code() const noexcept { return detail::status_code(status); }
 };
+
+namespace detail {
+
+/** A batch's result as the C++ struct, copied out of the batch. */
+inline waveform_result to_waveform_result(const vn_waveform_result &result) {
+    waveform_result copy;
+    copy.index = result.index;
+    copy.location = copy_string(result.location);
+    copy.status = result.status;
+    copy.message = copy_string(result.message);
+    copy.duration = seconds(result.duration_s);
+    if (result.values && result.count > 0) copy.values.assign(result.values, result.values + result.count);
+    return copy;
+}
+
+}  // namespace detail
 
 /**
  * Many waveforms on one pool of library threads, handed back in the order they were added (vn_waveform_batch_*):
@@ -317,15 +332,26 @@ public:
      *  Idempotent. */
     void end_input() { detail::check(vn_waveform_batch_end_input(batch_.get())); }
 
+    /** Takes the other's batch (and whether it ended); the other is left empty (its calls throw errc::misuse). */
+    waveform_batch(waveform_batch &&other) noexcept : batch_(std::move(other.batch_)), ended_(other.ended_.load()) {}
+    /** Destroys the batch held (stopping its workers), then takes the other's. */
+    waveform_batch &operator=(waveform_batch &&other) noexcept {
+        if (this != &other) {
+            batch_ = std::move(other.batch_);
+            ended_ = other.ended_.load();
+        }
+        return *this;
+    }
+
     /**
-     * Takes the next result in input order, waiting at most `timeout` (negative, the default: as long as it takes;
-     * beyond INT_MAX ms is INT_MAX ms). Returns std::nullopt when the timeout passed first (nothing taken; call
-     * again) or when every result was taken after end_input(); ended() tells which. With no timeout,
-     * `while (auto result = batch.next())` takes every result. Throws `error` (errc::misuse for a moved-from batch).
+     * Takes the next result in input order, waiting at most `timeout` (std::nullopt, the default: as long as it
+     * takes; 0 polls; rounded up to the millisecond, at most INT_MAX ms). Returns std::nullopt when the timeout
+     * passed first (nothing taken; call again) or when every result was taken after end_input(); ended() tells
+     * which. With no timeout, `while (auto result = batch.next())` takes every result. Throws `error`
+     * (errc::invalid_argument for a negative or NaN timeout; errc::misuse for a moved-from batch).
      */
-    std::optional<waveform_result> next(std::chrono::milliseconds timeout = std::chrono::milliseconds(-1)) {
-        auto count = timeout.count();
-        int milliseconds = count < 0 ? -1 : count > INT_MAX ? INT_MAX : static_cast<int>(count);
+    std::optional<waveform_result> next(std::optional<seconds> timeout = std::nullopt) {
+        int milliseconds = detail::timeout_ms(timeout);
         vn_waveform_result result{};
         result.size = sizeof result;
         int taken = vn_waveform_batch_next(batch_.get(), milliseconds, &result);
@@ -334,17 +360,13 @@ public:
             ended_ = true;
             return std::nullopt;
         }
-        waveform_result copy;
-        copy.index = result.index;
-        copy.location = detail::copy_string(result.location);
-        copy.status = result.status;
-        copy.message = detail::copy_string(result.message);
-        copy.duration = seconds(result.duration_s);
-        if (result.values && result.count > 0) copy.values.assign(result.values, result.values + result.count);
-        return copy;
+        return detail::to_waveform_result(result);
     }
 
-    /** Whether next() found the input ended and every result taken (its std::nullopt was the end, not a timeout). */
+    /**
+     * Whether next() found the input ended and every result taken (its std::nullopt was the end, not a timeout).
+     * Any thread, also while another calls next().
+     */
     bool ended() const noexcept { return ended_; }
 
     /** The C batch, still owned (NULL when moved from). */
@@ -363,24 +385,20 @@ private:
     }
 
     batch_handle batch_;
-    bool ended_ = false;
+    std::atomic<bool> ended_{false};  // set by next(), read by ended() on any thread
 };
 
 /**
  * How a note is converted (vn_convert_options_*): only the fields set are applied, so the defaults stand otherwise
- * (rate 1, Ogg Opus, 32 kbit/s, complexity 10, 20 ms frames).
+ * (rate 1, Ogg Opus, encoder_settings' defaults).
  */
 struct convert_options {
     /** The new note's speed, its pitch kept: it lasts the original's length divided by `rate`; 0.5…2.5. */
     std::optional<double> rate;
     /** The format written; default recording_format::opus. */
     std::optional<recording_format> format;
-    /** The encoder's bitrate in bits per second, 6000…256000; default 32000. */
-    std::optional<int> bitrate;
-    /** Opus complexity 0…10 (ignored for AAC); default 10. */
-    std::optional<int> complexity;
-    /** Opus frame duration: 2.5, 5, 10, 20, 40 or 60 ms (ignored for AAC); default 20 ms. */
-    std::optional<std::chrono::duration<double, std::milli>> frame_duration;
+    /** The encoder settings (default: encoder_settings' defaults, the library's). */
+    std::optional<encoder_settings> encoder;
 };
 
 namespace detail {
@@ -390,11 +408,7 @@ inline handle<vn_convert_options, vn_convert_options_destroy> c_convert_options(
     auto c = make_handle<vn_convert_options, vn_convert_options_destroy>(vn_convert_options_create);
     if (options.rate) check(vn_convert_options_set_rate(c.get(), *options.rate));
     if (options.format) check(vn_convert_options_set_format(c.get(), static_cast<int>(*options.format)));
-    if (options.bitrate || options.complexity || options.frame_duration) {
-        // One C setter takes the three: the ones not set keep their defaults.
-        check(vn_convert_options_set_encoder(c.get(), options.bitrate.value_or(32000), options.complexity.value_or(10),
-                                             options.frame_duration ? options.frame_duration->count() : 20.0));
-    }
+    if (options.encoder) set_encoder(vn_convert_options_set_encoder, c.get(), *options.encoder);
     return c;
 }
 
@@ -441,6 +455,8 @@ struct recovered_file {
 
     /** Whether it was recovered. */
     bool ok() const noexcept { return status == VN_OK; }
+    /** `status` as an error code in voicenote's category (empty for VN_OK), comparable with `errc`. */
+    std::error_code code() const noexcept { return detail::status_code(status); }
 };
 
 /**

@@ -292,12 +292,17 @@ inline std::string attachment_type_of_json(std::string_view json) {
 /**
  * Checks a local file before upload, as Stream does (vn_attachment_check_local()). `location`: a path or a
  * `file://` URL; `type`: the attachment type it would be uploaded as (e.g. "voiceRecording"); `max_bytes`: the size
- * limit, 0 for the default (100 MiB). Returns when it may be uploaded; else throws `error`: errc::unsupported for a
- * type uploads do not take; errc::invalid_argument for a URL of another scheme, a directory or a negative
- * `max_bytes`; errc::not_found; errc::permission; errc::too_large over the limit.
+ * limit, 1 byte or more, or std::nullopt for the default (100 MiB, as upload_options::max_bytes). Returns when it may
+ * be uploaded; else throws `error`: errc::unsupported for a type uploads do not take; errc::invalid_argument for a URL
+ * of another scheme, a directory or a `max_bytes` under 1; errc::not_found; errc::permission; errc::too_large over
+ * the limit.
  */
-inline void attachment_check_local(std::string_view location, std::string_view type, std::int64_t max_bytes = 0) {
-    detail::check(vn_attachment_check_local(detail::c_string(location).get(), detail::c_string(type).get(), max_bytes));
+inline void attachment_check_local(std::string_view location, std::string_view type,
+                                   std::optional<std::int64_t> max_bytes = std::nullopt) {
+    // The C call reads 0 as "the default": a limit given here is never 0.
+    if (max_bytes && *max_bytes < 1) throw error(VN_E_INVALID_ARG, "max_bytes must be 1 byte or more");
+    detail::check(vn_attachment_check_local(detail::c_string(location).get(), detail::c_string(type).get(),
+                                            max_bytes ? *max_bytes : 0));
 }
 
 /**

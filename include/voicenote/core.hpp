@@ -11,6 +11,8 @@
 #include <voicenote.h>
 
 #include <chrono>
+#include <climits>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
@@ -106,6 +108,29 @@ namespace detail {
 inline int check(int status) {
     if (status < 0) throw error(status, vn_last_error_message());
     return status;
+}
+
+/**
+ * A status carried by an event or a result (`VN_OK` or a `VN_E_*` value) as a `std::error_code` in voicenote's
+ * category, comparable with `errc`: empty (false) for `VN_OK`. Every struct with an `int status` gives it as `code()`.
+ */
+inline std::error_code status_code(int status) noexcept {
+    return status == VN_OK ? std::error_code() : std::error_code(status, category());
+}
+
+/**
+ * A timeout as the C calls take it, in whole milliseconds: -1 (no limit) for std::nullopt; otherwise rounded to the
+ * microsecond, then up to the millisecond (a wait is never shorter than asked), and clamped to INT_MAX ms (about
+ * 24.8 days; infinity included). Throws `error` (#VN_E_INVALID_ARG) for a negative or NaN timeout.
+ */
+inline int timeout_ms(const std::optional<seconds> &timeout) {
+    if (!timeout) return -1;
+    double value = timeout->count();
+    if (std::isnan(value) || value < 0) {
+        throw error(VN_E_INVALID_ARG, "a timeout must be 0 s or more (std::nullopt for no limit)");
+    }
+    double milliseconds = std::ceil(std::round(value * 1e6) / 1e3);
+    return milliseconds >= static_cast<double>(INT_MAX) ? INT_MAX : static_cast<int>(milliseconds);
 }
 
 /**
@@ -321,11 +346,14 @@ public:
         return dispatched;
     }
 
-    /** Waits until events are pending or `timeout` passes (negative: no limit); returns whether any are. */
-    bool wait(std::chrono::milliseconds timeout) {
+    /**
+     * Waits until events are pending or `timeout` passes (std::nullopt, the default: no limit; 0 polls; rounded up
+     * to the millisecond, at most INT_MAX ms); returns whether any are. Throws `error` (errc::invalid_argument for a
+     * negative or NaN timeout).
+     */
+    bool wait(std::optional<seconds> timeout = std::nullopt) {
+        int milliseconds = detail::timeout_ms(timeout);
         int pending = 0;
-        auto count = timeout.count();
-        int milliseconds = count < 0 ? -1 : count > 0x7fffffff ? 0x7fffffff : static_cast<int>(count);
         detail::check(vn_event_loop_wait(loop_.get(), milliseconds, &pending));
         return pending != 0;
     }
@@ -365,7 +393,50 @@ enum class recording_format : int {
     aac = VN_FORMAT_AAC    /**< AAC-LC in ADTS, `.aac`, `audio/aac` (what Stream's iOS and Android apps send). */
 };
 
+/**
+ * A take's or a converted note's encoder settings (vn_recorder_options_set_encoder(),
+ * vn_convert_options_set_encoder()), set all together: the members' defaults are the library's, so a struct
+ * changing one member keeps the others as the library would.
+ */
+struct encoder_settings {
+    /** Bits per second, 6000…256000 (default 32000). */
+    int bitrate = 32000;
+    /** Opus complexity 0…10 (default 10; ignored for AAC). */
+    int complexity = 10;
+    /**
+     * Opus frame duration: 2.5, 5, 10, 20, 40 or 60 ms (default 20 ms; ignored for AAC). Rounded to the
+     * microsecond before it is passed on, so `std::chrono::milliseconds(20)` or `seconds(0.0025)` are exact.
+     */
+    seconds frame = std::chrono::milliseconds(20);
+};
+
 namespace detail {
+
+/**
+ * Applies `settings` with a C encoder setter `(options, bitrate, complexity, frame_ms)`, the frame rounded to the
+ * microsecond (0.0025 s is exactly 2.5 ms); NaN and infinities stay what they are and the library refuses them.
+ * Throws `error` (#VN_E_INVALID_ARG, naming the allowed values) for a value out of range.
+ */
+template <class COptions>
+void set_encoder(int (*setter)(COptions *, int, int, double), COptions *options, const encoder_settings &settings) {
+    double frame_ms = std::round(settings.frame.count() * 1e6) / 1e3;
+    check(setter(options, settings.bitrate, settings.complexity, frame_ms));
+}
+
+/**
+ * Applies a device name and the ALSA configuration text defining it with a C setter `(options, name,
+ * configuration)`; nothing when neither is set. Throws `error` (#VN_E_INVALID_ARG) for a configuration without a
+ * device name, or a name or text holding a NUL byte.
+ */
+template <class COptions>
+void set_device(int (*setter)(COptions *, const char *, const char *), COptions *options,
+                const std::optional<std::string> &device, const std::optional<std::string> &configuration) {
+    if (configuration && !device) throw error(VN_E_INVALID_ARG, "device_configuration is set without a device name");
+    if (!device) return;
+    c_string name(*device);
+    c_string_or_null text(configuration);
+    check(setter(options, name.get(), text.get()));
+}
 
 /**
  * A player's or recorder's session hooks, owned by the C++ object (the C options' `user_data`) for the C object's
@@ -424,6 +495,25 @@ struct session_hooks {
         return check(status);
     }
 };
+
+/** The session hooks object for `activate` and `deactivate` (copied); null when both are empty (no hooks). */
+inline std::unique_ptr<session_hooks> make_session_hooks(const std::function<bool(session_kind)> &activate,
+                                                         const std::function<void(session_kind)> &deactivate) {
+    if (!activate && !deactivate) return nullptr;
+    return std::make_unique<session_hooks>(session_hooks{activate, deactivate});
+}
+
+/**
+ * Installs `hooks` (owned by the caller for the C object's life; nothing when null) with a C setter `(options,
+ * activate, deactivate, user_data)`: an empty function installs no trampoline for its hook.
+ */
+template <class COptions>
+void set_session_hooks(int (*setter)(COptions *, vn_session_activate_fn, vn_session_deactivate_fn, void *),
+                       COptions *options, session_hooks *hooks) {
+    if (!hooks) return;
+    check(setter(options, hooks->activate ? &session_hooks::call_activate : nullptr,
+                 hooks->deactivate ? &session_hooks::call_deactivate : nullptr, hooks));
+}
 
 }  // namespace detail
 

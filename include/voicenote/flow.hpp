@@ -165,10 +165,13 @@ struct flow_event {
     /** attachment_ready, publish, parked: Stream's `voiceRecording` payload of the file (`asset_url` its
      *  `file://` URL), "" when it could not be read back. */
     std::string payload_json;
-    /** failed: the negative status (a `VN_E_*` value, comparable as `static_cast<errc>(status)`); 0 otherwise. */
+    /** failed: the negative status (a `VN_E_*` value); 0 otherwise. */
     int status = 0;
     /** failed: the detail. */
     std::string message;
+
+    /** `status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
+    std::error_code code() const noexcept { return detail::status_code(status); }
 };
 
 /** One draft listed by `flow::drafts_list()`. */
@@ -183,6 +186,40 @@ struct flow_draft {
 };
 
 namespace detail {
+
+/** A flow's view as the C++ struct. */
+inline flow_view to_flow_view(const vn_flow_view &view) {
+    flow_view result;
+    result.state = static_cast<flow_state>(view.state);
+    result.duration = seconds(view.duration_s);
+    result.levels = copy_floats(view.levels, view.level_count);
+    result.slide_to_cancel_alpha = view.slide_to_cancel_alpha;
+    result.lock_padding = view.lock_padding;
+    result.chevron_alpha = view.chevron_alpha;
+    result.tip_visible = view.tip_visible != 0;
+    result.preview_position = seconds(view.preview_position_s);
+    result.preview_playing = view.preview_playing != 0;
+    result.waveform = copy_floats(view.waveform, view.waveform_count);
+    result.trim_start = seconds(view.trim_start_s);
+    result.trim_end = seconds(view.trim_end_s);
+    result.toggled = view.toggled != 0;
+    result.accessible_description = copy_string(view.accessible_description);
+    return result;
+}
+
+/** A flow event as the C++ struct; `view` is set for view events only. */
+inline flow_event to_flow_event(const vn_flow_event &event) {
+    flow_event result;
+    result.type = static_cast<flow_event_type>(event.type);
+    if (event.type == VN_FLOW_EVENT_VIEW) result.view = to_flow_view(event.view);
+    result.path = copy_string(event.path);
+    result.duration = seconds(event.duration_s);
+    result.waveform = copy_floats(event.waveform, event.waveform_count);
+    result.payload_json = copy_string(event.payload_json);
+    result.status = event.status;
+    result.message = copy_string(event.message);
+    return result;
+}
 
 /** Whether `Object` has a `get()` whose result converts to `Handle *`. */
 template <class Object, class Handle, class = void>
@@ -228,7 +265,7 @@ public:
      * Throws `error` (errc::invalid_argument for an empty callback; errc::misuse for a moved-from flow).
      */
     subscription subscribe(std::function<void(const flow_event &)> callback) {
-        return detail::subscribe(vn_flow_subscribe, flow_.get(), std::move(callback), &convert);
+        return detail::subscribe(vn_flow_subscribe, flow_.get(), std::move(callback), &detail::to_flow_event);
     }
 
     /** The button was pressed at (`x`, `y`) (finite), in the button's coordinates; gestures are measured from
@@ -355,38 +392,6 @@ private:
         if (options.loop) detail::check(vn_flow_options_set_event_loop(o, detail::live_handle(options.loop)));
         if (options.clock) detail::check(vn_flow_options_set_clock(o, detail::live_handle(options.clock)));
         return detail::make_handle<vn_flow, vn_flow_destroy>(vn_flow_create, recorder, player, o);
-    }
-
-    static flow_view convert_view(const vn_flow_view &view) {
-        flow_view result;
-        result.state = static_cast<flow_state>(view.state);
-        result.duration = seconds(view.duration_s);
-        result.levels = detail::copy_floats(view.levels, view.level_count);
-        result.slide_to_cancel_alpha = view.slide_to_cancel_alpha;
-        result.lock_padding = view.lock_padding;
-        result.chevron_alpha = view.chevron_alpha;
-        result.tip_visible = view.tip_visible != 0;
-        result.preview_position = seconds(view.preview_position_s);
-        result.preview_playing = view.preview_playing != 0;
-        result.waveform = detail::copy_floats(view.waveform, view.waveform_count);
-        result.trim_start = seconds(view.trim_start_s);
-        result.trim_end = seconds(view.trim_end_s);
-        result.toggled = view.toggled != 0;
-        result.accessible_description = detail::copy_string(view.accessible_description);
-        return result;
-    }
-
-    static flow_event convert(const vn_flow_event &event) {
-        flow_event result;
-        result.type = static_cast<flow_event_type>(event.type);
-        if (event.type == VN_FLOW_EVENT_VIEW) result.view = convert_view(event.view);
-        result.path = detail::copy_string(event.path);
-        result.duration = seconds(event.duration_s);
-        result.waveform = detail::copy_floats(event.waveform, event.waveform_count);
-        result.payload_json = detail::copy_string(event.payload_json);
-        result.status = event.status;
-        result.message = detail::copy_string(event.message);
-        return result;
     }
 
     detail::handle<vn_flow, vn_flow_destroy> flow_;

@@ -63,8 +63,8 @@ struct player_context {
     /** The location as given to the load, in events; empty from `player::context()` (use `player::location()`). */
     std::string location;
 
-    /** `last_status` as an error code of voicenote's category (false when 0), comparable with `errc`. */
-    std::error_code last_error() const noexcept { return {last_status, category()}; }
+    /** `last_status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
+    std::error_code code() const noexcept { return detail::status_code(last_status); }
 };
 
 /** Kinds of player events (vn_player_event_type). */
@@ -94,8 +94,8 @@ struct player_event {
     /** `item_changed`: the new item's key (a URL's key or the URL, the absolute path, or a source's name). */
     std::string key;
 
-    /** `status` as an error code of voicenote's category (false when 0), comparable with `errc`. */
-    std::error_code error() const noexcept { return {status, category()}; }
+    /** `status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
+    std::error_code code() const noexcept { return detail::status_code(status); }
 };
 
 /**
@@ -168,7 +168,6 @@ inline player_event to_player_event(const vn_player_event &event) {
     return result;
 }
 
-
 /** A duration hint in the C form: negative for none. */
 inline double c_duration_hint(const std::optional<seconds> &hint) noexcept { return hint ? hint->count() : -1.0; }
 
@@ -187,7 +186,8 @@ public:
     /** A player made with `options`; throws `error` when an option is refused (naming the range) or it cannot be
      *  made. No device is opened until it first plays. */
     explicit player(const player_options &options)
-        : hooks_(make_hooks(options)), player_(create(options, hooks_.get())) {}
+        : hooks_(detail::make_session_hooks(options.activate, options.deactivate)),
+          player_(create(options, hooks_.get())) {}
 
     /** Destroys the player (see the class); inside a data source, its session hooks are left allocated. */
     ~player() { release_hooks_if_inside_data_source(); }
@@ -361,31 +361,14 @@ public:
     vn_player *get() const noexcept { return player_.get(); }
 
 private:
-    static std::unique_ptr<detail::session_hooks> make_hooks(const player_options &options) {
-        if (!options.activate && !options.deactivate) return nullptr;
-        return std::unique_ptr<detail::session_hooks>(
-            new detail::session_hooks{options.activate, options.deactivate});
-    }
-
     static detail::handle<vn_player, vn_player_destroy> create(const player_options &options,
                                                                 detail::session_hooks *hooks) {
         auto c_options = detail::make_handle<vn_player_options, vn_player_options_destroy>(vn_player_options_create);
         vn_player_options *o = c_options.get();
-        if (options.device_configuration && !options.device)
-            throw error(VN_E_INVALID_ARG, "player_options::device_configuration needs player_options::device");
-        if (options.device) {
-            std::optional<detail::c_string> configuration;
-            if (options.device_configuration) configuration.emplace(*options.device_configuration);
-            detail::check(vn_player_options_set_device(o, detail::c_string(*options.device).get(),
-                                                       configuration ? configuration->get() : nullptr));
-        }
+        detail::set_device(vn_player_options_set_device, o, options.device, options.device_configuration);
         if (options.loop) detail::check(vn_player_options_set_event_loop(o, detail::live_handle(options.loop)));
         if (options.focus) detail::check(vn_player_options_set_focus_group(o, detail::live_handle(options.focus)));
-        if (hooks) {
-            detail::check(vn_player_options_set_session_hooks(
-                o, hooks->activate ? &detail::session_hooks::call_activate : nullptr,
-                hooks->deactivate ? &detail::session_hooks::call_deactivate : nullptr, hooks));
-        }
+        detail::set_session_hooks(vn_player_options_set_session_hooks, o, hooks);
         if (options.progress_interval)
             detail::check(vn_player_options_set_progress_interval(o, options.progress_interval->count()));
         if (options.resume_limit) detail::check(vn_player_options_set_resume_limit(o, *options.resume_limit));

@@ -8,7 +8,6 @@
 
 #include "core.hpp"
 
-#include <cmath>
 #include <exception>
 #include <limits>
 #include <optional>
@@ -20,19 +19,6 @@ enum class recorder_state : int {
     stopped = VN_RECORDER_STOPPED,     /**< Not recording (the first state). */
     recording = VN_RECORDER_RECORDING, /**< Capturing. */
     paused = VN_RECORDER_PAUSED        /**< Paused; the take is whole on disk. */
-};
-
-/** The encoder settings of a take (vn_recorder_options_set_encoder); the members' defaults are the library's. */
-struct recorder_encoder {
-    /** Bits per second, 6000…256000 (default 32000). */
-    int bitrate = 32000;
-    /** Opus complexity 0…10 (default 10; ignored for AAC). */
-    int complexity = 10;
-    /**
-     * Opus frame duration: 2.5, 5, 10, 20, 40 or 60 ms (default 20 ms; ignored for AAC). Rounded to the
-     * microsecond before it is passed on, so `std::chrono::milliseconds(20)` or `seconds(0.0025)` are exact.
-     */
-    seconds frame = seconds(0.020);
 };
 
 /** How often context events report levels and duration, in captured audio (vn_recorder_options_set_intervals). */
@@ -77,8 +63,8 @@ struct recorder_options {
     std::optional<std::string> device_configuration;
     /** The file format (default Opus). */
     std::optional<recording_format> format;
-    /** The encoder settings. */
-    std::optional<recorder_encoder> encoder;
+    /** The encoder settings (default: encoder_settings' defaults, the library's). */
+    std::optional<encoder_settings> encoder;
     /** How often context events report levels and duration. */
     std::optional<recorder_intervals> intervals;
     /** The length limits of a take. */
@@ -148,13 +134,63 @@ struct recorder_event {
     std::vector<float> waveform;
     /** `finished`: the file's format. */
     recording_format format = recording_format::opus;
-    /** `failed`: the negative `VN_E_*` status (compare `std::error_code(status, voicenote::category())`). */
+    /** `failed`: the negative `VN_E_*` status; 0 otherwise. */
     int status = 0;
     /** `failed`: the detail. */
     std::string message;
     /** `max_duration_warning`: time left before the maximum. */
     seconds remaining = seconds(0);
+
+    /** `status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
+    std::error_code code() const noexcept { return detail::status_code(status); }
 };
+
+namespace detail {
+
+/** A recorder's context as the C++ struct; `path` NULL gives "". */
+inline recorder_context to_recorder_context(const vn_recorder_context &context) {
+    recorder_context result;
+    result.state = static_cast<recorder_state>(context.state);
+    result.duration = seconds(context.duration_s);
+    result.average_power = context.average_power;
+    result.peak_power = context.peak_power;
+    result.overruns = context.overruns;
+    result.path = copy_string(context.path);
+    return result;
+}
+
+/** A recorder event as the C++ struct: the members its type sets. */
+inline recorder_event to_recorder_event(const vn_recorder_event &event) {
+    recorder_event result;
+    result.type = static_cast<recorder_event_type>(event.type);
+    switch (result.type) {
+    case recorder_event_type::context:
+        result.context = to_recorder_context(event.context);
+        break;
+    case recorder_event_type::finished:
+        result.path = copy_string(event.path);
+        result.duration = seconds(event.duration_s);
+        result.size_bytes = event.size_bytes;
+        if (event.waveform) result.waveform.assign(event.waveform, event.waveform + event.waveform_count);
+        result.format = static_cast<recording_format>(event.format);
+        break;
+    case recorder_event_type::failed:
+        result.status = event.status;
+        result.message = copy_string(event.message);
+        break;
+    case recorder_event_type::max_duration_warning:
+        result.remaining = seconds(event.remaining_s);
+        break;
+    case recorder_event_type::too_short:
+        result.duration = seconds(event.duration_s);
+        break;
+    case recorder_event_type::max_duration_reached:
+        break;
+    }
+    return result;
+}
+
+}  // namespace detail
 
 /**
  * A recorder (vn_recorder_*): one take at a time into the options' directory, written as `<UUID>.ogg.part` and
@@ -172,13 +208,9 @@ public:
      * `errc::invalid_argument` for a value out of range (the options' documented ranges, NaN and infinities
      * included), an empty directory or device name, or a configuration without a device.
      */
-    explicit recorder(const recorder_options &options) {
-        if (options.activate || options.deactivate) {
-            hooks_ = std::make_unique<detail::session_hooks>(
-                detail::session_hooks{options.activate, options.deactivate});
-        }
-        recorder_ = create(options, hooks_.get());
-    }
+    explicit recorder(const recorder_options &options)
+        : hooks_(detail::make_session_hooks(options.activate, options.deactivate)),
+          recorder_(create(options, hooks_.get())) {}
 
     ~recorder() = default;
     recorder(const recorder &) = delete;
@@ -226,7 +258,8 @@ public:
      * Throws `errc::invalid_argument` for an empty callback.
      */
     subscription subscribe(std::function<void(const recorder_event &)> callback) {
-        return detail::subscribe(vn_recorder_subscribe, recorder_.get(), std::move(callback), &convert_event);
+        return detail::subscribe(vn_recorder_subscribe, recorder_.get(), std::move(callback),
+                                 &detail::to_recorder_event);
     }
 
     /** The current context; its `path` is read right after the rest (as `path()` does). */
@@ -234,7 +267,7 @@ public:
         vn_recorder_context context{};
         context.size = sizeof context;
         detail::check(vn_recorder_get_context(recorder_.get(), &context));
-        recorder_context result = convert_context(context);
+        recorder_context result = detail::to_recorder_context(context);
         result.path = path();
         return result;
     }
@@ -285,24 +318,9 @@ private:
         if (options.directory) {
             detail::check(vn_recorder_options_set_directory(o, detail::c_string(*options.directory).get()));
         }
-        if (options.device_configuration && !options.device) {
-            throw error(VN_E_INVALID_ARG, "device_configuration is set without a device name");
-        }
-        if (options.device) {
-            detail::c_string name(*options.device);
-            std::optional<detail::c_string> configuration;
-            if (options.device_configuration) configuration.emplace(*options.device_configuration);
-            const char *text = configuration ? configuration->get() : nullptr;
-            detail::check(vn_recorder_options_set_device(o, name.get(), text));
-        }
+        detail::set_device(vn_recorder_options_set_device, o, options.device, options.device_configuration);
         if (options.format) detail::check(vn_recorder_options_set_format(o, static_cast<int>(*options.format)));
-        if (options.encoder) {
-            // Rounded to the microsecond, in milliseconds: 0.0025 s is exactly 2.5 ms. NaN and infinities stay
-            // what they are and the library refuses them.
-            double frame_ms = std::round(options.encoder->frame.count() * 1e6) / 1e3;
-            detail::check(vn_recorder_options_set_encoder(o, options.encoder->bitrate, options.encoder->complexity,
-                                                          frame_ms));
-        }
+        if (options.encoder) detail::set_encoder(vn_recorder_options_set_encoder, o, *options.encoder);
         if (options.intervals) {
             detail::check(vn_recorder_options_set_intervals(o, options.intervals->meter.count(),
                                                             options.intervals->duration.count()));
@@ -314,53 +332,8 @@ private:
         }
         if (options.loop) detail::check(vn_recorder_options_set_event_loop(o, detail::live_handle(options.loop)));
         if (options.focus) detail::check(vn_recorder_options_set_focus_group(o, detail::live_handle(options.focus)));
-        if (hooks) {
-            detail::check(vn_recorder_options_set_session_hooks(
-                o, hooks->activate ? &detail::session_hooks::call_activate : nullptr,
-                hooks->deactivate ? &detail::session_hooks::call_deactivate : nullptr, hooks));
-        }
+        detail::set_session_hooks(vn_recorder_options_set_session_hooks, o, hooks);
         return detail::make_handle<vn_recorder, vn_recorder_destroy>(vn_recorder_create, o);
-    }
-
-    static recorder_context convert_context(const vn_recorder_context &context) {
-        recorder_context result;
-        result.state = static_cast<recorder_state>(context.state);
-        result.duration = seconds(context.duration_s);
-        result.average_power = context.average_power;
-        result.peak_power = context.peak_power;
-        result.overruns = context.overruns;
-        result.path = detail::copy_string(context.path);
-        return result;
-    }
-
-    static recorder_event convert_event(const vn_recorder_event &event) {
-        recorder_event result;
-        result.type = static_cast<recorder_event_type>(event.type);
-        switch (result.type) {
-        case recorder_event_type::context:
-            result.context = convert_context(event.context);
-            break;
-        case recorder_event_type::finished:
-            result.path = detail::copy_string(event.path);
-            result.duration = seconds(event.duration_s);
-            result.size_bytes = event.size_bytes;
-            if (event.waveform) result.waveform.assign(event.waveform, event.waveform + event.waveform_count);
-            result.format = static_cast<recording_format>(event.format);
-            break;
-        case recorder_event_type::failed:
-            result.status = event.status;
-            result.message = detail::copy_string(event.message);
-            break;
-        case recorder_event_type::max_duration_warning:
-            result.remaining = seconds(event.remaining_s);
-            break;
-        case recorder_event_type::too_short:
-            result.duration = seconds(event.duration_s);
-            break;
-        case recorder_event_type::max_duration_reached:
-            break;
-        }
-        return result;
     }
 
     std::unique_ptr<detail::session_hooks> hooks_;  // before the handle: outlives the C recorder

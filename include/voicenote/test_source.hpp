@@ -8,6 +8,8 @@
 
 #include "core.hpp"
 
+#include <cmath>
+
 namespace voicenote {
 
 /** One event of a `test_source`. */
@@ -17,6 +19,13 @@ struct test_event {
     /** Whether the source's own thread fired it (else `fire`). */
     bool from_library_thread = false;
 };
+
+namespace detail {
+
+/** A test event as the C++ struct. */
+inline test_event to_test_event(const vn_test_event &event) { return {event.sequence, event.from_library_thread != 0}; }
+
+}  // namespace detail
 
 /** A test event source (vn_test_source_*). Move-only; destroying it ends its subscriptions. */
 class test_source {
@@ -30,12 +39,18 @@ public:
 
     /** Calls `callback` for each event from now on; the subscription ends when the returned object is destroyed. */
     subscription subscribe(std::function<void(const test_event &)> callback) {
-        return detail::subscribe(vn_test_source_subscribe, source_.get(), std::move(callback), &convert);
+        return detail::subscribe(vn_test_source_subscribe, source_.get(), std::move(callback), &detail::to_test_event);
     }
-    /** Starts the source's thread: `count` events (0: until stopped), one every `interval`. */
-    void start(std::uint64_t count, std::chrono::microseconds interval) {
-        auto micros = interval.count();
-        if (micros < 0 || micros > 0xffffffffLL) throw error(VN_E_INVALID_ARG, "the interval must be 0…4294967295 µs");
+    /**
+     * Starts the source's thread: `count` events (0: until stopped), one every `interval` (rounded to the
+     * microsecond; 0 fires as fast as it can). Throws `error` (errc::invalid_argument for an interval that is NaN or
+     * outside 0…4294.967295 s, the C call's microseconds; errc::misuse while it is still firing).
+     */
+    void start(std::uint64_t count, seconds interval) {
+        double micros = std::round(interval.count() * 1e6);
+        if (!(micros >= 0 && micros <= 4294967295.0)) {
+            throw error(VN_E_INVALID_ARG, "the interval must be 0…4294.967295 s");
+        }
         detail::check(vn_test_source_start(source_.get(), count, static_cast<std::uint32_t>(micros)));
     }
     /** Stops the source's thread and waits for it. */
@@ -55,7 +70,6 @@ public:
     vn_test_source *get() const noexcept { return source_.get(); }
 
 private:
-    static test_event convert(const vn_test_event &event) { return {event.sequence, event.from_library_thread != 0}; }
     detail::handle<vn_test_source, vn_test_source_destroy> source_;
 };
 

@@ -97,10 +97,23 @@ struct upload_event {
     std::string payload_json;
 
     /** `status` as an error code in voicenote's category (empty for VN_OK), comparable with `errc`. */
-    std::error_code error_code() const noexcept {
-        return status == VN_OK ? std::error_code() : std::error_code(status, category());
-    }
+    std::error_code code() const noexcept { return detail::status_code(status); }
 };
+
+namespace detail {
+
+/** An uploader's event as the C++ struct. */
+inline upload_event to_upload_event(const vn_upload_event &event) {
+    upload_event result;
+    result.state = static_cast<upload_state>(event.state);
+    result.progress = event.progress;
+    result.status = event.status;
+    result.message = copy_string(event.message);
+    result.payload_json = copy_string(event.payload_json);
+    return result;
+}
+
+}  // namespace detail
 
 /**
  * Rewrites the uploaded payload before it is reported (Stream's `UploadedAttachmentPostProcessor`): given the
@@ -168,7 +181,7 @@ public:
      * thread. Throws `error` (errc::invalid_argument for an empty callback).
      */
     subscription subscribe(std::function<void(const upload_event &)> callback) {
-        return detail::subscribe(vn_uploader_subscribe, uploader_.get(), std::move(callback), &convert);
+        return detail::subscribe(vn_uploader_subscribe, uploader_.get(), std::move(callback), &detail::to_upload_event);
     }
 
     /**
@@ -216,13 +229,13 @@ public:
      * Throws `error`: errc::busy while an upload runs or when a player holds the source; errc::too_large over the
      * limit; errc::invalid_argument for an empty name or MIME type; errc::misuse for a moved-from source.
      */
-    void upload_source(const source &bytes, std::string_view file_name,
+    void upload_source(source &bytes, std::string_view file_name,
                        std::optional<std::string_view> mime_type = std::nullopt) {
         upload_source_with(bytes, file_name, mime_type, nullptr);
     }
 
     /** Starts uploading the bytes of a source, completing `completing` (copied); as upload_source() otherwise. */
-    void upload_source(const source &bytes, std::string_view file_name, std::optional<std::string_view> mime_type,
+    void upload_source(source &bytes, std::string_view file_name, std::optional<std::string_view> mime_type,
                        const payload &completing) {
         upload_source_with(bytes, file_name, mime_type, completing.get());
     }
@@ -237,14 +250,14 @@ public:
     void retry() { detail::check(vn_uploader_retry(uploader_.get())); }
 
     /**
-     * Waits until the upload ends (uploaded or failed) or `timeout` passes (negative: no limit), for hosts that do
-     * not use the events; returns the state then (pending before any upload). It returns as soon as the state is
-     * final: subscribers may still be receiving the last events. Not from inside the uploader's own callbacks or
-     * post-processor.
+     * Waits until the upload ends (uploaded or failed) or `timeout` passes (std::nullopt, the default: no limit;
+     * rounded up to the millisecond, at most INT_MAX ms), for hosts that do not use the events; returns the state
+     * then (pending before any upload). It returns as soon as the state is final: subscribers may still be receiving
+     * the last events. Not from inside the uploader's own callbacks or post-processor. Throws `error`
+     * (errc::invalid_argument for a negative or NaN timeout).
      */
-    upload_state wait(std::chrono::milliseconds timeout) {
-        auto count = timeout.count();
-        int milliseconds = count < 0 ? -1 : count > 0x7fffffff ? 0x7fffffff : static_cast<int>(count);
+    upload_state wait(std::optional<seconds> timeout = std::nullopt) {
+        int milliseconds = detail::timeout_ms(timeout);
         int state = VN_UPLOAD_PENDING;
         detail::check(vn_uploader_wait(uploader_.get(), milliseconds, &state));
         return static_cast<upload_state>(state);
@@ -272,20 +285,10 @@ private:
                                                                       detail::c_string(endpoint).get(), c_options.get());
     }
 
-    void upload_source_with(const source &bytes, std::string_view file_name,
+    void upload_source_with(source &bytes, std::string_view file_name,
                             std::optional<std::string_view> mime_type, const vn_payload *completing) {
         detail::check(vn_uploader_upload_source(uploader_.get(), bytes.get(), detail::c_string(file_name).get(),
                                                 detail::payload_nullable_string(mime_type).get(), completing));
-    }
-
-    static upload_event convert(const vn_upload_event &event) {
-        upload_event converted;
-        converted.state = static_cast<upload_state>(event.state);
-        converted.progress = event.progress;
-        converted.status = event.status;
-        converted.message = detail::copy_string(event.message);
-        converted.payload_json = detail::copy_string(event.payload_json);
-        return converted;
     }
 
     detail::handle<vn_uploader, vn_uploader_destroy> uploader_;

@@ -6,8 +6,9 @@
  * Usage:  convert IN OUT [RATE]     RATE 0.5…2.5 (default 2); IN any format the player reads
  *
  * What it shows:
- * - voicenote::convert_options: a plain struct whose set fields are applied (rate, format; the encoder's
- *   bitrate, complexity and frame duration keep their defaults here);
+ * - voicenote::convert_options: a plain struct whose set fields are applied (rate, format; `encoder`, a
+ *   voicenote::encoder_settings as a recorder's, is not set here, so the library's bitrate, complexity and frame
+ *   duration stand);
  * - voicenote::convert_file(): one blocking call decodes IN, stretches it with libsonic and encodes OUT, written
  *   aside and renamed once complete, so a failure leaves OUT as it was; it returns the new length as
  *   voicenote::seconds;

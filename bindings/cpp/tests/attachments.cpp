@@ -293,6 +293,7 @@ static void test_types_and_checks() {
     EXPECT(voicenote::attachment_type_of_json("{\"type\":5}") == "unknown", "no type string");
 
     voicenote::attachment_check_local(f.note, "voiceRecording");
+    voicenote::attachment_check_local(f.note, "voiceRecording", std::nullopt);  // the default limit
     voicenote::attachment_check_local("file://" + f.note, "voiceRecording", 1 << 20);
     expect_error(errc::too_large, [&] { voicenote::attachment_check_local(f.note, "audio", 10); }, "over the limit");
     expect_error(errc::unsupported, [&] { voicenote::attachment_check_local(f.note, "giphy"); }, "giphy");
@@ -301,6 +302,8 @@ static void test_types_and_checks() {
     expect_error(errc::invalid_argument, [&] { voicenote::attachment_check_local("https://a/b.ogg", "file"); },
                  "https");
     expect_error(errc::invalid_argument, [&] { voicenote::attachment_check_local(f.note, "file", -1); }, "-1 bytes");
+    // A limit given is 1 byte or more: 0 is not a way to say "the default" (std::nullopt is).
+    expect_error(errc::invalid_argument, [&] { voicenote::attachment_check_local(f.note, "file", 0); }, "0 bytes");
 }
 
 /* find_next_item on the repository's fixture (its cases) and across authors. */

@@ -2,10 +2,14 @@
  * core.cpp: the C++ layer's foundations — every status maps to voicenote::error (code, name, detail, errc), a real
  * failing call carries the library's message, handles and subscriptions are move-only and end once, a subscription
  * may be destroyed inside its own callback, destroying the object ends its subscriptions, events reach the host's
- * thread through an event_loop, and the log hook's handler is replaced safely.
+ * thread through an event_loop, timeouts are std::optional<voicenote::seconds> converted and refused in one place
+ * (and a test source's interval is seconds too), every struct carrying an `int status` gives it as code(), and the
+ * log hook's handler is replaced safely.
  */
 #include "harness.hpp"
 
+#include <climits>
+#include <limits>
 #include <optional>
 #include <type_traits>
 
@@ -101,6 +105,66 @@ static void test_events_reach_the_host_thread_through_the_loop() {
     for (std::size_t i = 0; i < sequences.size(); i++) EXPECT(sequences[i] == i + 1, sequences[i]);
     EXPECT(!elsewhere, "a callback ran off the dispatching thread");
     EXPECT(source.fired() == 20, source.fired());
+}
+
+static void test_timeouts_are_seconds_checked_once() {
+    using voicenote::detail::timeout_ms;
+    EXPECT(timeout_ms(std::nullopt) == -1, "std::nullopt is no limit");
+    EXPECT(timeout_ms(0s) == 0 && timeout_ms(30ms) == 30 && timeout_ms(voicenote::seconds(0.03)) == 30, "exact ms");
+    EXPECT(timeout_ms(voicenote::seconds(0.0001)) == 1 && timeout_ms(1500us) == 2, "rounded up to the millisecond");
+    EXPECT(timeout_ms(std::chrono::hours(24 * 365)) == INT_MAX, "a year is clamped");
+    EXPECT(timeout_ms(voicenote::seconds(std::numeric_limits<double>::infinity())) == INT_MAX, "infinity is clamped");
+    for (double bad : {-0.001, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                       -std::numeric_limits<double>::infinity()}) {
+        try {
+            (void)timeout_ms(voicenote::seconds(bad));
+            EXPECT(false, "a timeout of " << bad << " s was taken");
+        } catch (const voicenote::error &e) {
+            EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
+        }
+    }
+    voicenote::event_loop loop;
+    EXPECT(!loop.wait(0s), "an empty loop polled");
+    try {
+        (void)loop.wait(-1s);
+        EXPECT(false, "a negative timeout was taken");
+    } catch (const voicenote::error &e) {
+        EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
+    }
+    // A test source's interval is a pace in seconds too, within the C call's microseconds.
+    voicenote::test_source source;
+    for (double bad : {-0.000001, 4294.967296, std::numeric_limits<double>::quiet_NaN()}) {
+        try {
+            source.start(1, voicenote::seconds(bad));
+            EXPECT(false, "an interval of " << bad << " s was taken");
+        } catch (const voicenote::error &e) {
+            EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
+        }
+    }
+}
+
+static void test_every_status_carrying_struct_gives_its_code() {
+    EXPECT(voicenote::detail::status_code(VN_OK) == std::error_code(), "VN_OK is an empty code");
+    EXPECT(voicenote::detail::status_code(VN_E_FORMAT) == voicenote::errc::format, "VN_E_FORMAT");
+    auto check = [](const auto &value, int &status, const char *what) {
+        EXPECT(!value.code(), what << ": a code without a status");
+        status = VN_E_NOT_FOUND;
+        EXPECT(value.code() == voicenote::errc::not_found && value.code().category() == voicenote::category(), what);
+    };
+    voicenote::recorder_event recorder_event;
+    check(recorder_event, recorder_event.status, "recorder_event");
+    voicenote::player_event player_event;
+    check(player_event, player_event.status, "player_event");
+    voicenote::player_context player_context;
+    check(player_context, player_context.last_status, "player_context");
+    voicenote::flow_event flow_event;
+    check(flow_event, flow_event.status, "flow_event");
+    voicenote::upload_event upload_event;
+    check(upload_event, upload_event.status, "upload_event");
+    voicenote::waveform_result waveform_result;
+    check(waveform_result, waveform_result.status, "waveform_result");
+    voicenote::recovered_file recovered_file;
+    check(recovered_file, recovered_file.status, "recovered_file");
 }
 
 /** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
@@ -206,6 +270,8 @@ int main() {
     TEST(test_a_failing_call_carries_the_library_message);
     TEST(test_text_with_a_nul_and_moved_from_objects_in_options_are_refused);
     TEST(test_events_reach_the_host_thread_through_the_loop);
+    TEST(test_timeouts_are_seconds_checked_once);
+    TEST(test_every_status_carrying_struct_gives_its_code);
     TEST(test_a_subscription_destroyed_inside_its_own_callback);
     TEST(test_destroying_the_object_ends_its_subscriptions);
     TEST(test_the_log_handler_is_replaced_safely);

@@ -116,7 +116,7 @@ static void test_plays_a_note_to_its_end() {
             }
             if (event.type == voicenote::player_event_type::finished) EXPECT(event.location == note, event.location);
             EXPECT(event.type != voicenote::player_event_type::failed,
-                   event.error().message() << ": " << event.message);
+                   event.code().message() << ": " << event.message);
         }
         EXPECT(playing_named, "no PLAYING context naming the note");
         EXPECT(hint_shown, "the duration hint never showed");
@@ -124,7 +124,7 @@ static void test_plays_a_note_to_its_end() {
         EXPECT(context.state == voicenote::player_state::stopped && context.current_time == 0s,
                "after the end: state " << static_cast<int>(context.state) << " at " << context.current_time.count());
         EXPECT(near(context.duration.count(), 2.0, 0.01) && !context.duration_is_estimate, context.duration.count());
-        EXPECT(context.buffered_fraction == 1 && !context.last_error() && context.location.empty(),
+        EXPECT(context.buffered_fraction == 1 && !context.code() && context.location.empty(),
                context.buffered_fraction << " " << context.last_status << " " << context.location);
         EXPECT(player.location() == note, player.location());
     }  // the player is destroyed: the device is closed and the speaker's file complete
@@ -239,11 +239,11 @@ static void test_a_missing_file_is_a_failed_event() {
            "no FAILED then NOT_LOADED");
     for (const auto &event : log.snapshot()) {
         if (event.type != voicenote::player_event_type::failed) continue;
-        EXPECT(event.error() == voicenote::errc::not_found, event.status);
+        EXPECT(event.code() == voicenote::errc::not_found, event.status);
         EXPECT(!event.message.empty(), "a FAILED event without a message");
     }
     voicenote::player_context context = player.context();
-    EXPECT(context.state == voicenote::player_state::not_loaded && context.last_error() == voicenote::errc::not_found &&
+    EXPECT(context.state == voicenote::player_state::not_loaded && context.code() == voicenote::errc::not_found &&
                context.duration == 0s,
            "state " << static_cast<int>(context.state) << ", last status " << context.last_status);
     EXPECT(player.location() == missing, "the failed location was not kept: " << player.location());
@@ -430,7 +430,7 @@ static void test_a_memory_source_and_a_url_load() {
                "the URL did not fail");
         for (const auto &event : log.snapshot())
             if (event.type == voicenote::player_event_type::failed)
-                EXPECT(event.error() == voicenote::errc::network, event.status << ": " << event.message);
+                EXPECT(event.code() == voicenote::errc::network, event.status << ": " << event.message);
         EXPECT(player.location() == "http://127.0.0.1:1/note.ogg", player.location());
     }
     long long frames = harness::frames_written(output);

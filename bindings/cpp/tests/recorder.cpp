@@ -328,7 +328,7 @@ static void test_an_aac_take() {
     REQUIRE(r.ready, "cannot write the tone");
     auto options = r.options();
     options.format = voicenote::recording_format::aac;
-    options.encoder = voicenote::recorder_encoder{64000, 10, 20ms};
+    options.encoder = voicenote::encoder_settings{64000, 10, 20ms};
     options.intervals = voicenote::recorder_intervals{0.05s, 0.25s};
     options.limits = limits(1s);
     voicenote::recorder recorder(options);
@@ -456,19 +456,19 @@ static void test_errors() {
                "minimum " << value);
         EXPECT(refused([&](auto &o) { o.intervals = voicenote::recorder_intervals{bad, 0.5s}; }), "meter " << value);
         EXPECT(refused([&](auto &o) { o.intervals = voicenote::recorder_intervals{0.1s, bad}; }), "duration " << value);
-        EXPECT(refused([&](auto &o) { o.encoder = voicenote::recorder_encoder{32000, 10, bad}; }), "frame " << value);
+        EXPECT(refused([&](auto &o) { o.encoder = voicenote::encoder_settings{32000, 10, bad}; }), "frame " << value);
     }
     EXPECT(refused([&](auto &o) { o.intervals = voicenote::recorder_intervals{0s, 0.5s}; }), "meter 0");
-    EXPECT(refused([&](auto &o) { o.encoder = voicenote::recorder_encoder{5999, 10, 20ms}; }), "bitrate 5999");
-    EXPECT(refused([&](auto &o) { o.encoder = voicenote::recorder_encoder{32000, 11, 20ms}; }), "complexity 11");
-    EXPECT(refused([&](auto &o) { o.encoder = voicenote::recorder_encoder{32000, 10, 3ms}; }), "frame 3 ms");
+    EXPECT(refused([&](auto &o) { o.encoder = voicenote::encoder_settings{5999, 10, 20ms}; }), "bitrate 5999");
+    EXPECT(refused([&](auto &o) { o.encoder = voicenote::encoder_settings{32000, 11, 20ms}; }), "complexity 11");
+    EXPECT(refused([&](auto &o) { o.encoder = voicenote::encoder_settings{32000, 10, 3ms}; }), "frame 3 ms");
     EXPECT(refused([&](auto &o) { o.format = static_cast<voicenote::recording_format>(7); }), "format 7");
     EXPECT(refused([&](auto &o) { o.directory = ""; }), "an empty directory");
     EXPECT(refused([&](auto &o) { o.device = ""; }), "an empty device");
     EXPECT(refused([&](auto &o) { o.device.reset(); }), "a configuration without a device");
     // Accepted at the edges: 2.5 ms frames given in seconds, the largest limits, the smallest intervals.
     EXPECT(!refused([&](auto &o) {
-               o.encoder = voicenote::recorder_encoder{6000, 0, voicenote::seconds(0.0025)};
+               o.encoder = voicenote::encoder_settings{6000, 0, voicenote::seconds(0.0025)};
                o.limits = limits(1000000s, 1000000s);
                o.intervals = voicenote::recorder_intervals{0.01s, 60s};
            }),

@@ -344,6 +344,7 @@ static void test_multipart_upload_with_progress() {
     event_record record;
     auto subscription = up.subscribe(record.callback());
     EXPECT(up.wait(0ms) == upload_state::pending, "not pending before any upload");
+    expect_error(errc::invalid_argument, [&] { (void)up.wait(-1ms); }, "a negative timeout");
     expect_error(errc::misuse, [&] { (void)up.result(); }, "result before any upload");
     up.upload_file(f.medium, placeholder());
     REQUIRE(record.wait_ends(1), "no end within " << wait_limit.count() << " ms");
@@ -370,7 +371,7 @@ static void test_multipart_upload_with_progress() {
     EXPECT(steps && last == 1 && uploading >= 3, uploading << " progress events, the last " << last);
     EXPECT(record.on_caller == 0, record.on_caller << " callbacks on the caller's thread");
     const upload_event &end = events.back();
-    EXPECT(end.payload_json == result && end.status == VN_OK && !end.error_code() && end.message.empty(),
+    EXPECT(end.payload_json == result && end.status == VN_OK && !end.code() && end.message.empty(),
            end.payload_json << "\n  vs " << result);
 
     auto uploaded = voicenote::payload::parse(result);
@@ -490,7 +491,7 @@ static void test_cancelled_upload() {
     REQUIRE(record.wait_ends(1), "no end after cancel()");
     EXPECT(std::chrono::steady_clock::now() - start < 2s, "the cancel took over 2 s");
     upload_event end = record.last();
-    EXPECT(end.state == upload_state::failed && end.error_code() == errc::cancelled, end.status << ": " << end.message);
+    EXPECT(end.state == upload_state::failed && end.code() == errc::cancelled, end.status << ": " << end.message);
     expect_error(errc::cancelled, [&] { (void)up.result(); }, "the result of a cancelled upload");
     EXPECT(up.wait(0ms) == upload_state::failed, "not failed");
     up.cancel();  // nothing runs: a no-op
@@ -525,7 +526,7 @@ static void test_http_failures() {
         up.upload_file(f.medium, completing);
         if (!EXPECT(record.wait_ends(1), c.mode << ": no end")) continue;
         upload_event end = record.last();
-        EXPECT(end.state == upload_state::failed && end.error_code() == c.status && end.payload_json.empty(),
+        EXPECT(end.state == upload_state::failed && end.code() == c.status && end.payload_json.empty(),
                c.mode << ": " << end.status << " " << end.message);
         EXPECT(end.message.find(c.text) != std::string::npos, c.mode << ": " << end.message);
         std::string detail = expect_error(c.status, [&] { (void)up.result(); }, c.mode);
@@ -589,7 +590,7 @@ static void test_post_processor() {
             }
             up.upload_file(f.medium, placeholder());
             if (!EXPECT(record.wait_ends(++ends), "no end")) break;
-            EXPECT(record.last().error_code() == c.second, record.last().status << ": " << record.last().message);
+            EXPECT(record.last().code() == c.second, record.last().status << ": " << record.last().message);
             expect_error(c.second, [&] { (void)up.result(); }, "a failing hook");
         }
         // Removed with an empty function: destroyed.
