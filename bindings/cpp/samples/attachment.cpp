@@ -34,6 +34,8 @@
 #include <voicenote/attachments.hpp>
 #include <voicenote/upload.hpp>
 
+#include "sample_support.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -216,11 +218,9 @@ int main(int argc, char **argv) {
             } else if (argument == "--upload") {
                 endpoint = value;
             } else if (argument == "--header") {
-                auto colon = value.find(':');
-                if (colon == std::string::npos || colon == 0) return usage("--header takes \"Name: value\"");
-                auto start = value.find_first_not_of(' ', colon + 1);
-                options.http->headers.emplace_back(value.substr(0, colon),
-                                                   start == std::string::npos ? "" : value.substr(start));
+                auto header = sample::parse_header(value);
+                if (!header) return usage("--header takes \"Name: value\"");
+                options.http->headers.push_back(*header);
             } else {
                 auto equals = value.find('=');
                 if (equals == std::string::npos || equals == 0) return usage("--query takes NAME=VALUE");

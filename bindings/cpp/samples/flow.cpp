@@ -25,12 +25,12 @@
 #include <voicenote/player.hpp>
 #include <voicenote/recorder.hpp>
 
+#include "sample_support.hpp"
+
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -124,15 +124,6 @@ void run_until(voicenote::event_loop &loop, Done done, const char *what) {
     }
 }
 
-/** The whole text of a small file; nullopt when it cannot be read. */
-std::optional<std::string> read_text(const std::string &path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return std::nullopt;
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -154,8 +145,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     std::optional<std::string> mic_config, speaker_config;
-    if (mic_config_file) mic_config = read_text(*mic_config_file);
-    if (speaker_config_file) speaker_config = read_text(*speaker_config_file);
+    if (mic_config_file) mic_config = sample::read_text(*mic_config_file);
+    if (speaker_config_file) speaker_config = sample::read_text(*speaker_config_file);
     if ((mic_config_file && !mic_config) || (speaker_config_file && !speaker_config)) {
         std::cerr << "flow: cannot read an ALSA configuration file\n";
         return 2;

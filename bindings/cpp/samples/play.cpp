@@ -24,13 +24,13 @@
  */
 #include <voicenote.hpp>
 
+#include "sample_support.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -93,13 +93,6 @@ bool is_http_url(const std::string &location) {
     return location.rfind("http://", 0) == 0 || location.rfind("https://", 0) == 0;
 }
 
-/** The whole text of a small file, or nothing. */
-std::optional<std::string> read_text(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -117,11 +110,9 @@ int main(int argc, char **argv) {
             } else if (argument == "--device-config") {
                 config_path = value;
             } else if (argument == "--header") {
-                auto colon = value.find(':');
-                if (colon == std::string::npos || colon == 0) return usage("--header takes \"Name: value\"");
-                auto start = value.find_first_not_of(" \t", colon + 1);
-                // The library checks the name (a token) and the value (no line breaks).
-                headers.emplace_back(value.substr(0, colon), start == std::string::npos ? "" : value.substr(start));
+                auto header = sample::parse_header(value);
+                if (!header) return usage("--header takes \"Name: value\"");
+                headers.push_back(*header);
             } else if (argument == "--ca-file") {
                 ca_file = value;
             } else if (argument == "--key") {
@@ -148,21 +139,14 @@ int main(int argc, char **argv) {
     bool with_http_options = !headers.empty() || ca_file || key;
     if (with_http_options && !is_http_url(*file)) return usage("--header, --ca-file and --key need an http(s) URL");
 
-    voicenote::player_options options;
-    options.device = device;
-    if (config_path) {
-        options.device_configuration = read_text(*config_path);
-        if (!options.device_configuration) {
-            std::fprintf(stderr, "play: cannot read %s\n", config_path->c_str());
-            return 2;
-        }
-    }
-    options.progress_interval = std::chrono::milliseconds(250);
+    auto options = sample::player_options("play", device, config_path);
+    if (!options) return 2;
+    options->progress_interval = std::chrono::milliseconds(250);
 
     playback play; // outlives the player, whose callbacks use it
     const char *step = "creating the player";
     try {
-        voicenote::player player(options); // the player keeps its own copy of the options
+        voicenote::player player(*options); // the player keeps its own copy of the options
         step = "subscribing";
         voicenote::subscription subscription =
             player.subscribe([&play](const voicenote::player_event &event) { on_event(play, event); });
@@ -201,7 +185,6 @@ int main(int argc, char **argv) {
         }
         return finished && failed == 0 ? 0 : 1;
     } catch (const voicenote::error &e) {
-        std::fprintf(stderr, "play: %s: %s (%s): %s\n", step, e.name(), e.code().message().c_str(), e.detail().c_str());
-        return 1;
+        return sample::print_error("play", step, e);
     }
 }

@@ -22,11 +22,11 @@
  */
 #include <voicenote.hpp>
 
+#include "sample_support.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -116,13 +116,6 @@ int usage(const char *problem) {
     return 2;
 }
 
-/** The whole text of a small file, or nothing. */
-std::optional<std::string> read_text(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -141,19 +134,12 @@ int main(int argc, char **argv) {
     }
     if (q.items.empty()) return usage(nullptr);
     if (config_path && !device) return usage("--device-config needs --device NAME");
-    voicenote::player_options options;
-    options.device = device;
-    if (config_path) {
-        options.device_configuration = read_text(*config_path);
-        if (!options.device_configuration) {
-            std::fprintf(stderr, "queue: cannot read %s\n", config_path->c_str());
-            return 2;
-        }
-    }
+    auto options = sample::player_options("queue", device, config_path);
+    if (!options) return 2;
 
     const char *step = "creating the player";
     try {
-        voicenote::player player(options); // the player keeps its own copy of the options
+        voicenote::player player(*options); // the player keeps its own copy of the options
         step = "setting up the queue";
         voicenote::subscription subscription =
             player.subscribe([&q](const voicenote::player_event &event) { on_event(q, event); });
@@ -184,8 +170,6 @@ int main(int argc, char **argv) {
         }
         return failures == 0 ? 0 : 1;
     } catch (const voicenote::error &e) {
-        std::fprintf(stderr, "queue: %s: %s (%s): %s\n", step, e.name(), e.code().message().c_str(),
-                     e.detail().c_str());
-        return 1;
+        return sample::print_error("queue", step, e);
     }
 }

@@ -12,15 +12,15 @@
 #include <voicenote.hpp>
 #include <voicenote/recorder.hpp>
 
+#include "sample_support.hpp"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <string>
 
 namespace {
@@ -59,15 +59,6 @@ void on_event(take_state &take, const voicenote::recorder_event &event) {
     take.changed.notify_all();
 }
 
-/** The whole text of a file, or nothing when it cannot be read. */
-std::optional<std::string> read_text(const char *path) {
-    std::ifstream file(path, std::ios::binary);
-    if (!file) return std::nullopt;
-    std::ostringstream text;
-    text << file.rdbuf();
-    return text.str();
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -79,7 +70,7 @@ int main(int argc, char **argv) {
     options.directory = argv[1];
     options.device = argc > 3 ? argv[3] : "default";
     if (argc > 4) {
-        options.device_configuration = read_text(argv[4]);
+        options.device_configuration = sample::read_text(argv[4]);
         if (!options.device_configuration) {
             std::cerr << "cannot read " << argv[4] << "\n";
             return 2;

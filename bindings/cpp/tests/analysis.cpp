@@ -34,25 +34,9 @@ static_assert(static_cast<int>(voicenote::recording_format::aac) == VN_FORMAT_AA
 
 namespace {
 
-/** Runs `body` and returns the errc of the voicenote::error it throws (std::nullopt when it does not throw). */
-template <class Body>
-std::optional<voicenote::errc> error_of(Body body) {
-    try {
-        body();
-    } catch (const voicenote::error &e) {
-        return static_cast<voicenote::errc>(e.status());
-    }
-    return std::nullopt;
-}
-
-std::string name_of(std::optional<voicenote::errc> code) {
-    return code ? vn_status_name(static_cast<int>(*code)) : "no error";
-}
-
-std::vector<std::uint8_t> read_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using harness::error_of;
+using harness::name_of;
+using harness::read_file;
 
 bool write_file(const std::string &path, const std::uint8_t *bytes, std::size_t size) {
     std::ofstream out(path, std::ios::binary);

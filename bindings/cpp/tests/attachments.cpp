@@ -22,6 +22,7 @@
 #include <type_traits>
 
 using namespace std::chrono_literals;
+using harness::expect_error;
 using voicenote::errc;
 using voicenote::payload;
 using voicenote::payload_field;
@@ -48,36 +49,11 @@ fixture &the_fixture() {
     return instance;
 }
 
-/** Runs `action`, expecting it to throw voicenote::error with `want`; returns the error's detail ("" if none). */
-template <class Action>
-std::string expect_error(errc want, Action action, const char *what) {
-    try {
-        action();
-        harness::fail(__FILE__, __LINE__, std::string(what) + ": did not throw");
-    } catch (const voicenote::error &e) {
-        if (e.code() != want) {
-            harness::fail(__FILE__, __LINE__,
-                          std::string(what) + ": threw " + e.name() + " (" + e.detail() + "), want " +
-                              vn_status_name(static_cast<int>(want)));
-        }
-        return e.detail();
-    }
-    return "";
-}
-
 std::string read_text(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
-}
-
-std::string repo_root() {
-    const char *from_environment = std::getenv("VOICENOTE_REPO");
-    if (from_environment && *from_environment) return from_environment;
-    std::string here = __FILE__;
-    auto tail = here.find("bindings/cpp/tests/attachments.cpp");
-    return tail == std::string::npos || tail == 0 ? "." : here.substr(0, tail);
 }
 
 }  // namespace
@@ -311,8 +287,8 @@ static void test_find_next_item() {
     using voicenote::find_next_item;
     using voicenote::next_scope;
     const std::string cdn = "https://cdn.example.com/";
-    std::string fixture = read_text(repo_root() + "/Tests/Fixtures/messages/stream-next-item.json");
-    REQUIRE(!fixture.empty(), "cannot read the fixture from " << repo_root());
+    std::string fixture = read_text(harness::repo_root() + "/Tests/Fixtures/messages/stream-next-item.json");
+    REQUIRE(!fixture.empty(), "cannot read the fixture from " << harness::repo_root());
     auto next = [&](const std::string &json, const std::string &current, std::optional<std::string_view> user,
                     next_scope scope) { return find_next_item(json, current, user, scope); };
     using maybe = std::optional<std::string>;

@@ -143,73 +143,49 @@ static void test_timeouts_are_seconds_checked_once() {
     }
 }
 
+/** A default `T` has no code; with its status field set to VN_E_NOT_FOUND, code() is errc::not_found. */
+template <class T>
+static void check_status_code(int T::*status, const char *what) {
+    T value;
+    EXPECT(!value.code(), what << ": a code without a status");
+    value.*status = VN_E_NOT_FOUND;
+    EXPECT(value.code() == voicenote::errc::not_found && value.code().category() == voicenote::category(), what);
+}
+
 static void test_every_status_carrying_struct_gives_its_code() {
     EXPECT(voicenote::detail::status_code(VN_OK) == std::error_code(), "VN_OK is an empty code");
     EXPECT(voicenote::detail::status_code(VN_E_FORMAT) == voicenote::errc::format, "VN_E_FORMAT");
-    auto check = [](const auto &value, int &status, const char *what) {
-        EXPECT(!value.code(), what << ": a code without a status");
-        status = VN_E_NOT_FOUND;
-        EXPECT(value.code() == voicenote::errc::not_found && value.code().category() == voicenote::category(), what);
-    };
-    voicenote::recorder_event recorder_event;
-    check(recorder_event, recorder_event.status, "recorder_event");
-    voicenote::player_event player_event;
-    check(player_event, player_event.status, "player_event");
-    voicenote::player_context player_context;
-    check(player_context, player_context.last_status, "player_context");
-    voicenote::flow_event flow_event;
-    check(flow_event, flow_event.status, "flow_event");
-    voicenote::upload_event upload_event;
-    check(upload_event, upload_event.status, "upload_event");
-    voicenote::waveform_result waveform_result;
-    check(waveform_result, waveform_result.status, "waveform_result");
-    voicenote::recovered_file recovered_file;
-    check(recovered_file, recovered_file.status, "recovered_file");
+    check_status_code(&voicenote::recorder_event::status, "recorder_event");
+    check_status_code(&voicenote::player_event::status, "player_event");
+    check_status_code(&voicenote::player_context::last_status, "player_context");
+    check_status_code(&voicenote::flow_event::status, "flow_event");
+    check_status_code(&voicenote::upload_event::status, "upload_event");
+    check_status_code(&voicenote::waveform_result::status, "waveform_result");
+    check_status_code(&voicenote::recovered_file::status, "recovered_file");
 }
-
-/** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
-struct on_destroy {
-    std::function<void()> action;
-    ~on_destroy() {
-        if (action) action();
-    }
-};
 
 static void test_a_subscription_destroyed_inside_its_own_callback() {
     voicenote::test_source source;
-    harness::waiter waiter;
-    int calls = 0;
-    bool released = false;
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&] {
-        { std::lock_guard<std::mutex> lock(waiter.mutex()); released = true; }
-        waiter.notify();
-    };
-    std::optional<voicenote::subscription> self;
-    self = source.subscribe([&, witness](const voicenote::test_event &) {
-        { std::lock_guard<std::mutex> lock(waiter.mutex()); calls++; }
-        self.reset();  // ends it from inside its own callback: no wait, and no later call
-    });
-    witness.reset();
+    harness::self_ending_subscriber self;
+    self.subscribe(source);
     source.fire(5);
-    EXPECT(waiter.wait_until([&] { return calls >= 1 && released; }), "calls " << calls << ", released " << released);
+    EXPECT(self.wait_called_and_released(), "calls " << self.calls << ", released " << self.released);
     // Later events go nowhere: a second subscriber's event, delivered after them in order, shows they were handled.
     source.fire(5);
     bool marker = false;
     voicenote::subscription other = source.subscribe([&](const voicenote::test_event &) {
-        { std::lock_guard<std::mutex> lock(waiter.mutex()); marker = true; }
-        waiter.notify();
+        { std::lock_guard<std::mutex> lock(self.waiter.mutex()); marker = true; }
+        self.waiter.notify();
     });
     source.fire(1);
-    EXPECT(waiter.wait_until([&] { return marker; }), "the second subscriber's event did not come");
-    std::lock_guard<std::mutex> lock(waiter.mutex());
-    EXPECT(calls == 1, "the callback ran " << calls << " times");
+    EXPECT(self.waiter.wait_until([&] { return marker; }), "the second subscriber's event did not come");
+    std::lock_guard<std::mutex> lock(self.waiter.mutex());
+    EXPECT(self.calls == 1, "the callback ran " << self.calls << " times");
 }
 
 static void test_destroying_the_object_ends_its_subscriptions() {
     bool released = false;
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&] { released = true; };
+    auto witness = harness::release_witness(released);
     voicenote::subscription kept;
     {
         voicenote::test_source source;
@@ -221,12 +197,8 @@ static void test_destroying_the_object_ends_its_subscriptions() {
     kept.reset();  // already ended by the destroy: nothing happens
     EXPECT(!kept, "reset empties it");
     voicenote::test_source source;
-    try {
-        (void)source.subscribe(nullptr);
-        EXPECT(false, "an empty callback was taken");
-    } catch (const voicenote::error &e) {
-        EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
-    }
+    harness::expect_error(
+        voicenote::errc::invalid_argument, [&] { (void)source.subscribe(nullptr); }, "an empty callback");
 }
 
 static void test_the_log_handler_is_replaced_safely() {

@@ -182,14 +182,6 @@ struct rig {
     }
 };
 
-/** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
-struct on_destroy {
-    std::function<void()> action;
-    ~on_destroy() {
-        if (action) action();
-    }
-};
-
 }  // namespace
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -490,8 +482,7 @@ static void test_moves_and_destruction_end_subscriptions() {
     bool released = false;
     voicenote::subscription kept;
     {
-        auto witness = std::make_shared<on_destroy>();
-        witness->action = [&] { released = true; };
+        auto witness = harness::release_witness(released);
         flow doomed(r.recorder, r.player, options);
         kept = doomed.subscribe([witness](const flow_event &) {});
         witness.reset();
@@ -515,8 +506,7 @@ static void test_moves_and_destruction_end_subscriptions() {
     released = false;
     flow other(r.recorder, r.player, options);
     {
-        auto witness = std::make_shared<on_destroy>();
-        witness->action = [&] { released = true; };
+        auto witness = harness::release_witness(released);
         kept = other.subscribe([witness](const flow_event &) {});
     }
     other = std::move(moved);
@@ -537,8 +527,7 @@ static void test_a_subscription_destroyed_inside_its_own_callback() {
     bool released = false;
     std::optional<voicenote::subscription> self;
     {
-        auto witness = std::make_shared<on_destroy>();
-        witness->action = [&] { released = true; };
+        auto witness = harness::release_witness(released);
         self = r.f().subscribe([&, witness](const flow_event &) {
             calls++;
             self.reset();  // from inside its own callback: no wait, and no later call
@@ -561,11 +550,7 @@ static void test_a_flow_destroyed_inside_its_own_callback() {
     int calls = 0;
     voicenote::subscription subscription;
     {
-        auto witness = std::make_shared<on_destroy>();
-        witness->action = [&] {
-            { std::lock_guard<std::mutex> lock(waiter.mutex()); released = true; }
-            waiter.notify();
-        };
+        auto witness = harness::release_witness(waiter, released);
         subscription = doomed->subscribe([&, witness](const flow_event &) {
             bool first = false;
             if (waiter.wait_until([&] { return subscribed; }, 10000ms)) {

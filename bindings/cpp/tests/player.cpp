@@ -33,24 +33,6 @@ static_assert(std::is_same_v<decltype(voicenote::player_context::current_time), 
 
 namespace {
 
-constexpr double rate_hz = 48000;
-
-/** Options for a player on the file speaker writing raw frames to `output`. */
-voicenote::player_options speaker(const std::string &output) {
-    voicenote::player_options options;
-    options.device = "vn_spk";
-    options.device_configuration = harness::speaker_configuration(output);
-    return options;
-}
-
-/** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
-struct on_destroy {
-    std::function<void()> action;
-    ~on_destroy() {
-        if (action) action();
-    }
-};
-
 /** What a subscriber saw, guarded by the waiter's mutex. */
 struct event_log {
     harness::waiter waiter;
@@ -79,10 +61,7 @@ struct event_log {
     bool wait_for(voicenote::player_event_type type, int n, voicenote::player_state state) {
         return waiter.wait_until([&] { return count(type) >= n && last_state == state; });
     }
-    std::vector<voicenote::player_event> snapshot() {
-        std::lock_guard<std::mutex> lock(waiter.mutex());
-        return events;
-    }
+    std::vector<voicenote::player_event> snapshot() { return waiter.read(events); }
 };
 
 bool near(double a, double b, double tolerance) { return std::fabs(a - b) <= tolerance; }
@@ -95,7 +74,7 @@ static void test_plays_a_note_to_its_end() {
     REQUIRE(harness::write_note(directory, 2.0, note), "opusenc failed");
     event_log log;
     {
-        voicenote::player player(speaker(output));
+        voicenote::player player(harness::speaker(output));
         voicenote::subscription subscription = player.subscribe(log.callback());
         EXPECT(subscription.id() != 0, "no subscription id");
         player.load(note, true, 1.5s);
@@ -129,7 +108,7 @@ static void test_plays_a_note_to_its_end() {
         EXPECT(player.location() == note, player.location());
     }  // the player is destroyed: the device is closed and the speaker's file complete
     long long frames = harness::frames_written(output);
-    double want = 2.0 * rate_hz;
+    double want = 2.0 * harness::rate_hz;
     EXPECT(frames >= 0 && near(static_cast<double>(frames), want, 0.02 * want), frames << " frames, want " << want);
 }
 
@@ -138,7 +117,7 @@ static void test_pause_seek_rate_and_settings_show_in_the_context() {
     std::string note = directory / "long.ogg";
     REQUIRE(harness::write_note(directory, 20.0, note), "opusenc failed");
     event_log log;
-    voicenote::player player(speaker("/dev/null"));
+    voicenote::player player(harness::speaker("/dev/null"));
     auto subscription = player.subscribe(log.callback());
     player.load(note);  // not autoplay: it ends paused at 0
     EXPECT(log.waiter.wait_until([&] { return log.last_state == voicenote::player_state::paused; }), "not paused");
@@ -232,7 +211,7 @@ static void test_a_missing_file_is_a_failed_event() {
     harness::temp_directory directory("missing");
     std::string missing = directory / "no-such-note.ogg", output = directory / "speaker.raw";
     event_log log;
-    voicenote::player player(speaker(output));
+    voicenote::player player(harness::speaker(output));
     auto subscription = player.subscribe(log.callback());
     player.load(missing, true, 3s);  // returns at once: the file is opened on the player's thread
     EXPECT(log.wait_for(voicenote::player_event_type::failed, 1, voicenote::player_state::not_loaded),
@@ -290,7 +269,7 @@ static void test_events_reach_the_host_thread_through_the_loop() {
     std::string note = directory / "note.ogg";
     REQUIRE(harness::write_note(directory, 1.0, note), "opusenc failed");
     voicenote::event_loop loop;
-    voicenote::player_options options = speaker("/dev/null");
+    voicenote::player_options options = harness::speaker("/dev/null");
     options.loop = &loop;
     options.progress_interval = 250ms;
     voicenote::player player(options);
@@ -321,9 +300,8 @@ static void test_ownership_moves_and_destruction() {
     bool released = false, assigned_released = false;
     voicenote::subscription kept;
     {
-        voicenote::player first(speaker("/dev/null"));
-        auto witness = std::make_shared<on_destroy>();
-        witness->action = [&] { released = true; };
+        voicenote::player first(harness::speaker("/dev/null"));
+        auto witness = harness::release_witness(released);
         kept = first.subscribe([witness](const voicenote::player_event &) {});
         witness.reset();
         vn_player *c_player = first.get();
@@ -339,9 +317,8 @@ static void test_ownership_moves_and_destruction() {
         EXPECT(!released, "the callback is held while subscribed");
 
         // Assigning over a player destroys it (and ends its subscriptions) before taking the other's.
-        voicenote::player third(speaker("/dev/null"));
-        auto other_witness = std::make_shared<on_destroy>();
-        other_witness->action = [&] { assigned_released = true; };
+        voicenote::player third(harness::speaker("/dev/null"));
+        auto other_witness = harness::release_witness(assigned_released);
         voicenote::subscription ended = third.subscribe([other_witness](const voicenote::player_event &) {});
         other_witness.reset();
         third = std::move(second);
@@ -353,53 +330,26 @@ static void test_ownership_moves_and_destruction() {
     kept.reset();
     EXPECT(!kept, "reset empties it");
     voicenote::player player;
-    try {
-        (void)player.subscribe(nullptr);
-        EXPECT(false, "an empty callback was taken");
-    } catch (const voicenote::error &e) {
-        EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
-    }
+    harness::expect_error(
+        voicenote::errc::invalid_argument, [&] { (void)player.subscribe(nullptr); }, "an empty callback");
 }
 
 static void test_a_subscription_ended_inside_its_own_callback() {
     harness::temp_directory directory("self");
     std::string note = directory / "note.ogg";
     REQUIRE(harness::write_note(directory, 1.0, note), "opusenc failed");
-    voicenote::player player(speaker("/dev/null"));
-    harness::waiter waiter;
-    int calls = 0;
-    bool released = false;
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&] {
-        {
-            std::lock_guard<std::mutex> lock(waiter.mutex());
-            released = true;
-        }
-        waiter.notify();
-    };
+    voicenote::player player(harness::speaker("/dev/null"));
     // The current context comes at once, on the event thread, maybe before subscribe() has returned: the callback
-    // waits for `self` to be stored under `self_mutex` before it ends it.
-    std::mutex self_mutex;
-    std::optional<voicenote::subscription> self;
-    {
-        std::lock_guard<std::mutex> hold(self_mutex);
-        self = player.subscribe([&, witness](const voicenote::player_event &) {
-            {
-                std::lock_guard<std::mutex> lock(waiter.mutex());
-                calls++;
-            }
-            std::lock_guard<std::mutex> lock(self_mutex);
-            self.reset();  // ends it from inside its own callback: no wait, and no later call
-        });
-    }
-    witness.reset();
+    // waits for its subscription to be stored before it ends it (self_ending_subscriber).
+    harness::self_ending_subscriber self;
+    self.subscribe(player);
     event_log log;
     auto other = player.subscribe(log.callback());
     player.load(note, true);
     EXPECT(log.wait_for(voicenote::player_event_type::finished, 1, voicenote::player_state::stopped), "no FINISHED");
-    EXPECT(waiter.wait_until([&] { return released; }), "the callback was not released");
-    std::lock_guard<std::mutex> lock(waiter.mutex());
-    EXPECT(calls == 1, "the callback ran " << calls << " times");
+    EXPECT(self.waiter.wait_until([&] { return self.released; }), "the callback was not released");
+    std::lock_guard<std::mutex> lock(self.waiter.mutex());
+    EXPECT(self.calls == 1, "the callback ran " << self.calls << " times");
 }
 
 static void test_a_memory_source_and_a_url_load() {
@@ -411,7 +361,7 @@ static void test_a_memory_source_and_a_url_load() {
     REQUIRE(!bytes.empty(), "cannot read the note");
     event_log log;
     {
-        voicenote::player player(speaker(output));
+        voicenote::player player(harness::speaker(output));
         auto subscription = player.subscribe(log.callback());
         {
             voicenote::source source = voicenote::source::memory(bytes);
@@ -434,7 +384,8 @@ static void test_a_memory_source_and_a_url_load() {
         EXPECT(player.location() == "http://127.0.0.1:1/note.ogg", player.location());
     }
     long long frames = harness::frames_written(output);
-    EXPECT(frames >= 0 && near(static_cast<double>(frames), rate_hz, 0.02 * rate_hz), frames << " frames");
+    EXPECT(frames >= 0 && near(static_cast<double>(frames), harness::rate_hz, 0.02 * harness::rate_hz),
+           frames << " frames");
 }
 
 static void test_session_hooks_refuse_and_rethrow() {
@@ -446,7 +397,7 @@ static void test_session_hooks_refuse_and_rethrow() {
     std::atomic<bool> wrong_kind{false};
     harness::waiter waiter;
     {
-        voicenote::player_options options = speaker("/dev/null");
+        voicenote::player_options options = harness::speaker("/dev/null");
         options.activate = [&](voicenote::session_kind kind) {
             wrong_kind = wrong_kind || kind != voicenote::session_kind::playback;
             activated++;

@@ -34,22 +34,11 @@ static_assert(std::is_invocable_v<voicenote::queue_data_source, std::string_view
 
 namespace {
 
-constexpr double rate_hz = 48000;
-
-voicenote::player_options speaker(const std::string &output) {
-    voicenote::player_options options;
-    options.device = "vn_spk";
-    options.device_configuration = harness::speaker_configuration(output);
-    return options;
+std::string joined(const std::vector<std::string> &lines) {
+    std::string text;
+    for (const auto &line : lines) text += "\n    " + line;
+    return text;
 }
-
-/** Calls `action` when destroyed: a witness of when a function's captures are destroyed. */
-struct on_destroy {
-    std::function<void()> action;
-    ~on_destroy() {
-        if (action) action();
-    }
-};
 
 /** ITEM_CHANGED ("changed KEY"), FINISHED ("finished LOCATION") and FAILED ("failed STATUS") in order, and the
  *  last context, guarded by the waiter's mutex. */
@@ -101,36 +90,24 @@ struct queue_log {
         return waiter.wait_until([&] { return finished == n && state == voicenote::player_state::stopped; });
     }
 
-    std::vector<std::string> snapshot() {
-        std::lock_guard<std::mutex> lock(waiter.mutex());
-        return items;
+    std::vector<std::string> snapshot() { return waiter.read(items); }
+
+    /**
+     * Plays `first` and waits for it and `second` (what the data source gives after it) to finish, then for the
+     * fence: "" when exactly those two played, in order, else what went wrong.
+     */
+    std::string play_back_to_back(voicenote::player &player, const std::string &first, const std::string &second) {
+        player.load(first, true);
+        std::string problems;
+        if (!wait_for_finished(2)) problems += "two FINISHED then STOPPED did not come; ";
+        if (!fence(player)) problems += "the fence did not come; ";
+        std::vector<std::string> want = {"changed " + first, "finished " + first, "changed " + second,
+                                         "finished " + second};
+        auto got = snapshot();
+        if (got != want) problems += "got:" + joined(got) + "\n  want:" + joined(want);
+        return problems;
     }
 };
-
-/** A witness that sets `released` (under the log's mutex) and wakes its waiter when the last owner lets it go. */
-std::shared_ptr<on_destroy> release_witness(queue_log &log, bool &released) {
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&log, &released] {
-        {
-            std::lock_guard<std::mutex> lock(log.waiter.mutex());
-            released = true;
-        }
-        log.waiter.notify();
-    };
-    return witness;
-}
-
-/** Whether `released` is set, read under the log's mutex. */
-bool is_released(queue_log &log, const bool &released) {
-    std::lock_guard<std::mutex> lock(log.waiter.mutex());
-    return released;
-}
-
-std::string joined(const std::vector<std::string> &lines) {
-    std::string text;
-    for (const auto &line : lines) text += "\n    " + line;
-    return text;
-}
 
 }  // namespace
 
@@ -144,9 +121,9 @@ static void test_two_notes_play_back_to_back() {
     std::atomic<bool> key_differs{false};
     bool released = false;
     {
-        voicenote::player player(speaker(output));
+        voicenote::player player(harness::speaker(output));
         auto subscription = player.subscribe(log.callback());
-        auto witness = release_witness(log, released);
+        auto witness = harness::release_witness(log.waiter, released);
         player.set_data_source([&, witness](std::string_view location, std::string_view key,
                                             voicenote::queue_answer &answer) {
             asked++;
@@ -154,24 +131,19 @@ static void test_two_notes_play_back_to_back() {
             if (key == first) answer.set_location(second);  // after the second: nothing, the queue ends
         });
         witness.reset();
-        player.load(first, true);
-        EXPECT(log.wait_for_finished(2), "two FINISHED then STOPPED did not come");
-        EXPECT(log.fence(player), "the fence did not come");
-        std::vector<std::string> want = {"changed " + first, "finished " + first, "changed " + second,
-                                         "finished " + second};
-        auto got = log.snapshot();
-        EXPECT(got == want, "got:" << joined(got) << "\n  want:" << joined(want));
+        std::string played = log.play_back_to_back(player, first, second);
+        EXPECT(played.empty(), played);
         EXPECT(asked >= 2, "the data source was asked " << asked << " times");
         EXPECT(!key_differs, "the key of a path differs from its location");
         voicenote::player_context context = player.context();
         EXPECT(context.state == voicenote::player_state::stopped && context.current_time == 0s,
                "state " << static_cast<int>(context.state));
         EXPECT(player.location() == second, player.location());
-        EXPECT(!is_released(log, released), "the data source was dropped while set");
+        EXPECT(!log.waiter.read(released), "the data source was dropped while set");
     }  // destroying the player closes the device and drops the data source
-    EXPECT(is_released(log, released), "the data source was not released with the player");
-    long long frames = harness::frames_written(output), want_frames = static_cast<long long>(2 * rate_hz);
-    EXPECT(frames >= want_frames && frames <= want_frames + static_cast<long long>(rate_hz / 10),
+    EXPECT(log.waiter.read(released), "the data source was not released with the player");
+    long long frames = harness::frames_written(output), want_frames = static_cast<long long>(2 * harness::rate_hz);
+    EXPECT(frames >= want_frames && frames <= want_frames + static_cast<long long>(harness::rate_hz / 10),
            "the speaker holds " << frames << " frames, want " << want_frames << " (one open device, no gap)");
 }
 
@@ -186,7 +158,7 @@ static void test_a_data_source_that_throws_or_destroys_its_player() {
     REQUIRE(harness::write_note(directory, 1.0, first), "opusenc failed");
     {
         queue_log log;
-        voicenote::player player(speaker(output));
+        voicenote::player player(harness::speaker(output));
         auto subscription = player.subscribe(log.callback());
         player.set_data_source([](std::string_view, std::string_view, voicenote::queue_answer &answer) {
             answer.set_location("");  // refused: throws inside the data source
@@ -197,7 +169,7 @@ static void test_a_data_source_that_throws_or_destroys_its_player() {
     harness::waiter waiter;
     std::atomic<int> activated{0}, deactivated{0};
     bool destroyed = false;
-    auto options = speaker(output);
+    auto options = harness::speaker(output);
     options.activate = [&](voicenote::session_kind) { activated++; return true; };
     options.deactivate = [&](voicenote::session_kind) { deactivated++; };
     auto player = std::make_unique<voicenote::player>(options);
@@ -221,7 +193,7 @@ static void test_answers_refuse_carry_a_url_key_and_end_with_their_call() {
     std::mutex mutex;
     std::vector<std::string> refusals;
     vn_queue_answer *kept = nullptr;
-    voicenote::player player(speaker("/dev/null"));
+    voicenote::player player(harness::speaker("/dev/null"));
     auto subscription = player.subscribe(log.callback());
     player.set_data_source([&](std::string_view, std::string_view key, voicenote::queue_answer &answer) {
         if (key != first) return;  // after the URL fails: nothing, the queue ends
@@ -273,7 +245,7 @@ static void test_next_refuses_then_skips_and_unset_releases() {
     REQUIRE(harness::write_note(directory, 2.0, first) && harness::write_note(directory, 1.0, second),
             "opusenc failed");
     queue_log log;
-    voicenote::player player(speaker("/dev/null"));
+    voicenote::player player(harness::speaker("/dev/null"));
     auto subscription = player.subscribe(log.callback());
     auto expect_misuse = [&](const char *when) {
         try {
@@ -288,7 +260,7 @@ static void test_next_refuses_then_skips_and_unset_releases() {
         if (key == first) answer.set_location(second);
     };
     bool unset_released = false, released = false;
-    auto unset_witness = release_witness(log, unset_released);
+    auto unset_witness = harness::release_witness(log.waiter, unset_released);
     player.set_data_source([source, unset_witness](std::string_view location, std::string_view key,
                                                   voicenote::queue_answer &answer) { source(location, key, answer); });
     unset_witness.reset();
@@ -297,7 +269,7 @@ static void test_next_refuses_then_skips_and_unset_releases() {
     EXPECT(log.waiter.wait_until([&] { return unset_released; }), "the unset data source was not released");
     expect_misuse("after unsetting the data source");
 
-    auto witness = release_witness(log, released);
+    auto witness = harness::release_witness(log.waiter, released);
     player.set_data_source([source, witness](std::string_view location, std::string_view key,
                                              voicenote::queue_answer &answer) { source(location, key, answer); });
     witness.reset();
@@ -309,9 +281,9 @@ static void test_next_refuses_then_skips_and_unset_releases() {
     std::vector<std::string> want = {"changed " + first, "changed " + second, "finished " + second};
     auto got = log.snapshot();
     EXPECT(got == want, "got:" << joined(got) << "\n  want:" << joined(want));
-    EXPECT(!is_released(log, released), "the data source was dropped while set");
+    EXPECT(!log.waiter.read(released), "the data source was dropped while set");
     player = voicenote::player();  // assigning over the player destroys it, and its data source with it
-    EXPECT(is_released(log, released), "the data source was not released");
+    EXPECT(log.waiter.read(released), "the data source was not released");
 }
 
 static void test_messages_name_what_follows() {
@@ -325,10 +297,10 @@ static void test_messages_name_what_follows() {
     };
     std::string json = "[" + message(1, first) + ", " + message(2, second) + "]";
     queue_log log;
-    voicenote::player player(speaker("/dev/null"));
+    voicenote::player player(harness::speaker("/dev/null"));
     auto subscription = player.subscribe(log.callback());
     bool released = false;
-    auto witness = release_witness(log, released);
+    auto witness = harness::release_witness(log.waiter, released);
     player.set_data_source([witness](std::string_view, std::string_view, voicenote::queue_answer &) {});
     witness.reset();
     for (const char *invalid : {"{\"messages\": [", "{\"messages\": 7}"}) {
@@ -345,16 +317,11 @@ static void test_messages_name_what_follows() {
     } catch (const voicenote::error &e) {
         EXPECT(e.code() == voicenote::errc::invalid_argument, e.what());
     }
-    EXPECT(!is_released(log, released), "a refused use_messages dropped the data source set before");
+    EXPECT(!log.waiter.read(released), "a refused use_messages dropped the data source set before");
     player.use_messages(json, std::string_view("me"), voicenote::next_scope::consecutive);
     EXPECT(log.waiter.wait_until([&] { return released; }), "use_messages did not release the data source it replaced");
-    player.load(first, true);
-    EXPECT(log.wait_for_finished(2), "two FINISHED then STOPPED did not come");
-    EXPECT(log.fence(player), "the fence did not come");
-    std::vector<std::string> want = {"changed " + first, "finished " + first, "changed " + second,
-                                     "finished " + second};
-    auto got = log.snapshot();
-    EXPECT(got == want, "got:" << joined(got) << "\n  want:" << joined(want));
+    std::string played = log.play_back_to_back(player, first, second);
+    EXPECT(played.empty(), played);
 }
 
 int main() {

@@ -29,8 +29,18 @@ static_assert(std::is_nothrow_move_assignable_v<voicenote::recorder>, "moves nev
 static_assert(std::is_copy_constructible_v<voicenote::recorder_event>, "events are plain values");
 static_assert(std::is_same_v<decltype(voicenote::recorder_event{}.duration), voicenote::seconds>, "times are seconds");
 
+using harness::error_of;
+
 /** The player tests' tolerance for a duration (bindings/c/tests/player.c: distance < 0.01 s). */
 constexpr double tolerance_s = 0.01;
+
+/** The options' limits with `maximum` and `warning` (no minimum). */
+static voicenote::recorder_limits limits(voicenote::seconds maximum, voicenote::seconds warning = 0s) {
+    voicenote::recorder_limits limits;
+    limits.maximum = maximum;
+    limits.warning = warning;
+    return limits;
+}
 
 /** A directory with a virtual microphone reading `tone_s` of the tone, and a "takes" directory for the recorder. */
 struct rig {
@@ -49,6 +59,12 @@ struct rig {
         options.device_configuration = harness::microphone_configuration(tone);
         return options;
     }
+    /** The same, with the limits `maximum` and `warning` (no minimum). */
+    voicenote::recorder_options options(voicenote::seconds maximum, voicenote::seconds warning = 0s) const {
+        auto options = this->options();
+        options.limits = limits(maximum, warning);
+        return options;
+    }
     /** The names of the files in `takes` (none when it does not exist). */
     std::vector<std::string> files() const {
         std::vector<std::string> names;
@@ -57,14 +73,6 @@ struct rig {
         return names;
     }
 };
-
-/** The options' limits with `maximum` and `warning` (no minimum). */
-static voicenote::recorder_limits limits(voicenote::seconds maximum, voicenote::seconds warning = 0s) {
-    voicenote::recorder_limits limits;
-    limits.maximum = maximum;
-    limits.warning = warning;
-    return limits;
-}
 
 /** Every event of one recorder, kept in order; waits are bounded. */
 struct event_log {
@@ -107,10 +115,7 @@ struct event_log {
         return waiter.wait_until([this, duration] { return recorded(duration); });
     }
     /** A copy of the events so far. */
-    std::vector<voicenote::recorder_event> snapshot() {
-        std::lock_guard<std::mutex> lock(waiter.mutex());
-        return events;
-    }
+    std::vector<voicenote::recorder_event> snapshot() { return waiter.read(events); }
 };
 
 /** The first event of `type`, or null. */
@@ -122,31 +127,10 @@ static const voicenote::recorder_event *first(const std::vector<voicenote::recor
     return nullptr;
 }
 
-/** Runs `action` and returns the errc of the voicenote::error it threw (nullopt when it threw none). */
-template <class Action>
-static std::optional<voicenote::errc> thrown(Action action, std::string *message = nullptr) {
-    try {
-        action();
-    } catch (const voicenote::error &e) {
-        if (message) *message = e.what();
-        return static_cast<voicenote::errc>(e.status());
-    }
-    return std::nullopt;
-}
-
-/** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
-struct on_destroy {
-    std::function<void()> action;
-    ~on_destroy() {
-        if (action) action();
-    }
-};
-
 static void test_a_take_from_begin_to_finished() {
     rig r;
     REQUIRE(r.ready, "cannot write the tone");
-    auto options = r.options();
-    options.limits = limits(1.5s, 0.5s);
+    auto options = r.options(1.5s, 0.5s);
     voicenote::recorder recorder(options);
     EXPECT(recorder.context().state == recorder_state::stopped && recorder.context().duration == 0s &&
                recorder.path().empty(),
@@ -226,29 +210,28 @@ static void test_a_take_from_begin_to_finished() {
            "a huge count allocates only what there is");
 
     // The take ended by itself: stop and cancel are misuse now.
-    EXPECT(thrown([&] { recorder.stop(); }) == voicenote::errc::misuse, "stop after the end");
-    EXPECT(thrown([&] { recorder.cancel(); }) == voicenote::errc::misuse, "cancel after the end");
+    EXPECT(error_of([&] { recorder.stop(); }) == voicenote::errc::misuse, "stop after the end");
+    EXPECT(error_of([&] { recorder.cancel(); }) == voicenote::errc::misuse, "cancel after the end");
 }
 
 static void test_pause_resume_and_stop() {
     rig r;
     REQUIRE(r.ready, "cannot write the tone");
-    auto options = r.options();
-    options.limits = limits(600s);  // the microphone runs far faster than real time; this bounds a runaway take
+    auto options = r.options(600s);  // the microphone runs far faster than real time; this bounds a runaway take
     voicenote::recorder recorder(options);
     event_log log;
     auto subscription = recorder.subscribe(log.callback());
-    EXPECT(thrown([&] { recorder.pause(); }) == voicenote::errc::misuse, "pause while stopped");
+    EXPECT(error_of([&] { recorder.pause(); }) == voicenote::errc::misuse, "pause while stopped");
     recorder.begin();
-    EXPECT(thrown([&] { recorder.resume(); }) == voicenote::errc::misuse, "resume while recording");
+    EXPECT(error_of([&] { recorder.resume(); }) == voicenote::errc::misuse, "resume while recording");
     REQUIRE(log.wait_recorded(0.2s), "no step of 0.2 s");
     recorder.pause();
     auto paused = recorder.context();
     EXPECT(paused.state == recorder_state::paused && paused.duration >= 0.2s, static_cast<int>(paused.state));
     EXPECT(fs::path(paused.path).extension() == ".part" && fs::exists(paused.path), paused.path);
     EXPECT(recorder.context().duration == paused.duration, "paused time is not counted");
-    EXPECT(thrown([&] { recorder.pause(); }) == voicenote::errc::misuse, "pause while paused");
-    EXPECT(thrown([&] { recorder.begin(); }) == voicenote::errc::misuse, "begin while paused");
+    EXPECT(error_of([&] { recorder.pause(); }) == voicenote::errc::misuse, "pause while paused");
+    EXPECT(error_of([&] { recorder.begin(); }) == voicenote::errc::misuse, "begin while paused");
     recorder.resume();
     REQUIRE(log.wait_recorded(paused.duration + 0.2s), "no step after resuming");
     recorder.stop();
@@ -266,14 +249,13 @@ static void test_pause_resume_and_stop() {
                                     event.context.state == recorder_state::paused);
     EXPECT(saw_paused, "no paused context");
     EXPECT(!recorder.levels(10).empty(), "levels");
-    EXPECT(thrown([&] { recorder.stop(); }) == voicenote::errc::misuse, "stop twice");
+    EXPECT(error_of([&] { recorder.stop(); }) == voicenote::errc::misuse, "stop twice");
 }
 
 static void test_cancel_removes_the_file() {
     rig r;
     REQUIRE(r.ready, "cannot write the tone");
-    auto options = r.options();
-    options.limits = limits(600s);
+    auto options = r.options(600s);
     voicenote::recorder recorder(options);
     event_log log;
     auto subscription = recorder.subscribe(log.callback());
@@ -287,7 +269,7 @@ static void test_cancel_removes_the_file() {
     EXPECT(r.files().empty(), r.files().size() << " files left");
     EXPECT(first(log.snapshot(), recorder_event_type::finished) == nullptr, "a cancelled take finished");
     EXPECT(recorder.context().state == recorder_state::stopped, "stopped");
-    EXPECT(thrown([&] { recorder.cancel(); }) == voicenote::errc::misuse, "cancel twice");
+    EXPECT(error_of([&] { recorder.cancel(); }) == voicenote::errc::misuse, "cancel twice");
 }
 
 static void test_events_come_through_the_loop_on_this_thread() {
@@ -295,8 +277,7 @@ static void test_events_come_through_the_loop_on_this_thread() {
     REQUIRE(r.ready, "cannot write the tone");
     voicenote::event_loop loop;
     voicenote::focus_group group;
-    auto options = r.options();
-    options.limits = limits(0.5s);
+    auto options = r.options(0.5s);
     options.loop = &loop;
     options.focus = &group;
     voicenote::recorder recorder(options);
@@ -366,8 +347,7 @@ static void test_session_hooks() {
     std::optional<voicenote::recorder> made;
     {
         // The options (and their copies of the hooks) are gone before the recorder calls them.
-        auto options = r.options();
-        options.limits = limits(0.3s);
+        auto options = r.options(0.3s);
         options.activate = [seen](voicenote::session_kind kind) {
             std::lock_guard<std::mutex> lock(seen->waiter.mutex());
             seen->activated.push_back(kind);
@@ -400,18 +380,18 @@ static void test_session_hooks() {
     }
     std::size_t kept = r.files().size();
     std::string message;
-    EXPECT(thrown([&] { recorder.begin(); }, &message) == voicenote::errc::busy, message);
+    EXPECT(error_of([&] { recorder.begin(); }, &message) == voicenote::errc::busy, message);
     {
         std::lock_guard<std::mutex> lock(seen->waiter.mutex());
         seen->failure = 1;
     }
-    EXPECT(thrown([&] { recorder.begin(); }, &message) == voicenote::errc::permission, message);
+    EXPECT(error_of([&] { recorder.begin(); }, &message) == voicenote::errc::permission, message);
     EXPECT(message.find("the host is in a call") != std::string::npos, message);
     {
         std::lock_guard<std::mutex> lock(seen->waiter.mutex());
         seen->failure = 2;
     }
-    EXPECT(thrown([&] { recorder.begin(); }, &message) == voicenote::errc::busy, message);
+    EXPECT(error_of([&] { recorder.begin(); }, &message) == voicenote::errc::busy, message);
     EXPECT(message.find("the host's hook broke") != std::string::npos, message);
     std::lock_guard<std::mutex> lock(seen->waiter.mutex());
     EXPECT(seen->activated.size() == 4 && seen->deactivated.size() == 1, "a refused begin opens and closes nothing");
@@ -426,23 +406,23 @@ static void test_errors() {
     options.device = "vn_no_such_mic";
     voicenote::recorder missing(options);
     std::string message;
-    EXPECT(thrown([&] { missing.begin(); }, &message) == voicenote::errc::device, message);
+    EXPECT(error_of([&] { missing.begin(); }, &message) == voicenote::errc::device, message);
     EXPECT(missing.context().state == recorder_state::stopped && r.files().empty(), "nothing is left");
 
     // Misuse: stop, pause, resume, cancel before begin; begin twice.
     voicenote::recorder recorder(r.options());
-    EXPECT(thrown([&] { recorder.stop(); }) == voicenote::errc::misuse, "stop before begin");
-    EXPECT(thrown([&] { recorder.resume(); }) == voicenote::errc::misuse, "resume before begin");
-    EXPECT(thrown([&] { recorder.cancel(); }) == voicenote::errc::misuse, "cancel before begin");
+    EXPECT(error_of([&] { recorder.stop(); }) == voicenote::errc::misuse, "stop before begin");
+    EXPECT(error_of([&] { recorder.resume(); }) == voicenote::errc::misuse, "resume before begin");
+    EXPECT(error_of([&] { recorder.cancel(); }) == voicenote::errc::misuse, "cancel before begin");
     recorder.begin();
-    EXPECT(thrown([&] { recorder.begin(); }, &message) == voicenote::errc::misuse, message);
+    EXPECT(error_of([&] { recorder.begin(); }, &message) == voicenote::errc::misuse, message);
     recorder.cancel();
 
     // Numbers out of range are refused when the recorder is made (NaN, infinities, negative, too large).
     auto refused = [&](auto change) {
         auto bad = r.options();
         change(bad);
-        return thrown([&] { voicenote::recorder made(bad); }) == voicenote::errc::invalid_argument;
+        return error_of([&] { voicenote::recorder made(bad); }) == voicenote::errc::invalid_argument;
     };
     const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
     for (double value : {-1.0, 1e6 + 1, 2e14, nan, inf, -inf}) {
@@ -474,23 +454,22 @@ static void test_errors() {
            }),
            "values at the edges");
     // A count the C side cannot take (it is signed there) is refused before it is narrowed or allocated.
-    EXPECT(thrown([&] { (void)recorder.levels(std::numeric_limits<std::size_t>::max()); }) ==
+    EXPECT(error_of([&] { (void)recorder.levels(std::numeric_limits<std::size_t>::max()); }) ==
                voicenote::errc::invalid_argument,
            "levels(SIZE_MAX)");
-    EXPECT(thrown([&] { (void)recorder.subscribe(nullptr); }) == voicenote::errc::invalid_argument, "empty callback");
+    EXPECT(error_of([&] { (void)recorder.subscribe(nullptr); }) == voicenote::errc::invalid_argument, "empty callback");
 }
 
 static void test_ownership() {
     rig r;
     REQUIRE(r.ready, "cannot write the tone");
-    auto options = r.options();
-    options.limits = limits(0.2s);
+    auto options = r.options(0.2s);
     voicenote::recorder first_recorder(options);
     vn_recorder *c = first_recorder.get();
     voicenote::recorder second = std::move(first_recorder);
     EXPECT(second.get() == c && first_recorder.get() == nullptr, "the move takes the handle");  // NOLINT
-    EXPECT(thrown([&] { first_recorder.begin(); }) == voicenote::errc::misuse, "a moved-from recorder");  // NOLINT
-    EXPECT(thrown([&] { (void)first_recorder.context(); }) == voicenote::errc::misuse, "context of moved-from");
+    EXPECT(error_of([&] { first_recorder.begin(); }) == voicenote::errc::misuse, "a moved-from recorder");  // NOLINT
+    EXPECT(error_of([&] { (void)first_recorder.context(); }) == voicenote::errc::misuse, "context of moved-from");
     voicenote::recorder third(options);
     third = std::move(second);  // destroys third's recorder, takes second's
     EXPECT(third.get() == c, "assigned");
@@ -503,11 +482,9 @@ static void test_ownership() {
 static void test_destroying_the_recorder_ends_its_subscriptions() {
     rig r;
     REQUIRE(r.ready, "cannot write the tone");
-    auto options = r.options();
-    options.limits = limits(600s);
+    auto options = r.options(600s);
     bool released = false;
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&] { released = true; };
+    auto witness = harness::release_witness(released);
     voicenote::subscription kept;
     std::string part;
     {
@@ -531,37 +508,18 @@ static void test_destroying_the_recorder_ends_its_subscriptions() {
 static void test_a_subscription_destroyed_inside_its_own_callback() {
     rig r;
     REQUIRE(r.ready, "cannot write the tone");
-    auto options = r.options();
-    options.limits = limits(0.5s);
+    auto options = r.options(0.5s);
     voicenote::recorder recorder(options);
-    harness::waiter waiter;
-    int calls = 0;
-    bool released = false;
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&] {
-        {
-            std::lock_guard<std::mutex> lock(waiter.mutex());
-            released = true;
-        }
-        waiter.notify();
-    };
-    std::optional<voicenote::subscription> self;
-    self = recorder.subscribe([&, witness](const voicenote::recorder_event &) {
-        {
-            std::lock_guard<std::mutex> lock(waiter.mutex());
-            calls++;
-        }
-        self.reset();  // ends it from inside its own callback: no wait, and no later call
-    });
-    witness.reset();
+    harness::self_ending_subscriber self;
+    self.subscribe(recorder);
     // A second subscriber sees the whole take; its last event comes after every event the first could have had.
     event_log log;
     auto other = recorder.subscribe(log.callback());
     recorder.begin();
     EXPECT(log.wait_ended(), "the take did not end");
-    EXPECT(waiter.wait_until([&] { return calls >= 1 && released; }), "calls " << calls << ", released " << released);
-    std::lock_guard<std::mutex> lock(waiter.mutex());
-    EXPECT(calls == 1, "the callback ran " << calls << " times of " << log.snapshot().size() << " events");
+    EXPECT(self.wait_called_and_released(), "calls " << self.calls << ", released " << self.released);
+    std::lock_guard<std::mutex> lock(self.waiter.mutex());
+    EXPECT(self.calls == 1, "the callback ran " << self.calls << " times of " << log.snapshot().size() << " events");
 }
 
 int main() {

@@ -15,15 +15,9 @@
 #include <voicenote/analysis.hpp>
 #include <voicenote/sources.hpp>
 
-#include <cerrno>
 #include <cmath>
-#include <climits>
 #include <cstring>
-#include <iterator>
 #include <optional>
-#include <signal.h>
-#include <sys/inotify.h>
-#include <poll.h>
 #include <type_traits>
 
 using namespace std::chrono_literals;
@@ -35,211 +29,9 @@ static_assert(std::is_nothrow_move_assignable_v<voicenote::source>, "moves never
 
 namespace {
 
-/** Milliseconds left until `deadline` (0 when it has passed). */
-int ms_left(std::chrono::steady_clock::time_point deadline) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    return left.count() <= 0 ? 0 : left.count() > INT_MAX ? INT_MAX : static_cast<int>(left.count());
-}
-
-/**
- * Tests/Servers/http_server.py in a child process, serving `root` on a free port, its request log at
- * <root>/requests.jsonl: started as bindings/c/tests/child.h starts it (stdin and stdout on pipes,
- * --exit-with-stdin, "PORT <n>" read with a deadline) and stopped by its pid (SIGTERM, a bounded wait, SIGKILL).
- */
-class vn_test_http_server {
-public:
-    explicit vn_test_http_server(const std::string &root) : log_path_(root + "/requests.jsonl") {
-        std::string script = repository() + "/Tests/Servers/http_server.py";
-        if (access(script.c_str(), R_OK) != 0) throw std::runtime_error("no " + script + " (set VOICENOTE_REPO)");
-        std::vector<std::string> arguments = {"python3", script, "--root", root, "--log", log_path_, "--port", "0",
-                                              "--exit-with-stdin"};
-        int in[2], out[2];
-        if (pipe2(in, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-        if (pipe2(out, O_CLOEXEC) != 0) {
-            close(in[0]);
-            close(in[1]);
-            throw std::runtime_error("pipe failed");
-        }
-        std::vector<char *> argv;
-        for (auto &argument : arguments) argv.push_back(&argument[0]);
-        argv.push_back(nullptr);
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-        int spawned = posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        close(in[0]);
-        close(out[1]);
-        to_child_ = in[1];
-        from_child_ = out[0];
-        if (spawned != 0) {
-            pid_ = -1;
-            close_pipes();
-            throw std::runtime_error("cannot start python3: " + std::string(std::strerror(spawned)));
-        }
-        std::string line;
-        int port = 0;
-        if (!read_line(std::chrono::steady_clock::now() + 10s, line) ||
-            std::sscanf(line.c_str(), "PORT %d", &port) != 1 || port <= 0) {
-            stop();
-            throw std::runtime_error("http_server.py did not print PORT <n> within 10 s");
-        }
-        base_url_ = "http://127.0.0.1:" + std::to_string(port);
-    }
-    ~vn_test_http_server() { stop(); }
-    vn_test_http_server(const vn_test_http_server &) = delete;
-    vn_test_http_server &operator=(const vn_test_http_server &) = delete;
-
-    /** http://127.0.0.1:<port> */
-    const std::string &base_url() const { return base_url_; }
-    /** The request log; `<log>.receiving` has a line for each /stall/ response that holds its connection. */
-    const std::string &log_path() const { return log_path_; }
-
-    /** SIGTERM, then its stdout's end awaited at most 5 s, SIGKILL after that; returns its exit status or -1. */
-    int stop() {
-        if (pid_ <= 0) return 0;
-        kill(pid_, SIGTERM);
-        bool exited = read_to_end(std::chrono::steady_clock::now() + 5s);
-        if (!exited) kill(pid_, SIGKILL);
-        int status = 0;
-        while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-        }
-        pid_ = -1;
-        close_pipes();
-        return exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-
-private:
-    /** $VOICENOTE_REPO, else this file's path without "bindings/cpp/tests/sources.cpp". */
-    static std::string repository() {
-        const char *from_environment = std::getenv("VOICENOTE_REPO");
-        if (from_environment && *from_environment) return from_environment;
-        std::string path = __FILE__;
-        auto tail = path.find("bindings/cpp/tests/sources.cpp");
-        return tail == std::string::npos || tail == 0 ? "." : path.substr(0, tail);
-    }
-    bool read_line(std::chrono::steady_clock::time_point deadline, std::string &line) {
-        char c = 0;
-        while (true) {
-            pollfd p{from_child_, POLLIN, 0};
-            int ready = poll(&p, 1, ms_left(deadline));
-            if (ready < 0 && errno == EINTR) continue;
-            if (ready <= 0) return false;
-            ssize_t got = read(from_child_, &c, 1);
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) return false;
-            if (c == '\n') return true;
-            line.push_back(c);
-        }
-    }
-    bool read_to_end(std::chrono::steady_clock::time_point deadline) {
-        char buffer[512];
-        while (true) {
-            pollfd p{from_child_, POLLIN, 0};
-            int ready = poll(&p, 1, ms_left(deadline));
-            if (ready < 0 && errno == EINTR) continue;
-            if (ready <= 0) return false;
-            ssize_t got = read(from_child_, buffer, sizeof buffer);
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) return true;
-        }
-    }
-    void close_pipes() {
-        if (to_child_ >= 0) close(to_child_);
-        if (from_child_ >= 0) close(from_child_);
-        to_child_ = from_child_ = -1;
-    }
-
-    pid_t pid_ = -1;
-    int to_child_ = -1;
-    int from_child_ = -1;
-    std::string log_path_;
-    std::string base_url_;
-};
-
-/** Whether the file at `path` contains `text`. */
-bool file_contains(const std::string &path, const std::string &text) {
-    std::ifstream in(path, std::ios::binary);
-    std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return content.find(text) != std::string::npos;
-}
-
-/**
- * Waits until `done()` holds, at most `timeout`, for a condition on files another process or a library thread
- * writes in `directories`: inotify on each of them (added as soon as it exists) wakes the check, so there is no
- * polling interval. Returns whether it held.
- */
-template <class Predicate>
-bool vn_wait_for_files(const std::vector<std::string> &directories, Predicate done, std::chrono::milliseconds timeout) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    int fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-    if (fd < 0) return false;
-    std::vector<bool> watched(directories.size(), false);
-    auto watch = [&] {
-        for (std::size_t i = 0; i < directories.size(); i++) {
-            if (!watched[i]) {
-                watched[i] = inotify_add_watch(fd, directories[i].c_str(),
-                                               IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE) >= 0;
-            }
-        }
-    };
-    watch();
-    bool held = done();
-    while (!held) {
-        pollfd p{fd, POLLIN, 0};
-        int ready = poll(&p, 1, ms_left(deadline));
-        if (ready < 0 && errno == EINTR) continue;
-        char events[4096];
-        while (read(fd, events, sizeof events) > 0) {
-        }
-        watch();
-        held = done();
-        if (ready <= 0) break;  // the deadline passed (the last check above still counts)
-    }
-    close(fd);
-    return held;
-}
-
-/** Waits until the file at `path` contains every fragment, at most `timeout` (vn_wait_for_files). */
-bool vn_wait_for_file_containing(const std::string &path, const std::vector<std::string> &fragments,
-                                 std::chrono::milliseconds timeout) {
-    return vn_wait_for_files({path.substr(0, path.rfind('/'))}, [&] {
-        for (const auto &fragment : fragments)
-            if (!file_contains(path, fragment)) return false;
-        return true;
-    }, timeout);
-}
-
-/** The bytes of a whole file. */
-std::vector<std::uint8_t> read_file(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<std::uint8_t>((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-/** Runs `body` and returns the errc of the voicenote::error it throws (std::nullopt when it does not throw). */
-template <class Body>
-std::optional<voicenote::errc> error_of(Body body) {
-    try {
-        body();
-    } catch (const voicenote::error &e) {
-        return static_cast<voicenote::errc>(e.status());
-    }
-    return std::nullopt;
-}
-
-/** A status's name, for messages. */
-std::string name_of(std::optional<voicenote::errc> code) {
-    return code ? vn_status_name(static_cast<int>(*code)) : "no error";
-}
-
-/** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
-struct on_destroy {
-    std::function<void()> action;
-    ~on_destroy() {
-        if (action) action();
-    }
-};
+using harness::error_of;
+using harness::name_of;
+using harness::read_file;
 
 bool same_info(const voicenote::audio_info &a, const voicenote::audio_info &b) {
     return a.duration == b.duration && a.duration_is_estimate == b.duration_is_estimate &&
@@ -248,7 +40,7 @@ bool same_info(const voicenote::audio_info &a, const voicenote::audio_info &b) {
 
 // The fixture: a temporary directory (the server's root) with a note, and the server.
 harness::temp_directory *directory = nullptr;
-vn_test_http_server *server = nullptr;
+harness::http_server *server = nullptr;
 std::string note;                  // <directory>/note.ogg, 2 s of opusenc's Opus
 std::vector<float> note_waveform;  // waveform_file(note)
 voicenote::audio_info note_info;   // audio_info_file(note)
@@ -327,8 +119,7 @@ static void test_a_callbacks_source_reads_through_the_host() {
         auto host = std::make_shared<host_bytes>();
         host->bytes = read_file(note);
         bool released = false;
-        auto witness = std::make_shared<on_destroy>();
-        witness->action = [&] { released = true; };
+        auto witness = harness::release_witness(released);
         std::optional<std::int64_t> size;
         if (sized) size = static_cast<std::int64_t>(host->bytes.size());
         {
@@ -422,7 +213,8 @@ static void test_a_url_source_reads_as_the_file() {
     EXPECT(same_info(voicenote::audio_info_source(source), note_info), "the URL's facts differ from the file's");
     // The complete download is kept in the cache (written by the network thread after the reads), until cleared.
     const std::string cache = *directory / "cache";
-    bool kept = vn_wait_for_files({directory->path(), cache}, [] { return voicenote::cache::get_size() > 0; }, 10s);
+    bool kept =
+        harness::wait_for_files({directory->path(), cache}, [] { return voicenote::cache::get_size() > 0; }, 10s);
     EXPECT(kept, "the download was not kept in the cache");
     voicenote::cache::clear();
     EXPECT(voicenote::cache::get_size() == 0, "after clear the cache holds " << voicenote::cache::get_size());
@@ -516,7 +308,8 @@ static void test_cancel_ends_a_read_waiting_on_the_network() {
         waiter.notify();
     });
     // The server says when it has sent its bytes and holds the connection silent.
-    bool stalling = vn_wait_for_file_containing(server->log_path() + ".receiving", {path, "\"stalling\": true"}, 10s);
+    bool stalling =
+        harness::wait_for_file_containing(server->log_path() + ".receiving", {path, "\"stalling\": true"}, 10s);
     EXPECT(stalling, "the server never stalled the response");
     auto cancelled_at = std::chrono::steady_clock::now();
     source.cancel();
@@ -564,7 +357,8 @@ int main() {
         TEST(test_a_failing_host_callback_is_an_io_error);
         TEST(test_file_errors_map_to_their_errc);
         {
-            vn_test_http_server http(temp.path());
+            harness::http_server http(temp.path());
+            if (!http.ready()) throw std::runtime_error(http.error());
             server = &http;
             TEST(test_a_url_source_reads_as_the_file);
             TEST(test_bad_urls_and_http_options_are_refused);

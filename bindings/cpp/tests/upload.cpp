@@ -25,15 +25,11 @@
 #include <voicenote/upload.hpp>
 
 #include <cmath>
-#include <csignal>
-#include <cstring>
 #include <optional>
 #include <type_traits>
 
-#include <poll.h>
-#include <sys/inotify.h>
-
 using namespace std::chrono_literals;
+using harness::expect_error;
 using voicenote::errc;
 using voicenote::upload_event;
 using voicenote::upload_state;
@@ -74,19 +70,6 @@ bool write_bytes(const std::string &path, const std::vector<std::uint8_t> &bytes
     return static_cast<bool>(out);
 }
 
-std::vector<std::uint8_t> read_bytes(const std::string &path) {
-    std::ifstream in(path, std::ios::binary);
-    return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string repo_root() {
-    const char *from_environment = std::getenv("VOICENOTE_REPO");
-    if (from_environment && *from_environment) return from_environment;
-    std::string here = __FILE__;
-    auto tail = here.find("bindings/cpp/tests/upload.cpp");
-    return tail == std::string::npos || tail == 0 ? "." : here.substr(0, tail);
-}
-
 /** The name of the calling thread (/proc/thread-self/comm). */
 std::string thread_name() {
     std::ifstream in("/proc/thread-self/comm");
@@ -94,151 +77,6 @@ std::string thread_name() {
     std::getline(in, name);
     return name;
 }
-
-/**
- * Tests/Servers/http_server.py in a child process: started with its stdin and stdout on pipes and
- * --exit-with-stdin (it also ends when this process dies), its "PORT <n>" line read with a deadline; stopped with
- * SIGTERM, its stdout read to its end with a deadline, then SIGKILL if it has not exited.
- */
-class test_server {
-public:
-    explicit test_server(std::string root) : root_(std::move(root)), log_(root_ + "/requests.jsonl") {
-        std::string script = repo_root() + "/Tests/Servers/http_server.py";
-        std::vector<std::string> arguments = {"python3", script, "--root", root_, "--log", log_, "--port", "0",
-                                              "--exit-with-stdin"};
-        int in[2], out[2];
-        if (pipe2(in, O_CLOEXEC) != 0) return;
-        if (pipe2(out, O_CLOEXEC) != 0) {
-            close(in[0]);
-            close(in[1]);
-            return;
-        }
-        posix_spawn_file_actions_t actions;
-        posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
-        posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
-        std::vector<char *> argv;
-        for (auto &argument : arguments) argv.push_back(const_cast<char *>(argument.c_str()));
-        argv.push_back(nullptr);
-        int spawned = posix_spawnp(&pid_, argv[0], &actions, nullptr, argv.data(), environ);
-        posix_spawn_file_actions_destroy(&actions);
-        close(in[0]);
-        close(out[1]);
-        to_child_ = in[1];
-        from_child_ = out[0];
-        if (spawned != 0) {
-            pid_ = -1;
-            return;
-        }
-        std::string line;
-        int port = 0;
-        if (read_line(line, std::chrono::steady_clock::now() + 10s) && std::sscanf(line.c_str(), "PORT %d", &port) == 1 &&
-            port > 0) {
-            base_url_ = "http://127.0.0.1:" + std::to_string(port);
-        }
-    }
-    ~test_server() { stop(); }
-    test_server(const test_server &) = delete;
-    test_server &operator=(const test_server &) = delete;
-
-    /** Whether it is listening. */
-    bool ready() const { return !base_url_.empty(); }
-    /** http://127.0.0.1:<port> */
-    const std::string &base_url() const { return base_url_; }
-    /** The directory it serves (uploads land in <root>/uploads/<n>.bin). */
-    const std::string &root() const { return root_; }
-
-    /** SIGTERM and a bounded wait; its exit status (0 expected), or -1. */
-    int stop() {
-        if (pid_ <= 0) return 0;
-        kill(pid_, SIGTERM);
-        bool exited = read_to_end(std::chrono::steady_clock::now() + 5s);
-        if (!exited) kill(pid_, SIGKILL);
-        int status = 0;
-        while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
-        }
-        pid_ = -1;
-        close(to_child_);
-        close(from_child_);
-        return exited && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    }
-
-    /**
-     * The first complete line of the request log holding every fragment, waiting up to `timeout` for the server to
-     * write it: an inotify watch on the directory wakes the wait at each change, so nothing sleeps. "" when none.
-     */
-    std::string logged(const std::vector<std::string> &fragments, std::chrono::milliseconds timeout = 5000ms) {
-        int watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-        if (watch < 0) return "";
-        inotify_add_watch(watch, root_.c_str(), IN_MODIFY | IN_CREATE | IN_CLOSE_WRITE | IN_MOVED_TO);
-        auto deadline = std::chrono::steady_clock::now() + timeout;
-        std::string found;
-        for (;;) {
-            found = find_line(fragments);  // after the watch exists: no change can slip between
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (!found.empty() || left.count() <= 0) break;
-            pollfd p{watch, POLLIN, 0};
-            if (poll(&p, 1, static_cast<int>(left.count())) > 0) {
-                char events[4096];
-                while (read(watch, events, sizeof events) > 0) {
-                }
-            }
-        }
-        close(watch);
-        return found;
-    }
-
-private:
-    std::string find_line(const std::vector<std::string> &fragments) const {
-        std::ifstream in(log_);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        std::size_t start = 0;
-        for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1) {
-            std::string line = text.substr(start, end - start);
-            bool all = true;
-            for (const auto &fragment : fragments) all = all && line.find(fragment) != std::string::npos;
-            if (all) return line;
-        }
-        return "";
-    }
-
-    bool read_line(std::string &line, std::chrono::steady_clock::time_point deadline) {
-        char c = 0;
-        while (poll_readable(deadline)) {
-            ssize_t got = read(from_child_, &c, 1);
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) return false;
-            if (c == '\n') return true;
-            line.push_back(c);
-        }
-        return false;
-    }
-
-    bool read_to_end(std::chrono::steady_clock::time_point deadline) {
-        char buffer[512];
-        while (poll_readable(deadline)) {
-            ssize_t got = read(from_child_, buffer, sizeof buffer);
-            if (got < 0 && errno == EINTR) continue;
-            if (got <= 0) return true;
-        }
-        return false;
-    }
-
-    bool poll_readable(std::chrono::steady_clock::time_point deadline) {
-        for (;;) {
-            auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-            if (left.count() <= 0) return false;
-            pollfd p{from_child_, POLLIN, 0};
-            int ready = poll(&p, 1, static_cast<int>(left.count()));
-            if (ready < 0 && errno == EINTR) continue;
-            return ready > 0;
-        }
-    }
-
-    std::string root_, log_, base_url_;
-    pid_t pid_ = -1;
-    int to_child_ = -1, from_child_ = -1;
-};
 
 /** The test's files and server, made once. */
 struct fixture {
@@ -250,7 +88,7 @@ struct fixture {
     std::vector<std::uint8_t> large_bytes = random_bytes(large_size, 3);
     bool files = mkdir((directory / "served").c_str(), 0700) == 0 && harness::write_note(directory, tone_seconds, note) &&
                  write_bytes(medium, medium_bytes) && write_bytes(large, large_bytes);
-    test_server server{directory / "served"};
+    harness::http_server server{directory / "served"};
     bool ready = files && server.ready();
 
     std::string url(const std::string &path) const { return server.base_url() + path; }
@@ -259,7 +97,7 @@ struct fixture {
         auto slash = asset_url.rfind('/');
         std::string leaf = asset_url.substr(slash + 1);
         if (leaf.find(".bin") == std::string::npos) leaf += ".bin";
-        return read_bytes(server.root() + "/uploads/" + leaf) == bytes;
+        return harness::read_file(server.root() + "/uploads/" + leaf) == bytes;
     }
 };
 
@@ -299,33 +137,8 @@ struct event_record {
     }
 };
 
-/** Runs `action`, expecting it to throw voicenote::error with `want`; returns the error's detail ("" if none). */
-template <class Action>
-std::string expect_error(errc want, Action action, const std::string &what) {
-    try {
-        action();
-        harness::fail(__FILE__, __LINE__, what + ": did not throw");
-    } catch (const voicenote::error &e) {
-        if (e.code() != want) {
-            harness::fail(__FILE__, __LINE__,
-                          what + ": threw " + e.name() + " (" + e.detail() + "), want " +
-                              vn_status_name(static_cast<int>(want)));
-        }
-        return e.detail();
-    }
-    return "";
-}
-
 /** A payload for random-bytes files, so that nothing reads them as audio. */
 voicenote::payload placeholder() { return voicenote::payload("https://placeholder.example/file"); }
-
-/** Calls `action` when destroyed: a witness of when a callback's captures are destroyed. */
-struct on_destroy {
-    std::function<void()> action;
-    ~on_destroy() {
-        if (action) action();
-    }
-};
 
 }  // namespace
 
@@ -382,7 +195,7 @@ static void test_multipart_upload_with_progress() {
     EXPECT(uploaded.file_size() == std::optional<std::int64_t>(medium_size), result);
     EXPECT(uploaded.extra_data().find("\"thumb_url\"") != std::string::npos, uploaded.extra_data());
     EXPECT(f.stored(asset, f.medium_bytes), "the stored upload differs from the file");
-    EXPECT(read_bytes(f.medium) == f.medium_bytes, "the local file changed");
+    EXPECT(harness::read_file(f.medium) == f.medium_bytes, "the local file changed");
     std::string line = f.server.logged({"\"path\": \"/uploadmode/expect-tok" + channel + "multipart/file?", "\"status\": 200"});
     EXPECT(line.find("\"query\": {\"api_key\": \"k e&y/\\u00fc\"}") != std::string::npos, "query: " << line);
     EXPECT(line.find("\"stream-auth-type\": \"jwt\"") != std::string::npos, "headers: " << line);
@@ -404,7 +217,7 @@ static void test_raw_uploads_for_matrix() {
     auto uploaded = voicenote::payload::parse(up.result());
     auto mxc = uploaded.field(voicenote::payload_field::asset_url).value_or("");
     EXPECT(mxc.rfind("mxc://localhost/", 0) == 0, mxc);
-    EXPECT(f.stored(mxc, read_bytes(f.note)), "the stored upload differs from the note");
+    EXPECT(f.stored(mxc, harness::read_file(f.note)), "the stored upload differs from the note");
     EXPECT(uploaded.duration() == recorded.duration() && uploaded.waveform() == recorded.waveform(),
            "the payload's duration or waveform changed: " << uploaded.to_json());
     auto audio = voicenote::payload::from_matrix_content(uploaded.to_matrix_content());
@@ -495,7 +308,7 @@ static void test_cancelled_upload() {
     expect_error(errc::cancelled, [&] { (void)up.result(); }, "the result of a cancelled upload");
     EXPECT(up.wait(0ms) == upload_state::failed, "not failed");
     up.cancel();  // nothing runs: a no-op
-    EXPECT(read_bytes(f.large) == f.large_bytes, "the cancel changed the local file");
+    EXPECT(harness::read_file(f.large) == f.large_bytes, "the cancel changed the local file");
     up.retry();
     bool again = record.waiter.wait_until([&] { return record.events.size() >= 2 &&
                                                        record.events.back().state == upload_state::uploading; },
@@ -532,7 +345,7 @@ static void test_http_failures() {
         std::string detail = expect_error(c.status, [&] { (void)up.result(); }, c.mode);
         EXPECT(detail.find(c.text) != std::string::npos, c.mode << ": " << detail);
     }
-    EXPECT(read_bytes(f.medium) == f.medium_bytes, "a failure changed the local file");
+    EXPECT(harness::read_file(f.medium) == f.medium_bytes, "a failure changed the local file");
 }
 
 /* The post-processor: a rewrite is the result, on "vn-upload"; exceptions fail the upload with their status;
@@ -543,7 +356,7 @@ static void test_post_processor() {
     event_record record;
     std::atomic<int> calls{0}, on_upload_thread{0}, destroyed{0};
     auto witness = [&] {
-        auto w = std::make_shared<on_destroy>();
+        auto w = std::make_shared<harness::on_destroy>();
         w->action = [&] {
             destroyed++;
             record.waiter.notify();
@@ -605,7 +418,7 @@ static void test_post_processor() {
         EXPECT(destroyed == 2, "the hook in place was destroyed");
     }
     EXPECT(destroyed == 3, destroyed << " of 3 hooks destroyed");
-    EXPECT(read_bytes(f.medium) == f.medium_bytes, "a hook changed the local file");
+    EXPECT(harness::read_file(f.medium) == f.medium_bytes, "a hook changed the local file");
 }
 
 /* Destroying the uploader (mid-upload) cancels it and ends its subscriptions: the callback is destroyed, none runs
@@ -616,8 +429,7 @@ static void test_destroying_the_uploader_ends_subscriptions() {
     std::atomic<bool> released{false}, destroyed{false};
     std::atomic<int> late{0};
     harness::waiter waiter;
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&] { released = true; };
+    auto witness = harness::release_witness(released);
     voicenote::subscription kept;
     {
         bool uploading = false;
@@ -647,27 +459,15 @@ static void test_a_subscription_destroyed_inside_its_own_callback() {
     auto &f = the_fixture();
     REQUIRE(f.ready, "the fixture is not ready");
     uploader up(f.url(channel + "self/file"));
-    harness::waiter waiter;
-    int calls = 0;
-    bool released = false;
-    auto witness = std::make_shared<on_destroy>();
-    witness->action = [&] {
-        { std::lock_guard<std::mutex> lock(waiter.mutex()); released = true; }
-        waiter.notify();
-    };
-    std::optional<voicenote::subscription> self;
-    self = up.subscribe([&, witness](const upload_event &) {
-        { std::lock_guard<std::mutex> lock(waiter.mutex()); calls++; }
-        self.reset();  // ends it from inside its own callback
-    });
-    witness.reset();
+    harness::self_ending_subscriber self;
+    self.subscribe(up);
     event_record record;
     auto other = up.subscribe(record.callback());
     up.upload_file(f.medium, placeholder());
     EXPECT(record.wait_ends(1), "no end");
-    EXPECT(waiter.wait_until([&] { return released; }), "the callback was not released");
-    std::lock_guard<std::mutex> lock(waiter.mutex());
-    EXPECT(calls == 1, "the callback ran " << calls << " times");
+    EXPECT(self.waiter.wait_until([&] { return self.released; }), "the callback was not released");
+    std::lock_guard<std::mutex> lock(self.waiter.mutex());
+    EXPECT(self.calls == 1, "the callback ran " << self.calls << " times");
     std::lock_guard<std::mutex> events(record.waiter.mutex());
     EXPECT(record.events.size() >= 3, record.events.size() << " events for the other subscriber");
 }
