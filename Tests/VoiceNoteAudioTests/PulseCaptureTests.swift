@@ -95,7 +95,10 @@ import VoiceNoteTestSupport
         let stopStart = monotonicNanoseconds()
         device.stop()
         let stopTime = seconds(since: stopStart)
-        #expect(stopTime < 0.1, "stop took \(stopTime) s")
+        // Within a period and the capture thread's wake-up: 0.1 s; under a sanitizer's instrumentation (the capture
+        // loop is instrumented C) that wake-up and unwinding run slower on a busy machine (0.13 s seen under ASan).
+        let stopBound = Sanitizers.address || Sanitizers.thread ? 0.25 : 0.1
+        #expect(stopTime < stopBound, "stop took \(stopTime) s")
         #expect(!device.isRunning)
         drain(ring)
         let pausedAt = device.framesCaptured
