@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Tests the installed tree the way a user meets it: scripts/test-install.sh PYTHON (called by `make test-install`).
 #
-#   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run, and
-#      so do the C++ samples (bindings/cpp/samples/Makefile);
+#   a) `make install` into a fresh prefix; the C samples build with pkg-config (bindings/c/Makefile) and run;
 #      play.c plays a URL from Tests/Servers/http_server.py with a header and a key, then from the media cache;
 #      queue.c plays two notes in a row as a queue player (with the other samples, on the file speaker);
 #      attachment.c uploads a note to it (multipart with a header and a query parameter, and raw)
@@ -75,14 +74,6 @@ build_with_make() {
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
         ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" ARGS_convert="$convert_args" \
         ARGS_waveforms="$waveforms_args"
-}
-# build_cpp_with_make PREFIX OUT: the C++ samples (bindings/cpp/samples, the same tasks and arguments) with
-# pkg-config only, warnings as errors.
-build_cpp_with_make() {
-    env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
-        make -j"$(nproc)" -C "$repo/bindings/cpp/samples" run OUT="$2" EXTRA_CXXFLAGS=-Werror ARGS_waveform="$note" \
-        ARGS_record="$record_args" ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" \
-        ARGS_convert="$convert_args" ARGS_waveforms="$waveforms_args"
 }
 # play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
 # with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
@@ -252,7 +243,6 @@ check "pkg-config finds voicenote $version in the prefix" pkg_config_points_to "
 check "samples build with bindings/c/Makefile and run" build_with_make "$prefix" "$tmp/make-samples"
 check "play.c plays an http URL with a header and a key, then from the cache" play_url "$prefix" "$tmp/make-samples"
 check "attachment.c uploads a note to http_server.py (multipart and raw)" upload_note "$prefix" "$tmp/make-samples"
-check "C++ samples build with bindings/cpp/samples/Makefile and run" build_cpp_with_make "$prefix" "$tmp/make-cpp-samples"
 
 echo "== b) CMake find_package"
 check "the imported target voicenote::voicenote points into the prefix" imported_target_is "$prefix"
