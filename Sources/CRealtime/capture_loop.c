@@ -10,7 +10,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-/* snd_pcm_wait timeout: bounds how long stop() waits for the thread (plus one non-blocking read). */
+/* The bounded wait's timeout: bounds how long stop() waits for the thread (plus one read). */
 #define WAIT_TIMEOUT_MS 20
 
 struct vnshim_capture {
@@ -72,8 +72,8 @@ static void *capture_main(void *argument) {
             held_ms += c->hold_step_ms;
             continue;
         }
-        snd_pcm_sframes_t result = snd_pcm_wait(c->pcm, WAIT_TIMEOUT_MS);
-        if (result == 0) continue;                       /* timeout: look at the stop flag again */
+        snd_pcm_sframes_t result = vnshim_pcm_wait_bounded(c->pcm, WAIT_TIMEOUT_MS);
+        if (result == 0) continue;                       /* not ready: look at the stop flag again */
         if (result > 0) result = snd_pcm_readi(c->pcm, c->buffer, c->period_frames);
         if (result > 0) {
             recoveries_without_progress = 0;

@@ -11,6 +11,14 @@
  * recovery that "succeeds" but moves nothing), give up rather than spin. */
 #define VNSHIM_MAX_RECOVERIES_WITHOUT_PROGRESS 8
 
+/** Waits at most `timeout_ms` for the PCM to be ready (one poll(2) on its descriptors, then the plugin's revents):
+ *  1 when it is, 0 when not (the timeout, or a wake-up the plugin did not confirm: then after a 1 ms pause, so a
+ *  descriptor that stays readable never becomes a busy loop), or the negative error of a PCM in error (-EPIPE for an
+ *  xrun, -ESTRPIPE suspended, -ENODEV disconnected, -EIO otherwise). Unlike snd_pcm_wait, which polls again for as
+ *  long as a plugin's descriptor wakes without its revents saying ready (the PulseAudio plugin on a suspended source
+ *  does so for ever), the wait is bounded, so a loop that calls it sees its stop flag. No allocation. */
+int vnshim_pcm_wait_bounded(snd_pcm_t *pcm, int timeout_ms);
+
 /** Sleeps `milliseconds`, through EINTR. */
 void vnshim_sleep_milliseconds(long milliseconds);
 

@@ -32,7 +32,7 @@
 #include <string.h>
 #include <time.h>
 
-/* snd_pcm_wait timeout while the device's buffer is full: bounds how long stop() waits for the thread. */
+/* The bounded wait's timeout while the device's buffer is full: bounds how long stop() waits for the thread. */
 #define WAIT_TIMEOUT_MS 20
 /* Longest sleep while the end of stream plays out: the run ends at most this late after the last frame was heard. */
 #define PLAY_OUT_STEP_MS 20
@@ -336,7 +336,7 @@ static void *playback_main(void *argument) {
             }
             continue;
         }
-        snd_pcm_sframes_t waited = snd_pcm_wait(p->pcm, WAIT_TIMEOUT_MS);
+        snd_pcm_sframes_t waited = vnshim_pcm_wait_bounded(p->pcm, WAIT_TIMEOUT_MS);
         if (waited == 0) continue;                        /* timeout: look at the stop flag again */
         if (waited > 0) {
             /* Woken with room for less than a period: a plugin whose poll wakes early. */

@@ -29,7 +29,7 @@ from typing import IO, Callable, Dict, List, Optional
 
 from helpers import TIMEOUT
 
-TOOLS = ("pulseaudio", "parec", "paplay")
+TOOLS = ("pulseaudio", "parec", "paplay", "pactl")
 
 
 class PulseError(RuntimeError):
@@ -196,6 +196,12 @@ class PulseServer:
     def play(self, path: Path) -> int:
         """Plays an audio file into the sink with ``paplay``; returns its pid (stopped by :meth:`stop`)."""
         return self._client(["paplay", f"--server={self.address}", f"--device={self.sink}", str(path)]).pid
+
+    def suspend(self, suspended: bool = True, timeout: float = TIMEOUT) -> None:
+        """Suspends (or resumes) the sink and with it its monitor source, as a sound server does to an idle or
+        muted device: a stream on the monitor stays connected and delivers nothing."""
+        subprocess.run(["pactl", f"--server={self.address}", "suspend-sink", self.sink, "1" if suspended else "0"],
+                       env=self._env, check=True, timeout=timeout, capture_output=True)
 
     def kill(self, timeout: float = 5) -> None:
         """SIGKILL to the server by pid, then waits until it is gone: a device loss for every client."""

@@ -26,7 +26,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple
 import pytest
 
 import pulse
-from audiofiles import is_tsan_build, loaded_library_path
+from audiofiles import find_cli, is_tsan_build, loaded_library_path
 from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector
 from microphones import EventLog, Speech, decoded_samples, recordings, run
 
@@ -328,3 +328,85 @@ def playing(server: pulse.PulseServer) -> bool:
     listed = subprocess.run(["pactl", f"--server={server.address}", "list", "short", "sink-inputs"],
                             capture_output=True, text=True, timeout=TIMEOUT)
     return listed.returncode == 0 and listed.stdout.strip() != ""
+
+
+def _returns_within(call: Callable[[], Any], timeout: float = TIMEOUT) -> Any:
+    """Runs `call` on a thread and waits for it at most `timeout` seconds; fails (naming the call) when it hangs."""
+    outcome: Dict[str, Any] = {}
+
+    def run_call() -> None:
+        try:
+            outcome["value"] = call()
+        except BaseException as error:  # re-raised on the test's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run_call, daemon=True)
+    thread.start()
+    thread.join(timeout)
+    assert not thread.is_alive(), f"{call} did not return within {timeout} s"
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
+
+
+def test_a_suspended_microphone_never_hangs_stop_and_keeps_what_was_captured(server: pulse.PulseServer,
+                                                                             tmp_path: Path) -> None:
+    """The sound server suspends the source mid-take (an idle or muted device): the stream stays connected and
+    delivers nothing. Stop returns (ALSA's snd_pcm_wait would poll the pulse plugin's descriptor for ever) and the
+    take holds the audio captured before the suspend."""
+    with realtime_recorder(server, tmp_path) as recorder:
+        log = EventLog(recorder)
+        recorder.begin()
+        log.wait_duration(0.5)
+        server.suspend()
+        _returns_within(recorder.stop)
+        done = log.finished()
+    assert done.duration >= 0.5
+    assert decoded_samples(done.path) == round(done.duration * RATE)
+
+
+def test_a_take_begun_on_a_suspended_microphone_stops_cancels_and_closes(server: pulse.PulseServer,
+                                                                        tmp_path: Path) -> None:
+    """Nothing ever arrives: stop (nothing captured: too short, no file), cancel and close each return, and the
+    flow's release ends its take the same way."""
+    server.suspend()
+    with realtime_recorder(server, tmp_path) as recorder:
+        for end in (recorder.stop, recorder.cancel):
+            recorder.begin()
+            _returns_within(end)
+            assert recorder.context.state is RecorderState.STOPPED
+        recorder.begin()
+        _returns_within(recorder.close)
+    assert recordings(tmp_path) == []
+    with realtime_recorder(server, tmp_path / "flow") as recorder, \
+            voicenote.Player(device="null", remember_positions=False) as player, \
+            voicenote.ManualClock() as clock, \
+            voicenote.RecordingFlow(recorder, player, clock=clock) as flow:
+        flow.press(10, 10)
+        clock.advance(0.6)
+        assert flow.state is voicenote.FlowState.RECORDING
+        _returns_within(flow.release)
+        _returns_within(flow.close)
+
+
+def test_the_cli_ends_on_sigint_while_the_microphone_is_suspended(server: pulse.PulseServer, tmp_path: Path) -> None:
+    """`voicenote record` from a suspended source: SIGINT ends it at once, as it ends arecord and parec."""
+    cli = find_cli()
+    if cli is None:
+        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
+    server.suspend()
+    child = subprocess.Popen([str(cli), "record", "--device", "vn_rt", "--device-config", server.alsa_config("vn_rt"),
+                              "-o", str(tmp_path / "note.ogg"), "--progress", "json"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert child.stdout is not None
+        first = child.stdout.readline()  # the recording context: capture runs
+        assert b"recording" in first.lower(), first
+        child.send_signal(signal.SIGINT)
+        _, errors = child.communicate(timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(TIMEOUT)
+    assert child.returncode is not None and child.returncode != -signal.SIGKILL, errors
+    assert not list(tmp_path.glob("*.part"))
