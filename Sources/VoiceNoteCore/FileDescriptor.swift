@@ -50,6 +50,37 @@ public final class FileDescriptor {
         return (file, status)
     }
 
+    /// Opens (creating it, mode 0600) a lock file that only flock(2) uses: O_NOFOLLOW and O_NONBLOCK, so a planted
+    /// symlink or FIFO is refused instead of followed or waited on, and anything but a regular file is refused.
+    /// - Throws: `.invalidArgument` for what is not a regular file; else the status of the errno.
+    public static func openLockFile(_ path: String) throws(VoiceNoteError) -> FileDescriptor {
+        let file: FileDescriptor
+        do throws(Errno) {
+            file = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, mode: 0o600)
+        } catch {
+            if error.code == ELOOP { throw VoiceNoteError(.invalidArgument, "\(path) is a symbolic link, not a lock file") }
+            throw VoiceNoteError.fromErrno(error.code, "open \(path)")
+        }
+        guard let status = try? file.status(), status.st_mode & S_IFMT == S_IFREG else {
+            throw VoiceNoteError(.invalidArgument, "\(path) is not a regular file")
+        }
+        return file
+    }
+
+    /// Takes an exclusive flock(2), waiting at most `milliseconds` (looking again every 5 ms) while another
+    /// descriptor holds it: true when this descriptor holds it, false when the time ran out or flock failed. A lock
+    /// guards a cache or a record, never something worth hanging a caller for.
+    public func lockExclusively(within milliseconds: Int) -> Bool {
+        var waited = 0
+        while true {
+            if flock(raw, LOCK_EX | LOCK_NB) == 0 { return true }
+            guard errno == EWOULDBLOCK || errno == EINTR, waited < milliseconds else { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            _ = nanosleep(&pause, nil)
+            waited += 5
+        }
+    }
+
     /// What a path that is not a regular file is, for messages.
     public static func kind(of mode: mode_t) -> String {
         switch mode & S_IFMT {
@@ -92,13 +123,6 @@ public final class FileDescriptor {
     /// without locks counts as locked by us.
     public func lockExclusively() -> Bool {
         flock(raw, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
-    }
-
-    /// Takes an exclusive flock(2), waiting while another descriptor (in this process or another) holds it; false
-    /// when flock fails (a filesystem without locks).
-    @discardableResult
-    public func waitForExclusiveLock() -> Bool {
-        retrying { flock(raw, LOCK_EX) } == 0
     }
 
     /// Takes an exclusive flock(2) without waiting: true when this descriptor now holds it, false when another

@@ -46,6 +46,48 @@ public enum FileSystem {
         guard status.st_mode & S_IFMT == S_IFDIR else { throw VoiceNoteError(.invalidArgument, "\(path) is not a directory") }
     }
 
+    /// Creates `path` and its missing parents (mode 0700 for new ones), then checks that it can be trusted with the
+    /// files we write aside and rename: a directory (not a symlink) that the effective user owns and nobody else
+    /// may write, whose every ancestor is owned by that user or root and, when others may write it, sticky (/tmp),
+    /// with no symlink in a directory others may write. Another local user's `/tmp/voicenote-<uid>` is refused.
+    /// - Throws: `.permission` naming the directory that cannot be trusted and why; file statuses.
+    public static func makeOwnedDirectory(_ path: String) throws(VoiceNoteError) {
+        try makeDirectories(path)
+        try checkOwnedDirectory(path)
+    }
+
+    /// The checks of `makeOwnedDirectory`, on a directory that exists.
+    public static func checkOwnedDirectory(_ path: String) throws(VoiceNoteError) {
+        let user = geteuid()
+        let absolute = path.hasPrefix("/") ? path : currentDirectory() + "/" + path
+        var prefix = ""
+        var parentWritableByOthers = false
+        let components = absolute.split(separator: "/")
+        for (index, component) in components.enumerated() {
+            prefix += "/" + component
+            var status = stat()
+            // A symlink in a directory others may write could be anyone's: not followed there.
+            let final = index == components.count - 1
+            let result = final || parentWritableByOthers ? lstat(prefix, &status) : stat(prefix, &status)
+            guard result == 0 else { throw VoiceNoteError.fromErrno(errno, "stat \(prefix)") }
+            let mode = status.st_mode
+            func refuse(_ why: String) -> VoiceNoteError {
+                VoiceNoteError(.permission, "\(prefix) \(why): voicenote keeps its files only in a directory no one else can change")
+            }
+            guard mode & S_IFMT == S_IFDIR else { throw refuse("is \(FileDescriptor.kind(of: mode))") }
+            if final {
+                guard status.st_uid == user else { throw refuse("belongs to user \(status.st_uid), not \(user)") }
+                guard mode & 0o022 == 0 else { throw refuse("may be written by others (mode \(String(mode & 0o777, radix: 8)))") }
+            } else {
+                guard status.st_uid == user || status.st_uid == 0 else {
+                    throw refuse("belongs to user \(status.st_uid)")
+                }
+                if mode & 0o002 != 0 && mode & S_ISVTX == 0 { throw refuse("may be written by anyone and is not sticky") }
+            }
+            parentWritableByOthers = mode & 0o022 != 0
+        }
+    }
+
     /// Renames a file (same file system), atomically.
     public static func rename(_ from: String, to: String) throws(VoiceNoteError) {
         guard Glibc.rename(from, to) == 0 else { throw VoiceNoteError.fromErrno(errno, "rename \(from)") }
@@ -93,12 +135,12 @@ public enum FileSystem {
         }
     }
 
-    /// Replaces `path` with `bytes`: written beside it (`<path>.new`, mode 0600), synced to disk when `sync`, then
-    /// renamed over it, so a crash leaves the old file or the new one, never a part.
+    /// Replaces `path` with `bytes`: written to a fresh file beside it (`createAside`), synced to disk when `sync`,
+    /// then renamed over it, so a crash leaves the old file or the new one, never a part; a planted symlink or FIFO
+    /// at any name we use is never written through or waited on.
     public static func replace(_ path: String, with bytes: [UInt8], sync: Bool) throws(VoiceNoteError) {
-        let aside = path + ".new"
+        let (file, aside) = try createAside(beside: path)
         do throws(Errno) {
-            let file = try FileDescriptor(opening: aside, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600)
             try bytes.withUnsafeBytes { buffer in Result { () throws(Errno) in try file.write(buffer) } }.get()
             if sync { try file.syncData() }
             try file.close()
@@ -106,7 +148,42 @@ public enum FileSystem {
             try? remove(aside)
             throw VoiceNoteError.fromErrno(error.code, "write \(aside)")
         }
-        try rename(aside, to: path)
+        do {
+            try rename(aside, to: path)
+        } catch {
+            try? remove(aside)
+            throw error
+        }
+        if sync { syncDirectory(of: path) }
+    }
+
+    /// A new file in `target`'s directory, to be renamed over `target` once whole: a fresh name
+    /// (`.<random>.new`, short whatever `target`'s length), opened with O_EXCL | O_NOFOLLOW (mode 0600), so nothing
+    /// another process put there — a symlink, a FIFO, an old file — is opened. Returns the descriptor and the name.
+    /// - Throws: the status of the errno (`.noSpace`, `.permission`, `.io`...).
+    public static func createAside(beside target: String) throws(VoiceNoteError) -> (FileDescriptor, String) {
+        let directory = target.lastIndex(of: "/").map { String(target[..<$0]) } ?? "."
+        var lastError: Errno = Errno(EEXIST)
+        for _ in 0..<8 {
+            let aside = (directory.isEmpty ? "" : directory) + "/." + randomHex() + ".new"
+            do throws(Errno) {
+                let file = try FileDescriptor(opening: aside, flags: O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK,
+                                              mode: 0o600)
+                return (file, aside)
+            } catch {
+                lastError = error
+                if error.code != EEXIST { break }
+            }
+        }
+        throw VoiceNoteError.fromErrno(lastError.code, "create a file beside \(target)")
+    }
+
+    /// fsync(2) of `path`'s directory, so a rename in it survives a crash of the machine. Best effort.
+    public static func syncDirectory(of path: String) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        guard let file = try? FileDescriptor(opening: directory.isEmpty ? "/" : directory,
+                                             flags: O_RDONLY | O_DIRECTORY | O_NONBLOCK) else { return }
+        try? file.sync()
     }
 
     /// The size of a file in bytes.

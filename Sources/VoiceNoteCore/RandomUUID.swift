@@ -15,3 +15,11 @@ public func randomUUIDString() -> String {
     }
     return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
 }
+
+/// `count` random bytes from the kernel's generator in lowercase hex: a fresh part of a file name.
+public func randomHex(bytes count: Int = 8) -> String {
+    var bytes = [UInt8](repeating: 0, count: max(1, count))
+    bytes.withUnsafeMutableBytes { if let base = $0.baseAddress { arc4random_buf(base, $0.count) } }
+    let digits = Array("0123456789abcdef".utf8)
+    return String(decoding: bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+}

@@ -5,12 +5,12 @@ import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteJSON
 
-/// A take kept for one conversation: parked by the user leaving it, or running when the record was written (then a
-/// crash may have left it as a `.part` to make whole).
+/// A take kept for one conversation: parked by the user leaving it, in preview, or running when the record was
+/// written (then a crash may have left it as a `.part` to make whole).
 public struct FlowDraft: Equatable, Sendable {
     /// The conversation's key (its id).
     public var key: String
-    /// The audio file: a finished take, or a running one's `.part`.
+    /// The audio file, in the drafts directory: a finished take, or a running one's `.part`.
     public var path: String
     /// Seconds of audio (0 while it was running).
     public var duration: Double
@@ -25,9 +25,13 @@ public struct FlowDraft: Equatable, Sendable {
     }
 }
 
-/// The drafts directory: one small JSON record per key (`<the key's UTF-8 in hex>.json`: any key makes a safe file
-/// name), each written aside and renamed, so a crash leaves the old record or the new one. Parked takes are moved in
-/// beside their records (`<hex>.ogg`/`.aac`); a running take's record names its `.part` where the recorder writes.
+/// The drafts directory (the user's own: `FileSystem.makeOwnedDirectory`): one small JSON record per key
+/// (`<the key's UTF-8 in hex>.json`: any key makes a safe file name), each written to a fresh file and renamed, so a
+/// crash leaves the old record or the new one. A flow with a draft key records its takes here, so a take never moves
+/// and a record names its audio by file name in this directory only — never a path elsewhere.
+///
+/// One flow at a time holds a key (`claim`: an flock(2) on `<hex>.lock`, let go by the kernel if the process dies),
+/// so two windows on one conversation never overwrite each other's draft.
 public struct FlowDrafts: Sendable {
     /// Where the records live.
     public let directory: String
@@ -57,17 +61,49 @@ public struct FlowDrafts: Sendable {
         return directory + "/" + String(decoding: hex, as: UTF8.self)
     }
 
-    /// Writes `draft`'s record (replacing the key's old one). - Throws: the file system's errors.
+    /// Creates the directory (0700) and checks it is the user's own. - Throws: `.permission` when it is not.
+    public func prepare() throws(VoiceNoteError) {
+        try FileSystem.makeOwnedDirectory(directory)
+    }
+
+    // MARK: - Claims
+
+    /// A key held by one flow: while it lives, no other flow (in this process or another) claims the key.
+    public final class Claim: @unchecked Sendable {
+        private let lock: FileDescriptor
+        init(_ lock: FileDescriptor) { self.lock = lock }
+        /// Lets the key go (also when the claim goes away, or the process dies).
+        public func release() { try? lock.close() }
+        deinit { release() }
+    }
+
+    /// Claims `key` for one flow: nil when another flow holds it. - Throws: `.permission` for a directory that is
+    /// not the user's own; `.invalidArgument` for a lock file that is not a regular file (planted); file statuses.
+    public func claim(key: String) throws(VoiceNoteError) -> Claim? {
+        try Self.check(key: key)
+        try prepare()
+        let lock = try FileDescriptor.openLockFile(stem(key) + ".lock")
+        guard lock.tryLockExclusively() else { return nil }
+        return Claim(lock)
+    }
+
+    // MARK: - Records
+
+    /// Writes `draft`'s record (replacing the key's old one), naming its audio by file name. The audio must be in
+    /// this directory. - Throws: `.invalidArgument` for audio elsewhere; the file system's errors.
     public func save(_ draft: FlowDraft) throws(VoiceNoteError) {
         try Self.check(key: draft.key)
-        try FileSystem.makeDirectories(directory)
-        let record = JSONValue.object(JSONObject([("key", .string(draft.key)), ("path", .string(draft.path)),
+        try prepare()
+        guard let name = fileName(inDirectory: draft.path) else {
+            throw VoiceNoteError(.invalidArgument, "a draft's audio is kept in \(directory), not at \(draft.path)")
+        }
+        let record = JSONValue.object(JSONObject([("key", .string(draft.key)), ("file", .string(name)),
                                                   ("duration", .real(draft.duration.isFinite ? draft.duration : 0))]))
         try FileSystem.replace(stem(draft.key) + ".json", with: Array(try record.text().utf8), sync: true)
     }
 
     /// The record for `key`, or nil when there is none. A record that cannot be read (damaged, another key's, not
-    /// JSON) is `.format`.
+    /// JSON, not a regular file, naming a file outside this directory) is `.format`.
     public func load(key: String) throws(VoiceNoteError) -> FlowDraft? {
         try Self.check(key: key)
         return try read(stem(key) + ".json")
@@ -79,11 +115,29 @@ public struct FlowDrafts: Sendable {
             Result { () throws(VoiceNoteError) in try JSONDocument(parsing: buffer, limits: Self.limits, what: "draft record \(path)") }
         }.get()
         let top = document.top
-        guard let key = top["key"]?.string, let filePath = top["path"]?.string, !filePath.isEmpty,
+        // "file": a name in this directory; "path" (the first records' form): accepted only inside it.
+        let named = top["file"]?.string ?? top["path"]?.string.flatMap { fileName(inDirectory: $0) }
+        guard let key = top["key"]?.string, let name = named, Self.isAudioName(name),
               let duration = top["duration"]?.value.number, path == stem(key) + ".json" else {
             throw VoiceNoteError(.format, "\(path) is not a voicenote draft record")
         }
-        return FlowDraft(key: key, path: filePath, duration: duration)
+        return FlowDraft(key: key, path: directory + "/" + name, duration: duration.isFinite ? max(0, duration) : 0)
+    }
+
+    /// `path`'s file name when `path` is directly in this directory, else nil.
+    private func fileName(inDirectory path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/"), path[..<slash] == directory[...] else { return nil }
+        let name = String(path[path.index(after: slash)...])
+        return Self.isAudioName(name) ? name : nil
+    }
+
+    /// A name a record may give: one plain, visible file name of a take (`.ogg`, `.aac`, or either's `.part`).
+    static func isAudioName(_ name: String) -> Bool {
+        guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("."), !name.contains("/"), !name.utf8.contains(0) else {
+            return false
+        }
+        let bare = name.hasSuffix(RecordingRecovery.partSuffix) ? String(name.dropLast(RecordingRecovery.partSuffix.count)) : name
+        return RecordingFormat.allCases.contains { bare.hasSuffix("." + $0.fileExtension) && bare.count > $0.fileExtension.count + 1 }
     }
 
     /// Forgets `key`'s record (the audio stays: it may have been sent).
@@ -94,64 +148,71 @@ public struct FlowDrafts: Sendable {
     /// Every draft in the directory, by key; records that cannot be read are left out.
     public func list() -> [FlowDraft] {
         let names = (try? FileSystem.entries(of: directory)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted()
+        return names.filter { $0.hasSuffix(".json") }
             .compactMap { name in try? read(directory + "/" + name) }
             .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
     }
 
-    /// Deletes `key`'s draft (nil: every draft): its record and its audio.
+    /// Deletes `key`'s draft (nil: every draft): its record and the audio it names in this directory. A record that
+    /// cannot be read (damaged, a FIFO, too large) is deleted too; nothing outside this directory is touched.
     public func clear(key: String? = nil) throws(VoiceNoteError) {
-        let drafts: [FlowDraft]
+        let records: [String]
         if let key {
-            drafts = try load(key: key).map { [$0] } ?? []
+            try Self.check(key: key)
+            records = [stem(key) + ".json"]
         } else {
-            drafts = list()
+            let names = (try? FileSystem.entries(of: directory)) ?? []
+            records = names.filter { $0.hasSuffix(".json") }.map { directory + "/" + $0 }
+            for leftover in names where leftover.hasPrefix(".") && leftover.hasSuffix(".new") {
+                try? FileSystem.remove(directory + "/" + leftover)  // a record writer killed before its rename
+            }
         }
-        for draft in drafts {
-            try? FileSystem.remove(draft.path)
-            forget(key: draft.key)
-        }
-    }
-
-    /// Moves a parked take in beside its record (a rename; left where it is when that cannot be done, e.g. across
-    /// file systems). Returns where it is.
-    func adopt(_ path: String, key: String) -> String {
-        let dot = path.lastIndex(of: ".").map { String(path[$0...]) } ?? ""
-        let target = stem(key) + dot
-        guard path != target else { return path }
-        do {
-            try FileSystem.makeDirectories(directory)
-            try FileSystem.rename(path, to: target)
-            return target
-        } catch {
-            return path
+        for record in records {
+            if let draft = try? read(record) {
+                for path in [draft.path, draft.wasRecording ? String(draft.path.dropLast(RecordingRecovery.partSuffix.count))
+                                                              : draft.path + RecordingRecovery.partSuffix] {
+                    try? FileSystem.remove(path)
+                }
+            }
+            try FileSystem.remove(record)
         }
     }
 
-    /// `key`'s take made ready for preview: a running take's `.part` is made whole first (the recorder's recovery:
-    /// every whole page kept), and moved in beside the record. Nil when there is no draft, or its audio is gone
-    /// (the record is then forgotten); `.busy` while another recorder still writes it.
+    /// `key`'s take made ready for preview (call it holding the key's claim): a running take's `.part` is made whole
+    /// first (the recorder's recovery: every whole page kept), and the record rewritten to name the whole file. Nil
+    /// when there is no draft, or its audio is gone (the record is then forgotten); `.busy` while a recorder still
+    /// writes it; `.format` for a damaged record or audio that is not a regular file.
     public func restore(key: String) throws(VoiceNoteError) -> FlowDraft? {
         guard var draft = try load(key: key) else { return nil }
         if draft.wasRecording {
             let finished = String(draft.path.dropLast(RecordingRecovery.partSuffix.count))
-            if access(draft.path, F_OK) == 0 {
+            if try Self.isRegularFile(draft.path) {
                 let recovered = try RecordingRecovery.recover(partPath: draft.path)
                 draft.path = recovered.path
                 draft.duration = recovered.duration
-            } else if access(finished, F_OK) == 0 {
+            } else if try Self.isRegularFile(finished) {
                 draft.path = finished  // the take was finished before the record said so
                 draft.duration = 0
             } else {
                 forget(key: key)
                 return nil
             }
-        } else if access(draft.path, F_OK) != 0 {
+        } else if try !Self.isRegularFile(draft.path) {
             forget(key: key)
             return nil
         }
-        draft.path = adopt(draft.path, key: key)
         try save(draft)
         return draft
+    }
+
+    /// Whether `path` is a regular file (not followed when a symlink); false when there is nothing there.
+    /// - Throws: `.format` for anything else there (a symlink, a FIFO, a directory).
+    private static func isRegularFile(_ path: String) throws(VoiceNoteError) -> Bool {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return false }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw VoiceNoteError(.format, "\(path) is \(FileDescriptor.kind(of: status.st_mode)), not a take")
+        }
+        return true
     }
 }

@@ -219,6 +219,9 @@ public struct FlowMachine: Sendable {
 
     private var isRecording: Bool { state == .recording || state == .locked }
 
+    /// A take is being stopped (into preview, to be sent or parked) and its end has not been reported yet.
+    public var isStopping: Bool { isRecording && afterStop != nil }
+
     private mutating func press(_ x: Double, _ y: Double, _ out: inout Output) {
         switch state {
         case .idle, .showingTip:

@@ -5,6 +5,9 @@ import VoiceNotePlayer
 import VoiceNoteRecorder
 import VoiceNoteSources
 import VoiceNoteWaveform
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The hold-to-record button's state machine (`FlowMachine`) over a real recorder and player: a view forwards
 /// pointer and key inputs, and draws what the events say. It has no thread of its own: inputs run on the caller's
@@ -33,6 +36,8 @@ public final class RecordingFlow: @unchecked Sendable {
     private var subscriptionIDs: [UInt64] = []
     /// The drafts directory, with a draft key.
     private let drafts: FlowDrafts?
+    /// The key while this flow's take is its draft (recording, preview): no other flow takes it meanwhile.
+    private var claim: FlowDrafts.Claim?
     /// The draft record this flow wrote last, the running take's `.part`, and whether the flow is idle because it
     /// parked its take (the record then stays).
     private var savedDraft: FlowDraft?
@@ -78,21 +83,46 @@ public final class RecordingFlow: @unchecked Sendable {
     }
 
     /// Ends the flow: a running take is cancelled (its file deleted), the preview's player stopped, timers
-    /// cancelled; no event of this flow is delivered after this returns. The recorder and player stay the host's.
+    /// cancelled; no event of this flow is delivered after this returns. A take being stopped (released, parked,
+    /// sent) and a take in preview stay the conversation's draft. The recorder and player stay the host's.
     public func close() {
-        let (subscriptionIDs, timers, wasRecording): ([UInt64], [ClockTimer], Bool) = driving.locked {
-            guard !closed else { return ([], [], false) }
+        let (subscriptionIDs, timers, running, stopping): ([UInt64], [ClockTimer], Bool, Bool) = driving.locked {
+            guard !closed else { return ([], [], false, false) }
             closed = true
             defer { self.subscriptionIDs = []; self.timers = [:] }
-            return (self.subscriptionIDs, Array(self.timers.values), machine.state == .recording || machine.state == .locked)
+            let recording = machine.state == .recording || machine.state == .locked
+            return (self.subscriptionIDs, Array(self.timers.values), recording && !machine.isStopping, machine.isStopping)
         }
         for id in subscriptionIDs { try? SubscriptionRegistry.shared.end(id: id) }
         for timer in timers { timer.cancel() }
-        if wasRecording {
+        if running {
             try? recorder.cancel()
-            if let drafts, let key = configuration.draftKey { drafts.forget(key: key) }  // cancelled: no draft
+        }
+        driving.locked {
+            if let drafts, let key = configuration.draftKey, claim != nil {
+                if running {
+                    drafts.forget(key: key)  // cancelled: no draft
+                } else if stopping {
+                    keepStoppedTake(drafts, key: key)
+                }
+            }
+            claim?.release()
+            claim = nil
         }
         events.close()
+    }
+
+    /// Closing while a take's end is on its way (the recorder finished the file, its report has not arrived): the
+    /// record names the whole file, so the next flow with the key previews it.
+    private func keepStoppedTake(_ drafts: FlowDrafts, key: String) {
+        guard let part = runningPath else { return }
+        let finished = String(part.dropLast(RecordingRecovery.partSuffix.count))
+        let kept = [finished, part].first { (path: String) in access(path, F_OK) == 0 }
+        if let kept {
+            try? drafts.save(FlowDraft(key: key, path: kept, duration: 0))
+        } else {
+            drafts.forget(key: key)  // too short: the recorder deleted it
+        }
     }
 
     // MARK: - Inputs
@@ -132,8 +162,16 @@ public final class RecordingFlow: @unchecked Sendable {
     /// The user left the conversation: a running take is stopped, and the take (running or in preview) is kept as
     /// the conversation's draft (`parked`), moved into the drafts directory; the flow goes idle. The next flow with
     /// this draft key restores it into preview. `.misuse` without a draft key.
+    /// `.busy` when the take is not this conversation's draft (another flow held the key when it began: its
+    /// `failed` event said so); the take then stays in this flow, to be sent or discarded.
     public func park() throws(VoiceNoteError) {
         guard drafts != nil else { throw VoiceNoteError(.misuse, "park needs a flow with a draft key") }
+        try driving.locked { () throws(VoiceNoteError) in
+            let holdsTake = machine.state != .idle && machine.state != .showingTip
+            if holdsTake && claim == nil && !closed {
+                throw VoiceNoteError(.busy, "this take is not the draft of \(configuration.draftKey ?? ""): another flow held the key when it began")
+            }
+        }
         try drive(.park)
     }
 
@@ -166,7 +204,7 @@ public final class RecordingFlow: @unchecked Sendable {
                 try? player.stop()
                 let outcome: FlowMachine.Outcome
                 do {
-                    try recorder.begin()
+                    try recorder.begin(in: claimForTake())
                     runningPath = recorder.context.path
                     outcome = .recordingBegan
                 } catch {
@@ -259,51 +297,97 @@ public final class RecordingFlow: @unchecked Sendable {
 
     // MARK: - Drafts
 
-    /// A parked take moved in beside its draft record (the event then names it there); other events as they are.
+    /// Claims the draft key for a take about to begin (with `driving` held): the drafts directory, where the take is
+    /// then recorded, or nil (the recorder's own directory) when the take cannot be the draft — another flow holds
+    /// the key, or the key has a draft this flow did not park (never replaced: restore, send or clear it first);
+    /// a `failed` event says so. A take this flow parked gives way to the new one (one draft per key).
+    private func claimForTake() -> String? {
+        guard let drafts, let key = configuration.draftKey else { return nil }
+        if claim == nil {
+            do {
+                claim = try drafts.claim(key: key)
+            } catch {
+                events.emit(.failed(error))
+                return nil
+            }
+            guard claim != nil else {
+                events.emit(.failed(VoiceNoteError(.busy, "another flow holds the draft of \(key) (a second window on the conversation?): this take is not kept as a draft")))
+                return nil
+            }
+        }
+        let onDisk = (try? drafts.load(key: key)) ?? nil
+        if let onDisk {
+            if parked, onDisk == savedDraft {
+                try? FileSystem.remove(onDisk.path)  // one draft per key: the new take
+            } else if onDisk != savedDraft {
+                events.emit(.failed(VoiceNoteError(.busy, "\(key) has a draft kept by another flow (restore, send or clear it first): this take is not kept as a draft")))
+                claim?.release()
+                claim = nil
+                return nil
+            }
+        }
+        parked = false
+        savedDraft = onDisk
+        return drafts.directory
+    }
+
+    /// A parked take: its record names it (it was recorded in the drafts directory; it never moves).
     private func draftEvent(_ event: FlowMachine.Event) -> FlowMachine.Event {
-        guard case .parked(var take) = event, let drafts, let key = configuration.draftKey else { return event }
-        take.path = drafts.adopt(take.path, key: key)
+        guard case .parked(let take) = event, let drafts, let key = configuration.draftKey, claim != nil else { return event }
         let draft = FlowDraft(key: key, path: take.path, duration: take.duration)
         do { try drafts.save(draft) } catch { self.events.emit(.failed(error)) }
         savedDraft = draft
         parked = true
-        return .parked(take)
+        return event
     }
 
     /// Makes the draft record say what the flow holds (with `driving` held): a running take's `.part`, the take in
-    /// preview, the parked take, or nothing. Written only when that changes.
+    /// preview, the parked take, or nothing. Written only when that changes, and only while the flow holds the key;
+    /// an idle flow lets the key go (a parked draft is then free for the next flow to restore).
     private func keepDraft() {
-        guard let drafts, let key = configuration.draftKey, !closed else { return }
+        guard let drafts, let key = configuration.draftKey, !closed, claim != nil else { return }
         let wanted: FlowDraft?
+        let idle: Bool
         switch machine.state {
         case .recording, .locked:
-            if parked, let old = savedDraft { try? FileSystem.remove(old.path) }  // one draft per key: the new take
-            parked = false
             wanted = runningPath.map { FlowDraft(key: key, path: $0, duration: 0) }
+            idle = false
         case .preview:
-            parked = false
             wanted = machine.currentTake.map { FlowDraft(key: key, path: $0.path, duration: $0.duration) }
+            idle = false
         case .idle, .showingTip:
             wanted = parked ? savedDraft : nil
+            idle = true
         }
-        guard wanted != savedDraft else { return }
-        if let wanted {
-            do { try drafts.save(wanted) } catch { events.emit(.failed(error)) }
-        } else {
-            drafts.forget(key: key)
+        if wanted != savedDraft {
+            if let wanted {
+                do { try drafts.save(wanted) } catch { events.emit(.failed(error)) }
+            } else {
+                drafts.forget(key: key)
+            }
+            savedDraft = wanted
         }
-        savedDraft = wanted
+        if idle {
+            claim?.release()
+            claim = nil
+        }
     }
 
-    /// At creation: the draft of this flow's key, made whole and previewed. A draft that cannot be restored (a
-    /// `.busy` one: another recorder still writes it; a damaged file) is left in place, and said through the log.
+    /// At creation: the draft of this flow's key, made whole and previewed. A draft that cannot be restored (another
+    /// flow holds the key; a `.busy` take another recorder still writes; a damaged file) is left in place, and said
+    /// through the log.
     private func restoreDraft() {
         guard let drafts, let key = configuration.draftKey else { return }
         do {
-            guard let draft = try drafts.restore(key: key) else { return }
+            guard let held = try drafts.claim(key: key) else {
+                Log.write(.info, "the draft of \(key) is held by another flow: not restored here")
+                return
+            }
+            guard let draft = try drafts.restore(key: key) else { return held.release() }
             let seconds = draft.duration > 0 ? draft.duration : try Decoders.info(of: FileSource(path: draft.path)).duration
             let take = try trimmedTake(draft.path, seconds: seconds)
             driving.locked {
+                claim = held
                 savedDraft = FlowDraft(key: key, path: draft.path, duration: seconds)
                 let (commands, events) = machine.handle(.restored(take))
                 carryOut(commands, events)

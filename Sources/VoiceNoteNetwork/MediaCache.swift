@@ -94,7 +94,7 @@ public final class MediaCache: Sendable {
         guard limit > 0, length > 0, length <= limit else { return }
         let directory = self.directory
         do throws(VoiceNoteError) {
-            try FileSystem.makeDirectories(directory)
+            try FileSystem.makeOwnedDirectory(directory)
             var template = Array("\(directory)/.incoming-XXXXXX".utf8CString)
             let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // 0600
             guard descriptor >= 0 else { throw VoiceNoteError.fromErrno(errno, "create a cache file in \(directory)") }

@@ -8,9 +8,11 @@ import VoiceNoteJSON
 /// cache directory (`$XDG_CACHE_HOME/voicenote/positions/resume-positions.json`, resolved at each use), keyed by the
 /// location's key — an absolute path, or a URL's key (or the URL). Bounded: the `limit` most recently used stay
 /// (1000 for the shared store).
-/// Changes are read, merged and written aside and renamed under an exclusive flock(2) on a lock file beside it, so
-/// players in several processes never lose each other's positions; readers need no lock (a rename is atomic). It is
-/// a cache: nothing is synced to disk, and a damaged file reads as empty and is replaced by the next change.
+/// Changes are read, merged and written aside (a fresh name, O_EXCL | O_NOFOLLOW) and renamed under an exclusive
+/// flock(2) on a lock file beside it, so players in several processes never lose each other's positions; readers
+/// need no lock (a rename is atomic). The directory must be the user's own (`FileSystem.makeOwnedDirectory`). It is a
+/// cache: nothing is synced to disk, a damaged file reads as empty and is replaced by the next change, and a change
+/// that cannot take the lock within `lockWaitMilliseconds` is skipped.
 public final class ResumeStore: Sendable {
     /// The one store of this process.
     public static let shared = ResumeStore()
@@ -19,6 +21,9 @@ public final class ResumeStore: Sendable {
     /// The longest key kept, in bytes (longer ones, odd URLs, are not remembered).
     public static let maximumKeyBytes = 2048
     private static let limits = JSONLimits(maximumBytes: 8 << 20)
+
+    /// The longest a change waits for another process's lock on the store before it is skipped.
+    public static let lockWaitMilliseconds = 200
 
     private let directoryOverride: String?
     /// The most locations kept (the least recently used go first).
@@ -84,7 +89,8 @@ public final class ResumeStore: Sendable {
 
     /// The entries on disk; none when there is no file or it cannot be read.
     private func read() -> [String: Entry] {
-        guard let bytes = try? FileSystem.contents(of: file, atMost: Self.limits.maximumBytes),
+        guard (try? FileSystem.checkOwnedDirectory(directory)) != nil,
+              let bytes = try? FileSystem.contents(of: file, atMost: Self.limits.maximumBytes),
               let document = try? bytes.withUnsafeBytes({ buffer in
                   Result { () throws(VoiceNoteError) in try JSONDocument(parsing: buffer, limits: Self.limits, what: "resume positions") }
               }).get() else { return [:] }
@@ -99,13 +105,24 @@ public final class ResumeStore: Sendable {
     }
 
     /// Reads, changes and writes the entries under the lock file's flock; failures leave the store as it was
-    /// (positions are a convenience: a full disk must not stop playback).
+    /// (positions are a convenience: a full disk must not stop playback). The lock is waited for at most
+    /// `lockWaitMilliseconds`: another process holding it longer (hung, or hostile) costs this change, never the
+    /// player calling it.
     private func change(_ body: (inout [String: Entry]) -> Void) {
-        guard (try? FileSystem.makeDirectories(directory)) != nil,
-              let lock = try? FileDescriptor(opening: directory + "/resume-positions.lock", flags: O_RDWR | O_CREAT, mode: 0o600)
-        else { return }
+        let directory = self.directory
+        let lock: FileDescriptor
+        do {
+            try FileSystem.makeOwnedDirectory(directory)
+            lock = try FileDescriptor.openLockFile(directory + "/resume-positions.lock")
+        } catch {
+            Log.write(.debug, "resume positions: not kept: \(error.message)")
+            return
+        }
         defer { try? lock.close() }
-        lock.waitForExclusiveLock()
+        guard lock.lockExclusively(within: Self.lockWaitMilliseconds) else {
+            Log.write(.debug, "resume positions: not kept: another process held the store's lock for over \(Self.lockWaitMilliseconds) ms")
+            return
+        }
         var entries = read()
         body(&entries)
         if entries.count > limit {

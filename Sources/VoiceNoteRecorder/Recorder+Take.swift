@@ -31,16 +31,16 @@ extension Recorder {
         }
     }
 
-    /// Opens the device and the file.
-    func openTake() throws(VoiceNoteError) {
-        try FileSystem.makeDirectories(configuration.directory)
+    /// Opens the device and the file in `directory`.
+    func openTake(in directory: String) throws(VoiceNoteError) {
+        try FileSystem.makeDirectories(directory)
         let device = try CaptureDevice(configuration.device)
         self.device = device
         // About 1 s: far more than the encoder thread ever falls behind, small enough that a stop after a backlog
         // (a device faster than real time) finishes quickly.
         let ring = try SampleRing(minimumSamples: device.sampleRate * device.channels)
         self.ring = ring
-        take = try Take(directory: configuration.directory, configuration: configuration,
+        take = try Take(directory: directory, configuration: configuration,
                         rate: device.sampleRate, channels: device.channels)
     }
 

@@ -48,10 +48,10 @@ public final class Recorder: @unchecked Sendable {
         monitor.locked { Array(liveLevels.suffix(max(0, count))) }
     }
 
-    /// Opens the device, creates `<UUID>.ogg.part` and starts capturing; returns once capture runs.
-    /// `.misuse` when already recording or paused; `.busy` when the activate hook refuses (no device is opened);
-    /// `.device`, `.permission` for the device; `.io` (and others by errno) for the file.
-    public func begin() throws(VoiceNoteError) {
+    /// Opens the device, creates `<UUID>.ogg.part` in `directory` (nil: the configuration's) and starts capturing;
+    /// returns once capture runs. `.misuse` when already recording or paused; `.busy` when the activate hook refuses
+    /// (no device is opened); `.device`, `.permission` for the device; `.io` (and others by errno) for the file.
+    public func begin(in directory: String? = nil) throws(VoiceNoteError) {
         let previous: LibraryThread? = try monitor.locked { () throws(VoiceNoteError) -> LibraryThread? in
             guard !closed else { throw VoiceNoteError(.misuse, "the recorder was destroyed") }
             guard phase == .stopped else { throw VoiceNoteError(.misuse, "begin while \(phase): stop the take first") }
@@ -66,7 +66,7 @@ public final class Recorder: @unchecked Sendable {
         }
         configuration.focusGroup?.take(by: self, for: .recording)  // every player of the group pauses
         do {
-            try openTake()
+            try openTake(in: directory ?? configuration.directory)
         } catch {
             discardTake()
             configuration.sessionHooks.deactivate?(.recording)

@@ -46,7 +46,8 @@ import VoiceNoteTestSupport
         try Fixtures.run(["opusinfo", path])
         let byFFmpeg = try Fixtures.run(["ffmpeg", "-nostdin", "-v", "error", "-i", path, "-f", "s16le", "-ac", "1", "-"]).count / 2
         #expect(byFFmpeg == last - first, "ffmpeg decodes \(byFFmpeg) samples")
-        #expect(!FileManager.default.fileExists(atPath: path + ".trim.part"))
+        let folder = (path as NSString).deletingLastPathComponent
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).allSatisfy { !$0.hasSuffix(".new") })
     }
 
     @Test func aBadRangeLeavesTheTakeUntouched() throws {

@@ -25,11 +25,7 @@ public enum OpusTrim {
         }
         let source = try FileSource(path: path)
         let plan = try Plan(source, name: path, first: Int64((start * 48_000).rounded()), last: Int64((end * 48_000).rounded()))
-        let part = path + ".trim.part"
-        let output: FileDescriptor
-        do { output = try FileDescriptor(opening: part, flags: O_WRONLY | O_CREAT | O_TRUNC, mode: 0o600) } catch {
-            throw VoiceNoteError.fromErrno(error.code, "cannot write \(part)")
-        }
+        let (output, part) = try FileSystem.createAside(beside: path)
         do throws(VoiceNoteError) {
             try source.seek(to: 0)
             try plan.write(from: OpusPacketReader(source: source), to: OggWriter(output, name: part))

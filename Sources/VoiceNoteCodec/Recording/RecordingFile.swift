@@ -20,10 +20,11 @@ final class RecordingFile {
     var onAppend: ((UnsafeRawBufferPointer) -> Void)?
     private let file: FileDescriptor
 
-    /// Creates `path` for a new recording: O_EXCL, mode 0644. Errors map through `VoiceNoteError.fromErrno`.
+    /// Creates `path` for a new recording: O_EXCL | O_NOFOLLOW (nothing already there is opened), mode 0644.
+    /// Errors map through `VoiceNoteError.fromErrno`.
     init(creating path: String) throws(VoiceNoteError) {
         do throws(Errno) {
-            file = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_EXCL, mode: 0o644)
+            file = try FileDescriptor(opening: path, flags: O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o644)
         } catch {
             throw VoiceNoteError.fromErrno(error.code, "create \(path)")
         }
