@@ -117,7 +117,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
             throw VoiceNoteError(.invalidArgument, "\(known) is not extra data")
         }
         _ = try JSONValue.object(extra).text()
-        for key in extraData.keys where extra[key] == nil { object[key] = nil }
+        object.removeAll { !Self.knownKeys.contains($0) && extra[$0] == nil }
         for member in extra { object[member.key] = member.value }
     }
 
