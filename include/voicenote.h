@@ -1204,7 +1204,8 @@ int vn_recorder_options_set_directory(vn_recorder_options *options, const char *
  *
  * \param options the options.
  * \param name the PCM name ("default", "pulse", "hw:0", or a name defined in `configuration`), copied.
- * \param configuration ALSA configuration text defining `name`, copied; NULL to use the system configuration.
+ * \param configuration ALSA configuration text defining `name`, copied; NULL to use the system configuration. It is
+ *        ALSA's language, read as it is: quote a path written into it (docs/recorder.md, "Devices").
  * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG when `name` is NULL or empty.
  * \threadsafety Any thread.
  * \since 0.1.0
@@ -1670,6 +1671,7 @@ void vn_player_options_destroy(vn_player_options *options);
  * \param options the options.
  * \param name an ALSA PCM name (`default`, `pulse`, `plughw:1,0`, ...), or a `pcm.NAME` defined in `configuration`.
  * \param configuration ALSA configuration text in which `name` is looked up instead of the system's; may be NULL.
+ *        It is ALSA's language, read as it is: quote a path written into it (docs/recorder.md, "Devices").
  * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG when `name` is NULL or empty.
  * \threadsafety Any thread, one call per options object at a time.
  * \since 0.1.0

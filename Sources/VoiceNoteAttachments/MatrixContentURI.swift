@@ -21,7 +21,9 @@ struct MatrixContentURI {
         let scheme = "mxc://"
         guard text.hasPrefix(scheme) else { throw VoiceNoteError(.invalidArgument, "not an mxc:// URI: \(text)") }
         let rest = text.utf8.dropFirst(scheme.utf8.count)
-        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { throw VoiceNoteError(.invalidArgument, "no media id in \(text)") }
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else {
+            throw VoiceNoteError(.invalidArgument, "no media id in \(text)")
+        }
         let server = rest[..<slash], mediaID = rest[rest.index(after: slash)...]
         guard Self.isServerName(server), Self.isMediaID(mediaID) else {
             throw VoiceNoteError(.invalidArgument, "not an mxc://<server name>/<media id> URI: \(text)")
@@ -32,7 +34,8 @@ struct MatrixContentURI {
 
     /// `[A-Za-z0-9_-]+`, at most 255 bytes.
     static func isMediaID(_ id: Substring.UTF8View) -> Bool {
-        (1...maximumPartBytes).contains(id.count) && id.allSatisfy { isLetterOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+        (1...maximumPartBytes).contains(id.count)
+            && id.allSatisfy { isLetterOrDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
     }
 
     /// `host[:port]`, the host a DNS name, an IPv4 address or a bracketed IPv6 literal.
@@ -51,7 +54,9 @@ struct MatrixContentURI {
     private static func isOptionalPort(_ text: Substring.UTF8View) -> Bool {
         guard let colon = text.first else { return true }
         let digits = text.dropFirst()
-        guard colon == UInt8(ascii: ":"), (1...5).contains(digits.count), digits.allSatisfy(isDigit) else { return false }
+        guard colon == UInt8(ascii: ":"), (1...5).contains(digits.count), digits.allSatisfy(isDigit) else {
+            return false
+        }
         let port = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         return (1...65535).contains(port)
     }
@@ -69,8 +74,10 @@ struct MatrixContentURI {
 
     /// An IPv6 address as the spec writes it (hex digits, `:` and `.`), which the C library also reads as one.
     private static func isIPv6(_ address: Substring.UTF8View) -> Bool {
-        (2...45).contains(address.count)
-            && address.allSatisfy { isDigit($0) || ((UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0 | 0x20)) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }
+        let hexDigits = UInt8(ascii: "a")...UInt8(ascii: "f")
+        return (2...45).contains(address.count)
+            && address.allSatisfy { isDigit($0) || hexDigits.contains($0 | 0x20) || $0 == UInt8(ascii: ":")
+                || $0 == UInt8(ascii: ".") }
             && isAddress(address, family: AF_INET6)
     }
 
