@@ -59,7 +59,7 @@ def is_matrix_voice_message(content: Union[JSONText, Mapping[str, Any]]) -> bool
     ``org.matrix.msc3245.voice`` (other audio is a file to clients).
 
     Raises:
-        FormatError: not an ``m.audio`` content with an ``mxc://`` url.
+        FormatError: not an ``m.audio`` content that :meth:`VoiceRecordingPayload.from_matrix_content` reads.
     """
     handle, voice = _read_matrix(content)
     _capi.vn_payload_destroy(handle)
