@@ -11,10 +11,11 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections batch [--quick]         only the batch waveform of 1000 notes against a process per file
        bench/run.py --sections long [--quick]          only the 600 s note on every core against -j 1 and the floor
        bench/run.py --sections dask [--quick]          only the Dask example's files/s against the batch in one process
+       bench/run.py --sections json [--quick]          only JSON parsing at n and 4n members against jansson alone
 
 This file is the runner: the options, which sections run, and the report. Sections (budgets: docs/performance.md,
 in bench/common/budgets.py; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, player,
-remote, upload, convert, batch, long, dask, all, recorder), each described in its module's docstring:
+remote, upload, convert, batch, long, dask, json, all, recorder), each described in its module's docstring:
 - size              bench/sections/size.py: the stripped .so against its budget.
 - waveform          bench/sections/waveform.py (inputs: waveform_inputs.py): our CLI and C call against a C floor
                     and ffprobe, time, memory and values, and libcurl not mapped.
@@ -40,6 +41,8 @@ remote, upload, convert, batch, long, dask, all, recorder), each described in it
                     on a LocalCluster of CORES worker processes against the same batch in one `voicenote waveform
                     --from LIST -j CORES` process, in files per second (the example's process start to exit, and its
                     own timing), no budget; its output validated against the batch's.
+- json              bench/sections/json_parsing.py (its child: bench/json_parse.py): payloads and the resume store
+                    of n and 4n members through the library against jansson alone, the growth of each.
 The player and remote sections share bench/sections/player_inputs.py; every section uses the helpers of
 bench/common/ (running and timing children, medians, peak memory, the PulseAudio and nginx servers, the
 tables' number formats, latest.json).
@@ -72,6 +75,7 @@ from sections.batch import BATCH_RUNS, PER_FILE_NOTES, QUICK_BATCH_RUNS, QUICK_P
 from sections.convert import CONVERT_RUNS, QUICK_CONVERT_RUNS, convert_section
 from sections.dask import DASK_RUNS, QUICK_DASK_RUNS, dask_section
 from sections.hostile import HOSTILE_RUNS, QUICK_HOSTILE_RUNS, hostile_section
+from sections.json_parsing import JSON_RUNS, QUICK_JSON_RUNS, json_section
 from sections.long import LONG_RUNS, QUICK_LONG_RUNS, long_section
 from sections.player import player_section
 from sections.player_cpu import PLAYER_RUNS, QUICK_PLAYER_RUNS
@@ -87,13 +91,13 @@ from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "convert", "batch", "long", "dask")
+            "convert", "batch", "long", "dask", "json")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
                 "remote": "remote", "upload": "upload", "convert": "convert", "batch": "batch",
-                "long": "long", "dask": "dask"}
+                "long": "long", "dask": "dask", "json": "json_parsing"}
 
 
 def parse_sections(text: str) -> list:
@@ -127,14 +131,14 @@ def main() -> int:
                              f"{QUICK_PLAYER_LATENCY_COUNTS}, remote {QUICK_REMOTE_COUNTS}, upload "
                              f"{upload.QUICK_COUNTS}, convert {QUICK_CONVERT_RUNS}, batch {QUICK_BATCH_RUNS} "
                              f"(its per-file loops over {QUICK_PER_FILE_NOTES} files instead of {PER_FILE_NOTES}), "
-                             f"long {QUICK_LONG_RUNS}, dask {QUICK_DASK_RUNS}")
+                             f"long {QUICK_LONG_RUNS}, dask {QUICK_DASK_RUNS}, json {QUICK_JSON_RUNS}")
     parser.add_argument("--runs", type=int, help="turns of every section: waveform at every length (default: "
                         f"{RUNS}), recorder CPU (default {RECORDER_RUNS}), begin processes and stop takes (default "
                         f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}), play-latency "
                         f"processes (default {PLAYER_LATENCY_COUNTS['turns']}), remote turns (default "
                         f"{REMOTE_COUNTS['turns']}), upload turns (default {upload.COUNTS['turns']}), convert "
                         f"turns (default {CONVERT_RUNS}), batch turns (default {BATCH_RUNS}), long turns (default "
-                        f"{LONG_RUNS}) and dask turns (default {DASK_RUNS})")
+                        f"{LONG_RUNS}), dask turns (default {DASK_RUNS}) and json runs (default {JSON_RUNS})")
     parser.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="waveform: subset of 5,60,600")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -208,6 +212,8 @@ def main() -> int:
             measured["long"] = long_section(build, work, long_runs)
         if "dask" in sections:
             measured["dask"] = dask_section(build, work, dask_runs)
+        if "json" in sections:
+            measured["json"] = json_section(build, work, args.runs or (QUICK_JSON_RUNS if args.quick else JSON_RUNS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

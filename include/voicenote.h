@@ -1204,7 +1204,8 @@ int vn_recorder_options_set_directory(vn_recorder_options *options, const char *
  *
  * \param options the options.
  * \param name the PCM name ("default", "pulse", "hw:0", or a name defined in `configuration`), copied.
- * \param configuration ALSA configuration text defining `name`, copied; NULL to use the system configuration.
+ * \param configuration ALSA configuration text defining `name`, copied; NULL to use the system configuration. It is
+ *        ALSA's language, read as it is: quote a path written into it (docs/recorder.md, "Devices").
  * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG when `name` is NULL or empty.
  * \threadsafety Any thread.
  * \since 0.1.0
@@ -1670,6 +1671,7 @@ void vn_player_options_destroy(vn_player_options *options);
  * \param options the options.
  * \param name an ALSA PCM name (`default`, `pulse`, `plughw:1,0`, ...), or a `pcm.NAME` defined in `configuration`.
  * \param configuration ALSA configuration text in which `name` is looked up instead of the system's; may be NULL.
+ *        It is ALSA's language, read as it is: quote a path written into it (docs/recorder.md, "Devices").
  * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG when `name` is NULL or empty.
  * \threadsafety Any thread, one call per options object at a time.
  * \since 0.1.0
@@ -2287,8 +2289,10 @@ int vn_payload_to_matrix_content(const vn_payload *payload, const char *body, ch
  * \param out receives the payload; destroy it with vn_payload_destroy().
  * \param out_is_voice receives 1 when the content is marked a voice message (`org.matrix.msc3245.voice`), else 0;
  *        may be NULL.
- * \returns #VN_OK; #VN_E_FORMAT for JSON that is not an `m.audio` content with an `mxc://` url, or whose fields have
- *          the wrong types; #VN_E_TOO_LARGE over 1 MiB; #VN_E_INVALID_ARG for NULL arguments.
+ * \returns #VN_OK; #VN_E_FORMAT for JSON that is not an `m.audio` content with an `mxc://` url as
+ *          vn_matrix_download_url() takes it, whose fields have the wrong types, or whose `body` or `info.mimetype`
+ *          holds a NUL character (C would read it cut short); #VN_E_TOO_LARGE over 1 MiB; #VN_E_INVALID_ARG for
+ *          NULL arguments.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -2299,7 +2303,10 @@ int vn_payload_from_matrix_content(const char *content_json, size_t length, vn_p
  * `<homeserver>/_matrix/client/v1/media/download/<server>/<media id>`. Send the header
  * `Authorization: Bearer <access token>` with it (vn_http_options_add_header(), or the player's headers).
  *
- * \param mxc_uri an `mxc://<server>/<media id>` URI.
+ * \param mxc_uri an `mxc://<server name>/<media id>` URI of the Matrix grammar, checked because both parts go into
+ *        the URL's path: the server name a DNS name (labels of letters, digits and `-`), a dotted IPv4 address or
+ *        a bracketed IPv6 literal, with an optional port 1–65535; the media id 1–255 of `A-Z a-z 0-9 _ -`. Nothing
+ *        else passes (no `..`, percent-escapes, empty parts or anything after the media id).
  * \param homeserver the client-server API's base URL, e.g. `https://matrix.example.org`.
  * \param out_url receives the URL owned by the caller (free with vn_free()).
  * \returns #VN_OK; #VN_E_INVALID_ARG for a malformed URI, a homeserver that is not an http(s) base URL, or NULL

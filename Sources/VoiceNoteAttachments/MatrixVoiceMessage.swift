@@ -34,8 +34,9 @@ public enum MatrixVoiceMessage {
     /// A received content read back: the payload (`asset_url` the `mxc://` URI, `title` the body, the MIME type,
     /// size, duration in seconds and the waveform decoded to 0…1 — from `org.matrix.msc1767.audio`, the duration
     /// from `info` when that has none), and whether it is marked a voice message.
-    /// - Throws: `.format` for JSON that is not an `m.audio` content with an `mxc://` URL, or whose known fields have
-    ///   the wrong types; `.tooLarge` over 1 MiB.
+    /// - Throws: `.format` for JSON that is not an `m.audio` content with an `mxc://` URL of the Matrix grammar
+    ///   (`MatrixContentURI`), whose known fields have the wrong types, or whose `body` or `info.mimetype` holds a
+    ///   NUL character; `.tooLarge` over 1 MiB.
     public static func payload(fromContent json: String) throws(VoiceNoteError) -> (payload: VoiceRecordingPayload, isVoice: Bool) {
         try payload(fromContent: JSONDocument(parsing: json, limits: .payload, what: "a Matrix message content").top)
     }
@@ -67,9 +68,12 @@ public enum MatrixVoiceMessage {
             }
         }
         let size = try number(info?["size"], "info.size")
+        let body = top["body"]?.string, mimeType = info?["mimetype"]?.string
+        try VoiceRecordingPayload.refuseNUL(body, named: "body")
+        try VoiceRecordingPayload.refuseNUL(mimeType, named: "info.mimetype")
         let payload = try VoiceRecordingPayload(
-            assetURL: url, title: top["body"]?.string, fileSize: size.map { Int64(min(max($0, 0), 1e15)) },
-            mimeType: info?["mimetype"]?.string, duration: milliseconds.map { max(0, $0) / 1000 }, waveform: waveform)
+            assetURL: url, title: body, fileSize: size.map { Int64(min(max($0, 0), 1e15)) },
+            mimeType: mimeType, duration: milliseconds.map { max(0, $0) / 1000 }, waveform: waveform)
         return (payload, top["org.matrix.msc3245.voice"]?.isObject ?? false)
     }
 
@@ -83,8 +87,8 @@ public enum MatrixVoiceMessage {
     /// Where a client downloads `mxc` from with authenticated media (Matrix 1.11):
     /// `<homeserver>/_matrix/client/v1/media/download/<server>/<media id>`, requested with the header
     /// `Authorization: Bearer <access token>`. `homeserver` is the client-server API's base URL.
-    /// - Throws: `.invalidArgument` for an `mxc` that is not `mxc://<server>/<media id>` or a homeserver that is not
-    ///   an http(s) URL.
+    /// - Throws: `.invalidArgument` for an `mxc` that is not `mxc://<server name>/<media id>` of the Matrix grammar
+    ///   (`MatrixContentURI`) or a homeserver that is not an http(s) URL.
     public static func downloadURL(mxc: String, homeserver: String) throws(VoiceNoteError) -> String {
         let uri = try MatrixContentURI(mxc)
         var base = homeserver
@@ -95,27 +99,5 @@ public enum MatrixVoiceMessage {
             throw VoiceNoteError(.invalidArgument, "the homeserver must be an http(s) base URL, not \(homeserver)")
         }
         return base + "/_matrix/client/v1/media/download/" + uri.server + "/" + uri.mediaID
-    }
-}
-
-/// An `mxc://<server name>/<media id>` URI, checked: the server name a host (with an optional port, or an IPv6
-/// literal in brackets), the media id of `A-Z a-z 0-9 _ -` (the Matrix spec's characters).
-struct MatrixContentURI {
-    let server: String
-    let mediaID: String
-
-    init(_ text: String) throws(VoiceNoteError) {
-        guard text.hasPrefix("mxc://") else { throw VoiceNoteError(.invalidArgument, "not an mxc:// URI: \(text)") }
-        let rest = text.dropFirst("mxc://".count)
-        guard let slash = rest.firstIndex(of: "/") else { throw VoiceNoteError(.invalidArgument, "no media id in \(text)") }
-        let server = rest[..<slash], mediaID = rest[rest.index(after: slash)...]
-        let serverCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-:[]")
-        let idCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-        guard !server.isEmpty, server.count <= 255, server.allSatisfy(serverCharacters.contains),
-              !mediaID.isEmpty, mediaID.count <= 255, mediaID.allSatisfy(idCharacters.contains) else {
-            throw VoiceNoteError(.invalidArgument, "not an mxc://<server>/<media id> URI: \(text)")
-        }
-        self.server = String(server)
-        self.mediaID = String(mediaID)
     }
 }

@@ -117,7 +117,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
             throw VoiceNoteError(.invalidArgument, "\(known) is not extra data")
         }
         _ = try JSONValue.object(extra).text()
-        for key in extraData.keys where extra[key] == nil { object[key] = nil }
+        object.removeAll { !Self.knownKeys.contains($0) && extra[$0] == nil }
         for member in extra { object[member.key] = member.value }
     }
 
@@ -148,10 +148,7 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
                 throw VoiceNoteError(.format, "\(key) is not a string")
             }
         }
-        // C gets these as NUL-terminated text: one cut at a NUL would name another resource, or another title.
-        for key in ["asset_url", "type", "title", "mime_type"] where object[key]?.string?.utf8.contains(0) == true {
-            throw VoiceNoteError(.format, "\(key) holds a NUL character")
-        }
+        for key in ["asset_url", "type", "title", "mime_type"] { try refuseNUL(object[key]?.string, named: key) }
         if let value = object["duration"], value != .null, value.number == nil {
             throw VoiceNoteError(.format, "duration is not a number")
         }
@@ -159,6 +156,12 @@ public struct VoiceRecordingPayload: Sendable, Equatable {
            value.array.map({ $0.contains { $0.number == nil } }) ?? true {
             throw VoiceNoteError(.format, "waveform_data is not an array of numbers")
         }
+    }
+
+    /// Refuses received text that C would get cut short: handed over NUL-terminated, text cut at a NUL would name
+    /// another resource, or show another title than the payload's JSON. - Throws: `.format` naming the field.
+    static func refuseNUL(_ text: String?, named field: String) throws(VoiceNoteError) {
+        if text?.utf8.contains(0) == true { throw VoiceNoteError(.format, "\(field) holds a NUL character") }
     }
 
     /// `file_size` as Stream reads it: an integer, a real rounded (0 outside Int64), anything else 0; and, since it

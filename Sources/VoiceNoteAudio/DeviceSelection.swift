@@ -4,7 +4,8 @@ public struct DeviceSelection: Sendable, Equatable, CustomStringConvertible {
     /// The ALSA PCM name, e.g. `default`, `pulse`, `plughw:1,0`, or a `pcm.NAME` defined in `configuration`.
     public var name: String
     /// ALSA configuration text (`pcm.NAME { type ... }`). When set, `name` is looked up in this text only: the
-    /// system configuration is not consulted, so slaves must be inline (`slave.pcm { type null }`).
+    /// system configuration is not consulted, so slaves must be inline (`slave.pcm { type null }`). Values from
+    /// outside (paths) are written into it through `ALSAConfigurationText`.
     public var configuration: String?
 
     /// Selects `name`, from the system configuration or from `configuration` when given.

@@ -60,13 +60,13 @@ final class DemoSession: @unchecked Sendable {
         for rate in [1.0, 2.0] {
             let output = path("playback-\(Int(rate))x.wav")
             step("playing it at \(Int(rate))x" + (speaker == nil ? " to \(output)" : " to the default device"))
-            try play([location], rate: rate, to: speaker ?? wavSpeaker(output))
+            try play([location], rate: rate, to: try device(speaker, orFile: output))
             if speaker == nil { written.append((output, "what the speaker got at \(Int(rate))x: \(try length(of: output)) s")) }
         }
         let queue = try [location] + moreNotes(after: location)
         let output = path("queue.wav")
         step("a queue of three notes, each starting when the one before ends" + (speaker == nil ? ", to \(output)" : ""))
-        try play(queue, rate: 1, to: speaker ?? wavSpeaker(output))
+        try play(queue, rate: 1, to: try device(speaker, orFile: output))
         if speaker == nil { written.append((output, "the queue: \(try length(of: output)) s")) }
         _ = rmdir(path("takes"))  // empty: every take was moved out of it
         step("files:")
@@ -171,7 +171,8 @@ final class DemoSession: @unchecked Sendable {
             throw VoiceNoteError.fromErrno(error.code, "write \(raw)")
         }
         let configuration = "pcm.vn_demo_mic { type plug slave { pcm { type file slave.pcm { type null } " +
-            "file \"/dev/null\" infile \"\(raw)\" format raw } rate \(rate) format S16_LE channels 1 } }"
+            "file \"/dev/null\" infile \(try ALSAConfigurationText.inputFile(raw)) format raw } " +
+            "rate \(rate) format S16_LE channels 1 } }"
         return (DeviceSelection(name: "vn_demo_mic", configuration: configuration), spoken)
     }
 
@@ -242,10 +243,13 @@ final class DemoSession: @unchecked Sendable {
         return selection
     }
 
-    /// A speaker writing what it plays to a WAV file (ALSA's `file` plugin over `null`).
-    private func wavSpeaker(_ output: String) -> DeviceSelection {
-        DeviceSelection(name: "vn_demo_speaker", configuration:
-            "pcm.vn_demo_speaker { type file slave.pcm { type null } file \"\(output)\" format wav perm 0644 }")
+    /// `speaker`, or when there is none, a speaker writing what it plays to the WAV file `output` (ALSA's `file`
+    /// plugin over `null`).
+    private func device(_ speaker: DeviceSelection?, orFile output: String) throws(VoiceNoteError) -> DeviceSelection {
+        if let speaker { return speaker }
+        let file = try ALSAConfigurationText.outputFile(output)
+        return DeviceSelection(name: "vn_demo_speaker", configuration:
+            "pcm.vn_demo_speaker { type file slave.pcm { type null } file \(file) format wav perm 0644 }")
     }
 
     /// Plays `locations` back to back (a queue when there are several) at `rate` to `speaker`, to the end of the

@@ -36,3 +36,7 @@ BUDGET_BATCH_MEMORY_PER_WORKER_MIB = 5        # docs/performance.md: peak RSS �
 # Long file waveform (bench/sections/long.py: the 600 s note, `voicenote waveform F -j CORES`, split over threads)
 BUDGET_LONG_VS_FLOOR = 0.65                   # docs/performance.md: the 600 s Opus note on every core ≤ 0.65x the C
                                               # floor's wall time (one process, one pass) on 2 cores
+# JSON (bench/sections/json_parsing.py: each shape at n and 4n members)
+BUDGET_JSON_GROWTH_VS_FLOOR = 1.5             # docs/performance.md: "JSON parses in linear time whatever its shape",
+                                              # read as our time's growth from n to 4n ≤ 1.5x jansson's own on the
+                                              # same texts (linear: both a little over 4x; quadratic: 16x)

@@ -104,8 +104,9 @@ public:
      * Reads a received Matrix `m.audio` content (vn_payload_from_matrix_content()): `asset_url` its `url` (an
      * `mxc://` URI), `title` its `body`, `mime_type` and `file_size` from `info`, `duration` in seconds, and
      * `waveform_data` decoded to 0…1 from the Matrix integers 0…1024; other keys are not kept. Throws `error`:
-     * errc::format for JSON that is not an `m.audio` content with an `mxc://` url, or whose fields have the wrong
-     * types; errc::too_large over 1 MiB.
+     * errc::format for JSON that is not an `m.audio` content with an `mxc://` url as matrix_download_url() takes
+     * it, whose fields have the wrong types, or whose `body` or `info.mimetype` holds a NUL; errc::too_large over
+     * 1 MiB.
      */
     static matrix_audio from_matrix_content(std::string_view content_json);
 
@@ -254,7 +255,7 @@ inline matrix_audio payload::from_matrix_content(std::string_view content_json) 
  * `<homeserver>/_matrix/client/v1/media/download/<server>/<media id>` (vn_matrix_download_url()). Send
  * matrix_authorization(access token) with it (in http_options::headers). `homeserver`: the
  * client-server API's base URL, e.g. `https://matrix.example.org`. Throws `error` (errc::invalid_argument) for a
- * malformed URI or a homeserver that is not an http(s) base URL.
+ * URI outside the Matrix grammar (vn_matrix_download_url()) or a homeserver that is not an http(s) base URL.
  */
 inline std::string matrix_download_url(std::string_view mxc_uri, std::string_view homeserver) {
     char *url = nullptr;

@@ -94,6 +94,23 @@ def test_with_an_endpoint_the_note_is_uploaded_and_played_from_the_server(cli: P
     assert abs(seconds(tmp_path / "out" / "playback-1x.wav") - uploaded["duration"]) < 0.1
 
 
+@pytest.mark.parametrize("relative, name", [
+    (True, "|touch PWNED;"),  # relative, as typed: ALSA's file plugin ran a name starting with | as a command
+    (False, "q\"uote \\ $HOME 's %r %% {x} # ;\nline"),  # every character ALSA's text or the plugin reads
+], ids=["pipe", "quote-backslash-dollar-percent-newline"])
+def test_any_output_directory_is_only_a_directory(cli: Path, tmp_path: Path, relative: bool, name: str) -> None:
+    """The demo writes its virtual microphone's input and its speakers' WAV files through ALSA configuration text:
+    the directory's name is a path there, whatever it holds, and nothing runs."""
+    out = Path(name) if relative else tmp_path / name
+    result = subprocess.run([str(cli), "demo", "--output-dir", str(out)], env=no_sound_card(tmp_path / "home"),
+                            cwd=tmp_path, capture_output=True, text=True, timeout=DEMO_SECONDS)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    assert not (tmp_path / "PWNED").exists()
+    folder = tmp_path / out
+    assert {"playback-1x.wav", "playback-2x.wav", "queue.wav", "note.ogg", "note-2.ogg"} <= set(os.listdir(folder))
+    assert decodes(folder / "playback-1x.wav") and decodes(folder / "note-2.ogg")  # both ALSA devices: out and in
+
+
 def test_bad_options_are_refused(cli: Path, tmp_path: Path) -> None:
     for options in (["--endpoint", "ftp://host/x"], ["--output-dir", ""], ["--text", " "]):
         result = subprocess.run([str(cli), "demo", *options], capture_output=True, timeout=DEMO_SECONDS,

@@ -104,6 +104,18 @@ def test_remember_positions_false_keeps_them_in_the_player(notes: List[Path], tm
     assert voicenote.resume_position(notes[0]) is None
 
 
+def test_a_large_store_is_read_whole(tmp_path: Path) -> None:
+    """80,000 positions (2 MiB, under the store's 8 MiB) written by hand: each lookup reads them all, once per call
+    (9.5 s a call when a JSON object's members were placed by a linear search; `make bench` measures it)."""
+    folder = tmp_path / "xdg-cache" / "voicenote" / "positions"
+    folder.mkdir(parents=True)
+    count = 80_000
+    (folder / "resume-positions.json").write_text(
+        "{" + ",".join(f'"/n/{i:07d}.ogg":[{1 + i % 50},{i}]' for i in range(count)) + "}")
+    assert voicenote.resume_position(f"/n/{count - 1:07d}.ogg") == 1 + (count - 1) % 50
+    assert voicenote.resume_position(f"/n/{count:07d}.ogg") is None
+
+
 def test_resume_position_checks_its_arguments() -> None:
     for bad in ("", "ftp://host/a.ogg"):
         with pytest.raises((voicenote.InvalidArgumentError, voicenote.UnsupportedError)):

@@ -84,3 +84,59 @@ def test_the_authenticated_media_url() -> None:
                             ("mxc://h/x", "https://h/?q")):
         with pytest.raises(voicenote.InvalidArgumentError):
             voicenote.matrix_download_url(mxc, homeserver)
+
+
+def content_with(url: str = "mxc://example.org/abc", **fields: object) -> str:
+    return json.dumps({"msgtype": "m.audio", "body": "Voice message", "url": url, **fields})
+
+
+#: URIs a received content may name: the Matrix grammar's server names (DNS name, IPv4, [IPv6], a port 1-65535)
+#: and media ids ([A-Za-z0-9_-]+).
+GOOD_URIS = ["mxc://example.org/AbC_d-1", "mxc://[::1]:8448/abc", "mxc://[2001:db8::8:800:200c:417a]/abc",
+             "mxc://127.0.0.1:65535/abc", "mxc://localhost/abc", "mxc://h/x", "mxc://a-b.example:1/x"]
+#: Everything else: dot segments (the reproducer's mxc://../config reached another endpoint with the token),
+#: spaces, ports out of range, percent-escapes, empty parts, anything after the media id.
+BAD_URIS = ["mxc://../config", "mxc://./config", "mxc://server/../x", "mxc://server/..", "mxc://server/.",
+            "mxc://a b/c", "mxc://server/a b", "mxc://example.org:99999/x", "mxc://example.org:0/x",
+            "mxc://example.org:/x", "mxc://%2e%2e/config", "mxc://server/%2e%2e", "mxc://server/a%2Fb",
+            "mxc:///x", "mxc://server/", "mxc://", "mxc://server", "mxc://example..org/x", "mxc://.example/x",
+            "mxc://example.org./x", "mxc://-a.example/x", "mxc://a_b.example/x", "mxc://[::1/x",
+            "mxc://[::1]x/y", "mxc://[fe80::1%eth0]/x", "mxc://[example.org]/x", "mxc://::1/x", "mxc://256.0.0.1/x",
+            "mxc://user@example.org/x", "mxc://example.org/x?y", "mxc://example.org/x#y", "mxc://h/a/b",
+            "mxc://h\n/x", "mxc://h/x\n", "mxc://h/x\t", "mxc://\u00e9.example/x"]
+
+
+@pytest.mark.parametrize("mxc", GOOD_URIS)
+def test_uris_of_the_matrix_grammar_are_read(mxc: str) -> None:
+    assert VoiceRecordingPayload.from_matrix_content(content_with(mxc)).asset_url == mxc
+    server, media_id = mxc[len("mxc://"):].split("/")
+    assert voicenote.matrix_download_url(mxc, "https://hs.example") == \
+        f"https://hs.example/_matrix/client/v1/media/download/{server}/{media_id}"
+
+
+@pytest.mark.parametrize("mxc", BAD_URIS)
+def test_other_uris_are_refused_before_any_request(mxc: str) -> None:
+    with pytest.raises(voicenote.FormatError) as read:
+        VoiceRecordingPayload.from_matrix_content(content_with(mxc))
+    assert read.value.name == "VN_E_FORMAT"
+    with pytest.raises(voicenote.InvalidArgumentError) as download:
+        voicenote.matrix_download_url(mxc, "https://hs.example")
+    assert download.value.name == "VN_E_INVALID_ARG"
+    payload = VoiceRecordingPayload(mxc)  # a payload of one's own: sending it to Matrix is refused too
+    payload.duration = 1
+    with pytest.raises(voicenote.InvalidArgumentError):
+        payload.to_matrix_content()
+
+
+@pytest.mark.parametrize("fields", [
+    {"body": "Hi\x00 there, click evil.example"}, {"body": "\x00"}, {"body": "end\x00"},
+    {"info": {"mimetype": "audio/ogg\x00; x"}}, {"url": "mxc://example.org/abc\x00x"},
+], ids=["body", "body-only-nul", "body-end", "mimetype", "url"])
+def test_a_nul_in_a_received_content_is_refused(fields: dict) -> None:
+    """C gets the title NUL-terminated: a body with a NUL would read cut short there while to_json() kept it all."""
+    with pytest.raises(voicenote.FormatError) as caught:
+        VoiceRecordingPayload.from_matrix_content(content_with(**fields))
+    assert caught.value.name == "VN_E_FORMAT"
+    assert "NUL" in str(caught.value) or "mxc" in str(caught.value)
+    with pytest.raises(voicenote.FormatError):
+        voicenote.is_matrix_voice_message(content_with(**fields))

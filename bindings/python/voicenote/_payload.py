@@ -59,7 +59,7 @@ def is_matrix_voice_message(content: Union[JSONText, Mapping[str, Any]]) -> bool
     ``org.matrix.msc3245.voice`` (other audio is a file to clients).
 
     Raises:
-        FormatError: not an ``m.audio`` content with an ``mxc://`` url.
+        FormatError: not an ``m.audio`` content that :meth:`VoiceRecordingPayload.from_matrix_content` reads.
     """
     handle, voice = _read_matrix(content)
     _capi.vn_payload_destroy(handle)
@@ -72,7 +72,9 @@ def matrix_download_url(mxc_uri: str, homeserver: str) -> str:
     token>`` with it, e.g. ``player.load(url, headers={"Authorization": f"Bearer {token}"})``.
 
     Raises:
-        InvalidArgumentError: a malformed ``mxc://`` URI, or a homeserver that is not an http(s) base URL.
+        InvalidArgumentError: an ``mxc://`` URI outside the Matrix grammar (the server name a DNS name, IPv4
+            address or ``[IPv6]`` literal with an optional port 1–65535, the media id of ``A-Z a-z 0-9 _ -``), or
+            a homeserver that is not an http(s) base URL.
     """
     return owned_text(lambda out: _capi.vn_matrix_download_url(text_arg("mxc_uri", mxc_uri),
                                                                  text_arg("homeserver", homeserver), out)) or ""
@@ -224,7 +226,8 @@ class VoiceRecordingPayload(_lifecycle.Closing):
         from ``org.matrix.msc1767.audio``. :func:`~voicenote.is_matrix_voice_message` tells a voice message.
 
         Raises:
-            FormatError: not an ``m.audio`` content with an ``mxc://`` url, or fields of the wrong types.
+            FormatError: not an ``m.audio`` content with an ``mxc://`` url as :func:`~voicenote.matrix_download_url`
+                takes it, fields of the wrong types, or a ``body`` or ``info.mimetype`` with a NUL character.
             TooLargeError: over 1 MiB.
             TypeError: neither text, bytes nor a mapping.
         """
