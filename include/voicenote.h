@@ -762,7 +762,8 @@ typedef struct vn_audio_info {
  * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL argument, a path that is not a regular file (as
  *          vn_source_create_file()) or a `size` smaller than the first version of the struct; #VN_E_NOT_FOUND;
  *          #VN_E_PERMISSION; #VN_E_IO; #VN_E_FORMAT when it is not audio, has no audio packets, a header page is
- *          damaged (a bad or missing CRC) or its timestamps leave no audio (the same answer as
+ *          damaged (a bad or missing CRC), its timestamps leave no audio, or its packets claim more audio than their
+ *          bytes can honestly hold (docs/errors.md, "What a note may cost"; the same answer as
  *          vn_waveform_file()); #VN_E_UNSUPPORTED when it is not Ogg Opus and FFmpeg's libraries cannot be
  *          loaded (they are opened the first time a file needs them), for a container or codec voice messages do
  *          not come in (FFmpeg opens only Ogg, MP3, ADTS AAC, MP4/M4A/3GP, WAV and FLAC, and nothing they name: a
@@ -926,7 +927,7 @@ int vn_waveform_batch_end_input(vn_waveform_batch *batch);
 int vn_waveform_batch_next(vn_waveform_batch *batch, int timeout_ms, vn_waveform_result *result);
 
 /**
- * Stops the workers — a note being read from the network is cancelled, one being decoded is finished — waits for
+ * Stops the workers — a note being read from the network is cancelled, one being decoded stops at its next packet — waits for
  * them, and destroys the batch. Results not taken are dropped. NULL is a no-op.
  *
  * \param batch the batch.
@@ -1596,8 +1597,10 @@ int vn_convert_options_set_encoder(vn_convert_options *options, int bitrate, int
  * \param out_duration_s receives the new note's length in seconds (0 on failure); may be NULL.
  * \returns #VN_OK; #VN_E_INVALID_ARG for NULL, empty or non-UTF-8 paths; #VN_E_MISUSE for
  *          destroyed options; #VN_E_NOT_FOUND, #VN_E_PERMISSION for either file; #VN_E_FORMAT for a file that is not
- *          audio or is damaged beyond decoding; #VN_E_UNSUPPORTED for a format without its decoder (FFmpeg missing);
- *          #VN_E_NO_SPACE; #VN_E_IO.
+ *          audio, is damaged beyond decoding, or claims more audio than its bytes can hold (as vn_audio_info_file());
+ *          #VN_E_UNSUPPORTED for a format without its decoder (FFmpeg missing) or a rate below 1000 Hz (notes from
+ *          1000 Hz up to the encoders' 8000 Hz are resampled to 8000 Hz first); #VN_E_NO_SPACE (a full disk or a
+ *          file-size limit; the part file is removed); #VN_E_IO.
  * \threadsafety Any thread.
  * \since 0.1.0
  */

@@ -35,11 +35,16 @@ public enum FileSystem {
     }
 
     /// Creates `path` and its missing parents (mode 0700 for new ones); fine when it exists as a directory.
+    /// `.notFound` naming the link when a component is a symbolic link to nothing (mkdir(2) creates no target).
     public static func makeDirectories(_ path: String) throws(VoiceNoteError) {
         var prefix = path.hasPrefix("/") ? "" : "."
         for component in path.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o700) != 0 && errno != EEXIST { throw VoiceNoteError.fromErrno(errno, "mkdir \(prefix)") }
+            var status = stat()
+            if stat(prefix, &status) != 0 && errno == ENOENT {
+                throw VoiceNoteError(.notFound, "\(prefix) is a symbolic link to \(linkTarget(prefix)), which does not exist")
+            }
         }
         var status = stat()
         guard stat(path, &status) == 0 else { throw VoiceNoteError.fromErrno(errno, "stat \(path)") }
@@ -86,6 +91,14 @@ public enum FileSystem {
             }
             parentWritableByOthers = mode & 0o022 != 0
         }
+    }
+
+    /// What the symbolic link `path` points to, quoted; "nothing readable" when it cannot be read.
+    private static func linkTarget(_ path: String) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count >= 0 else { return "nothing readable" }
+        return "'" + String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) + "'"
     }
 
     /// Renames a file (same file system), atomically.

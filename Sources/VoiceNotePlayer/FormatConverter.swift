@@ -2,16 +2,21 @@ import VoiceNoteCore
 
 /// Converts the pipeline's output to what the device took when it would not take the note's own format: channels
 /// by duplicating (more) or averaging (to mono) or dropping (fewer, not mono), then the rate through libsonic's
-/// resampler. Not thread-safe: the player's decoder thread owns it.
+/// resampler. `NoteConverter` also brings a note below the stages' 8000 Hz up to it. Not thread-safe: one thread
+/// (the player's decoder thread, the converter's caller) owns it.
 final class FormatConverter {
+    /// The lowest input rate taken: libsonic's shortest pitch period (400 Hz) is still 2 samples long there.
+    static let lowestInputRate = 1000
+
     let inputRate: Int, inputChannels: Int, outputRate: Int, outputChannels: Int
     private var resampler: SonicStream?
     private var mixed: [Int16] = []
     private var resampled: [Int16] = []
 
-    /// `.invalidArgument` for formats the stages do not take, `.noMemory` from libsonic.
+    /// `.invalidArgument` for formats the stages do not take (input from `lowestInputRate`), `.noMemory` from
+    /// libsonic.
     init(inputRate: Int, inputChannels: Int, outputRate: Int, outputChannels: Int) throws(VoiceNoteError) {
-        try TimeStretcher.checkFormat(sampleRate: inputRate, channels: inputChannels)
+        try TimeStretcher.checkFormat(sampleRate: inputRate, channels: inputChannels, lowest: Self.lowestInputRate)
         try TimeStretcher.checkFormat(sampleRate: outputRate, channels: outputChannels)
         self.inputRate = inputRate
         self.inputChannels = inputChannels
@@ -48,6 +53,13 @@ final class FormatConverter {
 
     /// Drops what the resampler holds (a restart).
     func reset() throws(VoiceNoteError) { try makeResampler() }
+
+    /// Emits what the resampler holds, at the end of the input.
+    func finish(_ emit: (UnsafeBufferPointer<Int16>) -> Void) throws(VoiceNoteError) {
+        guard let resampler else { return }
+        try resampler.flush()
+        try resample(UnsafeBufferPointer(start: nil, count: 0), emit)
+    }
 
     private func makeResampler() throws(VoiceNoteError) {
         guard inputRate != outputRate else { resampler = nil; return }

@@ -26,45 +26,66 @@ public enum NoteConverter {
         }
     }
 
-    /// Decodes `source` and writes it to `path` as `options` say.
+    /// Decodes `source` and writes it to `path` as `options` say. A note below the encoders' lowest input rate
+    /// (8000 Hz: old phone and radio recordings at 4–7 kHz) is resampled up to it first.
     /// - Returns: the new file's length in seconds, as `Decoders.info` reads it.
-    /// - Throws: `.format` / `.unsupported` for a source that does not decode; `.invalidArgument` for encoder
-    ///   settings out of range; file statuses for `path` (`.notFound` for a missing directory, `.noSpace`…).
+    /// - Throws: `.format` / `.unsupported` for a source that does not decode (`.unsupported` also below
+    ///   `FormatConverter.lowestInputRate`); `.invalidArgument` for encoder settings out of range; file statuses for
+    ///   `path` (`.notFound` for a missing directory, `.noSpace`…).
     @discardableResult
     public static func convert(_ source: ByteSource, to path: String, options: Options = Options()) throws(VoiceNoteError) -> Double {
         try options.encoder.check()
         let decoder = try Decoders.open(source, purpose: .playback)
         // A voice note is mono or stereo: more channels are mixed down to mono.
         let channels = decoder.outputChannels <= 2 ? decoder.outputChannels : 1
+        let upsampler = try upsampler(from: decoder.outputRate, channels: channels, source.name)
+        let rate = upsampler?.outputRate ?? decoder.outputRate
         return try RecordingEncoders.replace(path, partSuffix: ".convert", format: options.format,
-                                             inputRate: decoder.outputRate, channels: channels,
+                                             inputRate: rate, channels: channels,
                                              settings: options.encoder) { (encoder) throws(VoiceNoteError) in
-            let stretcher = try TimeStretcher(sampleRate: decoder.outputRate, channels: channels, rate: options.rate)
+            let stretcher = try TimeStretcher(sampleRate: rate, channels: channels, rate: options.rate)
             var mixed: [Int16] = []
             var failure: VoiceNoteError?
             let write = { (samples: UnsafeBufferPointer<Int16>, _: Int64) in
                 guard failure == nil else { return }
                 do throws(VoiceNoteError) { try encoder.write(samples) } catch { failure = error }
             }
+            var stretchFailure: VoiceNoteError?
+            let stretch = { (samples: UnsafeBufferPointer<Int16>) in
+                do throws(VoiceNoteError) { try stretcher.process(samples, write) } catch { stretchFailure = error }
+            }
+            let resample = { (samples: UnsafeBufferPointer<Int16>) in
+                guard let upsampler else { return stretch(samples) }
+                do throws(VoiceNoteError) { try upsampler.convert(samples, stretch) } catch { stretchFailure = error }
+            }
             var more = true
             while more {
-                var stretchFailure: VoiceNoteError?
                 more = try decoder.decodeNext { chunk in
-                    let stretch = { (samples: UnsafeBufferPointer<Int16>) in
-                        do throws(VoiceNoteError) { try stretcher.process(samples, write) } catch { stretchFailure = error }
-                    }
                     if chunk.channels == channels {
-                        stretch(chunk.samples)
+                        resample(chunk.samples)
                     } else {
                         mixDown(chunk, into: &mixed)
-                        mixed.withUnsafeBufferPointer(stretch)
+                        mixed.withUnsafeBufferPointer(resample)
                     }
                 }
                 if let error = stretchFailure ?? failure { throw error }
             }
+            try upsampler?.finish(stretch)
+            if let error = stretchFailure { throw error }
             try stretcher.finish(write)
             if let failure { throw failure }
         }
+    }
+
+    /// The resampler that brings a note below the encoders' lowest input rate up to it; nil at or above it.
+    /// `.unsupported` below `FormatConverter.lowestInputRate`: the file's own format, not the caller's argument.
+    private static func upsampler(from rate: Int, channels: Int, _ name: String) throws(VoiceNoteError) -> FormatConverter? {
+        let lowest = RecordingEncoders.inputRates.lowerBound
+        guard rate < lowest else { return nil }
+        guard rate >= FormatConverter.lowestInputRate else {
+            throw VoiceNoteError(.unsupported, "\(name): \(rate) Hz is below the \(FormatConverter.lowestInputRate) Hz a conversion takes")
+        }
+        return try FormatConverter(inputRate: rate, inputChannels: channels, outputRate: lowest, outputChannels: channels)
     }
 
     /// The average of each frame's channels, into `buffer`.

@@ -57,10 +57,11 @@ public final class TimeStretcher {
         sonic = try SonicStream(sampleRate: sampleRate, channels: channels)
     }
 
-    /// `.invalidArgument` unless 8000…384000 Hz and 1…255 channels: the formats the player's stages take.
-    static func checkFormat(sampleRate: Int, channels: Int) throws(VoiceNoteError) {
-        guard (8000...384_000).contains(sampleRate) else {
-            throw VoiceNoteError(.invalidArgument, "sample rate \(sampleRate) Hz is outside 8000…384000")
+    /// `.invalidArgument` unless `lowest`…384000 Hz and 1…255 channels: the formats the player's stages take (from
+    /// 8000 Hz; `FormatConverter`'s input from `FormatConverter.lowestInputRate`).
+    static func checkFormat(sampleRate: Int, channels: Int, lowest: Int = 8000) throws(VoiceNoteError) {
+        guard (lowest...384_000).contains(sampleRate) else {
+            throw VoiceNoteError(.invalidArgument, "sample rate \(sampleRate) Hz is outside \(lowest)…384000")
         }
         guard (1...255).contains(channels) else {
             throw VoiceNoteError(.invalidArgument, "\(channels) channels is outside 1…255")

@@ -22,19 +22,21 @@ extension WaveformAnalysis {
     ///   - ranges: the most threads to use, 1…256; 1 is `analyse(source, samples:)`.
     ///   - open: gives another source over the same bytes, positioned anywhere; called once per further range, on
     ///     that range's thread (sources are not shared between threads).
+    ///   - cancellation: once set, every range stops at its next packet and this throws `.cancelled`.
     /// - Throws: what `analyse(_:samples:)` throws for the file.
-    public static func analyse(_ source: any ByteSource, samples: Int, ranges: Int,
+    public static func analyse(_ source: any ByteSource, samples: Int, ranges: Int, cancellation: CancellationFlag? = nil,
                                reopening open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) -> Result {
         guard (1...256).contains(ranges) else {
             throw VoiceNoteError(.invalidArgument, "ranges must be 1…256, not \(ranges)")
         }
         guard ranges >= 2, samples > 0, samples <= Waveform.maximumSampleCount,
               let plan = try Decoders.ranges(of: source, count: ranges, minimumSeconds: minimumRangeSeconds) else {
-            return try analyse(source, samples: samples)
+            return try analyse(source, samples: samples, cancellation: cancellation)
         }
-        guard let values = RangeWork.run(plan, first: source, open: open, samples: samples) else {
+        guard let values = RangeWork.run(plan, first: source, open: open, samples: samples, cancellation: cancellation) else {
+            try cancellation?.check("the waveform of \(source.name)")
             Log.write(.debug, "waveform of \(source.name): a range did not line up; analysed in one pass")
-            return try analyse(source, samples: samples)
+            return try analyse(source, samples: samples, cancellation: cancellation)
         }
         Log.write(.debug, "waveform of \(source.name): \(plan.count) ranges decoded in parallel")
         return Result(values: values, duration: Double(plan.frameCount) / Double(plan.outputRate), ranges: plan.count)
@@ -45,20 +47,24 @@ extension WaveformAnalysis {
 private final class RangeWork: @unchecked Sendable {
     private let plan: DecodingRanges
     private let samples: Int
+    private let cancellation: CancellationFlag?
     private let monitor = Monitor()
     /// Each range's buckets once it delivered exactly its frames; nil for one that did not (or has not finished).
     private var parts: [WaveformBuckets?]
 
-    private init(plan: DecodingRanges, samples: Int) {
+    private init(plan: DecodingRanges, samples: Int, cancellation: CancellationFlag?) {
         self.plan = plan
         self.samples = samples
+        self.cancellation = cancellation
         parts = Array(repeating: nil, count: plan.count)
     }
 
-    /// The combined values, or nil when any range did not line up (the caller analyses in one pass).
+    /// The combined values, or nil when any range did not line up or was cancelled (the caller analyses in one
+    /// pass, or throws `.cancelled`).
     static func run(_ plan: DecodingRanges, first: any ByteSource,
-                    open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, samples: Int) -> [Float]? {
-        let work = RangeWork(plan: plan, samples: samples)
+                    open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, samples: Int,
+                    cancellation: CancellationFlag?) -> [Float]? {
+        let work = RangeWork(plan: plan, samples: samples, cancellation: cancellation)
         var threads: [LibraryThread] = []
         for index in 1..<plan.count {
             guard let thread = try? LibraryThread(name: "vn-waveform-rng", {
@@ -91,7 +97,7 @@ private final class RangeWork: @unchecked Sendable {
         let channels = plan.channels
         var position = firstFrame
         do {
-            while position < high || isLast, try decoder.decodeNext({ chunk in
+            while position < high || isLast, cancellation?.isCancelled != true, try decoder.decodeNext({ chunk in
                 let start = position
                 position += Int64(chunk.frames)
                 let from = max(low, start)

@@ -30,30 +30,35 @@ public enum WaveformAnalysis {
     }
 
     /// The waveform of `source` and the length of its audio, in one decoding pass (see `waveform(of:samples:)`).
-    public static func analyse(_ source: ByteSource, samples: Int = Waveform.defaultSampleCount) throws(VoiceNoteError) -> Result {
+    /// `.cancelled` at the next packet once `cancellation` is set.
+    public static func analyse(_ source: ByteSource, samples: Int = Waveform.defaultSampleCount,
+                               cancellation: CancellationFlag? = nil) throws(VoiceNoteError) -> Result {
         try VoiceNoteError.rethrowing { () throws -> Result in
             try Waveform.checkSampleCount(samples)
             let decoder = try Decoders.open(source, purpose: .analysis)
             let seconds = { (frames: Int) in Double(frames) / Double(max(decoder.outputRate, 1)) }
             if let frames = decoder.knownFrameCount {
                 var buckets = try WaveformBuckets(frameCount: Int(frames), channels: decoder.outputChannels, samples: samples)
-                let decoded = try decodeEverything(decoder, source: source) { buckets.append($0.samples) }
+                let decoded = try decodeEverything(decoder, source: source, cancellation) { buckets.append($0.samples) }
                 return Result(values: buckets.finish(), duration: seconds(decoded))
             }
             var blocks = try WaveformBlocks(channels: decoder.outputChannels)
-            let decoded = try decodeEverything(decoder, source: source) { blocks.append($0.samples) }
+            let decoded = try decodeEverything(decoder, source: source, cancellation) { blocks.append($0.samples) }
             return Result(values: try blocks.finish(samples: samples), duration: seconds(decoded))
         }
     }
 
-    /// Feeds every decoded chunk to `consume`; returns the frames decoded. `.format` when the stream holds no audio.
-    private static func decodeEverything(_ decoder: any AudioDecoder, source: ByteSource,
+    /// Feeds every decoded chunk to `consume`; returns the frames decoded. `.format` when the stream holds no audio;
+    /// `.cancelled` once `cancellation` is set (checked after each packet).
+    private static func decodeEverything(_ decoder: any AudioDecoder, source: ByteSource, _ cancellation: CancellationFlag?,
                                          _ consume: (PCMChunk) -> Void) throws(VoiceNoteError) -> Int {
         var frames = 0
         while try decoder.decodeNext({ chunk in
             frames += chunk.frames
             consume(chunk)
-        }) {}
+        }) {
+            try cancellation?.check("the waveform of \(source.name)")
+        }
         guard frames > 0 else { throw VoiceNoteError(.format, "\(source.name): no audio could be decoded") }
         return frames
     }

@@ -74,8 +74,8 @@ public final class WaveformBatch: Sendable {
     /// `.misuse` after `close`.
     public func next(timeout: Double? = nil) throws(VoiceNoteError) -> Next { try pool.next(timeout: timeout) }
 
-    /// Stops the workers (a note being read from the network is cancelled; one being decoded is finished) and
-    /// waits for them. Later calls but `close` are `.misuse`. Idempotent.
+    /// Stops the workers (a note being read from the network is cancelled; one being decoded stops at its next
+    /// packet) and waits for them. Later calls but `close` are `.misuse`. Idempotent.
     public func close() { pool.close() }
 }
 
@@ -104,6 +104,8 @@ private final class WaveformPool: @unchecked Sendable {
     /// The source each worker reads now, so that `close` can cancel a read waiting on the network.
     private var reading: [Int: any ByteSource] = [:]
     private var workers: [LibraryThread] = []
+    /// Set by `close`: the notes being decoded stop at their next packet.
+    private let stopping = CancellationFlag()
 
     init(samples: Int, jobs: Int, window: Int?,
          open: @escaping @Sendable (String) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
@@ -177,6 +179,7 @@ private final class WaveformPool: @unchecked Sendable {
             monitor.broadcast()
             return Array(reading.values)
         }
+        stopping.cancel()
         for source in running { source.cancel() }
         let threads = monitor.locked { () -> [LibraryThread] in
             defer { workers.removeAll() }
@@ -201,7 +204,7 @@ private final class WaveformPool: @unchecked Sendable {
                 defer { monitor.locked { _ = reading.removeValue(forKey: worker) } }
                 let open = self.open
                 outcome = .success(try WaveformAnalysis.analyse(
-                    source, samples: samples, ranges: Self.isLocal(location, source) ? ranges : 1,
+                    source, samples: samples, ranges: Self.isLocal(location, source) ? ranges : 1, cancellation: stopping,
                     reopening: { () throws(VoiceNoteError) in try open(location) }))
             } catch {
                 outcome = .failure(error)

@@ -1,4 +1,7 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
 import VoiceNoteCore
 
 /// The `voicenote` command-line tool: record, play, analyse and attach voice messages.
@@ -10,4 +13,12 @@ struct VoiceNoteCommand: ParsableCommand {
         version: Version.string.description,
         subcommands: [DemoCommand.self, RecordCommand.self, PlayCommand.self, RecoverCommand.self, InfoCommand.self, WaveformCommand.self, ConvertCommand.self, AttachmentCommand.self, UploadCommand.self, DevicesCommand.self, VersionCommand.self]
     )
+
+    /// Runs the command with SIGXFSZ ignored: a file-size limit (`ulimit -f`) then fails the write with EFBIG, which
+    /// the library reports as `VN_E_NO_SPACE` and cleans up after (a take finished, a conversion's part removed),
+    /// instead of killing the process mid-write.
+    static func main() {
+        signal(SIGXFSZ, SIG_IGN)
+        main(nil)
+    }
 }

@@ -162,3 +162,19 @@ import VoiceNoteWaveform
         #expect(ranges.dropLast().allSatisfy { $0 == 1 }, "\(ranges)")  // only the last may find a worker idle
     }
 }
+
+/// A cancelled analysis stops at its next packet (`CancellationFlag`, what closing a `WaveformBatch` sets): one pass
+/// and ranges alike answer `.cancelled`, not a waveform.
+@Suite struct WaveformCancellationTests {
+    @Test(arguments: [1, 4])
+    func aCancelledAnalysisThrowsCancelled(ranges: Int) throws {
+        let path = try WaveformRangesTests.longFile("opus.ogg")
+        let stopping = CancellationFlag()
+        stopping.cancel()
+        let error = #expect(throws: VoiceNoteError.self) {
+            try WaveformAnalysis.analyse(try FileSource(path: path), samples: 100, ranges: ranges,
+                                         cancellation: stopping) { () throws(VoiceNoteError) in try FileSource(path: path) }
+        }
+        #expect(error?.status == .cancelled)
+    }
+}

@@ -14,6 +14,7 @@ import VoiceNoteSources
 ///   voicenote never seeks through FFmpeg.
 /// - `VoiceMessageFormats`: the container is probed from the content and opened only when it is one voice
 ///   messages come in; the demuxer can open nothing beyond our AVIO, and only voice codecs are decoded.
+/// - `WAVEExtent`: a WAV file is shown to its data chunk's end and a little more, so a huge tail is never walked.
 final class FFmpegInput {
     /// The container; valid while this object lives.
     let format: UnsafeMutablePointer<AVFormatContext>
@@ -38,7 +39,7 @@ final class FFmpegInput {
         }, nil, { opaque, offset, whence in
             guard let opaque else { return -1 }
             let box = SourceBox.from(opaque)
-            if whence & AVSEEK_SIZE != 0 { return box.source.size ?? -1 }
+            if whence & AVSEEK_SIZE != 0 { return box.size ?? -1 }
             return box.seek(offset, whence: whence & ~AVSEEK_FORCE)
         })
         guard io != nil else {
@@ -72,6 +73,10 @@ final class FFmpegInput {
                 throw VoiceNoteError(.format, "\(name): not a recognised audio file")
             }
             throw VoiceNoteError(.unsupported, "\(name): \(VoiceMessageFormats.describe(container)) is not a voice message format")
+        }
+        if String(cString: container.pointee.name) == "wav" {
+            let box = box.takeUnretainedValue()
+            box.end = (try? WAVEExtent.end(of: box.source)) ?? nil  // a read failing here fails FFmpeg's read too
         }
         let result = avformat_open_input(&opened, nil, container, nil)
         guard result >= 0, let opened else {

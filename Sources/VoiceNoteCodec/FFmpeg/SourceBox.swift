@@ -9,6 +9,15 @@ import VoiceNoteSources
 final class SourceBox {
     let source: ByteSource
     private var failure: VoiceNoteError?
+    /// Where the library's view of the source ends (reads stop there, the size says so), when it is shown less than
+    /// all of it (`WAVEExtent`).
+    var end: Int64?
+
+    /// The size the library is told: the source's, or `end` when that is smaller.
+    var size: Int64? {
+        guard let end else { return source.size }
+        return min(end, source.size ?? end)
+    }
 
     init(_ source: ByteSource) { self.source = source }
 
@@ -24,8 +33,10 @@ final class SourceBox {
         return failure
     }
 
-    /// Reads up to `count` bytes; -1 on failure (recorded).
+    /// Reads up to `count` bytes (0 at `end`); -1 on failure (recorded).
     func read(_ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        let count = end.map { Int(max(0, min(Int64(count), $0 - source.position))) } ?? count
+        guard count > 0 else { return 0 }
         do {
             return try source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
         } catch {
@@ -39,7 +50,7 @@ final class SourceBox {
         let base: Int64? = switch whence {
         case SEEK_SET: 0
         case SEEK_CUR: source.position
-        case SEEK_END: source.size
+        case SEEK_END: size
         default: nil
         }
         guard let base else { return -1 }

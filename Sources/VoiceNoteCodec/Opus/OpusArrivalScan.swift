@@ -70,7 +70,8 @@ final class OpusArrivalScan {
     }
 
     /// Reads `scanned..<end` (waiting for bytes when `waiting`) into the packet reader, putting the source's read
-    /// position back. Returns false at the end of the source.
+    /// position back. Returns false at the end of the source; `.format` once the packets claim more than their
+    /// bytes can hold.
     private func push(upTo end: Int64, waiting: Bool) throws(VoiceNoteError) -> Bool {
         guard end > scanned else { return true }
         let resume = source.position
@@ -87,6 +88,8 @@ final class OpusArrivalScan {
             while let packet = try packets.nextAudioPacket() {
                 if headerBytes == nil { headerBytes = scanned - Int64(count) }
                 timeline.add(packet)
+                // A download that claims more than its bytes can hold is refused as soon as it does.
+                if let excess = timeline.excess { throw VoiceNoteError(.format, "\(source.name): \(excess)") }
             }
             if !waiting { break }
         }

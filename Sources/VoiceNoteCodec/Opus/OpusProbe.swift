@@ -13,12 +13,13 @@ struct OpusProbe {
     let hasOtherStreams: Bool
     let info: StreamInfo
     /// Reads `source` from its start to its end; nil when it holds no Opus stream (Ogg Vorbis, FLAC in Ogg: another
-    /// decoder's); `.format` for a bad or damaged header, invalid timestamps or no audio.
+    /// decoder's); `.format` for a bad or damaged header, invalid timestamps, no audio, or packets that claim more
+    /// than their bytes can hold (read no further than where they do).
     init?(source: ByteSource) throws(VoiceNoteError) {
         try source.seek(to: 0)
         let packets = OpusPacketReader(source: source)
         var timeline = OpusTimeline()
-        while let packet = try packets.nextAudioPacket() { timeline.add(packet) }
+        while timeline.excess == nil, let packet = try packets.nextAudioPacket() { timeline.add(packet) }
         guard let header = packets.header, let serial = packets.serial else { return nil }
         self.init(header: header, serial: serial, length: try timeline.length(preSkip: header.preSkip, source.name),
                   hasOtherStreams: packets.lastPageSerial != serial, size: source.size ?? 0)

@@ -7,7 +7,8 @@ import VoiceNoteCore
 /// The timestamps are checked as RFC 7845 §4 and libopusfile check them when a file is opened: the first page
 /// that completes audio packets must carry a granule position no smaller than their duration (unless it is also
 /// the last page), and the stream starts at that granule position minus their duration. The declared length is
-/// the last granule position minus that start and the pre-skip.
+/// the last granule position minus that start and the pre-skip. The packets must also claim no more than their
+/// bytes can honestly hold (`OpusHonestLength`).
 struct OpusTimeline {
     /// The sum of the audio packets' durations at 48 kHz.
     private(set) var heldSamples: Int64 = 0
@@ -19,11 +20,17 @@ struct OpusTimeline {
     private var lastGranule: Int64?
     /// Why the timestamps are unusable, when they are.
     private var invalid: String?
+    /// What the packets' bytes can hold.
+    private var honesty = OpusHonestLength()
+
+    /// Why the packets so far claim more audio than their bytes can hold, or nil: readers stop there.
+    var excess: String? { honesty.excess }
 
     /// Takes the next audio packet, in stream order.
     mutating func add(_ packet: OggReader.Packet) {
         let duration = Int64(OpusPacketDecoder.duration(of: packet.bytes))
         heldSamples += duration
+        honesty.add(bytes: packet.length, samples: duration)
         if packet.isLastOnPage && packet.granule != -1 { lastGranule = packet.granule }
         guard start == nil, invalid == nil else { return }
         firstPageSamples += duration
@@ -39,9 +46,9 @@ struct OpusTimeline {
     }
 
     /// The stream's length at 48 kHz after the pre-skip, by `StreamLength`'s rule; `.format` when the timestamps
-    /// are invalid or nothing is left.
+    /// are invalid, the packets claim more than their bytes can hold, or nothing is left.
     func length(preSkip: Int, _ name: String) throws(VoiceNoteError) -> Int64 {
-        if let invalid { throw VoiceNoteError(.format, "\(name): \(invalid)") }
+        if let invalid = invalid ?? excess { throw VoiceNoteError(.format, "\(name): \(invalid)") }
         var declared: Int64?
         if let start, let lastGranule {
             // A granule position past Int64.max (negative here) or before the start declares nothing usable.

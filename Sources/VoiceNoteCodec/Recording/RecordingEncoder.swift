@@ -128,7 +128,8 @@ public enum RecordingEncoders {
 }
 
 extension RecordingEncoders {
-    /// Writes a new recording over `path` through a part file beside it (`<path><partSuffix>.<random>.part`, its own for
+    /// Writes a new recording over `path` through a part file beside it (`<path><partSuffix>.<random>.part`, the name
+    /// shortened to fit NAME_MAX when `path`'s own is near it; its own for
     /// each call, so two calls writing the same path never touch each other's part): `body` feeds the encoder; once
     /// it returns, the encoder is flushed (a write failure `body` did not pass on is thrown there), the file
     /// finished, synced and read back, and only then renamed over `path`. When anything throws, the part is removed
@@ -137,7 +138,7 @@ extension RecordingEncoders {
     public static func replace(_ path: String, partSuffix: String, format: RecordingFormat, inputRate: Int,
                                channels: Int, settings: EncoderSettings,
                                _ body: (any RecordingEncoder) throws(VoiceNoteError) -> Void) throws(VoiceNoteError) -> Double {
-        let part = "\(path)\(partSuffix).\(randomUUIDString().prefix(8)).part"
+        let part = partPath(for: path, suffix: "\(partSuffix).\(randomUUIDString().prefix(8)).part")
         let encoder = try create(format, path: part, inputRate: inputRate, channels: channels, settings: settings)
         do throws(VoiceNoteError) {
             try body(encoder)
@@ -152,6 +153,16 @@ extension RecordingEncoders {
             throw error
         }
     }
+}
+
+/// `path` with `suffix` added to its last component, whose name is first cut (at a character) so that the whole
+/// stays within NAME_MAX: an output named near the limit must not fail for its part file's name.
+func partPath(for path: String, suffix: String) -> String {
+    let nameMaximum = 255  // NAME_MAX on every Linux file system a note is written to
+    let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+    var name = Substring(path[slash...])
+    while name.utf8.count + suffix.utf8.count > nameMaximum, !name.isEmpty { name.removeLast() }
+    return path[..<slash] + name + suffix
 }
 
 /// The checks and the loop every encoder's `write` shares: throws `failure` (the encoder's stored codec or file

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import os
 import shutil
+import struct
 import subprocess
 import sys
 import wave
@@ -108,14 +109,15 @@ def _swapped(values: array) -> array:
     return copy
 
 
-def write_tone(path: Path, seconds: float, frequency: float = 440.0) -> Path:
-    """Writes a tone (440 Hz unless told) at a quarter of full scale as 16-bit mono 48 kHz WAV, and returns ``path``."""
-    samples = array("h", (int(8000 * math.sin(2 * math.pi * frequency * i / 48000))
-                          for i in range(int(seconds * 48000))))
+def write_tone(path: Path, seconds: float, frequency: float = 440.0, rate: int = 48000) -> Path:
+    """Writes a tone (440 Hz unless told) at a quarter of full scale as 16-bit mono WAV (48 kHz unless told), and
+    returns ``path``."""
+    samples = array("h", (int(8000 * math.sin(2 * math.pi * frequency * i / rate))
+                          for i in range(int(seconds * rate))))
     with wave.open(str(path), "wb") as output:
         output.setnchannels(1)
         output.setsampwidth(2)
-        output.setframerate(48000)
+        output.setframerate(rate)
         output.writeframes(samples.tobytes())
     return path
 
@@ -306,3 +308,42 @@ def build_c_sample(folder: Path) -> CProgram:
     run(command + ["-std=c99", "-I", str(include), str(source), "-o", str(program), "-L", str(libdir),
                    "-lvoicenote", f"-Wl,-rpath,{libdir}"] + extra)
     return CProgram(program, env)
+
+
+def _ogg_crc(data: bytes) -> int:
+    """Ogg's CRC-32 (polynomial 0x04C11DB7, no reflection, initial 0)."""
+    crc = 0
+    for byte in data:
+        crc ^= byte << 24
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x04C11DB7) & 0xFFFFFFFF if crc & 0x80000000 else (crc << 1) & 0xFFFFFFFF
+    return crc
+
+
+def ogg_page(packets: Sequence[bytes], granule: int, sequence: int, flags: int = 0, serial: int = 0x1234) -> bytes:
+    """One Ogg page holding whole ``packets`` (each under 255 bytes), its CRC set."""
+    lacing = bytes(len(packet) for packet in packets)
+    header = bytearray(b"OggS" + bytes([0, flags]) + struct.pack("<qIII", granule, serial, sequence, 0)
+                       + bytes([len(lacing)]) + lacing)
+    body = b"".join(packets)
+    header[22:26] = struct.pack("<I", _ogg_crc(bytes(header) + body))
+    return bytes(header) + body
+
+
+def ogg_opus_note(pages: Sequence[Sequence[bytes]]) -> bytes:
+    """An Ogg Opus file (mono, no pre-skip) whose audio pages hold ``pages``' packets, each page's granule position
+    the sum of their durations as their TOC bytes say (how a stranger's file states a length it does not hold)."""
+    frame_ms = {0: 10, 1: 20, 2: 40, 3: 60}
+    out = [ogg_page([b"OpusHead" + bytes([1, 1]) + struct.pack("<HIhB", 0, 48000, 0, 0)], 0, 0, flags=2),
+           ogg_page([b"OpusTags" + struct.pack("<I", 2) + b"vn" + struct.pack("<I", 0)], 0, 1)]
+    granule = 0
+    for index, packets in enumerate(pages):
+        for packet in packets:  # SILK TOCs (configs 0…11) only: 10/20/40/60 ms frames
+            frames = {0: 1, 1: 2, 2: 2}.get(packet[0] & 3) or packet[1] & 0x3F
+            granule += frames * frame_ms[(packet[0] >> 3) & 3] * 48
+        out.append(ogg_page(packets, granule, index + 2, flags=4 if index == len(pages) - 1 else 0))
+    return b"".join(out)
+
+
+#: A 2-byte Opus packet claiming 120 ms: TOC code 3 (SILK NB, 60 ms frames), 2 frames of no data.
+EMPTY_120_MS = bytes([(3 << 3) | 3, 2])

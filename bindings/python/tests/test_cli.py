@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from audiofiles import write_tone
+
 import voicenote
 
 TIMEOUT = 60
@@ -170,6 +172,36 @@ def test_devices_lists_alsa_pcms(cli: Path) -> None:
 def test_info_of_a_missing_file_fails(cli: Path, tmp_path: Path) -> None:
     result = run(cli, "info", str(tmp_path / "missing.ogg"), "--json")
     assert result.returncode != 0 and "VN_E_NOT_FOUND" in result.stderr and not result.stdout
+
+
+def test_convert_under_a_file_size_limit_fails_with_no_space_and_leaves_nothing(cli: Path, tmp_path: Path) -> None:
+    # `ulimit -f` with no trap: the CLI ignores SIGXFSZ itself, so the write fails (EFBIG) instead of killing it.
+    note = write_tone(tmp_path / "long.wav", 20.0)
+    output = tmp_path / "out" / "note.ogg"
+    output.parent.mkdir()
+    env = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}  # see the recorder's test
+    result = subprocess.run(["bash", "-c", 'ulimit -f 8 && exec "$0" "$@"', str(cli), "convert", str(note), str(output),
+                             "--bitrate", "64"], capture_output=True, text=True, timeout=TIMEOUT, env=env)
+    assert result.returncode == 1 and "VN_E_NO_SPACE" in result.stderr, result.stderr
+    assert not list(output.parent.iterdir())
+
+
+def test_convert_to_a_name_of_255_bytes(cli: Path, tmp_path: Path) -> None:
+    # The part file's name is cut to fit NAME_MAX; the output keeps its own.
+    output = tmp_path / ("n" * 251 + ".ogg")
+    result = run(cli, "convert", str(write_tone(tmp_path / "tone.wav", 0.5)), str(output))
+    assert result.returncode == 0, result.stderr
+    assert voicenote.info(output)["duration"] == pytest.approx(0.5, abs=0.03)
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([output.name, "tone.wav"])
+
+
+def test_an_output_dir_that_is_a_dangling_symlink_is_named_as_such(cli: Path, tmp_path: Path) -> None:
+    link = tmp_path / "alink"
+    link.symlink_to(tmp_path / "gone")
+    result = run(cli, "demo", "--output-dir", str(link))
+    assert result.returncode != 0 and "VN_E_NOT_FOUND" in result.stderr
+    assert f"{link} is a symbolic link to '{tmp_path / 'gone'}', which does not exist" in result.stderr, result.stderr
+    assert not (tmp_path / "gone").exists()
 
 
 def damaged_flac(source: Path, target: Path) -> Path:
