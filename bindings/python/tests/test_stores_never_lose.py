@@ -243,6 +243,91 @@ def test_sigkill_during_park_never_loses_the_take(tmp_path: Path) -> None:
         voicenote.clear_flow_drafts(None, drafts_dir(tmp_path))
 
 
+# --- two and eight processes on one key ----------------------------------------------------------------------------
+
+KEY_CHILD = r"""
+import os, sys, threading
+sys.path.insert(0, sys.argv[1])
+import voicenote
+folder, key, name = sys.argv[2], sys.argv[3], sys.argv[4]
+mic = f'pcm.vn_flow_mic {{ type file slave.pcm {{ type null }} file "/dev/null" infile "{folder}/mic.raw" format raw }}'
+recorder = voicenote.Recorder(directory=folder + "/takes-" + name, device="vn_flow_mic", device_config=mic)
+player = voicenote.Player(device="null", remember_positions=False)
+clock = voicenote.ManualClock()
+flow = voicenote.RecordingFlow(recorder, player, clock=clock, draft_key=key, drafts_dir=folder + "/drafts")
+condition = threading.Condition()
+events = []
+def on(event):
+    with condition:
+        events.append(event)
+        condition.notify_all()
+flow.subscribe(on)
+flow.press(0, 0)
+clock.advance(0.5)
+with condition:
+    recorded = condition.wait_for(lambda: any(isinstance(e, voicenote.FlowViewEvent) and e.view.duration >= 0.5
+                                              for e in events), 60)
+flow.lock()
+flow.stop()
+with condition:
+    previewing = condition.wait_for(lambda: flow.state is voicenote.FlowState.PREVIEW, 60)
+print("preview" if recorded and previewing else f"not in preview: {flow.state.name}", flush=True)
+sys.stdin.readline()
+def described():
+    return [type(e).__name__ + (f"({e.error!r})" if hasattr(e, "error") else "") +
+            (f"({e.view.state.name})" if hasattr(e, "view") else "") for e in events]
+try:
+    flow.park()
+except voicenote.BusyError:
+    busy = [e for e in events if isinstance(e, voicenote.FlowFailed) and isinstance(e.error, voicenote.BusyError)]
+    print("busy", flow.state.name, len(busy), flush=True)
+else:
+    with condition:
+        condition.wait_for(lambda: any(isinstance(e, voicenote.Parked) for e in events), 30)
+    take = next((e.take for e in events if isinstance(e, voicenote.Parked)), None)
+    print("parked", take.path if take else "NONE", described(), flush=True)
+flow.close()
+recorder.close()
+player.close()
+"""
+
+
+@pytest.mark.parametrize("count", [2, 8])
+def test_processes_on_one_key_never_replace_each_others_take(tmp_path: Path, count: int) -> None:
+    """Several windows of a client on one conversation: one take is the key's draft; every other process is told
+    (a BusyError event when its take began, BusyError from park) and its take stays in its own flow, never replaced;
+    the draft left is whole and restores."""
+    Rig(tmp_path).close()  # makes mic.raw
+    children = [subprocess.Popen([sys.executable, "-c", KEY_CHILD, str(PACKAGE_ROOT), str(tmp_path), KEY, str(i)],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for i in range(count)]
+    outcomes = []
+    try:
+        for child in children:
+            assert child.stdout is not None
+            line = child.stdout.readline()
+            assert line == "preview\n", child.stderr.read() if child.stderr else line
+        for child in reversed(children):  # each parks in turn, the first-started last
+            assert child.stdin is not None and child.stdout is not None
+            child.stdin.write("\n")
+            child.stdin.flush()
+            outcomes.append(child.stdout.readline().split(maxsplit=2))
+        for child in children:
+            child.communicate(timeout=TIMEOUT)
+    finally:
+        for child in children:
+            if child.poll() is None:
+                child.kill()
+                child.wait(TIMEOUT)
+    parked = [outcome for outcome in outcomes if outcome[0] == "parked"]
+    busy = [outcome for outcome in outcomes if outcome[0] == "busy"]
+    assert len(parked) == 1 and len(busy) == count - 1, outcomes
+    assert all(state == "PREVIEW" and int(told) == 1 for _, state, told in busy), busy
+    [draft] = voicenote.flow_drafts(drafts_dir(tmp_path))
+    assert draft.path == parked[0][1] and os.path.exists(draft.path)
+    assert next_flow_state(tmp_path) is FlowState.PREVIEW
+
+
 # --- records name only their own files, and can always be cleared --------------------------------------------------
 
 def test_a_record_naming_another_file_neither_moves_nor_deletes_it(tmp_path: Path) -> None:
