@@ -428,6 +428,61 @@ static void test_park_list_restore_and_clear_drafts(void) {
     vn_flow_options_destroy(options);
 }
 
+/* What a C host does when the user leaves a conversation: park, then destroy at once (the take's end may still be on
+ * its way). A second flow on the same key (another window) records, but its take is not the draft: park refuses it
+ * with VN_E_BUSY, and it never replaces the first one's. */
+static void test_park_then_destroy_at_once_and_one_flow_per_key(void) {
+    rig r, other;
+    if (!rig_open_with(&r, 0, "conversation-2")) return;
+    if (!rig_open_with(&other, 0, "conversation-2")) {
+        rig_close(&r);
+        return;
+    }
+    int recording = reach(&r, VN_FLOW_LOCKED) && reach(&other, VN_FLOW_PREVIEW);
+    EXPECT(recording, "could not record: states %d, %d", r.seen.state, other.seen.state);
+    EXPECT_STATUS(VN_E_BUSY, vn_flow_park(other.flow));
+    EXPECT(current_state(&other) == VN_FLOW_PREVIEW, "the refused take left preview");
+    EXPECT_STATUS(VN_OK, vn_flow_park(r.flow));
+    rig_close(&r);
+    rig_close(&other);
+
+    rig again;
+    if (!rig_open_with(&again, 0, "conversation-2")) return;
+    EXPECT(dispatch_until(&again, VN_FLOW_PREVIEW, 0) && again.seen.duration_s > 0.3,
+           "the parked take was not restored: state %d, %.3f s", again.seen.state, again.seen.duration_s);
+    rig_close(&again);
+    EXPECT_STATUS(VN_OK, vn_flow_drafts_clear(drafts_directory, "conversation-2"));
+}
+
+/* A record names only a take in its own directory: one naming a file elsewhere is neither restored, moved nor
+ * deleted; a damaged record is cleared by its key. */
+static void test_a_record_names_only_its_own_files(void) {
+    char outside[400], record[400];
+    snprintf(outside, sizeof outside, "%s/thesis.ogg", directory);
+    snprintf(record, sizeof record, "%s/6b6579.json", drafts_directory); /* "key" in hex */
+    FILE *file = fopen(outside, "w");
+    if (file == NULL) return;
+    fputs("years of work", file);
+    fclose(file);
+    const char *records[] = {"{\"key\":\"key\",\"path\":\"%s\",\"duration\":1}",
+                             "{\"key\":\"key\",\"file\":\"../thesis.ogg\",\"duration\":1}",
+                             "{\"key\":\"key\",\"file\":\"x.ogg\",\"dur"};
+    for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+        file = fopen(record, "w");
+        if (file == NULL) return;
+        fprintf(file, records[i], outside);
+        fclose(file);
+        rig r;
+        if (!rig_open_with(&r, 0, "key")) return;
+        EXPECT(dispatch_until(&r, VN_FLOW_IDLE, 0), "record %zu was restored", i);
+        rig_close(&r);
+        EXPECT_STATUS(VN_OK, vn_flow_drafts_clear(drafts_directory, i == 1 ? NULL : "key"));
+        struct stat info;
+        EXPECT(stat(record, &info) != 0, "record %zu was not cleared", i);
+        EXPECT(stat(outside, &info) == 0 && info.st_size == 13, "record %zu touched the file it named", i);
+    }
+}
+
 int main(void) {
     harness_init("flow");
     if (!temp_directory_create(directory, sizeof directory, "flow")) return 1;
@@ -443,6 +498,8 @@ int main(void) {
     TEST(test_hurried_inputs_from_two_threads);
     TEST(test_a_subscriber_destroys_its_flow);
     TEST(test_park_list_restore_and_clear_drafts);
+    TEST(test_park_then_destroy_at_once_and_one_flow_per_key);
+    TEST(test_a_record_names_only_its_own_files);
     temp_directory_remove(directory);
     return harness_finish();
 }
