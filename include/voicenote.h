@@ -3055,13 +3055,20 @@ int vn_flow_options_set_event_loop(vn_flow_options *options, vn_event_loop *loop
 int vn_flow_options_set_clock(vn_flow_options *options, vn_manual_clock *clock);
 
 /**
- * Gives the flow a draft key: the id of the conversation it records for. While a take runs, a small record in the
- * drafts directory names its file (so after a crash, even SIGKILL, at most the last half second is lost);
- * vn_flow_park() keeps the take (running or in preview) as the conversation's draft; and the next flow created with
- * this key, in this process or another, restores the draft into #VN_FLOW_PREVIEW (a crashed take is made whole
- * first, as vn_recover() does). Sending or discarding the take removes the draft; one draft per key: a new take
- * replaces it. Destroying a flow with a take in preview keeps that take as the draft; with a take running, cancels
- * it.
+ * Gives the flow a draft key: the id of the conversation it records for. Its takes are then recorded in the drafts
+ * directory (they never move), and a small record there names the take by file name (so after a crash, even
+ * SIGKILL, at most the last half second is lost); vn_flow_park() keeps the take (running or in preview) as the
+ * conversation's draft; and the next flow created with this key, in this process or another, restores the draft
+ * into #VN_FLOW_PREVIEW (a crashed take is made whole first, as vn_recover() does). Sending or discarding the take
+ * removes the draft (a sent take's file is the host's to delete); one draft per key: a new take replaces the one the
+ * flow parked. Destroying a flow with a take in preview, or while a take is being stopped (released, stopped,
+ * parked, sent), keeps that take as the draft; with a take running and no stop asked, cancels it.
+ *
+ * One flow at a time holds a key (two windows on one conversation): a take begun while another flow holds it, or
+ * while the key has a draft this flow did not park, is recorded in the recorder's directory and is not the draft
+ * (#VN_FLOW_EVENT_FAILED with #VN_E_BUSY says so; vn_flow_park() refuses it). The drafts directory must be the
+ * user's own: created 0700; one that another user owns or others may write is refused (#VN_E_PERMISSION in a
+ * #VN_FLOW_EVENT_FAILED).
  *
  * \param options the options.
  * \param key the conversation's id, 1…100 bytes of UTF-8; NULL for no drafts (the default).
@@ -3090,7 +3097,8 @@ int vn_flow_create(vn_recorder *recorder, vn_player *player, const vn_flow_optio
 
 /**
  * Destroys a flow: a running take is cancelled (its file deleted), the preview's player stopped, timers cancelled;
- * no callback of the flow runs after this returns. A take in preview stays on disk. NULL is ignored.
+ * no callback of the flow runs after this returns. A take in preview, or one being stopped (its end not yet
+ * reported), stays on disk and, with a draft key, remains the conversation's draft. NULL is ignored.
  *
  * \param flow the flow.
  * \threadsafety Any thread, including inside the flow's own callbacks.
@@ -3279,11 +3287,12 @@ int vn_flow_deactivate(vn_flow *flow);
 
 /**
  * The user left the conversation: a running take is stopped, and the take (running or in preview) is kept as the
- * conversation's draft, moved into the drafts directory; #VN_FLOW_EVENT_PARKED follows and the flow is idle. Nothing
- * happens while idle.
+ * conversation's draft, where it was recorded in the drafts directory; #VN_FLOW_EVENT_PARKED follows and the flow is
+ * idle. Destroying the flow at once after this call keeps the take too. Nothing happens while idle.
  *
  * \param flow the flow.
- * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or one without a draft key.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, or one without a draft key; #VN_E_BUSY when the take
+ *          is not the conversation's draft (another flow held the key when it began): it stays in this flow.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -3316,12 +3325,13 @@ typedef void (*vn_flow_draft_fn)(void *user_data, const char *key, const char *p
 int vn_flow_drafts_list(const char *directory, vn_flow_draft_fn callback, void *user_data, size_t *count);
 
 /**
- * Deletes drafts: their records and their audio.
+ * Deletes drafts: their records and the audio they name in the drafts directory (nothing outside it). A record
+ * that cannot be read (damaged, a FIFO, too large) is deleted too.
  *
  * \param directory the drafts directory, or NULL for the default one.
  * \param key the conversation's key, or NULL for every draft.
- * \returns #VN_OK (also when there was none); #VN_E_INVALID_ARG for a bad key; #VN_E_FORMAT when the key's record is
- *          damaged (delete it by clearing every draft).
+ * \returns #VN_OK (also when there was none); #VN_E_INVALID_ARG for a bad key; file statuses when a record cannot
+ *          be deleted (#VN_E_PERMISSION, #VN_E_IO).
  * \threadsafety Any thread; not for a key whose flow exists.
  * \since 0.1.0
  */

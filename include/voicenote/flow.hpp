@@ -319,8 +319,9 @@ public:
      *  preview pauses. */
     void deactivate() { detail::check(vn_flow_deactivate(flow_.get())); }
     /** The user left the conversation: a running take is stopped and the take kept as the conversation's draft;
-     *  parked follows and the flow is idle. Nothing happens while idle. Throws `error` (errc::misuse for a flow
-     *  made without a draft key). */
+     *  parked follows and the flow is idle; destroying the flow at once afterwards keeps the take too. Nothing
+     *  happens while idle. Throws `error` (errc::misuse for a flow made without a draft key; errc::busy when the
+     *  take is not the conversation's draft because another flow held the key when it began: it stays here). */
     void park() { detail::check(vn_flow_park(flow_.get())); }
 
     /** The flow's state now (vn_flow_get_state()). */
@@ -357,8 +358,9 @@ public:
 
     /**
      * Deletes drafts, their records and their audio: `key`'s (nullopt: every draft) in `directory` (nullopt: the
-     * default one). Not for a key whose flow exists. Throws `error` (errc::invalid_argument for a bad key;
-     * errc::format when the key's record is damaged: clear every draft to delete it).
+     * default one); a record that cannot be read is deleted too, and nothing outside the directory is touched. Not
+     * for a key whose flow exists. Throws `error` (errc::invalid_argument for a bad key; errc::permission or errc::io
+     * when a record cannot be deleted).
      */
     static void drafts_clear(std::optional<std::string_view> directory = std::nullopt,
                              std::optional<std::string_view> key = std::nullopt) {

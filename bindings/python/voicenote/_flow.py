@@ -410,17 +410,21 @@ class RecordingFlow(_lifecycle.Closing):
         check(_capi.vn_flow_deactivate(self._live_handle()))
 
     def park(self) -> None:
-        """The user left the conversation: the take (running or in preview) is kept as its draft, moved into the
-        drafts directory; :class:`Parked` follows and the flow is idle.
+        """The user left the conversation: the take (running or in preview) is kept as its draft, where it was
+        recorded in the drafts directory; :class:`Parked` follows and the flow is idle. Closing the flow at once
+        afterwards keeps the take too.
 
         Raises:
             MisuseError: the flow has no ``draft_key``.
+            BusyError: the take is not the conversation's draft (another flow held the key when it began, as a
+                :class:`FlowFailed` said); it stays in this flow, to be sent or discarded.
         """
         check(_capi.vn_flow_park(self._live_handle()))
 
     def close(self) -> None:
         """Ends the flow: a running take is cancelled, timers stop; no callback of it runs after this returns. A
-        take in preview stays on disk. Closing twice does nothing."""
+        take in preview, or one being stopped (released, parked, sent), stays on disk and remains the conversation's
+        draft. Closing twice does nothing."""
         _lifecycle.run_finalizer(self._finalizer)
 
     def __repr__(self) -> str:
@@ -463,11 +467,12 @@ def flow_drafts(drafts_dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> 
 
 def clear_flow_drafts(key: Optional[str] = None, drafts_dir: Optional[Union[str, "os.PathLike[str]"]] = None) -> None:
     """Deletes ``key``'s draft (None: every draft) in ``drafts_dir`` (None: the default directory): the records and
-    their audio. Not for a key whose flow is open.
+    the audio they name there (nothing outside it); a record that cannot be read is deleted too. Not for a key whose
+    flow is open.
 
     Raises:
         InvalidArgumentError: a bad key.
-        FormatError: the key's record is damaged (clear every draft to delete it).
+        PermissionError: a record cannot be deleted.
     """
     key_arg = _audio_object.text_arg("key", key) if key is not None else None
     check(_capi.vn_flow_drafts_clear(_directory_arg(drafts_dir), key_arg))
