@@ -640,13 +640,13 @@ int vn_source_create_url(const char *url, const vn_http_options *options, vn_sou
 void vn_source_destroy(vn_source *source);
 
 /**
- * Cancels the call reading a URL source on another thread: a read waiting for the network ends at once with
- * #VN_E_CANCELLED, so a vn_waveform_source(), vn_audio_info_source() or vn_convert_source() in progress returns
- * #VN_E_CANCELLED within 100 ms. When no read waits, the next read of the source fails instead (one read, whichever
- * call makes it): cancel a source only while the call to cancel runs, and destroy it after. The download itself
- * stops when the source is destroyed. The one call that may be made on a source while another uses it. Reads of
- * files, memory and host callbacks never wait: for those sources it does nothing (the host bounds its own
- * callbacks).
+ * Cancels the call reading a source on another thread: a read of a URL source waiting for the network ends at once
+ * with #VN_E_CANCELLED, so a vn_waveform_source(), vn_audio_info_source() or vn_convert_source() in progress returns
+ * #VN_E_CANCELLED within 100 ms. When no read waits — always so for files, memory and host callbacks, whose reads
+ * never wait — the next read of the source fails instead (one read, whichever call makes it): a long decode of a
+ * local note ends at its next read. Cancel a source only while the call to cancel runs, and destroy it after. The
+ * download itself stops when the source is destroyed. The one call that may be made on a source while another uses
+ * it.
  *
  * \param source the source.
  * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed source.

@@ -12,6 +12,8 @@ final class SourceHandle: Sendable {
     private let source: Locked<UnsafeTransfer<any ByteSource>>
     /// The same source, for `cancel()` only (the one call another thread may make while a read runs).
     private let cancellable: UnsafeTransfer<any ByteSource>
+    /// For a source whose reads never wait (a file, memory, host callbacks): what `cancel()` makes fail instead.
+    private let local: UnsafeTransfer<CancellableSource>?
     private let release: (@Sendable () -> Void)?
     /// The source's name (a path, "memory", the host's label), for the player's context.
     let name: String
@@ -19,8 +21,12 @@ final class SourceHandle: Sendable {
     private let claim = Locked<ObjectIdentifier?>(nil)
 
     init(_ source: any ByteSource, release: (@Sendable () -> Void)? = nil) {
-        self.source = Locked(UnsafeTransfer(source))
-        cancellable = UnsafeTransfer(source)
+        // A download's reads wait and wake on `cancel()`; the others are made to fail at their next read.
+        let local = source is any ArrivingSource ? nil : CancellableSource(source)
+        let used: any ByteSource = local ?? source
+        self.source = Locked(UnsafeTransfer(used))
+        cancellable = UnsafeTransfer(used)
+        self.local = local.map { UnsafeTransfer($0) }
         name = source.name
         self.release = release
     }
@@ -40,9 +46,15 @@ final class SourceHandle: Sendable {
         try source.withLock { (transfer) throws(VoiceNoteError) -> T in try body(transfer.value) }
     }
 
-    /// Wakes a read of the source that waits (see `ByteSource.cancel`), without taking the lock that read holds.
-    fileprivate func cancel() {
+    /// Wakes a read of the source that waits (see `ByteSource.cancel`), without taking the lock that read holds: what
+    /// a player asks of the source it plays.
+    fileprivate func wake() {
         cancellable.value.cancel()
+    }
+
+    /// `vn_source_cancel`: wakes a read that waits, or makes the next read of a local source fail.
+    fileprivate func cancel() {
+        if let local { local.value.cancelReads() } else { wake() }
     }
 
     /// Takes the claim for `holder`; `.busy` when another holds it.
@@ -113,7 +125,7 @@ final class HeldSource: ByteSource, @unchecked Sendable {
     }
 
     func cancel() {
-        handle.cancel()
+        handle.wake()
     }
 }
 

@@ -131,10 +131,11 @@ public:
     }
 
     /**
-     * Cancels the call reading this URL source on another thread (vn_source_cancel): a read waiting for the network
-     * ends at once, so that call throws errc::cancelled within 100 ms. When no read waits, the next read fails
-     * instead: cancel only while the call to cancel runs. Does nothing for file, memory and callbacks sources. Any
-     * thread. Throws `error` (errc::misuse for a moved-from source).
+     * Cancels the call reading this source on another thread (vn_source_cancel): a read of a URL waiting for the
+     * network ends at once, so that call throws errc::cancelled within 100 ms. When no read waits (always so for
+     * file, memory and callbacks sources) the next read fails instead, once: a long decode of a local note ends
+     * there. Cancel only while the call to cancel runs. Any thread. Throws `error` (errc::misuse for a moved-from
+     * source).
      */
     void cancel() const { detail::check(vn_source_cancel(source_.get())); }
 

@@ -2,7 +2,8 @@
  * convert.c: vn_convert_file / vn_convert_source through the C ABI — a note written again at 2x lasts half as long
  * (read back by vn_audio_info_file), AAC when asked, from memory; every refusal (NULL, bad rate and format,
  * destroyed options, missing and non-audio input) with the destination left as it was; a note whose packets claim
- * more than their bytes can hold refused by info, waveform and convert; a note at 4 kHz converted.
+ * more than their bytes can hold refused by info, waveform and convert; a note at 4 kHz converted; a cancelled file
+ * source ends the call at its next read.
  */
 #define _XOPEN_SOURCE 700
 #include <unistd.h>
@@ -169,6 +170,24 @@ static void test_a_note_at_4_khz_converts(void) {
     vn_source_destroy(source);
 }
 
+/* vn_source_cancel on a file source: its reads never wait, so the next read fails instead — a conversion (or any
+ * call) of a local note stops there with VN_E_CANCELLED and leaves no file; the read after it works again. */
+static void test_a_cancelled_file_source_ends_the_call_at_its_next_read(void) {
+    char out[320];
+    snprintf(out, sizeof out, "%s/cancelled.ogg", directory);
+    vn_source *source = NULL;
+    EXPECT_STATUS(VN_OK, vn_source_create_file(note, &source));
+    EXPECT_STATUS(VN_OK, vn_source_cancel(source));
+    double duration = 0;
+    EXPECT_STATUS(VN_E_CANCELLED, vn_convert_source(source, out, NULL, &duration));
+    EXPECT(access(out, F_OK) != 0, "a cancelled conversion left %s", out);
+    float values[10];
+    size_t count = 0;
+    EXPECT_STATUS(VN_OK, vn_waveform_source(source, 10, values, 10, &count));
+    EXPECT(count == 10, "%zu values after the cancelled read", count);
+    vn_source_destroy(source);
+}
+
 static int make_note(void) { return write_note(directory, 3.0, note, sizeof note); }
 
 int main(void) {
@@ -180,6 +199,7 @@ int main(void) {
     TEST(test_refusals_leave_the_destination_alone);
     TEST(test_a_note_claiming_more_than_its_bytes_hold_is_refused);
     TEST(test_a_note_at_4_khz_converts);
+    TEST(test_a_cancelled_file_source_ends_the_call_at_its_next_read);
     int status = harness_finish();
     temp_directory_remove(directory);
     return status;

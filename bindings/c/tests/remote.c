@@ -413,11 +413,12 @@ static void test_cancel_ends_a_call_waiting_for_the_network(void) {
     POLL_UNTIL(ok, log_count(&server, logged, "\"completed\": false", NULL) >= 1, 10, LOG_WAIT_MS);
     EXPECT(ok, "the server still holds the stalled response %d ms after the cancel and destroy", LOG_WAIT_MS);
     EXPECT_STATUS(VN_E_MISUSE, vn_source_cancel(NULL));
-    /* A file source's reads never wait: cancelling one is allowed and changes nothing. */
+    /* A file source's reads never wait: cancelling one fails its next read (one read), as when no URL read waits. */
     vn_source *file = NULL;
     EXPECT_STATUS(VN_OK, vn_source_create_file(note_path, &file));
     EXPECT_STATUS(VN_OK, vn_source_cancel(file));
     vn_audio_info info = {.size = sizeof info};
+    EXPECT_STATUS(VN_E_CANCELLED, vn_audio_info_source(file, &info));
     EXPECT_STATUS(VN_OK, vn_audio_info_source(file, &info));
     vn_source_destroy(file);
 }

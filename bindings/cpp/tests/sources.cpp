@@ -67,8 +67,10 @@ static void test_a_file_source_reads_as_the_file() {
     // Assigned over: the old source is destroyed, the new one works.
     moved = voicenote::source::file(note);
     EXPECT(voicenote::waveform_source(moved, 10).size() == 10, "the assigned source does not read");
-    moved.cancel();  // nothing to cancel on a file: no effect
-    EXPECT(voicenote::waveform_source(moved) == note_waveform, "cancel changed a file source");
+    moved.cancel();  // a file's reads never wait: the next read fails instead, once
+    EXPECT(error_of([&] { voicenote::waveform_source(moved); }) == voicenote::errc::cancelled,
+           "a cancelled file source read on");
+    EXPECT(voicenote::waveform_source(moved) == note_waveform, "cancel changed a file source for good");
 }
 
 static void test_memory_sources_copy_the_bytes() {

@@ -11,8 +11,8 @@ from typing import Any, Iterator, List
 
 import pytest
 
-from audiofiles import Media
-from helpers import TIMEOUT
+from audiofiles import Media, write_tone
+from helpers import TIMEOUT, wait_until
 from http_server import HTTPTestServer  # Tests/Servers, on the path through conftest.py
 
 import voicenote
@@ -86,8 +86,15 @@ def test_a_cancelled_cancellation_fails_the_next_url_read_and_leaves_files_alone
     cancellation.cancel()
     with pytest.raises(voicenote.CancelledError):
         voicenote.waveform(server.url(stalled_path(media)), cancellation=cancellation)
-    # Files are read without waiting on the network: the call runs to its end.
-    assert voicenote.waveform(media.files["opus"], cancellation=cancellation) == voicenote.waveform(media.files["opus"])
+    # A file's path and bytes fail at their first read too; the file is left as it was.
+    before = media.files["opus"].read_bytes()
+    with pytest.raises(voicenote.CancelledError):
+        voicenote.waveform(media.files["opus"], cancellation=cancellation)
+    with pytest.raises(voicenote.CancelledError):
+        voicenote.info(before, cancellation=cancellation)
+    assert media.files["opus"].read_bytes() == before
+    assert voicenote.waveform(media.files["opus"], cancellation=voicenote.Cancellation()) == \
+        voicenote.waveform(media.files["opus"])
 
 
 @pytest.mark.parametrize("call", ["waveform", "info", "convert"])
@@ -117,3 +124,28 @@ def test_cancelling_the_task_cancels_the_library_call(call: str, server: HTTPTes
     finally:
         loop.close()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_cancel_ends_a_long_local_conversion_and_leaves_no_part(tmp_path: Path) -> None:
+    """A local note is read without waiting, but a long decode stops at its next read once cancelled: a conversion
+    of ten minutes of audio is cancelled as soon as its part file exists, raises CancelledError and leaves nothing."""
+    long_note = write_tone(tmp_path / "long.wav", 600, 440)
+    output = tmp_path / "out" / "long.ogg"
+    output.parent.mkdir()
+    cancellation = voicenote.Cancellation()
+    outcome: List[Any] = []
+
+    def convert() -> None:
+        try:
+            outcome.append(voicenote.convert(long_note, output, cancellation=cancellation))
+        except BaseException as error:  # checked on the test's thread
+            outcome.append(error)
+
+    thread = threading.Thread(target=convert, daemon=True)
+    thread.start()
+    assert wait_until(lambda: any(output.parent.iterdir()) or not thread.is_alive(), TIMEOUT), "no part file appeared"
+    cancellation.cancel()
+    thread.join(TIMEOUT)
+    assert not thread.is_alive(), "the conversion did not end after cancel"
+    assert len(outcome) == 1 and isinstance(outcome[0], voicenote.CancelledError), outcome
+    assert list(output.parent.iterdir()) == []

@@ -13,12 +13,13 @@ __all__ = ["Cancellation"]
 
 class Cancellation:
     """Cancels the calls it is given to — :func:`voicenote.waveform`, :func:`voicenote.info` and
-    :func:`voicenote.convert` with ``cancellation=`` — while they read an http(s) URL: :meth:`cancel`, from any
-    thread, ends the read waiting for the network within 100 ms, and the call raises
-    :class:`~voicenote.CancelledError` (its transfer stopped, its source destroyed). A call given a cancellation that
-    is already cancelled fails as soon as it reads. Files, bytes and file objects are read without waiting on the
-    network: a call on those runs to its end. ``voicenote.aio`` uses one for each call it runs in the executor, so
-    that cancelling the asyncio task cancels the read.
+    :func:`voicenote.convert` with ``cancellation=`` — while they read: :meth:`cancel`, from any thread, ends an
+    http(s) URL's read waiting for the network within 100 ms, and the next read of a file's path or of bytes (a long
+    decode of a local note stops there); the call raises :class:`~voicenote.CancelledError` (its transfer stopped,
+    its source destroyed, a conversion's part file removed). A call given a cancellation that is already cancelled
+    fails as soon as it reads. A file-like object is read by the host's own ``read``: a call on one runs to its end.
+    ``voicenote.aio`` uses one for each call it runs in the executor, so that cancelling the asyncio task cancels the
+    call.
     """
 
     def __init__(self) -> None:
@@ -33,7 +34,7 @@ class Cancellation:
             return self._cancelled
 
     def cancel(self) -> None:
-        """Cancels the URL reads of the calls given this cancellation, now and later. Idempotent; any thread."""
+        """Cancels the reads of the calls given this cancellation, now and later. Idempotent; any thread."""
         with self._lock:  # a handle is removed under the lock before it is destroyed: never cancelled after
             self._cancelled = True
             for handle in self._handles:

@@ -273,7 +273,8 @@ def call_with_location(
     Args:
         run: ``run(call)`` makes the call (``call() -> status``) and raises what failed; the default raises
             the :class:`~voicenote.VoiceNoteError` subclass for a negative status.
-        cancellation: cancels the call while it reads a URL source (:class:`~voicenote.Cancellation`).
+        cancellation: cancels the call while it reads (:class:`~voicenote.Cancellation`): a URL's read waiting for
+            the network, or the next read of a path or bytes (then read through a file or memory source).
 
     Raises:
         TypeError: ``location`` is none of the kinds (:func:`classify`).
@@ -284,13 +285,21 @@ def call_with_location(
         BaseException: a ``KeyboardInterrupt``/``SystemExit`` the stream raised, as itself.
     """
     kind = classify(location)
+    # Given a cancellation, a path and bytes are read through a source too, so cancel() ends a long local decode
+    # at its next read (vn_source_cancel).
+    cancellable = cancellation is not None and keep is None and not holds_source
+    if kind == PATH and cancellable:
+        handle = _capi.vn_source_p()
+        check(_capi.vn_source_create_file(path_bytes(location), ctypes.byref(handle)))
+        _call_on_source(handle, source, keep, run, cancellation)
+        return
     if kind == PATH or (kind == URL and urls_as_paths):
         path = path_bytes(location)
         run(lambda: file(path))
         if keep is not None:
             keep(None)
         return
-    if kind == MEMORY and memory is not None:
+    if kind == MEMORY and memory is not None and not cancellable:
         pointer, size = memory_pointer(location)
         held = [pointer]
         del pointer

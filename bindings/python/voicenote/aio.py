@@ -214,8 +214,8 @@ async def _in_executor(function: Callable[..., _T], *args: Any, **kwargs: Any) -
 
 async def _cancellable(function: Callable[..., _T], *args: Any, **kwargs: Any) -> _T:
     """``function(*args, cancellation=…, **kwargs)`` in the loop's default executor. Cancelling the awaiting task
-    cancels the call's URL read (:class:`voicenote.Cancellation`) and waits for the call to end — within 100 ms for a
-    URL; a file's read runs out — before ``asyncio.CancelledError`` propagates: no call is left running."""
+    cancels the call's reads (:class:`voicenote.Cancellation`: a URL's read at once, a file's or bytes' at the next
+    read) and waits for the call to end before ``asyncio.CancelledError`` propagates: no call is left running."""
     cancellation = kwargs.pop("cancellation", None) or _cancellation.Cancellation()
     running = asyncio.get_running_loop().run_in_executor(
         None, functools.partial(function, *args, cancellation=cancellation, **kwargs))
@@ -242,12 +242,12 @@ async def _outlasting_cancellation(running: "asyncio.Future[Any]") -> None:
 
 async def waveform(*args: Any, **kwargs: Any) -> Any:
     """:func:`voicenote.waveform` in the loop's default executor (it decodes the whole note); cancelling the task
-    cancels a URL's read."""
+    cancels its reads."""
     return await _cancellable(_waveform.waveform, *args, **kwargs)
 
 
 async def info(*args: Any, **kwargs: Any) -> Any:
-    """:func:`voicenote.info` in the loop's default executor; cancelling the task cancels a URL's read."""
+    """:func:`voicenote.info` in the loop's default executor; cancelling the task cancels its reads."""
     return await _cancellable(_audioinfo.info, *args, **kwargs)
 
 
@@ -263,6 +263,6 @@ async def recover(*args: Any, **kwargs: Any) -> Any:
 
 async def convert(*args: Any, **kwargs: Any) -> float:
     """:func:`voicenote.convert` in the loop's default executor (it decodes and encodes the whole note); cancelling
-    the task cancels a URL's read, and then the output is left as it was (a file, bytes or a stream are converted to
-    the end first, as they never wait on the network)."""
+    the task cancels the call at its next read of a URL, a file or bytes, and then the output is left as it was (a
+    file-like stream is converted to the end first: the host's ``read`` is not interrupted)."""
     return await _cancellable(_conversion.convert, *args, **kwargs)
