@@ -43,6 +43,10 @@ public final class RecordingFlow: @unchecked Sendable {
     private var savedDraft: FlowDraft?
     private var runningPath: String?
     private var parked = false
+    /// A take handed to the host (`attachmentReady` emitted) that no subscriber has received yet: a close before it
+    /// arrives keeps the take as the draft, since the host never got it. Its own lock (set under `driving`, cleared
+    /// on the delivery thread).
+    private let undelivered = Locked<String?>(nil)
 
     /// A flow over `recorder` and `player` (the flow begins, stops and cancels takes and plays previews; the host
     /// keeps them for its own use otherwise). `.invalidArgument` for a bad configuration.
@@ -77,8 +81,13 @@ public final class RecordingFlow: @unchecked Sendable {
     /// id before the first event can be delivered.
     public func subscribe(_ handler: @escaping @Sendable (FlowMachine.Event) -> Void, release: (@Sendable () -> Void)? = nil,
                           registered: (UInt64) -> Void = { _ in }) throws(VoiceNoteError) -> UInt64 {
-        try driving.locked { () throws(VoiceNoteError) -> UInt64 in
-            try events.subscribe(handler, release: release, registered: registered, initial: .view(machine.view))
+        let undelivered = self.undelivered
+        let handing: @Sendable (FlowMachine.Event) -> Void = { event in
+            if case .attachmentReady(let take) = event { undelivered.withLock { if $0 == take.path { $0 = nil } } }
+            handler(event)
+        }
+        return try driving.locked { () throws(VoiceNoteError) -> UInt64 in
+            try events.subscribe(handing, release: release, registered: registered, initial: .view(machine.view))
         }
     }
 
@@ -110,6 +119,18 @@ public final class RecordingFlow: @unchecked Sendable {
             claim = nil
         }
         events.close()
+        keepUndeliveredTake()
+    }
+
+    /// After the subscriptions ended: a take handed over whose `attachmentReady` reached no subscriber stays the
+    /// conversation's draft (the host never got it; the next flow previews it again).
+    private func keepUndeliveredTake() {
+        guard let path = undelivered.withLock({ $0 }), let drafts, let key = configuration.draftKey,
+              access(path, F_OK) == 0, let held = try? drafts.claim(key: key) else { return }
+        defer { held.release() }
+        if (try? drafts.load(key: key)) ?? nil == nil {
+            try? drafts.save(FlowDraft(key: key, path: path, duration: 0))
+        }
     }
 
     /// Closing while a take's end is on its way (the recorder finished the file, its report has not arrived): the
@@ -331,8 +352,10 @@ public final class RecordingFlow: @unchecked Sendable {
         return drafts.directory
     }
 
-    /// A parked take: its record names it (it was recorded in the drafts directory; it never moves).
+    /// A parked take: its record names it (it was recorded in the drafts directory; it never moves). A take handed
+    /// over is remembered until a subscriber receives it.
     private func draftEvent(_ event: FlowMachine.Event) -> FlowMachine.Event {
+        if case .attachmentReady(let take) = event, claim != nil { undelivered.withLock { $0 = take.path } }
         guard case .parked(let take) = event, let drafts, let key = configuration.draftKey, claim != nil else { return event }
         let draft = FlowDraft(key: key, path: take.path, duration: take.duration)
         do { try drafts.save(draft) } catch { self.events.emit(.failed(error)) }

@@ -21,7 +21,7 @@ from typing import Callable, Dict, List
 import pytest
 
 from audiofiles import write_tone
-from helpers import PACKAGE_ROOT, TIMEOUT
+from helpers import PACKAGE_ROOT, TIMEOUT, wait_until
 from test_flow import Rig, draft_flow, preview_of
 from test_player import file_speaker
 
@@ -107,6 +107,30 @@ def test_close_while_a_take_is_stopping_keeps_it_as_the_draft(tmp_path: Path, st
     else:
         assert next_flow_state(tmp_path) is FlowState.PREVIEW
     assert stray_takes(tmp_path) == []
+
+
+def test_a_sent_take_whose_attachment_never_reached_the_host_stays_the_draft(tmp_path: Path) -> None:
+    """A GUI host delivers on its own loop: the take is released (sent) and handed over, but the window closes before
+    the loop dispatches AttachmentReady. The host never got the take, so it stays the conversation's draft."""
+    Rig(tmp_path).close()  # makes mic.raw
+    config = (f'pcm.vn_flow_mic {{ type file slave.pcm {{ type null }} file "/dev/null" '
+              f'infile "{tmp_path}/mic.raw" format raw }}')
+    with voicenote.Recorder(directory=str(tmp_path / "takes"), device="vn_flow_mic", device_config=config) as recorder, \
+            voicenote.Player(device="null", remember_positions=False) as player, \
+            voicenote.ManualClock() as clock, voicenote.EventLoop() as loop:
+        flow = voicenote.RecordingFlow(recorder, player, clock=clock, loop=loop, draft_key=KEY,
+                                       drafts_dir=str(drafts_dir(tmp_path)))
+        seen: List[object] = []
+        flow.subscribe(seen.append)
+        flow.press(0, 0)
+        clock.advance(0.5)
+        assert wait_until(lambda: loop.dispatch() >= 0 and any(
+            isinstance(e, FlowViewEvent) and e.view.duration > 0.5 for e in seen)), "nothing recorded"
+        flow.release()  # a held take released: sent
+        assert wait_until(lambda: flow.state is FlowState.IDLE), "the take was not handed over"
+        flow.close()  # the loop never dispatched AttachmentReady
+        assert not any(isinstance(e, voicenote.AttachmentReady) for e in seen)
+    assert next_flow_state(tmp_path) is FlowState.PREVIEW
 
 
 def test_close_while_recording_cancels_and_close_in_preview_or_parked_keeps(tmp_path: Path) -> None:
