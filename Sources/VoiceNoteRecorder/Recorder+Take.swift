@@ -33,7 +33,11 @@ extension Recorder {
 
     /// Opens the device and the file in `directory`.
     func openTake(in directory: String) throws(VoiceNoteError) {
-        try FileSystem.makeDirectories(directory)
+        if directory == RecorderConfiguration.defaultDirectory {
+            try FileSystem.makeOwnedDirectory(directory)
+        } else {
+            try FileSystem.makeDirectories(directory)
+        }
         let device = try CaptureDevice(configuration.device)
         self.device = device
         // About 1 s: far more than the encoder thread ever falls behind, small enough that a stop after a backlog

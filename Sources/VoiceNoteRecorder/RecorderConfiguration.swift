@@ -4,8 +4,13 @@ import VoiceNoteCore
 
 /// Everything a recorder can be configured with; the defaults are those of docs/formats.md.
 public struct RecorderConfiguration: Sendable {
-    /// Where takes are written (`<UUID>.ogg.part`, renamed on stop). Created when missing.
-    public var directory = FileSystem.cacheDirectory("recordings")
+    /// Where takes are written (`<UUID>.ogg.part`, renamed on stop). Created when missing. The default must be the
+    /// user's own (`FileSystem.makeOwnedDirectory`: with no `HOME` it is under `/tmp`, where another user could have
+    /// made it first); a directory the host names is the host's to choose.
+    public var directory = RecorderConfiguration.defaultDirectory
+
+    /// `$XDG_CACHE_HOME/voicenote/recordings` (else `~/.cache/voicenote/recordings`, else under `/tmp`).
+    public static var defaultDirectory: String { FileSystem.cacheDirectory("recordings") }
     /// The capture device.
     public var device = DeviceSelection()
     /// Ogg Opus (default) or AAC-LC in ADTS.

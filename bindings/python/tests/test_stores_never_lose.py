@@ -500,13 +500,20 @@ with voicenote.Player(device="null") as p:
     p.load(note, autoplay=False)
     loaded.wait(10)
     p.seek(1.0)
-print("done", voicenote.resume_position(note), flush=True)
+try:
+    with voicenote.Recorder(device="null") as recorder:  # the default directory, under the same fallback
+        recorder.begin()
+        recorder.cancel()
+    print("recorded", flush=True)
+except voicenote.VoiceNoteError as error:
+    print("done", type(error).__name__, flush=True)
 """
 
 
 def test_another_users_tmp_fallback_is_refused(tmp_path: Path) -> None:
-    """With no HOME and no XDG_*, the stores fall back to /tmp/voicenote-<uid>; when another user made it (here: a
-    symlink planted in it by root for an unprivileged victim), the victim's player writes nothing through it."""
+    """With no HOME and no XDG_*, the stores fall back to /tmp/voicenote-<uid>; when another user made it (here root,
+    for an unprivileged victim: anyone may write it, and a symlink is planted in it), the victim's player writes
+    nothing through it and its recorder refuses to keep takes there."""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         pytest.skip("needs root and setpriv to act as a second local user (CI runs as root)")
     uid = 65534
@@ -521,7 +528,8 @@ def test_another_users_tmp_fallback_is_refused(tmp_path: Path) -> None:
     note = write_tone(shared / "note.wav", 3, 440)
     os.chmod(note, 0o644)
     try:
-        fallback.mkdir(mode=0o755)  # the attacker's (root's here): not the victim's
+        fallback.mkdir()  # the attacker's (root's here): not the victim's, and anyone may write in it
+        fallback.chmod(0o777)
         (fallback / "positions").mkdir(mode=0o777)
         (fallback / "positions" / "resume-positions.json").symlink_to(victim)
         env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_") and k != "HOME"}
@@ -531,7 +539,7 @@ def test_another_users_tmp_fallback_is_refused(tmp_path: Path) -> None:
         result = subprocess.run(["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups", sys.executable, "-c",
                                  VICTIM_CHILD, str(PACKAGE_ROOT), str(note)], env=env, capture_output=True, text=True,
                                 timeout=TIMEOUT)
-        assert result.returncode == 0 and result.stdout.startswith("done"), result.stderr
+        assert result.returncode == 0 and result.stdout.strip() == "done AccessDeniedError", result.stdout + result.stderr
         assert victim.read_text() == "the victim's own file\n"
     finally:
         shutil.rmtree(fallback, ignore_errors=True)
