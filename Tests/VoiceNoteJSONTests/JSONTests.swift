@@ -125,16 +125,16 @@ private func status(_ text: String, limits: JSONLimits = small) -> Status? {
         #expect(made.keys == ["a", "b"] && made["a"] == .integer(3))
     }
 
-    /// A payload-sized object of ~95,000 keys (took 14 s when each member was found by a linear search; the time is
-    /// measured by `make bench`'s json section, not here): every member arrives, in order.
+    /// A wide object of 20,000 keys (a 1 MiB payload of ~95,000 took 14 s when each member was found by a linear
+    /// search; the time is measured by `make bench`'s json section, not here): every member arrives, in order.
     @Test func aWideObjectParsesWhole() throws {
-        let count = 95_000
+        let count = 20_000
         let text = "{" + (0..<count).map { "\"k\($0)\":\($0 % 10)" }.joined(separator: ",") + "}"
         #expect(text.utf8.count < 1 << 20)
         let object = try #require(JSONValue(parsing: text, limits: .payload, what: "test").object)
         #expect(object.count == count)
         #expect(object.keys.first == "k0" && object.keys.last == "k\(count - 1)")
-        #expect(object["k0"] == .integer(0) && object["k47123"] == .integer(3) && object["k\(count)"] == nil)
+        #expect(object["k0"] == .integer(0) && object["k17123"] == .integer(3) && object["k\(count)"] == nil)
         #expect(object.members.enumerated().allSatisfy { $0.element.key == "k\($0.offset)" })
         #expect(try JSONValue.object(object).text() == text)
     }

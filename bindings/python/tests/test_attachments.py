@@ -312,15 +312,16 @@ def test_hostile_payload_json_raises_the_right_class(text: Any, error: type) -> 
 
 
 def test_a_payload_of_one_wide_object_reads_whole() -> None:
-    """1 MiB of payload whose extra data is one object of 95,000 keys (14 s when each member was placed by a linear
-    search; `make bench` measures the time, this checks the result): every key, in order, and the JSON unchanged."""
-    keys = 95_000
+    """A payload whose extra data is one object of 20,000 keys (1 MiB of ~95,000 took 14 s when each member was placed
+    by a linear search; `make bench` measures the time, this checks the result): every key, in order, and the JSON
+    unchanged."""
+    keys = 20_000
     wide = "{" + ",".join(f'"k{i}":{i % 10}' for i in range(keys)) + "}"
     text = '{"type":"voiceRecording","asset_url":"https://cdn.example/a.ogg","x":' + wide + "}"
     assert len(text) < 1 << 20
     payload = VoiceRecordingPayload.from_json(text)
     extra = payload.extra_data["x"]
-    assert list(extra) == [f"k{i}" for i in range(keys)] and extra["k47123"] == 3
+    assert list(extra) == [f"k{i}" for i in range(keys)] and extra["k17123"] == 3
     assert payload.to_json() == text
     payload.extra_data = {f"e{i}": 0 for i in range(keys)}  # replaced whole: the old key goes, the new ones in order
     assert list(payload.extra_data) == [f"e{i}" for i in range(keys)]

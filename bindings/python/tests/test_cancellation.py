@@ -128,8 +128,8 @@ def test_cancelling_the_task_cancels_the_library_call(call: str, server: HTTPTes
 
 def test_cancel_ends_a_long_local_conversion_and_leaves_no_part(tmp_path: Path) -> None:
     """A local note is read without waiting, but a long decode stops at its next read once cancelled: a conversion
-    of ten minutes of audio is cancelled as soon as its part file exists, raises CancelledError and leaves nothing."""
-    long_note = write_tone(tmp_path / "long.wav", 600, 440)
+    of two minutes of audio is cancelled as soon as its part file exists, raises CancelledError and leaves nothing."""
+    long_note = write_tone(tmp_path / "long.wav", 120, 440)
     output = tmp_path / "out" / "long.ogg"
     output.parent.mkdir()
     cancellation = voicenote.Cancellation()

@@ -20,7 +20,7 @@ from typing import Callable, Dict, List
 
 import pytest
 
-from audiofiles import write_tone
+from audiofiles import is_tsan_build, loaded_library_path, write_tone
 from helpers import PACKAGE_ROOT, TIMEOUT, wait_until
 from test_flow import Rig, draft_flow, preview_of
 from test_player import file_speaker
@@ -29,6 +29,9 @@ import voicenote
 from voicenote import FlowState, FlowViewEvent
 
 KEY = "!room:example.org"
+PROCESSES_NOT_THREADS = pytest.mark.skipif(
+    is_tsan_build(loaded_library_path()),
+    reason="several processes and their file locks, not the thread contract the TSan run is for; the plain suite runs them")
 HEX = KEY.encode().hex()
 
 
@@ -244,6 +247,7 @@ threading.Event().wait(30)  # killed here
 """
 
 
+@PROCESSES_NOT_THREADS
 def test_sigkill_during_park_never_loses_the_take(tmp_path: Path) -> None:
     """A real process killed at random moments of park(): every time, the next flow previews the take."""
     Rig(tmp_path).close()  # makes mic.raw
@@ -316,6 +320,7 @@ player.close()
 """
 
 
+@PROCESSES_NOT_THREADS
 @pytest.mark.parametrize("count", [2, 8])
 def test_processes_on_one_key_never_replace_each_others_take(tmp_path: Path, count: int) -> None:
     """Several windows of a client on one conversation: one take is the key's draft; every other process is told
@@ -477,6 +482,7 @@ print("ok", flush=True)
 """
 
 
+@PROCESSES_NOT_THREADS
 def test_eight_processes_keep_their_positions_in_one_store(tmp_path: Path) -> None:
     notes = [write_tone(tmp_path / f"note{i}.wav", 3, 440 + 10 * i) for i in range(8)]
     children = [subprocess.Popen([sys.executable, "-c", POSITIONS_CHILD, str(PACKAGE_ROOT), str(note),
@@ -510,6 +516,7 @@ except voicenote.VoiceNoteError as error:
 """
 
 
+@PROCESSES_NOT_THREADS
 def test_another_users_tmp_fallback_is_refused(tmp_path: Path) -> None:
     """With no HOME and no XDG_*, the stores fall back to /tmp/voicenote-<uid>; when another user made it (here root,
     for an unprivileged victim: anyone may write it, and a symlink is planted in it), the victim's player writes
