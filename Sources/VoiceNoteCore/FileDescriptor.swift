@@ -67,17 +67,22 @@ public final class FileDescriptor {
         return file
     }
 
-    /// Takes an exclusive flock(2), waiting at most `milliseconds` (looking again every 5 ms) while another
-    /// descriptor holds it: true when this descriptor holds it, false when the time ran out or flock failed. A lock
-    /// guards a cache or a record, never something worth hanging a caller for.
+    /// Takes an exclusive flock(2), waiting at most `milliseconds` (looking again every millisecond, so a writer that
+    /// takes the lock back to back does not starve this one) while another descriptor holds it: true when this
+    /// descriptor holds it, false when the time ran out or flock failed. A lock guards a cache or a record, never
+    /// something worth hanging a caller for.
     public func lockExclusively(within milliseconds: Int) -> Bool {
-        var waited = 0
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let end = Int64(deadline.tv_sec) * 1000 + Int64(deadline.tv_nsec) / 1_000_000 + Int64(milliseconds)
         while true {
             if flock(raw, LOCK_EX | LOCK_NB) == 0 { return true }
-            guard errno == EWOULDBLOCK || errno == EINTR, waited < milliseconds else { return false }
-            var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
+            guard errno == EWOULDBLOCK || errno == EINTR else { return false }
+            var now = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &now)
+            guard Int64(now.tv_sec) * 1000 + Int64(now.tv_nsec) / 1_000_000 < end else { return false }
+            var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
             _ = nanosleep(&pause, nil)
-            waited += 5
         }
     }
 

@@ -23,7 +23,7 @@ public final class ResumeStore: Sendable {
     private static let limits = JSONLimits(maximumBytes: 8 << 20)
 
     /// The longest a change waits for another process's lock on the store before it is skipped.
-    public static let lockWaitMilliseconds = 200
+    public static let lockWaitMilliseconds = 1000
 
     private let directoryOverride: String?
     /// The most locations kept (the least recently used go first).
