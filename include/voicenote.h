@@ -1827,7 +1827,8 @@ void vn_player_destroy(vn_player *player);
  * \param location a path (UTF-8, absolute or relative to the working directory), a `file://` URL, or an
  *                 `http://` or `https://` URL fetched with the default HTTP options through the media cache (for
  *                 headers, a CA file, timeouts or a stable key: vn_player_load_url()); network failures arrive as
- *                 `FAILED` events with the statuses of vn_source_create_url().
+ *                 `FAILED` events with the statuses of vn_source_create_url(). Text that begins with `scheme:` is
+ *                 a URL (RFC 3986), so a relative path whose first part holds a colon is written `./a:b.ogg`.
  * \param autoplay non-zero to play once loaded.
  * \param duration_hint_s the duration to show until the real one is known (e.g. a payload's `duration`);
  *                        negative for none.

@@ -6,7 +6,7 @@ import VoiceNoteSources
 @c @implementation public func vn_audio_info_file(_ path: UnsafePointer<CChar>?, _ info: UnsafeMutablePointer<vn_audio_info>?) -> Int32 {
     abiCall { () throws(VoiceNoteError) in
         let info = try required(info, "info")
-        let source = try FileSource(path: utf8String(path, "path"))
+        let source = try FileSource(path: Location.localPath(of: utf8String(path, "path")))
         try fill(info, with: Decoders.info(of: source))
     }
 }

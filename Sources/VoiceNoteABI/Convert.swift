@@ -42,7 +42,7 @@ typealias ConvertOptionsHandle = OptionsHandle<NoteConverter.Options>
     return abiCall { () throws(VoiceNoteError) in
         let input = try nonEmptyString(path, "path"), output = try nonEmptyString(outPath, "out_path")
         let value = try ConvertOptionsHandle.value(of: options, or: NoteConverter.Options())
-        let duration = try NoteConverter.convert(try FileSource(path: input), to: output, options: value)
+        let duration = try NoteConverter.convert(try FileSource(path: Location.localPath(of: input)), to: output, options: value)
         outDuration?.pointee = duration
     }
 }

@@ -54,8 +54,7 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
         let handle = try Handles.get(player, as: PlayerHandle.self, "player")
         let location = try nonEmptyString(location, "location")
         let hint = try durationHint(durationHintS)
-        let place: PlayerLocation = URLSource.isURL(location) ? .url(location) : .file(location)
-        try handle.player.load(place, autoplay: autoplay != 0, durationHint: hint)
+        try handle.player.load(PlayerLocation(parsing: location), autoplay: autoplay != 0, durationHint: hint)
         handle.sources.hold(nil)
     }
 }

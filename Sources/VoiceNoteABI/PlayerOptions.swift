@@ -85,8 +85,7 @@ private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) t
         let out = try required(outSeconds, "out_seconds")
         let text = try nonEmptyString(location, "location")
         let key = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
-        let place: PlayerLocation = URLSource.isURL(text) ? .url(text, options: HTTPOptions(), key: key) : .file(text)
-        out.pointee = try ResumeStore.shared.position(of: place) ?? 0
+        out.pointee = try ResumeStore.shared.position(of: PlayerLocation(parsing: text, key: key)) ?? 0
     }
 }
 

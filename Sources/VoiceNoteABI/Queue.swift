@@ -35,8 +35,7 @@ private func setAnswer(_ answer: OpaquePointer?, _ location: () throws(VoiceNote
 
 @c @implementation public func vn_queue_answer_set_location(_ answer: OpaquePointer?, _ location: UnsafePointer<CChar>?) -> Int32 {
     setAnswer(answer) { () throws(VoiceNoteError) in
-        let text = try nonEmptyString(location, "location")
-        return URLSource.isURL(text) ? .url(text) : .file(text)
+        PlayerLocation(parsing: try nonEmptyString(location, "location"))  // refused text fails its item's load
     }
 }
 
@@ -44,11 +43,10 @@ private func setAnswer(_ answer: OpaquePointer?, _ location: () throws(VoiceNote
     _ answer: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ options: OpaquePointer?, _ key: UnsafePointer<CChar>?
 ) -> Int32 {
     setAnswer(answer) { () throws(VoiceNoteError) in
-        let text = try utf8String(url, "url")
-        try URLSource.validate(text)
+        let remote = try Location(url: try utf8String(url, "url"))
         let settings = try HTTPOptionsHandle.value(of: options, or: HTTPOptions())
         let identity = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
-        return .url(text, options: settings, key: identity)
+        return .location(remote, options: settings, key: identity)
     }
 }
 

@@ -139,7 +139,7 @@ struct UnsafeTransfer<Value>: @unchecked Sendable {
     out?.pointee = nil
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(out, "out")
-        let source = try FileSource(path: utf8String(path, "path"))
+        let source = try FileSource(path: Location.localPath(of: utf8String(path, "path")))
         out.pointee = Handles.make(SourceHandle(source))
     }
 }

@@ -9,7 +9,7 @@ import VoiceNoteSources
     _ count: UnsafeMutablePointer<Int>?
 ) -> Int32 {
     waveformCall(samples: samples, out: out, capacity: capacity, count: count) { () throws(VoiceNoteError) in
-        try WaveformAnalysis.waveform(of: FileSource(path: utf8String(path, "path")), samples: samples)
+        try WaveformAnalysis.waveform(of: FileSource(path: Location.localPath(of: utf8String(path, "path"))), samples: samples)
     }
 }
 

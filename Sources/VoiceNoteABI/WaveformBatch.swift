@@ -39,7 +39,7 @@ final class WaveformBatchHandle: @unchecked Sendable {
         guard (0...256).contains(jobs) else { throw VoiceNoteError(.invalidArgument, "jobs must be 0…256, not \(jobs)") }
         let settings = try HTTPOptionsHandle.value(of: http, or: HTTPOptions())
         let batch = try WaveformBatch(samples: samples, jobs: jobs == 0 ? nil : Int(jobs)) { (location) throws(VoiceNoteError) in
-            try RemoteMedia.open(location: location, options: { settings })
+            try RemoteMedia.open(location, options: { settings })
         }
         out.pointee = Handles.make(WaveformBatchHandle(batch))
     }

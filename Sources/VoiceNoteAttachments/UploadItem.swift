@@ -19,8 +19,18 @@ public enum UploadItem: @unchecked Sendable {
 }
 
 extension LocalAttachment {
-    /// The path of a location given as a path or a `file://` URL.
+    /// The path of a location given as a path or a `file://` URL (parsed by `Location`).
+    /// - Throws: `.invalidArgument` for empty text, a `file://` URL of another host, or a URL of another scheme.
     static func path(of location: String) throws(VoiceNoteError) -> String {
-        location.contains("://") ? try FileURL.path(of: location) : location
+        let parsed: Location
+        do throws(VoiceNoteError) {
+            parsed = try Location(location)
+        } catch {
+            throw VoiceNoteError(.invalidArgument, error.message)  // an upload takes a local file, whatever else it is
+        }
+        guard case .file(let path, _) = parsed else {
+            throw VoiceNoteError(.invalidArgument, "an upload reads a local file, not \(Location.redacted(location))")
+        }
+        return path
     }
 }

@@ -41,7 +41,7 @@ public final class Uploader: @unchecked Sendable {
     /// - Throws: `.invalidArgument` unless `endpoint` is an http(s) URL.
     public init(endpoint: String, options: UploadOptions = UploadOptions(),
                 dispatcher: any EventDispatcher = EventThread.shared) throws(VoiceNoteError) {
-        try URLSource.validate(endpoint)
+        _ = try Location(url: endpoint)
         self.endpoint = endpoint
         configuration = options
         events = EventChannel(dispatcher: dispatcher)
@@ -224,6 +224,12 @@ public final class Uploader: @unchecked Sendable {
     /// The schemes an upload response's URL may have.
     static let uploadedSchemes: Set<String> = ["http", "https", "mxc"]
 
+    /// Whether `url` is `scheme://…` of one of `uploadedSchemes`.
+    static func isUploadedURL(_ url: String) -> Bool {
+        guard let scheme = Location.scheme(of: url), uploadedSchemes.contains(scheme) else { return false }
+        return url.dropFirst(scheme.count + 1).hasPrefix("//")
+    }
+
     /// `payload` with the uploaded URL from the response's `urlKey` as `asset_url`, and its `thumb_url` when given.
     /// - Throws: `.format` when the response is not a JSON object with an absolute URL there.
     static func completed(_ payload: VoiceRecordingPayload, with response: HTTPPost.Response, urlKey: String) throws(VoiceNoteError) -> VoiceRecordingPayload {
@@ -237,12 +243,12 @@ public final class Uploader: @unchecked Sendable {
             throw VoiceNoteError(.format, "the upload response (HTTP \(response.code)) has no \"\(urlKey)\" URL")
         }
         // What every receiver will fetch: http(s), or Matrix's mxc:// content URI; never javascript:, data: or file:.
-        guard let scheme = LocationScheme.scheme(of: url), uploadedSchemes.contains(scheme) else {
+        guard Self.isUploadedURL(url) else {
             throw VoiceNoteError(.format, "the upload response (HTTP \(response.code)) names a \"\(urlKey)\" that is not an http(s) or mxc:// URL")
         }
         var payload = payload
         try payload.setAssetURL(url)
-        if let thumb = answer["thumb_url"]?.string, let scheme = LocationScheme.scheme(of: thumb), uploadedSchemes.contains(scheme) {
+        if let thumb = answer["thumb_url"]?.string, Self.isUploadedURL(thumb) {
             var extra = payload.extraData
             extra["thumb_url"] = .string(thumb)
             try payload.setExtraData(extra)

@@ -33,10 +33,12 @@ public final class FileDescriptor {
     /// upload): `flags` plus O_NONBLOCK, so open(2) of a FIFO returns at once instead of waiting for a writer for
     /// ever, then fstat(2): anything but a regular file (a FIFO, socket, device or directory: no size, no
     /// seeking, maybe no end) is refused, and O_NONBLOCK is cleared again. Returns the descriptor and its status.
-    /// - Throws: `.notFound`, `.permission` or `.io` from open(2); `.invalidArgument` naming what the path is.
+    /// - Throws: `.notFound`, `.permission` or `.io` from open(2); `.invalidArgument` naming what the path is, or
+    ///   for a NUL byte in it (open(2) would see a shorter path).
     public static func openRegularFile(_ path: String, flags: Int32) throws(VoiceNoteError) -> (FileDescriptor, stat) {
         let file: FileDescriptor
         let status: stat
+        guard !path.utf8.contains(0) else { throw VoiceNoteError(.invalidArgument, "a path holds a NUL byte") }
         do throws(Errno) {
             file = try FileDescriptor(opening: path, flags: flags | O_NONBLOCK | O_NOCTTY)
             status = try file.status()

@@ -36,7 +36,7 @@ public final class HTTPPost: @unchecked Sendable {
     /// `.tooLarge`, others `.network`, the message naming `HTTP nnn`); `.network` for transport failures and a
     /// response over 1 MiB; the source's read errors.
     public func send(progress: @escaping (Int64) -> Void) throws(VoiceNoteError) -> Response {
-        try URLSource.validate(url)
+        _ = try Location(url: url)
         let loop = try NetworkLoop.shared()
         var response: HTTPResponse?
         var received: [UInt8] = []
@@ -47,7 +47,7 @@ public final class HTTPPost: @unchecked Sendable {
             },
             body: { bytes in
                 guard received.count + bytes.count <= Self.maximumResponseBytes else {
-                    return VoiceNoteError(.network, "POST \(NetworkFailure.redacted(self.url)): the response is over \(Self.maximumResponseBytes) bytes")
+                    return VoiceNoteError(.network, "POST \(Location.redacted(self.url)): the response is over \(Self.maximumResponseBytes) bytes")
                 }
                 received.append(contentsOf: bytes)
                 return nil

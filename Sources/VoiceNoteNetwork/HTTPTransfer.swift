@@ -163,7 +163,7 @@ final class HTTPTransfer: @unchecked Sendable {
         guard abortedWith == nil, let easy, let target = redirectTarget() else { return false }
         var code = 0
         _ = vnshim_curl_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &code)
-        let hop = "\(method) \(NetworkFailure.redacted(currentURL)): HTTP \(code) redirect to \(NetworkFailure.redacted(target))"
+        let hop = "\(method) \(Location.redacted(currentURL)): HTTP \(code) redirect to \(Location.redacted(target))"
         guard requestBody == nil else {
             throw VoiceNoteError(.network, "\(hop) refused: an upload is sent to the URL it was given, never on")
         }

@@ -18,7 +18,7 @@ enum NetworkFailure {
 
     /// The failure an HTTP error response stands for.
     static func http(_ code: Int, _ url: String, method: String = "GET") -> VoiceNoteError {
-        VoiceNoteError(status(httpCode: code), "\(method) \(redacted(url)): HTTP \(code)")
+        VoiceNoteError(status(httpCode: code), "\(method) \(Location.redacted(url)): HTTP \(code)")
     }
 
     /// The failure a libcurl result stands for (`detail`: libcurl's error buffer, may be empty).
@@ -31,21 +31,6 @@ enum NetworkFailure {
         }
         let reason = String(cString: curl_easy_strerror(code))
         let more = detail.isEmpty || detail == reason ? "" : ": \(detail)"
-        return VoiceNoteError(status, "\(method) \(redacted(url)): \(reason)\(more) (curl \(code.rawValue))")
-    }
-
-    /// `url` without its query and fragment, and without a user:password part.
-    static func redacted(_ url: String) -> String {
-        var text = Substring(url)
-        if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = text[..<end] }
-        if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://") {
-            let authorityStart = text.index(colon, offsetBy: 3)
-            let rest = text[authorityStart...]
-            let authorityEnd = rest.firstIndex(of: "/") ?? rest.endIndex
-            if let at = rest[..<authorityEnd].lastIndex(of: "@") {
-                text = text[..<authorityStart] + rest[rest.index(after: at)...]
-            }
-        }
-        return String(text)
+        return VoiceNoteError(status, "\(method) \(Location.redacted(url)): \(reason)\(more) (curl \(code.rawValue))")
     }
 }

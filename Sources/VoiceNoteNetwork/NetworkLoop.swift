@@ -181,7 +181,7 @@ final class NetworkLoop: @unchecked Sendable {
         for transfer in stalled {
             let seconds = transfer.options.stallTimeout
             retire(transfer, reporting: VoiceNoteError(
-                .network, "\(transfer.method) \(NetworkFailure.redacted(transfer.url)): no data for \(seconds) s (stalled)"))
+                .network, "\(transfer.method) \(Location.redacted(transfer.url)): no data for \(seconds) s (stalled)"))
         }
     }
 }

@@ -1,14 +1,19 @@
 import VoiceNoteCore
 import VoiceNoteSources
 
-/// Opens remote media through the media cache: the one way the player and the C API's URL sources reach a URL.
+/// The one opener of a parsed `Location` (the player, the waveform batch, the CLI), and of URLs through the media
+/// cache (the C API's URL sources too).
 public enum RemoteMedia {
-    /// The bytes at `location`: an http(s) URL through `open(url:options:)` with the HTTP options `options` makes
-    /// (asked only for a URL: options that do not apply to a file never fail one), anything else a local file's path.
-    public static func open(location: String,
-                            options: () throws(VoiceNoteError) -> HTTPOptions) throws(VoiceNoteError) -> any ByteSource {
-        if URLSource.isURL(location) { return try open(url: location, options: options()) }
-        return try FileSource(path: location)
+    /// The bytes at `location`: a local file (`FileSource`), or an http(s) URL through `open(url:options:key:cache:)`
+    /// with the HTTP options `options` makes (asked only for a URL: options that do not apply to a file never fail
+    /// one) and `key`.
+    /// - Throws: as `FileSource(path:)` and `open(url:options:key:cache:)`, and what `options` throws.
+    public static func open(_ location: Location, options: () throws(VoiceNoteError) -> HTTPOptions,
+                            key: String? = nil, cache: MediaCache = .shared) throws(VoiceNoteError) -> any ByteSource {
+        switch location {
+        case .file(let path, _): return try FileSource(path: path)
+        case .remote(let url): return try open(url: url, options: options(), key: key, cache: cache)
+        }
     }
 
     /// The bytes of `url`: the cached copy kept for `key` (the URL when nil) when there is one, read without any
@@ -24,9 +29,9 @@ public enum RemoteMedia {
     /// - Throws: as `URLSource.init`; `.invalidArgument` for an empty key.
     public static func open(url: String, options: HTTPOptions = HTTPOptions(), key: String? = nil,
                             cache: MediaCache = .shared) throws(VoiceNoteError) -> any ByteSource {
-        if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key of \(NetworkFailure.redacted(url)) is empty") }
-        try URLSource.validate(url)
-        let name = NetworkFailure.redacted(url)
+        if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key of \(Location.redacted(url)) is empty") }
+        _ = try Location(url: url)
+        let name = Location.redacted(url)
         let identity = try cacheIdentity(url: url, headers: options.headers, key: key)
         if let identity, let cached = cache.source(for: identity, name: name) { return cached }
         return try URLSource(url: url, options: options) { download in

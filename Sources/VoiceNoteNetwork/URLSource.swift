@@ -58,9 +58,9 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
     /// `whenComplete` runs once, on the network thread, when every byte has arrived.
     public init(url: String, options: HTTPOptions = HTTPOptions(),
                 whenComplete: (@Sendable (URLSource) -> Void)? = nil) throws(VoiceNoteError) {
-        try Self.validate(url)
+        _ = try Location(url: url)
         self.url = url
-        name = NetworkFailure.redacted(url)
+        name = Location.redacted(url)
         self.options = options
         self.whenComplete = whenComplete
         loop = try NetworkLoop.shared()
@@ -69,26 +69,6 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
     }
 
     deinit { close() }
-
-    /// Whether `text` is an http(s) URL this source takes (scheme and host present).
-    public static func isURL(_ text: String) -> Bool {
-        (try? validate(text)) != nil
-    }
-
-    /// `.invalidArgument`, with the URL redacted, unless `url` is an http(s) URL this source takes.
-    public static func validate(_ url: String) throws(VoiceNoteError) {
-        let lower = url.lowercased()
-        guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else {
-            throw VoiceNoteError(.invalidArgument, "\(NetworkFailure.redacted(url)) is not an http:// or https:// URL")
-        }
-        let rest = url.dropFirst(scheme.count)
-        guard let hostStart = rest.first, hostStart != "/", hostStart != "?", hostStart != "#" else {
-            throw VoiceNoteError(.invalidArgument, "\(NetworkFailure.redacted(url)) names no host")
-        }
-        guard !url.utf8.contains(where: { $0 <= 32 || $0 == 127 }) else {
-            throw VoiceNoteError(.invalidArgument, "\(NetworkFailure.redacted(url)) holds spaces or control characters")
-        }
-    }
 
     /// Stops the download; reads after this throw `.cancelled`. Idempotent.
     public func close() {

@@ -61,7 +61,7 @@ extension Player {
         guard duration > 0, duration - decoded <= Self.askAheadSeconds else { return }
         work.askedAhead = true
         guard let current = monitor.locked({ shared.dataSource == nil ? nil : currentQueueItem() }),
-              let answer = askDataSource(about: current), case .url = answer,
+              let answer = askDataSource(about: current), answer.remote != nil,
               let key = try? answer.key(), work.prefetched?.key != key,
               let source = try? answer.open(key: key, cache: configuration.mediaCache) else { return }
         work.prefetched = PrefetchedSource(key: key, source: source)

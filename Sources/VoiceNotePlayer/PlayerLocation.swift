@@ -2,47 +2,92 @@ import VoiceNoteCore
 import VoiceNoteNetwork
 import VoiceNoteSources
 
-/// What a player plays: a local file (a path or a `file://` URL), an http(s) URL, or a byte source the caller made
-/// (memory, host callbacks). The player keeps the source alive until it loads another location or is closed.
+/// What a player plays: a parsed `Location` (a local file, or an http(s) URL with its HTTP options and key), or a
+/// byte source the caller made (memory, host callbacks). The player keeps the source alive until it loads another
+/// location or is closed.
 public enum PlayerLocation {
-    /// A path, absolute or relative to the working directory, or a `file://` URL.
-    case file(String)
-    /// An `http://` or `https://` URL fetched with `options`; `key`, when given, is its identity for "the same
-    /// location" and the resume position instead of the URL (CDN URLs carry signatures that change).
-    case url(String, options: HTTPOptions = HTTPOptions(), key: String? = nil)
+    /// A local file, or an http(s) URL fetched with `options`; `key`, when given, is a URL's identity for "the
+    /// same location" and the resume position instead of the URL (CDN URLs carry signatures that change). Both are
+    /// unused for a file.
+    case location(Location, options: HTTPOptions = HTTPOptions(), key: String? = nil)
     /// A byte source; the context shows its name.
     case source(any ByteSource)
+    /// Text that names nothing the player plays, with why: loading it throws `error` (a queue reports it as the
+    /// item's failure, as for a data source answering an `mxc://` URL).
+    case refused(String, VoiceNoteError)
+
+    /// A location given as text (a path, a `file://` URL or an http(s) URL), parsed once (`Location`); `options`
+    /// and `key` apply to a URL only. Text that is no location becomes `.refused`.
+    public init(parsing text: String, options: HTTPOptions = HTTPOptions(), key: String? = nil) {
+        do throws(VoiceNoteError) {
+            self = .location(try Location(text), options: options, key: key)
+        } catch {
+            self = .refused(text, error)
+        }
+    }
+
+    /// A local file: a path (absolute or relative to the working directory) or a `file://` URL. Anything else is
+    /// `.refused`: `.unsupported` for a URL of another scheme (an http(s) URL included: `url(_:options:key:)`),
+    /// `.invalidArgument` for empty text or a `file://` URL of another host.
+    public static func file(_ text: String) -> PlayerLocation {
+        do throws(VoiceNoteError) {
+            let location = try Location(text)
+            guard location.isFile else {
+                return .refused(text, VoiceNoteError(.unsupported, "\(Location.redacted(text)) is loaded as a URL, not as a file"))
+            }
+            return .location(location)
+        } catch {
+            return .refused(text, error)
+        }
+    }
+
+    /// An `http://` or `https://` URL fetched with `options`, under `key` (see `location`). Anything else is
+    /// `.refused` with `.invalidArgument`.
+    public static func url(_ text: String, options: HTTPOptions = HTTPOptions(), key: String? = nil) -> PlayerLocation {
+        do throws(VoiceNoteError) {
+            return .location(try Location(url: text), options: options, key: key)
+        } catch {
+            return .refused(text, error)
+        }
+    }
 
     /// The text the context shows: the path or URL as given, or the source's name.
     public var displayName: String {
         switch self {
-        case .file(let text), .url(let text, _, _): text
+        case .location(let location, _, _): location.text
         case .source(let source): source.name
+        case .refused(let text, _): text
         }
+    }
+
+    /// The URL and its HTTP options of an http(s) location; nil for anything else.
+    public var remote: (url: String, options: HTTPOptions)? {
+        if case .location(.remote(let url), let options, _) = self { (url, options) } else { nil }
     }
 
     /// The identity used for "the same location" and for resume positions: a path and its `file://` URL are one
     /// location (both become an absolute path with `.` and `..` resolved); a source is itself.
-    /// Throws `.invalidArgument` for an empty path or a `file://` URL naming another host or with bad escapes,
-    /// `.unsupported` for other URL schemes.
+    /// - Throws: the error of a `.refused` location; `.invalidArgument` for an empty key.
     func key() throws(VoiceNoteError) -> LocationKey {
         switch self {
-        case .file(let text): return .path(try LocationKey.normalizedPath(text))
-        case .url(let text, _, let key):
-            try URLSource.validate(text)
+        case .location(.file(let path, _), _, _): return .path(LocationKey.normalizedPath(path))
+        case .location(.remote(let url), _, let key):
             if let key, key.isEmpty { throw VoiceNoteError(.invalidArgument, "the key is empty") }
-            return .remote(key ?? text)
+            return .remote(key ?? url)
         case .source(let source): return .source(ObjectIdentifier(source))
+        case .refused(_, let error): throw error
         }
     }
 
-    /// Opens the bytes to play (on the player's thread), a URL's through `cache`.
-    func open(key: LocationKey, cache: MediaCache) throws(VoiceNoteError) -> any ByteSource {
-        switch (self, key) {
+    /// Opens the bytes to play (on the player's thread) with `RemoteMedia.open`, a URL's through `cache`; a file
+    /// by its identity's absolute path, so a working directory changed since the load does not matter.
+    func open(key locationKey: LocationKey, cache: MediaCache) throws(VoiceNoteError) -> any ByteSource {
+        switch (self, locationKey) {
         case (.source(let source), _): return source
-        case (.file, .path(let path)): return try FileSource(path: path)
-        case (.url(let text, let options, let key), _): return try RemoteMedia.open(url: text, options: options, key: key, cache: cache)
-        case (.file(let text), _): throw VoiceNoteError(.internal, "no path for \(text)")
+        case (.location(let location, let options, let key), _):
+            let opened = if case .path(let path) = locationKey { Location.file(path: path, text: location.text) } else { location }
+            return try RemoteMedia.open(opened, options: { options }, key: key, cache: cache)
+        case (.refused(_, let error), _): throw error
         }
     }
 }
@@ -70,18 +115,9 @@ enum LocationKey: Hashable, Sendable {
         if case .source = self { false } else { true }
     }
 
-    /// The absolute, lexically normalized path of a path or `file://` URL.
-    static func normalizedPath(_ text: String) throws(VoiceNoteError) -> String {
-        guard !text.isEmpty else { throw VoiceNoteError(.invalidArgument, "the location is empty") }
-        var path = text
-        try LocationScheme.requireFetched(text)
-        if let scheme = LocationScheme.scheme(of: text) {
-            guard scheme == "file" else {
-                throw VoiceNoteError(.unsupported, "\(scheme):// locations are loaded as URLs, not as files")
-            }
-            path = try FileURL.path(of: text)
-        }
-        if !path.hasPrefix("/") { path = FileSystem.currentDirectory() + "/" + path }
+    /// The absolute, lexically normalized form of a path (relative to the working directory).
+    static func normalizedPath(_ text: String) -> String {
+        let path = text.hasPrefix("/") ? text : FileSystem.currentDirectory() + "/" + text
         var parts: [Substring] = []
         for part in path.split(separator: "/", omittingEmptySubsequences: true) {
             if part == "." { continue }

@@ -28,16 +28,17 @@ public struct MessagesDataSource: Sendable {
         guard let next = messages.nextItem(after: current.location.displayName, currentUserID: currentUserID, scope: scope) else {
             return nil
         }
-        guard URLSource.isURL(next) else {
+        // Parsed once: a URL the player does not fetch (`mxc://`) is answered as refused, and its load fails the item.
+        let answer = PlayerLocation(parsing: next)
+        guard let url = answer.remote?.url else {
             // A path or file:// URL only follows a local item: a remote sender's message cannot make the client open
             // local files after a note from the network.
-            if case .url = current.location { return nil }
-            return .file(next)
+            return current.location.remote == nil ? answer : nil
         }
-        if case .url(let url, let options, _) = current.location, let origin = Self.origin(of: url), origin == Self.origin(of: next) {
-            return .url(next, options: options)
+        if let (currentURL, options) = current.location.remote, let origin = Self.origin(of: currentURL), origin == Self.origin(of: url) {
+            return .location(.remote(url: url), options: options)
         }
-        return .url(next)
+        return answer
     }
 
     /// `scheme://host[:port]` of an http(s) URL, lowercased; nil for anything else.

@@ -20,16 +20,8 @@ public final class FileSource: ByteSource {
     /// Opens `path` for reading: `.notFound` when missing, `.permission` when refused, `.invalidArgument` for a
     /// directory or anything else that is not a regular file (a FIFO, socket or device: no size, no seeking, and a
     /// FIFO without a writer would never answer).
-    /// A `file://` URL is read as the file it names; any other URL is `.unsupported`, naming its scheme (http(s)
-    /// locations are read by the network layer's URL source).
+    /// `path` is a path, never a URL: a host's text is parsed first (`Location`).
     public init(path: String) throws(VoiceNoteError) {
-        try LocationScheme.requireFetched(path)
-        let path = try LocationScheme.scheme(of: path).map { (scheme) throws(VoiceNoteError) -> String in
-            guard scheme == "file" else {
-                throw VoiceNoteError(.unsupported, "\(scheme):// locations are read as URL sources, not as files")
-            }
-            return try FileURL.path(of: path)
-        } ?? path
         let (file, status) = try FileDescriptor.openRegularFile(path, flags: O_RDONLY)
         self.file = file
         name = path

@@ -5,8 +5,8 @@ import VoiceNoteSources
 /// backend needs to fill in the waveforms of thousands of voice messages in one process, where a process per file
 /// costs more in start-up than the work.
 ///
-/// Notes are added as text (a path or an http(s) URL); `open`, given at creation, turns one into a byte source on a
-/// worker. A failing note gives its error as its result and the batch goes on. Workers start a note only while it is
+/// Notes are added as text (a path, a `file://` or an http(s) URL), parsed (`Location`) on a worker, where `open`,
+/// given at creation, turns the location into a byte source. A failing note (text that is no location included) gives its error as its result and the batch goes on. Workers start a note only while it is
 /// fewer than `window` places past the next result to hand back, so at most `window` results are held however many
 /// notes are added and however slowly results are taken: memory is bounded by the window, not the batch.
 ///
@@ -52,10 +52,10 @@ public final class WaveformBatch: Sendable {
     ///   - samples: values per waveform, 1…`Waveform.maximumSampleCount`.
     ///   - jobs: worker threads, 1…256; nil for the CPUs this process may use (`Processors.available`).
     ///   - window: how far ahead of the results taken workers may run, `jobs`…65536; nil for twice `jobs`.
-    ///   - open: turns a location into the byte source to read (on a worker thread).
+    ///   - open: turns a parsed location into the byte source to read (on a worker thread).
     /// - Throws: `.invalidArgument` for a value out of range; `.noMemory` when a thread cannot start.
     public init(samples: Int = Waveform.defaultSampleCount, jobs: Int? = nil, window: Int? = nil,
-                open: @escaping @Sendable (String) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
+                open: @escaping @Sendable (Location) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
         pool = try WaveformPool(samples: samples, jobs: jobs ?? Processors.available, window: window, open: open)
     }
 
@@ -88,7 +88,7 @@ private final class WaveformPool: @unchecked Sendable {
     let jobs: Int
     let window: Int
 
-    private let open: @Sendable (String) throws(VoiceNoteError) -> any ByteSource
+    private let open: @Sendable (Location) throws(VoiceNoteError) -> any ByteSource
     private let monitor = Monitor()
     /// Locations added and not yet started: `queued[queuedStart...]`.
     private var queued: [String] = []
@@ -108,7 +108,7 @@ private final class WaveformPool: @unchecked Sendable {
     private let stopping = CancellationFlag()
 
     init(samples: Int, jobs: Int, window: Int?,
-         open: @escaping @Sendable (String) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
+         open: @escaping @Sendable (Location) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
         try VoiceNoteError.rethrowing { try Waveform.checkSampleCount(samples) }
         guard (1...256).contains(jobs) else {
             throw VoiceNoteError(.invalidArgument, "jobs must be 1…256, not \(jobs)")
@@ -194,7 +194,8 @@ private final class WaveformPool: @unchecked Sendable {
         while let (index, location, ranges) = take() {
             let outcome: Swift.Result<WaveformAnalysis.Result, VoiceNoteError>
             do throws(VoiceNoteError) {
-                let source = try open(location)
+                let parsed = try Location(location)
+                let source = try open(parsed)
                 let kept = monitor.locked { () -> Bool in
                     guard !closed else { return false }
                     reading[worker] = source
@@ -204,8 +205,8 @@ private final class WaveformPool: @unchecked Sendable {
                 defer { monitor.locked { _ = reading.removeValue(forKey: worker) } }
                 let open = self.open
                 outcome = .success(try WaveformAnalysis.analyse(
-                    source, samples: samples, ranges: Self.isLocal(location, source) ? ranges : 1, cancellation: stopping,
-                    reopening: { () throws(VoiceNoteError) in try open(location) }))
+                    source, samples: samples, ranges: parsed.isFile ? ranges : 1, cancellation: stopping,
+                    reopening: { () throws(VoiceNoteError) in try open(parsed) }))
             } catch {
                 outcome = .failure(error)
             }
@@ -215,11 +216,6 @@ private final class WaveformPool: @unchecked Sendable {
                 monitor.broadcast()
             }
         }
-    }
-
-    /// Whether a note can be read again for its ranges without the network: a file named by path or file:// URL.
-    private static func isLocal(_ location: String, _ source: any ByteSource) -> Bool {
-        source is FileSource && (!location.contains("://") || location.hasPrefix("file://"))
     }
 
     /// Under no lock: the next note to start, waiting while it is outside the window, and the threads it may use

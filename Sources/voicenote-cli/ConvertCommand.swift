@@ -36,7 +36,7 @@ struct ConvertCommand: ParsableCommand {
         guard (6...256).contains(bitrate) else { throw ValidationError("--bitrate must be 6…256 kbit/s") }
         let options = NoteConverter.Options(rate: try PlaybackRate(rate), format: format == .aac ? .aac : .opus,
                                             encoder: EncoderSettings(bitrate: bitrate * 1000))
-        let source = try openAudio(file, http: http)
+        let source = try openAudio(Location(file), http: http)
         let duration = try NoteConverter.convert(source, to: output, options: options)
         if json {
             print(JSONValue.members([("file", .string(output)), ("duration", .number(duration))]).line)

@@ -81,13 +81,16 @@ struct HTTPArguments: ParsableArguments {
     }
 }
 
-/// The bytes of `text` for `info` and `waveform`: an http(s) URL through the media cache (`RemoteMedia`, its name without the
-/// query or credentials), anything else is opened as a local file. The one place a CLI argument becomes a source.
-func openAudio(_ text: String, http: HTTPArguments) throws(VoiceNoteError) -> any ByteSource {
-    try RemoteMedia.open(location: text, options: http.options)
+/// The bytes of `location` for `info` and `waveform`: an http(s) URL through the media cache (`RemoteMedia`, its name
+/// without the query or credentials), or a local file. The one place a CLI argument's location becomes a source.
+func openAudio(_ location: Location, http: HTTPArguments) throws(VoiceNoteError) -> any ByteSource {
+    try RemoteMedia.open(location, options: http.options)
 }
 
-/// What `play` loads for `text`: an http(s) URL with the options, or a local file.
+/// What `play` loads for `text` (parsed once): an http(s) URL with the options (made only for a URL: a file plays
+/// whatever the HTTP arguments name), or a local file.
 func playerLocation(_ text: String, http: HTTPArguments) throws(VoiceNoteError) -> PlayerLocation {
-    URLSource.isURL(text) ? .url(text, options: try http.options(), key: nil) : .file(text)
+    let location = PlayerLocation(parsing: text)
+    guard let url = location.remote?.url else { return location }
+    return .location(.remote(url: url), options: try http.options())
 }

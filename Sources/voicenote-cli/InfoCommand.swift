@@ -20,7 +20,7 @@ struct InfoCommand: ParsableCommand {
     var json = false
 
     func run() throws {
-        let source = try openAudio(file, http: http)
+        let source = try openAudio(Location(file), http: http)
         let info = try Decoders.info(of: source)
         let size = source.size ?? 0
         let name = source.name  // the path as given, or the URL without its query or credentials

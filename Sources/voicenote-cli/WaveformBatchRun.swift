@@ -16,7 +16,7 @@ struct WaveformBatchRun {
 
     init(samples: Int, jobs: Int?, http: HTTPArguments, line: @escaping ([Float]) -> JSONValue) throws {
         batch = try WaveformBatch(samples: samples, jobs: jobs) { (location) throws(VoiceNoteError) in
-            try RemoteMedia.open(location: location, options: http.options)
+            try RemoteMedia.open(location, options: http.options)
         }
         self.line = line
     }

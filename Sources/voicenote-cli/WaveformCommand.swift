@@ -78,11 +78,10 @@ struct WaveformCommand: ParsableCommand {
     }
 
     /// One input's levels: a local file long enough is split over the threads `-j` allows (read again per range).
-    private func singleWaveform(_ location: String) throws -> [Float] {
+    private func singleWaveform(_ text: String) throws -> [Float] {
+        let location = try Location(text)
         let source = try openAudio(location, http: http)
-        guard !location.contains("://") || location.hasPrefix("file://") else {
-            return try WaveformAnalysis.waveform(of: source, samples: samples)
-        }
+        guard location.isFile else { return try WaveformAnalysis.waveform(of: source, samples: samples) }
         let http = self.http
         return try WaveformAnalysis.analyse(source, samples: samples, ranges: min(256, jobs ?? Processors.available),
                                             reopening: { () throws(VoiceNoteError) in try openAudio(location, http: http) }).values

@@ -204,7 +204,7 @@ import VoiceNoteTestSupport
     @Test(arguments: ["ftp://example.com/a.ogg", "http://", "https:///a.ogg", "file:///a.ogg", "http://a b/c", ""])
     func onlyHTTPURLsWithAHostAreTaken(url: String) {
         #expect(throws: VoiceNoteError.self) { _ = try URLSource(url: url) }
-        #expect(!URLSource.isURL(url))
+        #expect(throws: VoiceNoteError.self) { _ = try Location(url: url) }
     }
 
     @Test func headerAndTimeoutOptionsAreChecked() throws {

@@ -9,7 +9,11 @@ import VoiceNoteWaveform
 /// WaveformBatch: results in input order whatever order the workers finish in, equal to the one-file analysis;
 /// failures as results; the window bounds how far workers run ahead; end, timeout, close and misuse.
 @Suite struct WaveformBatchTests {
-    static func openFile(_ location: String) throws(VoiceNoteError) -> any ByteSource { try FileSource(path: location) }
+    /// The opener of a batch of local files.
+    static func openFile(_ location: Location) throws(VoiceNoteError) -> any ByteSource {
+        guard case .file(let path, _) = location else { throw VoiceNoteError(.unsupported, "\(location.text) is not a file") }
+        return try FileSource(path: path)
+    }
 
     /// Every result of `batch` until `.end`, waiting at most 30 s for each.
     func drain(_ batch: WaveformBatch) throws -> [WaveformBatch.Item] {
@@ -59,7 +63,7 @@ import VoiceNoteWaveform
         let path = try Fixtures.path(.opus)
         let batch = try WaveformBatch(samples: 10, jobs: 2, window: 3) { (location) throws(VoiceNoteError) in
             opened.withLock { $0 += 1 }
-            return try FileSource(path: location)
+            return try Self.openFile(location)
         }
         for _ in 0..<20 { try batch.add(path) }
         // Nothing taken yet: the workers open the window's three notes and stop there.

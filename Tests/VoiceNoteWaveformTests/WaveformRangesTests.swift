@@ -138,9 +138,7 @@ import VoiceNoteWaveform
     @Test func aBatchSplitsALongNoteOverItsIdleWorkers() throws {
         let long = try Self.longFile("opus.ogg")
         let whole = try WaveformAnalysis.analyse(try FileSource(path: long), samples: 100)
-        let open: @Sendable (String) throws(VoiceNoteError) -> any ByteSource = { location throws(VoiceNoteError) in
-            try FileSource(path: location)
-        }
+        let open: @Sendable (Location) throws(VoiceNoteError) -> any ByteSource = WaveformBatchTests.openFile
         let alone = try WaveformBatch(samples: 100, jobs: 4, open: open)
         try alone.add(long)
         alone.endInput()

@@ -253,6 +253,37 @@ class GatedStream(io.RawIOBase):
         self.opened.set()
 
 
+def test_location_text_is_parsed_by_the_library(media: Media, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library's one parser decides what text names: a scheme it does not fetch (with or without ``//``) is
+    UnsupportedError; a ``file://`` URL of another host, an http URL with a space and text that is not UTF-8 (a
+    lone surrogate passed on by the one text encoder) are InvalidArgumentError; a NUL byte is refused before C. A
+    relative path whose first part holds a colon plays when written with ``./`` (a file named ``a://b`` is
+    ``./a://b``)."""
+    with speaker_player(tmp_path / "out.raw") as player:
+        for text in ("data:audio/ogg;base64,T2dnUw==", "javascript:alert(1)", "mxc://matrix.org/abc",
+                     "FTP://example.org/a.ogg", "a:b.ogg"):
+            with pytest.raises(voicenote.UnsupportedError):
+                player.load(text, autoplay=False)
+        for text in ("file://elsewhere/a.ogg", "http://a b/c.ogg", "\udcff.ogg", "\ud800.ogg"):
+            with pytest.raises(voicenote.InvalidArgumentError):
+                player.load(text, autoplay=False)
+        with pytest.raises(ValueError, match="null byte"):
+            player.load("a\0b.ogg", autoplay=False)
+        with pytest.raises(TypeError):
+            player.load("https://example.org/a.ogg", key=5)  # type: ignore[arg-type]
+        assert player.context.state is PlayerState.NOT_LOADED
+
+        (tmp_path / "a:").mkdir()
+        (tmp_path / "a:" / "b").write_bytes(media.files["opus"].read_bytes())
+        monkeypatch.chdir(tmp_path)
+        log = Collector()
+        player.subscribe(log.add)
+        player.load("./a://b", autoplay=False)
+        log.wait_for(lambda items: states(items)[-1:] == [PlayerState.PAUSED], what="PAUSED")
+        assert player.context.location == "./a://b" and player.context.duration > 0
+
+
 def test_pause_play_stop_sequence(media: Media, tmp_path: Path) -> None:
     """While playing (held half-way by the gate): pause → PAUSED at a time within the note, play → PLAYING,
     stop → STOPPED at 0, each published at once in that order."""

@@ -8,9 +8,8 @@ import os
 from collections.abc import Mapping
 from typing import Any, Union
 
-from . import _capi, _sources
-from ._audio_object import text_arg
-from ._strings import json_argument, json_bytes, owned_text
+from . import _capi
+from ._strings import c_text, json_argument, json_bytes, owned_text
 from .errors import check, invalid_argument
 
 __all__ = ["attachment_type_for", "mime_type_for", "attachment_type_of", "check_local_attachment",
@@ -39,7 +38,7 @@ def attachment_type_for(path: Path) -> str:
         ValueError: a NUL byte in the path.
         TypeError: not a path.
     """
-    return _static(_capi.vn_attachment_type_for_file(_sources.path_bytes(path)))
+    return _static(_capi.vn_attachment_type_for_file(c_text(path, "path", path=True)))
 
 
 def mime_type_for(path: Path) -> str:
@@ -51,7 +50,7 @@ def mime_type_for(path: Path) -> str:
         ValueError: a NUL byte in the path.
         TypeError: not a path.
     """
-    return _static(_capi.vn_mime_type_for_file(_sources.path_bytes(path)))
+    return _static(_capi.vn_mime_type_for_file(c_text(path, "path", path=True)))
 
 
 def attachment_type_of(attachment: Union[Mapping[str, Any], str, bytes, bytearray, memoryview]) -> str:
@@ -91,11 +90,11 @@ def check_local_attachment(path_or_url: Path, type: str = "voiceRecording", max_
         ValueError: a NUL byte in a text.
         TypeError: an argument of the wrong type.
     """
-    location = _sources.path_bytes(path_or_url)
+    location = c_text(path_or_url, "path", path=True)
     limit = operator.index(max_bytes)
     if not 0 <= limit <= _INT64_MAX:
         raise invalid_argument(f"max_bytes must be 0 (the default) … {_INT64_MAX}, not {limit}")
-    check(_capi.vn_attachment_check_local(location, text_arg("type", type), limit))
+    check(_capi.vn_attachment_check_local(location, c_text(type, "type"), limit))
 
 
 def recording_display_name(index: int) -> str:

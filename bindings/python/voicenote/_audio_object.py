@@ -9,17 +9,8 @@ from . import _capi, _session
 from ._focus import FocusGroup
 from ._loop import EventLoop
 from ._session import ActivateHook, DeactivateHook
+from ._strings import c_text
 from .errors import check
-
-
-def text_arg(name: str, value: Any) -> bytes:
-    """A text argument as UTF-8 for C: a ``str`` without NUL bytes."""
-    if not isinstance(value, str):
-        raise TypeError(f"{name} must be a str, not {type(value).__name__}")
-    encoded = value.encode("utf-8")
-    if b"\0" in encoded:
-        raise ValueError(f"embedded null byte in {name}")
-    return encoded
 
 
 def create(
@@ -44,8 +35,8 @@ def create(
         raise TypeError("focus_group must be a voicenote.FocusGroup or None")
     if device_config is not None and device is None:
         raise ValueError("device_config needs device: the name of the PCM it defines")
-    device_arg = text_arg("device", device) if device is not None else None
-    config_arg = text_arg("device_config", device_config) if device_config is not None else None
+    device_arg = c_text(device, "device") if device is not None else None
+    config_arg = c_text(device_config, "device_config") if device_config is not None else None
     loop_handle = loop._handle_for_child() if loop is not None else None
     group_handle = focus_group._handle_for_member() if focus_group is not None else None
 

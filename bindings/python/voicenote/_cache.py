@@ -10,8 +10,9 @@ import ctypes
 import os
 from typing import Optional, Union
 
-from . import _capi, _sources
+from . import _capi
 from ._buffers import count_arg
+from ._strings import c_text
 from .errors import check
 
 __all__ = ["set_cache_directory", "cache_directory", "set_cache_limit", "cache_limit", "cache_size", "clear_cache"]
@@ -28,7 +29,7 @@ def set_cache_directory(path: Optional[Union[str, "os.PathLike[str]"]]) -> None:
         InvalidArgumentError: an empty path.
         ValueError: a NUL byte in the path.
     """
-    check(_capi.vn_cache_set_directory(None if path is None else _sources.path_bytes(path)))
+    check(_capi.vn_cache_set_directory(None if path is None else c_text(path, "path", path=True)))
 
 
 def cache_directory() -> str:

@@ -10,6 +10,7 @@ from . import _buffers, _capi, _sources
 from ._cancellation import Cancellation
 from ._http import HTTPOptions
 from ._recorder import RecordingFormat
+from ._strings import c_text
 from .errors import check
 
 __all__ = ["convert"]
@@ -48,7 +49,7 @@ def convert(source: _sources.AudioSource, output: Union[str, "os.PathLike[str]",
         TypeError, ValueError: a source or output of the wrong kind, an unknown format name, a NUL byte.
     """
     fmt = RecordingFormat.parse(format)
-    target = _sources.path_bytes(output)
+    target = c_text(output, "path", path=True)
     encoder = (_buffers.int32("bitrate", bitrate), _buffers.int32("complexity", complexity), _buffers.real(frame_ms))
     speed = _buffers.real(rate)
     options = _capi.vn_convert_options_p()

@@ -8,11 +8,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Union
 
-from . import _audio_object, _buffers, _capi, _cevents, _events, _lifecycle
+from . import _buffers, _capi, _cevents, _events, _lifecycle
 from ._events import Subscription
 from ._loop import EventLoop
 from ._player import Player
 from ._recorder import Recorder
+from ._strings import c_text
 from .errors import check
 
 __all__ = [
@@ -272,7 +273,7 @@ class RecordingFlow(_lifecycle.Closing):
         if loop is not None and not isinstance(loop, EventLoop):
             raise TypeError("loop must be a voicenote.EventLoop or None")
         samples = _buffers.count_arg("waveform_samples", waveform_samples, 1, 1048576)
-        key_arg = _audio_object.text_arg("draft_key", draft_key) if draft_key is not None else None
+        key_arg = c_text(draft_key, "draft_key") if draft_key is not None else None
         dir_arg = _directory_arg(drafts_dir)
         options = _capi.vn_flow_options_p()
         check(_capi.vn_flow_options_create(ctypes.byref(options)))
@@ -474,5 +475,5 @@ def clear_flow_drafts(key: Optional[str] = None, drafts_dir: Optional[Union[str,
         InvalidArgumentError: a bad key.
         PermissionError: a record cannot be deleted.
     """
-    key_arg = _audio_object.text_arg("key", key) if key is not None else None
+    key_arg = c_text(key, "key") if key is not None else None
     check(_capi.vn_flow_drafts_clear(_directory_arg(drafts_dir), key_arg))

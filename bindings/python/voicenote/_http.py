@@ -11,9 +11,10 @@ from typing import Any, Iterator, Mapping, Optional, Tuple, Union
 
 from . import _capi
 from ._buffers import count_arg, real
+from ._strings import c_text
 from .errors import check
 
-__all__ = ["HTTPOptions", "Headers", "options_handle", "text_bytes"]
+__all__ = ["HTTPOptions", "Headers", "options_handle"]
 
 #: Request headers: a mapping, or ``(name, value)`` pairs (a name may then repeat).
 Headers = Union[Mapping[str, str], "tuple[Tuple[str, str], ...]", "list[Tuple[str, str]]"]
@@ -49,18 +50,6 @@ class HTTPOptions:
         return tuple((str(name), str(value)) for name, value in items)
 
 
-def text_bytes(value: Any, what: str) -> bytes:
-    """``value`` as the bytes C gets: UTF-8 for text, the file system's encoding for a path.
-
-    Raises:
-        ValueError: it contains a NUL byte (C would see a shorter string).
-    """
-    encoded = os.fsencode(value) if isinstance(value, os.PathLike) else str(value).encode("utf-8")
-    if b"\0" in encoded:
-        raise ValueError(f"embedded null byte in {what}")
-    return encoded
-
-
 @contextlib.contextmanager
 def options_handle(options: Optional[HTTPOptions]) -> Iterator[Optional[Any]]:
     """A ``vn_http_options`` handle for ``options`` during the ``with`` block (None for None: the defaults).
@@ -76,9 +65,10 @@ def options_handle(options: Optional[HTTPOptions]) -> Iterator[Optional[Any]]:
     check(_capi.vn_http_options_create(ctypes.byref(handle)))
     try:
         for name, value in options.header_pairs():
-            check(_capi.vn_http_options_add_header(handle, text_bytes(name, "a header name"), text_bytes(value, "a header value")))
+            check(_capi.vn_http_options_add_header(handle, c_text(name, "a header name"),
+                                                   c_text(value, "a header value")))
         if options.ca_file is not None:
-            check(_capi.vn_http_options_set_ca_file(handle, text_bytes(options.ca_file, "ca_file")))
+            check(_capi.vn_http_options_set_ca_file(handle, c_text(options.ca_file, "ca_file", path=True)))
         if options.connect_timeout is not None:
             check(_capi.vn_http_options_set_connect_timeout(handle, real(options.connect_timeout)))
         if options.stall_timeout is not None:

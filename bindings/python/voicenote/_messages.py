@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Dict, Optional, Union
 
 from . import _capi
-from ._audio_object import text_arg
-from ._strings import json_argument, json_bytes, owned_text
+from ._strings import c_text, json_argument, json_bytes, owned_text
 from .errors import invalid_argument
 
 __all__ = ["find_next_item", "NEXT_SCOPES", "Messages", "messages_bytes", "scope_number"]
@@ -78,7 +77,7 @@ def find_next_item(messages: Messages, current_url: Optional[str], current_user_
         ValueError: a NUL byte in ``current_url`` or ``current_user_id``.
     """
     number = scope_number(scope)
-    url = None if current_url is None else text_arg("current_url", current_url)
-    user = None if current_user_id is None else text_arg("current_user_id", current_user_id)
+    url = None if current_url is None else c_text(current_url, "current_url")
+    user = None if current_user_id is None else c_text(current_user_id, "current_user_id")
     data = messages_bytes(messages)
     return owned_text(lambda out: _capi.vn_find_next_item(data, len(data), url, user, number, out))

@@ -9,9 +9,8 @@ import os
 from collections.abc import Mapping
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from . import _buffers, _capi, _lifecycle, _sources
-from ._audio_object import text_arg
-from ._strings import JSONText, json_argument, json_bytes, owned_text
+from . import _buffers, _capi, _lifecycle
+from ._strings import JSONText, c_text, json_argument, json_bytes, owned_text
 from .errors import check, invalid_argument
 
 __all__ = ["VoiceRecordingPayload", "is_matrix_voice_message", "matrix_download_url"]
@@ -76,8 +75,8 @@ def matrix_download_url(mxc_uri: str, homeserver: str) -> str:
             address or ``[IPv6]`` literal with an optional port 1–65535, the media id of ``A-Z a-z 0-9 _ -``), or
             a homeserver that is not an http(s) base URL.
     """
-    return owned_text(lambda out: _capi.vn_matrix_download_url(text_arg("mxc_uri", mxc_uri),
-                                                                 text_arg("homeserver", homeserver), out)) or ""
+    return owned_text(lambda out: _capi.vn_matrix_download_url(c_text(mxc_uri, "mxc_uri"),
+                                                                 c_text(homeserver, "homeserver"), out)) or ""
 
 
 def _parse(data: bytes) -> Any:
@@ -138,7 +137,7 @@ class VoiceRecordingPayload(_lifecycle.Closing):
             TypeError: an argument of the wrong type.
             ValueError: a NUL byte in a text.
         """
-        url = text_arg("asset_url", asset_url)
+        url = c_text(asset_url, "asset_url")
         given = {"title": title, "file_size": file_size, "mime_type": mime_type, "duration": duration,
                  "waveform_data": waveform_data}
         handle = _capi.vn_payload_p()
@@ -201,7 +200,7 @@ class VoiceRecordingPayload(_lifecycle.Closing):
             ValueError: a NUL byte in the path.
             TypeError: an argument of the wrong type.
         """
-        path_arg = _sources.path_bytes(path)
+        path_arg = c_text(path, "path", path=True)
         seconds = -1.0 if duration is None else _duration_arg(duration)
         if waveform is None:
             levels: Any = None
@@ -248,7 +247,7 @@ class VoiceRecordingPayload(_lifecycle.Closing):
             ValueError: the payload is closed, or a NUL byte in ``body``.
         """
         handle = self._live_handle()
-        body_arg = text_arg("body", body) if body is not None else None
+        body_arg = c_text(body, "body") if body is not None else None
         return json.loads(owned_text(lambda out: _capi.vn_payload_to_matrix_content(handle, body_arg, out)) or "{}")
 
     # -- JSON -------------------------------------------------------------------------------------------------
@@ -275,7 +274,7 @@ class VoiceRecordingPayload(_lifecycle.Closing):
 
     def _set_text(self, field: int, name: str, value: Optional[str]) -> None:
         handle = self._live_handle()
-        check(_capi.vn_payload_set_field(handle, field, None if value is None else text_arg(name, value)))
+        check(_capi.vn_payload_set_field(handle, field, None if value is None else c_text(value, name)))
 
     @property
     def type(self) -> Optional[str]:

@@ -13,9 +13,10 @@ from typing import Any, Callable, Optional, Union
 from . import _audio_object, _buffers, _capi, _cevents, _events, _lifecycle, _session, _sources
 from ._events import Subscription
 from ._focus import FocusGroup
-from ._http import Headers, HTTPOptions, options_handle, text_bytes
+from ._http import Headers, HTTPOptions, options_handle
 from ._loop import EventLoop
 from ._session import ActivateHook, DeactivateHook
+from ._strings import c_text
 from .errors import VoiceNoteError, check, error_for, invalid_argument
 
 __all__ = [
@@ -437,8 +438,8 @@ class Player(_lifecycle.Closing):
                   key: Optional[str], http: Optional[HTTPOptions]) -> None:
         """``vn_player_load_url`` with ``http`` plus ``headers`` and ``key``."""
         options = url_options(headers, http)
-        encoded_key = None if key is None else text_bytes(key, "key")
-        encoded_url = text_bytes(url, "URL")
+        encoded_key = None if key is None else c_text(key, "key")
+        encoded_url = c_text(url, "URL")
         with options_handle(options) as options_pointer:
             self._call_activating(
                 lambda: _capi.vn_player_load_url(handle, encoded_url, options_pointer, encoded_key, play, hint))
@@ -511,8 +512,8 @@ def resume_position(location: Union[str, "os.PathLike[str]"], key: Optional[str]
     if not isinstance(location, (str, os.PathLike)):
         raise TypeError("location must be a str or os.PathLike")
     out = ctypes.c_double(0)
-    check(_capi.vn_resume_position(text_bytes(location, "location"), text_bytes(key, "key") if key is not None else None,
-                                   ctypes.byref(out)))
+    key_arg = None if key is None else c_text(key, "key")
+    check(_capi.vn_resume_position(c_text(location, "location", path=True), key_arg, ctypes.byref(out)))
     return out.value if out.value > 0 else None
 
 

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Union
 
 from . import _capi, _sources
-from ._audio_object import text_arg
 from ._focus import FocusGroup
-from ._http import Headers, HTTPOptions, options_handle, text_bytes
+from ._http import Headers, HTTPOptions, options_handle
 from ._loop import EventLoop
 from ._messages import Messages, messages_bytes, scope_number
 from ._player import Player, url_options
 from ._session import ActivateHook, DeactivateHook
+from ._strings import c_text
 from .errors import check
 
 __all__ = ["QueuePlayer", "QueueLocation", "DataSource", "QueueAnswer"]
@@ -110,8 +110,8 @@ def _answer(answer: Any, result: QueueAnswer) -> None:
         return
     if isinstance(result, QueueLocation):
         if result.has_url_options:
-            url = text_bytes(result.location, "URL")
-            key = None if result.key is None else text_bytes(result.key, "key")
+            url = c_text(result.location, "URL")
+            key = None if result.key is None else c_text(result.key, "key")
             with options_handle(url_options(result.headers, result.http)) as options:
                 check(_capi.vn_queue_answer_set_url(answer, url, options, key))
             return
@@ -119,7 +119,7 @@ def _answer(answer: Any, result: QueueAnswer) -> None:
     if not isinstance(result, (str, os.PathLike)):
         raise TypeError("a data source returns a path or URL (str or os.PathLike), a voicenote.QueueLocation or "
                         f"None, not {type(result).__name__}")
-    check(_capi.vn_queue_answer_set_location(answer, _sources.path_bytes(result)))  # the library tells a URL
+    check(_capi.vn_queue_answer_set_location(answer, c_text(result, "path", path=True)))  # the library tells a URL
 
 
 class _NextTrampoline:
@@ -300,7 +300,7 @@ class QueuePlayer(Player):
         On failure the data source set before stays.
         """
         number = scope_number(scope)
-        user = None if current_user_id is None else text_arg("current_user_id", current_user_id)
+        user = None if current_user_id is None else c_text(current_user_id, "current_user_id")
         data = messages_bytes(messages)
         handle = self._live_handle()
         with self._source_lock:

@@ -14,6 +14,7 @@ from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._focus import FocusGroup
 from ._loop import EventLoop
+from ._strings import c_text
 from .errors import VoiceNoteError, check, error_for
 
 __all__ = [
@@ -277,7 +278,7 @@ class Recorder(_lifecycle.Closing):
             MisuseError: ``loop`` was destroyed.
         """
         fmt = RecordingFormat.parse(format)
-        directory_arg = _sources.path_bytes(directory) if directory is not None else None
+        directory_arg = c_text(directory, "path", path=True) if directory is not None else None
         encoder = (_buffers.int32("bitrate", bitrate), _buffers.int32("complexity", complexity), _buffers.real(frame_ms))
         intervals = (_buffers.real(meter_interval), _buffers.real(duration_interval))
         limits = (_buffers.real(max_duration), _buffers.real(max_duration_warning), _buffers.real(min_duration))

@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass
 from typing import List, Optional, Union
 
-from . import _capi, _collect, _sources
+from . import _capi, _collect
+from ._strings import c_text
 from .errors import VoiceNoteError, error_class, status_name, strerror
 
 __all__ = ["RecoveredFile", "recover"]
@@ -70,5 +71,5 @@ def recover(
         IOFailedError: reading or renaming failed.
         ValueError: the path contains a NUL byte.
     """
-    directory_arg = _sources.path_bytes(directory) if directory is not None else None
+    directory_arg = c_text(directory, "path", path=True) if directory is not None else None
     return _collect.collect(lambda key: _capi.vn_recover(directory_arg, recovered_trampoline, key, None))

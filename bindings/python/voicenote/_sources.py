@@ -30,10 +30,11 @@ from typing import Any, Callable, Dict, Optional, Tuple, Union
 
 from . import _capi
 from ._cancellation import Cancellation
-from ._http import HTTPOptions, options_handle, text_bytes
+from ._http import HTTPOptions, options_handle
+from ._strings import c_text
 from .errors import VoiceNoteError, check, error_for
 
-__all__ = ["AudioSource", "PATH", "URL", "MEMORY", "STREAM", "classify", "require_url", "path_bytes",
+__all__ = ["AudioSource", "PATH", "URL", "MEMORY", "STREAM", "classify", "require_url",
            "memory_pointer", "call_with_location"]
 
 _log = logging.getLogger("voicenote")
@@ -85,18 +86,6 @@ def require_url(location: Any) -> None:
     """
     if classify(location) != URL:
         raise ValueError("headers, key and http apply to http:// and https:// URLs only")
-
-
-def path_bytes(path: Any) -> bytes:
-    """The path as the bytes the file system uses (``os.fsencode``).
-
-    Raises:
-        ValueError: it contains a NUL byte (C would see a shorter path).
-    """
-    encoded = os.fsencode(path)
-    if b"\0" in encoded:
-        raise ValueError("embedded null byte in path")
-    return encoded
 
 
 def memory_pointer(data: Any) -> Tuple[Any, int]:
@@ -256,7 +245,7 @@ def call_with_location(
 ) -> None:
     """Makes the C call an object has for ``location`` (:func:`classify` tells its kind) and raises what failed.
 
-    - a path: ``file(path)``, with the path as the file system's bytes (:func:`path_bytes`);
+    - a path: ``file(path)``, with the path as the file system's bytes (:func:`~voicenote._strings.c_text`);
     - an http(s) URL: ``file(url)`` when ``urls_as_paths`` (the library tells a URL from a path), else
       ``source(handle)`` on a URL source fetched with ``http`` (None: the defaults);
     - bytes: ``memory(pointer, size)`` when given (the bytes are not copied; they stay valid during the call), else
@@ -290,11 +279,11 @@ def call_with_location(
     cancellable = cancellation is not None and keep is None and not holds_source
     if kind == PATH and cancellable:
         handle = _capi.vn_source_p()
-        check(_capi.vn_source_create_file(path_bytes(location), ctypes.byref(handle)))
+        check(_capi.vn_source_create_file(c_text(location, "path", path=True), ctypes.byref(handle)))
         _call_on_source(handle, source, keep, run, cancellation)
         return
     if kind == PATH or (kind == URL and urls_as_paths):
-        path = path_bytes(location)
+        path = c_text(location, "path", path=True)
         run(lambda: file(path))
         if keep is not None:
             keep(None)
@@ -318,7 +307,7 @@ def call_with_location(
         return
     handle = _capi.vn_source_p()
     if kind == URL:
-        url = text_bytes(location, "URL")
+        url = c_text(location, "URL")
         with options_handle(http) as options:
             check(_capi.vn_source_create_url(url, options, ctypes.byref(handle)))
     else:

@@ -11,12 +11,11 @@ import os
 from typing import Any, Callable, Optional, Union
 
 from . import _capi, _events, _lifecycle, _sources, _upload_hook, _upload_wait
-from ._audio_object import text_arg
 from ._events import Subscription
 from ._http import Headers, HTTPOptions
 from ._loop import EventLoop
 from ._payload import VoiceRecordingPayload
-from ._strings import take_owned
+from ._strings import c_text, take_owned
 from ._upload_events import (_FINAL, PostProcessor, Query, UploadEvent, UploadMode, UploadSource, UploadState,
                              upload_event_trampoline)
 from ._upload_options import create_uploader
@@ -248,8 +247,8 @@ class Uploader(_lifecycle.Closing):
                 raise ValueError("file_name and mime_type apply to bytes; a file is sent under its own name")
             name = mime = None
         elif isinstance(source, (bytes, bytearray, memoryview)):
-            name = text_arg("file_name", DEFAULT_FILE_NAME if file_name is None else file_name)
-            mime = None if mime_type is None else text_arg("mime_type", mime_type)
+            name = c_text(DEFAULT_FILE_NAME if file_name is None else file_name, "file_name")
+            mime = None if mime_type is None else c_text(mime_type, "mime_type")
         else:
             raise TypeError("source must be a path (str or os.PathLike) or bytes-like data, "
                             f"not {type(source).__name__}")

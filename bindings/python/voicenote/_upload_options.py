@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import Any, Optional, Tuple, Union
 
 from . import _capi
-from ._audio_object import text_arg
 from ._http import Headers, HTTPOptions, options_handle
 from ._loop import EventLoop
 from ._upload_events import Query, UploadMode
+from ._strings import c_text
 from .errors import check, invalid_argument
 
 __all__ = ["create_uploader"]
@@ -25,7 +25,7 @@ _INT64_MAX = (1 << 63) - 1
 
 def _query_pairs(query: Query) -> Tuple[Tuple[bytes, bytes], ...]:
     items = query.items() if isinstance(query, Mapping) else query
-    return tuple((text_arg("a query name", str(name)), text_arg("a query value", str(value))) for name, value in items)
+    return tuple((c_text(str(name), "a query name"), c_text(str(value), "a query value")) for name, value in items)
 
 
 def create_uploader(
@@ -46,7 +46,7 @@ def create_uploader(
     Raises:
         as :class:`~voicenote.Uploader`.
     """
-    url = text_arg("endpoint", endpoint)
+    url = c_text(endpoint, "endpoint")
     upload_mode = UploadMode.parse(mode)
     options_given = http is not None or headers is not None or ca_file is not None
     http_options = http or HTTPOptions()
@@ -56,8 +56,8 @@ def create_uploader(
     if ca_file is not None:
         http_options = dataclasses.replace(http_options, ca_file=ca_file)
     pairs = _query_pairs(query) if query is not None else ()
-    key_arg = None if url_key is None else text_arg("url_key", url_key)
-    type_arg = text_arg("type", type)
+    key_arg = None if url_key is None else c_text(url_key, "url_key")
+    type_arg = c_text(type, "type")
     limit = None
     if max_bytes is not None:
         limit = operator.index(max_bytes)
