@@ -9,44 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
-import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
+from cli_progress import Progress, parts
 from helpers import TIMEOUT
 from microphones import Speech, file_microphone
 
 import voicenote
-
-
-class Progress:
-    """Reads `--progress json` lines from a pipe, waiting (bounded) for the next ones."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.pending = b""
-
-    def until(self, seconds: float) -> Dict[str, Any]:
-        """Reads lines until a context with at least ``seconds`` captured; returns it."""
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            while b"\n" in self.pending:
-                line, self.pending = self.pending.split(b"\n", 1)
-                context = json.loads(line)
-                if context.get("duration", 0) >= seconds:
-                    return context
-            remaining = deadline - time.monotonic()
-            assert remaining > 0, f"no progress reached {seconds} s within {TIMEOUT} s"
-            ready, _, _ = select.select([self.fd], [], [], remaining)
-            if ready:
-                chunk = os.read(self.fd, 65536)
-                assert chunk, "record closed its output before reaching the duration"
-                self.pending += chunk
 
 
 def start(cli: Path, speech: Speech, output: Path, stdout: Any) -> subprocess.Popen[bytes]:
@@ -63,10 +37,6 @@ def wait_for_a_growing_part(progress: Progress, directory: Path) -> None:
     size = parts[0].stat().st_size
     progress.until(2.0)
     assert parts[0].stat().st_size > size
-
-
-def parts(directory: Path) -> List[Path]:
-    return list(directory.glob("*.part"))
 
 
 @pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
