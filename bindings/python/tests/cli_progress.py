@@ -1,14 +1,15 @@
-"""What `voicenote record --progress json` prints, read from a pipe, and the take's `.part` files: shared by the CLI
-tests that end a take from outside."""
+"""What `voicenote record --progress json` prints, read from a pipe, the take's `.part` files, and the bounded wait for
+the command's end: shared by the CLI tests that end a take from outside."""
 
 from __future__ import annotations
 
 import json
 import os
 import select
+import subprocess
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 from helpers import TIMEOUT
 
@@ -41,3 +42,14 @@ class Progress:
 def parts(directory: Path) -> List[Path]:
     """The `.part` files of takes in ``directory`` (a finished take leaves none)."""
     return list(directory.glob("*.part"))
+
+
+def finish(child: "subprocess.Popen[bytes]") -> Tuple[bytes, str]:
+    """Waits (bounded) for `record` to exit, killing it if it does not; its standard output and error."""
+    try:
+        rest, errors = child.communicate(timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(TIMEOUT)
+    return rest, errors.decode(errors="replace")

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 import pytest
 
-from cli_progress import Progress, parts
+from cli_progress import Progress, finish, parts
 from helpers import TIMEOUT, wait_until
 from microphones import Speech, file_microphone
 
@@ -40,16 +40,6 @@ def wait_for_audio_on_disk(directory: Path) -> None:
         return bool(found) and found[0].stat().st_size > 4096
 
     assert wait_until(grown), f"no growing .part within {TIMEOUT} s: {parts(directory)}"
-
-
-def finish(child: subprocess.Popen[bytes]) -> tuple[bytes, str]:
-    try:
-        rest, errors = child.communicate(timeout=TIMEOUT)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait(TIMEOUT)
-    return rest, errors.decode(errors="replace")
 
 
 @pytest.mark.parametrize("progress", ["json", "none"])

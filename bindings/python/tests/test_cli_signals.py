@@ -16,8 +16,7 @@ from typing import Any
 
 import pytest
 
-from cli_progress import Progress, parts
-from helpers import TIMEOUT
+from cli_progress import Progress, finish, parts
 from microphones import Speech, file_microphone
 
 import voicenote
@@ -48,12 +47,11 @@ def test_a_signal_finishes_the_take_and_keeps_the_file(cli: Path, speech: Speech
         assert child.stdout is not None
         wait_for_a_growing_part(Progress(child.stdout.fileno()), tmp_path)
         child.send_signal(number)
-        rest, errors = child.communicate(timeout=TIMEOUT)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait(TIMEOUT)
-    assert child.returncode == 0, errors.decode(errors="replace")
+    except BaseException:
+        child.kill()
+        raise
+    rest, errors = finish(child)
+    assert child.returncode == 0, errors
     finished = json.loads(rest.splitlines()[-1])
     assert finished["finished"] == str(output) and finished["duration"] >= 2
     assert voicenote.info(output)["duration"] == pytest.approx(finished["duration"], abs=0.001)
@@ -71,13 +69,8 @@ def test_a_closed_stdout_finishes_the_take_and_keeps_the_file(cli: Path, speech:
         wait_for_a_growing_part(Progress(read_end), tmp_path)
     finally:
         os.close(read_end)  # the next progress line meets EPIPE (and SIGPIPE)
-    try:
-        _, errors = child.communicate(timeout=TIMEOUT)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait(TIMEOUT)
-    reason = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
+    _, errors = finish(child)
+    reason = [line for line in errors.splitlines() if line.strip()]
     # Not killed by SIGPIPE: it fails on purpose, saying where the recording is, since it could not print it.
     assert child.returncode == 1, reason
     assert len(reason) == 1 and "standard output was closed" in reason[0] and str(output) in reason[0]
