@@ -1329,11 +1329,14 @@ int vn_recorder_create(const vn_recorder_options *options, vn_recorder **out);
 void vn_recorder_destroy(vn_recorder *recorder);
 
 /**
- * Opens the device, creates the take's file and starts capturing; returns when capture runs.
+ * Opens the device, creates the take's file and starts capturing; returns when capture runs. While the previous
+ * take is still finishing (it ended by itself, or vn_recorder_stop() runs on another thread; its `finished` event
+ * can arrive before its last step), this first waits for it, at most 5 seconds.
  *
  * \param recorder the recorder.
  * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder or when already recording or paused;
- *          #VN_E_BUSY when the activate hook refused (no device was opened); #VN_E_DEVICE when the device is
+ *          #VN_E_BUSY when the activate hook refused, or when the previous take was still finishing after 5 seconds
+ *          (no device was opened; try again); #VN_E_DEVICE when the device is
  *          missing or will not start; #VN_E_PERMISSION; #VN_E_IO (or #VN_E_NO_SPACE, #VN_E_PERMISSION) when the
  *          file cannot be created; #VN_E_UNSUPPORTED for an AAC take when FFmpeg's libraries cannot be loaded.
  * \threadsafety Any thread, including inside callbacks.

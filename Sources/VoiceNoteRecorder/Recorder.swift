@@ -48,12 +48,24 @@ public final class Recorder: @unchecked Sendable {
         monitor.locked { Array(liveLevels.suffix(max(0, count))) }
     }
 
+    /// How long `begin` waits for the previous take to finish (its file closed and renamed, its events out) before
+    /// it gives up with `.busy`: the `finished` event goes out before the take's last step, so a host that begins the
+    /// next take on it (or on `maximumDurationReached`) would otherwise meet a take still finishing.
+    static let finishingWaitNanoseconds: UInt64 = 5_000_000_000
+
     /// Opens the device, creates `<UUID>.ogg.part` in `directory` (nil: the configuration's) and starts capturing;
-    /// returns once capture runs. `.misuse` when already recording or paused; `.busy` when the activate hook refuses
-    /// (no device is opened); `.device`, `.permission` for the device; `.io` (and others by errno) for the file.
+    /// returns once capture runs. While the previous take is finishing (it ended by itself, or a stop on another
+    /// thread), waits up to `finishingWaitNanoseconds` for it. `.misuse` when already recording or paused; `.busy`
+    /// when the previous take is still finishing after that wait, or when the activate hook refuses (no device is
+    /// opened either way); `.device`, `.permission` for the device; `.io` (and others by errno) for the file.
     public func begin(in directory: String? = nil) throws(VoiceNoteError) {
         let previous: LibraryThread? = try monitor.locked { () throws(VoiceNoteError) -> LibraryThread? in
+            let deadline = monotonicNanoseconds() + Self.finishingWaitNanoseconds
+            while !closed, phase == .finishing, monitor.wait(untilMonotonicNanoseconds: deadline) {}
             guard !closed else { throw VoiceNoteError(.misuse, "the recorder was destroyed") }
+            guard phase != .finishing else {
+                throw VoiceNoteError(.busy, "begin while the previous take is still finishing; try again")
+            }
             guard phase == .stopped else { throw VoiceNoteError(.misuse, "begin while \(phase): stop the take first") }
             phase = .starting
             defer { worker = nil }

@@ -19,6 +19,10 @@ struct RecordCommand: ParsableCommand {
             Space starts a take and Space again stops it into preview; P plays or pauses it; ←/→ move the selected \
             trim handle, Tab selects the other, T cuts the take to them; Enter sends (prints the voiceRecording \
             payload); Esc cancels or discards; q quits, keeping a take that was not sent.
+
+            Without --flow, Enter stops the take in every --progress mode: a newline on standard input, from a \
+            terminal or a pipe (other bytes are ignored). At the end of standard input (</dev/null, a pipe closed \
+            without a newline) or with it closed, the take goes on until Ctrl-C, SIGTERM, SIGHUP or --duration.
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case opus, aac }
@@ -79,6 +83,7 @@ struct RecordCommand: ParsableCommand {
     }
 
     func run() throws {
+        let enter = EnterWatch()  // first: with standard input closed, the next descriptor opened would be 0
         var configuration = RecorderConfiguration()
         if let output { configuration.directory = directoryName(of: output) }
         configuration.device = DeviceSelection(name: device, configuration: deviceConfig)
@@ -89,7 +94,8 @@ struct RecordCommand: ParsableCommand {
         let recorder = try Recorder(configuration: configuration, dispatcher: loop)
         if flow { return try runFlow(recorder: recorder, loop: loop) }
         let session = RecordingSession(recorder: recorder, loop: loop, output: output,
-                                       display: progress == .json ? .json : (progress == .none || !Terminal.isInteractive ? .none : .meter))
+                                       display: progress == .json ? .json : (progress == .none || !Terminal.isInteractive ? .none : .meter),
+                                       enter: enter)
         try session.run()
     }
 }

@@ -7,7 +7,8 @@ import VoiceNoteWaveform
 /// Runs one take for `voicenote record`: starts the recorder, waits on its event loop, standard input and
 /// signals, shows progress, and moves the finished file to `--output`.
 ///
-/// Every way the user or the system can end the command finishes the take and keeps the file: Enter, SIGINT
+/// Every way the user or the system can end the command finishes the take and keeps the file: Enter (a newline on
+/// standard input, in every display: `EnterWatch`), SIGINT
 /// (Ctrl-C), SIGTERM, SIGHUP (the terminal went away) and SIGPIPE (whoever read standard output stopped), so no
 /// `.part` is left to `recover`.
 ///
@@ -27,9 +28,11 @@ final class RecordingSession: @unchecked Sendable {
     /// becomes an error that names the kept file.
     private var outputClosed = false
     private var lastLine = ""
+    private var enter: EnterWatch
 
-    init(recorder: Recorder, loop: EventLoop, output: String?, display: Display) {
+    init(recorder: Recorder, loop: EventLoop, output: String?, display: Display, enter: EnterWatch) {
         self.recorder = recorder
+        self.enter = enter
         self.loop = loop
         self.output = output
         self.display = display
@@ -45,16 +48,12 @@ final class RecordingSession: @unchecked Sendable {
             var descriptors = [
                 pollfd(fd: loop.fileDescriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: stopSignals.readEnd, events: Int16(POLLIN), revents: 0),
-                pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                enter.pollDescriptor,
             ]
-            let watchInput = display == .meter && !stopping
-            _ = poll(&descriptors, watchInput ? 3 : 2, 200)
+            _ = poll(&descriptors, stopping ? 2 : 3, 200)
             _ = try loop.dispatch()
             if descriptors[1].revents & Int16(POLLIN) != 0, !stopSignals.received().isEmpty { stopRequested = true }
-            if watchInput && descriptors[2].revents & Int16(POLLIN) != 0 {
-                drainLine()
-                stopRequested = true
-            }
+            if !stopping && enter.enterPressed(descriptors[2]) { stopRequested = true }
             if stopRequested && !stopping {
                 stopping = true
                 try? recorder.stop()
@@ -120,11 +119,6 @@ final class RecordingSession: @unchecked Sendable {
             if fflush(nil) == 0 { return }
         }
         throw VoiceNoteError(.io, "standard output was closed; the recording was kept: \(path)")
-    }
-
-    private func drainLine() {
-        var byte: UInt8 = 0
-        while read(STDIN_FILENO, &byte, 1) == 1 && byte != 10 {}
     }
 }
 

@@ -228,9 +228,11 @@ public:
     }
 
     /**
-     * Opens the device, creates the take's file and starts capturing; returns when capture runs. Throws
-     * `errc::misuse` when recording or paused; `errc::busy` when the activate hook refused (or what it threw, see
-     * `recorder_options::activate`); `errc::device` when the device is missing or will not start;
+     * Opens the device, creates the take's file and starts capturing; returns when capture runs. While the previous
+     * take is still finishing (its `finished` event can arrive before its last step), first waits for it, at most
+     * 5 s. Throws `errc::misuse` when recording or paused; `errc::busy` when the previous take was still finishing
+     * after that, or when the activate hook refused (or what it threw, see `recorder_options::activate`);
+     * `errc::device` when the device is missing or will not start;
      * `errc::permission`; `errc::io` (or `no_space`, `permission`) when the file cannot be created;
      * `errc::unsupported` for AAC without FFmpeg's libraries.
      */

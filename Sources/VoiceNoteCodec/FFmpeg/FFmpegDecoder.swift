@@ -147,10 +147,10 @@ final class FFmpegDecoder: AudioDecoder {
 
     /// `StreamLength`'s rule on the length stated so far (a tag, an edit list, a header; an estimate from the bitrate
     /// is bounded by the bytes already): the packets are read once without decoding, and a statement longer than
-    /// what the decoder will output from them becomes that. Only for codecs whose packets state their own durations
-    /// exactly; FFmpeg's Ogg demuxer, for one, only approximates Vorbis packet durations (4 % short on speech), which
-    /// would cut real audio. A length counted from the frame headers is skipped: the walk was already bounded by
-    /// the bytes (an MP3's Xing tag is not, and is checked).
+    /// what the decoder will output from them becomes that (an MP3's, also a shorter one). Only for codecs whose
+    /// packets state their own durations exactly; FFmpeg's Ogg demuxer, for one, only approximates Vorbis packet
+    /// durations (4 % short on speech), which would cut real audio. A length counted from the frame headers is
+    /// skipped: the walk was already bounded by the bytes (an MP3's Xing tag is not, and is checked).
     private func checkLength(name: String) throws(VoiceNoteError) {
         guard let format, !lengthIsCounted, !info.durationIsEstimate, info.duration > 0, let stream = format.pointee.streams[Int(streamIndex)],
               let parameters = stream.pointee.codecpar, Self.hasExactPacketDurations(parameters.pointee.codec_id) else {
@@ -160,8 +160,12 @@ final class FFmpegDecoder: AudioDecoder {
         guard timeBase.num > 0, timeBase.den > 0, info.duration < Double(Int32.max) else { return }
         let declared = Int64((info.duration / av_q2d(timeBase)).rounded())
         guard let held = try heldDuration(name: name) else { return }
-        let length = try StreamLength.resolve(declared: declared, held: held, name)
-        guard length < declared else { return }
+        var length = try StreamLength.resolve(declared: declared, held: held, name)
+        // An MP3's decoder does not stop where its Xing/LAME tag says (a tag stating fewer frames than the file has,
+        // a padding larger than its last frame): what the packets hold, modelled as libavcodec drops samples, is
+        // what plays, shorter or longer than the tag.
+        if parameters.pointee.codec_id == AV_CODEC_ID_MP3 { length = held }
+        guard length != declared else { return }
         info.duration = Double(length) * av_q2d(timeBase)
         let frames = av_rescale_q(length, timeBase, AVRational(num: 1, den: Int32(outputRate)))
         if exactFrameCount != nil { exactFrameCount = frames }

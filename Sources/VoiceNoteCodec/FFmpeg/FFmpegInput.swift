@@ -100,48 +100,77 @@ final class FFmpegInput {
     }
 
     /// Reads every remaining packet of stream `index` (no decoding) and returns what the decoder will output from
-    /// them, in the stream's time base: the sum of their durations less the samples their side data tells the decoder
-    /// to drop (an MP3's encoder delay, an MP4 edit list's start; FFmpeg already shortens the packet an edit list
-    /// ends in), at `sampleRate` unless the stream states its own. With `frameSize`, each packet counts as that many
-    /// samples instead of its duration: an MP4 demuxer stretches or shortens the last packet's duration to the edit
-    /// list's end, while the decoder outputs a whole frame from it. Nil when a packet has no duration (then the sum
-    /// would be a guess) or reading failed.
+    /// them, in the stream's time base: their durations less the samples their side data tells the decoder to drop
+    /// (an MP3's encoder delay and padding, an MP4 edit list's start; FFmpeg already shortens the packet an edit list
+    /// ends in), dropped as libavcodec drops them (`SkipAndDiscard`), at `sampleRate` unless the stream states its
+    /// own. With `frameSize`, each packet counts as that many samples instead of its duration: an MP4 demuxer
+    /// stretches or shortens the last packet's duration to the edit list's end, while the decoder outputs a whole
+    /// frame from it. Nil when a packet has no duration (then the sum would be a guess) or reading failed.
     func decodedDuration(ofStream index: Int32, sampleRate decoderRate: Int32, frameSize: Int32? = nil) -> Int64? {
         guard let stream = format.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar,
               let packet = av_packet_alloc() else { return nil }
         var packetRef: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&packetRef) }
         let sampleRate = parameters.pointee.sample_rate > 0 ? parameters.pointee.sample_rate : decoderRate
-        let frameDuration = frameSize.map { av_rescale_q(Int64($0), AVRational(num: 1, den: sampleRate), stream.pointee.time_base) }
+        let timeBase = stream.pointee.time_base
+        let frameDuration = frameSize.map { av_rescale_q(Int64($0), AVRational(num: 1, den: sampleRate), timeBase) }
+        var dropping = SkipAndDiscard()
         var total: Int64 = 0
-        var skipped: Int64 = 0
         while av_read_frame(format, packet) >= 0 {
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == index else { continue }
             let duration = frameDuration ?? packet.pointee.duration
             guard duration > 0 else { return nil }
-            let (sum, overflow) = total.addingReportingOverflow(duration)
+            let kept: Int64
+            if let (skip, discard) = Self.samplesToDrop(packet) {
+                guard sampleRate > 0 else { return nil }
+                let samples = AVRational(num: 1, den: sampleRate)
+                kept = dropping.output(of: duration, skip: av_rescale_q(skip, samples, timeBase),
+                                       discard: av_rescale_q(discard, samples, timeBase))
+            } else {
+                kept = dropping.output(of: duration)
+            }
+            let (sum, overflow) = total.addingReportingOverflow(kept)
             guard !overflow else { return nil }
             total = sum
-            skipped += Self.samplesToDrop(packet)
         }
-        guard skipped > 0 else { return total }
-        guard sampleRate > 0 else { return nil }
-        return max(0, total - av_rescale_q(skipped, AVRational(num: 1, den: sampleRate), stream.pointee.time_base))
+        return total
     }
 
-    /// The samples a packet's AV_PKT_DATA_SKIP_SAMPLES side data drops: a little-endian 32-bit count at the start
-    /// and one at the end.
-    private static func samplesToDrop(_ packet: UnsafeMutablePointer<AVPacket>) -> Int64 {
-        guard let sideData = packet.pointee.side_data else { return 0 }
-        var dropped: Int64 = 0
+    /// What libavcodec's decoder keeps of each packet's output (decode.c, `discard_samples`): a packet's
+    /// AV_PKT_DATA_SKIP_SAMPLES side data sets the samples still to skip (it replaces what was left, it does not add)
+    /// and the padding to discard from that packet's end; the skip runs on across packets, whole frames first; the
+    /// padding is dropped only when it fits in what the skip left of the frame. Summing the side data instead counts
+    /// a sample twice where a skip and a padding overlap (an MP3 whose LAME tag states fewer frames than it has), and
+    /// refused notes FFmpeg plays.
+    struct SkipAndDiscard {
+        private var skipping: Int64 = 0
+
+        /// What the decoder outputs from a packet of `duration`, with its side data's `skip` and `discard`, or
+        /// without side data (nil: the skip left by an earlier packet runs on).
+        mutating func output(of duration: Int64, skip: Int64? = nil, discard: Int64 = 0) -> Int64 {
+            if let skip { skipping = max(0, skip) }
+            guard skipping < duration else {
+                skipping -= duration
+                return 0
+            }
+            let left = duration - skipping
+            skipping = 0
+            return discard > 0 && discard <= left ? left - discard : left
+        }
+    }
+
+    /// The samples a packet's AV_PKT_DATA_SKIP_SAMPLES side data tells the decoder to skip at its start and to
+    /// discard at its end (little-endian 32-bit counts); nil when it has none.
+    private static func samplesToDrop(_ packet: UnsafeMutablePointer<AVPacket>) -> (skip: Int64, discard: Int64)? {
+        guard let sideData = packet.pointee.side_data else { return nil }
         for element in UnsafeBufferPointer(start: sideData, count: Int(max(0, packet.pointee.side_data_elems)))
-        where element.type == AV_PKT_DATA_SKIP_SAMPLES && element.size >= 8 {
+        where element.type == AV_PKT_DATA_SKIP_SAMPLES && element.size >= 10 {
             guard let data = element.data else { continue }
             let word = { (offset: Int) in (0..<4).reduce(Int64(0)) { $0 | Int64(data[offset + $1]) << (8 * $1) } }
-            dropped += word(0) + word(4)
+            return (Int64(Int32(truncatingIfNeeded: word(0))), word(4))
         }
-        return dropped
+        return nil
     }
 
     /// Frees an AVIOContext and its buffer.

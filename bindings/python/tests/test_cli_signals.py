@@ -9,44 +9,17 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import subprocess
-import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
 
-from helpers import TIMEOUT
+from cli_progress import Progress, finish, parts
 from microphones import Speech, file_microphone
 
 import voicenote
-
-
-class Progress:
-    """Reads `--progress json` lines from a pipe, waiting (bounded) for the next ones."""
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self.pending = b""
-
-    def until(self, seconds: float) -> Dict[str, Any]:
-        """Reads lines until a context with at least ``seconds`` captured; returns it."""
-        deadline = time.monotonic() + TIMEOUT
-        while True:
-            while b"\n" in self.pending:
-                line, self.pending = self.pending.split(b"\n", 1)
-                context = json.loads(line)
-                if context.get("duration", 0) >= seconds:
-                    return context
-            remaining = deadline - time.monotonic()
-            assert remaining > 0, f"no progress reached {seconds} s within {TIMEOUT} s"
-            ready, _, _ = select.select([self.fd], [], [], remaining)
-            if ready:
-                chunk = os.read(self.fd, 65536)
-                assert chunk, "record closed its output before reaching the duration"
-                self.pending += chunk
 
 
 def start(cli: Path, speech: Speech, output: Path, stdout: Any) -> subprocess.Popen[bytes]:
@@ -65,10 +38,6 @@ def wait_for_a_growing_part(progress: Progress, directory: Path) -> None:
     assert parts[0].stat().st_size > size
 
 
-def parts(directory: Path) -> List[Path]:
-    return list(directory.glob("*.part"))
-
-
 @pytest.mark.parametrize("number", [signal.SIGHUP, signal.SIGTERM], ids=["SIGHUP", "SIGTERM"])
 def test_a_signal_finishes_the_take_and_keeps_the_file(cli: Path, speech: Speech, tmp_path: Path,
                                                        number: signal.Signals) -> None:
@@ -78,12 +47,11 @@ def test_a_signal_finishes_the_take_and_keeps_the_file(cli: Path, speech: Speech
         assert child.stdout is not None
         wait_for_a_growing_part(Progress(child.stdout.fileno()), tmp_path)
         child.send_signal(number)
-        rest, errors = child.communicate(timeout=TIMEOUT)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait(TIMEOUT)
-    assert child.returncode == 0, errors.decode(errors="replace")
+    except BaseException:
+        child.kill()
+        raise
+    rest, errors = finish(child)
+    assert child.returncode == 0, errors
     finished = json.loads(rest.splitlines()[-1])
     assert finished["finished"] == str(output) and finished["duration"] >= 2
     assert voicenote.info(output)["duration"] == pytest.approx(finished["duration"], abs=0.001)
@@ -101,13 +69,8 @@ def test_a_closed_stdout_finishes_the_take_and_keeps_the_file(cli: Path, speech:
         wait_for_a_growing_part(Progress(read_end), tmp_path)
     finally:
         os.close(read_end)  # the next progress line meets EPIPE (and SIGPIPE)
-    try:
-        _, errors = child.communicate(timeout=TIMEOUT)
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait(TIMEOUT)
-    reason = [line for line in errors.decode(errors="replace").splitlines() if line.strip()]
+    _, errors = finish(child)
+    reason = [line for line in errors.splitlines() if line.strip()]
     # Not killed by SIGPIPE: it fails on purpose, saying where the recording is, since it could not print it.
     assert child.returncode == 1, reason
     assert len(reason) == 1 and "standard output was closed" in reason[0] and str(output) in reason[0]
