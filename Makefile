@@ -25,14 +25,14 @@ DEBIAN_PACKAGES := \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
 	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev
 # Python packages the tests and bench use (from PyPI).
-PYTHON_PACKAGES := pytest wheel distributed
+PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
 SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/voicenote.map \
 	-Xlinker -soname=libvoicenote.so.$(MAJOR)
 
 
-.PHONY: all deps build so cli tsan-so test test-self-contained test-swift test-abi test-c test-cpp test-python test-install test-tsan \
-	test-asan test-fuzz install wheel deb run bench fuzz docs clean
+.PHONY: all deps build so cli tsan-so build-tsan build-asan build-fuzz test test-self-contained test-swift test-abi test-c \
+	test-cpp test-python test-install test-tsan test-asan test-fuzz install wheel deb run bench fuzz docs clean
 
 all: build
 
@@ -63,17 +63,16 @@ tsan-so:
 	ln -sf $(SO) $(BUILD)/tsan/lib/libvoicenote.so.$(MAJOR)
 	ln -sf libvoicenote.so.$(MAJOR) $(BUILD)/tsan/lib/libvoicenote.so
 
-# Every suite, in this order; each stage's time is printed, so a slow CI run shows where its time went. The Swift
-# tests run under AddressSanitizer (all of them) and ThreadSanitizer (the threaded ones), not a third time plain:
-# `make test-swift` runs them plain for a quick local check.
-TEST_STAGES := test-self-contained build test-abi docs test-c test-cpp test-python test-install test-tsan test-asan test-fuzz
-
+# Every suite (scripts/test.sh: the suites in turn, each timed, while the instrumented builds are made in the
+# background). The Swift tests run under AddressSanitizer (all of them) and ThreadSanitizer (the threaded ones), not
+# a third time plain: `make test-swift` runs them plain for a quick local check.
 test: deps
-	@for stage in $(TEST_STAGES); do \
-		start=$$(date +%s); $(MAKE) --no-print-directory $$stage; \
-		echo "make test: $$stage passed in $$(( $$(date +%s) - start )) s"; \
-	done
-	@echo "make test: all suites passed"
+	@VOICENOTE_BUILT=1 scripts/test.sh "$(MAKE)" "$(PYTHON)" $(BUILD)
+
+# What the suites below need built first; scripts/test.sh builds it once (VOICENOTE_BUILT=1), not before each suite.
+NEEDS_BUILD := $(if $(VOICENOTE_BUILT),,build)
+# Extra pytest arguments (scripts/test.sh spreads the suites over processes: -n N --dist loadgroup).
+VOICENOTE_PYTEST_ARGS ?=
 
 # Nothing in the repository refers to documents outside it; every target imports only what it declares.
 test-self-contained:
@@ -88,19 +87,20 @@ test-swift:
 	rm -rf .build-test-cache
 	$(SWIFT_TEST_ENV) swift test --skip-build
 
-test-abi: build
+test-abi: $(NEEDS_BUILD)
 	scripts/check-abi.sh $(BUILD)
 
-test-c: build
+test-c: $(NEEDS_BUILD)
 	$(MAKE) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
 # The C++ layer's tests built with g++ (-std=c++17 -Wall -Wextra -pedantic -Werror) and run; test-tsan builds its
 # thread tests again with the toolchain's clang++ (the same warnings as errors) and runs them under ThreadSanitizer.
-test-cpp: build
+test-cpp: $(NEEDS_BUILD)
 	$(MAKE) -j$(shell nproc) -C bindings/cpp/tests run CXXS=g++ LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
-test-python: build
-	VOICENOTE_CLI=$(BUILD)/bin/voicenote VOICENOTE_LIBRARY=$(BUILD)/lib/libvoicenote.so $(PYTHON) -m pytest -q -p no:cacheprovider bindings/python/tests
+test-python: $(NEEDS_BUILD)
+	VOICENOTE_CLI=$(BUILD)/bin/voicenote VOICENOTE_LIBRARY=$(BUILD)/lib/libvoicenote.so $(PYTHON) -m pytest -q -p no:cacheprovider \
+		$(VOICENOTE_PYTEST_ARGS) bindings/python/tests
 
 # Synapse, a Matrix homeserver from PyPI, in a venv of its own (build/synapse-venv, or $VOICENOTE_SYNAPSE_VENV) for
 # the Python tests' `synapse` fixture, which makes it itself when missing: this only makes it ahead of time.
@@ -108,7 +108,7 @@ test-python: build
 synapse-venv:
 	$(PYTHON) bindings/python/tests/synapse.py --ensure-venv
 
-test-install: build
+test-install: $(NEEDS_BUILD)
 	scripts/test-install.sh "$(PYTHON)"
 
 # The ThreadSanitizer run is for the thread contract: the suites of single-threaded parsing and decoding (codecs,
@@ -116,15 +116,25 @@ test-install: build
 # batch (a pool of threads) runs here too, with one long note split over its idle workers.
 TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests|WaveformRangesTests\.aBatch)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.)
 
-test-tsan: tsan-so
+# The instrumented builds (scripts/test.sh makes them in the background): the library and the Swift tests' one
+# program, not the CLI and fuzz targets, which their suites do not run instrumented.
+build-tsan: tsan-so
+	swift build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product VoiceNotePackageTests
+build-asan:
+	swift build --sanitize=address --scratch-path .build-asan --product VoiceNotePackageTests
+build-fuzz:
+	scripts/fuzz.sh --build-only
+
+test-tsan: $(NEEDS_BUILD) $(if $(VOICENOTE_BUILT),,build-tsan)
 	rm -rf .build-test-cache
-	$(SWIFT_TEST_ENV) swift test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip '$(TSAN_SKIP)'
+	$(SWIFT_TEST_ENV) swift test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip-build --skip '$(TSAN_SKIP)'
 	scripts/test-tsan.sh $(BUILD)/tsan/lib "$(PYTHON)"
 
 # The memory bounds of hostile input are measured on the release CLI (VOICENOTE_CLI), not an instrumented one.
-test-asan: build
+test-asan: $(NEEDS_BUILD) $(if $(VOICENOTE_BUILT),,build-asan)
 	rm -rf .build-test-cache
-	$(SWIFT_TEST_ENV) VOICENOTE_CLI=$(BUILD)/bin/voicenote LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp swift test --sanitize=address --scratch-path .build-asan
+	$(SWIFT_TEST_ENV) VOICENOTE_CLI=$(BUILD)/bin/voicenote LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp swift test \
+		--sanitize=address --scratch-path .build-asan --skip-build
 
 install: build
 	scripts/install.sh "$(PREFIX)" $(BUILD) $(VERSION) $(MAJOR)
@@ -145,8 +155,8 @@ run: deps build
 bench: deps build
 	$(PYTHON) bench/run.py --build $(BUILD)
 
-test-fuzz:
-	scripts/fuzz.sh --runs 8000
+test-fuzz: $(if $(VOICENOTE_BUILT),,build-fuzz)
+	scripts/fuzz.sh --built --runs 8000
 
 fuzz:
 	scripts/fuzz.sh $${FUZZ_SECONDS:-300}

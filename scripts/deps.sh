@@ -24,9 +24,10 @@ if ((${#missing[@]})); then
     fi
 fi
 
+# Each Python package is NAME or NAME=MODULE when it is imported by another name (pytest-xdist=xdist).
 missing_py=()
 for package in "${pypi[@]}"; do
-    "$python" -c "import $package" 2>/dev/null || missing_py+=("$package")
+    "$python" -c "import ${package#*=}" 2>/dev/null || missing_py+=("${package%%=*}")
 done
 if ((${#missing_py[@]})); then
     echo "deps: installing Python packages ${missing_py[*]}"

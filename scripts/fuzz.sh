@@ -7,7 +7,20 @@
 #                            hostile containers (Tests/Fixtures/fuzz-ffmpeg: concat, DASH, HLS, gzip)
 #   voicenote-fuzz-json      payloads and message lists (Tests/Fixtures/messages, Tests/Fixtures/fuzz-json)
 # A finding leaves crash-* files and fails.
+# `fuzz.sh --build-only` builds the targets and runs nothing; `fuzz.sh --built ...` runs targets built before.
 set -euo pipefail
+build=yes
+case ${1:-} in
+    --build-only) build=only ;;
+    --built) build=no; shift ;;
+esac
+targets=(voicenote-fuzz-decoders voicenote-fuzz-ffmpeg voicenote-fuzz-json)
+if [[ $build == only ]]; then
+    for target in "${targets[@]}"; do
+        swift build --sanitize=fuzzer --scratch-path "$(dirname "$0")/../.build-fuzz" --product "$target"
+    done
+    exit 0
+fi
 if [[ ${1:-} == --runs ]]; then
     limit=(-runs="${2:?usage: fuzz.sh --runs N}" -seed=1)
     what="${2} inputs from seed 1"
@@ -47,7 +60,7 @@ json_seeds() {
 fuzz() {
     local target=$1 corpus=$work/$1/corpus findings=$work/$1/findings
     mkdir -p "$corpus" "$findings"
-    swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" >/dev/null
+    [[ $build == no ]] || swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" >/dev/null
     "$2" "$corpus"
     echo "fuzz: $target, $what"
     SWIFT_BACKTRACE=enable=no ".build-fuzz/debug/$target" "$corpus" "${limit[@]}" \

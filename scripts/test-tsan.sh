@@ -20,7 +20,7 @@ trap 'rm -rf "$reports"' EXIT
 status=0
 TSAN_OPTIONS="$TSAN_OPTIONS log_path=$reports/report" LD_PRELOAD="$runtime $dispatch" \
     VOICENOTE_LIBRARY="$libdir/libvoicenote.so" VOICENOTE_CLI="$top/build/bin/voicenote" \
-    "$python" -m pytest -q -p no:cacheprovider "$top/bindings/python/tests" || status=$?
+    "$python" -m pytest -q -p no:cacheprovider ${VOICENOTE_PYTEST_ARGS:-} "$top/bindings/python/tests" || status=$?
 if compgen -G "$reports/report*" >/dev/null; then
     cat "$reports"/report*
     echo "test-tsan: ThreadSanitizer report(s) above"

@@ -12,10 +12,11 @@ major=$("$repo/scripts/version.sh" major)
 library=$build/lib/libvoicenote.so.$version
 [[ -f $library ]] || { echo "wheel: no $library (make so)" >&2; exit 1; }
 
-# pip builds in the folder it is given: a staging copy keeps the checkout clean.
-stage=$build/wheel-stage
-rm -rf "$stage"
-mkdir -p "$stage" "$out"
+# pip builds in the folder it is given: a staging copy, in a folder of this run's own (two runs at once, as the
+# tests in parallel make, never share one), keeps the checkout clean.
+mkdir -p "$out"
+stage=$(mktemp -d "$build/wheel-stage.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
 cp -r "$repo/bindings/python/pyproject.toml" "$repo/bindings/python/setup.py" "$repo/bindings/python/README.md" \
     "$repo/bindings/python/voicenote" "$stage/"
 find "$stage" -name __pycache__ -prune -exec rm -rf {} +
@@ -31,5 +32,4 @@ isolation=(--no-build-isolation)
     "$python" -c 'import wheel.bdist_wheel' 2>/dev/null || isolation=()
 VOICENOTE_HEADER="$repo/include/voicenote.h" \
     "$python" -m pip wheel --quiet --no-deps "${isolation[@]}" --wheel-dir "$out" "$stage"
-rm -rf "$stage"
 ls "$out"/voicenote-"$version"-*.whl

@@ -124,3 +124,24 @@ def contract_checks(caplog: pytest.LogCaptureFixture):
     assert not _session._hooks, f"session hooks never discarded: {_session._hooks}"
     assert _queue.unknown_releases == unknown_data_sources_before, "release ran for an unknown data-source key"
     assert not _queue._data_sources, f"queue data sources never released: {_queue._data_sources}"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the marks into the tests' ids
+def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    """Keeps together, when pytest-xdist spreads the suite over processes (``make test`` runs it with
+    ``-n N --dist loadgroup``), the tests that share something costly to make: those of a module that has a
+    module-scoped fixture (a built example client, a wheel, a recorded note) run in one worker, so it is made once,
+    and every test of the one Synapse homeserver runs in one worker, so one server starts. Every other test goes to
+    whichever worker is free. Without xdist the marks change nothing."""
+    for item in items:
+        definitions = getattr(item, "_fixtureinfo", None)
+        if definitions is None:
+            continue
+        fixtures = definitions.name2fixturedefs
+        if "synapse" in fixtures:
+            group = "synapse"
+        elif any(d.scope == "module" for defs in fixtures.values() for d in defs):
+            group = item.module.__name__ if item.module is not None else item.nodeid.split("::")[0]
+        else:
+            continue
+        item.add_marker(pytest.mark.xdist_group(group))

@@ -40,9 +40,10 @@ class Speech:
     pcm48: bytes
 
 
-def run(command: List[str]) -> bytes:
-    """Runs a tool with a bounded timeout; fails the test with its stderr when it fails. Returns stdout."""
-    result = subprocess.run(command, capture_output=True, timeout=TIMEOUT)
+def run(command: List[str], timeout: float = TIMEOUT) -> bytes:
+    """Runs a tool with a bounded timeout (``TIMEOUT`` unless given); fails the test with its stderr when it fails.
+    Returns stdout."""
+    result = subprocess.run(command, capture_output=True, timeout=timeout)
     assert result.returncode == 0, f"{command[0]} failed ({result.returncode}): {result.stderr.decode(errors='replace')}"
     return result.stdout
 

@@ -90,9 +90,11 @@ def test_the_wheel_is_tagged_for_this_platform_and_carries_the_stripped_library(
 
 def test_the_wheel_installed_in_a_fresh_venv_records_analyses_and_plays(wheel: Path, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
-    run([sys.executable, "-m", "venv", str(venv)])
+    # A venv with pip takes seconds on an idle machine, and several times that while the suite's other processes
+    # build the example clients beside it.
+    run([sys.executable, "-m", "venv", str(venv)], timeout=4 * TIMEOUT)
     python = venv / "bin" / "python"
-    run([str(python), "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", str(wheel)])
+    run([str(python), "-m", "pip", "install", "--quiet", "--no-index", "--no-deps", str(wheel)], timeout=4 * TIMEOUT)
     tone = tmp_path / "mic.raw"
     run(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-L", "-t", "raw", str(tone),
          "synth", "30", "sine", "300", "vol", "0.3"])

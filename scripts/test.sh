@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# `make test`: every suite, in 20 minutes on two cores. The suites run one after another in the foreground, each
+# timed; the three instrumented builds they need later (ThreadSanitizer, AddressSanitizer, libFuzzer) are made
+# meanwhile in the background at the lowest CPU priority, one after another, so they take only the time the
+# foreground's suites leave idle (those wait on real-time audio, servers and child processes much of the time) and
+# never slow a real-time test. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
+# costly fixture stay in one (bindings/python/tests/conftest.py).
+#   scripts/test.sh MAKE PYTHON BUILD
+# Every suite runs: a failure stops the run, and names the stage and the log of a background build.
+set -euo pipefail
+make=${1:?usage: test.sh MAKE PYTHON BUILD}
+python=${2:?usage: test.sh MAKE PYTHON BUILD}
+build=${3:?usage: test.sh MAKE PYTHON BUILD}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+
+# How many processes a Python suite is spread over: twice the cores (its tests wait more than they compute).
+workers=${VOICENOTE_TEST_WORKERS:-$(( $(nproc) * 2 ))}
+export VOICENOTE_PYTEST_ARGS="-n $workers --dist loadgroup"
+# The longest any background build may take before the run gives up on it.
+build_limit_seconds=3600
+
+started=$(date +%s)
+stage() {
+    local name=$1 start
+    start=$(date +%s)
+    "$make" --no-print-directory "$name"
+    echo "make test: $name passed in $(( $(date +%s) - start )) s"
+}
+
+stage test-self-contained
+stage build
+stage test-abi
+stage docs
+
+# The instrumented builds, in the background: each reports its exit status on a pipe of its own, which the
+# foreground reads (bounded) when it needs that build.
+state=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-test.XXXXXX")
+logs=$build/test-logs
+mkdir -p "$logs"
+for variant in tsan asan fuzz; do
+    mkfifo "$state/$variant"
+done
+exec {tsan_done}<>"$state/tsan" {asan_done}<>"$state/asan" {fuzz_done}<>"$state/fuzz"
+setsid nice -n 19 bash -c '
+    make=$1 state=$2 logs=$3
+    for variant in tsan asan fuzz; do
+        start=$(date +%s)
+        status=0
+        "$make" --no-print-directory "build-$variant" >"$logs/build-$variant.log" 2>&1 || status=$?
+        echo "$status $(( $(date +%s) - start ))" >"$state/$variant"
+    done' background-builds "$make" "$state" "$logs" &
+builder=$!
+cleanup() {
+    kill -- -"$builder" 2>/dev/null || true
+    rm -rf "$state"
+}
+trap cleanup EXIT
+
+# waits for a background build; fails, showing its log's end, if it failed or did not end in time
+wait_for_build() {
+    local variant=$1 fd=$2 status seconds
+    if ! read -r -t "$build_limit_seconds" status seconds <&"$fd"; then
+        echo "make test: the $variant build did not end within $build_limit_seconds s (log: $logs/build-$variant.log)"
+        exit 1
+    fi
+    if [[ $status != 0 ]]; then
+        tail -n 60 "$logs/build-$variant.log"
+        echo "make test: the $variant build failed (log: $logs/build-$variant.log)"
+        exit 1
+    fi
+    echo "make test: build-$variant (background) built in $seconds s"
+}
+
+stage test-c
+stage test-cpp
+stage test-python
+stage test-install
+wait_for_build tsan "$tsan_done"
+stage test-tsan
+wait_for_build asan "$asan_done"
+stage test-asan
+wait_for_build fuzz "$fuzz_done"
+stage test-fuzz
+echo "make test: all suites passed in $(( $(date +%s) - started )) s"
