@@ -3,8 +3,8 @@
 AAC take in preview. Each run copies the take into a fresh drafts directory with its record, so vn_flow_create
 restores it into preview (read back on the flow's worker); then, timing every call on this thread: subscribe,
 get_state, play, pause, seek, deactivate, press/move/release (ignored in preview), a trim of the whole take to a
-minute (an AAC re-encode that runs for seconds on the worker) and, while it runs, get_state, seek and trim (refused),
-deactivate and send (deferred); after its TRIMMED event, play, pause and another trim, during which the flow is
+minute (an AAC re-encode that runs for seconds on the worker) and, while it runs, get_state, seek and trim (refused)
+and deactivate; after its TRIMMED event, play, pause and another trim, during which the flow is
 destroyed. Prints, as JSON, each run's longest call per function.
 
 Usage: flow_calls.py PACKAGE_DIR LIBRARY TAKE WORK RUNS"""

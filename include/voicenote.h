@@ -3105,8 +3105,10 @@ int vn_flow_create(vn_recorder *recorder, vn_player *player, const vn_flow_optio
  * Destroys a flow: a running take is cancelled (its file deleted), a running trim abandoned (the take as it was),
  * the preview's player stopped, timers cancelled; no callback of the flow runs after this returns. A take in
  * preview, or one being stopped (its end not yet reported), stays on disk and, with a draft key, remains the
- * conversation's draft. Waits for the flow's worker to finish the step it is on (a trim stops at its next packet),
- * so the draft record and the key are settled when it returns. NULL is ignored.
+ * conversation's draft. With a take running or being stopped it waits for the flow's worker to settle the recorder
+ * and the draft record; while a trim runs it returns at once, and the worker abandons the trim (at its next packet)
+ * and then lets the draft key go — a new flow with the key waits for it (up to 2 s) before restoring. NULL is
+ * ignored.
  *
  * \param flow the flow.
  * \threadsafety Any thread, including inside the flow's own callbacks.
@@ -3280,8 +3282,8 @@ int vn_flow_seek(vn_flow *flow, double seconds);
  *   cut (or as it was, when the trim failed): #VN_FLOW_EVENT_TRIMMED comes first, then what they emit;
  * - vn_flow_discard() and vn_flow_cancel() abandon the trim and delete the take at once (idle; no TRIMMED event);
  * - vn_flow_deactivate() does nothing (the trim stopped the player);
- * - vn_flow_destroy() abandons the trim (it stops at its next packet, within milliseconds) and keeps the take as it
- *   was — with a draft key, as the conversation's draft.
+ * - vn_flow_destroy() returns at once; the trim is abandoned on the worker (at its next packet) and the take kept as
+ *   it was — with a draft key, as the conversation's draft.
  *
  * \param flow the flow.
  * \param start_s,end_s the range to keep: 0 ≤ start_s < end_s ≤ the take's duration.

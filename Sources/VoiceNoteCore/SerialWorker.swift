@@ -33,16 +33,20 @@ public final class SerialWorker: @unchecked Sendable {
     /// Whether the calling thread is this worker's.
     public var isCurrent: Bool { monitor.locked { thread?.isCurrent ?? false } }
 
-    /// Lets the thread run every queued job and end, and waits for that — unless called on the worker itself (from
-    /// a job), which then ends after the job. Idempotent.
-    public func finish() {
+    /// Lets the thread run every queued job and end, and waits for that (`waiting`, unless called on the worker
+    /// itself, from a job) or lets it end on its own. Idempotent.
+    public func finish(waiting: Bool = true) {
         let ending = monitor.locked { () -> LibraryThread? in
             finishing = true
             monitor.broadcast()
             defer { thread = nil }
             return thread
         }
-        ending?.joinOrDetach()
+        if waiting {
+            ending?.joinOrDetach()
+        } else {
+            ending?.detach()
+        }
     }
 
     private func run() {

@@ -19,6 +19,9 @@ public final class RecordingFlow: @unchecked Sendable {
     public let events: EventChannel<FlowMachine.Event>
     /// The number of live levels a view gets while recording.
     public static let liveLevelCount = 40
+    /// How long a new flow's worker waits for its draft's key: a flow destroyed during a trim lets it go from its own
+    /// worker once the trim stopped (milliseconds); one held longer belongs to another live flow.
+    static let claimWaitMilliseconds = 2000
 
     private let recorder: Recorder
     private let player: Player
@@ -116,18 +119,19 @@ public final class RecordingFlow: @unchecked Sendable {
 
     /// Ends the flow: a running take is cancelled (its file deleted), a running trim abandoned (the take as it was),
     /// timers cancelled; no event of this flow is delivered after this returns. A take being stopped (released,
-    /// parked, sent) and a take in preview stay the conversation's draft. Waits for the worker to finish what it
-    /// began (a trim stops at its next packet). The recorder and player stay the host's.
+    /// parked, sent) and a take in preview stay the conversation's draft. Waits for the worker to settle the
+    /// recorder and the draft record — except while a trim runs: the worker abandons it (at its next packet) and
+    /// lets the key go after this returns. The recorder and player stay the host's.
     public func close() { shutDown(fromDeinit: false) }
 
     private func shutDown(fromDeinit: Bool) {
-        let (subscriptionIDs, timers): ([UInt64], [ClockTimer]) = driving.locked {
-            guard !closed else { return ([], []) }
+        let (subscriptionIDs, timers, trimming): ([UInt64], [ClockTimer], Bool) = driving.locked {
+            guard !closed else { return ([], [], false) }
             closed = true
             closing.cancel()
             trimCancellation.cancel()
             defer { self.subscriptionIDs = []; self.timers = [:] }
-            return (self.subscriptionIDs, Array(self.timers.values))
+            return (self.subscriptionIDs, Array(self.timers.values), machine.isTrimming)
         }
         for id in subscriptionIDs { try? SubscriptionRegistry.shared.end(id: id) }
         for timer in timers { timer.cancel() }
@@ -137,7 +141,9 @@ public final class RecordingFlow: @unchecked Sendable {
         } else {
             worker.enqueue { [self] in closeTake() }
         }
-        worker.finish()
+        // A take in preview being trimmed involves no recorder: the abandoned trim ends on the worker, which then
+        // lets the key go (the next flow's worker waits for it). Otherwise the recorder is settled before return.
+        worker.finish(waiting: !trimming)
     }
 
     /// The worker's last job: a take still running with no stop asked is cancelled (no draft); one being stopped is
@@ -533,7 +539,7 @@ public final class RecordingFlow: @unchecked Sendable {
         var restored: (FlowDrafts.Claim, FlowDraft, FlowTake)?
         if let drafts, let key = configuration.draftKey, !closing.isCancelled {
             do {
-                if let held = try drafts.claim(key: key) {
+                if let held = try drafts.claim(key: key, within: Self.claimWaitMilliseconds) {
                     if let draft = try drafts.restore(key: key) {
                         let take = try TakeEditor.readBack(draft.path, seconds: draft.duration > 0 ? draft.duration : nil,
                                                            samples: configuration.waveformSamples, cancellation: closing)
