@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "COpusShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CRealtime", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec"]),
-        .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform"]),
+        .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteAttachments"]),
         // The player's decoder-thread stages: silence skipping, libsonic time stretching, software gain.
         .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "VoiceNoteJSON", "CSonic"]),
         // Attachments and messages: Stream's voiceRecording payload, the next-item provider, uploads.
@@ -66,7 +66,7 @@ let package = Package(
         // imports the other).
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments"]),
         // The recording flow (hold to record, slide to cancel, lock, preview, send) over a recorder and a player.
-        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteWaveform", "VoiceNoteAttachments", "VoiceNoteJSON"]),
+        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [

@@ -4,6 +4,7 @@ from sections.batch import batch_markdown
 from sections.convert import convert_markdown
 from sections.dask import dask_markdown
 from sections.hostile import hostile_markdown
+from sections.flow import flow_markdown
 from sections.json_parsing import json_markdown
 from sections.long import long_markdown
 from sections.player import player_markdown
@@ -25,7 +26,7 @@ def report_markdown(report: dict) -> str:
     renderers = (("waveform", waveform_markdown), ("batch", batch_markdown), ("long", long_markdown),
                  ("dask", dask_markdown),
                  ("recorder_cpu", recorder_cpu_markdown), ("recorder_latency", recorder_latency_markdown),
-                 ("hostile_input", hostile_markdown), ("json_parsing", json_markdown),
+                 ("hostile_input", hostile_markdown), ("json_parsing", json_markdown), ("flow", flow_markdown),
                  ("player", player_markdown), ("remote", remote_markdown), ("upload", upload_markdown),
                  ("convert", convert_markdown), ("library_size", library_size_markdown))
     for key, render in renderers:

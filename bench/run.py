@@ -12,10 +12,11 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections long [--quick]          only the 600 s note on every core against -j 1 and the floor
        bench/run.py --sections dask [--quick]          only the Dask example's files/s against the batch in one process
        bench/run.py --sections json [--quick]          only JSON parsing at n and 4n members against jansson alone
+       bench/run.py --sections flow [--quick]          only how long vn_flow_* calls block, a 10-minute AAC take in preview
 
 This file is the runner: the options, which sections run, and the report. Sections (budgets: docs/performance.md,
 in bench/common/budgets.py; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, player,
-remote, upload, convert, batch, long, dask, json, all, recorder), each described in its module's docstring:
+remote, upload, convert, batch, long, dask, json, flow, all, recorder), each described in its module's docstring:
 - size              bench/sections/size.py: the stripped .so against its budget.
 - waveform          bench/sections/waveform.py (inputs: waveform_inputs.py): our CLI and C call against a C floor
                     and ffprobe, time, memory and values, and libcurl not mapped.
@@ -43,6 +44,9 @@ remote, upload, convert, batch, long, dask, json, all, recorder), each described
                     own timing), no budget; its output validated against the batch's.
 - json              bench/sections/json_parsing.py (its child: bench/json_parse.py): payloads and the resume store
                     of n and 4n members through the library against jansson alone, the growth of each.
+- flow              bench/sections/flow.py (its child: bench/flow_calls.py): the longest time any vn_flow_* call
+                    blocks its caller with a 10-minute AAC take in preview (restored, played, trimmed, destroyed
+                    during a trim), against the 5 ms budget.
 The player and remote sections share bench/sections/player_inputs.py; every section uses the helpers of
 bench/common/ (running and timing children, medians, peak memory, the PulseAudio and nginx servers, the
 tables' number formats, latest.json).
@@ -74,6 +78,7 @@ from sections import upload
 from sections.batch import BATCH_RUNS, PER_FILE_NOTES, QUICK_BATCH_RUNS, QUICK_PER_FILE_NOTES, batch_section
 from sections.convert import CONVERT_RUNS, QUICK_CONVERT_RUNS, convert_section
 from sections.dask import DASK_RUNS, QUICK_DASK_RUNS, dask_section
+from sections.flow import FLOW_RUNS, QUICK_FLOW_RUNS, flow_section
 from sections.hostile import HOSTILE_RUNS, QUICK_HOSTILE_RUNS, hostile_section
 from sections.json_parsing import JSON_RUNS, QUICK_JSON_RUNS, json_section
 from sections.long import LONG_RUNS, QUICK_LONG_RUNS, long_section
@@ -91,13 +96,13 @@ from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "convert", "batch", "long", "dask", "json")
+            "convert", "batch", "long", "dask", "json", "flow")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
                 "remote": "remote", "upload": "upload", "convert": "convert", "batch": "batch",
-                "long": "long", "dask": "dask", "json": "json_parsing"}
+                "long": "long", "dask": "dask", "json": "json_parsing", "flow": "flow"}
 
 
 def parse_sections(text: str) -> list:
@@ -131,14 +136,16 @@ def main() -> int:
                              f"{QUICK_PLAYER_LATENCY_COUNTS}, remote {QUICK_REMOTE_COUNTS}, upload "
                              f"{upload.QUICK_COUNTS}, convert {QUICK_CONVERT_RUNS}, batch {QUICK_BATCH_RUNS} "
                              f"(its per-file loops over {QUICK_PER_FILE_NOTES} files instead of {PER_FILE_NOTES}), "
-                             f"long {QUICK_LONG_RUNS}, dask {QUICK_DASK_RUNS}, json {QUICK_JSON_RUNS}")
+                             f"long {QUICK_LONG_RUNS}, dask {QUICK_DASK_RUNS}, json {QUICK_JSON_RUNS}, "
+                             f"flow {QUICK_FLOW_RUNS}")
     parser.add_argument("--runs", type=int, help="turns of every section: waveform at every length (default: "
                         f"{RUNS}), recorder CPU (default {RECORDER_RUNS}), begin processes and stop takes (default "
                         f"{LATENCY_COUNTS['begin_turns']}), player CPU (default {PLAYER_RUNS}), play-latency "
                         f"processes (default {PLAYER_LATENCY_COUNTS['turns']}), remote turns (default "
                         f"{REMOTE_COUNTS['turns']}), upload turns (default {upload.COUNTS['turns']}), convert "
                         f"turns (default {CONVERT_RUNS}), batch turns (default {BATCH_RUNS}), long turns (default "
-                        f"{LONG_RUNS}), dask turns (default {DASK_RUNS}) and json runs (default {JSON_RUNS})")
+                        f"{LONG_RUNS}), dask turns (default {DASK_RUNS}), json runs (default {JSON_RUNS}) and flow runs "
+                        f"(default {FLOW_RUNS})")
     parser.add_argument("--lengths", default=",".join(map(str, LENGTHS)), help="waveform: subset of 5,60,600")
     args = parser.parse_args()
     build = args.build.resolve()
@@ -214,6 +221,8 @@ def main() -> int:
             measured["dask"] = dask_section(build, work, dask_runs)
         if "json" in sections:
             measured["json"] = json_section(build, work, args.runs or (QUICK_JSON_RUNS if args.quick else JSON_RUNS))
+        if "flow" in sections:
+            measured["flow"] = flow_section(build, work, args.runs or (QUICK_FLOW_RUNS if args.quick else FLOW_RUNS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

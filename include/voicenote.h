@@ -2880,11 +2880,15 @@ int vn_uploader_copy_result(vn_uploader *uploader, char **out_payload_json);
  * `voiceRecording` payload), followed by #VN_FLOW_EVENT_PUBLISH when confirmation is not required or on
  * vn_flow_confirm(). Gestures are measured from the press point, in the host's pixels.
  *
- * Inputs run on the caller's thread; the flow reacts to its recorder's and player's events, and to its clock's
- * timers, and one lock orders all of them. Events are delivered like every other object's (the event thread, or the
- * event loop set in the options), one per transition, never under a library lock. Pointer and key inputs that mean
- * nothing in a state are ignored (a view sends them whatever the state); commands that mean nothing there return
- * #VN_E_MISUSE and change nothing.
+ * No `vn_flow_*` call blocks its caller with slow work: an input decides the transition under the flow's lock (which
+ * guards the state machine alone) and returns; what it leads to — beginning or stopping the recorder, loading the
+ * preview, trimming, reading a take's waveform and payload, writing a draft record — is carried out after, in
+ * order, on the flow's own worker thread, and what comes of it arrives as events. The session hooks those steps
+ * call (the recorder's and player's activate and deactivate) run on that worker. The flow reacts to its recorder's
+ * and player's events, and to its clock's timers, through the same lock. Events are delivered like every other
+ * object's (the event thread, or the event loop set in the options), one per transition, never under a library
+ * lock. Pointer and key inputs that mean nothing in a state are ignored (a view sends them whatever the state);
+ * commands that mean nothing there return #VN_E_MISUSE and change nothing.
  * @{ */
 
 /** A recording flow. \since 0.1.0 */
@@ -3086,7 +3090,9 @@ int vn_flow_options_set_draft(vn_flow_options *options, const char *key, const c
 
 /**
  * Creates a recording flow over a recorder and a player (the flow begins, stops and cancels takes, and plays
- * previews; a take's beginning stops the player). Both stay the host's and must outlive the flow.
+ * previews; a take's beginning stops the player). Both stay the host's and must outlive the flow. With a draft key
+ * whose draft can be restored, the draft is read back on the flow's worker: the flow reads #VN_FLOW_IDLE and
+ * delivers no view until then, and every subscriber's first view shows it in #VN_FLOW_PREVIEW.
  *
  * \param recorder the recorder.
  * \param player the player.
@@ -3100,9 +3106,13 @@ int vn_flow_options_set_draft(vn_flow_options *options, const char *key, const c
 int vn_flow_create(vn_recorder *recorder, vn_player *player, const vn_flow_options *options, vn_flow **out);
 
 /**
- * Destroys a flow: a running take is cancelled (its file deleted), the preview's player stopped, timers cancelled;
- * no callback of the flow runs after this returns. A take in preview, or one being stopped (its end not yet
- * reported), stays on disk and, with a draft key, remains the conversation's draft. NULL is ignored.
+ * Destroys a flow: a running take is cancelled (its file deleted), a running trim abandoned (the take as it was),
+ * the preview's player stopped, timers cancelled; no callback of the flow runs after this returns. A take in
+ * preview, or one being stopped (its end not yet reported), stays on disk and, with a draft key, remains the
+ * conversation's draft. With a take running or being stopped it waits for the flow's worker to settle the recorder
+ * and the draft record; while a trim runs it returns at once, and the worker abandons the trim (at its next packet)
+ * and then lets the draft key go — a new flow with the key waits for it (up to 2 s) before restoring. NULL is
+ * ignored.
  *
  * \param flow the flow.
  * \threadsafety Any thread, including inside the flow's own callbacks.
@@ -3263,16 +3273,26 @@ int vn_flow_pause(vn_flow *flow);
 int vn_flow_seek(vn_flow *flow, double seconds);
 
 /**
- * Cuts the previewed take to `start_s … end_s`, then previews it again with its new duration and waveform. Ogg
- * Opus takes are cut sample-exactly without re-encoding; AAC takes are re-encoded (the new file holds the range plus
- * the encoder's priming and the last frame's padding, at most 2048 samples more). The file is replaced only once the
- * new one is whole, so a crash mid-trim loses nothing. A failure to rewrite arrives as #VN_FLOW_EVENT_FAILED, the
- * take as it was.
+ * Starts cutting the previewed take to `start_s … end_s` and returns at once: the cut runs on the flow's worker
+ * thread, and #VN_FLOW_EVENT_TRIMMED says when it ended — #VN_OK with the take's new duration, waveform and payload
+ * (the preview then shows it, the player reloaded at 0), or a negative status with the take as it was (previewed
+ * again). Ogg Opus takes are cut sample-exactly without re-encoding; AAC takes are re-encoded (the new file holds
+ * the range plus the encoder's priming and the last frame's padding, at most 2048 samples more; a long take takes
+ * seconds). The file is replaced only once the new one is whole, so a crash mid-trim loses nothing.
+ *
+ * While a trim runs (from this call until #VN_FLOW_EVENT_TRIMMED), the flow stays in #VN_FLOW_PREVIEW and:
+ * - vn_flow_trim(), vn_flow_play(), vn_flow_pause() and vn_flow_seek() return #VN_E_MISUSE;
+ * - vn_flow_send(), vn_flow_confirm() and vn_flow_park() return #VN_OK and act once the trim ended, on the take as
+ *   cut (or as it was, when the trim failed): #VN_FLOW_EVENT_TRIMMED comes first, then what they emit;
+ * - vn_flow_discard() and vn_flow_cancel() abandon the trim and delete the take at once (idle; no TRIMMED event);
+ * - vn_flow_deactivate() does nothing (the trim stopped the player);
+ * - vn_flow_destroy() returns at once; the trim is abandoned on the worker (at its next packet) and the take kept as
+ *   it was — with a draft key, as the conversation's draft.
  *
  * \param flow the flow.
  * \param start_s,end_s the range to keep: 0 ≤ start_s < end_s ≤ the take's duration.
- * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow, outside #VN_FLOW_PREVIEW or while a trim runs;
- *          #VN_E_INVALID_ARG for a range outside the take.
+ * \returns #VN_OK (the trim started); #VN_E_MISUSE for a NULL or destroyed flow, outside #VN_FLOW_PREVIEW or while
+ *          a trim runs; #VN_E_INVALID_ARG for a range outside the take.
  * \threadsafety Any thread.
  * \since 0.1.0
  */
@@ -3382,8 +3402,16 @@ typedef enum vn_flow_event_type {
     VN_FLOW_EVENT_ATTACHMENT_READY = 1, /**< A take is ready for the composer: path, duration, waveform, payload. */
     VN_FLOW_EVENT_PUBLISH = 2,          /**< The take is to be published (the same fields). */
     VN_FLOW_EVENT_FAILED = 3,           /**< The recorder or the player failed: status and message. */
-    VN_FLOW_EVENT_PARKED = 4            /**< The take was kept as the conversation's draft (vn_flow_park()): path,
+    VN_FLOW_EVENT_PARKED = 4,           /**< The take was kept as the conversation's draft (vn_flow_park()): path,
                                              duration, waveform, payload; the flow is idle. */
+    VN_FLOW_EVENT_TRIMMED = 5,          /**< A trim (vn_flow_trim()) ended. `status` #VN_OK: the take as cut (path,
+                                             its new duration, waveform, payload). A negative `status` and
+                                             `message`: it failed, and the fields are the take as it was. The
+                                             preview (or a send or park asked meanwhile) follows. */
+    VN_FLOW_EVENT_TOO_SHORT = 6         /**< The take was dropped as too short: released (or stopped) before any
+                                             audio arrived, or shorter than the recorder's minimum. `duration_s`:
+                                             the seconds captured. The flow is idle; a client shows the tip ("hold
+                                             to record"). */
 } vn_flow_event_type;
 
 /** One flow event; valid only during the callback. \since 0.1.0 */
@@ -3391,14 +3419,16 @@ typedef struct vn_flow_event {
     size_t size;              /**< sizeof(vn_flow_event) as the library knows it. */
     int type;                 /**< A #vn_flow_event_type. */
     vn_flow_view view;        /**< VIEW: the view. */
-    const char *path;         /**< ATTACHMENT_READY, PUBLISH, PARKED: the take's file. */
-    double duration_s;        /**< ATTACHMENT_READY, PUBLISH, PARKED: its length. */
-    const float *waveform;    /**< ATTACHMENT_READY, PUBLISH, PARKED: its waveform, 0…1. */
+    const char *path;         /**< ATTACHMENT_READY, PUBLISH, PARKED, TRIMMED: the take's file. */
+    double duration_s;        /**< ATTACHMENT_READY, PUBLISH, PARKED, TRIMMED: its length; TOO_SHORT: the seconds
+                                   captured. */
+    const float *waveform;    /**< ATTACHMENT_READY, PUBLISH, PARKED, TRIMMED: its waveform, 0…1. */
     size_t waveform_count;    /**< How many `waveform` values (the options' samples). */
-    const char *payload_json; /**< ATTACHMENT_READY, PUBLISH, PARKED: Stream's `voiceRecording` payload of the file
-                                   (`asset_url` its `file://` URL), "" when it could not be read back. */
-    int status;               /**< FAILED: a negative status. */
-    const char *message;      /**< FAILED: the detail. */
+    const char *payload_json; /**< ATTACHMENT_READY, PUBLISH, PARKED, TRIMMED: Stream's `voiceRecording` payload of
+                                   the file (`asset_url` its `file://` URL), "" when it could not be read back. */
+    int status;               /**< FAILED: a negative status. TRIMMED: #VN_OK, or a negative status when the trim
+                                   failed. */
+    const char *message;      /**< FAILED, and TRIMMED with a negative status: the detail. */
 } vn_flow_event;
 
 /**
@@ -3412,7 +3442,8 @@ typedef struct vn_flow_event {
 typedef void (*vn_flow_event_fn)(void *user_data, const vn_flow_event *event);
 
 /**
- * Subscribes to a flow's events. The current view is delivered first, then every event in order.
+ * Subscribes to a flow's events. The current view is delivered first (for a flow restoring its draft: once the
+ * draft is in preview), then every event in order.
  *
  * \param flow the flow.
  * \param callback called for each event.

@@ -123,6 +123,16 @@ extension FlowMachine.Event: CEventConvertible {
         case .parked(let take):
             cEvent.type = Int32(VN_FLOW_EVENT_PARKED.rawValue)
             fillTake(take, &cEvent, memory)
+        case .trimmed(let take):
+            cEvent.type = Int32(VN_FLOW_EVENT_TRIMMED.rawValue)
+            fillTake(take, &cEvent, memory)
+        case .trimFailed(let take, let error):
+            cEvent.type = Int32(VN_FLOW_EVENT_TRIMMED.rawValue)
+            fillTake(take, &cEvent, memory)
+            memory.failure(error, status: &cEvent.status, message: &cEvent.message)
+        case .tooShort(let duration):
+            cEvent.type = Int32(VN_FLOW_EVENT_TOO_SHORT.rawValue)
+            cEvent.duration_s = duration
         }
     }
 

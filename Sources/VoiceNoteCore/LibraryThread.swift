@@ -39,6 +39,11 @@ public final class LibraryThread: Sendable {
         pthread_join(handle, nil)
     }
 
+    /// Lets the thread end on its own, unwaited (instead of `join`; only once).
+    public func detach() {
+        pthread_detach(handle)
+    }
+
     /// Waits for the thread to end, or, called from the thread itself (its owner was released there, by the
     /// thread's own last reference), lets it end on its own: a thread is joined or detached exactly once.
     public func joinOrDetach() {

@@ -77,13 +77,14 @@ public struct FlowDrafts: Sendable {
         deinit { release() }
     }
 
-    /// Claims `key` for one flow: nil when another flow holds it. - Throws: `.permission` for a directory that is
-    /// not the user's own; `.invalidArgument` for a lock file that is not a regular file (planted); file statuses.
-    public func claim(key: String) throws(VoiceNoteError) -> Claim? {
+    /// Claims `key` for one flow: nil when another flow holds it (still after `milliseconds`, when given: a flow
+    /// just destroyed lets its key go from its worker). - Throws: `.permission` for a directory that is not the
+    /// user's own; `.invalidArgument` for a lock file that is not a regular file (planted); file statuses.
+    public func claim(key: String, within milliseconds: Int = 0) throws(VoiceNoteError) -> Claim? {
         try Self.check(key: key)
         try prepare()
         let lock = try FileDescriptor.openLockFile(stem(key) + ".lock")
-        guard lock.tryLockExclusively() else { return nil }
+        guard milliseconds > 0 ? lock.lockExclusively(within: milliseconds) : lock.tryLockExclusively() else { return nil }
         return Claim(lock)
     }
 

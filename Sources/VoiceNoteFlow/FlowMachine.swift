@@ -26,13 +26,16 @@ public struct FlowMachine: Sendable {
         case recordingBegan
         /// A step of the running take: its length and last levels.
         case recordingProgress(duration: Double, levels: [Float])
-        /// The take ended: its file, or nil when nothing was kept (cancelled, too short).
+        /// The take ended: its file, or nil when nothing was kept (cancelled).
         case recordingFinished(FlowTake?)
+        /// The recorder dropped the take: less audio than its minimum (none at all when released before any arrived).
+        case recordingTooShort(duration: Double)
         /// The recorder failed (to begin, or during the take).
         case recordingFailed(VoiceNoteError)
         /// The preview's player moved or started or stopped playing.
         case previewProgress(position: Double, playing: Bool)
-        /// `trimTake` rewrote the take (its new length and waveform), or failed (the take is as it was).
+        /// `trimTake` rewrote the take (its new length and waveform), or failed or was cancelled (the take is as it
+        /// was).
         case trimmed(FlowTake)
         case trimFailed(VoiceNoteError)
         /// A draft's take, to preview as if it had just been recorded (only while idle).
@@ -56,6 +59,8 @@ public struct FlowMachine: Sendable {
         case deleteFile(String)
         /// Stop the player and rewrite the take's file to `start ..< end` seconds; `trimmed` or `trimFailed` follows.
         case trimTake(path: String, start: Double, end: Double)
+        /// Abandon the running `trimTake` (its file stays as it was); its `trimFailed` is then ignored.
+        case cancelTrim
         case startTimer(FlowTimer, after: Double)
         case cancelTimer(FlowTimer)
     }
@@ -72,6 +77,13 @@ public struct FlowMachine: Sendable {
         case failed(VoiceNoteError)
         /// The take was kept as the conversation's draft (by `park`); the flow is idle.
         case parked(FlowTake)
+        /// A trim ended: the take as cut (the preview shows it next).
+        case trimmed(FlowTake)
+        /// A trim failed: the take as it was, and why.
+        case trimFailed(FlowTake, VoiceNoteError)
+        /// The recorder dropped the take as too short (released before any audio arrived, or shorter than the
+        /// recorder's minimum): `duration` seconds were captured; the flow is idle. A client shows the tip.
+        case tooShort(duration: Double)
     }
 
     /// The flow's timers.
@@ -99,6 +111,9 @@ public struct FlowMachine: Sendable {
     private var take: FlowTake?
     /// A `trimTake` is being carried out.
     private var trimming = false
+    /// What a send, confirm or park during a trim does once the trim ended.
+    private enum AfterTrim: Equatable { case send(publishing: Bool), park }
+    private var afterTrim: AfterTrim?
 
     /// A machine at `idle`. `configuration` must be valid.
     public init(configuration: FlowConfiguration) {
@@ -109,6 +124,13 @@ public struct FlowMachine: Sendable {
 
     /// The take in preview (or being trimmed), if any.
     public var currentTake: FlowTake? { take }
+
+    /// Whether a trim is being carried out.
+    public var isTrimming: Bool { trimming }
+
+    /// Whether a take is being begun (`beginRecording` asked, `recordingBegan` not yet reported): the state is
+    /// still idle or showing the tip.
+    public var isBeginning: Bool { beginning }
 
     /// The commands and events one input leads to, in order; `.misuse` for a command that means nothing in this
     /// state (pointer and key inputs are ignored there instead, since a view sends them whatever the state).
@@ -137,7 +159,7 @@ public struct FlowMachine: Sendable {
             guard state != .idle, state != .showingTip else { throw misuse("discard") }
             discard(&out)
         case .trim(let start, let end):
-            guard state == .preview, let take, !trimming else { throw misuse("trim") }
+            guard state == .preview, let take, !trimming else { throw trimming ? busyTrimming("trim") : misuse("trim") }
             guard start.isFinite, end.isFinite, start >= 0, end > start, end <= take.duration + 1e-9 else {
                 throw VoiceNoteError(.invalidArgument, "trim to 0 ≤ start < end ≤ \(take.duration) s, not \(start)…\(end)")
             }
@@ -145,6 +167,7 @@ public struct FlowMachine: Sendable {
             out.commands.append(.trimTake(path: take.path, start: start, end: min(end, take.duration)))
         case .play, .pause, .seek:
             guard state == .preview else { throw misuse("play, pause and seek") }
+            guard !trimming else { throw busyTrimming("play, pause and seek") }
             if case .seek(let seconds) = input {
                 guard seconds.isFinite else { throw VoiceNoteError(.invalidArgument, "seek to a finite time, not \(seconds)") }
                 out.commands.append(.seekPreview(min(max(0, seconds), view.duration)))
@@ -181,6 +204,11 @@ public struct FlowMachine: Sendable {
             emitView(&out)
         case .recordingFinished(let finished):
             finish(finished, &out)
+        case .recordingTooShort(let duration):
+            guard isRecording else { break }  // a cancelled take's end: already idle
+            reset()
+            out.events.append(.tooShort(duration: duration))
+            transition(to: .idle, &out)
         case .recordingFailed(let error):
             beginning = false
             if isRecording || state == .idle || state == .showingTip {
@@ -193,11 +221,14 @@ public struct FlowMachine: Sendable {
         case .trimmed(let trimmed):
             guard state == .preview, trimming else { break }
             trimming = false
-            preview(trimmed, &out)
+            out.events.append(.trimmed(trimmed))
+            take = trimmed
+            endTrim(&out)
         case .trimFailed(let error):
-            guard trimming else { break }
+            guard state == .preview, trimming, let take else { break }
             trimming = false
-            out.events.append(.failed(error))
+            out.events.append(.trimFailed(take, error))
+            endTrim(&out)
         case .restored(let restored):
             guard state == .idle || state == .showingTip, !pressed, !beginning else { break }
             out.commands.append(.cancelTimer(.hideTip))
@@ -312,7 +343,7 @@ public struct FlowMachine: Sendable {
         case .recording, .locked:
             if afterStop == nil { stopTake(then: .preview, &out) }
         case .preview:
-            out.commands.append(.pausePreview)
+            if !trimming { out.commands.append(.pausePreview) }  // a trim stopped the player already
         case .idle, .showingTip:
             cancel(&out)
         }
@@ -327,7 +358,11 @@ public struct FlowMachine: Sendable {
             case .send, .park: break
             }
         case .preview:
-            guard let take, !trimming else { return }
+            guard let take else { return }
+            if trimming {
+                afterTrim = .park  // kept once the trim ended: the take as cut, or as it was
+                return
+            }
             out.commands.append(.stopPreview)
             out.events.append(.parked(take))
             reset()
@@ -348,6 +383,10 @@ public struct FlowMachine: Sendable {
             publishOnSend = publishing
         case .preview:
             guard let take else { throw misuse("send") }
+            if trimming {
+                afterTrim = .send(publishing: publishing)  // sent once the trim ended: the take as cut, or as it was
+                return
+            }
             out.commands.append(.stopPreview)
             deliver(take, publishing: publishing, &out)
         case .idle, .showingTip:
@@ -357,6 +396,7 @@ public struct FlowMachine: Sendable {
 
     private mutating func discard(_ out: inout Output) {
         if state == .preview, let take {
+            if trimming { out.commands.append(.cancelTrim) }  // the file is deleted once the trim let it go
             out.commands.append(.stopPreview)
             out.commands.append(.deleteFile(take.path))
         } else if isRecording {
@@ -402,6 +442,24 @@ public struct FlowMachine: Sendable {
         }
     }
 
+    /// After a trim ended (with `take` as cut, or as it was): a send or park asked meanwhile is carried out; else the
+    /// take is previewed again (the trim stopped the player).
+    private mutating func endTrim(_ out: inout Output) {
+        guard let take else { return }
+        let after = afterTrim
+        afterTrim = nil
+        switch after {
+        case .send(let publishing)?:
+            deliver(take, publishing: publishing, &out)
+        case .park?:
+            out.events.append(.parked(take))
+            reset()
+            transition(to: .idle, &out)
+        case nil:
+            preview(take, &out)
+        }
+    }
+
     /// Enters preview with `take`: its length, waveform and whole range, the player loaded with it at 0.
     private mutating func preview(_ take: FlowTake, _ out: inout Output) {
         self.take = take
@@ -429,6 +487,7 @@ public struct FlowMachine: Sendable {
         lockWhenBegun = false
         whenBegun = nil
         trimming = false
+        afterTrim = nil
         publishOnSend = false
         take = nil
     }
@@ -460,6 +519,10 @@ public struct FlowMachine: Sendable {
     private mutating func emitView(_ out: inout Output) {
         refreshDescription()
         out.events.append(.view(view))
+    }
+
+    private func busyTrimming(_ what: String) -> VoiceNoteError {
+        VoiceNoteError(.misuse, "\(what) while a trim runs (its trimmed event ends it)")
     }
 
     private func misuse(_ what: String) -> VoiceNoteError {

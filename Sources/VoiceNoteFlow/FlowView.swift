@@ -1,3 +1,5 @@
+import VoiceNoteRecorder
+
 /// The states of the recording flow.
 public enum FlowState: Int32, Sendable {
     /// Nothing happens; the record button waits.
@@ -12,25 +14,8 @@ public enum FlowState: Int32, Sendable {
     case preview = 4
 }
 
-/// A finished take as the flow holds it.
-public struct FlowTake: Equatable, Sendable {
-    /// The file.
-    public var path: String
-    /// Seconds of audio.
-    public var duration: Double
-    /// Its waveform (the configuration's number of values, 0…1).
-    public var waveform: [Float]
-    /// Stream's `voiceRecording` payload of the file before upload (`asset_url` its `file://` URL), as JSON; empty
-    /// when the file could not be read back.
-    public var payloadJSON: String
-
-    public init(path: String, duration: Double, waveform: [Float], payloadJSON: String = "") {
-        self.path = path
-        self.duration = duration
-        self.waveform = waveform
-        self.payloadJSON = payloadJSON
-    }
-}
+/// A finished take as the flow holds it (the recorder module's: its editor makes them).
+public typealias FlowTake = RecordedTake
 
 /// Everything a view draws for the flow, as of one event.
 public struct FlowView: Equatable, Sendable {

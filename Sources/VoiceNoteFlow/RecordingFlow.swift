@@ -1,33 +1,44 @@
-import VoiceNoteAttachments
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNotePlayer
 import VoiceNoteRecorder
-import VoiceNoteSources
-import VoiceNoteWaveform
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The hold-to-record button's state machine (`FlowMachine`) over a real recorder and player: a view forwards
-/// pointer and key inputs, and draws what the events say. It has no thread of its own: inputs run on the caller's
-/// thread, the recorder's and player's reports arrive on their event delivery, and timers on the clock's (a
-/// `ManualClock` runs them inside `advance`). One lock orders all of them; no callback runs under it.
+/// pointer and key inputs, and draws what the events say.
+///
+/// No call blocks its caller: the lock (`driving`) guards the machine alone. An input runs the machine under it,
+/// queues the events, and hands the commands it produced (begin or stop the recorder, trim, load the preview, write
+/// a draft record) to the flow's worker thread (`vn-flow`), which carries them out in order with no lock held and
+/// feeds what they report back into the machine. The recorder's and player's reports arrive on their event delivery,
+/// timers on the clock's thread (a `ManualClock` runs them inside `advance`); no callback runs under the lock.
 public final class RecordingFlow: @unchecked Sendable {
     /// The subscribers and their dispatcher.
     public let events: EventChannel<FlowMachine.Event>
     /// The number of live levels a view gets while recording.
     public static let liveLevelCount = 40
+    /// How long a new flow's worker waits for its draft's key: a flow destroyed during a trim lets it go from its own
+    /// worker once the trim stopped (milliseconds); one held longer belongs to another live flow.
+    static let claimWaitMilliseconds = 2000
 
     private let recorder: Recorder
     private let player: Player
     private let clock: any VoiceNoteClock
     /// The flow's constants (the machine keeps its own copy; this one is read without the lock).
     private let configuration: FlowConfiguration
+    /// Carries out the machine's commands, in order, off the callers' threads.
+    private let worker = SerialWorker(name: "vn-flow")
     private let driving = Monitor()
     // Guarded by `driving`:
     private var machine: FlowMachine
     private var closed = false
+    /// A draft is being read back (at creation): subscribers get their first view once it is in preview (or not).
+    private var restoring = false
+    /// Set by `close` (and a discard during a trim): the running trim or restore stops at its next packet.
+    private var trimCancellation = CancellationFlag()
+    private let closing = CancellationFlag()
     /// Each timer's generation: an action of an older one does nothing (cancelling under the lock would wait for a
     /// running action that waits for the lock).
     private var timerGenerations: [FlowMachine.FlowTimer: UInt64] = [:]
@@ -36,6 +47,7 @@ public final class RecordingFlow: @unchecked Sendable {
     private var subscriptionIDs: [UInt64] = []
     /// The drafts directory, with a draft key.
     private let drafts: FlowDrafts?
+    // Owned by the worker thread (only jobs touch them):
     /// The key while this flow's take is its draft (recording, preview): no other flow takes it meanwhile.
     private var claim: FlowDrafts.Claim?
     /// The draft record this flow wrote last, the running take's `.part`, and whether the flow is idle because it
@@ -43,13 +55,17 @@ public final class RecordingFlow: @unchecked Sendable {
     private var savedDraft: FlowDraft?
     private var runningPath: String?
     private var parked = false
+    /// The recorder's take as the worker left it: begun, asked to stop (its end on its way), or none.
+    private enum TakeStage { case none, running, stopping }
+    private var takeStage = TakeStage.none
     /// A take handed to the host (`attachmentReady` emitted) that no subscriber has received yet: a close before it
     /// arrives keeps the take as the draft, since the host never got it. Its own lock (set under `driving`, cleared
     /// on the delivery thread).
     private let undelivered = Locked<String?>(nil)
 
     /// A flow over `recorder` and `player` (the flow begins, stops and cancels takes and plays previews; the host
-    /// keeps them for its own use otherwise). `.invalidArgument` for a bad configuration.
+    /// keeps them for its own use otherwise). `.invalidArgument` for a bad configuration. A draft of the
+    /// configuration's key is read back on the worker: the first view goes out once it is in preview.
     public init(recorder: Recorder, player: Player, configuration: FlowConfiguration = FlowConfiguration(),
                 clock: any VoiceNoteClock = MonotonicClock.shared,
                 dispatcher: any EventDispatcher = EventThread.shared) throws(VoiceNoteError) {
@@ -69,16 +85,25 @@ public final class RecordingFlow: @unchecked Sendable {
             try? SubscriptionRegistry.shared.end(id: recorderID)
             throw error
         }
-        restoreDraft()
+        if drafts != nil {
+            restoring = true
+            worker.enqueue { [self] in restoreDraft() }
+        }
     }
 
-    deinit { close() }
+    // No job holds the flow any more (each holds it while queued): its last step runs here, as no closure may take
+    // `self` out of a deinit.
+    deinit { shutDown(fromDeinit: true) }
 
     /// The view as of the last event.
     public var view: FlowView { driving.locked { machine.view } }
 
-    /// Subscribes to the flow's events: the current view first, then every event in order. `registered` gets the
-    /// id before the first event can be delivered.
+    /// Whether a take is being begun (the worker opens the device; the view is still idle): its `recording` view,
+    /// or a `failed` event, follows.
+    public var isBeginning: Bool { driving.locked { machine.isBeginning } }
+
+    /// Subscribes to the flow's events: the current view first (once a draft being restored is in preview), then
+    /// every event in order. `registered` gets the id before the first event can be delivered.
     public func subscribe(_ handler: @escaping @Sendable (FlowMachine.Event) -> Void, release: (@Sendable () -> Void)? = nil,
                           registered: (UInt64) -> Void = { _ in }) throws(VoiceNoteError) -> UInt64 {
         let undelivered = self.undelivered
@@ -87,64 +112,60 @@ public final class RecordingFlow: @unchecked Sendable {
             handler(event)
         }
         return try driving.locked { () throws(VoiceNoteError) -> UInt64 in
-            try events.subscribe(handing, release: release, registered: registered, initial: .view(machine.view))
+            // While restoring, the view that ends the restore is every subscriber's first.
+            try events.subscribe(handing, release: release, registered: registered, initial: restoring ? nil : .view(machine.view))
         }
     }
 
-    /// Ends the flow: a running take is cancelled (its file deleted), the preview's player stopped, timers
-    /// cancelled; no event of this flow is delivered after this returns. A take being stopped (released, parked,
-    /// sent) and a take in preview stay the conversation's draft. The recorder and player stay the host's.
-    public func close() {
-        let (subscriptionIDs, timers, running, stopping): ([UInt64], [ClockTimer], Bool, Bool) = driving.locked {
-            guard !closed else { return ([], [], false, false) }
+    /// Ends the flow: a running take is cancelled (its file deleted), a running trim abandoned (the take as it was),
+    /// timers cancelled; no event of this flow is delivered after this returns. A take being stopped (released,
+    /// parked, sent) and a take in preview stay the conversation's draft. Waits for the worker to settle the
+    /// recorder and the draft record — except while a trim runs: the worker abandons it (at its next packet) and
+    /// lets the key go after this returns. The recorder and player stay the host's.
+    public func close() { shutDown(fromDeinit: false) }
+
+    private func shutDown(fromDeinit: Bool) {
+        let (subscriptionIDs, timers, trimming): ([UInt64], [ClockTimer], Bool) = driving.locked {
+            guard !closed else { return ([], [], false) }
             closed = true
+            closing.cancel()
+            trimCancellation.cancel()
             defer { self.subscriptionIDs = []; self.timers = [:] }
-            let recording = machine.state == .recording || machine.state == .locked
-            return (self.subscriptionIDs, Array(self.timers.values), recording && !machine.isStopping, machine.isStopping)
+            return (self.subscriptionIDs, Array(self.timers.values), machine.isTrimming)
         }
         for id in subscriptionIDs { try? SubscriptionRegistry.shared.end(id: id) }
         for timer in timers { timer.cancel() }
-        if running {
-            try? recorder.cancel()
-        }
-        driving.locked {
-            if let drafts, let key = configuration.draftKey, claim != nil {
-                if running {
-                    drafts.forget(key: key)  // cancelled: no draft
-                } else if stopping {
-                    keepStoppedTake(drafts, key: key)
-                }
-            }
-            claim?.release()
-            claim = nil
-        }
         events.close()
+        if fromDeinit {
+            closeTake()
+        } else {
+            worker.enqueue { [self] in closeTake() }
+        }
+        // A take in preview being trimmed involves no recorder: the abandoned trim ends on the worker, which then
+        // lets the key go (the next flow's worker waits for it). Otherwise the recorder is settled before return.
+        worker.finish(waiting: !trimming)
+    }
+
+    /// The worker's last job: a take still running with no stop asked is cancelled (no draft); one being stopped is
+    /// kept as the draft; the key is let go; a take handed over that reached no subscriber stays the draft.
+    private func closeTake() {
+        guard driving.locked({ closed }), !isFinishedClosing else { return }
+        isFinishedClosing = true
+        switch takeStage {
+        case .running:
+            try? recorder.cancel()
+            if let drafts, let key = configuration.draftKey, claim != nil { drafts.forget(key: key) }  // cancelled: no draft
+        case .stopping:
+            if let drafts, let key = configuration.draftKey, claim != nil { keepStoppedTake(drafts, key: key) }
+        case .none:
+            break
+        }
+        takeStage = .none
+        claim?.release()
+        claim = nil
         keepUndeliveredTake()
     }
-
-    /// After the subscriptions ended: a take handed over whose `attachmentReady` reached no subscriber stays the
-    /// conversation's draft (the host never got it; the next flow previews it again).
-    private func keepUndeliveredTake() {
-        guard let path = undelivered.withLock({ $0 }), let drafts, let key = configuration.draftKey,
-              access(path, F_OK) == 0, let held = try? drafts.claim(key: key) else { return }
-        defer { held.release() }
-        if (try? drafts.load(key: key)) ?? nil == nil {
-            try? drafts.save(FlowDraft(key: key, path: path, duration: 0))
-        }
-    }
-
-    /// Closing while a take's end is on its way (the recorder finished the file, its report has not arrived): the
-    /// record names the whole file, so the next flow with the key previews it.
-    private func keepStoppedTake(_ drafts: FlowDrafts, key: String) {
-        guard let part = runningPath else { return }
-        let finished = String(part.dropLast(RecordingRecovery.partSuffix.count))
-        let kept = [finished, part].first { (path: String) in access(path, F_OK) == 0 }
-        if let kept {
-            try? drafts.save(FlowDraft(key: key, path: kept, duration: 0))
-        } else {
-            drafts.forget(key: key)  // too short: the recorder deleted it
-        }
-    }
+    private var isFinishedClosing = false
 
     // MARK: - Inputs
 
@@ -174,9 +195,12 @@ public final class RecordingFlow: @unchecked Sendable {
     public func play() throws(VoiceNoteError) { try drive(.play) }
     public func pause() throws(VoiceNoteError) { try drive(.pause) }
     public func seek(to seconds: Double) throws(VoiceNoteError) { try drive(.seek(seconds)) }
-    /// Cuts the previewed take to `start ..< end` seconds (Ogg Opus: sample-exact, no re-encoding; the file is
-    /// replaced only once the new one is whole), then previews it again (`.misuse` outside preview,
-    /// `.invalidArgument` for a range outside the take; a failure to rewrite arrives as a `failed` event).
+    /// Starts cutting the previewed take to `start ..< end` seconds on the worker (Ogg Opus: sample-exact, no
+    /// re-encoding; AAC: re-encoded; the file is replaced only once the new one is whole) and returns: a `trimmed`
+    /// event follows, then the take is previewed again; a failure is a `trimFailed` event with the take as it was.
+    /// `.misuse` outside preview or while a trim runs; `.invalidArgument` for a range outside the take. Meanwhile
+    /// play, pause, seek and another trim are `.misuse`; send, confirm and park act once the trim ended; discard
+    /// and cancel abandon it and delete the take; close abandons it and keeps the take as it was.
     public func trim(start: Double, end: Double) throws(VoiceNoteError) { try drive(.trim(start: start, end: end)) }
     /// The view was hidden: a take stops into preview, a playing preview pauses.
     public func deactivate() throws(VoiceNoteError) { try drive(.deactivate) }
@@ -189,7 +213,7 @@ public final class RecordingFlow: @unchecked Sendable {
         guard drafts != nil else { throw VoiceNoteError(.misuse, "park needs a flow with a draft key") }
         try driving.locked { () throws(VoiceNoteError) in
             let holdsTake = machine.state != .idle && machine.state != .showingTip
-            if holdsTake && claim == nil && !closed {
+            if holdsTake && !draftHeld && !closed {
                 throw VoiceNoteError(.busy, "this take is not the draft of \(configuration.draftKey ?? ""): another flow held the key when it began")
             }
         }
@@ -203,74 +227,148 @@ public final class RecordingFlow: @unchecked Sendable {
             guard !closed else { throw VoiceNoteError(.misuse, "the recording flow was closed") }
             let (commands, events) = try machine.handle(input)
             carryOut(commands, events)
-            keepDraft()
         }
     }
 
+    /// Feeds what a command, the recorder, the player or a timer reported into the machine (from any thread).
     private func report(_ outcome: FlowMachine.Outcome) {
         driving.locked {
             guard !closed else { return }
             let (commands, events) = machine.handle(outcome)
             carryOut(commands, events)
-            keepDraft()
         }
     }
 
-    /// Emits `events`, then does `commands` in order, feeding what they report back at once (with `driving` held).
+    /// With `driving` held: queues `events` for the subscribers, starts and cancels timers, and hands every other
+    /// command to the worker, in order, followed by bringing the draft record up to date. Enqueued under the lock,
+    /// so the worker sees the commands of two inputs in the order the machine produced them.
     private func carryOut(_ commands: [FlowMachine.Command], _ events: [FlowMachine.Event]) {
-        for event in events { self.events.emit(draftEvent(event)) }
+        var work: [Job] = []
+        for event in events {
+            if case .attachmentReady(let take) = event, draftHeld { undelivered.withLock { $0 = take.path } }
+            if case .parked(let take) = event { work.append(.park(take)) }
+            self.events.emit(event)
+        }
         for command in commands {
             switch command {
-            case .beginRecording:
-                try? player.stop()
-                let outcome: FlowMachine.Outcome
-                do {
-                    try recorder.begin(in: claimForTake())
-                    runningPath = recorder.context.path
-                    outcome = .recordingBegan
-                } catch {
-                    outcome = .recordingFailed(error)
-                }
-                let (more, moreEvents) = machine.handle(outcome)
-                carryOut(more, moreEvents)
-            case .stopRecording:
-                do { try recorder.stop() } catch {
-                    let (more, moreEvents) = machine.handle(.recordingFailed(error))
-                    carryOut(more, moreEvents)
-                }
-            case .cancelRecording:
-                try? recorder.cancel()
-            case .loadPreview(let path):
-                attempt { () throws(VoiceNoteError) in try player.load(.file(path), autoplay: false) }
-            case .playPreview: attempt { () throws(VoiceNoteError) in try player.play() }
-            case .pausePreview: attempt { () throws(VoiceNoteError) in try player.pause() }
-            case .stopPreview: try? player.stop()
-            case .seekPreview(let seconds): attempt { () throws(VoiceNoteError) in try player.seek(to: seconds) }
-            case .deleteFile(let path): try? FileSystem.remove(path)
-            case .trimTake(let path, let start, let end):
-                try? player.stop()
-                let outcome: FlowMachine.Outcome
-                do throws(VoiceNoteError) {
-                    // By content: an Ogg Opus take is cut without re-encoding, an AAC one re-encoded.
-                    let seconds: Double
-                    if try Decoders.info(of: FileSource(path: path)).codec == "opus" {
-                        seconds = Double(try OpusTrim.trim(path, start: start, end: end)) / 48_000
-                    } else {
-                        seconds = try AACTrim.trim(path, start: start, end: end, bitrate: recorder.configuration.encoder.bitrate)
-                    }
-                    outcome = .trimmed(try trimmedTake(path, seconds: seconds))
-                } catch {
-                    outcome = .trimFailed(error)
-                }
-                let (more, moreEvents) = machine.handle(outcome)
-                carryOut(more, moreEvents)
             case .startTimer(let timer, let seconds):
                 let generation = (timerGenerations[timer] ?? 0) + 1
                 timerGenerations[timer] = generation
                 timers[timer] = clock.schedule(after: seconds) { [weak self] in self?.timerFired(timer, generation) }
             case .cancelTimer(let timer):
                 timerGenerations[timer] = (timerGenerations[timer] ?? 0) + 1
+            case .cancelTrim:
+                trimCancellation.cancel()
+            case .trimTake:
+                trimCancellation = CancellationFlag()
+                work.append(.command(command, trimCancellation))
+            default:
+                work.append(.command(command, nil))
             }
+        }
+        // Only when what the record should say changed: a job queued behind a slow one (a draft being read back)
+        // must not carry a view of the machine older than the jobs before it.
+        let target = draftTarget
+        if target != lastDraftTarget {
+            work.append(.keepDraft(target))
+            lastDraftTarget = target
+        }
+        guard !work.isEmpty else { return }
+        worker.enqueue { [self, work] in
+            for job in work { run(job) }
+        }
+    }
+
+    /// What the worker does for the machine: a command (with the trim's cancellation), a parked take's record, or the
+    /// draft record brought up to date.
+    private enum Job: Sendable {
+        case command(FlowMachine.Command, CancellationFlag?)
+        case park(FlowTake)
+        case keepDraft(DraftTarget)
+    }
+
+    /// What the draft record should say after a transition, as the machine stood then (the worker may run behind
+    /// it): the running take (also while it is being begun), the take in preview, or the idle flow's.
+    private enum DraftTarget: Equatable, Sendable {
+        case running
+        case preview(FlowTake?)
+        case idle
+    }
+
+    /// The target of the last `keepDraft` handed to the worker (guarded by `driving`).
+    private var lastDraftTarget = DraftTarget.idle
+
+    /// With `driving` held: the draft target of the machine as it stands.
+    private var draftTarget: DraftTarget {
+        switch machine.state {
+        case .recording, .locked: .running
+        case .preview: .preview(machine.currentTake)
+        case .idle, .showingTip: machine.isBeginning ? .running : .idle
+        }
+    }
+
+    /// On the worker, no lock held.
+    private func run(_ job: Job) {
+        switch job {
+        case .command(let command, let cancellation): carryOut(command, cancellation: cancellation)
+        case .park(let take): keepParkedTake(take)
+        case .keepDraft(let target): keepDraft(target)
+        }
+    }
+
+    /// On the worker: one command, its outcome fed back. After `close`, only what keeps files right still runs (a
+    /// stop asked before close, a cancel, a deletion, the player stopped); nothing new begins.
+    private func carryOut(_ command: FlowMachine.Command, cancellation: CancellationFlag?) {
+        let closed = closing.isCancelled
+        switch command {
+        case .beginRecording:
+            guard !closed else { return }
+            try? player.stop()
+            runningPath = nil
+            do {
+                try recorder.begin(in: claimForTake())
+                runningPath = recorder.context.path
+                takeStage = .running
+                report(.recordingBegan)
+            } catch {
+                report(.recordingFailed(error))
+            }
+        case .stopRecording:
+            guard takeStage == .running else { return }
+            takeStage = .stopping
+            do { try recorder.stop() } catch { report(.recordingFailed(error)) }
+        case .cancelRecording:
+            guard takeStage != .none else { return }
+            takeStage = .none
+            try? recorder.cancel()
+        case .loadPreview(let path):
+            guard !closed else { return }
+            attempt { () throws(VoiceNoteError) in try player.load(.file(path), autoplay: false) }
+        case .playPreview:
+            guard !closed else { return }
+            attempt { () throws(VoiceNoteError) in try player.play() }
+        case .pausePreview:
+            guard !closed else { return }
+            attempt { () throws(VoiceNoteError) in try player.pause() }
+        case .seekPreview(let seconds):
+            guard !closed else { return }
+            attempt { () throws(VoiceNoteError) in try player.seek(to: seconds) }
+        case .stopPreview:
+            try? player.stop()
+        case .deleteFile(let path):
+            try? FileSystem.remove(path)
+        case .trimTake(let path, let start, let end):
+            try? player.stop()
+            do throws(VoiceNoteError) {
+                try (cancellation ?? closing).check("the trim")
+                let take = try TakeEditor.trim(path, start: start, end: end, bitrate: recorder.configuration.encoder.bitrate,
+                                               samples: configuration.waveformSamples, cancellation: cancellation)
+                report(.trimmed(take))
+            } catch {
+                report(.trimFailed(error))
+            }
+        case .cancelTrim, .startTimer, .cancelTimer:
+            break  // done under the lock
         }
     }
 
@@ -284,22 +382,32 @@ public final class RecordingFlow: @unchecked Sendable {
             guard !closed, timerGenerations[timer] == generation else { return }
             let (commands, events) = machine.handle(.timerFired(timer))
             carryOut(commands, events)
-            keepDraft()
         }
     }
 
     // MARK: - Reports
 
+    /// The recorder's steps go to the machine at once; a take's end goes through the worker, in order with the
+    /// commands (its waveform and payload are read there).
     private func recorderReported(_ event: RecorderEvent) {
         switch event {
         case .context(let context) where context.state == .recording:
             report(.recordingProgress(duration: context.duration, levels: recorder.levels(last: Self.liveLevelCount)))
         case .finished(let result):
-            report(.recordingFinished(take(of: result)))
-        case .tooShort:
-            report(.recordingFinished(nil))
+            worker.enqueue { [self] in
+                takeStage = .none
+                report(.recordingFinished(TakeEditor.describe(result, samples: configuration.waveformSamples)))
+            }
+        case .tooShort(let duration):
+            worker.enqueue { [self] in
+                takeStage = .none
+                report(.recordingTooShort(duration: duration))
+            }
         case .failed(let error):
-            report(.recordingFailed(error))
+            worker.enqueue { [self] in
+                if recorder.context.state == .stopped { takeStage = .none }
+                report(.recordingFailed(error))
+            }
         default:
             break
         }
@@ -316,17 +424,27 @@ public final class RecordingFlow: @unchecked Sendable {
         }
     }
 
-    // MARK: - Drafts
+    // MARK: - Drafts (on the worker)
 
-    /// Claims the draft key for a take about to begin (with `driving` held): the drafts directory, where the take is
-    /// then recorded, or nil (the recorder's own directory) when the take cannot be the draft — another flow holds
-    /// the key, or the key has a draft this flow did not park (never replaced: restore, send or clear it first);
-    /// a `failed` event says so. A take this flow parked gives way to the new one (one draft per key).
+    /// Whether this flow holds its key (the worker's `claim`, mirrored under `driving` for `park` and the handing
+    /// over of a take).
+    private var draftHeld = false
+
+    private func setClaim(_ held: FlowDrafts.Claim?) {
+        if held == nil { claim?.release() }
+        claim = held
+        driving.locked { draftHeld = held != nil }
+    }
+
+    /// Claims the draft key for a take about to begin: the drafts directory, where the take is then recorded, or nil
+    /// (the recorder's own directory) when the take cannot be the draft — another flow holds the key, or the key has
+    /// a draft this flow did not park (never replaced: restore, send or clear it first); a `failed` event says so. A
+    /// take this flow parked gives way to the new one (one draft per key).
     private func claimForTake() -> String? {
         guard let drafts, let key = configuration.draftKey else { return nil }
         if claim == nil {
             do {
-                claim = try drafts.claim(key: key)
+                setClaim(try drafts.claim(key: key))
             } catch {
                 events.emit(.failed(error))
                 return nil
@@ -342,8 +460,7 @@ public final class RecordingFlow: @unchecked Sendable {
                 try? FileSystem.remove(onDisk.path)  // one draft per key: the new take
             } else if onDisk != savedDraft {
                 events.emit(.failed(VoiceNoteError(.busy, "\(key) has a draft kept by another flow (restore, send or clear it first): this take is not kept as a draft")))
-                claim?.release()
-                claim = nil
+                setClaim(nil)
                 return nil
             }
         }
@@ -352,33 +469,31 @@ public final class RecordingFlow: @unchecked Sendable {
         return drafts.directory
     }
 
-    /// A parked take: its record names it (it was recorded in the drafts directory; it never moves). A take handed
-    /// over is remembered until a subscriber receives it.
-    private func draftEvent(_ event: FlowMachine.Event) -> FlowMachine.Event {
-        if case .attachmentReady(let take) = event, claim != nil { undelivered.withLock { $0 = take.path } }
-        guard case .parked(let take) = event, let drafts, let key = configuration.draftKey, claim != nil else { return event }
+    /// A parked take: its record names it (it was recorded in the drafts directory; it never moves).
+    private func keepParkedTake(_ take: FlowTake) {
+        guard let drafts, let key = configuration.draftKey, claim != nil else { return }
         let draft = FlowDraft(key: key, path: take.path, duration: take.duration)
-        do { try drafts.save(draft) } catch { self.events.emit(.failed(error)) }
+        do { try drafts.save(draft) } catch { events.emit(.failed(error)) }
         savedDraft = draft
         parked = true
-        return event
     }
 
-    /// Makes the draft record say what the flow holds (with `driving` held): a running take's `.part`, the take in
-    /// preview, the parked take, or nothing. Written only when that changes, and only while the flow holds the key;
-    /// an idle flow lets the key go (a parked draft is then free for the next flow to restore).
-    private func keepDraft() {
-        guard let drafts, let key = configuration.draftKey, !closed, claim != nil else { return }
+    /// Makes the draft record say what the flow held after a transition (`target`): a running take's `.part`, the
+    /// take in preview, the parked take, or nothing. Written only when that changes, and only while the flow holds
+    /// the key; an idle flow lets the key go (a parked draft is then free for the next flow to restore).
+    private func keepDraft(_ target: DraftTarget) {
+        guard let drafts, let key = configuration.draftKey, claim != nil else { return }
         let wanted: FlowDraft?
         let idle: Bool
-        switch machine.state {
-        case .recording, .locked:
-            wanted = runningPath.map { FlowDraft(key: key, path: $0, duration: 0) }
+        switch target {
+        case .running:
+            guard let runningPath else { return }  // its begin failed: the failure's transition settles the record
+            wanted = FlowDraft(key: key, path: runningPath, duration: 0)
             idle = false
-        case .preview:
-            wanted = machine.currentTake.map { FlowDraft(key: key, path: $0.path, duration: $0.duration) }
+        case .preview(let take):
+            wanted = take.map { FlowDraft(key: key, path: $0.path, duration: $0.duration) }
             idle = false
-        case .idle, .showingTip:
+        case .idle:
             wanted = parked ? savedDraft : nil
             idle = true
         }
@@ -390,56 +505,74 @@ public final class RecordingFlow: @unchecked Sendable {
             }
             savedDraft = wanted
         }
-        if idle {
-            claim?.release()
-            claim = nil
+        if idle && takeStage == .none { setClaim(nil) }
+    }
+
+    /// After the subscriptions ended: a take handed over whose `attachmentReady` reached no subscriber stays the
+    /// conversation's draft (the host never got it; the next flow previews it again).
+    private func keepUndeliveredTake() {
+        guard let path = undelivered.withLock({ $0 }), let drafts, let key = configuration.draftKey,
+              access(path, F_OK) == 0, let held = try? drafts.claim(key: key) else { return }
+        defer { held.release() }
+        if (try? drafts.load(key: key)) ?? nil == nil {
+            try? drafts.save(FlowDraft(key: key, path: path, duration: 0))
         }
     }
 
-    /// At creation: the draft of this flow's key, made whole and previewed. A draft that cannot be restored (another
-    /// flow holds the key; a `.busy` take another recorder still writes; a damaged file) is left in place, and said
-    /// through the log.
+    /// Closing while a take's end is on its way (the recorder finished the file, its report has not arrived): the
+    /// record names the whole file, so the next flow with the key previews it.
+    private func keepStoppedTake(_ drafts: FlowDrafts, key: String) {
+        guard let part = runningPath else { return }
+        let finished = String(part.dropLast(RecordingRecovery.partSuffix.count))
+        let kept = [finished, part].first { (path: String) in access(path, F_OK) == 0 }
+        if let kept {
+            try? drafts.save(FlowDraft(key: key, path: kept, duration: 0))
+        } else {
+            drafts.forget(key: key)  // too short: the recorder deleted it
+        }
+    }
+
+    /// The worker's first job with a draft key: the draft, made whole, read back (its waveform and payload) and
+    /// previewed; every subscriber's first view follows. A draft that cannot be restored (another flow holds the
+    /// key; a `.busy` take another recorder still writes; a damaged file) is left in place, and said through the log.
     private func restoreDraft() {
-        guard let drafts, let key = configuration.draftKey else { return }
-        do {
-            guard let held = try drafts.claim(key: key) else {
-                Log.write(.info, "the draft of \(key) is held by another flow: not restored here")
-                return
+        var restored: (FlowDrafts.Claim, FlowDraft, FlowTake)?
+        if let drafts, let key = configuration.draftKey, !closing.isCancelled {
+            do {
+                if let held = try drafts.claim(key: key, within: Self.claimWaitMilliseconds) {
+                    if let draft = try drafts.restore(key: key) {
+                        let take = try TakeEditor.readBack(draft.path, seconds: draft.duration > 0 ? draft.duration : nil,
+                                                           samples: configuration.waveformSamples, cancellation: closing)
+                        restored = (held, FlowDraft(key: key, path: draft.path, duration: take.duration), take)
+                    } else {
+                        held.release()
+                    }
+                } else {
+                    Log.write(.info, "the draft of \(key) is held by another flow: not restored here")
+                }
+            } catch {
+                if error.status != .cancelled { Log.write(.warning, "the draft of \(key) could not be restored: \(error.message)") }
             }
-            guard let draft = try drafts.restore(key: key) else { return held.release() }
-            let seconds = draft.duration > 0 ? draft.duration : try Decoders.info(of: FileSource(path: draft.path)).duration
-            let take = try trimmedTake(draft.path, seconds: seconds)
-            driving.locked {
-                claim = held
-                savedDraft = FlowDraft(key: key, path: draft.path, duration: seconds)
+        }
+        let accepted = driving.locked { () -> Bool in
+            restoring = false
+            guard !closed else { return false }
+            var accepted = false
+            if let (_, _, take) = restored {
                 let (commands, events) = machine.handle(.restored(take))
-                carryOut(commands, events)
-                keepDraft()
+                accepted = machine.state == .preview
+                if accepted { carryOut(commands, events) }
             }
-        } catch {
-            Log.write(.warning, "the draft of \(key) could not be restored: \(error.message)")
+            if !accepted { self.events.emit(.view(machine.view)) }  // every subscriber's first view
+            return accepted
         }
-    }
-
-    /// A take read back from its file (trimmed, or a restored draft): its waveform and payload. The file is decoded
-    /// once when the view's waveform has the payload's 100 values (the default), else once more for the payload's.
-    private func trimmedTake(_ path: String, seconds: Double) throws(VoiceNoteError) -> FlowTake {
-        let waveform = try WaveformAnalysis.waveform(of: FileSource(path: path), samples: configuration.waveformSamples)
-        let payloadWaveform = waveform.count == Waveform.defaultSampleCount ? waveform : nil
-        let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: seconds, waveform: payloadWaveform)
-        return FlowTake(path: path, duration: seconds, waveform: waveform, payloadJSON: payload.json())
-    }
-
-    /// A finished take with the configuration's number of waveform values (the recorder's 100, or the file's) and
-    /// its `voiceRecording` payload (the recorder's duration and 100 values).
-    private func take(of result: RecordingResult) -> FlowTake {
-        let samples = configuration.waveformSamples
-        var waveform = result.waveform
-        if waveform.count != samples, let source = try? FileSource(path: result.path),
-           let values = try? WaveformAnalysis.waveform(of: source, samples: samples) {
-            waveform = values
+        if let (held, draft, _) = restored {
+            if accepted {
+                setClaim(held)
+                savedDraft = draft
+            } else {
+                held.release()  // a take began meanwhile: the draft stays on disk for later
+            }
         }
-        let payload = try? VoiceRecordingPayload.fromRecording(path: result.path, duration: result.duration, waveform: result.waveform)
-        return FlowTake(path: result.path, duration: result.duration, waveform: waveform, payloadJSON: payload?.json() ?? "")
     }
 }

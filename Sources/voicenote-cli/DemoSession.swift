@@ -142,8 +142,8 @@ final class DemoSession: @unchecked Sendable {
             view = next
             drawLive(next)
         case .attachmentReady(let take): sent = take
-        case .failed(let error): failure = error
-        case .publish, .parked: break
+        case .failed(let error), .trimFailed(_, let error): failure = error
+        case .publish, .parked, .trimmed, .tooShort: break
         }
     }
 

@@ -39,7 +39,8 @@ final class FlowSession: @unchecked Sendable {
     private var trimEnd = 0.0
     private var movingEnd = true
     /// Enter came with the handles moved: the take is cut first, and sent once the cut preview arrives.
-    private var sendAfterTrim = false
+    /// A cut runs (from `trim` to its `trimmed` or `trimFailed` event).
+    private var trimming = false
     private var lastLine = ""
     private var lastDescription = ""
 
@@ -113,9 +114,9 @@ final class FlowSession: @unchecked Sendable {
             case .character(UInt8(ascii: "t")), .character(UInt8(ascii: "T")):
                 try trimIfMoved()
             case .enter:
-                if view.state == .preview, try trimIfMoved() {
-                    sendAfterTrim = true
-                } else if view.state != .idle, view.state != .showingTip {
+                // A send during the cut acts once it ended, on the take as cut.
+                if view.state == .preview, !trimming { try trimIfMoved() }
+                if view.state != .idle, view.state != .showingTip {
                     try flow.send()
                 }
             case .escape:
@@ -144,11 +145,16 @@ final class FlowSession: @unchecked Sendable {
     private func trimIfMoved() throws(VoiceNoteError) -> Bool {
         guard view.state == .preview, trimStart > 0 || trimEnd < view.duration - 1e-9 else { return false }
         try flow.trim(start: trimStart, end: trimEnd)
+        trimming = true
         return true
     }
 
     /// A running take is stopped into preview and kept; a kept take's path is printed (nothing was sent).
     private func keep() throws(VoiceNoteError) {
+        // A take being begun (the flow's worker opens the device): its beginning, or its failure, first.
+        _ = try loop.dispatch(until: { !flow.isBeginning || failure != nil }, seconds: 10)
+        _ = try loop.dispatch()  // what ended the beginning was queued with it: the recording view, or the failure
+        if let failure { throw failure }
         if view.state == .recording || view.state == .locked {
             try? flow.deactivate()
             _ = try loop.dispatch(until: { view.state == .preview || failure != nil }, seconds: 10)
@@ -175,10 +181,6 @@ final class FlowSession: @unchecked Sendable {
             if enteredPreview {
                 trimStart = next.trimStart
                 trimEnd = next.trimEnd
-                if sendAfterTrim {
-                    sendAfterTrim = false
-                    do { try flow.send() } catch { show(error: error) }
-                }
             }
             if !interactive && next.accessibleDescription != lastDescription {
                 lastDescription = next.accessibleDescription
@@ -189,10 +191,16 @@ final class FlowSession: @unchecked Sendable {
             deliver(take)
         case .publish, .parked:
             break
+        case .trimmed:
+            trimming = false
+        case .trimFailed(_, let error):
+            trimming = false
+            show(error: error)  // the take waits as it was
+        case .tooShort:
+            say("the take was too short: nothing was recorded (hold Space, or press it again to stop)")
         case .failed(let error):
-            sendAfterTrim = false
             // Before a preview (the take could not begin, or failed): the command ends with the reason. In preview
-            // (a cut or the player failed): said, and the take waits as it was.
+            // (the player failed): said, and the take waits as it was.
             if view.state == .preview { show(error: error) } else { failure = error }
         }
     }
@@ -220,9 +228,12 @@ final class FlowSession: @unchecked Sendable {
 
     // MARK: - Drawing
 
-    private func show(error: VoiceNoteError) {
+    private func show(error: VoiceNoteError) { say(error.message) }
+
+    /// A line on standard error (below the state line on a terminal).
+    private func say(_ text: String) {
         if interactive && !lastLine.isEmpty { Terminal.writeError("\n"); lastLine = "" }
-        Terminal.writeError("voicenote: \(error.message)\n")
+        Terminal.writeError("voicenote: \(text)\n")
         draw()
     }
 

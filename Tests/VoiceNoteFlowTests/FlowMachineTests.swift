@@ -13,6 +13,8 @@ import VoiceNoteFlow
         var timers: [FlowMachine.FlowTimer: ClockTimer] = [:]
         /// What the recorder does when asked to begin: nil succeeds.
         var beginFailure: VoiceNoteError?
+        /// Trims wait for the test's own `.trimmed` or `.trimFailed` report (else they are answered at once).
+        var holdTrims = false
         /// The take a stop finishes with.
         var take = FlowTake(path: "/tmp/take.ogg", duration: 3.2, waveform: [0.5, 0.25])
 
@@ -57,7 +59,7 @@ import VoiceNoteFlow
                 case .cancelRecording:
                     report(.recordingFinished(nil))
                 case .trimTake(let path, let start, let end):
-                    report(.trimmed(FlowTake(path: path, duration: end - start, waveform: [1])))
+                    if !holdTrims { report(.trimmed(FlowTake(path: path, duration: end - start, waveform: [1]))) }
                 default:
                     break
                 }
@@ -143,6 +145,8 @@ import VoiceNoteFlow
         #expect(throws: VoiceNoteError.self) { try rig.input(.trim(start: 2, end: 1)) }
         try rig.input(.trim(start: 0.5, end: 2))
         #expect(rig.commands.suffix(2) == [.trimTake(path: rig.take.path, start: 0.5, end: 2), .loadPreview(rig.take.path)])
+        let cut = FlowTake(path: rig.take.path, duration: 1.5, waveform: [1])
+        #expect(rig.events.suffix(2) == [.trimmed(cut), .view(rig.views.last!)])
         let view = try #require(rig.views.last)
         #expect(view.state == .preview && view.duration == 1.5 && view.trimEnd == 1.5 && view.waveform == [1])
         try rig.input(.send)
@@ -253,5 +257,70 @@ import VoiceNoteFlow
         try busy.advance(0.5)
         busy.report(.restored(draft))
         #expect(busy.state == .recording && busy.machine.currentTake == nil)
+    }
+
+    /// A rig in preview whose trims wait for the test's report.
+    private func previewHoldingTrims() throws -> Rig {
+        let rig = Rig()
+        rig.holdTrims = true
+        try rig.input(.press(x: 0, y: 0))
+        try rig.advance(0.5)
+        try rig.input(.lock).input(.stop)
+        #expect(rig.state == .preview)
+        return rig
+    }
+
+    @Test func whileATrimRunsAnotherTrimAndThePlayerAreMisuseAndSendWaitsForIt() throws {
+        let rig = try previewHoldingTrims()
+        try rig.input(.trim(start: 0.5, end: 2))
+        #expect(rig.machine.isTrimming && rig.state == .preview)
+        for input: FlowMachine.Input in [.trim(start: 0, end: 1), .play, .pause, .seek(1)] {
+            #expect(throws: VoiceNoteError.self, "\(input)") { try rig.input(input) }
+        }
+        let commands = rig.commands.count, events = rig.events.count
+        try rig.input(.deactivate).input(.send)
+        #expect(rig.commands.count == commands && rig.events.count == events && rig.state == .preview)
+        let cut = FlowTake(path: rig.take.path, duration: 1.5, waveform: [1])
+        rig.report(.trimmed(cut))
+        #expect(Array(rig.events.suffix(3)) == [.trimmed(cut), .attachmentReady(cut), .view(rig.views.last!)])
+        #expect(rig.state == .idle && !rig.machine.isTrimming)
+    }
+
+    @Test func aFailedTrimKeepsTheTakeAndAParkAskedMeanwhileParksIt() throws {
+        let rig = try previewHoldingTrims()
+        try rig.input(.trim(start: 0.5, end: 2)).input(.park)
+        #expect(rig.state == .preview)
+        let failure = VoiceNoteError(.noSpace, "disk full")
+        rig.report(.trimFailed(failure))
+        #expect(Array(rig.events.suffix(3)) == [.trimFailed(rig.take, failure), .parked(rig.take), .view(rig.views.last!)])
+        #expect(rig.state == .idle)
+    }
+
+    @Test func aFailedTrimPreviewsTheTakeAsItWas() throws {
+        let rig = try previewHoldingTrims()
+        try rig.input(.trim(start: 0.5, end: 2))
+        rig.report(.trimFailed(VoiceNoteError(.format, "damaged")))
+        #expect(rig.state == .preview && rig.views.last?.duration == 3.2 && rig.commands.last == .loadPreview(rig.take.path))
+        try rig.input(.play)  // the trim ended: the player is the preview's again
+        #expect(rig.commands.last == .playPreview)
+    }
+
+    @Test func discardDuringATrimAbandonsItAndDeletesTheTake() throws {
+        let rig = try previewHoldingTrims()
+        try rig.input(.trim(start: 0.5, end: 2)).input(.discard)
+        #expect(Array(rig.commands.suffix(3)) == [.cancelTrim, .stopPreview, .deleteFile(rig.take.path)] && rig.state == .idle)
+        let events = rig.events.count
+        rig.report(.trimFailed(VoiceNoteError(.cancelled, "the trim was cancelled")))  // the abandoned trim ends
+        #expect(rig.events.count == events && rig.state == .idle)
+    }
+
+    @Test func aTakeReleasedBeforeAnyAudioSaysItWasTooShort() throws {
+        let rig = try Rig().input(.press(x: 0, y: 0))
+        try rig.advance(0.5)
+        var machine = rig.machine
+        _ = try machine.handle(.release)  // stopping to send; the recorder had no audio
+        let (_, events) = machine.handle(.recordingTooShort(duration: 0))
+        #expect(events.first == .tooShort(duration: 0) && machine.state == .idle)
+        #expect(!events.contains { if case .attachmentReady = $0 { true } else { false } })
     }
 }

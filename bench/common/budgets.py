@@ -40,3 +40,6 @@ BUDGET_LONG_VS_FLOOR = 0.65                   # docs/performance.md: the 600 s O
 BUDGET_JSON_GROWTH_VS_FLOOR = 1.5             # docs/performance.md: "JSON parses in linear time whatever its shape",
                                               # read as our time's growth from n to 4n ≤ 1.5x jansson's own on the
                                               # same texts (linear: both a little over 4x; quadratic: 16x)
+
+# Flow (bench/sections/flow.py: every vn_flow_* call with a 10-minute AAC take in preview)
+BUDGET_FLOW_CALL_MS = 5.0                     # issue #35: no vn_flow_* call blocks its caller more than 5 ms

@@ -8,8 +8,9 @@
  * clock (vn_manual_clock_advance()) standing in for the time a finger rests on the button, so the script does not
  * depend on how fast the machine is. The script:
  *   1. a tap: the tip shows, and hides 2 s later;
- *   2. a hold: recording, a slide up locks it, stop puts it in preview, play, pause, trim to 0.25…1.25 s, send:
- *      ATTACHMENT_READY prints the file, its duration and its voiceRecording payload;
+ *   2. a hold: recording, a slide up locks it, stop puts it in preview, play, pause, trim to 0.25…1.25 s (the call
+ *      returns at once; TRIMMED says when the cut is done), send: ATTACHMENT_READY prints the file, its duration
+ *      and its voiceRecording payload;
  *   3. a hold and a slide left: cancelled, the file deleted.
  * With no --mic it records from the default microphone, with no --speaker it plays to the default device; tests pass
  * a virtual microphone and a file speaker (ALSA's file plugin), defined in ALSA configuration files whose text is
@@ -39,6 +40,7 @@ typedef struct {
     int preview_playing;   /* of the last view */
     int ready;             /* ATTACHMENT_READY events */
     int failed;            /* FAILED events */
+    int trimmed;           /* TRIMMED events that cut the take (status VN_OK) */
     char path[4096];       /* the last take sent */
     double sent_duration_s;
     char description[256]; /* the last accessible description printed */
@@ -93,6 +95,18 @@ static void on_event(void *user_data, const vn_flow_event *event) {
         s->failed++;
         printf("failed: %s: %s\n", vn_status_name(event->status), event->message);
         break;
+    case VN_FLOW_EVENT_TRIMMED: /* the trim ran on the flow's worker: vn_flow_trim() had returned at once */
+        if (event->status == VN_OK) {
+            s->trimmed++;
+            printf("trimmed: %s, now %.3f s\n", event->path, event->duration_s);
+        } else {
+            s->failed++;
+            printf("trim failed: %s: %s (the take is as it was)\n", vn_status_name(event->status), event->message);
+        }
+        break;
+    case VN_FLOW_EVENT_TOO_SHORT: /* a client shows its tip here */
+        printf("too short: %.2f s captured; hold to record\n", event->duration_s);
+        break;
     default:
         break; /* a kind added by a newer library */
     }
@@ -120,7 +134,9 @@ static int is_recording_1s(const script_state *s) { return s->state == VN_FLOW_R
 static int is_locked_2s(const script_state *s) { return s->state == VN_FLOW_LOCKED && s->duration_s >= 2.0; }
 static int is_preview(const script_state *s) { return s->state == VN_FLOW_PREVIEW; }
 static int is_playing(const script_state *s) { return s->state == VN_FLOW_PREVIEW && s->preview_playing; }
-static int is_trimmed(const script_state *s) { return s->state == VN_FLOW_PREVIEW && distance(s->duration_s - 1.0) < 1e-6; }
+static int is_trimmed(const script_state *s) {
+    return s->trimmed == 1 && s->state == VN_FLOW_PREVIEW && distance(s->duration_s - 1.0) < 1e-6;
+}
 static int is_sent(const script_state *s) { return s->ready > 0 && s->state == VN_FLOW_IDLE; }
 
 /* The whole text of a small file, or NULL; the caller frees it. */

@@ -146,8 +146,13 @@ enum class flow_event_type : int {
     attachment_ready = VN_FLOW_EVENT_ATTACHMENT_READY, /**< A take is ready for the composer. */
     publish = VN_FLOW_EVENT_PUBLISH,                   /**< The take is to be published (the same fields). */
     failed = VN_FLOW_EVENT_FAILED,                     /**< The recorder or the player failed: status, message. */
-    parked = VN_FLOW_EVENT_PARKED                      /**< The take was kept as the conversation's draft
+    parked = VN_FLOW_EVENT_PARKED,                     /**< The take was kept as the conversation's draft
                                                             (`flow::park()`); the flow is idle. */
+    trimmed = VN_FLOW_EVENT_TRIMMED,                   /**< A trim (`flow::trim()`) ended: status 0 and the take
+                                                            as cut, or a negative status and the take as it was. */
+    too_short = VN_FLOW_EVENT_TOO_SHORT                /**< The take was dropped as too short (released before
+                                                            any audio arrived, or under the recorder's minimum):
+                                                            `duration` captured; idle. Show the tip. */
 };
 
 /** One flow event (vn_flow_event), a copy owned by the callback's argument. */
@@ -156,18 +161,18 @@ struct flow_event {
     flow_event_type type = flow_event_type::view;
     /** view: the view. */
     flow_view view;
-    /** attachment_ready, publish, parked: the take's file. */
+    /** attachment_ready, publish, parked, trimmed: the take's file. */
     std::string path;
-    /** attachment_ready, publish, parked: its length. */
+    /** attachment_ready, publish, parked, trimmed: its length; too_short: the seconds captured. */
     seconds duration{0};
-    /** attachment_ready, publish, parked: its waveform, 0…1 (the options' `waveform_samples` values). */
+    /** attachment_ready, publish, parked, trimmed: its waveform, 0…1 (the options' `waveform_samples` values). */
     std::vector<float> waveform;
-    /** attachment_ready, publish, parked: Stream's `voiceRecording` payload of the file (`asset_url` its
+    /** attachment_ready, publish, parked, trimmed: Stream's `voiceRecording` payload of the file (`asset_url` its
      *  `file://` URL), "" when it could not be read back. */
     std::string payload_json;
-    /** failed: the negative status (a `VN_E_*` value); 0 otherwise. */
+    /** failed, and trimmed when the trim failed: the negative status (a `VN_E_*` value); 0 otherwise. */
     int status = 0;
-    /** failed: the detail. */
+    /** failed, and a failed trim: the detail. */
     std::string message;
 
     /** `status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
@@ -307,11 +312,13 @@ public:
      *  flow_state::preview; errc::invalid_argument for a non-finite position). */
     void seek(seconds position) { detail::check(vn_flow_seek(flow_.get(), position.count())); }
     /**
-     * Cuts the previewed take to `start` … `end` (0 ≤ start < end ≤ the take's duration), then previews it again
-     * with its new duration and waveform (Ogg Opus cut sample-exactly; AAC re-encoded). The file is replaced only
-     * once the new one is whole; a failure to rewrite arrives as a failed event, the take as it was. Throws `error`
-     * (errc::misuse outside flow_state::preview or while a trim runs; errc::invalid_argument for a range outside
-     * the take).
+     * Starts cutting the previewed take to `start` … `end` (0 ≤ start < end ≤ the take's duration) and returns at
+     * once: the cut runs on the flow's worker, and a `flow_event_type::trimmed` event says when it ended (status 0:
+     * the take as cut, previewed again; a negative status: the take as it was). Ogg Opus is cut sample-exactly, AAC
+     * re-encoded; the file is replaced only once the new one is whole. While it runs, trim, play, pause and seek
+     * throw errc::misuse; send, confirm and park act once it ended; discard and cancel abandon it (the take
+     * deleted); destroying the flow abandons it (the take as it was). Throws `error` (errc::misuse outside
+     * flow_state::preview or while a trim runs; errc::invalid_argument for a range outside the take).
      */
     void trim(seconds start, seconds end) { detail::check(vn_flow_trim(flow_.get(), start.count(), end.count())); }
 

@@ -17,18 +17,21 @@ public enum OpusTrim {
     /// - Returns: the new length in 48 kHz samples (`end − start`, each rounded to samples).
     /// - Throws: `.invalidArgument` for a range that is not finite, empty or outside 0…length; `.unsupported` for a
     ///   stream with more than two channels (mapping family ≠ 0); `.format` for a file that is not whole Ogg Opus;
-    ///   file statuses for reading and writing (the original is untouched then).
+    ///   file statuses for reading and writing (the original is untouched then); `.cancelled` at the next packet once
+    ///   `cancellation` is set (the original untouched too).
     @discardableResult
-    public static func trim(_ path: String, start: Double, end: Double) throws(VoiceNoteError) -> Int64 {
+    public static func trim(_ path: String, start: Double, end: Double,
+                            cancellation: CancellationFlag? = nil) throws(VoiceNoteError) -> Int64 {
         guard start.isFinite, end.isFinite, start >= 0, end > start, end < 1e7 else {
             throw VoiceNoteError(.invalidArgument, "a trim range is 0 ≤ start < end, finite, in seconds; not \(start)…\(end)")
         }
         let source = try FileSource(path: path)
-        let plan = try Plan(source, name: path, first: Int64((start * 48_000).rounded()), last: Int64((end * 48_000).rounded()))
+        let plan = try Plan(source, name: path, first: Int64((start * 48_000).rounded()), last: Int64((end * 48_000).rounded()),
+                            cancellation: cancellation)
         let (output, part) = try FileSystem.createAside(beside: path)
         do throws(VoiceNoteError) {
             try source.seek(to: 0)
-            try plan.write(from: OpusPacketReader(source: source), to: OggWriter(output, name: part))
+            try plan.write(from: OpusPacketReader(source: source), to: OggWriter(output, name: part), cancellation: cancellation)
             do throws(Errno) { try output.sync(); try output.close() } catch {
                 throw VoiceNoteError.fromErrno(error.code, "cannot write \(part)")
             }
@@ -50,12 +53,13 @@ public enum OpusTrim {
         let firstPacket: Int, lastPacket: Int
         let origin: Int64
 
-        init(_ source: ByteSource, name: String, first: Int64, last: Int64) throws(VoiceNoteError) {
+        init(_ source: ByteSource, name: String, first: Int64, last: Int64, cancellation: CancellationFlag?) throws(VoiceNoteError) {
             let reader = OpusPacketReader(source: source)
             var starts: [Int64] = []
             var position: Int64 = 0
             var timeline = OpusTimeline()
             while let packet = try reader.nextAudioPacket() {
+                try cancellation?.check("the trim of \(name)")
                 guard !packet.followsGap else { throw VoiceNoteError(.format, "\(name): a page is missing or damaged") }
                 starts.append(position)
                 position += Int64(OpusPacketDecoder.duration(of: packet.bytes))
@@ -90,7 +94,7 @@ public enum OpusTrim {
 
         /// The new stream: headers with the new pre-skip, then the kept packets, each page's granule position counted
         /// from the first kept packet, the last one the range's end.
-        func write(from reader: OpusPacketReader, to writer: OggWriter) throws(VoiceNoteError) {
+        func write(from reader: OpusPacketReader, to writer: OggWriter, cancellation: CancellationFlag?) throws(VoiceNoteError) {
             var writer = writer
             try writer.writeHeaders(identification: identificationHeader(), comments: Self.commentHeader)
             let end = last + Int64(header.preSkip) - origin
@@ -98,6 +102,7 @@ public enum OpusTrim {
             var position: Int64 = 0
             while let packet = try reader.nextAudioPacket(), index <= lastPacket {
                 defer { index += 1 }
+                try cancellation?.check("the trim of a take")
                 position += Int64(OpusPacketDecoder.duration(of: packet.bytes))
                 guard index >= firstPacket else { continue }
                 let isLast = index == lastPacket

@@ -11,12 +11,17 @@
  *   the loop dispatched between them; every status is one the header documents, then the flow is destroyed with a
  *   take perhaps running. Run under ThreadSanitizer by `make test-tsan`.
  * - A subscriber that destroys its flow inside its own callback: no deadlock, release once, no callback after.
+ * - Trim returns at once and its end is an event (VN_FLOW_EVENT_TRIMMED); send during a trim sends the cut take
+ *   after it, discard during a trim deletes the take; destroy during a trim keeps the take whole.
+ * - A take the recorder drops as too short is VN_FLOW_EVENT_TOO_SHORT, then idle.
  *
  * Every wait is bounded (the loop is dispatched until a condition holds, for at most WAIT_MS).
  */
 #define _XOPEN_SOURCE 700 /* nftw, in child.h */
 #include "harness.h"
 #include "child.h"
+
+#include <dirent.h>
 
 #define WAIT_MS 30000
 #define HURRIED_INPUTS 3000
@@ -34,7 +39,15 @@ typedef struct {
     int parked;
     char parked_path[400];
     double parked_duration_s;
+    int trimmed, trimmed_status, too_short;
+    double trimmed_duration_s, too_short_duration_s;
+    char order[64]; /* one letter per event other than views: R ready, F failed, P parked, T trimmed, S too short */
 } seen_state;
+
+static void seen_in_order(seen_state *seen, char kind) {
+    size_t length = strlen(seen->order);
+    if (length + 1 < sizeof seen->order) seen->order[length] = kind;
+}
 
 typedef struct {
     vn_event_loop *loop;
@@ -54,9 +67,21 @@ static void on_flow_event(void *user_data, const vn_flow_event *event) {
         seen->duration_s = event->view.duration_s;
         if (event->view.state == VN_FLOW_RECORDING || event->view.state == VN_FLOW_LOCKED) seen->take_views++;
         break;
-    case VN_FLOW_EVENT_ATTACHMENT_READY: seen->ready++; break;
-    case VN_FLOW_EVENT_FAILED: seen->failed++; break;
+    case VN_FLOW_EVENT_ATTACHMENT_READY: seen->ready++; seen_in_order(seen, 'R'); break;
+    case VN_FLOW_EVENT_FAILED: seen->failed++; seen_in_order(seen, 'F'); break;
+    case VN_FLOW_EVENT_TRIMMED:
+        seen->trimmed++;
+        seen->trimmed_status = event->status;
+        seen->trimmed_duration_s = event->duration_s;
+        seen_in_order(seen, 'T');
+        break;
+    case VN_FLOW_EVENT_TOO_SHORT:
+        seen->too_short++;
+        seen->too_short_duration_s = event->duration_s;
+        seen_in_order(seen, 'S');
+        break;
     case VN_FLOW_EVENT_PARKED:
+        seen_in_order(seen, 'P');
         seen->parked++;
         snprintf(seen->parked_path, sizeof seen->parked_path, "%s", event->path);
         seen->parked_duration_s = event->duration_s;
@@ -65,7 +90,7 @@ static void on_flow_event(void *user_data, const vn_flow_event *event) {
     }
 }
 
-static int rig_open_with(rig *r, int toggle_mode, const char *draft_key) {
+static int rig_open_full(rig *r, int toggle_mode, const char *draft_key, int aac, double minimum_take_s) {
     memset(r, 0, sizeof *r);
     r->seen.state = -1;
     char takes[300], speaker[700];
@@ -80,6 +105,8 @@ static int rig_open_with(rig *r, int toggle_mode, const char *draft_key) {
              vn_recorder_options_set_directory(recording, takes) == VN_OK &&
              vn_recorder_options_set_device(recording, "vn_flow_mic", microphone) == VN_OK &&
              vn_recorder_options_set_event_loop(recording, r->loop) == VN_OK &&
+             vn_recorder_options_set_format(recording, aac ? VN_FORMAT_AAC : VN_FORMAT_OPUS) == VN_OK &&
+             vn_recorder_options_set_limits(recording, 0, 0, minimum_take_s) == VN_OK &&
              vn_recorder_create(recording, &r->recorder) == VN_OK && vn_player_options_create(&playing) == VN_OK &&
              vn_player_options_set_device(playing, "vn_spk", speaker) == VN_OK &&
              vn_player_options_set_event_loop(playing, r->loop) == VN_OK &&
@@ -98,7 +125,22 @@ static int rig_open_with(rig *r, int toggle_mode, const char *draft_key) {
     return ok;
 }
 
+static int rig_open_with(rig *r, int toggle_mode, const char *draft_key) {
+    return rig_open_full(r, toggle_mode, draft_key, 0, 0);
+}
+
 static int rig_open(rig *r, int toggle_mode) { return rig_open_with(r, toggle_mode, NULL); }
+
+/* Dispatches the loop until `done(r)`, for at most WAIT_MS; whether it came. */
+static int dispatch_while_not(rig *r, int (*done)(const rig *)) {
+    long long end = harness_now_ms() + WAIT_MS;
+    vn_event_loop_dispatch(r->loop, NULL);
+    while (!done(r) && harness_now_ms() < end) {
+        vn_event_loop_wait(r->loop, 100, NULL);
+        vn_event_loop_dispatch(r->loop, NULL);
+    }
+    return done(r);
+}
 
 static void rig_close(rig *r) {
     vn_flow_destroy(r->flow);
@@ -483,6 +525,91 @@ static void test_a_record_names_only_its_own_files(void) {
     }
 }
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Trimming in the background, and takes too short to keep */
+
+static int sent_and_idle(const rig *r) { return r->seen.ready == 1 && r->seen.state == VN_FLOW_IDLE; }
+static int idle(const rig *r) { return r->seen.state == VN_FLOW_IDLE; }
+static int too_short_and_idle(const rig *r) { return r->seen.too_short == 1 && r->seen.state == VN_FLOW_IDLE; }
+
+static void test_trim_returns_at_once_and_its_end_is_an_event(void) {
+    rig r;
+    if (!rig_open(&r, 0)) return;
+    if (EXPECT(reach(&r, VN_FLOW_PREVIEW), "no preview")) {
+        EXPECT_STATUS(VN_OK, vn_flow_trim(r.flow, 0.1, 0.6));
+        EXPECT_STATUS(VN_OK, vn_flow_send(r.flow)); /* during the trim, or just after: the cut take is sent */
+        EXPECT(dispatch_while_not(&r, sent_and_idle), "not sent: %d ready, state %d", r.seen.ready, r.seen.state);
+        EXPECT(r.seen.trimmed == 1 && r.seen.trimmed_status == VN_OK && distance(r.seen.trimmed_duration_s, 0.5) < 1e-6,
+               "TRIMMED: %d, %s, %.6f s", r.seen.trimmed, vn_status_name(r.seen.trimmed_status), r.seen.trimmed_duration_s);
+        EXPECT(strcmp(r.seen.order, "TR") == 0, "events in order %s, not TRIMMED then ATTACHMENT_READY", r.seen.order);
+    }
+    rig_close(&r);
+}
+
+/* An AAC take (re-encoded by a trim): discard during its trim deletes it, destroy during its trim leaves it whole. */
+static void test_discard_and_destroy_during_a_trim(void) {
+    rig r;
+    if (!rig_open_full(&r, 0, NULL, 1, 0)) return;
+    if (EXPECT(reach(&r, VN_FLOW_PREVIEW), "no preview")) {
+        char path[600] = "";
+        DIR *takes = NULL;
+        char folder[300];
+        snprintf(folder, sizeof folder, "%s/takes", directory);
+        if ((takes = opendir(folder)) != NULL) {
+            struct dirent *entry;
+            while ((entry = readdir(takes)) != NULL)
+                if (strstr(entry->d_name, ".aac") != NULL) snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+            closedir(takes);
+        }
+        EXPECT(path[0] != '\0', "no AAC take in %s", folder);
+        EXPECT_STATUS(VN_OK, vn_flow_trim(r.flow, 0.1, 0.6));
+        EXPECT_STATUS(VN_OK, vn_flow_discard(r.flow));
+        EXPECT(current_state(&r) == VN_FLOW_IDLE, "discard during a trim did not go idle");
+        EXPECT(dispatch_while_not(&r, idle), "no idle view");
+        rig_close(&r); /* waits for the worker: the deletion is done */
+        struct stat info;
+        EXPECT(path[0] == '\0' || stat(path, &info) != 0, "the discarded take %s is still there", path);
+    } else {
+        rig_close(&r);
+    }
+
+    if (!rig_open_full(&r, 0, "trimmed-at-destroy", 1, 0)) return;
+    if (EXPECT(reach(&r, VN_FLOW_PREVIEW), "no preview")) {
+        double original = r.seen.duration_s;
+        EXPECT_STATUS(VN_OK, vn_flow_trim(r.flow, 0.1, 0.6));
+        long long before = harness_now_ms();
+        vn_flow_destroy(r.flow);
+        r.flow = NULL;
+        EXPECT(harness_now_ms() - before < 1000, "destroy waited %lld ms for the trim", harness_now_ms() - before);
+        rig again;
+        rig_close(&r);
+        if (rig_open_full(&again, 0, "trimmed-at-destroy", 1, 0)) {
+            /* The draft: the take as it was, or as cut when the cut was in place before destroy. */
+            EXPECT(dispatch_until(&again, VN_FLOW_PREVIEW, 0) &&
+                       (distance(again.seen.duration_s, original) < 0.05 || again.seen.duration_s < 0.6 + 0.05),
+                   "after destroy during a trim: state %d, %.3f s of %.3f s", again.seen.state, again.seen.duration_s, original);
+            rig_close(&again);
+        }
+        EXPECT_STATUS(VN_OK, vn_flow_drafts_clear(drafts_directory, "trimmed-at-destroy"));
+    } else {
+        rig_close(&r);
+    }
+}
+
+/* A real capture whose take the recorder drops (shorter than its minimum, as a take released before any audio
+ * arrived): TOO_SHORT with the seconds captured, then the idle view; nothing is sent. */
+static void test_a_take_too_short_to_keep_is_an_event(void) {
+    rig r;
+    if (!rig_open_full(&r, 0, NULL, 0, 3600)) return;
+    if (EXPECT(reach(&r, VN_FLOW_RECORDING), "no take")) {
+        EXPECT_STATUS(VN_OK, vn_flow_release(r.flow));
+        EXPECT(dispatch_while_not(&r, too_short_and_idle), "TOO_SHORT: %d, state %d", r.seen.too_short, r.seen.state);
+        EXPECT(r.seen.too_short_duration_s > 0.3 && r.seen.ready == 0 && strcmp(r.seen.order, "S") == 0,
+               "%.3f s, %d ready, events %s", r.seen.too_short_duration_s, r.seen.ready, r.seen.order);
+    }
+    rig_close(&r);
+}
+
 int main(void) {
     harness_init("flow");
     if (!temp_directory_create(directory, sizeof directory, "flow")) return 1;
@@ -500,6 +627,9 @@ int main(void) {
     TEST(test_park_list_restore_and_clear_drafts);
     TEST(test_park_then_destroy_at_once_and_one_flow_per_key);
     TEST(test_a_record_names_only_its_own_files);
+    TEST(test_trim_returns_at_once_and_its_end_is_an_event);
+    TEST(test_discard_and_destroy_during_a_trim);
+    TEST(test_a_take_too_short_to_keep_is_an_event);
     temp_directory_remove(directory);
     return harness_finish();
 }

@@ -242,10 +242,14 @@ static void test_tap_hold_lock_stop_preview_trim_send() {
     r.f().seek(seconds(0.5));
     REQUIRE(r.until([&] { return std::fabs(r.view->preview_position.count() - 0.5) < 1e-3; }),
             "the position is " << r.view->preview_position.count());
-    r.f().trim(seconds(0.25), seconds(1.25));
+    r.f().trim(seconds(0.25), seconds(1.25));  // returns at once; the trimmed event ends it
     REQUIRE(r.until([&] {
         return r.view->state == flow_state::preview && std::fabs(r.view->duration.count() - 1.0) < 1e-6;
     }), "not trimmed: " << r.view->duration.count());
+    const flow_event *trimmed = r.last(flow_event_type::trimmed);
+    REQUIRE(trimmed && trimmed->status == 0 && !trimmed->code() && std::fabs(trimmed->duration.count() - 1.0) < 1e-6,
+            "no trimmed event with the cut take");
+    EXPECT(trimmed->waveform.size() == 40, trimmed->waveform.size());
 
     // Send: attachment_ready, then publish (no confirmation), then idle.
     r.f().send();

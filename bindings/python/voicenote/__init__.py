@@ -73,6 +73,8 @@ from ._flow import (
     Parked,
     Publish,
     RecordingFlow,
+    TakeTooShort,
+    Trimmed,
     clear_flow_drafts,
     flow_drafts,
 )
@@ -265,6 +267,8 @@ __all__ = [
     "FlowFailed",
     "ManualClock",
     "Parked",
+    "Trimmed",
+    "TakeTooShort",
     "FlowDraft",
     "flow_drafts",
     "clear_flow_drafts",

@@ -18,7 +18,7 @@ from .errors import check
 
 __all__ = [
     "AttachmentReady", "FlowDraft", "FlowFailed", "FlowKey", "FlowState", "FlowTake", "FlowView", "FlowViewEvent",
-    "ManualClock", "Parked", "Publish", "RecordingFlow", "clear_flow_drafts", "flow_drafts",
+    "ManualClock", "Parked", "Publish", "RecordingFlow", "TakeTooShort", "Trimmed", "clear_flow_drafts", "flow_drafts",
 ]
 
 
@@ -127,8 +127,26 @@ class Parked:
     take: FlowTake
 
 
+@dataclass(frozen=True)
+class Trimmed:
+    """A trim (:meth:`RecordingFlow.trim`) ended: ``error`` None and ``take`` as cut (its new duration, waveform and
+    payload), or ``error`` the failure and ``take`` as it was. The preview (or a send or park asked meanwhile)
+    follows."""
+
+    take: FlowTake
+    error: Optional[Exception] = None
+
+
+@dataclass(frozen=True)
+class TakeTooShort:
+    """The flow's take was dropped as too short: released before any audio arrived, or shorter than the recorder's
+    minimum. ``duration`` is the seconds captured; the flow is idle. A client shows the tip ("hold to record")."""
+
+    duration: float
+
+
 #: What a flow subscriber receives.
-FlowEvent = Union[FlowViewEvent, AttachmentReady, Publish, FlowFailed, Parked]
+FlowEvent = Union[FlowViewEvent, AttachmentReady, Publish, FlowFailed, Parked, Trimmed, TakeTooShort]
 
 
 def _state(value: int) -> FlowState:
@@ -169,6 +187,8 @@ _convert_event = _cevents.converter(_capi.vn_flow_event, {
     _capi.VN_FLOW_EVENT_PUBLISH: lambda f: Publish(_take(f)),
     _capi.VN_FLOW_EVENT_FAILED: lambda f: FlowFailed(f.failure()),
     _capi.VN_FLOW_EVENT_PARKED: lambda f: Parked(_take(f)),
+    _capi.VN_FLOW_EVENT_TRIMMED: lambda f: Trimmed(_take(f), f.failure() if f.integer("status", 0) < 0 else None),
+    _capi.VN_FLOW_EVENT_TOO_SHORT: lambda f: TakeTooShort(f.number("duration_s")),
 })
 
 #: The event trampoline (``vn_flow_event_fn``) shared by every flow subscription.
@@ -324,7 +344,9 @@ class RecordingFlow(_lifecycle.Closing):
     def subscribe(self, callback: Callable[[FlowEvent], Any], *,
                   on_release: Optional[Callable[[], Any]] = None) -> Subscription:
         """Calls ``callback(event)`` with the current view first (a :class:`FlowViewEvent`), then for each event, in
-        order: :class:`FlowViewEvent`, :class:`AttachmentReady`, :class:`Publish`, :class:`FlowFailed`. Exceptions
+        order: :class:`FlowViewEvent`, :class:`AttachmentReady`, :class:`Publish`, :class:`FlowFailed`,
+        :class:`Parked`, :class:`Trimmed`, :class:`TakeTooShort`. With a ``draft_key`` whose draft is being restored,
+        the first view comes once it is in PREVIEW. Exceptions
         raised by ``callback`` are logged on the ``"voicenote"`` logger and ignored.
 
         Raises:
@@ -396,9 +418,12 @@ class RecordingFlow(_lifecycle.Closing):
         check(_capi.vn_flow_seek(self._live_handle(), _buffers.real(seconds)))
 
     def trim(self, start: float, end: float) -> None:
-        """Cuts the previewed take to ``start … end`` seconds (Ogg Opus: sample-exact, no re-encoding; AAC: re-encoded; the file is
-        replaced once the new one is whole), then previews it again. A failure to rewrite arrives as
-        :class:`FlowFailed`.
+        """Starts cutting the previewed take to ``start … end`` seconds and returns at once (Ogg Opus: sample-exact,
+        no re-encoding; AAC: re-encoded; the file is replaced once the new one is whole): :class:`Trimmed` says when
+        it ended, then the take is previewed again. While it runs, another trim, :meth:`play`, :meth:`pause` and
+        :meth:`seek` raise MisuseError; :meth:`send`, :meth:`confirm` and :meth:`park` act once it ended (on the take
+        as cut); :meth:`discard` and :meth:`cancel` abandon it and delete the take; :meth:`close` abandons it and
+        keeps the take as it was.
 
         Raises:
             MisuseError: outside PREVIEW, or while a trim runs.

@@ -33,13 +33,14 @@ import functools
 from typing import Any, AsyncIterator, Callable, Optional, TypeVar
 
 from . import _audioinfo, _cancellation, _capi, _conversion, _loop, _payload, _recovery, _waveform
+from ._flow import FlowState, FlowTake, FlowViewEvent, RecordingFlow, Trimmed
 from ._player import PlaybackFailed, PlaybackFinished, Player
 from ._recorder import Recorder, RecordingFailed, RecordingFinished, TooShort
 from ._upload import Uploader, UploadSource
 from ._upload_events import UploadEvent, UploadState
 from .errors import CancelledError, status_name
 
-__all__ = ["EventLoop", "events", "finished", "stop", "upload", "waveform", "info", "from_recording", "recover",
+__all__ = ["EventLoop", "events", "finished", "stop", "trim", "upload", "waveform", "info", "from_recording", "recover",
            "convert"]
 
 _T = TypeVar("_T")
@@ -144,6 +145,26 @@ async def stop(recorder: Recorder) -> RecordingFinished:
         return None
 
     return await (await _waiting_for(recorder, pick, "the recording", recorder.stop))
+
+
+async def trim(flow: RecordingFlow, start: float, end: float) -> FlowTake:
+    """Cuts the flow's previewed take to ``start … end`` seconds and waits for the trim's end, without blocking the
+    asyncio loop (the cut runs on the flow's worker). Returns the take as cut.
+
+    Raises:
+        VoiceNoteError: the trim failed (the take is as it was).
+        MisuseError: outside PREVIEW, or while a trim runs.
+        InvalidArgumentError: a range outside the take.
+        voicenote.CancelledError: the flow was closed (or the take discarded) before the trim ended.
+    """
+    def pick(event: Any) -> Optional[Callable[[], FlowTake]]:
+        if isinstance(event, Trimmed):
+            return _raising(event.error) if event.error is not None else (lambda: event.take)
+        if isinstance(event, FlowViewEvent) and event.view.state is not FlowState.PREVIEW:
+            return _raising(_cancelled("the take was discarded before its trim ended"))
+        return None
+
+    return await (await _waiting_for(flow, pick, "the trim's end", lambda: flow.trim(start, end)))
 
 
 def _cancelled(text: str) -> CancelledError:

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteSources
 
@@ -13,9 +14,11 @@ public enum AACTrim {
     /// Rewrites the AAC take at `path` to hold seconds `start` ..< `end` of its audio, encoded at `bitrate`.
     /// - Returns: the new file's length in seconds, as `Decoders.info` reads it (priming included).
     /// - Throws: `.invalidArgument` for a range that is not finite, empty or outside the take; `.format` for a file
-    ///   that does not decode; file statuses (the original is untouched then).
+    ///   that does not decode; `.cancelled` at the next decoded chunk once `cancellation` is set; file statuses (the
+    ///   original is untouched then).
     @discardableResult
-    public static func trim(_ path: String, start: Double, end: Double, bitrate: Int = 32_000) throws(VoiceNoteError) -> Double {
+    public static func trim(_ path: String, start: Double, end: Double, bitrate: Int = 32_000,
+                            cancellation: CancellationFlag? = nil) throws(VoiceNoteError) -> Double {
         guard start.isFinite, end.isFinite, start >= 0, end > start, end < 1e7 else {
             throw VoiceNoteError(.invalidArgument, "a trim range is 0 ≤ start < end, finite, in seconds; not \(start)…\(end)")
         }
@@ -27,6 +30,7 @@ public enum AACTrim {
             var position: Int64 = 0
             var kept: [Int16] = []
             while position < last {
+                try cancellation?.check("the trim of \(path)")
                 kept.removeAll(keepingCapacity: true)
                 let more = try decoder.decodeNext { chunk in
                     let frames = Int64(chunk.frames)
