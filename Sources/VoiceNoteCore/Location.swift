@@ -33,7 +33,8 @@ public enum Location: Hashable, Sendable {
         case "file": self = .file(path: try FileURL.path(of: text), text: text)
         case "http", "https": self = try Location(url: text)
         case let scheme?:
-            throw VoiceNoteError(.unsupported, "\(scheme): locations are not fetched by voicenote (only file, http and https); resolve it to an http(s) URL first (a relative path with a colon in its first part is written ./path)")
+            let written = text.utf8.dropFirst(scheme.utf8.count + 1).starts(with: "//".utf8) ? "\(scheme)://" : "\(scheme):"
+            throw VoiceNoteError(.unsupported, "\(written) locations are not fetched by voicenote (only file, http and https); resolve it to an http(s) URL first (a relative path with a colon in its first part is written ./path)")
         }
     }
 

@@ -74,9 +74,14 @@ final class FFmpegInput {
             }
             throw VoiceNoteError(.unsupported, "\(name): \(VoiceMessageFormats.describe(container)) is not a voice message format")
         }
-        if String(cString: container.pointee.name) == "wav" {
+        switch String(cString: container.pointee.name) {
+        case "wav":
             let box = box.takeUnretainedValue()
             box.end = (try? WAVEExtent.end(of: box.source)) ?? nil  // a read failing here fails FFmpeg's read too
+        case "mp3":
+            let box = box.takeUnretainedValue()
+            box.end = (try? Self.mp3AudioEnd(of: box.source)) ?? nil
+        default: break
         }
         let result = avformat_open_input(&opened, nil, container, nil)
         guard result >= 0, let opened else {
@@ -92,6 +97,21 @@ final class FFmpegInput {
                     ?? VoiceNoteError(.format, "\(name): cannot read stream information (\(FFmpegDecoder.describe(found)))")
             }
         }
+    }
+
+    /// Where an MP3's audio ends: before the tags after it (APEv2, ID3v1, Lyrics3, `TrailingTags`), which FFmpeg's
+    /// demuxer would otherwise read as one more packet — counted in the length, though the decoder outputs nothing
+    /// from it. Nil (the whole source shown) while the source is still arriving, or of unknown size: the tags are at
+    /// its end. Reads the head and the end and puts `source` back where it was.
+    private static func mp3AudioEnd(of source: ByteSource) throws(VoiceNoteError) -> Int64? {
+        if let arriving = source as? any ArrivingSource, !arriving.isComplete { return nil }
+        guard let size = source.size else { return nil }
+        let resume = source.position
+        defer { try? source.seek(to: resume) }
+        try source.seek(to: 0)
+        let head = try source.readPrefix(count: 10)
+        let end = try TrailingTags.start(of: source, size: size, audioStart: TrailingTags.id3v2Size(head[...]))
+        return end < size ? end : nil
     }
 
     deinit {

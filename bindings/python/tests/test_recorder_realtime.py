@@ -27,7 +27,7 @@ import pytest
 
 import pulse
 from audiofiles import find_cli, is_tsan_build, loaded_library_path
-from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector
+from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector, wait_until
 from microphones import EventLog, Speech, decoded_samples, recordings, run
 
 import voicenote
@@ -368,7 +368,7 @@ def test_a_suspended_microphone_never_hangs_stop_and_keeps_what_was_captured(ser
 def test_a_take_begun_on_a_suspended_microphone_stops_cancels_and_closes(server: pulse.PulseServer,
                                                                         tmp_path: Path) -> None:
     """Nothing ever arrives: stop (nothing captured: too short, no file), cancel and close each return, and the
-    flow's release ends its take the same way."""
+    flow's release ends its take the same way, telling its host the take was too short (no audio at all)."""
     server.suspend()
     with realtime_recorder(server, tmp_path) as recorder:
         for end in (recorder.stop, recorder.cancel):
@@ -382,11 +382,19 @@ def test_a_take_begun_on_a_suspended_microphone_stops_cancels_and_closes(server:
             voicenote.Player(device="null", remember_positions=False) as player, \
             voicenote.ManualClock() as clock, \
             voicenote.RecordingFlow(recorder, player, clock=clock) as flow:
+        events = Collector()
+        flow.subscribe(events.add)
         flow.press(10, 10)
         clock.advance(0.6)
-        assert flow.state is voicenote.FlowState.RECORDING
+        assert wait_until(lambda: flow.state is voicenote.FlowState.RECORDING), flow.state  # begun on its worker
         _returns_within(flow.release)
+        seen = events.wait_for(lambda items: any(isinstance(e, voicenote.TakeTooShort) for e in items),
+                               what="the take-too-short event")
+        [short] = [e for e in seen if isinstance(e, voicenote.TakeTooShort)]
+        assert short.duration == 0
+        assert wait_until(lambda: flow.state is voicenote.FlowState.IDLE)
         _returns_within(flow.close)
+    assert recordings(tmp_path / "flow") == []
 
 
 def test_the_cli_ends_on_sigint_while_the_microphone_is_suspended(server: pulse.PulseServer, tmp_path: Path) -> None:

@@ -193,7 +193,11 @@ private:
                  mouse(c->record(), QEvent::MouseMove, left, Qt::NoButton, Qt::LeftButton);
                  mouse(c->record(), QEvent::MouseButtonRelease, left, Qt::LeftButton, Qt::NoButton);
              },
-             [=] { return view().state == flow_state::idle; },
+             [=] {  // the flow's worker deletes the take just after the view says idle
+                 return view().state == flow_state::idle &&
+                        static_cast<std::size_t>(QDir(out_.filePath("takes")).entryList(QDir::Files).size()) ==
+                            window_->sent().size();
+             },
              [=] {
                  QJsonArray sentPaths, takes;
                  for (const voicenote_qt::SentTake &take : window_->sent()) sentPaths.append(take.path);
