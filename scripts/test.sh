@@ -6,7 +6,8 @@
 # never slow a real-time test. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
 # costly fixture stay in one (bindings/python/tests/conftest.py).
 #   scripts/test.sh MAKE PYTHON BUILD
-# Every suite runs: a failure stops the run, and names the stage and the log of a background build.
+# A failure stops the run, naming the stage (or the background build and its log); with VOICENOTE_TEST_KEEP_GOING=1
+# every later suite still runs, and the run fails at the end naming every stage that failed.
 set -euo pipefail
 make=${1:?usage: test.sh MAKE PYTHON BUILD}
 python=${2:?usage: test.sh MAKE PYTHON BUILD}
@@ -21,10 +22,17 @@ export VOICENOTE_PYTEST_ARGS="-n $workers --dist loadgroup"
 build_limit_seconds=3600
 
 started=$(date +%s)
+failed=()
 stage() {
-    local name=$1 start
+    local name=$1 start status=0
     start=$(date +%s)
-    "$make" --no-print-directory "$name"
+    "$make" --no-print-directory "$name" || status=$?
+    if [[ $status != 0 ]]; then
+        echo "make test: $name FAILED after $(( $(date +%s) - start )) s"
+        [[ ${VOICENOTE_TEST_KEEP_GOING:-} == 1 ]] || exit "$status"
+        failed+=("$name")
+        return 0
+    fi
     echo "make test: $name passed in $(( $(date +%s) - start )) s"
 }
 
@@ -82,4 +90,8 @@ wait_for_build asan "$asan_done"
 stage test-asan
 wait_for_build fuzz "$fuzz_done"
 stage test-fuzz
+if ((${#failed[@]})); then
+    echo "make test: FAILED: ${failed[*]} (after $(( $(date +%s) - started )) s)"
+    exit 1
+fi
 echo "make test: all suites passed in $(( $(date +%s) - started )) s"
