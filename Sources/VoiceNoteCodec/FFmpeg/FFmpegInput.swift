@@ -124,7 +124,8 @@ final class FFmpegInput {
             guard packet.pointee.stream_index == index else { continue }
             let duration = frameDuration ?? packet.pointee.duration
             guard duration > 0 else { return nil }
-            honesty.add(bytes: Int(packet.pointee.size), samples: av_rescale_q(duration, timeBase, AVRational(num: 1, den: decoderRate)))
+            let samples = av_rescale_q(duration, timeBase, AVRational(num: 1, den: decoderRate))
+            honesty.add(bytes: Int(packet.pointee.size), samples: samples)
             guard honesty.excess == nil else { return nil }
             let kept: Int64
             if let (skip, discard) = Self.samplesToDrop(packet) {

@@ -26,9 +26,9 @@ final class OpusFileDecoder: AudioDecoder {
     private var laterLinks = HonestLength(.opusLinks, sampleRate: 48_000)
 
     /// Opens `source` (rewound here); `.format` when opusfile rejects it or the links after the first claim more
-    /// than their bytes can honestly hold (opened whole; read forward, as they are decoded). `streaming` opens it as a stream that
-    /// only reads forward (a download still arriving): opusfile then reads the headers alone, not the end of the
-    /// file, the length is unknown (`exactFrameCount` nil until `bound(length:produced:)`) and seeking is
+    /// than their bytes can honestly hold (opened whole; read forward, as they are decoded). `streaming` opens it as a
+    /// stream that only reads forward (a download still arriving): opusfile then reads the headers alone, not the end
+    /// of the file, the length is unknown (`exactFrameCount` nil until `bound(length:produced:)`) and seeking is
     /// `.unsupported`.
     init(source: ByteSource, probe: OpusProbe?, streaming: Bool = false) throws(VoiceNoteError) {
         try source.seek(to: 0)
@@ -56,7 +56,8 @@ final class OpusFileDecoder: AudioDecoder {
         if !streaming {  // opusfile read every link's length when it opened the file whole
             var whole = HonestLength(.opusLinks, sampleRate: 48_000)
             for link in 1..<max(1, links) {
-                whole.add(bytes: Int(clamping: op_raw_total(file, Int32(link))), samples: op_pcm_total(file, Int32(link)))
+                let (bytes, samples) = (op_raw_total(file, Int32(link)), op_pcm_total(file, Int32(link)))
+                whole.add(bytes: Int(clamping: bytes), samples: samples)
             }
             if let excess = whole.excess {
                 op_free(file)
@@ -121,7 +122,8 @@ final class OpusFileDecoder: AudioDecoder {
             if frames > 0, op_current_link(file) > 0 {
                 laterLinks.add(bytes: Int(clamping: max(0, op_raw_tell(file) - before)), samples: Int64(frames))
                 if let excess = laterLinks.excess {
-                    throw VoiceNoteError(.format, "\(box.takeUnretainedValue().source.name): a chained link after the first: \(excess)")
+                    let name = box.takeUnretainedValue().source.name
+                    throw VoiceNoteError(.format, "\(name): a chained link after the first: \(excess)")
                 }
             }
             if frames > 0, !downmixToStereo, Int(op_channel_count(file, link)) != outputChannels {
