@@ -162,11 +162,11 @@ import VoiceNoteWaveform
 }
 
 /// A cancelled analysis stops at its next packet (`CancellationFlag`, what closing a `WaveformBatch` sets): one pass
-/// and ranges alike answer `.cancelled`, not a waveform.
+/// and ranges alike answer `.cancelled`, not a waveform, for Opus (our decoder) and FFmpeg's formats.
 @Suite struct WaveformCancellationTests {
-    @Test(arguments: [1, 4])
-    func aCancelledAnalysisThrowsCancelled(ranges: Int) throws {
-        let path = try WaveformRangesTests.longFile("opus.ogg")
+    @Test(arguments: ["opus.ogg", "adts.aac"], [1, 4])
+    func aCancelledAnalysisThrowsCancelled(kind: String, ranges: Int) throws {
+        let path = try WaveformRangesTests.longFile(kind)
         let stopping = CancellationFlag()
         stopping.cancel()
         let error = #expect(throws: VoiceNoteError.self) {
@@ -174,5 +174,34 @@ import VoiceNoteWaveform
                                          cancellation: stopping) { () throws(VoiceNoteError) in try FileSource(path: path) }
         }
         #expect(error?.status == .cancelled)
+    }
+}
+
+/// Cancelled half way through an FFmpeg note, an analysis stops at its next packet: the read that waits at the gate
+/// is let go once the flag is set, and no more than that read is decoded before `.cancelled`.
+@Suite struct WaveformCancelledHalfWayTests {
+    @Test func anFFmpegAnalysisCancelledHalfWayStops() throws {
+        let path = try WaveformRangesTests.longFile("adts.aac")
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+        // Opening walks the frames once (the length), then decoding reads from the start: gate half way through it.
+        let source = try GatedSource(path: path, gate: size + size / 2)
+        let stopping = CancellationFlag()
+        let outcome = Locked<VoiceNoteError??>(nil)
+        let thread = Thread {
+            do throws(VoiceNoteError) {
+                _ = try WaveformAnalysis.analyse(source, samples: 100, cancellation: stopping)
+                outcome.withLock { $0 = .some(nil) }
+            } catch {
+                outcome.withLock { $0 = .some(error) }
+            }
+        }
+        thread.start()
+        #expect(eventually(seconds: 60) { source.isWaiting })
+        stopping.cancel()
+        source.open()
+        #expect(eventually(seconds: 20) { outcome.withLock { $0 != nil } })
+        let error = try #require(outcome.withLock { $0 } ?? nil)
+        #expect(error.status == .cancelled)
+        #expect(source.totalRead < size * 2)  // the second half was never read
     }
 }

@@ -42,6 +42,11 @@ final class FFmpegDecoder: AudioDecoder {
     /// The length was counted from every frame header (an MP3 without an information frame, ADTS): the bytes
     /// already bound it, so the packet scan of `checkLength` would only do the same walk again.
     private var lengthIsCounted = false
+    /// What the packets decoded so far can hold (`HonestLength`, by the codec's bound), set once the decoder is open:
+    /// a stream the scans could not count (an estimated length, a format whose packets do not state their durations)
+    /// is refused as it is decoded. Fed the bytes of the packets sent (`bytesSent`) with each frame received.
+    private var honesty: HonestLength?
+    private var bytesSent = 0
 
     /// AVERROR_EOF, FFERRTAG('E','O','F',' '): a function-like macro Swift does not import.
     static let errorEOF = -Int32(bitPattern: UInt32(0x20) << 24 | UInt32(0x46) << 16 | UInt32(0x4F) << 8 | UInt32(0x45))
@@ -123,6 +128,7 @@ final class FFmpegDecoder: AudioDecoder {
             duration = Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base)
         }
         let codecID = parameters.pointee.codec_id
+        honesty = HonestLength(.of(codecID), sampleRate: outputRate)
         let lossless = codecID == AV_CODEC_ID_FLAC || avcodec_get_name(codecID).map { String(cString: $0).hasPrefix("pcm_") } == true
         if lossless, stream.pointee.duration > 0, stream.pointee.time_base.den > 0 {
             exactFrameCount = av_rescale_q(stream.pointee.duration, stream.pointee.time_base, AVRational(num: 1, den: Int32(outputRate)))
@@ -159,7 +165,7 @@ final class FFmpegDecoder: AudioDecoder {
         let timeBase = stream.pointee.time_base
         guard timeBase.num > 0, timeBase.den > 0, info.duration < Double(Int32.max) else { return }
         let declared = Int64((info.duration / av_q2d(timeBase)).rounded())
-        guard let held = try heldDuration(name: name) else { return }
+        guard let held = try heldDuration(codec: parameters.pointee.codec_id, name: name) else { return }
         var length = try StreamLength.resolve(declared: declared, held: held, name)
         // An MP3's decoder does not stop where its Xing/LAME tag says (a tag stating fewer frames than the file has,
         // a padding larger than its last frame): what the packets hold, modelled as libavcodec drops samples, is
@@ -197,6 +203,11 @@ final class FFmpegDecoder: AudioDecoder {
             counted = nil
         }
         guard let counted, counted.sampleRate == outputRate else { return nil }
+        if countedFromFrames {  // the walk is the only look at these frames before decoding: they must be honest
+            var honesty = HonestLength(.of(codecID), sampleRate: counted.sampleRate)
+            honesty.add(bytes: Int(clamping: counted.bytes), samples: counted.samples)
+            if let excess = honesty.excess { throw VoiceNoteError(.format, "\(source.name): \(excess)") }
+        }
         lengthIsCounted = countedFromFrames
         return counted
     }
@@ -220,17 +231,21 @@ final class FFmpegDecoder: AudioDecoder {
 
     /// What the decoder will output from the audio stream's packets, in its time base (nil when FFmpeg does not know
     /// their durations), read with a second view of the container from the start of the source, which is then put
-    /// back where the decoder's view reads on.
-    private func heldDuration(name: String) throws(VoiceNoteError) -> Int64? {
+    /// back where the decoder's view reads on. `.format`, read no further, where the packets claim more than their
+    /// bytes can honestly hold.
+    private func heldDuration(codec: AVCodecID, name: String) throws(VoiceNoteError) -> Int64? {
         let source = box.takeUnretainedValue().source
         let resume = source.position
         try source.seek(to: 0)
         var held: Int64?
+        var honesty = HonestLength(.of(codec), sampleRate: outputRate)
         do {
             let scan = try FFmpegInput(box: box, name: name, findStreamInfo: false)
-            held = scan.decodedDuration(ofStream: streamIndex, sampleRate: Int32(outputRate), frameSize: editedFrameSize())
+            held = scan.decodedDuration(ofStream: streamIndex, sampleRate: Int32(outputRate), frameSize: editedFrameSize(),
+                                        honesty: &honesty)
         }
         if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
+        if let excess = honesty.excess { throw VoiceNoteError(.format, "\(name): \(excess)") }
         try source.seek(to: resume)
         return held
     }
@@ -260,6 +275,11 @@ final class FFmpegDecoder: AudioDecoder {
             if received == 0 {
                 consecutiveErrors = 0
                 defer { av_frame_unref(frame) }
+                honesty?.add(bytes: bytesSent, samples: Int64(frame.pointee.nb_samples))
+                bytesSent = 0
+                if let excess = honesty?.excess {
+                    throw VoiceNoteError(.format, "\(box.takeUnretainedValue().source.name): \(excess)")
+                }
                 nextFrame = position(of: frame) ?? nextFrame
                 if converter?.convert(frame, consume) == true { return true }
                 continue
@@ -280,6 +300,7 @@ final class FFmpegDecoder: AudioDecoder {
             }
             defer { av_packet_unref(packet) }
             guard packet.pointee.stream_index == streamIndex else { continue }
+            bytesSent += Int(packet.pointee.size)
             if avcodec_send_packet(codec, packet) < 0 {  // a damaged packet: skipped
                 consecutiveErrors += 1
                 if consecutiveErrors > Self.maximumConsecutiveErrors { return false }

@@ -125,8 +125,11 @@ final class FFmpegInput {
     /// ends in), dropped as libavcodec drops them (`SkipAndDiscard`), at `sampleRate` unless the stream states its
     /// own. With `frameSize`, each packet counts as that many samples instead of its duration: an MP4 demuxer
     /// stretches or shortens the last packet's duration to the edit list's end, while the decoder outputs a whole
-    /// frame from it. Nil when a packet has no duration (then the sum would be a guess) or reading failed.
-    func decodedDuration(ofStream index: Int32, sampleRate decoderRate: Int32, frameSize: Int32? = nil) -> Int64? {
+    /// frame from it. Each packet is also counted in `honesty` (its duration at `decoderRate`), and reading stops
+    /// where the packets claim more than their bytes can hold. Nil when a packet has no duration (then the sum would
+    /// be a guess), reading failed or `honesty` has an excess.
+    func decodedDuration(ofStream index: Int32, sampleRate decoderRate: Int32, frameSize: Int32? = nil,
+                         honesty: inout HonestLength) -> Int64? {
         guard let stream = format.pointee.streams[Int(index)], let parameters = stream.pointee.codecpar,
               let packet = av_packet_alloc() else { return nil }
         var packetRef: UnsafeMutablePointer<AVPacket>? = packet
@@ -141,6 +144,9 @@ final class FFmpegInput {
             guard packet.pointee.stream_index == index else { continue }
             let duration = frameDuration ?? packet.pointee.duration
             guard duration > 0 else { return nil }
+            let samples = av_rescale_q(duration, timeBase, AVRational(num: 1, den: decoderRate))
+            honesty.add(bytes: Int(packet.pointee.size), samples: samples)
+            guard honesty.excess == nil else { return nil }
             let kept: Int64
             if let (skip, discard) = Self.samplesToDrop(packet) {
                 guard sampleRate > 0 else { return nil }

@@ -16,6 +16,8 @@ struct FrameCount: Equatable {
     let samples: Int64
     /// The sample rate the headers state.
     let sampleRate: Int
+    /// The bytes of the frames counted; 0 when the length was not counted from frames (an MP3's length tag).
+    var bytes: Int64 = 0
 
     /// One frame, as its header describes it.
     struct Frame {
@@ -44,6 +46,7 @@ struct FrameCount: Equatable {
         var offset = TrailingTags.id3v2Size(head[...])
         let audioEnd = try TrailingTags.start(of: source, size: size, audioStart: offset)
         var samples: Int64 = 0
+        var bytes: Int64 = 0
         var rate: Int?
         while offset < audioEnd {
             guard let header = try reader.bytes(at: offset, count: headerBytes), header.count == headerBytes,
@@ -51,14 +54,18 @@ struct FrameCount: Equatable {
             rate = frame.sampleRate
             if offset + frame.bytes > audioEnd {
                 guard audioEnd == size else { return nil }  // a frame running into a tag
-                if cutFrameDecodes { samples += frame.samples }
+                if cutFrameDecodes {
+                    samples += frame.samples
+                    bytes += audioEnd - offset
+                }
                 break
             }
             samples += frame.samples
+            bytes += frame.bytes
             offset += frame.bytes
         }
         guard let rate, samples > 0 else { return nil }
-        return FrameCount(samples: samples, sampleRate: rate)
+        return FrameCount(samples: samples, sampleRate: rate, bytes: bytes)
     }
 
     /// Reads a source forward through one reused piece of `pieceBytes`.

@@ -21,10 +21,14 @@ final class OpusFileDecoder: AudioDecoder {
     private var pcm: [Int16]
     /// Frames still allowed out, when the length is known.
     private var framesLeft: Int64?
+    /// What the links after the first hold against their bytes (`HonestLength.Bound.opusLinks`): the first link is
+    /// counted packet by packet by the probe (or a download's scan), the later ones only here.
+    private var laterLinks = HonestLength(.opusLinks, sampleRate: 48_000)
 
-    /// Opens `source` (rewound here); `.format` when opusfile rejects it. `streaming` opens it as a stream that
-    /// only reads forward (a download still arriving): opusfile then reads the headers alone, not the end of the
-    /// file, the length is unknown (`exactFrameCount` nil until `bound(length:produced:)`) and seeking is
+    /// Opens `source` (rewound here); `.format` when opusfile rejects it or the links after the first claim more
+    /// than their bytes can honestly hold (opened whole; read forward, as they are decoded). `streaming` opens it as a
+    /// stream that only reads forward (a download still arriving): opusfile then reads the headers alone, not the end
+    /// of the file, the length is unknown (`exactFrameCount` nil until `bound(length:produced:)`) and seeking is
     /// `.unsupported`.
     init(source: ByteSource, probe: OpusProbe?, streaming: Bool = false) throws(VoiceNoteError) {
         try source.seek(to: 0)
@@ -49,6 +53,18 @@ final class OpusFileDecoder: AudioDecoder {
         self.file = file
         self.box = box
         let links = max(1, Int(op_link_count(file)))
+        if !streaming {  // opusfile read every link's length when it opened the file whole
+            var whole = HonestLength(.opusLinks, sampleRate: 48_000)
+            for link in 1..<max(1, links) {
+                let (bytes, samples) = (op_raw_total(file, Int32(link)), op_pcm_total(file, Int32(link)))
+                whole.add(bytes: Int(clamping: bytes), samples: samples)
+            }
+            if let excess = whole.excess {
+                op_free(file)
+                box.release()
+                throw VoiceNoteError(.format, "\(source.name): a chained link after the first: \(excess)")
+            }
+        }
         let channelCounts = Set((0..<links).map { Int(op_channel_count(file, Int32($0))) })
         downmixToStereo = channelCounts.count > 1
         outputChannels = downmixToStereo ? 2 : channelCounts.first ?? 1
@@ -97,11 +113,19 @@ final class OpusFileDecoder: AudioDecoder {
         while true {
             let capacity = Int32(pcm.count)
             var link: Int32 = 0
+            let before = op_raw_tell(file)
             let frames = pcm.withUnsafeMutableBufferPointer { out in
                 downmixToStereo ? op_read_stereo(file, out.baseAddress, capacity) : op_read(file, out.baseAddress, capacity, &link)
             }
             if let failure = box.takeUnretainedValue().takeFailure() { throw failure }
             if frames == OP_HOLE { continue }  // damaged data skipped; opusfile resumes after it
+            if frames > 0, op_current_link(file) > 0 {
+                laterLinks.add(bytes: Int(clamping: max(0, op_raw_tell(file) - before)), samples: Int64(frames))
+                if let excess = laterLinks.excess {
+                    let name = box.takeUnretainedValue().source.name
+                    throw VoiceNoteError(.format, "\(name): a chained link after the first: \(excess)")
+                }
+            }
             if frames > 0, !downmixToStereo, Int(op_channel_count(file, link)) != outputChannels {
                 // Only a stream read forward can meet a chained link of another layout (opened whole, it downmixes).
                 throw VoiceNoteError(.unsupported, "\(box.takeUnretainedValue().source.name): a chained link changes the channel count")

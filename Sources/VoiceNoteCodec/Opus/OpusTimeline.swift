@@ -8,7 +8,7 @@ import VoiceNoteCore
 /// that completes audio packets must carry a granule position no smaller than their duration (unless it is also
 /// the last page), and the stream starts at that granule position minus their duration. The declared length is
 /// the last granule position minus that start and the pre-skip. The packets must also claim no more than their
-/// bytes can honestly hold (`OpusHonestLength`).
+/// bytes can honestly hold (`HonestLength.opus`).
 struct OpusTimeline {
     /// The sum of the audio packets' durations at 48 kHz.
     private(set) var heldSamples: Int64 = 0
@@ -21,7 +21,7 @@ struct OpusTimeline {
     /// Why the timestamps are unusable, when they are.
     private var invalid: String?
     /// What the packets' bytes can hold.
-    private var honesty = OpusHonestLength()
+    private var honesty = HonestLength(.opus, sampleRate: 48_000)
 
     /// Why the packets so far claim more audio than their bytes can hold, or nil: readers stop there.
     var excess: String? { honesty.excess }

@@ -330,18 +330,43 @@ def ogg_page(packets: Sequence[bytes], granule: int, sequence: int, flags: int =
     return bytes(header) + body
 
 
-def ogg_opus_note(pages: Sequence[Sequence[bytes]]) -> bytes:
+def ogg_opus_note(pages: Sequence[Sequence[bytes]], serial: int = 0x1234) -> bytes:
     """An Ogg Opus file (mono, no pre-skip) whose audio pages hold ``pages``' packets, each page's granule position
-    the sum of their durations as their TOC bytes say (how a stranger's file states a length it does not hold)."""
+    the sum of their durations as their TOC bytes say (how a stranger's file states a length it does not hold);
+    ``serial`` tells it from another link it is chained to."""
     frame_ms = {0: 10, 1: 20, 2: 40, 3: 60}
-    out = [ogg_page([b"OpusHead" + bytes([1, 1]) + struct.pack("<HIhB", 0, 48000, 0, 0)], 0, 0, flags=2),
-           ogg_page([b"OpusTags" + struct.pack("<I", 2) + b"vn" + struct.pack("<I", 0)], 0, 1)]
+    out = [ogg_page([b"OpusHead" + bytes([1, 1]) + struct.pack("<HIhB", 0, 48000, 0, 0)], 0, 0, flags=2, serial=serial),
+           ogg_page([b"OpusTags" + struct.pack("<I", 2) + b"vn" + struct.pack("<I", 0)], 0, 1, serial=serial)]
     granule = 0
     for index, packets in enumerate(pages):
         for packet in packets:  # SILK TOCs (configs 0…11) only: 10/20/40/60 ms frames
             frames = {0: 1, 1: 2, 2: 2}.get(packet[0] & 3) or packet[1] & 0x3F
             granule += frames * frame_ms[(packet[0] >> 3) & 3] * 48
-        out.append(ogg_page(packets, granule, index + 2, flags=4 if index == len(pages) - 1 else 0))
+        out.append(ogg_page(packets, granule, index + 2, flags=4 if index == len(pages) - 1 else 0, serial=serial))
+    return b"".join(out)
+
+
+def _crc(data: bytes, width: int, polynomial: int) -> int:
+    """A CRC of ``width`` bits, most significant bit first, initial 0 (FLAC's CRC-8 and CRC-16)."""
+    top, mask, crc = 1 << (width - 1), (1 << width) - 1, 0
+    for byte in data:
+        crc ^= byte << (width - 8)
+        for _ in range(8):
+            crc = ((crc << 1) ^ polynomial) & mask if crc & top else (crc << 1) & mask
+    return crc
+
+
+def constant_flac(frames: int, block_size: int = 65535) -> bytes:
+    """A FLAC stream (8 kHz mono, 16-bit, its length in STREAMINFO) of ``frames`` frames of ``block_size`` samples,
+    each a constant subframe of silence in 13 to 15 bytes: 8 s in 13 bytes at the largest block size."""
+    info = struct.pack(">HH", block_size, block_size) + bytes(6)
+    info += struct.pack(">Q", 8000 << 44 | 15 << 36 | frames * block_size) + bytes(16)
+    out = [b"fLaC" + bytes([0x80]) + len(info).to_bytes(3, "big") + info]
+    for index in range(frames):  # the frame number coded as UTF-8 codes characters
+        number = chr(index).encode("utf-8", "surrogatepass")
+        header = bytes([0xFF, 0xF8, 0x74, 0x08]) + number + struct.pack(">H", block_size - 1)
+        frame = header + bytes([_crc(header, 8, 0x07)]) + bytes(3)  # constant subframe, value 0 in 16 bits
+        out.append(frame + struct.pack(">H", _crc(frame, 16, 0x8005)))
     return b"".join(out)
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from audiofiles import EMPTY_120_MS, ogg_opus_note, write_tone
+from audiofiles import EMPTY_120_MS, constant_flac, ogg_opus_note, write_tone
 from helpers import TIMEOUT
 
 import voicenote
@@ -67,6 +67,37 @@ def test_a_genuine_dtx_note_of_long_silence_is_read(tmp_path: Path) -> None:
                     str(wav), str(note)], check=True, timeout=TIMEOUT)
     assert note.stat().st_size < 181 * 100  # it is that sparse
     assert voicenote.info(note)["duration"] == pytest.approx(181, abs=0.1)
+    assert len(voicenote.waveform(note)) == 100
+
+
+def test_a_flac_of_maximal_constant_frames_is_refused(tmp_path: Path) -> None:
+    # 65,535 samples of silence in 13 bytes a frame at 8 kHz: 630 ms a byte, FLAC's bound is 100; 400 frames claim
+    # 55 minutes in 5 KiB.
+    note = tmp_path / "constant.flac"
+    note.write_bytes(constant_flac(400))
+    refused_everywhere(note, tmp_path)
+
+
+@pytest.mark.skipif(shutil.which("opusenc") is None, reason="needs opusenc")
+def test_a_chained_note_whose_second_link_claims_too_much_is_refused(tmp_path: Path) -> None:
+    # A real first link, then 2-byte packets that each claim 120 ms: libopusfile decodes chained notes, and the links
+    # after the first may hold 20 ms a byte of their pages.
+    first = tmp_path / "first.opus"
+    subprocess.run(["opusenc", "--quiet", "--serial", "1", str(write_tone(tmp_path / "first.wav", 1.0)), str(first)],
+                   check=True, timeout=TIMEOUT)
+    note = tmp_path / "chained.opus"
+    note.write_bytes(first.read_bytes() + ogg_opus_note([[EMPTY_120_MS] * 255] * PAGES, serial=2))
+    refused_everywhere(note, tmp_path)
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="needs ffmpeg")
+def test_ten_minutes_of_flac_silence_are_read(tmp_path: Path) -> None:
+    # The sparsest honest FLAC: 8 kHz, frames of 4,608 samples (the streamable subset's largest) in 12 bytes.
+    note = tmp_path / "silence.flac"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", "600",
+                    "-c:a", "flac", "-frame_size", "4608", str(note)], check=True, timeout=TIMEOUT)
+    assert note.stat().st_size < 600 * 40  # it is that sparse
+    assert voicenote.info(note)["duration"] == pytest.approx(600)
     assert len(voicenote.waveform(note)) == 100
 
 
