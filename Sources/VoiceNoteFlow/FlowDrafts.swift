@@ -137,7 +137,7 @@ public struct FlowDrafts: Sendable {
         guard !name.isEmpty, name.utf8.count <= 255, !name.hasPrefix("."), !name.contains("/"), !name.utf8.contains(0) else {
             return false
         }
-        let bare = name.hasSuffix(RecordingRecovery.partSuffix) ? String(name.dropLast(RecordingRecovery.partSuffix.count)) : name
+        let bare = RecordingRecovery.finishedPath(of: name) ?? name
         return RecordingFormat.allCases.contains { bare.hasSuffix("." + $0.fileExtension) && bare.count > $0.fileExtension.count + 1 }
     }
 
@@ -170,8 +170,7 @@ public struct FlowDrafts: Sendable {
         }
         for record in records {
             if let draft = try? read(record) {
-                for path in [draft.path, draft.wasRecording ? String(draft.path.dropLast(RecordingRecovery.partSuffix.count))
-                                                              : draft.path + RecordingRecovery.partSuffix] {
+                for path in [draft.path, RecordingRecovery.finishedPath(of: draft.path) ?? draft.path + RecordingRecovery.partSuffix] {
                     try? FileSystem.remove(path)
                 }
             }
@@ -185,8 +184,7 @@ public struct FlowDrafts: Sendable {
     /// writes it; `.format` for a damaged record or audio that is not a regular file.
     public func restore(key: String) throws(VoiceNoteError) -> FlowDraft? {
         guard var draft = try load(key: key) else { return nil }
-        if draft.wasRecording {
-            let finished = String(draft.path.dropLast(RecordingRecovery.partSuffix.count))
+        if let finished = RecordingRecovery.finishedPath(of: draft.path) {
             if try Self.isRegularFile(draft.path) {
                 let recovered = try RecordingRecovery.recover(partPath: draft.path)
                 draft.path = recovered.path

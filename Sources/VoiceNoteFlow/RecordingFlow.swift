@@ -523,7 +523,7 @@ public final class RecordingFlow: @unchecked Sendable {
     /// record names the whole file, so the next flow with the key previews it.
     private func keepStoppedTake(_ drafts: FlowDrafts, key: String) {
         guard let part = runningPath else { return }
-        let finished = String(part.dropLast(RecordingRecovery.partSuffix.count))
+        let finished = RecordingRecovery.finishedPath(of: part) ?? part
         let kept = [finished, part].first { (path: String) in access(path, F_OK) == 0 }
         if let kept {
             try? drafts.save(FlowDraft(key: key, path: kept, duration: 0))

@@ -28,6 +28,12 @@ public enum RecordingRecovery {
     /// The suffix of a recording that is being written.
     public static let partSuffix = ".part"
 
+    /// The path a take's part file has once it is whole (`"<x>.ogg.part"` → `"<x>.ogg"`), or nil when `path` does not
+    /// end in `partSuffix`.
+    public static func finishedPath(of path: String) -> String? {
+        path.hasSuffix(partSuffix) ? String(path.dropLast(partSuffix.count)) : nil
+    }
+
     /// Repairs `"<x>.ogg.part"` into `"<x>.ogg"` or `"<x>.aac.part"` into `"<x>.aac"`.
     ///
     /// Ogg Opus: keeps the whole, CRC-valid pages of the Opus stream from the start (the first damaged, truncated
@@ -40,10 +46,9 @@ public enum RecordingRecovery {
     ///   `.part` of another format; `.format` when no audio survives (the file is left as it is); `.busy` while it
     ///   is still being recorded; `.io` when the final name exists already; file errors by their errno.
     public static func recover(partPath: String) throws(VoiceNoteError) -> RecoveredRecording {
-        guard partPath.hasSuffix(partSuffix) else {
+        guard let finalPath = finishedPath(of: partPath) else {
             throw VoiceNoteError(.invalidArgument, "\(partPath) does not end in \(partSuffix)")
         }
-        let finalPath = String(partPath.dropLast(partSuffix.count))
         let format: RecordingFormat
         if finalPath.hasSuffix("." + RecordingFormat.opus.fileExtension) {
             format = .opus
