@@ -129,12 +129,13 @@ extension Player {
     /// Loads in a row that may fail before a queue stops: a channel of broken notes must not become one request per
     /// message at full speed after one tap on play.
     static let maximumConsecutiveLoadFailures = 3
-    /// The pause after the first failed load of a row; it doubles with each further one.
-    static let firstFailureBackoffNanoseconds: UInt64 = 250_000_000
+    /// The pause after the first failed load of a row, in seconds; it doubles with each further one.
+    static let firstFailureBackoff = 0.25
 
     /// After a failed load (decoder thread, no lock held): ends the queue with a `failed` event saying why once
     /// `maximumConsecutiveLoadFailures` loads in a row failed, else waits before the next one (0.25 s, then
-    /// 0.5 s…; a load, control call or close ends the wait). Returns whether the queue goes on.
+    /// 0.5 s… on the configuration's clock; a load, control call or close ends the wait). Returns whether the
+    /// queue goes on.
     private func backOffAfterFailedLoads(generation: UInt64, serial: UInt64, whenEnded: () -> Void) -> Bool {
         monitor.locked {
             let still = { !self.shared.closed && self.shared.generation == generation && self.shared.restartSerial == serial && self.shared.load == nil }
@@ -149,9 +150,10 @@ extension Player {
                 whenEnded()
                 return false
             }
-            let deadline = monotonicNanoseconds() &+ Self.firstFailureBackoffNanoseconds << UInt64(max(0, failures - 1))
+            let clock = configuration.clock
+            let deadline = clock.now + Self.firstFailureBackoff * Double(1 << max(0, failures - 1))
             while still() {
-                if !monitor.wait(untilMonotonicNanoseconds: deadline) { break }
+                if !clock.wait(on: monitor, until: deadline) { break }
             }
             return still()
         }

@@ -134,12 +134,26 @@ import VoiceNoteTestSupport
     @Test func aStalledServerFailsAfterTheStallTimeoutAndCloseReturnsAtOnce() throws {
         let server = try HTTPTestServer(root: Fixtures.directory)
         let file = try Self.served(.wav)
+        // The stall timeout runs on a manual clock: the 1000 bytes arrive, then it is over only once advanced past.
+        let clock = ManualClock()
         var options = HTTPOptions()
         try options.setStallTimeout(0.5)
+        options.clock = clock
         let stalled = try URLSource(url: server.url("/stall/1000/\(file.name)"), options: options)
-        #expect(throws: VoiceNoteError(.network, "GET \(server.url("/stall/1000/\(file.name)")): no data for 0.5 s (stalled)")) {
-            _ = try stalled.readAll()
+        let failure = Locked<VoiceNoteError?>(nil)
+        let stalledReader = Thread {
+            do {
+                _ = try stalled.readAll()
+            } catch let error as VoiceNoteError {
+                failure.withLock { $0 = error }
+            } catch {}
         }
+        stalledReader.start()
+        #expect(eventually(seconds: 10) { stalled.arrivedFraction * Double(file.bytes.count) >= 999.5 })
+        try clock.advance(0.5)
+        try clock.advance(0.001)
+        #expect(eventually(seconds: 10) { failure.withLock { $0 } != nil })
+        #expect(failure.withLock { $0 } == VoiceNoteError(.network, "GET \(server.url("/stall/1000/\(file.name)")): no data for 0.5 s (stalled)"))
 
         // Closed from another thread while a read waits on a stall: the read ends, close returns promptly.
         let waiting = try URLSource(url: server.url("/stall/1000/\(file.name)"))
