@@ -120,27 +120,19 @@ import VoiceNoteTestSupport
     @Test func aWaitOnAManualClockEndsInsideTheAdvanceThatReachesItsDeadline() throws {
         let clock = ManualClock()
         let monitor = Monitor()
-        let outcome = Locked<Bool?>(nil)
         try clock.advance(10)
-        Thread.detachNewThread {
-            let woken = monitor.locked { clock.wait(on: monitor, until: 12.5) }
-            outcome.withLock { $0 = woken }
-        }
+        let timed = try Background { monitor.locked { clock.wait(on: monitor, until: 12.5) } }
         #expect(eventually(seconds: 10) { clock.nextDeadline == 12.5 }, "the wait scheduled no wake-up")
         try clock.advance(2.4)
-        #expect(outcome.withLock { $0 } == nil, "the wait ended before its deadline")
+        #expect(timed.result == nil, "the wait ended before its deadline")
         try clock.advance(0.1)
-        #expect(eventually(seconds: 10) { outcome.withLock { $0 } == false })
+        #expect(timed.result(within: 10) == false)
         // A deadline already passed does not wait; a broadcast ends a wait early (true) and drops its wake-up.
         #expect(monitor.locked { clock.wait(on: monitor, until: 12) } == false)
-        outcome.withLock { $0 = nil }
-        Thread.detachNewThread {
-            let woken = monitor.locked { clock.wait(on: monitor, until: 20) }
-            outcome.withLock { $0 = woken }
-        }
+        let woken = try Background { monitor.locked { clock.wait(on: monitor, until: 20) } }
         #expect(eventually(seconds: 10) { clock.nextDeadline == 20 })
         monitor.locked { monitor.broadcast() }
-        #expect(eventually(seconds: 10) { outcome.withLock { $0 } == true })
+        #expect(woken.result(within: 10) == true)
         #expect(clock.nextDeadline == nil)
     }
 

@@ -72,17 +72,12 @@ func isReadable(_ fd: Int32, timeoutMilliseconds: Int32 = 0) -> Bool {
     @Test func waitTimesOutWithoutEventsAndClosedLoopIsMisuse() throws {
         let clock = ManualClock()
         let loop = try EventLoop(clock: clock)
-        let waited = Locked<Bool?>(nil)
-        let waiter = try LibraryThread(name: "test-waiter") {
-            let pending = try? loop.wait(timeoutMilliseconds: 10)
-            waited.withLock { $0 = pending }
-        }
+        let waiting = try Background { try? loop.wait(timeoutMilliseconds: 10) }
         #expect(eventually(seconds: 10) { clock.nextDeadline == 0.01 }, "the wait did not begin")
         try clock.advance(0.0099)
-        #expect(waited.withLock { $0 } == nil, "the wait ended before its 10 ms")
+        #expect(waiting.result == nil, "the wait ended before its 10 ms")
         try clock.advance(0.0001)
-        waiter.join()
-        #expect(waited.withLock { $0 } == false)
+        #expect(waiting.result(within: 10) == false)
         loop.close()
         #expect(loop.fileDescriptor == -1)
         #expect(throws: VoiceNoteError.self) { _ = try loop.dispatch() }

@@ -87,17 +87,12 @@ import VoiceNoteWaveform
     @Test func anEmptyInputEndsAtOnceAndNextTimesOutWhileWaiting() throws {
         let clock = ManualClock()
         let batch = try WaveformBatch(jobs: 2, clock: clock, open: Self.openFile)
-        let waited = Locked<Bool?>(nil)
-        let waiter = try LibraryThread(name: "test-waiter") {
-            let timedOut = if case .timedOut? = try? batch.next(timeout: 0.05) { true } else { false }
-            waited.withLock { $0 = timedOut }
-        }
+        let waiting = try Background { if case .timedOut? = try? batch.next(timeout: 0.05) { true } else { false } }
         #expect(eventually(seconds: 10) { clock.nextDeadline == 0.05 }, "next did not begin to wait")
         try clock.advance(0.04)
-        #expect(waited.withLock { $0 } == nil, "next returned before its timeout")
+        #expect(waiting.result == nil, "next returned before its timeout")
         try clock.advance(0.01)
-        waiter.join()
-        guard waited.withLock({ $0 }) == true else {
+        guard waiting.result(within: 10) == true else {
             Issue.record("a result from an empty batch")
             return
         }
