@@ -7,7 +7,7 @@ import VoiceNoteSources
 /// moves into ALSA; finishes items; reports progress.
 extension Player {
     /// The output as control calls see it (they stop the device and map what is heard to the item's time):
-    /// changed only here, by the decoder thread.
+    /// changed only here, by the decoder thread, but for the source rate a load or the next item sets.
     struct OutputState {
         /// The open device (the decoder thread opens and closes it; control calls may stop it).
         fileprivate(set) var device: PlaybackDevice?
