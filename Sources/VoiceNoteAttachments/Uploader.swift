@@ -96,16 +96,14 @@ public final class Uploader: @unchecked Sendable {
         running?.cancel()
     }
 
-    /// Waits until the upload ends or `timeout` seconds pass (nil: no limit); returns the state then.
+    /// Waits until the upload ends or `timeout` seconds pass (nil: no limit) on the options' clock
+    /// (`UploadOptions.http.clock`, the one its stall timeout runs on too); returns the state then.
     public func wait(timeout: Double? = nil) -> UploadState? {
-        let deadline = timeout.map { monotonicNanoseconds() &+ UInt64(max(0, min($0, 1e6)) * 1e9) }
+        let clock = configuration.http.clock
+        let deadline = timeout.map { clock.now + max(0, min($0, 1e6)) } ?? .infinity
         return monitor.locked {
             while let state = current, !state.isFinal {
-                if let deadline {
-                    if !monitor.wait(untilMonotonicNanoseconds: deadline) { break }
-                } else {
-                    monitor.wait()
-                }
+                if !clock.wait(on: monitor, until: deadline) { break }
             }
             return current
         }

@@ -2,9 +2,10 @@
 import Glibc
 #endif
 
-/// Time for the objects that measure it (the recording flow's minimum press, its tip's hiding): the present, and
-/// one-shot timers. Nothing that uses a clock reads time any other way, so a test gives it a `ManualClock` and never
-/// sleeps.
+/// Time for the objects that measure it (the recording flow's minimum press, its tip's hiding, the player's back-off,
+/// a download's stall timeout, the waits of the event loop, the uploader and the waveform batch): the present,
+/// one-shot timers, and blocking waits with a deadline. Nothing that uses a clock reads time any other way, so a test
+/// gives it a `ManualClock` and never sleeps.
 public protocol VoiceNoteClock: AnyObject, Sendable {
     /// Seconds since a fixed point of this clock; never goes back.
     var now: Double { get }
@@ -13,6 +14,24 @@ public protocol VoiceNoteClock: AnyObject, Sendable {
     /// moment run in the order they were scheduled.
     /// - Returns: the timer, to cancel it.
     func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> ClockTimer
+
+    /// Waits on `monitor`, which the caller holds (inside `monitor.locked`), for a broadcast or until `now` reaches
+    /// `deadline` (a time of this clock). Returns false when the deadline has passed, true otherwise (a broadcast,
+    /// or a spurious wake-up: loop on a condition). The default, for a clock that moves only when told: a timer at
+    /// `deadline` broadcasts `monitor`, so the wait ends inside the `advance` that reaches it, and never by itself.
+    func wait(on monitor: Monitor, until deadline: Double) -> Bool
+}
+
+extension VoiceNoteClock {
+    public func wait(on monitor: Monitor, until deadline: Double) -> Bool {
+        guard now < deadline else { return false }
+        // The action takes the monitor, so it cannot broadcast before this thread waits; it may run after the wait
+        // ended (an advance racing a broadcast): a spurious wake-up of a later wait then, which the caller allows.
+        let timer = schedule(after: deadline - now) { monitor.locked { monitor.broadcast() } }
+        monitor.wait()
+        timer.discard()  // not `cancel`: its action may be waiting for the monitor this thread holds
+        return now < deadline
+    }
 }
 
 /// A timer scheduled on a `VoiceNoteClock`.
@@ -29,6 +48,10 @@ public final class ClockTimer: Sendable {
     /// this is called from inside the action itself, which then goes on). Any thread; cancelling twice, or after the
     /// action ran, does nothing.
     public func cancel() { queue.cancel(id) }
+
+    /// Removes the timer if it has not started, without waiting for an action that runs now (for a caller that
+    /// may hold what the action waits for).
+    func discard() { queue.remove(id) }
 }
 
 /// The steady clock (CLOCK_MONOTONIC). Timers run on one library thread, `vn-timers`, started with the first timer
@@ -43,6 +66,16 @@ public final class MonotonicClock: VoiceNoteClock {
     private init() {}
 
     public var now: Double { Double(monotonicNanoseconds()) / 1e9 }
+
+    /// A timed wait of the monitor's condition (CLOCK_MONOTONIC, the same time as `now`); no timer is involved.
+    public func wait(on monitor: Monitor, until deadline: Double) -> Bool {
+        guard deadline.isFinite else {
+            monitor.wait()
+            return true
+        }
+        guard deadline > 0 else { return false }
+        return monitor.wait(untilMonotonicNanoseconds: UInt64(min(deadline, 1e9) * 1e9))
+    }
 
     public func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
         let timer = queue.add(at: now + (seconds.isFinite ? max(0, seconds) : .greatestFiniteMagnitude), action)
@@ -76,6 +109,10 @@ public final class ManualClock: VoiceNoteClock {
     public func schedule(after seconds: Double, _ action: @escaping @Sendable () -> Void) -> ClockTimer {
         queue.add(at: now + (seconds.isFinite ? max(0, seconds) : .greatestFiniteMagnitude), action)
     }
+
+    /// The deadline of the earliest timer not yet run, nil when none is: a test waits for it to know that a thread
+    /// has begun a timed wait (whose timer it is) before it advances past the wait's end.
+    public var nextDeadline: Double? { queue.firstDeadline }
 
     /// Moves the clock `seconds` forward, running every timer that falls due on the way (also those the actions
     /// schedule meanwhile, when they fall due before the end).
@@ -120,6 +157,14 @@ final class TimerQueue: @unchecked Sendable {
             return id
         }
         return ClockTimer(queue: self, id: id)
+    }
+
+    /// The earliest deadline waiting.
+    var firstDeadline: Double? { monitor.locked { entries.first?.deadline } }
+
+    /// Removes a timer that has not started; returns at once.
+    func remove(_ id: UInt64) {
+        monitor.locked { entries.removeAll { $0.id == id } }
     }
 
     func cancel(_ id: UInt64) {

@@ -7,14 +7,18 @@ import CShims
 /// An eventfd is readable while events are pending, so GLib, Qt or `poll()` can watch it.
 public final class EventLoop: EventDispatcher {
     private let monitor = Monitor()
+    /// What `wait`'s timeout is measured on.
+    private let clock: any VoiceNoteClock
     /// The eventfd; -1 after `close`.
     private nonisolated(unsafe) var descriptor: Int32
     private nonisolated(unsafe) var pending: [PendingEvent] = []
     private nonisolated(unsafe) var dispatching = false
     private nonisolated(unsafe) var closed = false
 
-    /// Makes a loop with its eventfd.
-    public init() throws(VoiceNoteError) {
+    /// Makes a loop with its eventfd; `wait`'s timeouts run on `clock` (a `ManualClock` ends them inside its
+    /// `advance`).
+    public init(clock: any VoiceNoteClock = MonotonicClock.shared) throws(VoiceNoteError) {
+        self.clock = clock
         let fd = vnshim_eventfd()
         guard fd >= 0 else { throw VoiceNoteError.fromErrno(errno, "eventfd") }
         descriptor = fd
@@ -58,14 +62,10 @@ public final class EventLoop: EventDispatcher {
 
     /// Waits until events are pending or `timeoutMilliseconds` passes (negative: no limit). Returns whether any are.
     public func wait(timeoutMilliseconds: Int32) throws(VoiceNoteError) -> Bool {
-        let deadline = timeoutMilliseconds < 0 ? nil : monotonicNanoseconds() + UInt64(timeoutMilliseconds) * 1_000_000
+        let deadline = timeoutMilliseconds < 0 ? Double.infinity : clock.now + Double(timeoutMilliseconds) / 1000
         return try monitor.locked { () throws(VoiceNoteError) -> Bool in
             while !closed && pending.isEmpty {
-                if let deadline {
-                    if !monitor.wait(untilMonotonicNanoseconds: deadline) { break }
-                } else {
-                    monitor.wait()
-                }
+                if !clock.wait(on: monitor, until: deadline) { break }
             }
             guard !closed else { throw VoiceNoteError(.misuse, "the event loop was destroyed") }
             return !pending.isEmpty

@@ -206,15 +206,49 @@ public enum FileSystem {
         return Int64(status.st_size)
     }
 
-    /// The names of the entries of a directory (no "." or "..").
+    /// The names of the entries of a directory (no "." or ".."), sorted.
     public static func entries(of directory: String) throws(VoiceNoteError) -> [String] {
+        try scan(directory) { _, _ in true }
+    }
+
+    /// The names of the regular files in a directory, sorted; symbolic links, directories and the like are left
+    /// out (a link is not followed).
+    public static func regularFiles(in directory: String) throws(VoiceNoteError) -> [String] {
+        try scan(directory) { name, type in
+            if type == UInt8(DT_REG) { return true }
+            guard type == UInt8(DT_UNKNOWN) else { return false }  // a file system that does not say: lstat(2)
+            var status = stat()
+            let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
+            return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        }
+    }
+
+    /// The sorted names (no "." or "..") of `directory`'s entries that `keep` takes, given the name and d_type.
+    private static func scan(_ directory: String, keep: (String, UInt8) -> Bool) throws(VoiceNoteError) -> [String] {
         guard let handle = opendir(directory) else { throw VoiceNoteError.fromErrno(errno, "open directory \(directory)") }
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." && keep(name, entry.pointee.d_type) { names.append(name) }
         }
         return names.sorted()
+    }
+
+    /// Whether something (a file, a directory, a link that leads somewhere) exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// A new file with a fresh name `<directory>/<prefix>XXXXXX` (mkstemp(3): mode 0600, O_EXCL; close-on-exec).
+    /// Returns the descriptor and the name.
+    /// - Throws: the status of the errno (`.noSpace`, `.permission`, `.notFound`...), naming the directory.
+    public static func createTemporary(in directory: String, prefix: String) throws(VoiceNoteError) -> (FileDescriptor, String) {
+        var template = Array("\(directory)/\(prefix)XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard descriptor >= 0 else { throw VoiceNoteError.fromErrno(errno, "create a file in \(directory)") }
+        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return (FileDescriptor(adopting: descriptor), path)
     }
 }

@@ -25,10 +25,14 @@ public final class TestEventSource: Sendable {
     private let stopRequested = Atomic<Bool>(false)
     /// Wakes the firing thread from the wait between events when `stop` is called.
     private let pacing = Monitor()
+    /// What the interval between events is measured on.
+    private let clock: any VoiceNoteClock
 
-    /// Makes a source that delivers through `dispatcher` (the event thread unless a loop is given).
-    public init(dispatcher: any EventDispatcher = EventThread.shared) {
+    /// Makes a source that delivers through `dispatcher` (the event thread unless a loop is given), pacing its
+    /// thread's events on `clock`.
+    public init(dispatcher: any EventDispatcher = EventThread.shared, clock: any VoiceNoteClock = MonotonicClock.shared) {
         events = EventChannel(dispatcher: dispatcher)
+        self.clock = clock
     }
 
     /// How many events were fired so far.
@@ -72,9 +76,9 @@ public final class TestEventSource: Sendable {
 
     /// The pause between two events; `stop` ends it at once, however long the interval (up to 71 minutes).
     private func waitOut(microseconds: UInt32) {
-        let deadline = monotonicNanoseconds() + UInt64(microseconds) * 1000
+        let deadline = clock.now + Double(microseconds) / 1e6
         pacing.locked {
-            while !stopRequested.load(ordering: .relaxed) && pacing.wait(untilMonotonicNanoseconds: deadline) {}
+            while !stopRequested.load(ordering: .relaxed) && clock.wait(on: pacing, until: deadline) {}
         }
     }
 

@@ -512,7 +512,7 @@ public final class RecordingFlow: @unchecked Sendable {
     /// conversation's draft (the host never got it; the next flow previews it again).
     private func keepUndeliveredTake() {
         guard let path = undelivered.withLock({ $0 }), let drafts, let key = configuration.draftKey,
-              access(path, F_OK) == 0, let held = try? drafts.claim(key: key) else { return }
+              FileSystem.exists(path), let held = try? drafts.claim(key: key) else { return }
         defer { held.release() }
         if (try? drafts.load(key: key)) ?? nil == nil {
             try? drafts.save(FlowDraft(key: key, path: path, duration: 0))
@@ -524,7 +524,7 @@ public final class RecordingFlow: @unchecked Sendable {
     private func keepStoppedTake(_ drafts: FlowDrafts, key: String) {
         guard let part = runningPath else { return }
         let finished = RecordingRecovery.finishedPath(of: part) ?? part
-        let kept = [finished, part].first { (path: String) in access(path, F_OK) == 0 }
+        let kept = [finished, part].first { (path: String) in FileSystem.exists(path) }
         if let kept {
             try? drafts.save(FlowDraft(key: key, path: kept, duration: 0))
         } else {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import VoiceNoteCore
 
 /// Where a download's bytes are kept while it runs: an unnamed file (created 0600 and unlinked at once, so
@@ -11,12 +8,9 @@ final class DownloadFile: @unchecked Sendable {
     /// Makes the file in `$TMPDIR` (else /tmp). - Throws: `.io`, `.noSpace` or `.permission` from the file system.
     init() throws(VoiceNoteError) {
         let directory = FileSystem.environment("TMPDIR") ?? "/tmp"
-        var template = Array("\(directory)/voicenote-download-XXXXXX".utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard descriptor >= 0 else { throw VoiceNoteError.fromErrno(errno, "create a download file in \(directory)") }
-        _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-        file = FileDescriptor(adopting: descriptor)
+        let (made, path) = try FileSystem.createTemporary(in: directory, prefix: "voicenote-download-")
+        try? FileSystem.remove(path)
+        file = made
     }
 
     /// Writes `bytes` at `offset`. - Throws: `.noSpace` on a full disk, else `.io`.

@@ -22,6 +22,10 @@ public struct HTTPOptions: Sendable, Equatable {
     /// The largest resource a download takes, in bytes (1 B…1 TiB): a larger `Content-Length` or `Content-Range`
     /// total fails at once, a body without one fails once it grows past it; `.tooLarge` either way.
     public var maximumBytes: Int64 = 100 << 20
+    /// What the stall timeout is measured on: a transfer on a `ManualClock` stalls only when the clock is advanced
+    /// past it (seen at the network thread's next turn, within 0.1 s). The connect and transfer timeouts are
+    /// libcurl's own, on the real clock.
+    public var clock: any VoiceNoteClock = MonotonicClock.shared
 
     /// The connect timeouts taken, in seconds.
     public static let connectTimeoutRange: ClosedRange<Double> = 0.1...600
@@ -34,6 +38,13 @@ public struct HTTPOptions: Sendable, Equatable {
 
     /// The defaults: no extra headers, the system's CAs, 15 s to connect, 30 s of silence before a stall.
     public init() {}
+
+    /// Equal settings on the same clock.
+    public static func == (lhs: HTTPOptions, rhs: HTTPOptions) -> Bool {
+        lhs.headers == rhs.headers && lhs.caFile == rhs.caFile && lhs.connectTimeout == rhs.connectTimeout
+            && lhs.stallTimeout == rhs.stallTimeout && lhs.transferTimeout == rhs.transferTimeout
+            && lhs.maximumBytes == rhs.maximumBytes && lhs.clock === rhs.clock
+    }
 
     /// Adds a request header `name: value`.
     /// - Throws: `.invalidArgument` for an empty or malformed name, or a line break in either part.

@@ -36,8 +36,8 @@ final class HTTPTransfer: @unchecked Sendable {
     /// Loop-owned state.
     var stage = Stage.new
     var easy: UnsafeMutableRawPointer?
-    /// Monotonic time of the last byte (or of the start), for the stall timeout.
-    var lastActivity: UInt64 = 0
+    /// The time of the last byte (or of the start) on `options.clock`, for the stall timeout.
+    var lastActivity = 0.0
 
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var mime: OpaquePointer?
@@ -181,7 +181,7 @@ final class HTTPTransfer: @unchecked Sendable {
         headers = [:]
         responded = false
         redirecting = false
-        lastActivity = monotonicNanoseconds()
+        lastActivity = options.clock.now
         let credentials = next == asked ? headerList : nil  // custom headers only to the origin that was asked
         let results = [
             vnshim_curl_setopt_pointer(easy, CURLOPT_URL, target),
@@ -225,7 +225,7 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// libcurl asks for request body bytes; a read error aborts the transfer with it.
     private func send(into buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        lastActivity = monotonicNanoseconds()
+        lastActivity = options.clock.now
         guard let requestBody else { return Int(CURL_READFUNC_ABORT) }
         do throws(VoiceNoteError) {
             let read = try requestBody.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
@@ -243,14 +243,14 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     private func receive(header data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        lastActivity = monotonicNanoseconds()
+        lastActivity = options.clock.now
         let line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
         HTTPResponse.collect(line, into: &headers)
         return count
     }
 
     private func receive(body data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        lastActivity = monotonicNanoseconds()
+        lastActivity = options.clock.now
         if !responded, let failure = respond() {
             abortedWith = failure
             return 0

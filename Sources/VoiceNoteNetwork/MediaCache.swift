@@ -95,12 +95,7 @@ public final class MediaCache: Sendable {
         let directory = self.directory
         do throws(VoiceNoteError) {
             try FileSystem.makeOwnedDirectory(directory)
-            var template = Array("\(directory)/.incoming-XXXXXX".utf8CString)
-            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }  // 0600
-            guard descriptor >= 0 else { throw VoiceNoteError.fromErrno(errno, "create a cache file in \(directory)") }
-            let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-            let file = FileDescriptor(adopting: descriptor)
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            let (file, temporary) = try FileSystem.createTemporary(in: directory, prefix: ".incoming-")  // 0600
             _ = file.tryLockExclusively()  // held while writing: a sweep never takes a live writer's file
             do throws(VoiceNoteError) {
                 let header = CacheEntry.header(key: key, length: length)

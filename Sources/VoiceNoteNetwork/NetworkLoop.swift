@@ -4,7 +4,9 @@ import VoiceNoteCore
 /// The one thread (`vn-network`) that drives every HTTP transfer of the process, through libcurl's multi
 /// interface: `start` and `cancel` only queue work and wake it with `curl_multi_wakeup`, so no caller ever waits on
 /// the network, and a cancelled transfer is gone within one turn of the loop. The loop also enforces each
-/// transfer's stall timeout (no byte for that long → `.network`). The thread starts with the first transfer and
+/// transfer's stall timeout (no byte for that long → `.network`), on the transfer's clock (`HTTPOptions.clock`): each
+/// turn, at least every 0.1 s, compares that clock's time with the transfer's last byte, so a manual clock's advance
+/// is seen at the next turn without waking the thread. The thread starts with the first transfer and
 /// lives as long as the process; it sleeps on a condition while there is nothing to do.
 final class NetworkLoop: @unchecked Sendable {
     private static let instance = Locked<NetworkLoop?>(nil)
@@ -39,7 +41,7 @@ final class NetworkLoop: @unchecked Sendable {
     func start(_ transfer: HTTPTransfer) {
         monitor.locked {
             transfer.stage = .queued
-            transfer.lastActivity = monotonicNanoseconds()
+            transfer.lastActivity = transfer.options.clock.now
             queued.append(transfer)
             monitor.broadcast()
         }
@@ -172,11 +174,10 @@ final class NetworkLoop: @unchecked Sendable {
         }
     }
 
-    /// Fails every transfer that has had no byte for longer than its stall timeout.
+    /// Fails every transfer that has had no byte for longer than its stall timeout (on its own clock).
     private func enforceStallTimeouts() {
-        let now = monotonicNanoseconds()
         let stalled = monitor.locked {
-            active.filter { now &- $0.lastActivity > UInt64($0.options.stallTimeout * 1e9) }
+            active.filter { $0.options.clock.now - $0.lastActivity > $0.options.stallTimeout }
         }
         for transfer in stalled {
             let seconds = transfer.options.stallTimeout

@@ -10,6 +10,26 @@ import VoiceNoteSources
 /// goes on as before. 5 s before the end the data source is asked ahead, and a remote answer is fetched meanwhile
 /// (into the media cache as well); a remote answer is joined back to back once all of it has arrived.
 extension Player {
+    /// The item the decoder thread prepares to follow the current one, as control calls see it: changed only
+    /// here; others may wake its read (`cancel`) or drop it with a load (`drop`).
+    struct FollowingState {
+        /// Its source (woken like the current item's).
+        fileprivate(set) var source: SourceReference?
+        /// The output frame where it begins, while the current item is still heard: what is heard is mapped no
+        /// further than the current item's end until the decoder thread has moved to the next.
+        fileprivate(set) var boundary: Int64?
+
+        /// Wakes a blocked read of the following item (a restart or close drops it).
+        func cancel() { source?.source.cancel() }
+
+        /// A load: the following item is woken and forgotten.
+        mutating func drop() {
+            cancel()
+            source = nil
+            boundary = nil
+        }
+    }
+
     /// The next item, decoding behind the current one's last frames.
     struct FollowingItem {
         /// The item still heard until `boundary`.
@@ -47,8 +67,8 @@ extension Player {
         work.following = nil
         work.item = following.previous
         monitor.locked {
-            shared.followingSource = nil
-            shared.followingBoundary = nil
+            shared.following.source = nil
+            shared.following.boundary = nil
         }
     }
 
@@ -60,7 +80,7 @@ extension Player {
         let decoded = Double(item.lastSourceFrame ?? 0) / Double(item.sampleRate)
         guard duration > 0, duration - decoded <= Self.askAheadSeconds else { return }
         work.askedAhead = true
-        guard let current = monitor.locked({ shared.dataSource == nil ? nil : currentQueueItem() }),
+        guard let current = monitor.locked({ shared.queue.dataSource == nil ? nil : currentQueueItem() }),
               let answer = askDataSource(about: current), answer.remote != nil,
               let key = try? answer.key(), work.prefetched?.key != key,
               let source = try? answer.open(key: key, cache: configuration.mediaCache) else { return }
@@ -73,16 +93,16 @@ extension Player {
     func followBackToBack(_ item: PlayerItem, _ work: Work) {
         guard work.following == nil else { return }  // one item ahead at most
         let state = monitor.locked { () -> (current: QueueItem, generation: UInt64, serial: UInt64, settings: PlayerContext)? in
-            guard shared.dataSource != nil, shared.wantsPlaying, !shared.closed, shared.generation == item.generation,
-                  shared.restartSerial == work.serial, let current = currentQueueItem() else { return nil }
-            return (current, shared.generation, shared.restartSerial, shared.context)
+            guard shared.queue.dataSource != nil, shared.wantsPlaying, !shared.closed, shared.generation == item.generation,
+                  shared.restart.serial == work.serial, let current = currentQueueItem() else { return nil }
+            return (current, shared.generation, shared.restart.serial, shared.context)
         }
         guard let state, let answer = askDataSource(about: state.current), let key = try? answer.key() else { return }
         let still = { [self] () -> Bool in
-            !shared.closed && shared.generation == state.generation && shared.restartSerial == state.serial && shared.load == nil
+            !shared.closed && shared.generation == state.generation && shared.restart.serial == state.serial && shared.load == nil
         }
         guard let start = monitor.locked({ () -> Double? in
-            guard still(), !shared.failedKeys.contains(key) else { return nil }
+            guard still(), !shared.queue.failedKeys.contains(key) else { return nil }
             return shared.resumePositions.position(of: key) ?? 0
         }) else { return }
         guard let source = takePrefetched(key, work) ?? (try? answer.open(key: key, cache: configuration.mediaCache)) else { return }
@@ -95,7 +115,7 @@ extension Player {
         // A close, load or seek wakes its reads from now on.
         guard monitor.locked({ () -> Bool in
             guard still() else { return false }
-            shared.followingSource = SourceReference(source: source)
+            shared.following.source = SourceReference(source: source)
             return true
         }) else { return }
         let request = LoadRequest(location: answer, key: key, generation: state.generation, durationHint: nil)
@@ -105,23 +125,23 @@ extension Player {
             next = try PlayerItem(request, source: source, rate: try PlaybackRate(state.settings.rate),
                                   volume: try Volume(state.settings.volume), skipsSilence: state.settings.skipsSilence)
             guard next.sampleRate == item.sampleRate, next.channels == item.channels else {
-                monitor.locked { shared.followingSource = nil }
+                monitor.locked { shared.following.source = nil }
                 work.prefetched = PrefetchedSource(key: key, source: source)  // the load after the end takes it
                 return
             }
             startFrame = next.frame(at: start)
             try next.reposition(to: startFrame)
         } catch {
-            monitor.locked { shared.followingSource = nil }
+            monitor.locked { shared.following.source = nil }
             return
         }
         let boundary = monitor.locked { () -> Int64? in
             guard still() else {
-                shared.followingSource = nil
+                shared.following.source = nil
                 return nil
             }
-            shared.followingBoundary = shared.timeline.nextOutput
-            return shared.timeline.nextOutput
+            shared.following.boundary = shared.output.timeline.nextOutput
+            return shared.output.timeline.nextOutput
         }
         guard let boundary else { return }
         work.following = FollowingItem(previous: item, location: answer, boundary: boundary, startFrame: startFrame)
@@ -138,19 +158,19 @@ extension Player {
         guard played >= following.boundary else { return }
         monitor.locked {
             // After a restart the next item is dropped instead (`dropFollowing`).
-            guard !shared.closed, shared.restartSerial == work.serial, !shared.restart, shared.generation == item.generation else { return }
+            guard !shared.closed, shared.restart.serial == work.serial, !shared.restart.pending, shared.generation == item.generation else { return }
             work.following = nil
-            shared.followingBoundary = nil
+            shared.following.boundary = nil
             shared.resumePositions.forget(following.previous.key)
             events.emit(.finished(location: shared.context.location))
             let name = following.location.displayName
             shared.key = item.key
             shared.location = following.location
-            if shared.returnPoint?.key == item.key { shared.returnPoint = nil }  // returned
-            shared.source = shared.followingSource ?? SourceReference(source: item.source)
-            shared.followingSource = nil
-            shared.failedKeys.removeAll()
-            shared.sourceRate = item.sampleRate
+            shared.queue.reached(item.key)
+            shared.source = shared.following.source ?? SourceReference(source: item.source)
+            shared.following.source = nil
+            shared.queue.forgetFailures()
+            shared.output.setSourceRate(item.sampleRate)
             events.emit(.itemChanged(location: name, key: item.key.text(sourceName: name)))
             var context = shared.context
             context.location = name
@@ -158,7 +178,7 @@ extension Player {
             context.durationIsEstimate = false
             showFacts(of: item, in: &context)
             // At the boundary itself the timeline may hold none of the next item's frames yet: its start, then.
-            let heard = shared.timeline.sourceFrameIfWritten(atOutput: played) ?? Double(following.startFrame)
+            let heard = shared.output.sourceFrameIfWritten(atOutput: played) ?? Double(following.startFrame)
             context.currentTime = heard / Double(item.sampleRate)
             context.isSeeking = false
             context.lastError = nil

@@ -3,6 +3,41 @@ import VoiceNoteCore
 
 /// The pieces control calls share; the `shared` ones are called with `monitor` held.
 extension Player {
+    /// The host's session: changed only here (`activateSession`, `endActivation`, `finishSession`).
+    struct SessionState {
+        /// Control calls asking the activate hook right now (the decoder thread must not deactivate meanwhile).
+        fileprivate(set) var activating = 0
+        /// Whether `activate(.playback)` was granted and `deactivate` is still due.
+        fileprivate(set) var active = false
+    }
+
+    /// Where the decoder thread is to play on from: changed only here (`reposition` asks, the decoder thread says
+    /// it has begun).
+    struct RestartState {
+        /// The decoder thread must reposition to `seconds` before it writes again (a load, pause, seek, stop or
+        /// rate change dropped what the device held).
+        fileprivate(set) var pending = true
+        fileprivate(set) var seconds = 0.0
+        /// Bumped by every reposition; the decoder thread drops output made for an older one.
+        fileprivate(set) var serial: UInt64 = 0
+
+        /// A reposition to `seconds`, under a new serial.
+        fileprivate mutating func request(at seconds: Double) {
+            pending = true
+            self.seconds = seconds
+            serial &+= 1
+        }
+
+        /// A new load: from its start (its own reposition, once loaded, brings the serial).
+        mutating func rewind() {
+            pending = true
+            seconds = 0
+        }
+
+        /// The decoder thread started the device at the requested place.
+        mutating func begun() { pending = false }
+    }
+
     /// `.misuse` after `close`.
     func checkOpen() throws(VoiceNoteError) {
         try monitor.locked { () throws(VoiceNoteError) in
@@ -15,16 +50,16 @@ extension Player {
     /// meanwhile — until the caller, having set `wantsPlaying`, calls `endActivation()`.
     func activateSession() throws(VoiceNoteError) {
         let needed = monitor.locked { () -> Bool in
-            shared.activating += 1
-            return !shared.sessionActive
+            shared.session.activating += 1
+            return !shared.session.active
         }
         guard needed else { return }
         let granted = configuration.sessionHooks.activate?(.playback) ?? true
         monitor.locked {
             if granted {
-                shared.sessionActive = true
+                shared.session.active = true
             } else {
-                shared.activating -= 1
+                shared.session.activating -= 1
                 monitor.broadcast()
             }
         }
@@ -34,7 +69,7 @@ extension Player {
     /// Ends an activation begun by a successful `activateSession()`.
     func endActivation() {
         monitor.locked {
-            shared.activating -= 1
+            shared.session.activating -= 1
             monitor.broadcast()
         }
     }
@@ -44,9 +79,9 @@ extension Player {
     /// to halt).
     func finishSession(ifIdle: Bool = false) {
         let due = monitor.locked { () -> Bool in
-            if ifIdle && (shared.wantsPlaying || shared.activating > 0) && !shared.closed { return false }
-            defer { shared.sessionActive = false }
-            return shared.sessionActive
+            if ifIdle && (shared.wantsPlaying || shared.session.activating > 0) && !shared.closed { return false }
+            defer { shared.session.active = false }
+            return shared.session.active
         }
         if due { configuration.sessionHooks.deactivate?(.playback) }
     }
@@ -68,26 +103,24 @@ extension Player {
 
     /// Shared: stops the device at once (what it holds is dropped) and returns the time the listener heard last.
     func haltOutput() -> Double {
-        guard shared.context.state == .playing, !shared.restart, shared.sourceRate > 0 else {
-            shared.device?.stop()
+        guard shared.context.state == .playing, !shared.restart.pending, shared.output.sourceRate > 0 else {
+            shared.output.device?.stop()
             return shared.context.currentTime
         }
-        guard let device = shared.device else { return shared.context.currentTime }
+        guard let device = shared.output.device else { return shared.context.currentTime }
         device.stop()
         let played = device.position.framesPlayed
         // Past a next item's first frame before the decoder thread moved to it: the current item's end.
-        let heard = shared.followingBoundary.map { min(played, $0 - 1) } ?? played
-        let frame = shared.timeline.sourceFrame(atOutput: heard)
-        return frame / Double(shared.sourceRate)
+        let heard = shared.following.boundary.map { min(played, $0 - 1) } ?? played
+        let frame = shared.output.sourceFrame(atOutput: heard)
+        return frame / Double(shared.output.sourceRate)
     }
 
     /// Shared: the decoder thread is to play on from `seconds` (what it made since is dropped).
     func reposition(to seconds: Double) {
         // A next item decoding behind the current one is dropped by every restart: its blocked read gives way.
-        shared.followingSource?.source.cancel()
-        shared.restart = true
-        shared.restartSeconds = seconds
-        shared.restartSerial &+= 1
+        shared.following.cancel()
+        shared.restart.request(at: seconds)
         monitor.broadcast()
     }
 

@@ -22,19 +22,68 @@ public typealias QueueDataSource = @Sendable (_ current: QueueItem) -> PlayerLoc
 /// The queue mode (docs/queue.md): with a data source the player asks it for the next location at the end of an
 /// item and plays it back to back; `next()` skips ahead.
 extension Player {
+    /// The queue's part of the shared state: changed only here (the host's calls below, and the methods the load
+    /// and the decoder thread call).
+    struct QueueState {
+        /// The queue's data source; the player is a queue player while it is set.
+        fileprivate(set) var dataSource: QueueDataSource?
+        /// `next()` was called and the decoder thread has not asked the data source yet.
+        fileprivate(set) var skipRequested = false
+        /// Locations that failed to load since an item last loaded: an answer naming one ends the queue.
+        fileprivate(set) var failedKeys: Set<LocationKey> = []
+        /// Where a queue returns once the item a load jumped to has played (`PlayerConfiguration.returnsToInterrupted`).
+        fileprivate(set) var returnPoint: ReturnPoint?
+
+        /// The data source, taken away (the player is closing).
+        mutating func takeDataSource() -> QueueDataSource? {
+            defer { dataSource = nil }
+            return dataSource
+        }
+
+        /// Whether `next()` asked for a skip; the request is taken.
+        mutating func takeSkipRequest() -> Bool {
+            defer { skipRequested = false }
+            return skipRequested
+        }
+
+        /// A load replaces any skip asked before it.
+        mutating func dropSkipRequest() { skipRequested = false }
+
+        /// `key` failed to load.
+        mutating func noteFailure(of key: LocationKey) { failedKeys.insert(key) }
+
+        /// An item loaded (or the host loaded one): the failures in a row start again.
+        mutating func forgetFailures() { failedKeys.removeAll() }
+
+        /// `key` is the current item now: a return point waiting for it is used up.
+        mutating func reached(_ key: LocationKey) {
+            if returnPoint?.key == key { returnPoint = nil }
+        }
+
+        /// A stop: no return.
+        mutating func forgetReturn() { returnPoint = nil }
+    }
+
+    /// The item a load interrupted while it played, and the item after whose end it plays again.
+    struct ReturnPoint {
+        let location: PlayerLocation
+        let key: LocationKey
+        let after: LocationKey
+    }
+
     /// Sets the data source (nil leaves queue mode); the old one is released once no call of it runs any more.
     /// Does nothing after `close`.
     public func setDataSource(_ dataSource: QueueDataSource?) {
         var old = dataSource
         monitor.locked {
             guard !shared.closed else { return }
-            swap(&old, &shared.dataSource)
+            swap(&old, &shared.queue.dataSource)
         }
         old = nil  // released with no lock held
     }
 
     /// Whether a data source is set.
-    public var isQueue: Bool { monitor.locked { shared.dataSource != nil } }
+    public var isQueue: Bool { monitor.locked { shared.queue.dataSource != nil } }
 
     /// Skips to the next item now: the decoder thread asks the data source about the current item (or the last one
     /// that failed to load) and plays the answer; the current item is left (its position kept for a later load).
@@ -44,14 +93,14 @@ extension Player {
     public func next() throws(VoiceNoteError) {
         try monitor.locked { () throws(VoiceNoteError) in
             guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
-            guard shared.dataSource != nil else { throw VoiceNoteError(.misuse, "next() needs a data source: set one first") }
+            guard shared.queue.dataSource != nil else { throw VoiceNoteError(.misuse, "next() needs a data source: set one first") }
             guard shared.location != nil else { throw VoiceNoteError(.misuse, "next() with nothing loaded: load a location first") }
         }
         try activateSession()
         defer { endActivation() }
         monitor.locked {
             guard !shared.closed else { return }
-            shared.skipRequested = true
+            shared.queue.skipRequested = true
             shared.wantsPlaying = true
             // A read of the current item waiting for the network gives way (taken as an interruption, not a failure;
             // while loading, the load gives way to the skip).
@@ -64,6 +113,19 @@ extension Player {
         configuration.focusGroup?.take(by: self, for: .playback)
     }
 
+    /// Shared: a load of `key` by the host. A queue player that plays a path or URL remembers it to return to once
+    /// `key` has played (the first item interrupted, when the host jumps on again); any other load forgets that.
+    func noteInterruption(by key: LocationKey) {
+        guard configuration.returnsToInterrupted, shared.queue.dataSource != nil, shared.context.state == .playing,
+              let location = shared.location, let current = shared.key, current.keepsResumePosition,
+              current != key, shared.queue.returnPoint?.key != key else {
+            shared.queue.returnPoint = nil
+            return
+        }
+        let interrupted = shared.queue.returnPoint.map { ($0.location, $0.key) } ?? (location, current)
+        shared.queue.returnPoint = ReturnPoint(location: interrupted.0, key: interrupted.1, after: key)
+    }
+
     /// Shared: the current item, as the data source is asked about it.
     func currentQueueItem() -> QueueItem? {
         guard let location = shared.location, let key = shared.key else { return nil }
@@ -73,7 +135,7 @@ extension Player {
     /// Asks the data source about `item` (decoder thread, no lock held); nil without one. After the item a load
     /// jumped to, the answer is the item that load interrupted (its return point) instead.
     func askDataSource(about item: QueueItem) -> PlayerLocation? {
-        let (dataSource, returnPoint) = monitor.locked { (shared.dataSource, shared.returnPoint) }
+        let (dataSource, returnPoint) = monitor.locked { (shared.queue.dataSource, shared.queue.returnPoint) }
         guard let dataSource else { return nil }
         if let returnPoint, returnPoint.after == item.locationKey { return returnPoint.location }
         return dataSource(item)
@@ -97,7 +159,7 @@ extension Player {
         guard let current = monitor.locked({ currentQueueItem() }) else { return }
         let answer = askDataSource(about: current)
         monitor.locked {
-            guard !shared.closed, shared.generation == generation, shared.restartSerial == serial, shared.load == nil else { return }
+            guard !shared.closed, shared.generation == generation, shared.restart.serial == serial, shared.load == nil else { return }
             guard let answer else { return whenEnded() }
             let key: LocationKey
             do throws(VoiceNoteError) {
@@ -109,7 +171,7 @@ extension Player {
             }
             // An answer that failed since an item last loaded would loop, and so would an item without audio that
             // follows itself: the queue ends instead.
-            guard !shared.failedKeys.contains(key) else { return whenEnded() }
+            guard !shared.queue.failedKeys.contains(key) else { return whenEnded() }
             if case .finished(played: false) = reason, key == shared.key { return whenEnded() }
             let autoplay: Bool
             switch reason {
@@ -129,16 +191,17 @@ extension Player {
     /// Loads in a row that may fail before a queue stops: a channel of broken notes must not become one request per
     /// message at full speed after one tap on play.
     static let maximumConsecutiveLoadFailures = 3
-    /// The pause after the first failed load of a row; it doubles with each further one.
-    static let firstFailureBackoffNanoseconds: UInt64 = 250_000_000
+    /// The pause after the first failed load of a row, in seconds; it doubles with each further one.
+    static let firstFailureBackoff = 0.25
 
     /// After a failed load (decoder thread, no lock held): ends the queue with a `failed` event saying why once
     /// `maximumConsecutiveLoadFailures` loads in a row failed, else waits before the next one (0.25 s, then
-    /// 0.5 s…; a load, control call or close ends the wait). Returns whether the queue goes on.
+    /// 0.5 s… on the configuration's clock; a load, control call or close ends the wait). Returns whether the
+    /// queue goes on.
     private func backOffAfterFailedLoads(generation: UInt64, serial: UInt64, whenEnded: () -> Void) -> Bool {
         monitor.locked {
-            let still = { !self.shared.closed && self.shared.generation == generation && self.shared.restartSerial == serial && self.shared.load == nil }
-            let failures = shared.failedKeys.count
+            let still = { !self.shared.closed && self.shared.generation == generation && self.shared.restart.serial == serial && self.shared.load == nil }
+            let failures = shared.queue.failedKeys.count
             guard failures < Self.maximumConsecutiveLoadFailures else {
                 guard still() else { return false }
                 let last = shared.context.lastError
@@ -149,9 +212,10 @@ extension Player {
                 whenEnded()
                 return false
             }
-            let deadline = monotonicNanoseconds() &+ Self.firstFailureBackoffNanoseconds << UInt64(max(0, failures - 1))
+            let clock = configuration.clock
+            let deadline = clock.now + Self.firstFailureBackoff * Double(1 << max(0, failures - 1))
             while still() {
-                if !monitor.wait(untilMonotonicNanoseconds: deadline) { break }
+                if !clock.wait(on: monitor, until: deadline) { break }
             }
             return still()
         }

@@ -6,6 +6,29 @@ import VoiceNoteSources
 /// The decoder thread: opens locations, decodes, stretches, converts and fills the ring the playback thread
 /// moves into ALSA; finishes items; reports progress.
 extension Player {
+    /// The output as control calls see it (they stop the device and map what is heard to the item's time):
+    /// changed only here, by the decoder thread, but for the source rate a load or the next item sets.
+    struct OutputState {
+        /// The open device (the decoder thread opens and closes it; control calls may stop it).
+        fileprivate(set) var device: PlaybackDevice?
+        /// The source frames the frames given to the device play.
+        fileprivate(set) var timeline = OutputTimeline()
+        /// Frames per second of the item's time (0 until loaded).
+        fileprivate(set) var sourceRate = 0
+
+        /// The item whose frames are given to the device now has `rate` frames per second (0: none is loaded).
+        mutating func setSourceRate(_ rate: Int) { sourceRate = rate }
+
+        /// The source frame heard at output frame `output` (`OutputTimeline.sourceFrame(atOutput:)`, which drops
+        /// the segments before it).
+        mutating func sourceFrame(atOutput output: Int64) -> Double { timeline.sourceFrame(atOutput: output) }
+
+        /// `sourceFrame(atOutput:)` when what was written holds `output`, else nil.
+        mutating func sourceFrameIfWritten(atOutput output: Int64) -> Double? {
+            timeline.sourceFrameIfWritten(atOutput: output)
+        }
+    }
+
     /// What the decoder thread owns (never touched by other threads).
     final class Work {
         var item: PlayerItem?
@@ -82,23 +105,22 @@ extension Player {
                 shared.load = nil
                 return .load(load)
             }
-            if shared.skipRequested {
-                shared.skipRequested = false
-                return .skip(generation: shared.generation, serial: shared.restartSerial)
+            if shared.queue.takeSkipRequest() {
+                return .skip(generation: shared.generation, serial: shared.restart.serial)
             }
             if let item = work.item, item.generation == shared.generation {
                 if shared.wantsPlaying && shared.context.state == .playing {
-                    if shared.restart || !work.started || work.serial != shared.restartSerial {
-                        return .start(seconds: shared.restartSeconds, serial: shared.restartSerial)
+                    if shared.restart.pending || !work.started || work.serial != shared.restart.serial {
+                        return .start(seconds: shared.restart.seconds, serial: shared.restart.serial)
                     }
                     return .pump
                 }
                 if shared.seekPending {
                     shared.seekPending = false
-                    return .seek(seconds: shared.restartSeconds, serial: shared.restartSerial)
+                    return .seek(seconds: shared.restart.seconds, serial: shared.restart.serial)
                 }
             }
-            if !shared.wantsPlaying, shared.activating == 0, work.device != nil || shared.sessionActive {
+            if !shared.wantsPlaying, shared.session.activating == 0, work.device != nil || shared.session.active {
                 return .halt
             }
             monitor.wait()
@@ -125,7 +147,7 @@ extension Player {
             let current = monitor.locked { () -> Bool in
                 guard shared.generation == request.generation, !shared.closed else { return false }
                 shared.source = SourceReference(source: source)
-                if shared.skipRequested { source.cancel() }  // `next()` came first: the load gives way to it
+                if shared.queue.skipRequested { source.cancel() }  // `next()` came first: the load gives way to it
                 return true
             }
             guard current else { return }
@@ -137,25 +159,25 @@ extension Player {
             let queue = monitor.locked { () -> UInt64? in
                 guard shared.generation == request.generation, !shared.closed else { return nil }
                 // A read woken by `next()`: the skip is next, not a failure.
-                if error.status == .cancelled && shared.skipRequested { return nil }
+                if error.status == .cancelled && shared.queue.skipRequested { return nil }
                 shared.context.lastError = error
-                shared.failedKeys.insert(request.key)
+                shared.queue.noteFailure(of: request.key)
                 events.emit(.failed(error))
-                guard shared.dataSource != nil else {
+                guard shared.queue.dataSource != nil else {
                     unload()
                     return nil
                 }
-                return shared.restartSerial
+                return shared.restart.serial
             }
             if let serial = queue { advanceQueue(.failed, generation: request.generation, serial: serial) { unload() } }
             return
         }
         monitor.locked {
             guard shared.generation == request.generation, !shared.closed else { return }
-            shared.failedKeys.removeAll()
+            shared.queue.forgetFailures()
             work.item = item
             shared.source = SourceReference(source: item.source)
-            shared.sourceRate = item.sampleRate
+            shared.output.setSourceRate(item.sampleRate)
             var context = shared.context
             showFacts(of: item, in: &context)
             let start: Double
@@ -163,7 +185,7 @@ extension Player {
                 start = 0
                 context.state = .stopped
             } else {
-                let wanted = shared.seekPending ? shared.restartSeconds : shared.resumePositions.position(of: request.key) ?? 0
+                let wanted = shared.seekPending ? shared.restart.seconds : shared.resumePositions.position(of: request.key) ?? 0
                 start = Double(item.frame(at: wanted)) / Double(item.sampleRate)
                 context.state = shared.wantsPlaying ? .playing : .paused
             }
@@ -194,14 +216,14 @@ extension Player {
             try item.reposition(to: item.frame(at: seconds))
         } catch {
             if isInterruption(error, work) {
-                monitor.locked { if shared.restartSerial == serial { shared.seekPending = true } }  // again
+                monitor.locked { if shared.restart.serial == serial { shared.seekPending = true } }  // again
                 return
             }
             fail(error, work)
             return
         }
         monitor.locked {
-            guard shared.restartSerial == serial, shared.context.isSeeking else { return }
+            guard shared.restart.serial == serial, shared.context.isSeeking else { return }
             shared.context.isSeeking = false
             publish(shared.context)
         }
@@ -226,13 +248,13 @@ extension Player {
             work.endSent = false
             work.endFailure = nil
             let begun = try monitor.locked { () throws(VoiceNoteError) -> Bool in
-                guard shared.restartSerial == serial, shared.wantsPlaying, !shared.closed else { return false }
+                guard shared.restart.serial == serial, shared.wantsPlaying, !shared.closed else { return false }
                 let position = device.position
-                shared.timeline.reset(output: position.framesWritten - position.framesDropped,
+                shared.output.timeline.reset(output: position.framesWritten - position.framesDropped,
                                       source: item.frame(at: seconds))
                 work.lastReported = position.framesWritten - position.framesDropped
                 try device.start(from: ring)
-                shared.restart = false
+                shared.restart.begun()
                 if shared.context.isSeeking {
                     shared.context.isSeeking = false
                     publish(shared.context)
@@ -260,7 +282,7 @@ extension Player {
         let device = try PlaybackDevice(configuration.device, rate: item.sampleRate, channels: item.channels)
         work.device = device
         work.requested = (item.sampleRate, item.channels)
-        monitor.locked { shared.device = device }
+        monitor.locked { shared.output.device = device }
         work.converter = device.sampleRate == item.sampleRate && device.channels == item.channels ? nil
             : try FormatConverter(inputRate: item.sampleRate, inputChannels: item.channels,
                                   outputRate: device.sampleRate, outputChannels: device.channels)
@@ -269,7 +291,7 @@ extension Player {
 
     private func closeDevice(_ work: Work) {
         guard let device = work.device else { return }
-        monitor.locked { if shared.device === device { shared.device = nil } }
+        monitor.locked { if shared.output.device === device { shared.output.device = nil } }
         device.close()
         work.device = nil
         work.requested = nil
@@ -347,8 +369,8 @@ extension Player {
         }
         let frames = (work.pending.count - before) / channels
         monitor.locked {
-            guard shared.restartSerial == work.serial else { return }
-            shared.timeline.append(frames: frames, sourceStart: chunk.sourceStartFrame, sourceEnd: chunk.sourceEndFrame)
+            guard shared.restart.serial == work.serial else { return }
+            shared.output.timeline.append(frames: frames, sourceStart: chunk.sourceStartFrame, sourceEnd: chunk.sourceEndFrame)
             work.item?.lastSourceFrame = chunk.sourceEndFrame
         }
     }
@@ -360,9 +382,9 @@ extension Player {
         guard played - work.lastReported >= max(step, 1) else { return }
         work.lastReported = played
         monitor.locked {
-            guard shared.restartSerial == work.serial, !shared.restart, shared.context.state == .playing,
-                  !shared.context.isSeeking, shared.sourceRate > 0 else { return }
-            shared.context.currentTime = shared.timeline.sourceFrame(atOutput: played) / Double(shared.sourceRate)
+            guard shared.restart.serial == work.serial, !shared.restart.pending, shared.context.state == .playing,
+                  !shared.context.isSeeking, shared.output.sourceRate > 0 else { return }
+            shared.context.currentTime = shared.output.sourceFrame(atOutput: played) / Double(shared.output.sourceRate)
             if let item = heardItem(work) { showFacts(of: item, in: &shared.context) }
             events.emitCoalescing(.context(shared.context))
         }
@@ -373,7 +395,7 @@ extension Player {
     private func finish(_ item: PlayerItem, _ work: Work) {
         work.started = false
         let queue = monitor.locked { () -> (generation: UInt64, serial: UInt64)? in
-            guard shared.restartSerial == work.serial, shared.generation == item.generation else { return nil }
+            guard shared.restart.serial == work.serial, shared.generation == item.generation else { return nil }
             shared.resumePositions.forget(item.key)
             shared.wantsPlaying = false
             events.emit(.finished(location: shared.context.location))
@@ -386,13 +408,13 @@ extension Player {
             context.state = .stopped
             context.currentTime = 0
             reposition(to: 0)
-            guard shared.dataSource != nil else {
+            guard shared.queue.dataSource != nil else {
                 publish(context)
                 return nil
             }
             // Stopped already for control calls; shown only if the queue ends here.
             shared.context = context
-            return (shared.generation, shared.restartSerial)
+            return (shared.generation, shared.restart.serial)
         }
         guard let queue else { return }
         let played = (item.lastSourceFrame ?? 0) > 0
@@ -428,7 +450,7 @@ extension Player {
     /// it (not a failure: the restart goes back to the item heard).
     private func isDroppedFollowing(_ error: VoiceNoteError, _ work: Work) -> Bool {
         guard error.status == .cancelled, work.following != nil else { return false }
-        return monitor.locked { shared.closed || shared.restart || shared.restartSerial != work.serial }
+        return monitor.locked { shared.closed || shared.restart.pending || shared.restart.serial != work.serial }
     }
 
     /// A failure while loaded (decoding, seeking, the device): `failed`, then `paused` where the listener was.

@@ -20,67 +20,45 @@ public final class Player: @unchecked Sendable {
     /// The decoder thread; started by the first load, ended by `close`.
     var worker: LibraryThread?
 
-    /// What control calls and the decoder thread share (under `monitor`).
+    /// What control calls and the decoder thread share (under `monitor`: one lock for all of it, so a step that
+    /// reads one part and changes another sees them consistent). Each concern is a part declared in the file that
+    /// changes it, with setters no other file can call (`fileprivate(set)`); the other files go through the part's
+    /// methods. What is left here is the item and its state machine (docs/player.md), which the host's calls
+    /// (this file) and the decoder thread (`Player+Worker.swift`) both move on.
     struct Shared {
         var closed = false
         var context = PlayerContext()
         /// The loaded location's identity; nil when nothing was loaded.
         var key: LocationKey?
+        /// The loaded location as given (what the data source is asked about); nil when nothing was loaded.
+        var location: PlayerLocation?
         /// A load the decoder thread has not taken yet.
         var load: LoadRequest?
         /// Bumped by every load; the decoder thread drops work of an older one.
         var generation: UInt64 = 0
         /// Whether the item should sound (it does once the decoder thread has started the device).
         var wantsPlaying = false
-        /// The decoder thread must reposition to `restartSeconds` before it writes again (a pause, seek, stop or
-        /// rate change dropped what the device held).
-        var restart = true
-        var restartSeconds = 0.0
-        /// Bumped by every reposition; the decoder thread drops output made for an older one.
-        var restartSerial: UInt64 = 0
-        /// Control calls asking the activate hook right now (the decoder thread must not deactivate meanwhile).
-        var activating = 0
         /// A seek the decoder thread has not carried out yet (while paused or stopped, or during loading).
         var seekPending = false
         /// Whether the last load's item ends `stopped` (a `stop` during loading).
         var stopAfterLoad = false
-        /// Frames per second of the file's time (0 until loaded).
-        var sourceRate = 0
-        /// The source frames the frames given to the device play.
-        var timeline = OutputTimeline()
-        /// The open device (the decoder thread opens and closes it; control calls may stop it).
-        var device: PlaybackDevice?
-        /// Whether `activate(.playback)` was granted and `deactivate` is still due.
-        var sessionActive = false
         var resumePositions: ResumePositions
         /// The source of the current item (or of the load in progress), to wake its blocked read on a new load, a
         /// seek or a close.
         var source: SourceReference?
-        /// Reads of a download woken by a seek so far (the decoder thread takes the `.cancelled` they throw for
-        /// what it is, not a failure).
+        /// Reads of a download woken by a seek or a skip so far (the decoder thread takes the `.cancelled` they
+        /// throw for what it is, not a failure).
         var interruptions: UInt64 = 0
-        /// The loaded location as given (what the data source is asked about); nil when nothing was loaded.
-        var location: PlayerLocation?
-        /// The queue's data source; the player is a queue player while it is set.
-        var dataSource: QueueDataSource?
-        /// `next()` was called and the decoder thread has not asked the data source yet.
-        var skipRequested = false
-        /// Locations that failed to load since an item last loaded: an answer naming one ends the queue.
-        var failedKeys: Set<LocationKey> = []
-        /// The source of the item the decoder thread prepares to follow the current one (woken like `source`).
-        var followingSource: SourceReference?
-        /// The output frame where that item begins, while the current one is still heard: what is heard is
-        /// mapped no further than the current item's end until the decoder thread has moved to the next.
-        var followingBoundary: Int64?
-        /// Where a queue returns once the item a load jumped to has played (`PlayerConfiguration.returnsToInterrupted`).
-        var returnPoint: ReturnPoint?
-    }
-
-    /// The item a load interrupted while it played, and the item after whose end it plays again.
-    struct ReturnPoint {
-        let location: PlayerLocation
-        let key: LocationKey
-        let after: LocationKey
+        /// Where the decoder thread plays on from (`Player+Control.swift`).
+        var restart = RestartState()
+        /// The host's session (`Player+Control.swift`).
+        var session = SessionState()
+        /// The queue's data source, skip, failures and return point (`Player+Queue.swift`).
+        var queue = QueueState()
+        /// The item decoding behind the current one (`Player+BackToBack.swift`).
+        var following = FollowingState()
+        /// The device and what its frames play (`Player+Worker.swift`).
+        var output = OutputState()
     }
 
     /// A byte source held for `cancel()` from a control thread (the only call another thread may make on it).
@@ -157,46 +135,30 @@ public final class Player: @unchecked Sendable {
             guard !shared.closed else { throw VoiceNoteError(.misuse, "the player was destroyed") }
             noteInterruption(by: key)
             leaveCurrentItem()
-            shared.failedKeys.removeAll()
+            shared.queue.forgetFailures()
             beginLoad(location, key: key, autoplay: autoplay, durationHint: durationHint)
         }
         if autoplay { configuration.focusGroup?.take(by: self, for: .playback) }
-    }
-
-    /// Shared: a load of `key` by the host. A queue player that plays a path or URL remembers it to return to once
-    /// `key` has played (the first item interrupted, when the host jumps on again); any other load forgets that.
-    func noteInterruption(by key: LocationKey) {
-        guard configuration.returnsToInterrupted, shared.dataSource != nil, shared.context.state == .playing,
-              let location = shared.location, let current = shared.key, current.keepsResumePosition,
-              current != key, shared.returnPoint?.key != key else {
-            shared.returnPoint = nil
-            return
-        }
-        let interrupted = shared.returnPoint.map { ($0.location, $0.key) } ?? (location, current)
-        shared.returnPoint = ReturnPoint(location: interrupted.0, key: interrupted.1, after: key)
     }
 
     /// Shared: hands `location` to the decoder thread (the current item was left already): state `loading`, and
     /// for a queue player `itemChanged` first.
     func beginLoad(_ location: PlayerLocation, key: LocationKey, autoplay: Bool, durationHint: Double?) {
         shared.source?.source.cancel()
-        shared.followingSource?.source.cancel()
-        shared.followingSource = nil
-        shared.followingBoundary = nil
+        shared.following.drop()
         if case .source(let source) = location { shared.source = SourceReference(source: source) } else { shared.source = nil }
         shared.generation &+= 1
         shared.key = key
         shared.location = location
-        if shared.returnPoint?.key == key { shared.returnPoint = nil }  // returned
-        shared.skipRequested = false
+        shared.queue.reached(key)
+        shared.queue.dropSkipRequest()
         shared.load = LoadRequest(location: location, key: key, generation: shared.generation, durationHint: durationHint)
         shared.wantsPlaying = autoplay
         shared.stopAfterLoad = false
         shared.seekPending = false
-        shared.restart = true
-        shared.restartSeconds = 0
-        shared.sourceRate = 0
-        if shared.dataSource != nil {
+        shared.restart.rewind()
+        shared.output.setSourceRate(0)
+        if shared.queue.dataSource != nil {
             events.emit(.itemChanged(location: location.displayName, key: key.text(sourceName: location.displayName)))
         }
         var context = shared.context
@@ -287,7 +249,7 @@ public final class Player: @unchecked Sendable {
             shared.context.currentTime = 0
             shared.context.isSeeking = false
             reposition(to: 0)
-            shared.returnPoint = nil
+            shared.queue.forgetReturn()
             if let key = shared.key { shared.resumePositions.forget(key) }
             publish(shared.context)
         }
@@ -364,20 +326,17 @@ public final class Player: @unchecked Sendable {
     /// is released. Idempotent.
     public func close() {
         configuration.focusGroup?.leave(self)
-        var dataSource: QueueDataSource?
-        let thread = monitor.locked { () -> LibraryThread? in
-            guard !shared.closed else { return nil }
+        let (thread, dataSource) = monitor.locked { () -> (LibraryThread?, QueueDataSource?) in
+            guard !shared.closed else { return (nil, nil) }
             shared.closed = true
             haltKeepingPosition()  // where it was left, for a later player (the store)
             shared.source?.source.cancel()
-            shared.followingSource?.source.cancel()
-            swap(&dataSource, &shared.dataSource)  // released below, with no lock held
+            shared.following.cancel()
             monitor.broadcast()
             defer { worker = nil }
-            return worker
+            return (worker, shared.queue.takeDataSource())  // released below, with no lock held
         }
-        events.close()
-        dataSource = nil
+        withExtendedLifetime(dataSource) { events.close() }
         if let thread {
             thread.joinOrDetach()
         } else {

@@ -25,6 +25,9 @@ public struct PlayerConfiguration: Sendable {
     public var returnsToInterrupted = true
     /// The media cache URLs are played through.
     public var mediaCache = MediaCache.shared
+    /// What a queue's back-off between failed loads is measured on (a `ManualClock` ends it inside `advance`).
+    /// Audio is paced by the device, never by this clock.
+    public var clock: any VoiceNoteClock = MonotonicClock.shared
 
     /// The defaults.
     public init() {}

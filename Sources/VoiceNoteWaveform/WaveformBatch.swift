@@ -52,11 +52,14 @@ public final class WaveformBatch: Sendable {
     ///   - samples: values per waveform, 1…`Waveform.maximumSampleCount`.
     ///   - jobs: worker threads, 1…256; nil for the CPUs this process may use (`Processors.available`).
     ///   - window: how far ahead of the results taken workers may run, `jobs`…65536; nil for twice `jobs`.
+    ///   - clock: what `next`'s timeouts are measured on.
     ///   - open: turns a parsed location into the byte source to read (on a worker thread).
     /// - Throws: `.invalidArgument` for a value out of range; `.noMemory` when a thread cannot start.
     public init(samples: Int = Waveform.defaultSampleCount, jobs: Int? = nil, window: Int? = nil,
+                clock: any VoiceNoteClock = MonotonicClock.shared,
                 open: @escaping @Sendable (Location) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
-        pool = try WaveformPool(samples: samples, jobs: jobs ?? Processors.available, window: window, open: open)
+        pool = try WaveformPool(samples: samples, jobs: jobs ?? Processors.available, window: window, clock: clock,
+                                open: open)
     }
 
     deinit { pool.close() }
@@ -70,7 +73,8 @@ public final class WaveformBatch: Sendable {
     /// Notes added so far.
     public var count: Int { pool.count }
 
-    /// The next result in input order, waiting at most `timeout` seconds for it (nil: as long as it takes).
+    /// The next result in input order, waiting at most `timeout` seconds of the batch's clock for it (nil: as long as
+    /// it takes).
     /// `.misuse` after `close`.
     public func next(timeout: Double? = nil) throws(VoiceNoteError) -> Next { try pool.next(timeout: timeout) }
 
@@ -90,6 +94,7 @@ private final class WaveformPool: @unchecked Sendable {
 
     private let open: @Sendable (Location) throws(VoiceNoteError) -> any ByteSource
     private let monitor = Monitor()
+    private let clock: any VoiceNoteClock
     /// Locations added and not yet started: `queued[queuedStart...]`.
     private var queued: [String] = []
     private var queuedStart = 0
@@ -107,7 +112,7 @@ private final class WaveformPool: @unchecked Sendable {
     /// Set by `close`: the notes being decoded stop at their next packet.
     private let stopping = CancellationFlag()
 
-    init(samples: Int, jobs: Int, window: Int?,
+    init(samples: Int, jobs: Int, window: Int?, clock: any VoiceNoteClock,
          open: @escaping @Sendable (Location) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
         try VoiceNoteError.rethrowing { try Waveform.checkSampleCount(samples) }
         guard (1...256).contains(jobs) else {
@@ -121,6 +126,7 @@ private final class WaveformPool: @unchecked Sendable {
         self.jobs = jobs
         self.window = window
         self.open = open
+        self.clock = clock
         do throws(VoiceNoteError) {
             for worker in 0..<jobs {
                 workers.append(try LibraryThread(name: "vn-waveform") { self.work(as: worker) })
@@ -152,7 +158,7 @@ private final class WaveformPool: @unchecked Sendable {
     var count: Int { monitor.locked { added } }
 
     func next(timeout: Double? = nil) throws(VoiceNoteError) -> Next {
-        let deadline = timeout.map { monotonicNanoseconds() &+ UInt64(max(0, min($0, 1e9)) * 1e9) }
+        let deadline = timeout.map { clock.now + max(0, min($0, 1e9)) } ?? .infinity
         return try monitor.locked { () throws(VoiceNoteError) -> Next in
             while true {
                 guard !closed else { throw VoiceNoteError(.misuse, "the batch is closed") }
@@ -162,11 +168,7 @@ private final class WaveformPool: @unchecked Sendable {
                     return .item(item)
                 }
                 if inputEnded && nextIndex == added { return .end }
-                if let deadline {
-                    if !monitor.wait(untilMonotonicNanoseconds: deadline) { return .timedOut }
-                } else {
-                    monitor.wait()
-                }
+                if !clock.wait(on: monitor, until: deadline) { return .timedOut }
             }
         }
     }

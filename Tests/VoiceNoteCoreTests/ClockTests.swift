@@ -116,4 +116,35 @@ import VoiceNoteTestSupport
         #expect(after.wait(timeout: .now() + 10) == .success)
         #expect(trace.all == ["running finished", "cancel returned"])
     }
+
+    @Test func aWaitOnAManualClockEndsInsideTheAdvanceThatReachesItsDeadline() throws {
+        let clock = ManualClock()
+        let monitor = Monitor()
+        try clock.advance(10)
+        let timed = try Background { monitor.locked { clock.wait(on: monitor, until: 12.5) } }
+        #expect(eventually(seconds: 10) { clock.nextDeadline == 12.5 }, "the wait scheduled no wake-up")
+        try clock.advance(2.4)
+        #expect(timed.result == nil, "the wait ended before its deadline")
+        try clock.advance(0.1)
+        #expect(timed.result(within: 10) == false)
+        // A deadline already passed does not wait; a broadcast ends a wait early (true) and drops its wake-up.
+        #expect(monitor.locked { clock.wait(on: monitor, until: 12) } == false)
+        let woken = try Background { monitor.locked { clock.wait(on: monitor, until: 20) } }
+        #expect(eventually(seconds: 10) { clock.nextDeadline == 20 })
+        monitor.locked { monitor.broadcast() }
+        #expect(woken.result(within: 10) == true)
+        #expect(clock.nextDeadline == nil)
+    }
+
+    @Test func aWaitOnTheMonotonicClockEndsAtItsDeadline() {
+        let clock = MonotonicClock.shared
+        let monitor = Monitor()
+        let deadline = clock.now + 0.02
+        let woken = monitor.locked { () -> Bool in
+            while clock.wait(on: monitor, until: deadline) {}
+            return false
+        }
+        #expect(!woken && clock.now >= deadline)
+        #expect(monitor.locked { clock.wait(on: monitor, until: clock.now - 1) } == false)
+    }
 }

@@ -70,8 +70,14 @@ func isReadable(_ fd: Int32, timeoutMilliseconds: Int32 = 0) -> Bool {
     }
 
     @Test func waitTimesOutWithoutEventsAndClosedLoopIsMisuse() throws {
-        let loop = try EventLoop()
-        #expect(try loop.wait(timeoutMilliseconds: 10) == false)
+        let clock = ManualClock()
+        let loop = try EventLoop(clock: clock)
+        let waiting = try Background { try? loop.wait(timeoutMilliseconds: 10) }
+        #expect(eventually(seconds: 10) { clock.nextDeadline == 0.01 }, "the wait did not begin")
+        try clock.advance(0.0099)
+        #expect(waiting.result == nil, "the wait ended before its 10 ms")
+        try clock.advance(0.0001)
+        #expect(waiting.result(within: 10) == false)
         loop.close()
         #expect(loop.fileDescriptor == -1)
         #expect(throws: VoiceNoteError.self) { _ = try loop.dispatch() }

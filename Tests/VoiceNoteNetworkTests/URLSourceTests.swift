@@ -131,33 +131,44 @@ import VoiceNoteTestSupport
         #expect(bytes == Array(file.bytes.prefix(bytes.count)))
     }
 
+    /// `source.readAll()` on a thread of its own; its result is the error that ended the read (nil: none).
+    static func readAll(_ source: URLSource) throws -> Background<VoiceNoteError?> {
+        try Background {
+            do {
+                _ = try source.readAll()
+                return nil
+            } catch let error as VoiceNoteError {
+                return error
+            } catch {
+                return VoiceNoteError(.internal, "\(error)")
+            }
+        }
+    }
+
     @Test func aStalledServerFailsAfterTheStallTimeoutAndCloseReturnsAtOnce() throws {
         let server = try HTTPTestServer(root: Fixtures.directory)
         let file = try Self.served(.wav)
+        // The stall timeout runs on a manual clock: the 1000 bytes arrive, then it is over only once advanced past.
+        let clock = ManualClock()
         var options = HTTPOptions()
         try options.setStallTimeout(0.5)
+        options.clock = clock
         let stalled = try URLSource(url: server.url("/stall/1000/\(file.name)"), options: options)
-        #expect(throws: VoiceNoteError(.network, "GET \(server.url("/stall/1000/\(file.name)")): no data for 0.5 s (stalled)")) {
-            _ = try stalled.readAll()
-        }
+        let stalledRead = try Self.readAll(stalled)
+        #expect(eventually(seconds: 10) { stalled.arrivedFraction * Double(file.bytes.count) >= 999.5 })
+        try clock.advance(0.5)
+        try clock.advance(0.001)
+        #expect(stalledRead.result(within: 10) == VoiceNoteError(.network, "GET \(server.url("/stall/1000/\(file.name)")): no data for 0.5 s (stalled)"))
 
         // Closed from another thread while a read waits on a stall: the read ends, close returns promptly.
         let waiting = try URLSource(url: server.url("/stall/1000/\(file.name)"))
-        let outcome = Locked<VoiceNoteError?>(nil)
-        let reader = Thread {
-            do {
-                _ = try waiting.readAll()
-            } catch let error as VoiceNoteError {
-                outcome.withLock { $0 = error }
-            } catch {}
-        }
-        reader.start()
+        let read = try Self.readAll(waiting)
         #expect(waiting.size == Int64(file.bytes.count))
         #expect(eventually(seconds: 10) { waiting.arrivedFraction > 0 })
         let started = ContinuousClock.now
         waiting.close()
         #expect(ContinuousClock.now - started < .milliseconds(200))
-        #expect(eventually(seconds: 5) { outcome.withLock { $0 }?.status == .cancelled })
+        #expect(read.result(within: 5)??.status == .cancelled)
     }
 
     @Test func cancelWakesAWaitingReadAndLaterReadsGoOn() throws {

@@ -30,6 +30,44 @@ import VoiceNoteTestSupport
         }
     }
 
+    @Test func failedLoadsInARowBackOffOnThePlayersClockThenStopTheQueue() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let clock = ManualClock()
+        var configuration = PlayerConfiguration()
+        configuration.device = FileSpeaker(directory: directory).selection
+        configuration.focusGroup = nil
+        configuration.mediaCache = try testCache()
+        configuration.resumeStore = nil
+        configuration.clock = clock
+        let player = try Player(configuration: configuration)
+        defer { player.close() }
+        let log = try PlayerLog(player)
+        let asked = Locked(0)
+        player.setDataSource { _ in
+            let count = asked.withLock { count in
+                count += 1
+                return count
+            }
+            return .file(directory + "/missing-\(count).ogg")
+        }
+        try player.load(.file(directory + "/missing-0.ogg"))
+        // The first failure: 0.25 s on the clock before the data source is asked.
+        #expect(eventually(seconds: 10) { clock.nextDeadline == 0.25 }, "no back-off after the first failure")
+        try clock.advance(0.24)
+        #expect(asked.withLock { $0 } == 0, "asked before the back-off ended")
+        try clock.advance(0.01)
+        // The second failure: 0.5 s more.
+        #expect(eventually(seconds: 10) { clock.nextDeadline == 0.75 }, "no back-off after the second failure")
+        #expect(asked.withLock { $0 } == 1 && log.failures.count == 2)
+        try clock.advance(0.49)
+        #expect(asked.withLock { $0 } == 1, "asked before the second back-off ended")
+        try clock.advance(0.01)
+        // The third failure ends the queue at once, saying why.
+        #expect(log.wait { $0.contains { if case .failed(let error) = $0 { error.message.contains("in a row") } else { false } } })
+        #expect(asked.withLock { $0 } == 2 && log.failures.count == 4 && clock.nextDeadline == nil)
+        #expect(log.failures.last?.message.hasPrefix("the queue stopped: 3 notes in a row failed to load") == true)
+    }
+
     /// The `itemChanged` keys and `finished` locations in order, as "changed:KEY" and "finished:LOCATION".
     private func itemEvents(_ log: PlayerLog) -> [String] {
         log.all.compactMap { event in

@@ -109,12 +109,19 @@ import VoiceNoteTestSupport
     }
 
     @Test func aStallOverTheStallTimeoutFailsPausedWhereTheAudioEnded() throws {
-        let (directory, _, server) = try Self.servedNote()
+        let (directory, path, server) = try Self.servedNote()
         let player = try makePlayer(FileSpeaker(directory: directory).selection)
         let log = try PlayerLog(player)
+        // The stall timeout runs on a manual clock: over only once the 20 kB arrived and the clock passed it.
+        let clock = ManualClock()
         var options = HTTPOptions()
         try options.setStallTimeout(0.5)
+        options.clock = clock
         try player.load(.url(server.url("/stall/20000/input.ogg"), options: options))
+        let size = Double(try FileSystem.size(of: path))
+        #expect(eventually(seconds: 20) { player.context.bufferedFraction * size >= 19_999.5 }, "the 20 kB did not arrive")
+        try clock.advance(0.5)
+        try clock.advance(0.001)
         let failure = log.waitFailure()
         #expect(failure?.status == .network && failure?.message.contains("stalled") == true, "\(String(describing: failure))")
         let paused = log.wait(for: .paused)

@@ -85,8 +85,14 @@ import VoiceNoteWaveform
     }
 
     @Test func anEmptyInputEndsAtOnceAndNextTimesOutWhileWaiting() throws {
-        let batch = try WaveformBatch(jobs: 2, open: Self.openFile)
-        guard case .timedOut = try batch.next(timeout: 0.05) else {
+        let clock = ManualClock()
+        let batch = try WaveformBatch(jobs: 2, clock: clock, open: Self.openFile)
+        let waiting = try Background { if case .timedOut? = try? batch.next(timeout: 0.05) { true } else { false } }
+        #expect(eventually(seconds: 10) { clock.nextDeadline == 0.05 }, "next did not begin to wait")
+        try clock.advance(0.04)
+        #expect(waiting.result == nil, "next returned before its timeout")
+        try clock.advance(0.01)
+        guard waiting.result(within: 10) == true else {
             Issue.record("a result from an empty batch")
             return
         }

@@ -139,7 +139,7 @@ final class RecordingFile {
     /// Closes and removes the file: for an encoder whose setup failed after the file was created.
     func discard() {
         try? file.close()
-        unlink(path)
+        try? FileSystem.remove(path)
     }
 
     /// A write-side errno as docs/recorder.md wants it: `.noSpace` for a full disk or file-size limit, else `.io`.

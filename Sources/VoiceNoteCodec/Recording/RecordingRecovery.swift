@@ -70,7 +70,7 @@ public enum RecordingRecovery {
         } catch {
             throw VoiceNoteError(error.status, "cannot recover \(partPath): \(error.message)")
         }
-        syncDirectory(of: finalPath)
+        FileSystem.syncDirectory(of: finalPath)
         return RecoveredRecording(path: finalPath, duration: kept.duration, size: kept.length)
     }
 
@@ -170,30 +170,7 @@ public enum RecordingRecovery {
 
     /// Names of the `.part` regular files in `directory`, sorted.
     private static func partNames(in directory: String) throws(VoiceNoteError) -> [String] {
-        guard let stream = opendir(directory) else { throw VoiceNoteError.fromErrno(errno, "open directory \(directory)") }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard name.hasSuffix(partSuffix), name.count > partSuffix.count else { continue }
-            let type = entry.pointee.d_type
-            if type == UInt8(DT_REG) {
-                names.append(name)
-            } else if type == UInt8(DT_UNKNOWN) {
-                var status = stat()
-                let path = (directory.hasSuffix("/") ? directory : directory + "/") + name
-                if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { names.append(name) }
-            }
-        }
-        return names.sorted()
-    }
-
-    /// Makes a rename durable; best effort (some filesystems refuse fsync on directories).
-    private static func syncDirectory(of path: String) {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-        try? FileDescriptor(opening: directory.isEmpty ? "/" : directory, flags: O_RDONLY | O_DIRECTORY).sync()
+        try FileSystem.regularFiles(in: directory).filter { $0.hasSuffix(partSuffix) && $0.count > partSuffix.count }
     }
 }
 
