@@ -3190,7 +3190,8 @@ int vn_flow_key_up(vn_flow *flow, int key);
 int vn_flow_lock(vn_flow *flow);
 
 /**
- * Cancels a take (its file deleted) or discards a preview; does nothing otherwise.
+ * Cancels a take (its file deleted) or discards a preview; does nothing otherwise. The flow is idle on return; the
+ * file is deleted on the flow's worker just after, and no event says when.
  *
  * \param flow the flow.
  * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed flow.

@@ -180,7 +180,8 @@ public final class RecordingFlow: @unchecked Sendable {
     public func keyUp(_ key: FlowKey) throws(VoiceNoteError) { try drive(.keyUp(key)) }
     /// Locks a held take (recording only; `.misuse` otherwise).
     public func lock() throws(VoiceNoteError) { try drive(.lock) }
-    /// Cancels a take (its file deleted) or discards a preview; nothing otherwise.
+    /// Cancels a take (its file deleted) or discards a preview; nothing otherwise. The flow is idle on return; the
+    /// file is deleted on the worker just after, and no event says when.
     public func cancel() throws(VoiceNoteError) { try drive(.cancel) }
     /// Stops a take into preview (recording or locked; `.misuse` otherwise).
     public func stop() throws(VoiceNoteError) { try drive(.stop) }

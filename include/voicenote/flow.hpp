@@ -291,7 +291,8 @@ public:
 
     /** Locks a held take. Throws `error` (errc::misuse outside flow_state::recording). */
     void lock() { detail::check(vn_flow_lock(flow_.get())); }
-    /** Cancels a take (its file deleted) or discards a preview; does nothing otherwise. */
+    /** Cancels a take (its file deleted) or discards a preview; does nothing otherwise. The flow is idle on return;
+     *  the file is deleted on the flow's worker just after, and no event says when. */
     void cancel() { detail::check(vn_flow_cancel(flow_.get())); }
     /** Stops a take into preview. Throws `error` (errc::misuse when no take runs). */
     void stop() { detail::check(vn_flow_stop(flow_.get())); }

@@ -385,7 +385,8 @@ class RecordingFlow(_lifecycle.Closing):
         check(_capi.vn_flow_lock(self._live_handle()))
 
     def cancel(self) -> None:
-        """Cancels a take (its file deleted) or discards a preview; nothing otherwise."""
+        """Cancels a take (its file deleted) or discards a preview; nothing otherwise. The flow is idle on return; the
+        file is deleted on the flow's worker just after, and no event says when."""
         check(_capi.vn_flow_cancel(self._live_handle()))
 
     def stop(self) -> None:

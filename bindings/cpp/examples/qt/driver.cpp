@@ -14,9 +14,10 @@
  * items, and how many pixels of each waveform area differ from the background.
  *
  * Every wait is on a condition, checked again after each flow or player event the window handled (they arrive
- * through the event loop's QSocketNotifier) and once right after the step's action; each step has a bound
- * (STEP_SECONDS), and the whole session another. A bound exceeded, or a step that throws, ends the run with the
- * failure in the report and exit status 1.
+ * through the event loop's QSocketNotifier), after each change of the takes folder (a cancelled take's file is
+ * deleted by the flow's worker after the idle view, and no event says so) and once right after the step's action;
+ * each step has a bound (STEP_SECONDS), and the whole session another. A bound exceeded, or a step that throws,
+ * ends the run with the failure in the report and exit status 1.
  */
 #include "chat_window.hpp"
 #include "event_loop_bridge.hpp"
@@ -26,6 +27,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileSystemWatcher>
 #include <QImage>
 #include <QJsonDocument>
 #include <QKeyEvent>
@@ -89,6 +91,7 @@ public:
                              recheck();
                          });
         QObject::connect(window_.get(), &ChatWindow::flowEventHandled, this, [this](int) { recheck(); });
+        QObject::connect(&takesWatcher_, &QFileSystemWatcher::directoryChanged, this, [this] { recheck(); });
         deadline_.setSingleShot(true);
         QObject::connect(&deadline_, &QTimer::timeout, this, [this] { finish("timed out: " + steps_[index_].what); });
         session_.setSingleShot(true);
@@ -189,11 +192,13 @@ private:
              [=] { return view().state == flow_state::recording && view().duration.count() >= 0.5; }, nullptr},
             {"a slide left cancels",
              [=] {
+                 // The folder the first take made, watched before the cancel.
+                 if (!takesWatcher_.addPath(out_.filePath("takes"))) throw std::runtime_error("cannot watch the takes");
                  QPointF left = pressAt_ + QPointF(-(voicenote_qt::cancelDistance + 10), 0);
                  mouse(c->record(), QEvent::MouseMove, left, Qt::NoButton, Qt::LeftButton);
                  mouse(c->record(), QEvent::MouseButtonRelease, left, Qt::LeftButton, Qt::NoButton);
              },
-             [=] {  // the flow's worker deletes the take just after the view says idle
+             [=] {  // the flow's worker deletes the take just after the view says idle: the watcher rechecks
                  return view().state == flow_state::idle &&
                         static_cast<std::size_t>(QDir(out_.filePath("takes")).entryList(QDir::Files).size()) ==
                             window_->sent().size();
@@ -398,6 +403,7 @@ private:
     std::size_t index_ = 0;
     bool advancing_ = false, finished_ = false;
     QTimer deadline_, session_;
+    QFileSystemWatcher takesWatcher_;  // the takes folder, once a step waits on its files
     QElapsedTimer elapsed_;
     qint64 stepStarted_ = 0;
     QJsonObject report_;
