@@ -17,7 +17,7 @@ cd "$top"
 
 # How many processes a Python suite is spread over: twice the cores (its tests wait more than they compute).
 workers=${VOICENOTE_TEST_WORKERS:-$(( $(nproc) * 2 ))}
-export VOICENOTE_PYTEST_ARGS="-n $workers --dist loadgroup"
+export VOICENOTE_PYTEST_ARGS="-n $workers --dist loadgroup --durations=15"  # the slowest tests shown in the log
 # The longest any background build may take before the run gives up on it.
 build_limit_seconds=3600
 
