@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every suite, in 20 minutes on two cores. The suites run one after another in the foreground, each
 # timed; the three instrumented builds they need later (ThreadSanitizer, AddressSanitizer, libFuzzer) are made
-# meanwhile in the background under SCHED_IDLE (a CPU that anything else wants is never theirs; plain nice 19 still
-# took enough from the foreground's many short wake-ups to slow its Python suite from 140 s to 250 s), one after
-# another, so they take only the time the foreground's suites leave idle (those wait on real-time audio, servers and child processes much of the time) and
+# meanwhile in the background at the lowest CPU priority, one after another, so they take only the time the
+# foreground's suites leave idle (those wait on real-time audio, servers and child processes much of the time) and
 # never slow a real-time test. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
 # costly fixture stay in one (bindings/python/tests/conftest.py).
 #   scripts/test.sh MAKE PYTHON BUILD
@@ -51,7 +50,7 @@ for variant in tsan asan fuzz; do
     mkfifo "$state/$variant"
 done
 exec {tsan_done}<>"$state/tsan" {asan_done}<>"$state/asan" {fuzz_done}<>"$state/fuzz"
-setsid chrt --idle 0 nice -n 19 bash -c '
+setsid nice -n 19 bash -c '
     make=$1 state=$2 logs=$3
     for variant in tsan asan fuzz; do
         start=$(date +%s)
