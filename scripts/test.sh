@@ -65,13 +65,23 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# waits for a background build; fails, showing its log's end, if it failed or did not end in time
+# Waits for a background build, looking every few seconds whether the builder still runs: fails, showing its log's
+# end, if the build failed, if the builder ended without reporting it, or if it did not end in time.
 wait_for_build() {
-    local variant=$1 fd=$2 status seconds
-    if ! read -r -t "$build_limit_seconds" status seconds <&"$fd"; then
-        echo "make test: the $variant build did not end within $build_limit_seconds s (log: $logs/build-$variant.log)"
-        exit 1
-    fi
+    local variant=$1 fd=$2 status seconds waited=0 poll=5
+    until read -r -t "$poll" status seconds <&"$fd"; do
+        waited=$(( waited + poll ))
+        if ! kill -0 "$builder" 2>/dev/null && ! read -r -t 1 status seconds <&"$fd"; then
+            echo "make test: the background builds ended before the $variant build reported (log: $logs/build-$variant.log)"
+            exit 1
+        elif [[ -n ${status:-} ]]; then
+            break
+        fi
+        if (( waited >= build_limit_seconds )); then
+            echo "make test: the $variant build did not end within $build_limit_seconds s (log: $logs/build-$variant.log)"
+            exit 1
+        fi
+    done
     if [[ $status != 0 ]]; then
         tail -n 60 "$logs/build-$variant.log"
         echo "make test: the $variant build failed (log: $logs/build-$variant.log)"
