@@ -3064,8 +3064,8 @@ int vn_flow_options_set_clock(vn_flow_options *options, vn_manual_clock *clock);
 
 /**
  * Gives the flow a draft key: the id of the conversation it records for. Its takes are then recorded in the drafts
- * directory (they never move), and a small record there names the take by file name (so after a crash, even
- * SIGKILL, at most the last half second is lost); vn_flow_park() keeps the take (running or in preview) as the
+ * directory (they never move), and a small record there names the take by file name, written before the take's
+ * first sample (so after a crash, even SIGKILL, at any moment, at most the last half second is lost); vn_flow_park() keeps the take (running or in preview) as the
  * conversation's draft; and the next flow created with this key, in this process or another, restores the draft
  * into #VN_FLOW_PREVIEW (a crashed take is made whole first, as vn_recover() does). Sending or discarding the take
  * removes the draft (a sent take's file is the host's to delete); one draft per key: a new take replaces the one the

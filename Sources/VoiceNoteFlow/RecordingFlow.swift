@@ -327,11 +327,16 @@ public final class RecordingFlow: @unchecked Sendable {
             try? player.stop()
             runningPath = nil
             do {
-                try recorder.begin(in: claimForTake())
-                runningPath = recorder.context.path
+                // A draft's record names the take before its first sample: a SIGKILL at any moment of the take (a
+                // device faster than real time captures seconds in milliseconds) leaves it found by the next flow.
+                try recorder.begin(in: claimForTake()) { [self] path in
+                    runningPath = path
+                    keepDraft(.running)
+                }
                 takeStage = .running
                 report(.recordingBegan)
             } catch {
+                runningPath = nil
                 report(.recordingFailed(error))
             }
         case .stopRecording:

@@ -58,7 +58,9 @@ public final class Recorder: @unchecked Sendable {
     /// thread), waits up to `finishingWaitNanoseconds` for it. `.misuse` when already recording or paused; `.busy`
     /// when the previous take is still finishing after that wait, or when the activate hook refuses (no device is
     /// opened either way); `.device`, `.permission` for the device; `.io` (and others by errno) for the file.
-    public func begin(in directory: String? = nil) throws(VoiceNoteError) {
+    /// `beforeCapture`, when given, runs on the calling thread with the `.part` path once the file exists and before
+    /// the first sample is captured (no lock held): what must name the take before it holds audio (a draft record).
+    public func begin(in directory: String? = nil, beforeCapture: ((String) -> Void)? = nil) throws(VoiceNoteError) {
         let previous: LibraryThread? = try monitor.locked { () throws(VoiceNoteError) -> LibraryThread? in
             let deadline = monotonicNanoseconds() + Self.finishingWaitNanoseconds
             while !closed, phase == .finishing, monitor.wait(untilMonotonicNanoseconds: deadline) {}
@@ -85,6 +87,7 @@ public final class Recorder: @unchecked Sendable {
             monitor.locked { phase = .stopped; monitor.broadcast() }
             throw error
         }
+        if let beforeCapture, let path = monitor.locked({ take?.partPath }) { beforeCapture(path) }
         // The recording context goes out before capture starts, so it precedes the encoder thread's first step; the
         // phase stays `.starting` until capture runs, and an automatic end meanwhile (a device faster than real time,
         // a tiny maximum) is handled by the encoder thread as from `.recording`.

@@ -44,6 +44,25 @@ import VoiceNoteSources
         #expect(recorder.context.state == .stopped)
     }
 
+    @Test func beforeCaptureSeesTheFileBeforeAnySampleOnAFastDevice() throws {
+        // A device faster than real time captures seconds in milliseconds: what names the take (a draft record) must
+        // be written in this hook, which runs once the `.part` exists and before capture starts.
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: fileMicrophone(infile: input.path), maximum: 2))
+        let log = try EventLog(recorder)
+        var seen: (path: String, exists: Bool, state: RecorderState, events: Int)?
+        try recorder.begin(in: directory + "/named") { path in
+            seen = (path, FileSystem.exists(path), recorder.context.state, log.all.count)
+        }
+        let result = try #require(log.finished())
+        let hook = try #require(seen)
+        #expect(hook.path.hasPrefix(directory + "/named/") && hook.path.hasSuffix(".ogg.part"))
+        #expect(hook.exists)
+        #expect(hook.state == .stopped && hook.events == 0, "the recording context and any audio come after the hook")
+        #expect(result.path + ".part" == hook.path && result.duration == 2)
+    }
+
     @Test func tinyTakesOnAFastDeviceAlwaysFinish() throws {
         // The take can end by itself before begin() returns: it must still finish, exactly once, every time.
         let directory = try Fixtures.temporaryDirectory()
