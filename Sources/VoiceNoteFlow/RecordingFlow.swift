@@ -1,10 +1,6 @@
-import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNotePlayer
 import VoiceNoteRecorder
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The hold-to-record button's state machine (`FlowMachine`) over a real recorder and player: a view forwards
 /// pointer and key inputs, and draws what the events say.
@@ -23,22 +19,22 @@ public final class RecordingFlow: @unchecked Sendable {
     /// worker once the trim stopped (milliseconds); one held longer belongs to another live flow.
     static let claimWaitMilliseconds = 2000
 
-    private let recorder: Recorder
+    let recorder: Recorder
     private let player: Player
     private let clock: any VoiceNoteClock
     /// The flow's constants (the machine keeps its own copy; this one is read without the lock).
-    private let configuration: FlowConfiguration
+    let configuration: FlowConfiguration
     /// Carries out the machine's commands, in order, off the callers' threads.
     private let worker = SerialWorker(name: "vn-flow")
-    private let driving = Monitor()
+    let driving = Monitor()
     // Guarded by `driving`:
-    private var machine: FlowMachine
-    private var closed = false
+    var machine: FlowMachine
+    var closed = false
     /// A draft is being read back (at creation): subscribers get their first view once it is in preview (or not).
-    private var restoring = false
+    var restoring = false
     /// Set by `close` (and a discard during a trim): the running trim or restore stops at its next packet.
     private var trimCancellation = CancellationFlag()
-    private let closing = CancellationFlag()
+    let closing = CancellationFlag()
     /// Each timer's generation: an action of an older one does nothing (cancelling under the lock would wait for a
     /// running action that waits for the lock).
     private var timerGenerations: [FlowMachine.FlowTimer: UInt64] = [:]
@@ -46,22 +42,25 @@ public final class RecordingFlow: @unchecked Sendable {
     /// The flow's subscriptions to the recorder's and the player's events.
     private var subscriptionIDs: [UInt64] = []
     /// The drafts directory, with a draft key.
-    private let drafts: FlowDrafts?
+    let drafts: FlowDrafts?
     // Owned by the worker thread (only jobs touch them):
     /// The key while this flow's take is its draft (recording, preview): no other flow takes it meanwhile.
-    private var claim: FlowDrafts.Claim?
+    var claim: FlowDrafts.Claim?
+    /// Whether this flow holds its key (the worker's `claim`, mirrored under `driving` for `park` and the handing
+    /// over of a take).
+    var draftHeld = false
     /// The draft record this flow wrote last, the running take's `.part`, and whether the flow is idle because it
     /// parked its take (the record then stays).
-    private var savedDraft: FlowDraft?
-    private var runningPath: String?
-    private var parked = false
+    var savedDraft: FlowDraft?
+    var runningPath: String?
+    var parked = false
     /// The recorder's take as the worker left it: begun, asked to stop (its end on its way), or none.
-    private enum TakeStage { case none, running, stopping }
-    private var takeStage = TakeStage.none
+    enum TakeStage { case none, running, stopping }
+    var takeStage = TakeStage.none
     /// A take handed to the host (`attachmentReady` emitted) that no subscriber has received yet: a close before it
     /// arrives keeps the take as the draft, since the host never got it. Its own lock (set under `driving`, cleared
     /// on the delivery thread).
-    private let undelivered = Locked<String?>(nil)
+    let undelivered = Locked<String?>(nil)
 
     /// A flow over `recorder` and `player` (the flow begins, stops and cancels takes and plays previews; the host
     /// keeps them for its own use otherwise). `.invalidArgument` for a bad configuration. A draft of the
@@ -243,7 +242,7 @@ public final class RecordingFlow: @unchecked Sendable {
     /// With `driving` held: queues `events` for the subscribers, starts and cancels timers, and hands every other
     /// command to the worker, in order, followed by bringing the draft record up to date. Enqueued under the lock,
     /// so the worker sees the commands of two inputs in the order the machine produced them.
-    private func carryOut(_ commands: [FlowMachine.Command], _ events: [FlowMachine.Event]) {
+    func carryOut(_ commands: [FlowMachine.Command], _ events: [FlowMachine.Event]) {
         var work: [Job] = []
         for event in events {
             if case .attachmentReady(let take) = event, draftHeld { undelivered.withLock { $0 = take.path } }
@@ -290,14 +289,14 @@ public final class RecordingFlow: @unchecked Sendable {
 
     /// What the draft record should say after a transition, as the machine stood then (the worker may run behind
     /// it): the running take (also while it is being begun), the take in preview, or the idle flow's.
-    private enum DraftTarget: Equatable, Sendable {
+    enum DraftTarget: Equatable, Sendable {
         case running
         case preview(FlowTake?)
         case idle
     }
 
     /// The target of the last `keepDraft` handed to the worker (guarded by `driving`).
-    private var lastDraftTarget = DraftTarget.idle
+    var lastDraftTarget = DraftTarget.idle
 
     /// With `driving` held: the draft target of the machine as it stands.
     private var draftTarget: DraftTarget {
@@ -427,158 +426,6 @@ public final class RecordingFlow: @unchecked Sendable {
             report(.previewProgress(position: 0, playing: false))
         default:
             break
-        }
-    }
-
-    // MARK: - Drafts (on the worker)
-
-    /// Whether this flow holds its key (the worker's `claim`, mirrored under `driving` for `park` and the handing
-    /// over of a take).
-    private var draftHeld = false
-
-    private func setClaim(_ held: FlowDrafts.Claim?) {
-        if held == nil { claim?.release() }
-        claim = held
-        driving.locked { draftHeld = held != nil }
-    }
-
-    /// Claims the draft key for a take about to begin: the drafts directory, where the take is then recorded, or nil
-    /// (the recorder's own directory) when the take cannot be the draft — another flow holds the key, or the key has
-    /// a draft this flow did not park (never replaced: restore, send or clear it first); a `failed` event says so. A
-    /// take this flow parked gives way to the new one (one draft per key).
-    private func claimForTake() -> String? {
-        guard let drafts, let key = configuration.draftKey else { return nil }
-        if claim == nil {
-            do {
-                setClaim(try drafts.claim(key: key))
-            } catch {
-                events.emit(.failed(error))
-                return nil
-            }
-            guard claim != nil else {
-                events.emit(.failed(VoiceNoteError(.busy, "another flow holds the draft of \(key) (a second window on the conversation?): this take is not kept as a draft")))
-                return nil
-            }
-        }
-        let onDisk = (try? drafts.load(key: key)) ?? nil
-        if let onDisk {
-            if parked, onDisk == savedDraft {
-                try? FileSystem.remove(onDisk.path)  // one draft per key: the new take
-            } else if onDisk != savedDraft {
-                events.emit(.failed(VoiceNoteError(.busy, "\(key) has a draft kept by another flow (restore, send or clear it first): this take is not kept as a draft")))
-                setClaim(nil)
-                return nil
-            }
-        }
-        parked = false
-        savedDraft = onDisk
-        return drafts.directory
-    }
-
-    /// A parked take: its record names it (it was recorded in the drafts directory; it never moves).
-    private func keepParkedTake(_ take: FlowTake) {
-        guard let drafts, let key = configuration.draftKey, claim != nil else { return }
-        let draft = FlowDraft(key: key, path: take.path, duration: take.duration)
-        do { try drafts.save(draft) } catch { events.emit(.failed(error)) }
-        savedDraft = draft
-        parked = true
-    }
-
-    /// Makes the draft record say what the flow held after a transition (`target`): a running take's `.part`, the
-    /// take in preview, the parked take, or nothing. Written only when that changes, and only while the flow holds
-    /// the key; an idle flow lets the key go (a parked draft is then free for the next flow to restore).
-    private func keepDraft(_ target: DraftTarget) {
-        guard let drafts, let key = configuration.draftKey, claim != nil else { return }
-        let wanted: FlowDraft?
-        let idle: Bool
-        switch target {
-        case .running:
-            guard let runningPath else { return }  // its begin failed: the failure's transition settles the record
-            wanted = FlowDraft(key: key, path: runningPath, duration: 0)
-            idle = false
-        case .preview(let take):
-            wanted = take.map { FlowDraft(key: key, path: $0.path, duration: $0.duration) }
-            idle = false
-        case .idle:
-            wanted = parked ? savedDraft : nil
-            idle = true
-        }
-        if wanted != savedDraft {
-            if let wanted {
-                do { try drafts.save(wanted) } catch { events.emit(.failed(error)) }
-            } else {
-                drafts.forget(key: key)
-            }
-            savedDraft = wanted
-        }
-        if idle && takeStage == .none { setClaim(nil) }
-    }
-
-    /// After the subscriptions ended: a take handed over whose `attachmentReady` reached no subscriber stays the
-    /// conversation's draft (the host never got it; the next flow previews it again).
-    private func keepUndeliveredTake() {
-        guard let path = undelivered.withLock({ $0 }), let drafts, let key = configuration.draftKey,
-              FileSystem.exists(path), let held = try? drafts.claim(key: key) else { return }
-        defer { held.release() }
-        if (try? drafts.load(key: key)) ?? nil == nil {
-            try? drafts.save(FlowDraft(key: key, path: path, duration: 0))
-        }
-    }
-
-    /// Closing while a take's end is on its way (the recorder finished the file, its report has not arrived): the
-    /// record names the whole file, so the next flow with the key previews it.
-    private func keepStoppedTake(_ drafts: FlowDrafts, key: String) {
-        guard let part = runningPath else { return }
-        let finished = RecordingRecovery.finishedPath(of: part) ?? part
-        let kept = [finished, part].first { (path: String) in FileSystem.exists(path) }
-        if let kept {
-            try? drafts.save(FlowDraft(key: key, path: kept, duration: 0))
-        } else {
-            drafts.forget(key: key)  // too short: the recorder deleted it
-        }
-    }
-
-    /// The worker's first job with a draft key: the draft, made whole, read back (its waveform and payload) and
-    /// previewed; every subscriber's first view follows. A draft that cannot be restored (another flow holds the
-    /// key; a `.busy` take another recorder still writes; a damaged file) is left in place, and said through the log.
-    private func restoreDraft() {
-        var restored: (FlowDrafts.Claim, FlowDraft, FlowTake)?
-        if let drafts, let key = configuration.draftKey, !closing.isCancelled {
-            do {
-                if let held = try drafts.claim(key: key, within: Self.claimWaitMilliseconds) {
-                    if let draft = try drafts.restore(key: key) {
-                        let take = try TakeEditor.readBack(draft.path, seconds: draft.duration > 0 ? draft.duration : nil,
-                                                           samples: configuration.waveformSamples, cancellation: closing)
-                        restored = (held, FlowDraft(key: key, path: draft.path, duration: take.duration), take)
-                    } else {
-                        held.release()
-                    }
-                } else {
-                    Log.write(.info, "the draft of \(key) is held by another flow: not restored here")
-                }
-            } catch {
-                if error.status != .cancelled { Log.write(.warning, "the draft of \(key) could not be restored: \(error.message)") }
-            }
-        }
-        let accepted = driving.locked { () -> Bool in
-            restoring = false
-            guard !closed else { return false }
-            var accepted = false
-            if let (_, _, take) = restored {
-                let (commands, events) = machine.handle(.restored(take))
-                accepted = machine.state == .preview
-                if accepted { carryOut(commands, events) }
-            }
-            if !accepted { self.events.emit(.view(machine.view)) }  // every subscriber's first view
-            return accepted
-        }
-        if let (held, draft, _) = restored {
-            if accepted {
-                setClaim(held)
-                savedDraft = draft
-            } else {
-                held.release()  // a take began meanwhile: the draft stays on disk for later
-            }
         }
     }
 }
