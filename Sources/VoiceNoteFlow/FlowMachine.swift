@@ -496,7 +496,7 @@ public struct FlowMachine: Sendable {
 
     private mutating func transition(to state: FlowState, toggled: Bool = false, _ out: inout Output) {
         let tip = state == .showingTip
-        let kept = (duration: view.duration, waveform: view.waveform, trim: (view.trimStart, view.trimEnd))
+        let kept = (duration: view.duration, waveform: view.waveform, trim: (view.trimStart, view.trimEnd), levels: view.levels)
         view = FlowView()
         view.state = state
         view.tipVisible = tip
@@ -507,6 +507,7 @@ public struct FlowMachine: Sendable {
             (view.trimStart, view.trimEnd) = kept.trim
         } else if state == .locked {
             view.duration = kept.duration
+            view.levels = kept.levels  // the same take goes on: its bars must not blink empty at the lock
         }
         emitView(&out)
     }

@@ -118,10 +118,12 @@ import VoiceNoteFlow
     @Test func liftLocksThenStopPreviewsAndSendDelivers() throws {
         let rig = try Rig().input(.press(x: 200, y: 200))
         try rig.advance(0.5)
+        rig.report(.recordingProgress(duration: 1.2, levels: [0.1, 0.3]))
         try rig.input(.move(x: 200, y: 175))
         #expect(rig.views.last?.lockPadding == 25 && rig.views.last?.chevronAlpha == 0.5)
         try rig.input(.move(x: 200, y: 149))
         #expect(rig.state == .locked)
+        #expect(rig.views.last?.duration == 1.2 && rig.views.last?.levels == [0.1, 0.3], "the lock keeps the take's bars")
         try rig.input(.release)  // the finger may leave: the take goes on
         #expect(rig.state == .locked)
         try rig.input(.stop)
