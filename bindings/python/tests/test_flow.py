@@ -334,6 +334,10 @@ player = voicenote.Player(device="vn_flow_spk",
                           device_config=f'pcm.vn_flow_spk {{ type file slave.pcm {{ type null }} file "{folder}/heard.raw" format raw }}')
 clock = voicenote.ManualClock()
 flow = voicenote.RecordingFlow(recorder, player, clock=clock, draft_key=key, drafts_dir=folder + "/drafts")
+voicenote.set_log_handler(lambda level, line: print("log:", line, file=sys.stderr, flush=True), voicenote.LOG_INFO)
+flow.subscribe(lambda e: print("flow:", e, file=sys.stderr, flush=True) if isinstance(e, voicenote.FlowFailed) else None)
+recorder.subscribe(lambda e: print("recorder:", e, file=sys.stderr, flush=True)
+                   if isinstance(e, voicenote.RecordingFailed) else None)
 two_seconds, idle = threading.Event(), threading.Event()
 recorder.subscribe(lambda e: two_seconds.set() if isinstance(e, voicenote.RecorderContextEvent)
                    and e.context.duration >= 2.0 else None)
@@ -350,6 +354,11 @@ if mode == "park":
 else:
     sys.stdin.read()  # killed here
 """
+
+
+def listing(folder: Path) -> List[str]:
+    """What a folder holds, for a failure's message."""
+    return sorted(os.listdir(folder)) if folder.exists() else []
 
 
 def draft_flow(tmp_path: Path, key: str, **options: Any) -> Rig:
@@ -464,9 +473,10 @@ def test_sigkill_during_a_take_loses_at_most_a_second(tmp_path: Path) -> None:
     assert line.startswith("recorded "), child.stderr.read() if child.stderr else ""
     recorded = float(line.split()[1])
     child.send_signal(signal.SIGKILL)
-    child.communicate(timeout=TIMEOUT)
+    _, said = child.communicate(timeout=TIMEOUT)
     drafts = voicenote.flow_drafts(tmp_path / "drafts")
-    assert len(drafts) == 1 and drafts[0].path.endswith(".ogg.part") and drafts[0].duration == 0
+    assert len(drafts) == 1 and drafts[0].path.endswith(".ogg.part") and drafts[0].duration == 0, \
+        (line, drafts, listing(tmp_path / "drafts"), listing(tmp_path / "takes"), said)
     rig = draft_flow(tmp_path, "room-9")
     try:
         view = preview_of(rig)

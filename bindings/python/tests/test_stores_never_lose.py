@@ -22,7 +22,7 @@ import pytest
 
 from audiofiles import is_tsan_build, loaded_library_path, write_tone
 from helpers import PACKAGE_ROOT, TIMEOUT, wait_until
-from test_flow import Rig, draft_flow, preview_of
+from test_flow import Rig, draft_flow, listing, preview_of
 from test_player import file_speaker
 
 import voicenote
@@ -234,6 +234,10 @@ recorder = voicenote.Recorder(directory=folder + "/takes", device="vn_flow_mic",
 player = voicenote.Player(device="null", remember_positions=False)
 clock = voicenote.ManualClock()
 flow = voicenote.RecordingFlow(recorder, player, clock=clock, draft_key=key, drafts_dir=folder + "/drafts")
+voicenote.set_log_handler(lambda level, line: print("log:", line, file=sys.stderr, flush=True), voicenote.LOG_INFO)
+flow.subscribe(lambda e: print("flow:", e, file=sys.stderr, flush=True) if isinstance(e, voicenote.FlowFailed) else None)
+recorder.subscribe(lambda e: print("recorder:", e, file=sys.stderr, flush=True)
+                   if isinstance(e, voicenote.RecordingFailed) else None)
 second = threading.Event()
 recorder.subscribe(lambda e: second.set() if isinstance(e, voicenote.RecorderContextEvent)
                    and e.context.duration >= 1.0 else None)
@@ -262,12 +266,13 @@ def test_sigkill_during_park_never_loses_the_take(tmp_path: Path) -> None:
             child.stdin.flush()
             threading.Event().wait(chance.uniform(0.0, 0.03))  # a random moment of park, not a wait for a condition
             child.send_signal(signal.SIGKILL)
-            child.communicate(timeout=TIMEOUT)
+            _, said = child.communicate(timeout=TIMEOUT)
         finally:
             if child.poll() is None:
                 child.kill()
                 child.wait(TIMEOUT)
-        assert next_flow_state(tmp_path) is FlowState.PREVIEW, f"attempt {attempt}"
+        found = (listing(drafts_dir(tmp_path)), listing(tmp_path / "takes"), said)
+        assert next_flow_state(tmp_path) is FlowState.PREVIEW, f"attempt {attempt}: {found}"
         voicenote.clear_flow_drafts(None, drafts_dir(tmp_path))
 
 
