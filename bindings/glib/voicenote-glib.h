@@ -8,6 +8,8 @@
 #define VOICENOTE_GLIB_H
 
 #include "vn-error.h"
+#include "vn-manual-clock.h"
 #include "vn-player.h"
+#include "vn-recorder.h"
 
 #endif /* VOICENOTE_GLIB_H */
