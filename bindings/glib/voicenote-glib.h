@@ -8,6 +8,7 @@
 #define VOICENOTE_GLIB_H
 
 #include "vn-error.h"
+#include "vn-flow.h"
 #include "vn-manual-clock.h"
 #include "vn-player.h"
 #include "vn-recorder.h"
