@@ -15,10 +15,12 @@
  * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline).
  */
 #include "capture-rig.h"
+#include "event-log.h"
 
 static gchar *directory;
 static gchar *microphone;
 
+/* Kinds of entries; the state first (event-log.h matches its value). */
 typedef enum {
     SAID_STATE,
     SAID_DURATION,
@@ -32,68 +34,47 @@ typedef enum {
 } Said;
 
 typedef struct {
-    Said what;
-    gdouble value; /* the property's new value; the signal's duration or remaining seconds */
-    gboolean on_main_thread;
-} Entry;
-
-typedef struct {
-    GArray *entries;
-    GThread *main_thread;
+    EventLog events;
     gchar *finished_path;
-    gboolean disposed;   /* set by the handler that drops the last reference */
-    guint after_dispose; /* callbacks that came after that */
-    gboolean finalized;  /* set by a weak reference */
 } Log;
-
-static void log_add(Log *log, Said what, gdouble value) {
-    if (log->disposed) log->after_dispose++;
-    Entry entry = {what, value, g_thread_self() == log->main_thread};
-    g_array_append_val(log->entries, entry);
-}
 
 static void on_notify(GObject *object, GParamSpec *pspec, gpointer data) {
     Log *log = data;
     VnRecorder *recorder = VNG_RECORDER(object);
     const gchar *name = g_param_spec_get_name(pspec);
-    if (g_str_equal(name, "state")) log_add(log, SAID_STATE, vng_recorder_get_state(recorder));
-    else if (g_str_equal(name, "duration")) log_add(log, SAID_DURATION, vng_recorder_get_duration(recorder));
-    else if (g_str_equal(name, "average-power")) log_add(log, SAID_AVERAGE, vng_recorder_get_average_power(recorder));
-    else if (g_str_equal(name, "peak-power")) log_add(log, SAID_PEAK, vng_recorder_get_peak_power(recorder));
+    if (g_str_equal(name, "state")) log_add(&log->events, SAID_STATE, vng_recorder_get_state(recorder));
+    else if (g_str_equal(name, "duration")) log_add(&log->events, SAID_DURATION, vng_recorder_get_duration(recorder));
+    else if (g_str_equal(name, "average-power")) log_add(&log->events, SAID_AVERAGE, vng_recorder_get_average_power(recorder));
+    else if (g_str_equal(name, "peak-power")) log_add(&log->events, SAID_PEAK, vng_recorder_get_peak_power(recorder));
 }
 
 static void on_finished(VnRecorder *recorder, const gchar *path, gdouble duration, gpointer data) {
     (void)recorder;
     Log *log = data;
-    log_add(log, SAID_FINISHED, duration);
+    log_add(&log->events, SAID_FINISHED, duration);
     g_free(log->finished_path);
     log->finished_path = g_strdup(path);
 }
 
 static void on_too_short(VnRecorder *recorder, gdouble duration, gpointer data) {
     (void)recorder;
-    log_add(data, SAID_TOO_SHORT, duration);
+    log_add(&((Log *)data)->events, SAID_TOO_SHORT, duration);
 }
 
 static void on_warning(VnRecorder *recorder, gdouble remaining, gpointer data) {
     (void)recorder;
-    log_add(data, SAID_WARNING, remaining);
+    log_add(&((Log *)data)->events, SAID_WARNING, remaining);
 }
 
 static void on_reached(VnRecorder *recorder, gpointer data) {
     (void)recorder;
-    log_add(data, SAID_REACHED, 0);
+    log_add(&((Log *)data)->events, SAID_REACHED, 0);
 }
 
 static void on_failed(VnRecorder *recorder, GError *error, gpointer data) {
     (void)recorder;
     g_assert_true(error->domain == VN_ERROR);
-    log_add(data, SAID_FAILED, error->code);
-}
-
-static void on_finalized(gpointer data, GObject *where_the_object_was) {
-    (void)where_the_object_was;
-    ((Log *)data)->finalized = TRUE;
+    log_add(&((Log *)data)->events, SAID_FAILED, error->code);
 }
 
 /* A recorder on the virtual microphone with these limits, writing into the test directory; its log attached. */
@@ -104,53 +85,20 @@ static VnRecorder *microphone_recorder(Log *log, gdouble maximum, gdouble warnin
                                           "warning-duration", warning, "minimum-duration", minimum, NULL);
     g_assert_no_error(error);
     g_assert_nonnull(recorder);
-    *log = (Log){.entries = g_array_new(FALSE, FALSE, sizeof(Entry)), .main_thread = g_thread_self()};
+    *log = (Log){0};
     g_signal_connect(recorder, "notify", G_CALLBACK(on_notify), log);
     g_signal_connect(recorder, "finished", G_CALLBACK(on_finished), log);
     g_signal_connect(recorder, "too-short", G_CALLBACK(on_too_short), log);
     g_signal_connect(recorder, "maximum-duration-warning", G_CALLBACK(on_warning), log);
     g_signal_connect(recorder, "maximum-duration-reached", G_CALLBACK(on_reached), log);
     g_signal_connect(recorder, "failed", G_CALLBACK(on_failed), log);
-    g_object_weak_ref(G_OBJECT(recorder), on_finalized, log);
+    event_log_init(&log->events, recorder);
     return recorder;
 }
 
 static void log_clear(Log *log) {
-    g_array_unref(log->entries);
+    event_log_clear(&log->events);
     g_free(log->finished_path);
-}
-
-static Entry *entry_at(Log *log, guint i) {
-    return &g_array_index(log->entries, Entry, i);
-}
-
-/* Index of the first entry saying `what` (with `value` when what is a state) at or after `from`; -1 when none. */
-static gint find(Log *log, guint from, Said what, gdouble value) {
-    for (guint i = from; i < log->entries->len; i++) {
-        Entry *entry = entry_at(log, i);
-        if (entry->what == what && (what != SAID_STATE || entry->value == value)) return (gint)i;
-    }
-    return -1;
-}
-
-static guint count(Log *log, Said what) {
-    guint n = 0;
-    for (guint i = 0; i < log->entries->len; i++) n += entry_at(log, i)->what == what;
-    return n;
-}
-
-/* Every entry ran on the main thread, and each notify carried a value other than the one before (from the
- * recorder's initial STOPPED and zeros): once per change. */
-static void expect_once_per_change(Log *log) {
-    gdouble last[SAID_PEAK + 1] = {VN_RECORDER_STATE_STOPPED, 0, 0, 0};
-    for (guint i = 0; i < log->entries->len; i++) {
-        Entry *entry = entry_at(log, i);
-        g_assert_true(entry->on_main_thread);
-        if (entry->what > SAID_PEAK) continue;
-        if (entry->value == last[entry->what])
-            g_error("entry %u: property %d notified without a change (still %g)", i, entry->what, entry->value);
-        last[entry->what] = entry->value;
-    }
 }
 
 /* Conditions for rig_wait */
@@ -170,7 +118,7 @@ static gboolean reached(gpointer data) {
 
 static gboolean ended(gpointer data) {
     Until *until = data;
-    return (count(until->log, SAID_FINISHED) + count(until->log, SAID_TOO_SHORT)) > 0 &&
+    return (count(&until->log->events, SAID_FINISHED) + count(&until->log->events, SAID_TOO_SHORT)) > 0 &&
            vng_recorder_get_state(until->recorder) == VN_RECORDER_STATE_STOPPED;
 }
 
@@ -209,36 +157,36 @@ static void test_records_to_finished(void) {
     g_assert_no_error(error);
     wait_for_end(recorder, &log);
 
-    expect_once_per_change(&log);
-    gint recording = find(&log, 0, SAID_STATE, VN_RECORDER_STATE_RECORDING);
-    gint paused = find(&log, 0, SAID_STATE, VN_RECORDER_STATE_PAUSED);
-    gint resumed = find(&log, (guint)paused + 1, SAID_STATE, VN_RECORDER_STATE_RECORDING);
-    gint finished = find(&log, 0, SAID_FINISHED, 0);
-    gint stopped = find(&log, 0, SAID_STATE, VN_RECORDER_STATE_STOPPED);
+    expect_once_per_change(&log.events, (const gdouble[]){VN_RECORDER_STATE_STOPPED, 0, 0, 0}, 4);
+    gint recording = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_RECORDING);
+    gint paused = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_PAUSED);
+    gint resumed = find(&log.events, (guint)paused + 1, SAID_STATE, VN_RECORDER_STATE_RECORDING);
+    gint finished = find(&log.events, 0, SAID_FINISHED, 0);
+    gint stopped = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_STOPPED);
     g_assert_cmpint(recording, >=, 0);
     g_assert_cmpint(paused, >, recording);
     g_assert_cmpint(resumed, >, paused);
     g_assert_cmpint(finished, >, resumed);
     g_assert_cmpint(stopped, >, finished);
-    g_assert_cmpuint(count(&log, SAID_FINISHED), ==, 1);
-    g_assert_cmpuint(count(&log, SAID_FAILED) + count(&log, SAID_TOO_SHORT), ==, 0);
+    g_assert_cmpuint(count(&log.events, SAID_FINISHED), ==, 1);
+    g_assert_cmpuint(count(&log.events, SAID_FAILED) + count(&log.events, SAID_TOO_SHORT), ==, 0);
     /* The tone is steady: its level shows, and its many equal meter steps notify once, not once each. */
-    gint average = find(&log, 0, SAID_AVERAGE, 0);
+    gint average = find(&log.events, 0, SAID_AVERAGE, 0);
     g_assert_cmpint(average, >, recording);
-    g_assert_cmpfloat(entry_at(&log, (guint)average)->value, >, 0.05);
-    g_assert_cmpuint(count(&log, SAID_PEAK), >, 0);
+    g_assert_cmpfloat(entry_at(&log.events, (guint)average)->value, >, 0.05);
+    g_assert_cmpuint(count(&log.events, SAID_PEAK), >, 0);
     /* The duration only grows within the take and steps more than once. */
     gdouble duration = 0;
     guint steps = 0;
     for (guint i = (guint)recording; i < (guint)finished; i++) {
-        Entry *entry = entry_at(&log, i);
+        Entry *entry = entry_at(&log.events, i);
         if (entry->what != SAID_DURATION) continue;
         g_assert_cmpfloat(entry->value, >=, duration);
         duration = entry->value;
         steps++;
     }
     g_assert_cmpuint(steps, >, 1);
-    gdouble kept = entry_at(&log, (guint)finished)->value;
+    gdouble kept = entry_at(&log.events, (guint)finished)->value;
     g_test_message("kept %.3f s in %s after %u duration steps", kept, log.finished_path, steps);
     g_assert_cmpfloat(kept, >=, 1.5);
     g_assert_true(g_str_has_prefix(log.finished_path, directory));
@@ -246,7 +194,7 @@ static void test_records_to_finished(void) {
     g_assert_true(g_file_test(log.finished_path, G_FILE_TEST_IS_REGULAR));
 
     g_object_unref(recorder);
-    g_assert_true(log.finalized);
+    g_assert_true(log.events.finalized);
     log_clear(&log);
 }
 
@@ -257,12 +205,12 @@ static void test_too_short(void) {
     wait_for(recorder, &log, VN_RECORDER_STATE_RECORDING, 0.5);
     g_assert_true(vng_recorder_stop(recorder, NULL));
     wait_for_end(recorder, &log);
-    expect_once_per_change(&log);
-    gint too_short = find(&log, 0, SAID_TOO_SHORT, 0);
+    expect_once_per_change(&log.events, (const gdouble[]){VN_RECORDER_STATE_STOPPED, 0, 0, 0}, 4);
+    gint too_short = find(&log.events, 0, SAID_TOO_SHORT, 0);
     g_assert_cmpint(too_short, >=, 0);
-    g_assert_cmpfloat(entry_at(&log, (guint)too_short)->value, >=, 0.5);
-    g_assert_cmpint(find(&log, (guint)too_short, SAID_STATE, VN_RECORDER_STATE_STOPPED), >, too_short);
-    g_assert_cmpuint(count(&log, SAID_FINISHED), ==, 0);
+    g_assert_cmpfloat(entry_at(&log.events, (guint)too_short)->value, >=, 0.5);
+    g_assert_cmpint(find(&log.events, (guint)too_short, SAID_STATE, VN_RECORDER_STATE_STOPPED), >, too_short);
+    g_assert_cmpuint(count(&log.events, SAID_FINISHED), ==, 0);
     g_object_unref(recorder);
     log_clear(&log);
 }
@@ -272,21 +220,21 @@ static void test_maximum_duration(void) {
     VnRecorder *recorder = microphone_recorder(&log, 1.5, 1.0, 0);
     g_assert_true(vng_recorder_begin(recorder, NULL));
     wait_for_end(recorder, &log);
-    expect_once_per_change(&log);
-    gint warning = find(&log, 0, SAID_WARNING, 0);
-    gint reached_at = find(&log, 0, SAID_REACHED, 0);
-    gint finished = find(&log, 0, SAID_FINISHED, 0);
-    gint stopped = find(&log, 0, SAID_STATE, VN_RECORDER_STATE_STOPPED);
+    expect_once_per_change(&log.events, (const gdouble[]){VN_RECORDER_STATE_STOPPED, 0, 0, 0}, 4);
+    gint warning = find(&log.events, 0, SAID_WARNING, 0);
+    gint reached_at = find(&log.events, 0, SAID_REACHED, 0);
+    gint finished = find(&log.events, 0, SAID_FINISHED, 0);
+    gint stopped = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_STOPPED);
     g_assert_cmpint(warning, >=, 0);
     g_assert_cmpint(reached_at, >, warning);
     g_assert_cmpint(finished, >, reached_at);
     g_assert_cmpint(stopped, >, finished);
     /* The warning comes at the first capture step at or past 1 s before the maximum: at most 1 s left, less by up
      * to a step (ALSA periods; 0.89…1.0 s seen). */
-    gdouble remaining = entry_at(&log, (guint)warning)->value;
+    gdouble remaining = entry_at(&log.events, (guint)warning)->value;
     g_assert_cmpfloat(remaining, <=, 1.0 + 1e-9);
     g_assert_cmpfloat(remaining, >, 0.5);
-    g_assert_cmpfloat_with_epsilon(entry_at(&log, (guint)finished)->value, 1.5, 0.05);
+    g_assert_cmpfloat_with_epsilon(entry_at(&log.events, (guint)finished)->value, 1.5, 0.05);
     g_object_unref(recorder);
     log_clear(&log);
 }
@@ -321,29 +269,29 @@ static void test_errors(void) {
 static void unref_when_recording(GObject *object, GParamSpec *pspec, gpointer data) {
     (void)pspec;
     Log *log = data;
-    if (log->disposed || vng_recorder_get_state(VNG_RECORDER(object)) != VN_RECORDER_STATE_RECORDING) return;
-    log->disposed = TRUE;
+    if (log->events.disposed || vng_recorder_get_state(VNG_RECORDER(object)) != VN_RECORDER_STATE_RECORDING) return;
+    log->events.disposed = TRUE;
     g_object_unref(object); /* the last reference, mid-take */
-    g_assert_false(log->finalized); /* the emission holds one until the handler returns */
+    g_assert_false(log->events.finalized); /* the emission holds one until the handler returns */
 }
 
 static void unref_on_finished(VnRecorder *recorder, const gchar *path, gdouble duration, gpointer data) {
     (void)path;
     (void)duration;
     Log *log = data;
-    log->disposed = TRUE;
+    log->events.disposed = TRUE;
     g_object_unref(recorder);
 }
 
 static gboolean disposed(gpointer data) {
-    return ((Log *)data)->disposed;
+    return ((Log *)data)->events.disposed;
 }
 
 static void expect_gone_quietly(Log *log) {
     g_assert_true(rig_wait(disposed, log, WAIT_MS));
     rig_drain();
-    g_assert_true(log->finalized);
-    g_assert_cmpuint(log->after_dispose, ==, 0);
+    g_assert_true(log->events.finalized);
+    g_assert_cmpuint(log->events.after_dispose, ==, 0);
 }
 
 static void test_dispose_in_notify(void) {
@@ -361,8 +309,8 @@ static void test_dispose_in_finished(void) {
     g_signal_connect_after(recorder, "finished", G_CALLBACK(unref_on_finished), &log);
     g_assert_true(vng_recorder_begin(recorder, NULL));
     expect_gone_quietly(&log);
-    g_assert_cmpint(find(&log, 0, SAID_FINISHED, 0), >=, 0);
-    g_assert_cmpint(find(&log, 0, SAID_STATE, VN_RECORDER_STATE_STOPPED), ==, -1);
+    g_assert_cmpint(find(&log.events, 0, SAID_FINISHED, 0), >=, 0);
+    g_assert_cmpint(find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_STOPPED), ==, -1);
     log_clear(&log);
 }
 
