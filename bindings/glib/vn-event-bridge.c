@@ -92,3 +92,16 @@ void vng_event_bridge_release(VngEventBridge *bridge) {
     g_source_unref(&bridge->source); /* finalized now, or when a dispatch in progress returns */
     g_main_context_unref(context);
 }
+
+gboolean vng_event_still_wanted(GObject *object, void *const *handle) {
+    return *handle != NULL && g_atomic_int_get(&object->ref_count) > 1;
+}
+
+void vng_event_notify(GObject *object, void *const *handle, GParamSpec *const *changed, guint count) {
+    for (guint i = 0; i < count && vng_event_still_wanted(object, handle); i++)
+        g_object_notify_by_pspec(object, changed[i]);
+}
+
+GError *vng_event_error(int status, const char *message) {
+    return g_error_new_literal(VN_ERROR, status, message != NULL && message[0] != '\0' ? message : vn_strerror(status));
+}

@@ -11,7 +11,7 @@
 #ifndef VOICENOTE_GLIB_EVENT_BRIDGE_H
 #define VOICENOTE_GLIB_EVENT_BRIDGE_H
 
-#include <glib.h>
+#include <glib-object.h>
 #include <voicenote.h>
 
 G_BEGIN_DECLS
@@ -27,6 +27,18 @@ G_GNUC_INTERNAL vn_event_loop *vng_event_bridge_loop(VngEventBridge *bridge);
 
 /* One holder fewer; the last one detaches the source. Destroy the objects made with the loop first. Any thread. */
 G_GNUC_INTERNAL void vng_event_bridge_release(VngEventBridge *bridge);
+
+/* Inside an object's event callback (which holds one reference of its own): whether handlers still want its
+ * signals, that is its library handle (`*handle`) is still there (not disposed) and someone besides that callback
+ * keeps a reference (a handler that dropped the last one is about to see it disposed). */
+G_GNUC_INTERNAL gboolean vng_event_still_wanted(GObject *object, void *const *handle);
+
+/* Notifies `count` properties, in order, while vng_event_still_wanted(): a handler that disposes the object, or
+ * drops its last reference, ends the notifications. */
+G_GNUC_INTERNAL void vng_event_notify(GObject *object, void *const *handle, GParamSpec *const *changed, guint count);
+
+/* A FAILED event's status and message as a VN_ERROR GError (the status's text when the message is empty). */
+G_GNUC_INTERNAL GError *vng_event_error(int status, const char *message);
 
 G_END_DECLS
 

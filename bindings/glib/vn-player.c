@@ -6,6 +6,7 @@
 
 #include "vn-error.h"
 #include "vn-event-bridge.h"
+#include "vn-handles.h"
 
 struct _VnPlayer {
     GObject parent_instance;
@@ -52,12 +53,6 @@ GType vng_player_state_get_type(void) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Events, on the context's thread (inside vn_event_loop_dispatch) */
 
-/* Whether a handler still wants signals: the player is not disposed, and someone besides the reference that
- * on_player_event holds keeps it (a handler that dropped the last one is about to see it disposed). */
-static gboolean still_wanted(VnPlayer *self) {
-    return self->handle != NULL && g_atomic_int_get(&G_OBJECT(self)->ref_count) > 1;
-}
-
 /* Takes a context's state, duration and position, then notifies each that changed, in that order; handlers see
  * the whole new context. A handler that disposes the player, or drops its last reference, ends the
  * notifications. */
@@ -76,7 +71,7 @@ static void apply_context(VnPlayer *self, const vn_player_context *context) {
         self->position = context->current_time_s;
         changed[count++] = properties[PROP_POSITION];
     }
-    for (guint i = 0; i < count && still_wanted(self); i++) g_object_notify_by_pspec(G_OBJECT(self), changed[i]);
+    vng_event_notify(G_OBJECT(self), (void *const *)&self->handle, changed, count);
 }
 
 static void on_player_event(void *user_data, const vn_player_event *event) {
@@ -90,9 +85,7 @@ static void on_player_event(void *user_data, const vn_player_event *event) {
         g_signal_emit(self, signals[SIGNAL_FINISHED], 0, event->location);
         break;
     case VN_PLAYER_EVENT_FAILED: {
-        const char *message = event->message != NULL && event->message[0] != '\0' ? event->message
-                                                                                    : vn_strerror(event->status);
-        GError *error = g_error_new_literal(VN_ERROR, event->status, message);
+        GError *error = vng_event_error(event->status, event->message);
         g_signal_emit(self, signals[SIGNAL_FAILED], 0, error);
         g_error_free(error);
         break;
@@ -354,4 +347,8 @@ gboolean vng_player_set_rate(VnPlayer *self, gdouble rate, GError **error) {
         g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_RATE]);
     }
     return TRUE;
+}
+
+vn_player *vng_player_handle(VnPlayer *player) {
+    return player->handle;
 }

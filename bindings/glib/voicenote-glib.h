@@ -8,6 +8,9 @@
 #define VOICENOTE_GLIB_H
 
 #include "vn-error.h"
+#include "vn-flow.h"
+#include "vn-manual-clock.h"
 #include "vn-player.h"
+#include "vn-recorder.h"
 
 #endif /* VOICENOTE_GLIB_H */

@@ -19,6 +19,8 @@
 
 #include <glib/gstdio.h>
 
+#include "event-log.h"
+
 #define WAIT_MS 30000
 #define SPEAKER_RATE 48000
 
@@ -131,29 +133,14 @@ static gchar *speaker_path(const gchar *name) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* A log of everything the player said, in order */
 
+/* Kinds of entries; the state first (event-log.h matches its value). */
 typedef enum { SAID_STATE, SAID_DURATION, SAID_POSITION, SAID_RATE, SAID_FINISHED, SAID_FAILED } Said;
 
 typedef struct {
-    Said what;
-    gdouble value; /* the property's new value; for SAID_FAILED the error code */
-    gboolean on_main_thread;
-} Entry;
-
-typedef struct {
-    GArray *entries;
-    GThread *main_thread;
+    EventLog events;
     Run run;
     gchar *finished_location;
-    gboolean disposed;    /* set by the handler that drops the last reference */
-    guint after_dispose;  /* callbacks that came after that */
-    gboolean finalized;   /* set by a weak reference */
 } Log;
-
-static void log_add(Log *log, Said what, gdouble value) {
-    if (log->disposed) log->after_dispose++;
-    Entry entry = {what, value, g_thread_self() == log->main_thread};
-    g_array_append_val(log->entries, entry);
-}
 
 /* The end of a note: `finished`, and the state STOPPED (the context that says so may come just after). */
 static void quit_when_done(Log *log, VnPlayer *player) {
@@ -165,16 +152,16 @@ static void on_notify(GObject *object, GParamSpec *pspec, gpointer data) {
     Log *log = data;
     VnPlayer *player = VNG_PLAYER(object);
     const gchar *name = g_param_spec_get_name(pspec);
-    if (g_str_equal(name, "state")) log_add(log, SAID_STATE, vng_player_get_state(player));
-    else if (g_str_equal(name, "duration")) log_add(log, SAID_DURATION, vng_player_get_duration(player));
-    else if (g_str_equal(name, "position")) log_add(log, SAID_POSITION, vng_player_get_position(player));
-    else if (g_str_equal(name, "rate")) log_add(log, SAID_RATE, vng_player_get_rate(player));
+    if (g_str_equal(name, "state")) log_add(&log->events, SAID_STATE, vng_player_get_state(player));
+    else if (g_str_equal(name, "duration")) log_add(&log->events, SAID_DURATION, vng_player_get_duration(player));
+    else if (g_str_equal(name, "position")) log_add(&log->events, SAID_POSITION, vng_player_get_position(player));
+    else if (g_str_equal(name, "rate")) log_add(&log->events, SAID_RATE, vng_player_get_rate(player));
     quit_when_done(log, player);
 }
 
 static void on_finished(VnPlayer *player, const gchar *location, gpointer data) {
     Log *log = data;
-    log_add(log, SAID_FINISHED, 0);
+    log_add(&log->events, SAID_FINISHED, 0);
     g_free(log->finished_location);
     log->finished_location = g_strdup(location);
     quit_when_done(log, player);
@@ -185,60 +172,21 @@ static void on_failed(VnPlayer *player, GError *error, gpointer data) {
     Log *log = data;
     g_assert_true(error->domain == VN_ERROR);
     g_assert_cmpstr(error->message, !=, "");
-    log_add(log, SAID_FAILED, error->code);
-}
-
-static void on_finalized(gpointer data, GObject *where_the_object_was) {
-    (void)where_the_object_was;
-    ((Log *)data)->finalized = TRUE;
+    log_add(&log->events, SAID_FAILED, error->code);
 }
 
 static void log_init(Log *log, VnPlayer *player) {
-    *log = (Log){.entries = g_array_new(FALSE, FALSE, sizeof(Entry)), .main_thread = g_thread_self(),
-                 .run = {.loop = g_main_loop_new(NULL, FALSE)}};
+    *log = (Log){.run = {.loop = g_main_loop_new(NULL, FALSE)}};
     g_signal_connect(player, "notify", G_CALLBACK(on_notify), log);
     g_signal_connect(player, "finished", G_CALLBACK(on_finished), log);
     g_signal_connect(player, "failed", G_CALLBACK(on_failed), log);
-    g_object_weak_ref(G_OBJECT(player), on_finalized, log);
+    event_log_init(&log->events, player);
 }
 
 static void log_clear(Log *log) {
-    g_array_unref(log->entries);
+    event_log_clear(&log->events);
     g_main_loop_unref(log->run.loop);
     g_free(log->finished_location);
-}
-
-static Entry *entry_at(Log *log, guint i) {
-    return &g_array_index(log->entries, Entry, i);
-}
-
-/* Index of the first entry saying `what` (with `value` when what is a state) at or after `from`; -1 when none. */
-static gint find(Log *log, guint from, Said what, gdouble value) {
-    for (guint i = from; i < log->entries->len; i++) {
-        Entry *entry = entry_at(log, i);
-        if (entry->what == what && (what != SAID_STATE || entry->value == value)) return (gint)i;
-    }
-    return -1;
-}
-
-static guint count(Log *log, Said what) {
-    guint n = 0;
-    for (guint i = 0; i < log->entries->len; i++) n += entry_at(log, i)->what == what;
-    return n;
-}
-
-/* Every entry ran on the main thread, and each notify carried a value other than the one before (the initial
- * values given): once per change. */
-static void expect_once_per_change(Log *log, gdouble state, gdouble duration, gdouble position, gdouble rate) {
-    gdouble last[SAID_RATE + 1] = {state, duration, position, rate};
-    for (guint i = 0; i < log->entries->len; i++) {
-        Entry *entry = entry_at(log, i);
-        g_assert_true(entry->on_main_thread);
-        if (entry->what > SAID_RATE) continue;
-        if (entry->value == last[entry->what])
-            g_error("entry %u: property %d notified without a change (still %g)", i, entry->what, entry->value);
-        last[entry->what] = entry->value;
-    }
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -255,32 +203,32 @@ static void test_plays_to_finished(void) {
     g_assert_false(vng_player_set_rate(player, 3.0, &error));
     g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
     g_clear_error(&error);
-    g_assert_cmpuint(count(&log, SAID_RATE), ==, 1);
+    g_assert_cmpuint(count(&log.events, SAID_RATE), ==, 1);
     g_assert_cmpfloat(vng_player_get_rate(player), ==, 2.0);
 
     g_assert_true(vng_player_load(player, note_path, TRUE, -1, &error));
     g_assert_no_error(error);
     g_assert_true(run_until_quit(&log.run, WAIT_MS));
 
-    expect_once_per_change(&log, VN_PLAYER_STATE_NOT_LOADED, 0, 0, 1.0);
-    g_assert_cmpuint(count(&log, SAID_FAILED), ==, 0);
-    g_assert_cmpuint(count(&log, SAID_FINISHED), ==, 1);
+    expect_once_per_change(&log.events, (const gdouble[]){VN_PLAYER_STATE_NOT_LOADED, 0, 0, 1.0}, 4);
+    g_assert_cmpuint(count(&log.events, SAID_FAILED), ==, 0);
+    g_assert_cmpuint(count(&log.events, SAID_FINISHED), ==, 1);
     g_assert_cmpstr(log.finished_location, ==, note_path);
-    gint loading = find(&log, 0, SAID_STATE, VN_PLAYER_STATE_LOADING);
-    gint playing = find(&log, 0, SAID_STATE, VN_PLAYER_STATE_PLAYING);
-    gint finished = find(&log, 0, SAID_FINISHED, 0);
+    gint loading = find(&log.events, 0, SAID_STATE, VN_PLAYER_STATE_LOADING);
+    gint playing = find(&log.events, 0, SAID_STATE, VN_PLAYER_STATE_PLAYING);
+    gint finished = find(&log.events, 0, SAID_FINISHED, 0);
     g_assert_cmpint(loading, >=, 0);
     g_assert_cmpint(playing, >, loading);
     g_assert_cmpint(finished, >, playing);
-    g_assert_cmpint(find(&log, (guint)finished + 1, SAID_STATE, VN_PLAYER_STATE_PLAYING), ==, -1);
+    g_assert_cmpint(find(&log.events, (guint)finished + 1, SAID_STATE, VN_PLAYER_STATE_PLAYING), ==, -1);
     g_assert_cmpint(vng_player_get_state(player), ==, VN_PLAYER_STATE_STOPPED);
-    g_assert_cmpint(find(&log, (guint)playing, SAID_STATE, VN_PLAYER_STATE_STOPPED), >, playing);
+    g_assert_cmpint(find(&log.events, (guint)playing, SAID_STATE, VN_PLAYER_STATE_STOPPED), >, playing);
     /* While playing the position only grows, and progress came more than once. */
     gdouble position = 0;
     guint steps = 0;
-    gint stopped = find(&log, (guint)playing, SAID_STATE, VN_PLAYER_STATE_STOPPED);
+    gint stopped = find(&log.events, (guint)playing, SAID_STATE, VN_PLAYER_STATE_STOPPED);
     for (guint i = (guint)playing; i < (guint)MIN(finished, stopped); i++) {
-        Entry *entry = entry_at(&log, i);
+        Entry *entry = entry_at(&log.events, i);
         if (entry->what != SAID_POSITION) continue;
         g_assert_cmpfloat(entry->value, >=, position);
         position = entry->value;
@@ -299,7 +247,7 @@ static void test_plays_to_finished(void) {
     g_assert_cmpfloat_with_epsilon(played_s, duration / 2, duration / 2 * 0.05);
 
     g_object_unref(player);
-    g_assert_true(log.finalized);
+    g_assert_true(log.events.finalized);
     log_clear(&log);
     g_free(output);
 }
@@ -320,12 +268,12 @@ static void test_failed(void) {
     g_assert_true(vng_player_load(player, missing, TRUE, -1, &error));
     g_assert_true(run_until_quit(&log.run, WAIT_MS));
 
-    expect_once_per_change(&log, VN_PLAYER_STATE_NOT_LOADED, 0, 0, 1.0);
-    gint failed = find(&log, 0, SAID_FAILED, 0);
-    g_assert_cmpint(failed, >, find(&log, 0, SAID_STATE, VN_PLAYER_STATE_LOADING));
-    g_assert_cmpfloat(entry_at(&log, (guint)failed)->value, ==, VN_ERROR_NOT_FOUND);
-    g_assert_cmpint(find(&log, (guint)failed, SAID_STATE, VN_PLAYER_STATE_NOT_LOADED), >, failed);
-    g_assert_cmpuint(count(&log, SAID_FAILED), ==, 1);
+    expect_once_per_change(&log.events, (const gdouble[]){VN_PLAYER_STATE_NOT_LOADED, 0, 0, 1.0}, 4);
+    gint failed = find(&log.events, 0, SAID_FAILED, 0);
+    g_assert_cmpint(failed, >, find(&log.events, 0, SAID_STATE, VN_PLAYER_STATE_LOADING));
+    g_assert_cmpfloat(entry_at(&log.events, (guint)failed)->value, ==, VN_ERROR_NOT_FOUND);
+    g_assert_cmpint(find(&log.events, (guint)failed, SAID_STATE, VN_PLAYER_STATE_NOT_LOADED), >, failed);
+    g_assert_cmpuint(count(&log.events, SAID_FAILED), ==, 1);
 
     g_object_unref(player);
     log_clear(&log);
@@ -339,26 +287,26 @@ static void test_failed(void) {
 static void unref_on_finished(VnPlayer *player, const gchar *location, gpointer data) {
     (void)location;
     Log *log = data;
-    log->disposed = TRUE;
+    log->events.disposed = TRUE;
     g_object_unref(player); /* the last reference */
-    g_assert_false(log->finalized); /* the emission holds one until the handler returns */
+    g_assert_false(log->events.finalized); /* the emission holds one until the handler returns */
     g_main_loop_quit(log->run.loop);
 }
 
 static void unref_when_playing(GObject *object, GParamSpec *pspec, gpointer data) {
     (void)pspec;
     Log *log = data;
-    if (log->disposed || vng_player_get_state(VNG_PLAYER(object)) != VN_PLAYER_STATE_PLAYING) return;
-    log->disposed = TRUE;
+    if (log->events.disposed || vng_player_get_state(VNG_PLAYER(object)) != VN_PLAYER_STATE_PLAYING) return;
+    log->events.disposed = TRUE;
     g_object_unref(object); /* the last reference, mid-play */
     g_main_loop_quit(log->run.loop);
 }
 
 static void expect_gone_quietly(Log *log) {
     drain_context();
-    g_assert_true(log->disposed);
-    g_assert_true(log->finalized);
-    g_assert_cmpuint(log->after_dispose, ==, 0);
+    g_assert_true(log->events.disposed);
+    g_assert_true(log->events.finalized);
+    g_assert_cmpuint(log->events.after_dispose, ==, 0);
 }
 
 static void test_dispose_in_finished(void) {
@@ -384,7 +332,7 @@ static void test_dispose_in_notify(void) {
     g_assert_true(vng_player_load(player, note_path, TRUE, -1, NULL));
     g_assert_true(run_until_quit(&log.run, WAIT_MS));
     expect_gone_quietly(&log);
-    g_assert_cmpint(find(&log, 0, SAID_FINISHED, 0), ==, -1);
+    g_assert_cmpint(find(&log.events, 0, SAID_FINISHED, 0), ==, -1);
     log_clear(&log);
     g_free(output);
 }
