@@ -18,6 +18,14 @@ G_BEGIN_DECLS
 #define VN_ERROR (vng_error_quark())
 
 /**
+ * VNG_ERROR:
+ *
+ * The same domain as #VN_ERROR, under the name tools working from the introspection data derive from the `vng`
+ * symbol prefix (Vala's `Voicenote.Error` compiles to it). C code uses #VN_ERROR.
+ */
+#define VNG_ERROR VN_ERROR
+
+/**
  * VnError:
  * @VN_ERROR_INVALID_ARG: a bad argument (`VN_E_INVALID_ARG`).
  * @VN_ERROR_MISUSE: wrong call order, or an object already disposed (`VN_E_MISUSE`).
