@@ -99,7 +99,8 @@ test-c: $(NEEDS_BUILD)
 test-cpp: $(NEEDS_BUILD)
 	$(MAKE) -j$(shell nproc) -C bindings/cpp/tests run CXXS=g++ LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
-# voicenote-glib (bindings/glib, work in progress for issue #36): the library and its g_test programs, built with
+# voicenote-glib (bindings/glib, work in progress for issue #36): the library, its introspection data (gir, typelib,
+# vapi) and its tests (g_test programs; VnPlayer from Python, gjs and Vala through the typelib/vapi), built with
 # -Werror and run. Not part of `make test` yet.
 test-glib: $(NEEDS_BUILD)
 	$(MAKE) -C bindings/glib test LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
