@@ -24,7 +24,7 @@ DEBIAN_PACKAGES := \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
 	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev \
-	libglib2.0-dev
+	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
@@ -99,7 +99,8 @@ test-c: $(NEEDS_BUILD)
 test-cpp: $(NEEDS_BUILD)
 	$(MAKE) -j$(shell nproc) -C bindings/cpp/tests run CXXS=g++ LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
-# voicenote-glib (bindings/glib, work in progress for issue #36): the library and its g_test programs, built with
+# voicenote-glib (bindings/glib, work in progress for issue #36): the library, its introspection data (gir, typelib,
+# vapi) and its tests (g_test programs; VnPlayer from Python, gjs and Vala through the typelib/vapi), built with
 # -Werror and run. Not part of `make test` yet.
 test-glib: $(NEEDS_BUILD)
 	$(MAKE) -C bindings/glib test LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib

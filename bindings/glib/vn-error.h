@@ -18,6 +18,14 @@ G_BEGIN_DECLS
 #define VN_ERROR (vng_error_quark())
 
 /**
+ * VNG_ERROR:
+ *
+ * The same domain as #VN_ERROR, under the name tools working from the introspection data derive from the `vng`
+ * symbol prefix (Vala's `Voicenote.Error` compiles to it). C code uses #VN_ERROR.
+ */
+#define VNG_ERROR VN_ERROR
+
+/**
  * VnError:
  * @VN_ERROR_INVALID_ARG: a bad argument (`VN_E_INVALID_ARG`).
  * @VN_ERROR_MISUSE: wrong call order, or an object already disposed (`VN_E_MISUSE`).
@@ -83,7 +91,7 @@ GType vng_error_get_type(void) G_GNUC_CONST;
 GQuark vng_error_quark(void) G_GNUC_CONST;
 
 /**
- * vng_error_set_from_status:
+ * vng_error_set_from_status: (skip)
  * @error: (out) (optional) (nullable): where to put the error, or %NULL.
  * @status: what a `vn_` call just returned on this thread: `VN_OK` or a negative `VN_E_*` status.
  *
@@ -91,7 +99,8 @@ GQuark vng_error_quark(void) G_GNUC_CONST;
  * to a #VN_ERROR error whose code is @status and whose message is this thread's vn_last_error_message() (or the
  * status's vn_strerror() text when the library left none), and returns %FALSE. Call it on the thread of the failing
  * call, before any other `vn_` call there. A status that is not a `vn_status` becomes %VN_ERROR_INTERNAL, naming
- * the number.
+ * the number. For C code over libvoicenote only: bindings through GObject Introspection do not see it (they
+ * get their errors as exceptions, or as #VnPlayer::failed).
  *
  * Returns: %TRUE when @status is `VN_OK`, else %FALSE (with @error set).
  */

@@ -194,14 +194,14 @@ static void vng_player_class_init(VnPlayerClass *klass) {
     object_class->set_property = vng_player_set_property;
 
     /**
-     * VnPlayer:device: (nullable)
+     * VnPlayer:device:
      *
      * The ALSA PCM the player plays to; %NULL for `default`. Set at construction.
      */
     properties[PROP_DEVICE] = g_param_spec_string("device", NULL, NULL, NULL,
                                                   G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
     /**
-     * VnPlayer:configuration: (nullable)
+     * VnPlayer:configuration:
      *
      * ALSA configuration text in which #VnPlayer:device is looked up, or %NULL for the system's. Set at
      * construction.
