@@ -334,20 +334,20 @@ static void install_properties(GObjectClass *object_class) {
      */
     properties[PROP_PLAYER] = g_param_spec_object("player", NULL, NULL, VNG_TYPE_PLAYER, CONSTRUCT_FLAGS);
     /**
-     * VnFlow:clock: (nullable)
+     * VnFlow:clock:
      *
      * A manual clock for the flow's timers (the minimum press, the tip's hiding), or %NULL for the monotonic
      * clock. Set at construction.
      */
     properties[PROP_CLOCK] = g_param_spec_object("clock", NULL, NULL, VNG_TYPE_MANUAL_CLOCK, CONSTRUCT_FLAGS);
     /**
-     * VnFlow:draft-key: (nullable)
+     * VnFlow:draft-key:
      *
      * The conversation's id for drafts (1…100 bytes of UTF-8), or %NULL for none. Set at construction.
      */
     properties[PROP_DRAFT_KEY] = g_param_spec_string("draft-key", NULL, NULL, NULL, CONSTRUCT_FLAGS);
     /**
-     * VnFlow:drafts-directory: (nullable) (type filename)
+     * VnFlow:drafts-directory: (type filename)
      *
      * Where drafts are kept, or %NULL for `$XDG_DATA_HOME/voicenote/drafts`. Set at construction.
      */

@@ -256,20 +256,20 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
     object_class->set_property = vng_recorder_set_property;
 
     /**
-     * VnRecorder:device: (nullable)
+     * VnRecorder:device:
      *
      * The ALSA PCM the recorder captures from; %NULL for `default`. Set at construction.
      */
     properties[PROP_DEVICE] = construct_string("device");
     /**
-     * VnRecorder:configuration: (nullable)
+     * VnRecorder:configuration:
      *
      * ALSA configuration text in which #VnRecorder:device is looked up, or %NULL for the system's. Set at
      * construction.
      */
     properties[PROP_CONFIGURATION] = construct_string("configuration");
     /**
-     * VnRecorder:directory: (nullable) (type filename)
+     * VnRecorder:directory: (type filename)
      *
      * Where takes are written, or %NULL for `$XDG_CACHE_HOME/voicenote/recordings`. Set at construction.
      */
