@@ -1,0 +1,218 @@
+/*
+ * vn-player.h: VnPlayer, libvoicenote's player as a GObject: properties with notify, signals for its events, on the
+ * thread-default main context of the thread that made it.
+ */
+#ifndef VOICENOTE_GLIB_PLAYER_H
+#define VOICENOTE_GLIB_PLAYER_H
+
+#include <gio/gio.h>
+#include <voicenote.h>
+
+G_BEGIN_DECLS
+
+/**
+ * VnPlayerState:
+ * @VN_PLAYER_STATE_NOT_LOADED: nothing loaded, or the last load failed (`VN_PLAYER_NOT_LOADED`).
+ * @VN_PLAYER_STATE_LOADING: opening the location and reading its duration (`VN_PLAYER_LOADING`).
+ * @VN_PLAYER_STATE_PAUSED: loaded, not sounding (`VN_PLAYER_PAUSED`).
+ * @VN_PLAYER_STATE_PLAYING: sounding (`VN_PLAYER_PLAYING`).
+ * @VN_PLAYER_STATE_STOPPED: loaded, at 0: after a stop or the end of the item (`VN_PLAYER_STOPPED`).
+ *
+ * The states of a #VnPlayer: libvoicenote's `vn_player_state` values, the same numbers.
+ */
+typedef enum {
+    VN_PLAYER_STATE_NOT_LOADED = VN_PLAYER_NOT_LOADED,
+    VN_PLAYER_STATE_LOADING = VN_PLAYER_LOADING,
+    VN_PLAYER_STATE_PAUSED = VN_PLAYER_PAUSED,
+    VN_PLAYER_STATE_PLAYING = VN_PLAYER_PLAYING,
+    VN_PLAYER_STATE_STOPPED = VN_PLAYER_STOPPED
+} VnPlayerState;
+
+/**
+ * VNG_TYPE_PLAYER_STATE:
+ *
+ * The #GType of #VnPlayerState.
+ */
+#define VNG_TYPE_PLAYER_STATE (vng_player_state_get_type())
+
+/**
+ * vng_player_state_get_type:
+ *
+ * Registers (once) and returns the enum type of #VnPlayerState.
+ *
+ * Returns: the #GType of #VnPlayerState.
+ */
+GType vng_player_state_get_type(void) G_GNUC_CONST;
+
+/**
+ * VNG_TYPE_PLAYER:
+ *
+ * The #GType of #VnPlayer.
+ */
+#define VNG_TYPE_PLAYER (vng_player_get_type())
+
+/**
+ * VnPlayer:
+ *
+ * Plays voice notes (local files, `file://` and http(s) URLs) with libvoicenote's player. Its events arrive on the
+ * thread-default #GMainContext of the thread that made it (through the context's one voicenote event source), as
+ * #GObject::notify for #VnPlayer:state, #VnPlayer:duration and #VnPlayer:position (each once per change) and as
+ * the #VnPlayer::finished, #VnPlayer::failed and #VnPlayer::item-changed signals, in the order they happened.
+ * Disposing it (the last unref, or g_object_run_dispose()) ends its subscription first, then destroys the player:
+ * no signal of it runs afterwards, also when it is disposed inside one of its own signal handlers.
+ *
+ * Loading never blocks: a missing or corrupt file arrives as #VnPlayer::failed. Methods may be called from any
+ * thread; signals run on the context's thread only.
+ */
+G_DECLARE_FINAL_TYPE(VnPlayer, vng_player, VNG, PLAYER, GObject)
+
+/**
+ * vng_player_new:
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Makes a player on the `default` ALSA device, whose signals run on the calling thread's thread-default
+ * #GMainContext.
+ *
+ * Returns: (transfer full) (nullable): the player, or %NULL with @error set (%VN_ERROR domain).
+ */
+VnPlayer *vng_player_new(GError **error);
+
+/**
+ * vng_player_new_for_device:
+ * @device: an ALSA PCM name (`default`, `pulse`, `plughw:1,0`, ...), or a `pcm.NAME` defined in @configuration.
+ * @configuration: (nullable): ALSA configuration text in which @device is looked up instead of the system's
+ *   configuration (for example a `file` plugin writing what plays to a file), or %NULL.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Makes a player on a chosen device, whose signals run on the calling thread's thread-default #GMainContext.
+ *
+ * Returns: (transfer full) (nullable): the player, or %NULL with @error set (%VN_ERROR_INVALID_ARG for an empty
+ *   @device).
+ */
+VnPlayer *vng_player_new_for_device(const gchar *device, const gchar *configuration, GError **error);
+
+/**
+ * vng_player_load:
+ * @self: the player.
+ * @location: a path (UTF-8), a `file://` URL, or an `http://` or `https://` URL.
+ * @autoplay: %TRUE to play once loaded.
+ * @duration_hint: the duration in seconds to show until the real one is known, or a negative number for none.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Loads a location (libvoicenote's rules: the same location again resumes or restarts it; another one stops the
+ * current item first). Returns at once; a file that cannot be read or decoded arrives as #VnPlayer::failed.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an empty location or a bad hint,
+ *   %VN_ERROR_UNSUPPORTED for another URL scheme, %VN_ERROR_MISUSE after dispose.
+ */
+gboolean vng_player_load(VnPlayer *self, const gchar *location, gboolean autoplay, gdouble duration_hint,
+                         GError **error);
+
+/**
+ * vng_player_play:
+ * @self: the player.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Plays or resumes the loaded item (while loading: once loaded). Nothing happens while playing. A device that
+ * cannot be opened arrives as #VnPlayer::failed.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_MISUSE when nothing is loaded or after dispose,
+ *   %VN_ERROR_BUSY when a session hook refused.
+ */
+gboolean vng_player_play(VnPlayer *self, GError **error);
+
+/**
+ * vng_player_pause:
+ * @self: the player.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Pauses at what the listener hears now; nothing happens when nothing plays.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE after dispose).
+ */
+gboolean vng_player_pause(VnPlayer *self, GError **error);
+
+/**
+ * vng_player_seek:
+ * @self: the player.
+ * @position: the time to go to, in seconds; clamped to 0…#VnPlayer:duration.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Moves to @position, keeping the play/pause state (a stopped item becomes paused there). #VnPlayer:position
+ * follows when the player got there; seeks faster than it carries them out coalesce.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for a time that is not finite,
+ *   %VN_ERROR_MISUSE when nothing is loaded or after dispose.
+ */
+gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error);
+
+/**
+ * vng_player_stop:
+ * @self: the player.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Stops: position 0, state %VN_PLAYER_STATE_STOPPED, the item kept. Nothing happens when nothing is loaded.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE after dispose).
+ */
+gboolean vng_player_stop(VnPlayer *self, GError **error);
+
+/**
+ * vng_player_get_state:
+ * @self: the player.
+ *
+ * The state, as the last event delivered on the main context said (#VnPlayer:state).
+ *
+ * Returns: the state.
+ */
+VnPlayerState vng_player_get_state(VnPlayer *self);
+
+/**
+ * vng_player_get_duration:
+ * @self: the player.
+ *
+ * The item's duration in seconds (the hint until it is known; 0 when nothing is loaded), as the last event
+ * delivered on the main context said (#VnPlayer:duration).
+ *
+ * Returns: the duration in seconds.
+ */
+gdouble vng_player_get_duration(VnPlayer *self);
+
+/**
+ * vng_player_get_position:
+ * @self: the player.
+ *
+ * What the listener hears now, in seconds of the file's time, as the last event delivered on the main context
+ * said (#VnPlayer:position).
+ *
+ * Returns: the position in seconds.
+ */
+gdouble vng_player_get_position(VnPlayer *self);
+
+/**
+ * vng_player_get_rate:
+ * @self: the player.
+ *
+ * The playback rate (#VnPlayer:rate).
+ *
+ * Returns: the rate, 0.5…2.5.
+ */
+gdouble vng_player_get_rate(VnPlayer *self);
+
+/**
+ * vng_player_set_rate:
+ * @self: the player.
+ * @rate: 0.5…2.5 (the pitch is kept).
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Sets the playback rate, in any state (it never starts playback). #VnPlayer:rate changes at once, notifying
+ * when the value differs.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG outside 0.5…2.5 (NaN too),
+ *   %VN_ERROR_MISUSE after dispose.
+ */
+gboolean vng_player_set_rate(VnPlayer *self, gdouble rate, GError **error);
+
+G_END_DECLS
+
+#endif /* VOICENOTE_GLIB_PLAYER_H */

@@ -1,0 +1,209 @@
+/*
+ * vn-recorder.h: VnRecorder, libvoicenote's recorder as a GObject: properties with notify, signals for its events, on
+ * the thread-default main context of the thread that made it.
+ */
+#ifndef VOICENOTE_GLIB_RECORDER_H
+#define VOICENOTE_GLIB_RECORDER_H
+
+#include <gio/gio.h>
+#include <voicenote.h>
+
+G_BEGIN_DECLS
+
+/**
+ * VnRecorderState:
+ * @VN_RECORDER_STATE_STOPPED: not recording (`VN_RECORDER_STOPPED`).
+ * @VN_RECORDER_STATE_RECORDING: capturing (`VN_RECORDER_RECORDING`).
+ * @VN_RECORDER_STATE_PAUSED: paused; the take is whole on disk (`VN_RECORDER_PAUSED`).
+ *
+ * The states of a #VnRecorder: libvoicenote's `vn_recorder_state` values, the same numbers.
+ */
+typedef enum {
+    VN_RECORDER_STATE_STOPPED = VN_RECORDER_STOPPED,
+    VN_RECORDER_STATE_RECORDING = VN_RECORDER_RECORDING,
+    VN_RECORDER_STATE_PAUSED = VN_RECORDER_PAUSED
+} VnRecorderState;
+
+/**
+ * VNG_TYPE_RECORDER_STATE:
+ *
+ * The #GType of #VnRecorderState.
+ */
+#define VNG_TYPE_RECORDER_STATE (vng_recorder_state_get_type())
+
+/**
+ * vng_recorder_state_get_type:
+ *
+ * Registers (once) and returns the enum type of #VnRecorderState.
+ *
+ * Returns: the #GType of #VnRecorderState.
+ */
+GType vng_recorder_state_get_type(void) G_GNUC_CONST;
+
+/**
+ * VNG_TYPE_RECORDER:
+ *
+ * The #GType of #VnRecorder.
+ */
+#define VNG_TYPE_RECORDER (vng_recorder_get_type())
+
+/**
+ * VnRecorder:
+ *
+ * Records voice notes (Ogg Opus files that survive crashes) from an ALSA device with libvoicenote's recorder. Its
+ * events arrive on the thread-default #GMainContext of the thread that made it (through the context's one
+ * voicenote event source), as #GObject::notify for #VnRecorder:state, #VnRecorder:duration,
+ * #VnRecorder:average-power and #VnRecorder:peak-power (each once per change) and as the #VnRecorder::finished,
+ * #VnRecorder::too-short, #VnRecorder::failed, #VnRecorder::maximum-duration-warning and
+ * #VnRecorder::maximum-duration-reached signals, in the order they happened. Disposing it (the last unref, or
+ * g_object_run_dispose()) ends its subscription first, then destroys the recorder (a take in progress is finished
+ * and kept, without signals): no signal of it runs afterwards, also when it is disposed inside one of its own
+ * signal handlers.
+ *
+ * Methods may be called from any thread; signals run on the context's thread only. A #VnFlow made with a recorder
+ * drives it: leave the recorder's methods to the flow then.
+ */
+G_DECLARE_FINAL_TYPE(VnRecorder, vng_recorder, VNG, RECORDER, GObject)
+
+/**
+ * vng_recorder_new:
+ * @device: (nullable): an ALSA PCM name (`default`, `pulse`, `plughw:1,0`, ...), or a `pcm.NAME` defined in
+ *   @configuration; %NULL for `default`.
+ * @configuration: (nullable): ALSA configuration text in which @device is looked up instead of the system's
+ *   configuration (for example a `file` plugin reading a raw file as the microphone), or %NULL.
+ * @directory: (nullable) (type filename): where takes are written (created when missing), or %NULL for
+ *   `$XDG_CACHE_HOME/voicenote/recordings`.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Makes a recorder, whose signals run on the calling thread's thread-default #GMainContext. No device is opened
+ * until vng_recorder_begin(). The length limits are libvoicenote's defaults (at most 3600 s, the warning 10 s
+ * before, no minimum); to set them, make it with g_initable_new() and the #VnRecorder:maximum-duration,
+ * #VnRecorder:warning-duration and #VnRecorder:minimum-duration properties.
+ *
+ * Returns: (transfer full) (nullable): the recorder, or %NULL with @error set (%VN_ERROR_INVALID_ARG for an empty
+ *   @device or @directory).
+ */
+VnRecorder *vng_recorder_new(const gchar *device, const gchar *configuration, const gchar *directory,
+                             GError **error);
+
+/**
+ * vng_recorder_begin:
+ * @self: the recorder.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Opens the device, creates the take's file and starts capturing; returns when capture runs (while the previous
+ * take is still finishing, it first waits for it, at most 5 s).
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_MISUSE when recording or paused, or after dispose;
+ *   %VN_ERROR_DEVICE for a missing device or one that will not start; %VN_ERROR_BUSY when a session hook refused
+ *   or the previous take was still finishing; %VN_ERROR_IO, %VN_ERROR_NO_SPACE or %VN_ERROR_PERMISSION when the
+ *   file cannot be created.
+ */
+gboolean vng_recorder_begin(VnRecorder *self, GError **error);
+
+/**
+ * vng_recorder_pause:
+ * @self: the recorder.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Pauses: capture stops and the take is flushed to disk. Paused time is not in the file.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE unless recording).
+ */
+gboolean vng_recorder_pause(VnRecorder *self, GError **error);
+
+/**
+ * vng_recorder_resume:
+ * @self: the recorder.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Resumes a paused take.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_MISUSE unless paused, %VN_ERROR_DEVICE when the device will
+ *   not restart (still paused).
+ */
+gboolean vng_recorder_resume(VnRecorder *self, GError **error);
+
+/**
+ * vng_recorder_stop:
+ * @self: the recorder.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Stops and finishes the take: #VnRecorder::finished follows (or #VnRecorder::too-short), then
+ * #VnRecorder:state becomes %VN_RECORDER_STATE_STOPPED.
+ *
+ * Returns: %TRUE (also when the take was ending by itself), or %FALSE with @error set (%VN_ERROR_MISUSE when
+ *   stopped).
+ */
+gboolean vng_recorder_stop(VnRecorder *self, GError **error);
+
+/**
+ * vng_recorder_cancel:
+ * @self: the recorder.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Stops and deletes the take; no #VnRecorder::finished.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE when stopped).
+ */
+gboolean vng_recorder_cancel(VnRecorder *self, GError **error);
+
+/**
+ * vng_recorder_get_state:
+ * @self: the recorder.
+ *
+ * The state, as the last event delivered on the main context said (#VnRecorder:state).
+ *
+ * Returns: the state.
+ */
+VnRecorderState vng_recorder_get_state(VnRecorder *self);
+
+/**
+ * vng_recorder_get_duration:
+ * @self: the recorder.
+ *
+ * Seconds captured in this take (paused time excluded), as the last event delivered on the main context said
+ * (#VnRecorder:duration).
+ *
+ * Returns: the duration in seconds.
+ */
+gdouble vng_recorder_get_duration(VnRecorder *self);
+
+/**
+ * vng_recorder_get_average_power:
+ * @self: the recorder.
+ *
+ * The RMS level of the last meter window, 0…1 (#VnRecorder:average-power).
+ *
+ * Returns: the level.
+ */
+gdouble vng_recorder_get_average_power(VnRecorder *self);
+
+/**
+ * vng_recorder_get_peak_power:
+ * @self: the recorder.
+ *
+ * The peak level of the last meter window, 0…1 (#VnRecorder:peak-power).
+ *
+ * Returns: the level.
+ */
+gdouble vng_recorder_get_peak_power(VnRecorder *self);
+
+/**
+ * vng_recorder_copy_levels:
+ * @self: the recorder.
+ * @count: how many levels at most.
+ * @n_levels: (out): how many were returned (fewer early in a take).
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * The take's last @count live levels (one average power 0…1 per meter step, oldest first), for live bars; read
+ * from the recorder now, not from the last delivered event.
+ *
+ * Returns: (transfer full) (array length=n_levels) (nullable): the levels (free with g_free()), or %NULL with
+ *   @error set (%VN_ERROR_MISUSE after dispose). %NULL with no error when there are none.
+ */
+gfloat *vng_recorder_copy_levels(VnRecorder *self, guint count, guint *n_levels, GError **error);
+
+G_END_DECLS
+
+#endif /* VOICENOTE_GLIB_RECORDER_H */
