@@ -101,7 +101,7 @@ test-cpp: $(NEEDS_BUILD)
 
 # voicenote-glib (bindings/glib, work in progress for issue #36): the library, its introspection data (gir, typelib,
 # vapi) and its tests (g_test programs; VnPlayer from Python, gjs and Vala through the typelib/vapi), built with
-# -Werror and run. Not part of `make test` yet.
+# -Werror and run; g-ir-scanner printing anything fails it.
 test-glib: $(NEEDS_BUILD)
 	$(MAKE) -C bindings/glib test LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
 

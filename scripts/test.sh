@@ -92,6 +92,7 @@ wait_for_build() {
 
 stage test-c
 stage test-cpp
+stage test-glib
 stage test-python
 stage test-install
 wait_for_build tsan "$tsan_done"
