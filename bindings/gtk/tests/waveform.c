@@ -1,7 +1,7 @@
 /*
  * waveform.c: VnWaveform in a real GtkWindow on an X server (make test runs it under xvfb-run), driven through its
  * own event controllers by real X input from xdotool: a press at 25 % of its width, then the Right key, each read
- * back as the `seek` signal's fraction and as the accessible value; then drawn to a texture (saved as PNGs in
+ * back as the `seek` signal's fraction and as the accessible value; a drag from 10 % to 60 %; then drawn to a texture (saved as PNGs in
  * $VOICENOTE_GTK_TEST_OUTPUT) under Adwaita light and dark, checking the played bars have the theme's accent colour
  * and the rest the dimmed foreground.
  */
@@ -184,6 +184,44 @@ static void test_click_and_key(void) {
     rig_close(&rig);
 }
 
+static gdouble drag_target;
+static gboolean reached_drag_target(Rig *rig) {
+    return rig->seeks->len > 0 && fabs(g_array_index(rig->seeks, gdouble, rig->seeks->len - 1) - drag_target) < 1e-9;
+}
+
+/* A drag from 10 % to 60 % of the width: the press seeks to 0.10, the moves follow the pointer forward only, and
+ * the last seek (and the position) is where the button came up. */
+static void test_drag(void) {
+    Rig rig;
+    rig_open(&rig);
+    int width = gtk_widget_get_width(GTK_WIDGET(rig.waveform));
+    gchar *xid = g_strdup_printf("%lu", rig_xid(&rig));
+    int x0 = 0, x1 = 0, y = 0;
+    waveform_point_in_window(&rig, width * 0.10, HEIGHT / 2.0, &x0, &y);
+    waveform_point_in_window(&rig, width * 0.60, HEIGHT / 2.0, &x1, &y);
+    gchar *sx0 = g_strdup_printf("%d", x0), *sx1 = g_strdup_printf("%d", x1), *sy = g_strdup_printf("%d", y);
+    int origin_x = 0, origin_y = 0; /* the widget's origin in the window: where the release lands in the widget */
+    waveform_point_in_window(&rig, 0, 0, &origin_x, &origin_y);
+    drag_target = (double)(x1 - origin_x) / width;
+    xdotool((const char *const[]){"mousemove", "--window", xid, "--sync", sx0, sy, "mousedown", "1", "mousemove",
+                                  "--window", xid, "--sync", sx1, sy, "mouseup", "1", NULL});
+    g_assert_true(wait_for(reached_drag_target, &rig));
+    g_test_message("drag: %u seeks, first %.4f, last %.4f", rig.seeks->len, g_array_index(rig.seeks, gdouble, 0),
+                   g_array_index(rig.seeks, gdouble, rig.seeks->len - 1));
+    g_assert_cmpuint(rig.seeks->len, >=, 2);
+    g_assert_cmpfloat_with_epsilon(g_array_index(rig.seeks, gdouble, 0), 0.10, 1.0 / width);
+    for (guint i = 1; i < rig.seeks->len; i++)
+        g_assert_cmpfloat(g_array_index(rig.seeks, gdouble, i), >=, g_array_index(rig.seeks, gdouble, i - 1));
+    g_assert_cmpfloat_with_epsilon(drag_target, 0.60, 1.0 / width);
+    g_assert_cmpfloat(vngtk_waveform_get_position(rig.waveform), ==, drag_target);
+    assert_accessible_value(&rig, drag_target * 100.0);
+    g_free(sx0);
+    g_free(sx1);
+    g_free(sy);
+    g_free(xid);
+    rig_close(&rig);
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Drawing */
 
@@ -309,6 +347,7 @@ int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     gtk_init();
     g_test_add_func("/waveform/click-and-key", test_click_and_key);
+    g_test_add_func("/waveform/drag", test_drag);
     g_test_add_func("/waveform/draws-theme-colors", test_draws_theme_colors);
     return g_test_run();
 }
