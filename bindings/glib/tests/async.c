@@ -1,0 +1,569 @@
+/*
+ * async.c: the `_async`/`_finish` pairs (vn-waveform.h, vn-audio-info.h, vn-convert.h) on the main context, over a
+ * real note (3 s of tone, encoded by opusenc at start) read from its file and from a real HTTP server on 127.0.0.1
+ * in this process (a GSocketService on the same main context): `/fast/...` sends the note at once, `/slow/...`
+ * sends the headers and 2 KiB, then 100 bytes every 100 ms (the whole note would take tens of seconds).
+ * - /async/waveform, /async/audio-info, /async/convert: a local note's 100 values in 0…1 (the tone's well above 0),
+ *   the same through a `file://` URL; its facts (opus, 48 kHz, mono, 3 s); converted at 2x, 1.5 s; each callback on
+ *   the calling thread.
+ * - /async/missing-file: waveform, info and convert of a missing file are VN_ERROR_NOT_FOUND; 0 samples is
+ *   VN_ERROR_INVALID_ARG; an `mxc:` URL VN_ERROR_UNSUPPORTED.
+ * - /async/already-cancelled: a cancelled GCancellable gives G_IO_ERROR_CANCELLED for the three, and the server never
+ *   sees a request; convert leaves no file.
+ * - /async/cancel-url-waveform, /async/cancel-url-convert: g_cancellable_cancel() once the server has sent the first
+ *   2 KiB and two trickles after them (the library reads past what it has and waits): the callback gets G_IO_ERROR_CANCELLED within 1 s (libvoicenote promises 100 ms), long before the body
+ *   would have ended; the server then sees the connection closed (the library's download stopped); the process has no
+ *   more threads than after a completed download (GLib's worker pool and the library's network thread included);
+ *   the media cache holds no more bytes than before; convert left no file (no partial output).
+ * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline); nothing sleeps.
+ */
+#include "capture-rig.h"
+
+#define NOTE_SECONDS 3.0
+#define FIRST_CHUNK 2048
+#define TRICKLE_BYTES 100
+#define TRICKLE_MS 100
+#define CANCEL_LIMIT_MS 1000
+
+static gchar *directory;
+static gchar *note_path;
+static GBytes *note_bytes;
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The HTTP server: one per process, on the main context */
+
+typedef struct {
+    GSocketService *service;
+    guint16 port;
+    guint requests;      /* requests answered */
+    guint open;          /* connections not yet closed by the client */
+    guint slow_chunks;   /* trickled chunks sent by slow responses */
+} Server;
+
+typedef struct {
+    GSocketConnection *connection;
+    GString *request;
+    gsize sent;
+    gboolean slow;
+    gboolean closed;
+    guint trickle;
+    guint8 buffer[1024];
+} Connection;
+
+static Server server;
+
+/* The client has gone (a read ended or a write failed): no more writes. The stream is closed and the connection freed
+ * when its pending read ends (request_read). */
+static void connection_close(Connection *conn) {
+    if (conn->closed) return;
+    conn->closed = TRUE;
+    server.open--;
+    if (conn->trickle != 0) g_source_remove(conn->trickle);
+    conn->trickle = 0;
+}
+
+static void connection_free(Connection *conn) {
+    g_io_stream_close(G_IO_STREAM(conn->connection), NULL, NULL);
+    g_object_unref(conn->connection);
+    g_string_free(conn->request, TRUE);
+    g_free(conn);
+}
+
+/* Writes the next `count` bytes of the note, then, at its end, ends the response (the write side shut); FALSE (and
+ * closed) when the client has gone. */
+static gboolean send_body(Connection *conn, gsize count) {
+    gsize size = 0;
+    const guint8 *body = g_bytes_get_data(note_bytes, &size);
+    count = MIN(count, size - conn->sent);
+    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(conn->connection));
+    if (!g_output_stream_write_all(out, body + conn->sent, count, NULL, NULL, NULL)) {
+        connection_close(conn);
+        return FALSE;
+    }
+    conn->sent += count;
+    if (conn->sent == size) g_socket_shutdown(g_socket_connection_get_socket(conn->connection), FALSE, TRUE, NULL);
+    return TRUE;
+}
+
+static gboolean trickle(gpointer data) {
+    Connection *conn = data;
+    guint id = conn->trickle;
+    conn->trickle = 0; /* this source ends here unless the body goes on */
+    if (!send_body(conn, TRICKLE_BYTES) || conn->sent == g_bytes_get_size(note_bytes)) return G_SOURCE_REMOVE;
+    server.slow_chunks++;
+    conn->trickle = id;
+    return G_SOURCE_CONTINUE;
+}
+
+static void request_read(GObject *stream, GAsyncResult *result, gpointer data);
+
+/* Reads the request until its blank line, then the client's end of the connection (0 bytes or an error). */
+static void read_more(Connection *conn) {
+    GInputStream *in = g_io_stream_get_input_stream(G_IO_STREAM(conn->connection));
+    g_input_stream_read_async(in, conn->buffer, sizeof conn->buffer, G_PRIORITY_DEFAULT, NULL, request_read, conn);
+}
+
+static void respond(Connection *conn) {
+    conn->slow = strstr(conn->request->str, "GET /slow/") == conn->request->str;
+    gchar *headers = g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\nContent-Length: %" G_GSIZE_FORMAT
+                                     "\r\nConnection: close\r\n\r\n",
+                                     g_bytes_get_size(note_bytes));
+    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(conn->connection));
+    gboolean ok = g_output_stream_write_all(out, headers, strlen(headers), NULL, NULL, NULL);
+    g_free(headers);
+    server.requests++;
+    if (!ok) {
+        connection_close(conn);
+        return;
+    }
+    if (!conn->slow) {
+        send_body(conn, g_bytes_get_size(note_bytes));
+        return;
+    }
+    if (!send_body(conn, FIRST_CHUNK)) return;
+    conn->trickle = g_timeout_add(TRICKLE_MS, trickle, conn);
+}
+
+static void request_read(GObject *stream, GAsyncResult *result, gpointer data) {
+    Connection *conn = data;
+    gssize n = g_input_stream_read_finish(G_INPUT_STREAM(stream), result, NULL);
+    if (n <= 0) {
+        connection_close(conn);
+        connection_free(conn);
+        return;
+    }
+    gboolean had_request = strstr(conn->request->str, "\r\n\r\n") != NULL;
+    if (!had_request) g_string_append_len(conn->request, (const gchar *)conn->buffer, n);
+    if (!had_request && strstr(conn->request->str, "\r\n\r\n") != NULL) respond(conn);
+    read_more(conn); /* also after a failed write: the client's end ends the read, which frees the connection */
+}
+
+static gboolean incoming(GSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
+    (void)service, (void)source, (void)data;
+    Connection *conn = g_new0(Connection, 1);
+    conn->connection = g_object_ref(connection);
+    conn->request = g_string_new(NULL);
+    server.open++;
+    read_more(conn);
+    return TRUE;
+}
+
+static void server_start(void) {
+    GError *error = NULL;
+    server.service = g_socket_service_new();
+    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
+    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
+    GSocketAddress *bound = NULL;
+    g_assert_true(g_socket_listener_add_address(G_SOCKET_LISTENER(server.service), address, G_SOCKET_TYPE_STREAM,
+                                                G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error));
+    g_assert_no_error(error);
+    server.port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
+    g_signal_connect(server.service, "incoming", G_CALLBACK(incoming), NULL);
+    g_socket_service_start(server.service);
+    g_object_unref(bound);
+    g_object_unref(address);
+    g_object_unref(loopback);
+}
+
+static gchar *server_url(const gchar *path) {
+    return g_strdup_printf("http://127.0.0.1:%u%s", server.port, path);
+}
+
+/* The slow response is trickling: the client has had its first chunk and read past it (it waits on the network). */
+static gboolean slow_trickling(gpointer data) {
+    return server.slow_chunks >= *(guint *)data + 2;
+}
+
+static gboolean all_closed(gpointer data) {
+    (void)data;
+    return server.open == 0;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Results and process facts */
+
+/* What a callback got, and on which thread. */
+typedef struct {
+    GAsyncResult *result;
+    GThread *thread;
+    gint64 at;
+} Outcome;
+
+static void keep_result(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)source;
+    Outcome *outcome = data;
+    outcome->result = g_object_ref(result);
+    outcome->thread = g_thread_self();
+    outcome->at = g_get_monotonic_time();
+}
+
+static gboolean has_result(gpointer data) {
+    return ((Outcome *)data)->result != NULL;
+}
+
+/* Waits (bounded) for the callback, which must run on this thread. */
+static void wait_outcome(Outcome *outcome) {
+    g_assert_true(rig_wait(has_result, outcome, WAIT_MS));
+    g_assert_true(outcome->thread == g_thread_self());
+}
+
+static void outcome_clear(Outcome *outcome) {
+    g_clear_object(&outcome->result);
+}
+
+static guint count_threads(void) {
+    GDir *dir = g_dir_open("/proc/self/task", 0, NULL);
+    g_assert_nonnull(dir);
+    guint count = 0;
+    while (g_dir_read_name(dir) != NULL) count++;
+    g_dir_close(dir);
+    return count;
+}
+
+static guint thread_baseline;
+
+static gboolean threads_at_baseline(gpointer data) {
+    (void)data;
+    return count_threads() <= thread_baseline;
+}
+
+static gint64 cache_size(void) {
+    gint64 bytes = -1;
+    g_assert_cmpint(vn_cache_get_size(&bytes), ==, VN_OK);
+    return bytes;
+}
+
+static gint64 cache_baseline;
+
+static gboolean cache_at_baseline(gpointer data) {
+    (void)data;
+    return cache_size() <= cache_baseline;
+}
+
+/* The names in a directory, sorted, joined by spaces ("" when empty). */
+static gchar *list_directory(const gchar *path) {
+    GDir *dir = g_dir_open(path, 0, NULL);
+    g_assert_nonnull(dir);
+    GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+    const gchar *name;
+    while ((name = g_dir_read_name(dir)) != NULL) g_ptr_array_add(names, g_strdup(name));
+    g_dir_close(dir);
+    g_ptr_array_sort(names, (GCompareFunc)g_strcmp0);
+    g_ptr_array_add(names, NULL);
+    gchar *joined = g_strjoinv(" ", (gchar **)names->pdata);
+    g_ptr_array_free(names, TRUE);
+    return joined;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Fixture: the note (a tone encoded by opusenc) */
+
+static void child_done(GObject *source, GAsyncResult *result, gpointer data) {
+    gboolean *ok = data;
+    GError *error = NULL;
+    *ok = g_subprocess_wait_check_finish(G_SUBPROCESS(source), result, &error) ? 1 : 2;
+    if (error != NULL) g_printerr("%s\n", error->message);
+    g_clear_error(&error);
+}
+
+static gboolean child_ended(gpointer data) {
+    return *(gboolean *)data != 0;
+}
+
+static void make_note(void) {
+    GError *error = NULL;
+    directory = g_dir_make_tmp("vn-glib-async-XXXXXX", &error);
+    g_assert_no_error(error);
+    gchar *raw = g_build_filename(directory, "tone.raw", NULL);
+    note_path = g_build_filename(directory, "note.ogg", NULL);
+    rig_write_tone(raw, NOTE_SECONDS);
+    const gchar *argv[] = {"opusenc", "--quiet", "--raw", "--raw-bits", "16", "--raw-rate", "48000", "--raw-chan",
+                           "1", raw, note_path, NULL};
+    GSubprocess *child = g_subprocess_newv(argv, G_SUBPROCESS_FLAGS_NONE, &error);
+    g_assert_no_error(error);
+    gboolean ok = 0;
+    g_subprocess_wait_check_async(child, NULL, child_done, &ok);
+    if (!rig_wait(child_ended, &ok, WAIT_MS)) g_subprocess_force_exit(child);
+    g_assert_cmpint(ok, ==, 1);
+    g_object_unref(child);
+    g_remove(raw);
+    g_free(raw);
+    gchar *contents = NULL;
+    gsize size = 0;
+    g_assert_true(g_file_get_contents(note_path, &contents, &size, &error));
+    note_bytes = g_bytes_new_take(contents, size);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Tests */
+
+static gfloat *waveform_of(const gchar *location, guint samples, GCancellable *cancellable, gsize *n, GError **error) {
+    Outcome outcome = {0};
+    vng_waveform_async(location, samples, cancellable, keep_result, &outcome);
+    g_assert_null(outcome.result); /* never called back before the call returns */
+    wait_outcome(&outcome);
+    gfloat *values = vng_waveform_finish(outcome.result, n, error);
+    outcome_clear(&outcome);
+    return values;
+}
+
+static void test_waveform(void) {
+    gsize n = 0;
+    GError *error = NULL;
+    gfloat *values = waveform_of(note_path, 100, NULL, &n, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(n, ==, 100);
+    for (gsize i = 0; i < n; i++) {
+        g_assert_cmpfloat(values[i], >=, 0);
+        g_assert_cmpfloat(values[i], <=, 1);
+    }
+    g_assert_cmpfloat(values[50], >, 0.5); /* the tone is at half scale: about -9 dB, 0.8 */
+    gchar *uri = g_filename_to_uri(note_path, NULL, &error);
+    g_assert_no_error(error);
+    gsize n_uri = 0;
+    gfloat *from_uri = waveform_of(uri, 100, NULL, &n_uri, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(n_uri, ==, n);
+    g_assert_cmpmem(from_uri, n_uri * sizeof(gfloat), values, n * sizeof(gfloat));
+    g_free(from_uri);
+    g_free(uri);
+    g_free(values);
+}
+
+static void test_audio_info(void) {
+    Outcome outcome = {0};
+    vng_audio_info_read_async(note_path, NULL, keep_result, &outcome);
+    wait_outcome(&outcome);
+    GError *error = NULL;
+    VnAudioInfo *info = vng_audio_info_read_finish(outcome.result, &error);
+    g_assert_no_error(error);
+    g_assert_cmpstr(info->codec, ==, "opus");
+    g_assert_cmpint(info->sample_rate, ==, 48000);
+    g_assert_cmpint(info->channels, ==, 1);
+    g_assert_cmpfloat_with_epsilon(info->duration, NOTE_SECONDS, 0.03);
+    g_assert_false(info->duration_is_estimate);
+    VnAudioInfo *copy = g_boxed_copy(VNG_TYPE_AUDIO_INFO, info);
+    g_assert_cmpstr(copy->codec, ==, "opus");
+    g_assert_true(copy->codec != info->codec);
+    g_boxed_free(VNG_TYPE_AUDIO_INFO, copy);
+    vng_audio_info_free(info);
+    outcome_clear(&outcome);
+}
+
+static gboolean convert(const gchar *location, const gchar *out_path, gdouble rate, GCancellable *cancellable,
+                        gdouble *duration, GError **error) {
+    Outcome outcome = {0};
+    vng_convert_async(location, out_path, rate, cancellable, keep_result, &outcome);
+    wait_outcome(&outcome);
+    gboolean ok = vng_convert_finish(outcome.result, duration, error);
+    outcome_clear(&outcome);
+    return ok;
+}
+
+static void test_convert(void) {
+    gchar *out_path = g_build_filename(directory, "fast.ogg", NULL);
+    gdouble duration = 0;
+    GError *error = NULL;
+    g_assert_true(convert(note_path, out_path, 2.0, NULL, &duration, &error));
+    g_assert_no_error(error);
+    g_assert_cmpfloat_with_epsilon(duration, NOTE_SECONDS / 2, 0.05);
+    Outcome outcome = {0};
+    vng_audio_info_read_async(out_path, NULL, keep_result, &outcome);
+    wait_outcome(&outcome);
+    VnAudioInfo *info = vng_audio_info_read_finish(outcome.result, &error);
+    g_assert_no_error(error);
+    g_assert_cmpstr(info->codec, ==, "opus");
+    g_assert_cmpfloat_with_epsilon(info->duration, duration, 0.03);
+    vng_audio_info_free(info);
+    outcome_clear(&outcome);
+    /* A rate out of range is the library's clear error, and nothing is written. */
+    g_assert_false(convert(note_path, out_path, 3.0, NULL, &duration, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
+    g_remove(out_path);
+    g_free(out_path);
+}
+
+static void test_missing_file(void) {
+    gchar *missing = g_build_filename(directory, "missing.ogg", NULL);
+    gchar *out_path = g_build_filename(directory, "never.ogg", NULL);
+    GError *error = NULL;
+    gsize n = 1;
+    g_assert_null(waveform_of(missing, 100, NULL, &n, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_NOT_FOUND);
+    g_assert_cmpuint(n, ==, 0);
+    g_clear_error(&error);
+    Outcome outcome = {0};
+    vng_audio_info_read_async(missing, NULL, keep_result, &outcome);
+    wait_outcome(&outcome);
+    g_assert_null(vng_audio_info_read_finish(outcome.result, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_NOT_FOUND);
+    g_clear_error(&error);
+    outcome_clear(&outcome);
+    gdouble duration = -1;
+    g_assert_false(convert(missing, out_path, 1.0, NULL, &duration, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_NOT_FOUND);
+    g_assert_cmpfloat(duration, ==, 0);
+    g_clear_error(&error);
+    g_assert_false(g_file_test(out_path, G_FILE_TEST_EXISTS));
+    g_assert_null(waveform_of(note_path, 0, NULL, &n, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
+    g_assert_null(waveform_of("mxc://example.org/abc", 100, NULL, &n, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_UNSUPPORTED);
+    g_clear_error(&error);
+    g_free(out_path);
+    g_free(missing);
+}
+
+static void test_already_cancelled(void) {
+    gchar *url = server_url("/slow/already-cancelled.ogg");
+    gchar *out_directory = g_build_filename(directory, "already-cancelled", NULL);
+    g_assert_cmpint(g_mkdir(out_directory, 0700), ==, 0);
+    gchar *out_path = g_build_filename(out_directory, "never.ogg", NULL);
+    guint requests = server.requests;
+    GCancellable *cancellable = g_cancellable_new();
+    g_cancellable_cancel(cancellable);
+    GError *error = NULL;
+    gsize n = 1;
+    g_assert_null(waveform_of(url, 100, cancellable, &n, &error));
+    g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error(&error);
+    Outcome outcome = {0};
+    vng_audio_info_read_async(note_path, cancellable, keep_result, &outcome);
+    wait_outcome(&outcome);
+    g_assert_null(vng_audio_info_read_finish(outcome.result, &error));
+    g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error(&error);
+    outcome_clear(&outcome);
+    g_assert_false(convert(url, out_path, 1.0, cancellable, NULL, &error));
+    g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error(&error);
+    rig_drain();
+    g_assert_cmpuint(server.requests, ==, requests);
+    gchar *left = list_directory(out_directory);
+    g_assert_cmpstr(left, ==, "");
+    g_free(left);
+    g_rmdir(out_directory);
+    g_object_unref(cancellable);
+    g_free(out_path);
+    g_free(out_directory);
+    g_free(url);
+}
+
+/* The baselines a cancel is compared with: the threads and the cache after a completed URL waveform (GLib's worker
+ * pool and libvoicenote's network thread exist by then). */
+static void take_baselines(void) {
+    gchar *url = server_url("/fast/warm-up.ogg");
+    gsize n = 0;
+    GError *error = NULL;
+    gfloat *values = waveform_of(url, 100, NULL, &n, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(n, ==, 100);
+    g_free(values);
+    g_free(url);
+    g_assert_true(rig_wait(all_closed, NULL, WAIT_MS));
+    thread_baseline = count_threads();
+    cache_baseline = cache_size();
+}
+
+/* Starts `start` on a slow URL, cancels once the server has sent its first chunk, and checks the cancel: the callback
+ * within CANCEL_LIMIT_MS, the connection closed, no thread and no cache bytes left over. Returns the outcome. */
+static void cancel_slow_download(void (*start)(const gchar *url, GCancellable *cancellable, Outcome *outcome),
+                                 const gchar *path, Outcome *outcome) {
+    if (thread_baseline == 0) take_baselines();
+    gchar *url = server_url(path);
+    guint chunks = server.slow_chunks;
+    GCancellable *cancellable = g_cancellable_new();
+    gint64 started = g_get_monotonic_time();
+    start(url, cancellable, outcome);
+    g_assert_true(rig_wait(slow_trickling, &chunks, WAIT_MS));
+    g_assert_null(outcome->result);
+    gint64 cancelled = g_get_monotonic_time();
+    g_cancellable_cancel(cancellable);
+    wait_outcome(outcome);
+    gdouble cancel_ms = (gdouble)(outcome->at - cancelled) / 1000;
+    gsize size = g_bytes_get_size(note_bytes);
+    gint64 body_ms = (gint64)((size - FIRST_CHUNK) / TRICKLE_BYTES) * TRICKLE_MS;
+    g_test_message("%s: cancelled %.1f ms after the request; callback %.1f ms after the cancel; the body would have "
+                   "taken %" G_GINT64_FORMAT " ms in all",
+                   path, (gdouble)(cancelled - started) / 1000, cancel_ms, body_ms);
+    g_assert_cmpint(body_ms, >=, 10000);
+    g_assert_cmpfloat(cancel_ms, <, CANCEL_LIMIT_MS);
+    /* The library's download stopped: the server sees the client close the connection. */
+    g_assert_true(rig_wait(all_closed, NULL, WAIT_MS));
+    g_test_message("%s: connection closed %.1f ms after the cancel; %u threads (after a completed download: %u)", path,
+                   (gdouble)(g_get_monotonic_time() - cancelled) / 1000, count_threads(), thread_baseline);
+    g_assert_true(rig_wait(threads_at_baseline, NULL, WAIT_MS));
+    g_assert_true(rig_wait(cache_at_baseline, NULL, WAIT_MS));
+    g_object_unref(cancellable);
+    g_free(url);
+}
+
+static void start_waveform(const gchar *url, GCancellable *cancellable, Outcome *outcome) {
+    vng_waveform_async(url, 100, cancellable, keep_result, outcome);
+}
+
+static void test_cancel_url_waveform(void) {
+    Outcome outcome = {0};
+    cancel_slow_download(start_waveform, "/slow/waveform.ogg", &outcome);
+    gsize n = 1;
+    GError *error = NULL;
+    g_assert_null(vng_waveform_finish(outcome.result, &n, &error));
+    g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_assert_cmpuint(n, ==, 0);
+    g_clear_error(&error);
+    outcome_clear(&outcome);
+}
+
+static gchar *convert_directory;
+
+static void start_convert(const gchar *url, GCancellable *cancellable, Outcome *outcome) {
+    gchar *out_path = g_build_filename(convert_directory, "converted.ogg", NULL);
+    vng_convert_async(url, out_path, 1.5, cancellable, keep_result, outcome);
+    g_free(out_path);
+}
+
+static void test_cancel_url_convert(void) {
+    convert_directory = g_build_filename(directory, "convert", NULL);
+    g_assert_cmpint(g_mkdir(convert_directory, 0700), ==, 0);
+    Outcome outcome = {0};
+    cancel_slow_download(start_convert, "/slow/convert.ogg", &outcome);
+    gdouble duration = -1;
+    GError *error = NULL;
+    g_assert_false(vng_convert_finish(outcome.result, &duration, &error));
+    g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_assert_cmpfloat(duration, ==, 0);
+    g_clear_error(&error);
+    outcome_clear(&outcome);
+    gchar *left = list_directory(convert_directory);
+    g_assert_cmpstr(left, ==, ""); /* neither the note nor a part file */
+    g_free(left);
+    g_free(convert_directory);
+}
+
+int main(int argc, char **argv) {
+    g_test_init(&argc, &argv, NULL);
+    make_note();
+    /* The media cache in the test's directory, so downloads are counted there and the user's cache is untouched. */
+    gchar *cache = g_build_filename(directory, "cache", NULL);
+    g_assert_cmpint(vn_cache_set_directory(cache), ==, VN_OK);
+    g_free(cache);
+    server_start();
+    g_test_add_func("/async/waveform", test_waveform);
+    g_test_add_func("/async/audio-info", test_audio_info);
+    g_test_add_func("/async/convert", test_convert);
+    g_test_add_func("/async/missing-file", test_missing_file);
+    g_test_add_func("/async/already-cancelled", test_already_cancelled);
+    g_test_add_func("/async/cancel-url-waveform", test_cancel_url_waveform);
+    g_test_add_func("/async/cancel-url-convert", test_cancel_url_convert);
+    int status = g_test_run();
+    g_socket_service_stop(server.service);
+    g_socket_listener_close(G_SOCKET_LISTENER(server.service));
+    g_object_unref(server.service);
+    g_bytes_unref(note_bytes);
+    rig_remove_tree(directory);
+    g_free(note_path);
+    g_free(directory);
+    return status;
+}
