@@ -10,6 +10,7 @@
 #include "vn-error.h"
 #include "vn-flow.h"
 #include "vn-manual-clock.h"
+#include "vn-payload.h"
 #include "vn-player.h"
 #include "vn-recorder.h"
 
