@@ -13,5 +13,6 @@
 #include "vn-payload.h"
 #include "vn-player.h"
 #include "vn-recorder.h"
+#include "vn-uploader.h"
 
 #endif /* VOICENOTE_GLIB_H */

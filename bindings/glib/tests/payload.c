@@ -148,7 +148,8 @@ static void test_malformed(void) {
     g_assert_null(vng_payload_new_from_json("{\"title\": \"no url\"}", &error));
     g_assert_error(error, VN_ERROR, VN_ERROR_FORMAT);
     g_clear_error(&error);
-    g_assert_null(vng_payload_new_from_json("{\"asset_url\": \"https://x.example/a.ogg\", \"duration\": \"2\"}", &error));
+    g_assert_null(vng_payload_new_from_json("{\"asset_url\": \"https://x.example/a.ogg\", \"duration\": \"2\"}",
+                                            &error));
     g_assert_error(error, VN_ERROR, VN_ERROR_FORMAT);
     g_clear_error(&error);
     g_assert_null(vng_payload_new_from_matrix_content("{\"msgtype\": \"m.text\", \"body\": \"hi\"}", &error));
