@@ -12,6 +12,7 @@
 #include "vn-manual-clock.h"
 #include "vn-payload.h"
 #include "vn-player.h"
+#include "vn-queue-player.h"
 #include "vn-recorder.h"
 #include "vn-uploader.h"
 
