@@ -3,11 +3,12 @@
  *
  * The server is GLib's GThreadedSocketService in this process: it reads each request (headers, then the body by
  * Content-Length or chunks, answering `Expect: 100-continue`), keeps what it got, and answers 200 with a JSON object
- * naming the uploaded URL both ways (`file` for Stream, `content_uri` for Matrix). The note is a sentence spoken by
- * espeak-ng and encoded by opusenc.
+ * naming the uploaded URL both ways (`file` for Stream, `content_uri` for Matrix); told to hold, it answers only
+ * when released. The note is a sentence spoken by espeak-ng and encoded by opusenc.
  * - /uploader/completed: a multipart upload gets an id, then `progress` from 0 up to 1 (never down), then
  *   `completed` with that id and a payload whose asset URL is the server's; the server got a POST whose body holds
  *   the whole file; then a raw (Matrix) upload's payload has the mxc:// URI and the server got exactly the file.
+ * - /uploader/cancelled: an upload the server holds in flight, cancelled by its id once it sends, is `failed` with VN_ERROR_CANCELLED and that id, and no `completed`.
  * - /uploader/refused: a port nobody listens on is `failed` with VN_ERROR_NETWORK and the id, and no `completed`;
  *   cancelling the ended id is harmless; a second upload while one runs is VN_ERROR_BUSY.
  * Every wait is bounded (the main context iterated until the condition, under a deadline).
@@ -29,6 +30,8 @@ typedef struct {
     gchar *path;
     gchar *content_type;
     GByteArray *body;
+    GCond released;
+    gboolean hold; /* answer only once released (a request that stays in flight) */
 } Server;
 
 static const gchar *answer_body = "{\"file\":\"https://cdn.example.org/uploads/note.ogg\","
@@ -91,6 +94,10 @@ static gboolean serve(GThreadedSocketService *service, GSocketConnection *connec
     GByteArray *body = g_byte_array_new();
     gboolean ok = parts != NULL && g_strv_length(parts) == 3 && length <= 64 * 1024 * 1024 &&
                   (chunked ? read_chunks(in, body) : read_exactly(G_INPUT_STREAM(in), body, (gsize)length));
+    g_mutex_lock(&server->lock);
+    gint64 deadline = g_get_monotonic_time() + (gint64)WAIT_MS * 1000;
+    while (server->hold && g_cond_wait_until(&server->released, &server->lock, deadline)) {}
+    g_mutex_unlock(&server->lock);
     if (ok) {
         gchar *answer = g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
                                         "Connection: close\r\n\r\n%s",
@@ -136,6 +143,10 @@ static GSocketService *server_start(Server *server, guint16 *port) {
 }
 
 static void server_stop(GSocketService *service, Server *server) {
+    g_mutex_lock(&server->lock);
+    server->hold = FALSE;
+    g_cond_broadcast(&server->released);
+    g_mutex_unlock(&server->lock);
     g_socket_service_stop(service);
     g_socket_listener_close(G_SOCKET_LISTENER(service));
     g_object_unref(service); /* a threaded service waits for its threads */
@@ -143,6 +154,7 @@ static void server_stop(GSocketService *service, Server *server) {
     g_free(server->path);
     g_free(server->content_type);
     if (server->body != NULL) g_byte_array_unref(server->body);
+    g_cond_clear(&server->released);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -232,6 +244,7 @@ static gboolean bytes_contain(const GByteArray *haystack, const gchar *needle, g
 static void test_completed(void) {
     Server server = {0};
     g_mutex_init(&server.lock);
+    g_cond_init(&server.released);
     guint16 port = 0;
     GSocketService *service = server_start(&server, &port);
     gchar *file = NULL;
@@ -298,6 +311,38 @@ static void test_completed(void) {
     g_mutex_clear(&server.lock);
 }
 
+static gboolean progressed(gpointer data) {
+    return ((Said *)data)->progress->len > 0;
+}
+
+static void test_cancelled(void) {
+    Server server = {.hold = TRUE};
+    g_mutex_init(&server.lock);
+    g_cond_init(&server.released);
+    guint16 port = 0;
+    GSocketService *service = server_start(&server, &port);
+    gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", port);
+    GError *error = NULL;
+    VnUploader *uploader = vng_uploader_new(endpoint, VN_UPLOAD_MODE_MULTIPART, &error);
+    g_assert_no_error(error);
+    Said said;
+    said_connect(&said, uploader);
+    guint id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_true(rig_wait(progressed, &said, WAIT_MS));
+    g_assert_true(vng_uploader_cancel(uploader, id, &error));
+    g_assert_no_error(error);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    g_assert_cmpuint(said.failed_id, ==, id);
+    g_assert_cmpuint(said.completed_id, ==, 0);
+    g_assert_error(said.error, VN_ERROR, VN_ERROR_CANCELLED);
+    g_object_unref(uploader);
+    said_clear(&said);
+    g_free(endpoint);
+    server_stop(service, &server);
+    g_mutex_clear(&server.lock);
+}
+
 /* A port on 127.0.0.1 that nobody listens on: bound, then closed. */
 static guint16 closed_port(void) {
     GError *error = NULL;
@@ -358,6 +403,7 @@ int main(int argc, char **argv) {
     g_assert_no_error(error);
     note_path = notes_make(directory, "note", "A voice note to upload.");
     g_test_add_func("/uploader/completed", test_completed);
+    g_test_add_func("/uploader/cancelled", test_cancelled);
     g_test_add_func("/uploader/refused", test_refused);
     int status = g_test_run();
     rig_remove_tree(directory);
