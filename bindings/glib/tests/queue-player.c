@@ -87,7 +87,9 @@ static VnPlayer *speaker_player(const gchar *output) {
     return player;
 }
 
-static VnQueuePlayer *queue_over(VnPlayer *player) {
+/* A queue player over both notes on a new player on a file speaker writing to `output`, said connected to `said`. */
+static VnQueuePlayer *queue_on_speaker(const gchar *output, Said *said) {
+    VnPlayer *player = speaker_player(output);
     GError *error = NULL;
     VnQueuePlayer *queue = vng_queue_player_new(player, &error);
     g_assert_no_error(error);
@@ -95,6 +97,8 @@ static VnQueuePlayer *queue_over(VnPlayer *player) {
     g_assert_true(vng_queue_player_set_items(queue, items, NULL, &error));
     g_assert_no_error(error);
     g_assert_cmpuint(vng_queue_player_get_n_items(queue), ==, 2);
+    g_object_unref(player); /* the queue player keeps it */
+    said_connect(said, queue);
     return queue;
 }
 
@@ -104,10 +108,9 @@ static gboolean queue_ended(gpointer data) {
 
 static void test_back_to_back(void) {
     gchar *output = g_build_filename(directory, "back-to-back.raw", NULL);
-    VnPlayer *player = speaker_player(output);
-    VnQueuePlayer *queue = queue_over(player);
     Said said;
-    said_connect(&said, queue);
+    VnQueuePlayer *queue = queue_on_speaker(output, &said);
+    VnPlayer *player = g_object_ref(vng_queue_player_get_player(queue));
     GError *error = NULL;
     g_assert_true(vng_player_set_rate(player, 2.0, &error));
     g_assert_true(vng_queue_player_play_item(queue, 0, &error));
@@ -161,10 +164,9 @@ static gboolean player_stopped(gpointer data) {
 
 static void test_next_previous(void) {
     gchar *output = g_build_filename(directory, "next-previous.raw", NULL);
-    VnPlayer *player = speaker_player(output);
-    VnQueuePlayer *queue = queue_over(player);
     Said said;
-    said_connect(&said, queue);
+    VnQueuePlayer *queue = queue_on_speaker(output, &said);
+    VnPlayer *player = g_object_ref(vng_queue_player_get_player(queue));
     GError *error = NULL;
     g_assert_false(vng_queue_player_previous(queue, &error)); /* nothing current */
     g_assert_error(error, VN_ERROR, VN_ERROR_MISUSE);

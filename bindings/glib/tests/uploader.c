@@ -311,6 +311,18 @@ static void test_completed(void) {
     g_mutex_clear(&server.lock);
 }
 
+/* A multipart uploader for `endpoint`, said connected to `said`, uploading the note; *id receives the upload's. */
+static VnUploader *uploading_note(const gchar *endpoint, Said *said, guint *id) {
+    GError *error = NULL;
+    VnUploader *uploader = vng_uploader_new(endpoint, VN_UPLOAD_MODE_MULTIPART, &error);
+    g_assert_no_error(error);
+    said_connect(said, uploader);
+    *id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(*id, ==, 1);
+    return uploader;
+}
+
 static gboolean progressed(gpointer data) {
     return ((Said *)data)->progress->len > 0;
 }
@@ -322,13 +334,10 @@ static void test_cancelled(void) {
     guint16 port = 0;
     GSocketService *service = server_start(&server, &port);
     gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", port);
-    GError *error = NULL;
-    VnUploader *uploader = vng_uploader_new(endpoint, VN_UPLOAD_MODE_MULTIPART, &error);
-    g_assert_no_error(error);
     Said said;
-    said_connect(&said, uploader);
-    guint id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
-    g_assert_no_error(error);
+    guint id = 0;
+    VnUploader *uploader = uploading_note(endpoint, &said, &id);
+    GError *error = NULL;
     g_assert_true(rig_wait(progressed, &said, WAIT_MS));
     g_assert_true(vng_uploader_cancel(uploader, id, &error));
     g_assert_no_error(error);
@@ -364,14 +373,10 @@ static guint16 closed_port(void) {
 
 static void test_refused(void) {
     gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", closed_port());
-    GError *error = NULL;
-    VnUploader *uploader = vng_uploader_new(endpoint, VN_UPLOAD_MODE_MULTIPART, &error);
-    g_assert_no_error(error);
     Said said;
-    said_connect(&said, uploader);
-    guint id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
-    g_assert_no_error(error);
-    g_assert_cmpuint(id, ==, 1);
+    guint id = 0;
+    VnUploader *uploader = uploading_note(endpoint, &said, &id);
+    GError *error = NULL;
     /* One at a time. */
     g_assert_cmpuint(vng_uploader_upload_file(uploader, note_path, NULL, &error), ==, 0);
     g_assert_error(error, VN_ERROR, VN_ERROR_BUSY);
