@@ -13,8 +13,11 @@
 #include "vn-error.h"
 #include "vn-flow.h"
 #include "vn-manual-clock.h"
+#include "vn-payload.h"
 #include "vn-player.h"
+#include "vn-queue-player.h"
 #include "vn-recorder.h"
+#include "vn-uploader.h"
 #include "vn-waveform.h"
 
 #endif /* VOICENOTE_GLIB_H */

@@ -1,0 +1,418 @@
+/*
+ * uploader.c: VnUploader (voicenote-glib's vn-uploader.h) against a real HTTP server on 127.0.0.1.
+ *
+ * The server is GLib's GThreadedSocketService in this process: it reads each request (headers, then the body by
+ * Content-Length or chunks, answering `Expect: 100-continue`), keeps what it got, and answers 200 with a JSON object
+ * naming the uploaded URL both ways (`file` for Stream, `content_uri` for Matrix); told to hold, it answers only
+ * when released. The note is a sentence spoken by espeak-ng and encoded by opusenc.
+ * - /uploader/completed: a multipart upload gets an id, then `progress` from 0 up to 1 (never down), then
+ *   `completed` with that id and a payload whose asset URL is the server's; the server got a POST whose body holds
+ *   the whole file; then a raw (Matrix) upload's payload has the mxc:// URI and the server got exactly the file.
+ * - /uploader/cancelled: an upload the server holds in flight, cancelled by its id once it sends, is `failed` with VN_ERROR_CANCELLED and that id, and no `completed`.
+ * - /uploader/refused: a port nobody listens on is `failed` with VN_ERROR_NETWORK and the id, and no `completed`;
+ *   cancelling the ended id is harmless; a second upload while one runs is VN_ERROR_BUSY.
+ * Every wait is bounded (the main context iterated until the condition, under a deadline).
+ */
+#include <voicenote-glib.h>
+
+#include "notes.h"
+
+static gchar *directory;
+static gchar *note_path;
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The server */
+
+typedef struct {
+    GMutex lock;
+    guint requests;
+    gchar *method;
+    gchar *path;
+    gchar *content_type;
+    GByteArray *body;
+    GCond released;
+    gboolean hold; /* answer only once released (a request that stays in flight) */
+} Server;
+
+static const gchar *answer_body = "{\"file\":\"https://cdn.example.org/uploads/note.ogg\","
+                                  "\"content_uri\":\"mxc://matrix.example.org/UpLoAdEd42\"}";
+
+/* Reads `length` bytes of the body. */
+static gboolean read_exactly(GInputStream *in, GByteArray *body, gsize length) {
+    guint8 *buffer = g_malloc(length > 0 ? length : 1);
+    gsize got = 0;
+    gboolean ok = g_input_stream_read_all(in, buffer, length, &got, NULL, NULL) && got == length;
+    g_byte_array_append(body, buffer, (guint)got);
+    g_free(buffer);
+    return ok;
+}
+
+static gboolean read_chunks(GDataInputStream *in, GByteArray *body) {
+    for (;;) {
+        gchar *line = g_data_input_stream_read_line(in, NULL, NULL, NULL);
+        if (line == NULL) return FALSE;
+        guint64 size = g_ascii_strtoull(line, NULL, 16);
+        g_free(line);
+        if (size > 64 * 1024 * 1024) return FALSE;
+        if (size > 0 && !read_exactly(G_INPUT_STREAM(in), body, (gsize)size)) return FALSE;
+        gchar *end = g_data_input_stream_read_line(in, NULL, NULL, NULL); /* the chunk's CRLF, or the trailer's */
+        g_free(end);
+        if (size == 0) return TRUE;
+    }
+}
+
+/* One connection, on a service thread: one request, one answer. */
+static gboolean serve(GThreadedSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
+    (void)service;
+    (void)source;
+    Server *server = data;
+    g_socket_set_timeout(g_socket_connection_get_socket(connection), 20);
+    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(connection));
+    GDataInputStream *in = g_data_input_stream_new(g_io_stream_get_input_stream(G_IO_STREAM(connection)));
+    g_data_input_stream_set_newline_type(in, G_DATA_STREAM_NEWLINE_TYPE_CR_LF);
+    g_filter_input_stream_set_close_base_stream(G_FILTER_INPUT_STREAM(in), FALSE);
+    gchar *request = g_data_input_stream_read_line(in, NULL, NULL, NULL);
+    gchar **parts = request != NULL ? g_strsplit(request, " ", 3) : NULL;
+    gchar *content_type = NULL;
+    guint64 length = 0;
+    gboolean chunked = FALSE, expect = FALSE;
+    gchar *line;
+    while ((line = g_data_input_stream_read_line(in, NULL, NULL, NULL)) != NULL && line[0] != '\0') {
+        gchar *colon = strchr(line, ':');
+        if (colon != NULL) {
+            *colon = '\0';
+            const gchar *value = g_strstrip(colon + 1);
+            if (g_ascii_strcasecmp(line, "Content-Length") == 0) length = g_ascii_strtoull(value, NULL, 10);
+            if (g_ascii_strcasecmp(line, "Content-Type") == 0) content_type = g_strdup(value);
+            if (g_ascii_strcasecmp(line, "Transfer-Encoding") == 0) chunked = g_ascii_strcasecmp(value, "chunked") == 0;
+            if (g_ascii_strcasecmp(line, "Expect") == 0) expect = TRUE;
+        }
+        g_free(line);
+    }
+    g_free(line);
+    if (expect) g_output_stream_write_all(out, "HTTP/1.1 100 Continue\r\n\r\n", 25, NULL, NULL, NULL);
+    GByteArray *body = g_byte_array_new();
+    gboolean ok = parts != NULL && g_strv_length(parts) == 3 && length <= 64 * 1024 * 1024 &&
+                  (chunked ? read_chunks(in, body) : read_exactly(G_INPUT_STREAM(in), body, (gsize)length));
+    g_mutex_lock(&server->lock);
+    gint64 deadline = g_get_monotonic_time() + (gint64)WAIT_MS * 1000;
+    while (server->hold && g_cond_wait_until(&server->released, &server->lock, deadline)) {}
+    g_mutex_unlock(&server->lock);
+    if (ok) {
+        gchar *answer = g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
+                                        "Connection: close\r\n\r\n%s",
+                                        strlen(answer_body), answer_body);
+        g_output_stream_write_all(out, answer, strlen(answer), NULL, NULL, NULL);
+        g_free(answer);
+    }
+    g_mutex_lock(&server->lock);
+    server->requests++;
+    g_free(server->method);
+    g_free(server->path);
+    g_free(server->content_type);
+    server->method = parts != NULL ? g_strdup(parts[0]) : NULL;
+    server->path = parts != NULL && parts[0] != NULL ? g_strdup(parts[1]) : NULL;
+    server->content_type = content_type;
+    if (server->body != NULL) g_byte_array_unref(server->body);
+    server->body = body;
+    g_mutex_unlock(&server->lock);
+    g_strfreev(parts);
+    g_free(request);
+    g_object_unref(in);
+    g_io_stream_close(G_IO_STREAM(connection), NULL, NULL);
+    return TRUE;
+}
+
+/* A server on 127.0.0.1; *port receives its port. */
+static GSocketService *server_start(Server *server, guint16 *port) {
+    GSocketService *service = g_threaded_socket_service_new(4);
+    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
+    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
+    GSocketAddress *bound = NULL;
+    GError *error = NULL;
+    g_socket_listener_add_address(G_SOCKET_LISTENER(service), address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
+                                  NULL, &bound, &error);
+    g_assert_no_error(error);
+    *port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
+    g_signal_connect(service, "run", G_CALLBACK(serve), server);
+    g_socket_service_start(service);
+    g_object_unref(bound);
+    g_object_unref(address);
+    g_object_unref(loopback);
+    return service;
+}
+
+static void server_stop(GSocketService *service, Server *server) {
+    g_mutex_lock(&server->lock);
+    server->hold = FALSE;
+    g_cond_broadcast(&server->released);
+    g_mutex_unlock(&server->lock);
+    g_socket_service_stop(service);
+    g_socket_listener_close(G_SOCKET_LISTENER(service));
+    g_object_unref(service); /* a threaded service waits for its threads */
+    g_free(server->method);
+    g_free(server->path);
+    g_free(server->content_type);
+    if (server->body != NULL) g_byte_array_unref(server->body);
+    g_cond_clear(&server->released);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* What the uploader said */
+
+typedef struct {
+    GArray *progress; /* gdouble fractions, in order */
+    guint progress_id;
+    guint progress_other_ids;
+    guint completed_id;
+    VnPayload *payload;
+    guint failed_id;
+    GError *error;
+    guint progress_after_end;
+} Said;
+
+static void on_progress(VnUploader *uploader, guint id, gdouble fraction, gpointer data) {
+    (void)uploader;
+    Said *said = data;
+    if (said->completed_id != 0 || said->failed_id != 0) said->progress_after_end++;
+    if (said->progress_id == 0) said->progress_id = id;
+    if (id != said->progress_id) said->progress_other_ids++;
+    g_array_append_val(said->progress, fraction);
+}
+
+static void on_completed(VnUploader *uploader, guint id, VnPayload *payload, gpointer data) {
+    (void)uploader;
+    Said *said = data;
+    said->completed_id = id;
+    g_set_object(&said->payload, payload);
+}
+
+static void on_failed(VnUploader *uploader, guint id, GError *error, gpointer data) {
+    (void)uploader;
+    Said *said = data;
+    said->failed_id = id;
+    g_clear_error(&said->error);
+    said->error = g_error_copy(error);
+}
+
+static gboolean ended(gpointer data) {
+    Said *said = data;
+    return said->completed_id != 0 || said->failed_id != 0;
+}
+
+static void said_connect(Said *said, VnUploader *uploader) {
+    *said = (Said){.progress = g_array_new(FALSE, FALSE, sizeof(gdouble))};
+    g_signal_connect(uploader, "progress", G_CALLBACK(on_progress), said);
+    g_signal_connect(uploader, "completed", G_CALLBACK(on_completed), said);
+    g_signal_connect(uploader, "failed", G_CALLBACK(on_failed), said);
+}
+
+static void said_reset(Said *said) {
+    g_array_set_size(said->progress, 0);
+    said->progress_id = said->progress_other_ids = said->completed_id = said->failed_id = 0;
+    said->progress_after_end = 0;
+    g_clear_object(&said->payload);
+    g_clear_error(&said->error);
+}
+
+static void said_clear(Said *said) {
+    said_reset(said);
+    g_array_unref(said->progress);
+}
+
+/* The progress of one upload: its id, from 0, never down, to 1. */
+static void expect_progress(Said *said, guint id) {
+    g_assert_cmpuint(said->progress->len, >=, 2);
+    g_assert_cmpuint(said->progress_id, ==, id);
+    g_assert_cmpuint(said->progress_other_ids, ==, 0);
+    g_assert_cmpuint(said->progress_after_end, ==, 0);
+    g_assert_cmpfloat(g_array_index(said->progress, gdouble, 0), ==, 0.0);
+    for (guint i = 1; i < said->progress->len; i++)
+        g_assert_cmpfloat(g_array_index(said->progress, gdouble, i), >=, g_array_index(said->progress, gdouble, i - 1));
+    g_assert_cmpfloat(g_array_index(said->progress, gdouble, said->progress->len - 1), ==, 1.0);
+}
+
+/* Whether `haystack` holds `needle`. */
+static gboolean bytes_contain(const GByteArray *haystack, const gchar *needle, gsize length) {
+    for (gsize i = 0; i + length <= haystack->len; i++)
+        if (memcmp(haystack->data + i, needle, length) == 0) return TRUE;
+    return FALSE;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+
+static void test_completed(void) {
+    Server server = {0};
+    g_mutex_init(&server.lock);
+    g_cond_init(&server.released);
+    guint16 port = 0;
+    GSocketService *service = server_start(&server, &port);
+    gchar *file = NULL;
+    gsize file_length = 0;
+    g_assert_true(g_file_get_contents(note_path, &file, &file_length, NULL));
+
+    gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/channels/messaging/general/file?api_key=k", port);
+    GError *error = NULL;
+    const gchar *headers[] = {"Authorization: token", "Stream-Auth-Type: jwt", NULL};
+    VnUploader *uploader = g_initable_new(VNG_TYPE_UPLOADER, NULL, &error, "endpoint", endpoint, "headers", headers,
+                                          NULL);
+    g_assert_no_error(error);
+    Said said;
+    said_connect(&said, uploader);
+    guint id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(id, ==, 1);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    g_assert_no_error(said.error);
+    g_assert_cmpuint(said.completed_id, ==, id);
+    expect_progress(&said, id);
+    gchar *url = vng_payload_get_asset_url(said.payload);
+    g_assert_cmpstr(url, ==, "https://cdn.example.org/uploads/note.ogg");
+    g_free(url);
+    g_assert_cmpfloat(vng_payload_get_duration(said.payload), >, 0.5);
+    g_mutex_lock(&server.lock);
+    g_assert_cmpuint(server.requests, ==, 1);
+    g_assert_cmpstr(server.method, ==, "POST");
+    g_assert_cmpstr(server.path, ==, "/channels/messaging/general/file?api_key=k");
+    g_assert_true(g_str_has_prefix(server.content_type, "multipart/form-data"));
+    g_assert_true(bytes_contain(server.body, file, file_length));
+    g_assert_true(bytes_contain(server.body, "note.ogg", 8));
+    g_mutex_unlock(&server.lock);
+    g_object_unref(uploader);
+
+    /* Matrix: the raw body, the mxc:// URI. */
+    gchar *matrix = g_strdup_printf("http://127.0.0.1:%u/_matrix/media/v3/upload", port);
+    uploader = vng_uploader_new(matrix, VN_UPLOAD_MODE_RAW, &error);
+    g_assert_no_error(error);
+    said_reset(&said);
+    said_connect(&said, uploader);
+    id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    g_assert_no_error(said.error);
+    g_assert_cmpuint(said.completed_id, ==, id);
+    expect_progress(&said, id);
+    url = vng_payload_get_asset_url(said.payload);
+    g_assert_cmpstr(url, ==, "mxc://matrix.example.org/UpLoAdEd42");
+    g_free(url);
+    g_mutex_lock(&server.lock);
+    g_assert_cmpuint(server.requests, ==, 2);
+    g_assert_cmpstr(server.content_type, ==, "audio/ogg");
+    g_assert_cmpuint(server.body->len, ==, file_length);
+    g_assert_true(memcmp(server.body->data, file, file_length) == 0);
+    g_mutex_unlock(&server.lock);
+    g_object_unref(uploader);
+
+    said_clear(&said);
+    g_free(matrix);
+    g_free(endpoint);
+    g_free(file);
+    server_stop(service, &server);
+    g_mutex_clear(&server.lock);
+}
+
+/* A multipart uploader for `endpoint`, said connected to `said`, uploading the note; *id receives the upload's. */
+static VnUploader *uploading_note(const gchar *endpoint, Said *said, guint *id) {
+    GError *error = NULL;
+    VnUploader *uploader = vng_uploader_new(endpoint, VN_UPLOAD_MODE_MULTIPART, &error);
+    g_assert_no_error(error);
+    said_connect(said, uploader);
+    *id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(*id, ==, 1);
+    return uploader;
+}
+
+static gboolean progressed(gpointer data) {
+    return ((Said *)data)->progress->len > 0;
+}
+
+static void test_cancelled(void) {
+    Server server = {.hold = TRUE};
+    g_mutex_init(&server.lock);
+    g_cond_init(&server.released);
+    guint16 port = 0;
+    GSocketService *service = server_start(&server, &port);
+    gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", port);
+    Said said;
+    guint id = 0;
+    VnUploader *uploader = uploading_note(endpoint, &said, &id);
+    GError *error = NULL;
+    g_assert_true(rig_wait(progressed, &said, WAIT_MS));
+    g_assert_true(vng_uploader_cancel(uploader, id, &error));
+    g_assert_no_error(error);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    g_assert_cmpuint(said.failed_id, ==, id);
+    g_assert_cmpuint(said.completed_id, ==, 0);
+    g_assert_error(said.error, VN_ERROR, VN_ERROR_CANCELLED);
+    g_object_unref(uploader);
+    said_clear(&said);
+    g_free(endpoint);
+    server_stop(service, &server);
+    g_mutex_clear(&server.lock);
+}
+
+/* A port on 127.0.0.1 that nobody listens on: bound, then closed. */
+static guint16 closed_port(void) {
+    GError *error = NULL;
+    GSocket *socket = g_socket_new(G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+    g_assert_no_error(error);
+    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
+    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
+    g_assert_true(g_socket_bind(socket, address, FALSE, &error));
+    GSocketAddress *bound = g_socket_get_local_address(socket, &error);
+    g_assert_no_error(error);
+    guint16 port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
+    g_socket_close(socket, NULL);
+    g_object_unref(bound);
+    g_object_unref(address);
+    g_object_unref(loopback);
+    g_object_unref(socket);
+    return port;
+}
+
+static void test_refused(void) {
+    gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", closed_port());
+    Said said;
+    guint id = 0;
+    VnUploader *uploader = uploading_note(endpoint, &said, &id);
+    GError *error = NULL;
+    /* One at a time. */
+    g_assert_cmpuint(vng_uploader_upload_file(uploader, note_path, NULL, &error), ==, 0);
+    g_assert_error(error, VN_ERROR, VN_ERROR_BUSY);
+    g_clear_error(&error);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    g_assert_cmpuint(said.failed_id, ==, id);
+    g_assert_cmpuint(said.completed_id, ==, 0);
+    g_assert_error(said.error, VN_ERROR, VN_ERROR_NETWORK);
+    g_assert_cmpstr(said.error->message, !=, "");
+    g_assert_true(vng_uploader_cancel(uploader, id, &error)); /* ended: nothing to do */
+    g_assert_no_error(error);
+    /* A retry is a new upload with a new id, failing the same way. */
+    said_reset(&said);
+    guint again = vng_uploader_retry(uploader, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(again, ==, 2);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    g_assert_cmpuint(said.failed_id, ==, again);
+    g_assert_error(said.error, VN_ERROR, VN_ERROR_NETWORK);
+    g_object_unref(uploader);
+    said_clear(&said);
+    g_free(endpoint);
+}
+
+int main(int argc, char **argv) {
+    g_test_init(&argc, &argv, NULL);
+    GError *error = NULL;
+    directory = g_dir_make_tmp("vn-glib-uploader-XXXXXX", &error);
+    g_assert_no_error(error);
+    note_path = notes_make(directory, "note", "A voice note to upload.");
+    g_test_add_func("/uploader/completed", test_completed);
+    g_test_add_func("/uploader/cancelled", test_cancelled);
+    g_test_add_func("/uploader/refused", test_refused);
+    int status = g_test_run();
+    rig_remove_tree(directory);
+    g_free(directory);
+    g_free(note_path);
+    return status;
+}

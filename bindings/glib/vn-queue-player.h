@@ -1,0 +1,143 @@
+/*
+ * vn-queue-player.h: VnQueuePlayer, a list of voice messages played one after another on a VnPlayer (libvoicenote's
+ * queue player: a data source answering which item follows).
+ */
+#ifndef VOICENOTE_GLIB_QUEUE_PLAYER_H
+#define VOICENOTE_GLIB_QUEUE_PLAYER_H
+
+#include <gio/gio.h>
+#include <voicenote.h>
+
+#include "vn-player.h"
+
+G_BEGIN_DECLS
+
+/**
+ * VNG_TYPE_QUEUE_PLAYER:
+ *
+ * The #GType of #VnQueuePlayer.
+ */
+#define VNG_TYPE_QUEUE_PLAYER (vng_queue_player_get_type())
+
+/**
+ * VnQueuePlayer:
+ *
+ * Plays a list of voice messages one after another on a #VnPlayer, which it keeps (libvoicenote's queue player):
+ * when an item ends, fails to load or vng_queue_player_next() skips it, the item after it in the list plays; items of
+ * the same rate and channel count play back to back on the device, without silence between them. The player's own
+ * properties and signals keep telling the state, position and each item's #VnPlayer::finished.
+ *
+ * #VnQueuePlayer::item-changed says which item of the list plays now (also for the first one), and
+ * #VnQueuePlayer::ended that the last one played to its end. Its signals run on the main context of the player's
+ * (make it on the thread that made the player), in the order the player's events happened. An item is found in the
+ * list by its location (the first one at or after the current index, so a list may hold a location twice).
+ * Disposing it ends its subscription first, then makes the player a plain player again and lets it go. Methods may
+ * be called from any thread.
+ */
+G_DECLARE_FINAL_TYPE(VnQueuePlayer, vng_queue_player, VNG, QUEUE_PLAYER, GObject)
+
+/**
+ * vng_queue_player_new:
+ * @player: the player to play the list on; kept until the queue player is finalized.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Makes @player a queue player over an empty list (set it with vng_queue_player_set_items()). Another data source
+ * the player had is replaced.
+ *
+ * Returns: (transfer full) (nullable): the queue player, or %NULL with @error set (%VN_ERROR_MISUSE for a disposed
+ *   player).
+ */
+VnQueuePlayer *vng_queue_player_new(VnPlayer *player, GError **error);
+
+/**
+ * vng_queue_player_get_player:
+ * @self: the queue player.
+ *
+ * The player the list plays on (#VnQueuePlayer:player).
+ *
+ * Returns: (transfer none): the player.
+ */
+VnPlayer *vng_queue_player_get_player(VnQueuePlayer *self);
+
+/**
+ * vng_queue_player_set_items:
+ * @self: the queue player.
+ * @locations: (array zero-terminated=1): the items in the order they play: paths (UTF-8), `file://` URLs or http(s)
+ *   URLs (fetched through the media cache, the next one ahead of time).
+ * @keys: (array zero-terminated=1) (nullable): for each location, the key an http(s) URL is loaded with (its stable
+ *   identity for the media cache and the resume position, instead of a signed URL that changes), or "" for none;
+ *   %NULL for no keys. As many as @locations.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Replaces the list, also while an item plays: what comes next follows the new list (from the current item's place in
+ * it; nothing, when it is not in it). #VnQueuePlayer:n-items and #VnQueuePlayer:current-index follow.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_INVALID_ARG for an empty location or a @keys of another
+ *   length; the list is unchanged then).
+ */
+gboolean vng_queue_player_set_items(VnQueuePlayer *self, const gchar *const *locations, const gchar *const *keys,
+                                    GError **error);
+
+/**
+ * vng_queue_player_play_item:
+ * @self: the queue player.
+ * @index: the item to play, 0 for the first.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Plays from an item on: the current item stops (it does not come back when the new one ends), the item loads and
+ * plays, and the list goes on from it. Returns at once; a file that cannot be read arrives as the player's
+ * #VnPlayer::failed, and the item after it plays.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an index outside the list,
+ *   %VN_ERROR_MISUSE after dispose.
+ */
+gboolean vng_queue_player_play_item(VnQueuePlayer *self, guint index, GError **error);
+
+/**
+ * vng_queue_player_next:
+ * @self: the queue player.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Skips to the item after the current one now (the current one's position is kept for a later load); after the last
+ * one the player stops. Returns at once.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE when nothing is loaded or after dispose).
+ */
+gboolean vng_queue_player_next(VnQueuePlayer *self, GError **error);
+
+/**
+ * vng_queue_player_previous:
+ * @self: the queue player.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Plays the item before the current one, as vng_queue_player_play_item().
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE when the current item is the first one, or none is
+ *   current).
+ */
+gboolean vng_queue_player_previous(VnQueuePlayer *self, GError **error);
+
+/**
+ * vng_queue_player_get_current_index:
+ * @self: the queue player.
+ *
+ * Which item plays, as the last #VnQueuePlayer::item-changed delivered on the main context said
+ * (#VnQueuePlayer:current-index).
+ *
+ * Returns: the index, or -1 when none (nothing played yet, or the player plays something not in the list).
+ */
+gint vng_queue_player_get_current_index(VnQueuePlayer *self);
+
+/**
+ * vng_queue_player_get_n_items:
+ * @self: the queue player.
+ *
+ * How many items the list has (#VnQueuePlayer:n-items).
+ *
+ * Returns: the number of items.
+ */
+guint vng_queue_player_get_n_items(VnQueuePlayer *self);
+
+G_END_DECLS
+
+#endif /* VOICENOTE_GLIB_QUEUE_PLAYER_H */

@@ -1,0 +1,129 @@
+/*
+ * vn-uploader.h: VnUploader, libvoicenote's uploader (Stream's multipart file upload, Matrix's media upload) as a
+ * GObject: each upload has an id, its progress and outcome come as signals on the thread-default main context of
+ * the thread that made it.
+ */
+#ifndef VOICENOTE_GLIB_UPLOADER_H
+#define VOICENOTE_GLIB_UPLOADER_H
+
+#include <gio/gio.h>
+#include <voicenote.h>
+
+#include "vn-payload.h"
+
+G_BEGIN_DECLS
+
+/**
+ * VnUploadMode:
+ * @VN_UPLOAD_MODE_MULTIPART: multipart/form-data, Stream's `POST /channels/{type}/{id}/file`; the response's
+ *   `file` is the uploaded URL (`VN_UPLOAD_MULTIPART`).
+ * @VN_UPLOAD_MODE_RAW: the bare body, Matrix's `/_matrix/media/v3/upload`; the response's `content_uri` is the
+ *   uploaded `mxc://` URI (`VN_UPLOAD_RAW`).
+ *
+ * How a #VnUploader frames its uploads: libvoicenote's `vn_upload_mode` values, the same numbers.
+ */
+typedef enum {
+    VN_UPLOAD_MODE_MULTIPART = VN_UPLOAD_MULTIPART,
+    VN_UPLOAD_MODE_RAW = VN_UPLOAD_RAW
+} VnUploadMode;
+
+/**
+ * VNG_TYPE_UPLOAD_MODE:
+ *
+ * The #GType of #VnUploadMode.
+ */
+#define VNG_TYPE_UPLOAD_MODE (vng_upload_mode_get_type())
+
+/**
+ * vng_upload_mode_get_type:
+ *
+ * Registers (once) and returns the enum type of #VnUploadMode.
+ *
+ * Returns: the #GType of #VnUploadMode.
+ */
+GType vng_upload_mode_get_type(void) G_GNUC_CONST;
+
+/**
+ * VNG_TYPE_UPLOADER:
+ *
+ * The #GType of #VnUploader.
+ */
+#define VNG_TYPE_UPLOADER (vng_uploader_get_type())
+
+/**
+ * VnUploader:
+ *
+ * Uploads voice notes to an http(s) endpoint with libvoicenote's uploader, one at a time, on the library's
+ * threads. Each upload started gets an id (1, 2, …); its #VnUploader::progress steps, then #VnUploader::completed
+ * with the uploaded payload or #VnUploader::failed with a #GError, arrive on the thread-default #GMainContext of the
+ * thread that made the uploader (through the context's one voicenote event source), in order. The local file is
+ * never changed or deleted.
+ *
+ * The endpoint, mode, headers and limits are construct-only properties. Disposing it (the last unref, or
+ * g_object_run_dispose()) ends its subscription first, then destroys the uploader, cancelling a running upload: no
+ * signal of it runs afterwards. Methods may be called from any thread.
+ */
+G_DECLARE_FINAL_TYPE(VnUploader, vng_uploader, VNG, UPLOADER, GObject)
+
+/**
+ * vng_uploader_new:
+ * @endpoint: the http(s) URL uploads go to (Stream:
+ *   `https://chat.stream-io-api.com/channels/{type}/{id}/file?api_key=…`;
+ *   Matrix: `https://{homeserver}/_matrix/media/v3/upload`).
+ * @mode: how uploads are framed.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Makes an uploader with the default headers (none) and limits (100 MiB, type "voiceRecording"); for headers
+ * (`Authorization`) and the rest, g_initable_new() with #VnUploader:headers, #VnUploader:url-key,
+ * #VnUploader:attachment-type and #VnUploader:max-bytes.
+ *
+ * Returns: (transfer full) (nullable): the uploader, or %NULL with @error set (%VN_ERROR_INVALID_ARG for an
+ *   endpoint that is not an http(s) URL).
+ */
+VnUploader *vng_uploader_new(const gchar *endpoint, VnUploadMode mode, GError **error);
+
+/**
+ * vng_uploader_upload_file:
+ * @self: the uploader.
+ * @location: a path or a `file://` URL (UTF-8).
+ * @payload: (nullable): the payload to complete (for example vng_payload_new_from_recording() with the recorder's
+ *   duration and waveform; copied), or %NULL to make it from the file.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Starts uploading a file and returns at once. What comes of it arrives as signals carrying the id returned.
+ *
+ * Returns: the upload's id (1 or more), or 0 with @error set: %VN_ERROR_BUSY while an upload runs;
+ *   %VN_ERROR_NOT_FOUND, %VN_ERROR_PERMISSION, %VN_ERROR_INVALID_ARG (a directory, another URL scheme),
+ *   %VN_ERROR_UNSUPPORTED or %VN_ERROR_TOO_LARGE for the file; %VN_ERROR_MISUSE after dispose.
+ */
+guint vng_uploader_upload_file(VnUploader *self, const gchar *location, VnPayload *payload, GError **error);
+
+/**
+ * vng_uploader_retry:
+ * @self: the uploader.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Sends the last upload again, after it failed or was cancelled, as a new upload with a new id.
+ *
+ * Returns: the new upload's id, or 0 with @error set (%VN_ERROR_MISUSE when the last upload did not fail or after
+ *   dispose).
+ */
+guint vng_uploader_retry(VnUploader *self, GError **error);
+
+/**
+ * vng_uploader_cancel:
+ * @self: the uploader.
+ * @id: an upload's id.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Cancels the upload @id when it is still running: it ends with #VnUploader::failed and %VN_ERROR_CANCELLED
+ * (unless it ended first). An upload that already ended, or an id never given, is left alone (a later upload is
+ * never cancelled by an earlier id).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE after dispose).
+ */
+gboolean vng_uploader_cancel(VnUploader *self, guint id, GError **error);
+
+G_END_DECLS
+
+#endif /* VOICENOTE_GLIB_UPLOADER_H */
