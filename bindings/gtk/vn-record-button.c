@@ -160,7 +160,7 @@ static gboolean on_key_pressed(GtkEventControllerKey *controller, guint keyval, 
         return TRUE;
     }
     if (!is_record_key(keyval)) return FALSE;
-    if (self->key_held != 0 || (self->held && self->key_held == 0)) return TRUE; /* auto-repeat, or the pointer holds */
+    if (self->held || self->key_held != 0) return TRUE; /* auto-repeat, or the pointer holds it */
     self->key_held = keyval;
     gboolean as_key = key_inputs(self->flow);
     button_down(self, gtk_widget_get_width(GTK_WIDGET(self)) / 2.0, gtk_widget_get_height(GTK_WIDGET(self)) / 2.0,
