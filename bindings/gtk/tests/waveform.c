@@ -5,9 +5,9 @@
  * $VOICENOTE_GTK_TEST_OUTPUT) under Adwaita light and dark, checking the played bars have the theme's accent colour
  * and the rest the dimmed foreground.
  */
-#include <gdk/x11/gdkx.h>
-#include <math.h>
 #include <voicenote-gtk.h>
+
+#include "x-session.h"
 
 #define WAIT_SECONDS 10
 #define WIDTH 400
@@ -98,39 +98,9 @@ static void rig_close(Rig *rig) {
     g_array_unref(rig->seeks);
 }
 
-static gulong rig_xid(Rig *rig) {
-    return (gulong)gdk_x11_surface_get_xid(gtk_native_get_surface(GTK_NATIVE(rig->window)));
-}
-
-/* Runs xdotool with these arguments (bounded by `timeout`); it must succeed. */
-static void xdotool(const char *const *arguments) {
-    GPtrArray *argv = g_ptr_array_new();
-    g_ptr_array_add(argv, (gpointer) "timeout");
-    g_ptr_array_add(argv, (gpointer) "10");
-    g_ptr_array_add(argv, (gpointer) "xdotool");
-    for (const char *const *a = arguments; *a != NULL; a++) g_ptr_array_add(argv, (gpointer)*a);
-    g_ptr_array_add(argv, NULL);
-    gchar *out = NULL, *err = NULL;
-    gint status = 0;
-    GError *error = NULL;
-    gboolean spawned = g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
-                                    &status, &error);
-    g_assert_no_error(error);
-    g_assert_true(spawned);
-    if (!g_spawn_check_wait_status(status, &error)) g_test_message("xdotool said: %s%s", out, err);
-    g_assert_no_error(error);
-    g_free(out);
-    g_free(err);
-    g_ptr_array_unref(argv);
-}
-
-/* The X window coordinates of a point of the waveform (the toplevel's surface has no decorations here). */
+/* The X window coordinates of a point of the waveform. */
 static void waveform_point_in_window(Rig *rig, double x, double y, int *wx, int *wy) {
-    double tx = 0, ty = 0, sx = 0, sy = 0;
-    g_assert_true(gtk_widget_translate_coordinates(GTK_WIDGET(rig->waveform), rig->window, x, y, &tx, &ty));
-    gtk_native_get_surface_transform(GTK_NATIVE(rig->window), &sx, &sy);
-    *wx = (int)lround(tx + sx);
-    *wy = (int)lround(ty + sy);
+    widget_point_in_window(GTK_WIDGET(rig->waveform), rig->window, x, y, wx, wy);
 }
 
 static void assert_accessible_value(Rig *rig, double percent) {
@@ -149,7 +119,7 @@ static void test_click_and_key(void) {
     rig_open(&rig);
     int width = gtk_widget_get_width(GTK_WIDGET(rig.waveform));
     g_assert_cmpint(width, ==, WIDTH);
-    gchar *xid = g_strdup_printf("%lu", rig_xid(&rig));
+    gchar *xid = x_window_id(rig.window);
 
     xdotool((const char *const[]){"windowfocus", "--sync", xid, NULL});
     g_assert_true(wait_for(is_active, &rig));
@@ -195,7 +165,7 @@ static void test_drag(void) {
     Rig rig;
     rig_open(&rig);
     int width = gtk_widget_get_width(GTK_WIDGET(rig.waveform));
-    gchar *xid = g_strdup_printf("%lu", rig_xid(&rig));
+    gchar *xid = x_window_id(rig.window);
     int x0 = 0, x1 = 0, y = 0;
     waveform_point_in_window(&rig, width * 0.10, HEIGHT / 2.0, &x0, &y);
     waveform_point_in_window(&rig, width * 0.60, HEIGHT / 2.0, &x1, &y);
@@ -273,24 +243,9 @@ typedef struct {
 static Drawn render(Rig *rig, const char *name) {
     GtkWidget *widget = GTK_WIDGET(rig->waveform);
     int width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget);
-    GdkPaintable *paintable = gtk_widget_paintable_new(widget);
-    GtkSnapshot *snapshot = gtk_snapshot_new();
-    gdk_paintable_snapshot(paintable, snapshot, width, height);
-    GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
-    g_assert_nonnull(node);
-    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
-    GdkTexture *texture = gsk_renderer_render_texture(gtk_native_get_renderer(GTK_NATIVE(rig->window)), node, &bounds);
-    g_assert_cmpint(gdk_texture_get_width(texture), ==, width);
-
-    const char *directory = g_getenv("VOICENOTE_GTK_TEST_OUTPUT");
-    g_assert_nonnull(directory); /* make test sets it */
-    gchar *path = g_build_filename(directory, name, NULL);
-    g_assert_true(gdk_texture_save_to_png(texture, path));
-    g_test_message("saved %s", path);
-
+    GdkTexture *texture = render_widget(widget, rig->window, name);
     gsize stride = (gsize)width * 4;
-    guint8 *data = g_malloc((gsize)height * stride);
-    gdk_texture_download(texture, data, stride);
+    guint8 *data = texture_pixels(texture);
     gsize drawn = 0;
     for (gsize i = 0; i < (gsize)height * stride; i += 4) drawn += data[i + 3] != 0;
     g_test_message("%s: %" G_GSIZE_FORMAT " of %d pixels drawn", name, drawn, width * height);
@@ -298,10 +253,7 @@ static Drawn render(Rig *rig, const char *name) {
     Drawn result = {strongest_pixel(data, stride, height, 0, width / 4),
                     strongest_pixel(data, stride, height, width * 2 / 5, width)};
     g_free(data);
-    g_free(path);
     g_object_unref(texture);
-    gsk_render_node_unref(node);
-    g_object_unref(paintable);
     return result;
 }
 

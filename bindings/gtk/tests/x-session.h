@@ -1,0 +1,85 @@
+/*
+ * x-session.h: what the widget tests share on their X server: xdotool (real X input, bounded by `timeout`), a
+ * widget's point in its toplevel's X window, and a widget rendered with its window's renderer to a PNG in
+ * $VOICENOTE_GTK_TEST_OUTPUT.
+ */
+#ifndef VOICENOTE_GTK_TESTS_X_SESSION_H
+#define VOICENOTE_GTK_TESTS_X_SESSION_H
+
+#include <gdk/x11/gdkx.h>
+#include <gtk/gtk.h>
+#include <math.h>
+
+/* Runs xdotool with these arguments (bounded by `timeout`); it must succeed. */
+static inline void xdotool(const char *const *arguments) {
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer) "timeout");
+    g_ptr_array_add(argv, (gpointer) "10");
+    g_ptr_array_add(argv, (gpointer) "xdotool");
+    for (const char *const *a = arguments; *a != NULL; a++) g_ptr_array_add(argv, (gpointer)*a);
+    g_ptr_array_add(argv, NULL);
+    gchar *out = NULL, *err = NULL;
+    gint status = 0;
+    GError *error = NULL;
+    gboolean spawned = g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
+                                    &status, &error);
+    g_assert_no_error(error);
+    g_assert_true(spawned);
+    if (!g_spawn_check_wait_status(status, &error)) {
+        gchar *line = g_strjoinv(" ", (gchar **)argv->pdata);
+        g_test_message("%s said: %s%s", line, out, err);
+        g_free(line);
+    }
+    g_assert_no_error(error);
+    g_free(out);
+    g_free(err);
+    g_ptr_array_unref(argv);
+}
+
+/* The X window of `window` (a realized toplevel), as xdotool's --window argument; free it. */
+static inline gchar *x_window_id(GtkWidget *window) {
+    return g_strdup_printf("%lu", (gulong)gdk_x11_surface_get_xid(gtk_native_get_surface(GTK_NATIVE(window))));
+}
+
+/* The X window coordinates of the point (x, y) of `widget` in the toplevel `window` (undecorated here). */
+static inline void widget_point_in_window(GtkWidget *widget, GtkWidget *window, double x, double y, int *wx,
+                                          int *wy) {
+    double tx = 0, ty = 0, sx = 0, sy = 0;
+    g_assert_true(gtk_widget_translate_coordinates(widget, window, x, y, &tx, &ty));
+    gtk_native_get_surface_transform(GTK_NATIVE(window), &sx, &sy);
+    *wx = (int)lround(tx + sx);
+    *wy = (int)lround(ty + sy);
+}
+
+/* Renders `widget` with `window`'s renderer (gtk_widget_paintable_new() → GtkSnapshot →
+ * gsk_renderer_render_texture()), saves it as $VOICENOTE_GTK_TEST_OUTPUT/name and returns it. */
+static inline GdkTexture *render_widget(GtkWidget *widget, GtkWidget *window, const char *name) {
+    int width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget);
+    GdkPaintable *paintable = gtk_widget_paintable_new(widget);
+    GtkSnapshot *snapshot = gtk_snapshot_new();
+    gdk_paintable_snapshot(paintable, snapshot, width, height);
+    GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+    g_assert_nonnull(node);
+    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
+    GdkTexture *texture = gsk_renderer_render_texture(gtk_native_get_renderer(GTK_NATIVE(window)), node, &bounds);
+    g_assert_cmpint(gdk_texture_get_width(texture), ==, width);
+    const char *directory = g_getenv("VOICENOTE_GTK_TEST_OUTPUT");
+    g_assert_nonnull(directory); /* make test sets it */
+    gchar *path = g_build_filename(directory, name, NULL);
+    g_assert_true(gdk_texture_save_to_png(texture, path));
+    g_test_message("saved %s", path);
+    g_free(path);
+    gsk_render_node_unref(node);
+    g_object_unref(paintable);
+    return texture;
+}
+
+/* The texture's pixels as B, G, R, A premultiplied bytes (little endian), `width * 4` a row; free them. */
+static inline guint8 *texture_pixels(GdkTexture *texture) {
+    gsize stride = (gsize)gdk_texture_get_width(texture) * 4;
+    guint8 *data = g_malloc((gsize)gdk_texture_get_height(texture) * stride);
+    gdk_texture_download(texture, data, stride);
+    return data;
+}
+
+#endif /* VOICENOTE_GTK_TESTS_X_SESSION_H */
