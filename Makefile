@@ -24,7 +24,7 @@ DEBIAN_PACKAGES := \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
 	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev \
-	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool
+	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool gi-docgen
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
@@ -176,9 +176,16 @@ test-fuzz: $(if $(VOICENOTE_BUILT),,build-fuzz)
 fuzz:
 	scripts/fuzz.sh $${FUZZ_SECONDS:-300}
 
-docs:
+# The C and C++ API references (doxygen, build/docs), then voicenote-glib's and voicenote-gtk's (gi-docgen,
+# build/glib/doc/voicenote-glib-1 and build/gtk/doc/voicenote-gtk-1), every warning an error. The bindings' part
+# compiles and scans their C over build/lib (seconds) into the directories test-glib and test-gtk build in too, so
+# those find it done.
+docs: $(NEEDS_BUILD)
 	VN_VERSION=$(VERSION) doxygen docs/Doxyfile
 	VN_VERSION=$(VERSION) doxygen docs/Doxyfile.cpp
+	$(MAKE) -C bindings/glib introspection reference LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
+	$(MAKE) -C bindings/gtk reference LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include GLIB_OUT=$(BUILD)/glib \
+		OUT=$(BUILD)/gtk
 
 clean:
 	rm -rf $(BUILD) .build .build-release .build-tsan .build-asan .build-fuzz .build-test-cache
