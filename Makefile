@@ -33,7 +33,7 @@ SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/vo
 
 
 .PHONY: all deps build so cli tsan-so build-tsan build-asan build-fuzz test test-self-contained test-swift test-abi test-c \
-	test-cpp test-glib test-gtk test-python test-install test-tsan test-asan test-fuzz install wheel deb run bench fuzz docs clean
+	test-cpp test-glib test-glib-leaks test-gtk test-python test-install test-tsan test-asan test-fuzz install wheel deb run bench fuzz docs clean
 
 all: build
 
@@ -104,6 +104,11 @@ test-cpp: $(NEEDS_BUILD)
 # -Werror and run; g-ir-scanner printing anything fails it.
 test-glib: $(NEEDS_BUILD)
 	$(MAKE) -C bindings/glib test LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
+
+# voicenote-glib's leak check: the library and its g_test programs again with gcc's AddressSanitizer (over the
+# uninstrumented build/lib), each run under LeakSanitizer with GLib's gc-friendly mode; any leak fails it.
+test-glib-leaks: $(NEEDS_BUILD)
+	$(MAKE) -C bindings/glib test-leaks LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
 
 # voicenote-gtk (bindings/gtk, work in progress for issue #36): GTK 4 widgets over voicenote-glib (built first, into
 # the same place as test-glib's), their introspection data, and their tests, each in a GtkWindow on its own Xvfb
