@@ -24,7 +24,7 @@ DEBIAN_PACKAGES := \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
 	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev \
-	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool
+	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool gi-docgen
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
@@ -33,7 +33,7 @@ SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/vo
 
 
 .PHONY: all deps build so cli tsan-so build-tsan build-asan build-fuzz test test-self-contained test-swift test-abi test-c \
-	test-cpp test-glib test-gtk test-python test-install test-tsan test-asan test-fuzz install wheel deb run bench fuzz docs clean
+	test-cpp test-glib test-glib-leaks test-gtk test-python test-install test-tsan test-asan test-fuzz install wheel deb run bench fuzz docs clean
 
 all: build
 
@@ -104,6 +104,11 @@ test-cpp: $(NEEDS_BUILD)
 # -Werror and run; g-ir-scanner printing anything fails it.
 test-glib: $(NEEDS_BUILD)
 	$(MAKE) -C bindings/glib test LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
+
+# voicenote-glib's leak check: the library and its g_test programs again with gcc's AddressSanitizer (over the
+# uninstrumented build/lib), each run under LeakSanitizer with GLib's gc-friendly mode; any leak fails it.
+test-glib-leaks: $(NEEDS_BUILD)
+	$(MAKE) -C bindings/glib test-leaks LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
 
 # voicenote-gtk (bindings/gtk, work in progress for issue #36): GTK 4 widgets over voicenote-glib (built first, into
 # the same place as test-glib's), their introspection data, and their tests, each in a GtkWindow on its own Xvfb
@@ -176,9 +181,16 @@ test-fuzz: $(if $(VOICENOTE_BUILT),,build-fuzz)
 fuzz:
 	scripts/fuzz.sh $${FUZZ_SECONDS:-300}
 
-docs:
+# The C and C++ API references (doxygen, build/docs), then voicenote-glib's and voicenote-gtk's (gi-docgen,
+# build/glib/doc/voicenote-glib-1 and build/gtk/doc/voicenote-gtk-1), every warning an error. The bindings' part
+# compiles and scans their C over build/lib (seconds) into the directories test-glib and test-gtk build in too, so
+# those find it done.
+docs: $(NEEDS_BUILD)
 	VN_VERSION=$(VERSION) doxygen docs/Doxyfile
 	VN_VERSION=$(VERSION) doxygen docs/Doxyfile.cpp
+	$(MAKE) -C bindings/glib introspection reference LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include OUT=$(BUILD)/glib
+	$(MAKE) -C bindings/gtk reference LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include GLIB_OUT=$(BUILD)/glib \
+		OUT=$(BUILD)/gtk
 
 clean:
 	rm -rf $(BUILD) .build .build-release .build-tsan .build-asan .build-fuzz .build-test-cache

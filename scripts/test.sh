@@ -93,6 +93,7 @@ wait_for_build() {
 stage test-c
 stage test-cpp
 stage test-glib
+stage test-glib-leaks
 stage test-gtk
 stage test-python
 stage test-install

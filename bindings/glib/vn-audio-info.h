@@ -20,8 +20,8 @@ G_BEGIN_DECLS
  * @bitrate: the average bitrate in bits per second; 0 when unknown.
  * @codec: the codec as FFmpeg names it ("opus", "aac", "mp3", "pcm_s16le"...).
  *
- * Facts about a note's audio stream (libvoicenote's `vn_audio_info`), from vng_audio_info_read_finish(). A boxed type:
- * copy with vng_audio_info_copy(), free with vng_audio_info_free().
+ * Facts about a note's audio stream (libvoicenote's `vn_audio_info`), from [func@Voicenote.AudioInfo.read_finish]. A
+ * boxed type: copy with [method@Voicenote.AudioInfo.copy], free with [method@Voicenote.AudioInfo.free].
  */
 typedef struct {
     gdouble duration;
@@ -35,16 +35,16 @@ typedef struct {
 /**
  * VNG_TYPE_AUDIO_INFO:
  *
- * The #GType of #VnAudioInfo.
+ * The [type@GObject.Type] of [struct@Voicenote.AudioInfo].
  */
 #define VNG_TYPE_AUDIO_INFO (vng_audio_info_get_type())
 
 /**
  * vng_audio_info_get_type:
  *
- * Registers (once) and returns the boxed type of #VnAudioInfo.
+ * Registers (once) and returns the boxed type of [struct@Voicenote.AudioInfo].
  *
- * Returns: the #GType of #VnAudioInfo.
+ * Returns: the [type@GObject.Type] of [struct@Voicenote.AudioInfo].
  */
 GType vng_audio_info_get_type(void) G_GNUC_CONST;
 
@@ -54,7 +54,7 @@ GType vng_audio_info_get_type(void) G_GNUC_CONST;
  *
  * Copies @info (its codec too).
  *
- * Returns: (transfer full): the copy; free with vng_audio_info_free().
+ * Returns: (transfer full): the copy; free with [method@Voicenote.AudioInfo.free].
  */
 VnAudioInfo *vng_audio_info_copy(const VnAudioInfo *info);
 
@@ -71,25 +71,27 @@ void vng_audio_info_free(VnAudioInfo *info);
  * @location: a local path, a `file://` URL or an `http://`/`https://` URL (downloaded through libvoicenote's
  *   media cache).
  * @cancellable: (nullable): cancels the read, or %NULL.
- * @callback: (scope async): called with the result, on the thread-default #GMainContext of the calling thread.
+ * @callback: (scope async): called with the result, on the thread-default [struct@GLib.MainContext] of the calling
+ * thread.
  * @user_data: (closure): data for @callback.
  *
  * Reads the facts of a note's audio (libvoicenote's vn_audio_info_source(), without decoding it all where the
- * format allows) on a worker thread; call vng_audio_info_read_finish() in @callback. Cancelling @cancellable cancels the
- * library's read (a download waiting for the network ends at once); @callback then gets %G_IO_ERROR_CANCELLED. It
- * runs only after the library's work has ended.
+ * format allows) on a worker thread; call [func@Voicenote.AudioInfo.read_finish] in @callback. Cancelling @cancellable
+ * cancels the library's read (a download waiting for the network ends at once); @callback then gets
+ * %G_IO_ERROR_CANCELLED. It runs only after the library's work has ended.
  */
 void vng_audio_info_read_async(const gchar *location, GCancellable *cancellable, GAsyncReadyCallback callback,
                           gpointer user_data);
 
 /**
  * vng_audio_info_read_finish:
- * @result: the #GAsyncResult given to the callback of vng_audio_info_read_async().
+ * @result: the [iface@Gio.AsyncResult] given to the callback of [func@Voicenote.AudioInfo.read_async].
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * The facts vng_audio_info_read_async() read.
+ * The facts [func@Voicenote.AudioInfo.read_async] read.
  *
- * Returns: (transfer full) (nullable): the facts (free with vng_audio_info_free()), or %NULL with @error set:
+ * Returns: (transfer full) (nullable): the facts (free with [method@Voicenote.AudioInfo.free]), or %NULL with @error
+ * set:
  *   %G_IO_ERROR_CANCELLED after a cancel; in %VN_ERROR, %VN_ERROR_NOT_FOUND for a missing file or an HTTP 404/410,
  *   %VN_ERROR_FORMAT for a file that is not audio, %VN_ERROR_UNSUPPORTED for a scheme other than file and http(s),
  *   and others as libvoicenote reports them.

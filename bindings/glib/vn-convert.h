@@ -17,12 +17,13 @@ G_BEGIN_DECLS
  * @out_path: the file to write (replaced when it exists; its directory must exist).
  * @rate: the new note's speed, 0.5…2.5 (1 keeps it; the pitch is kept either way).
  * @cancellable: (nullable): cancels the conversion, or %NULL.
- * @callback: (scope async): called with the result, on the thread-default #GMainContext of the calling thread.
+ * @callback: (scope async): called with the result, on the thread-default [struct@GLib.MainContext] of the calling
+ * thread.
  * @user_data: (closure): data for @callback.
  *
  * Converts a note into Ogg Opus (32 kbit/s; libvoicenote's vn_convert_source() with its default options but the
- * rate) on a worker thread; call vng_convert_finish() in @callback. The note is written beside @out_path and renamed
- * over it once complete, so a failure or a cancel leaves @out_path as it was and no partial file. Cancelling
+ * rate) on a worker thread; call [func@Voicenote.convert_finish] in @callback. The note is written beside @out_path and
+ * renamed over it once complete, so a failure or a cancel leaves @out_path as it was and no partial file. Cancelling
  * @cancellable cancels the library's work (a download waiting for the network ends at once, a decode at its next
  * read); @callback then gets %G_IO_ERROR_CANCELLED. It runs only after the library's work has ended.
  */
@@ -31,11 +32,11 @@ void vng_convert_async(const gchar *location, const gchar *out_path, gdouble rat
 
 /**
  * vng_convert_finish:
- * @result: the #GAsyncResult given to the callback of vng_convert_async().
+ * @result: the [iface@Gio.AsyncResult] given to the callback of [func@Voicenote.convert_async].
  * @duration: (out) (optional): receives the new note's length in seconds (0 on failure), or %NULL.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Whether vng_convert_async() wrote the note.
+ * Whether [func@Voicenote.convert_async] wrote the note.
  *
  * Returns: %TRUE, or %FALSE with @error set: %G_IO_ERROR_CANCELLED after a cancel; in %VN_ERROR,
  *   %VN_ERROR_INVALID_ARG for a rate out of range or an empty path, %VN_ERROR_NOT_FOUND or %VN_ERROR_PERMISSION for

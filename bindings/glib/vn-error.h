@@ -13,15 +13,16 @@ G_BEGIN_DECLS
  * VN_ERROR:
  *
  * The error domain of voicenote-glib (its quark's text is "vn-error-quark"). Every error in it carries one of
- * libvoicenote's negative `vn_status` values as its code (a #VnError) and the library's detail text as its message.
+ * libvoicenote's negative `vn_status` values as its code (a [error@Voicenote.Error]) and the library's detail text as
+ * its message.
  */
 #define VN_ERROR (vng_error_quark())
 
 /**
  * VNG_ERROR:
  *
- * The same domain as #VN_ERROR, under the name tools working from the introspection data derive from the `vng`
- * symbol prefix (Vala's `Voicenote.Error` compiles to it). C code uses #VN_ERROR.
+ * The same domain as `VN_ERROR`, under the name tools working from the introspection data derive from the `vng`
+ * symbol prefix (Vala's `Voicenote.Error` compiles to it). C code uses `VN_ERROR`.
  */
 #define VNG_ERROR VN_ERROR
 
@@ -43,7 +44,7 @@ G_BEGIN_DECLS
  * @VN_ERROR_CANCELLED: the operation was cancelled (`VN_E_CANCELLED`).
  * @VN_ERROR_INTERNAL: a bug in voicenote; the message says where (`VN_E_INTERNAL`).
  *
- * The codes of the #VN_ERROR domain: libvoicenote's `vn_status` values, the same numbers (negative), in the same
+ * The codes of the `VN_ERROR` domain: libvoicenote's `vn_status` values, the same numbers (negative), in the same
  * order. Values are only ever appended, as the C library's.
  */
 typedef enum {
@@ -67,24 +68,24 @@ typedef enum {
 /**
  * VNG_TYPE_ERROR:
  *
- * The #GType of #VnError.
+ * The [type@GObject.Type] of [error@Voicenote.Error].
  */
 #define VNG_TYPE_ERROR (vng_error_get_type())
 
 /**
  * vng_error_get_type:
  *
- * Registers (once) and returns the enum type of #VnError, whose values' names are the `vn_status` names
+ * Registers (once) and returns the enum type of [error@Voicenote.Error], whose values' names are the `vn_status` names
  * ("VN_E_FORMAT") and whose nicks are the same without the prefix, in lower case ("format").
  *
- * Returns: the #GType of #VnError.
+ * Returns: the [type@GObject.Type] of [error@Voicenote.Error].
  */
 GType vng_error_get_type(void) G_GNUC_CONST;
 
 /**
  * vng_error_quark:
  *
- * The quark of the #VN_ERROR domain, made from the text "vn-error-quark".
+ * The quark of the `VN_ERROR` domain, made from the text "vn-error-quark".
  *
  * Returns: the quark.
  */
@@ -95,12 +96,12 @@ GQuark vng_error_quark(void) G_GNUC_CONST;
  * @error: (out) (optional) (nullable): where to put the error, or %NULL.
  * @status: what a `vn_` call just returned on this thread: `VN_OK` or a negative `VN_E_*` status.
  *
- * Turns a libvoicenote status into a #GError: for `VN_OK`, does nothing and returns %TRUE; otherwise sets @error
- * to a #VN_ERROR error whose code is @status and whose message is this thread's vn_last_error_message() (or the
+ * Turns a libvoicenote status into a [struct@GLib.Error]: for `VN_OK`, does nothing and returns %TRUE; otherwise sets
+ * @error to a `VN_ERROR` error whose code is @status and whose message is this thread's vn_last_error_message() (or the
  * status's vn_strerror() text when the library left none), and returns %FALSE. Call it on the thread of the failing
  * call, before any other `vn_` call there. A status that is not a `vn_status` becomes %VN_ERROR_INTERNAL, naming
  * the number. For C code over libvoicenote only: bindings through GObject Introspection do not see it (they
- * get their errors as exceptions, or as #VnPlayer::failed).
+ * get their errors as exceptions, or as [signal@Voicenote.Player::failed]).
  *
  * Returns: %TRUE when @status is `VN_OK`, else %FALSE (with @error set).
  */

@@ -362,15 +362,15 @@ static void install_properties(GObjectClass *object_class) {
     /**
      * VnFlow:key-inputs:
      *
-     * Whether vng_flow_key_down() and vng_flow_key_up() act (the record key is held like the button, Escape
-     * cancels, Enter sends). Set at construction; off by default.
+     * Whether [method@Voicenote.Flow.key_down] and [method@Voicenote.Flow.key_up] act (the record key is held like the
+     * button, Escape cancels, Enter sends). Set at construction; off by default.
      */
     properties[PROP_KEY_INPUTS] = g_param_spec_boolean("key-inputs", NULL, NULL, FALSE, CONSTRUCT_FLAGS);
     /**
      * VnFlow:confirmation-required:
      *
-     * Whether a sent take waits for vng_flow_confirm() before #VnFlow::publish. Set at construction; on by
-     * default.
+     * Whether a sent take waits for [method@Voicenote.Flow.confirm] before [signal@Voicenote.Flow::publish]. Set at
+     * construction; on by default.
      */
     properties[PROP_CONFIRMATION_REQUIRED] =
         g_param_spec_boolean("confirmation-required", NULL, NULL, TRUE, CONSTRUCT_FLAGS);
@@ -468,8 +468,8 @@ static void install_signals(GObjectClass *object_class) {
      * @payload: Stream's `voiceRecording` payload of the file as JSON (`asset_url` its `file://` URL), "" when it
      *   could not be read back.
      *
-     * A take is ready for the composer (after vng_flow_send(), a release, or Enter); #VnFlow::publish follows
-     * unless #VnFlow:confirmation-required.
+     * A take is ready for the composer (after [method@Voicenote.Flow.send], a release, or Enter);
+     * [signal@Voicenote.Flow::publish] follows unless [property@Voicenote.Flow:confirmation-required].
      */
     signals[SIGNAL_ATTACHMENT_READY] = take_signal(object_class, "attachment-ready");
     /**
@@ -480,7 +480,8 @@ static void install_signals(GObjectClass *object_class) {
      * @waveform: (element-type gfloat): its waveform, 0…1.
      * @payload: its `voiceRecording` payload as JSON, or "".
      *
-     * The take is to be published (at once after #VnFlow::attachment-ready, or on vng_flow_confirm()).
+     * The take is to be published (at once after [signal@Voicenote.Flow::attachment-ready], or on
+     * [method@Voicenote.Flow.confirm]).
      */
     signals[SIGNAL_PUBLISH] = take_signal(object_class, "publish");
     /**
@@ -491,7 +492,7 @@ static void install_signals(GObjectClass *object_class) {
      * @waveform: (element-type gfloat): its waveform, 0…1.
      * @payload: its `voiceRecording` payload as JSON, or "".
      *
-     * The take was kept as the conversation's draft (vng_flow_park()); the flow is idle.
+     * The take was kept as the conversation's draft ([method@Voicenote.Flow.park]); the flow is idle.
      */
     signals[SIGNAL_PARKED] = take_signal(object_class, "parked");
     /**
@@ -502,8 +503,8 @@ static void install_signals(GObjectClass *object_class) {
      * @waveform: (element-type gfloat): its new waveform, 0…1.
      * @payload: its new `voiceRecording` payload as JSON, or "".
      *
-     * A trim (vng_flow_trim()) ended; the preview shows the take as cut, the player at 0 (or a send or park asked
-     * meanwhile follows).
+     * A trim ([method@Voicenote.Flow.trim]) ended; the preview shows the take as cut, the player at 0 (or a send or
+     * park asked meanwhile follows).
      */
     signals[SIGNAL_TRIMMED] = take_signal(object_class, "trimmed");
     /**

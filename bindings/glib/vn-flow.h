@@ -23,7 +23,7 @@ G_BEGIN_DECLS
  * @VN_FLOW_STATE_LOCKED: a take runs with no finger on the button: discard, stop or send (`VN_FLOW_LOCKED`).
  * @VN_FLOW_STATE_PREVIEW: the finished take waits: play, trim, discard or send (`VN_FLOW_PREVIEW`).
  *
- * The states of a #VnFlow: libvoicenote's `vn_flow_state` values, the same numbers.
+ * The states of a [class@Voicenote.Flow]: libvoicenote's `vn_flow_state` values, the same numbers.
  */
 typedef enum {
     VN_FLOW_STATE_IDLE = VN_FLOW_IDLE,
@@ -36,16 +36,16 @@ typedef enum {
 /**
  * VNG_TYPE_FLOW_STATE:
  *
- * The #GType of #VnFlowState.
+ * The [type@GObject.Type] of [enum@Voicenote.FlowState].
  */
 #define VNG_TYPE_FLOW_STATE (vng_flow_state_get_type())
 
 /**
  * vng_flow_state_get_type:
  *
- * Registers (once) and returns the enum type of #VnFlowState.
+ * Registers (once) and returns the enum type of [enum@Voicenote.FlowState].
  *
- * Returns: the #GType of #VnFlowState.
+ * Returns: the [type@GObject.Type] of [enum@Voicenote.FlowState].
  */
 GType vng_flow_state_get_type(void) G_GNUC_CONST;
 
@@ -55,8 +55,8 @@ GType vng_flow_state_get_type(void) G_GNUC_CONST;
  * @VN_FLOW_INPUT_KEY_ESCAPE: cancels a take or discards a preview (`VN_FLOW_KEY_ESCAPE`).
  * @VN_FLOW_INPUT_KEY_ENTER: sends (`VN_FLOW_KEY_ENTER`).
  *
- * The keys a #VnFlow understands when #VnFlow:key-inputs is on: libvoicenote's `vn_flow_key` values, the same
- * numbers (named apart from the C library's `VN_FLOW_KEY_*`).
+ * The keys a [class@Voicenote.Flow] understands when [property@Voicenote.Flow:key-inputs] is on: libvoicenote's
+ * `vn_flow_key` values, the same numbers (named apart from the C library's `VN_FLOW_KEY_*`).
  */
 typedef enum {
     VN_FLOW_INPUT_KEY_RECORD = VN_FLOW_KEY_RECORD,
@@ -67,41 +67,42 @@ typedef enum {
 /**
  * VNG_TYPE_FLOW_INPUT_KEY:
  *
- * The #GType of #VnFlowInputKey.
+ * The [type@GObject.Type] of [enum@Voicenote.FlowInputKey].
  */
 #define VNG_TYPE_FLOW_INPUT_KEY (vng_flow_input_key_get_type())
 
 /**
  * vng_flow_input_key_get_type:
  *
- * Registers (once) and returns the enum type of #VnFlowInputKey.
+ * Registers (once) and returns the enum type of [enum@Voicenote.FlowInputKey].
  *
- * Returns: the #GType of #VnFlowInputKey.
+ * Returns: the [type@GObject.Type] of [enum@Voicenote.FlowInputKey].
  */
 GType vng_flow_input_key_get_type(void) G_GNUC_CONST;
 
 /**
  * VNG_TYPE_FLOW:
  *
- * The #GType of #VnFlow.
+ * The [type@GObject.Type] of [class@Voicenote.Flow].
  */
 #define VNG_TYPE_FLOW (vng_flow_get_type())
 
 /**
  * VnFlow:
  *
- * The hold-to-record button over a #VnRecorder and a #VnPlayer (it keeps a reference to both, and drives them:
- * leave their methods to it while it lives). The host forwards pointer and key inputs; the flow's view arrives as
- * properties (#VnFlow:state, #VnFlow:duration, #VnFlow:slide-to-cancel-alpha, ..., each notified once per change,
- * in the order the properties are listed, after the whole view was taken) and its events as signals
- * (#VnFlow::attachment-ready, #VnFlow::publish, #VnFlow::parked, #VnFlow::trimmed, #VnFlow::trim-failed,
- * #VnFlow::failed, #VnFlow::too-short), on the thread-default #GMainContext of the thread that made it, in the
- * order they happened. No method blocks with slow work: what an input leads to runs on the flow's worker and comes
- * back as notifications and signals.
+ * The hold-to-record button over a [class@Voicenote.Recorder] and a [class@Voicenote.Player] (it keeps a reference to
+ * both, and drives them: leave their methods to it while it lives). The host forwards pointer and key inputs; the
+ * flow's view arrives as properties ([property@Voicenote.Flow:state], [property@Voicenote.Flow:duration],
+ * [property@Voicenote.Flow:slide-to-cancel-alpha], ..., each notified once per change, in the order the properties are
+ * listed, after the whole view was taken) and its events as signals ([signal@Voicenote.Flow::attachment-ready],
+ * [signal@Voicenote.Flow::publish], [signal@Voicenote.Flow::parked], [signal@Voicenote.Flow::trimmed],
+ * [signal@Voicenote.Flow::trim-failed], [signal@Voicenote.Flow::failed], [signal@Voicenote.Flow::too-short]), on the
+ * thread-default [struct@GLib.MainContext] of the thread that made it, in the order they happened. No method blocks
+ * with slow work: what an input leads to runs on the flow's worker and comes back as notifications and signals.
  *
- * Disposing it (the last unref, or g_object_run_dispose()) ends its subscription first, then destroys the flow (a
- * running take is cancelled; one in preview or being stopped is kept, as the draft with a draft key), then lets the
- * recorder, player and clock go: no signal of it runs afterwards, also when it is disposed inside one of its own
+ * Disposing it (the last unref, or [method@GObject.Object.run_dispose]) ends its subscription first, then destroys the
+ * flow (a running take is cancelled; one in preview or being stopped is kept, as the draft with a draft key), then lets
+ * the recorder, player and clock go: no signal of it runs afterwards, also when it is disposed inside one of its own
  * signal handlers.
  */
 G_DECLARE_FINAL_TYPE(VnFlow, vng_flow, VNG, FLOW, GObject)
@@ -117,9 +118,9 @@ G_DECLARE_FINAL_TYPE(VnFlow, vng_flow, VNG, FLOW, GObject)
  *
  * Makes a recording flow with libvoicenote's defaults (cancel distance 75 px, lock distance 50 px, minimum press
  * 0.5 s, tip 2 s, 100 waveform values, confirmation required, toggle mode and key inputs off, the monotonic clock),
- * whose signals run on the calling thread's thread-default #GMainContext. With a draft key whose draft can be
- * restored, the flow comes back in %VN_FLOW_STATE_PREVIEW (the view arrives once the draft was read back). For a
- * manual clock and the other construct-only properties, make it with g_initable_new().
+ * whose signals run on the calling thread's thread-default [struct@GLib.MainContext]. With a draft key whose draft can
+ * be restored, the flow comes back in %VN_FLOW_STATE_PREVIEW (the view arrives once the draft was read back). For a
+ * manual clock and the other construct-only properties, make it with [func@Gio.Initable.new].
  *
  * Returns: (transfer full) (nullable): the flow, or %NULL with @error set: %VN_ERROR_INVALID_ARG for a bad key
  *   or an empty directory, %VN_ERROR_MISUSE for a disposed recorder or player.
@@ -174,7 +175,7 @@ gboolean vng_flow_move(VnFlow *self, gdouble x, gdouble y, GError **error);
  * @key: the key.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * A key went down (with #VnFlow:key-inputs on; ignored otherwise).
+ * A key went down (with [property@Voicenote.Flow:key-inputs] on; ignored otherwise).
  *
  * Returns: %TRUE (also when ignored), or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an unknown key,
  *   %VN_ERROR_MISUSE after dispose.
@@ -187,7 +188,7 @@ gboolean vng_flow_key_down(VnFlow *self, VnFlowInputKey key, GError **error);
  * @key: the key.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * A key went up (with #VnFlow:key-inputs on; ignored otherwise).
+ * A key went up (with [property@Voicenote.Flow:key-inputs] on; ignored otherwise).
  *
  * Returns: %TRUE (also when ignored), or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an unknown key,
  *   %VN_ERROR_MISUSE after dispose.
@@ -243,8 +244,8 @@ gboolean vng_flow_discard(VnFlow *self, GError **error);
  * @self: the flow.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Hands the take to the composer: a running take is stopped first; #VnFlow::attachment-ready follows, then
- * #VnFlow::publish unless #VnFlow:confirmation-required.
+ * Hands the take to the composer: a running take is stopped first; [signal@Voicenote.Flow::attachment-ready] follows,
+ * then [signal@Voicenote.Flow::publish] unless [property@Voicenote.Flow:confirmation-required].
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE when there is no take, or after dispose).
  */
@@ -255,7 +256,7 @@ gboolean vng_flow_send(VnFlow *self, GError **error);
  * @self: the flow.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * As vng_flow_send(), always followed by #VnFlow::publish.
+ * As [method@Voicenote.Flow.send], always followed by [signal@Voicenote.Flow::publish].
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE when there is no take, or after dispose).
  */
@@ -266,7 +267,7 @@ gboolean vng_flow_confirm(VnFlow *self, GError **error);
  * @self: the flow.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Plays the preview (a player failure arrives as #VnFlow::failed; the state stays).
+ * Plays the preview (a player failure arrives as [signal@Voicenote.Flow::failed]; the state stays).
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE outside %VN_FLOW_STATE_PREVIEW, during a trim, or
  *   after dispose).
@@ -305,9 +306,9 @@ gboolean vng_flow_seek(VnFlow *self, gdouble position, GError **error);
  * @end: its end: 0 ≤ @start < @end ≤ the take's duration.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Starts cutting the previewed take to @start…@end and returns at once; #VnFlow::trimmed (the take as cut) or
- * #VnFlow::trim-failed (the take as it was) says when it ended. Meanwhile send, confirm and park act after it, and
- * discard or cancel abandon it.
+ * Starts cutting the previewed take to @start…@end and returns at once; [signal@Voicenote.Flow::trimmed] (the take as
+ * cut) or [signal@Voicenote.Flow::trim-failed] (the take as it was) says when it ended. Meanwhile send, confirm and
+ * park act after it, and discard or cancel abandon it.
  *
  * Returns: %TRUE (the trim started), or %FALSE with @error set: %VN_ERROR_INVALID_ARG for a range outside the
  *   take, %VN_ERROR_MISUSE outside %VN_FLOW_STATE_PREVIEW, while a trim runs, or after dispose.
@@ -320,9 +321,10 @@ gboolean vng_flow_trim(VnFlow *self, gdouble start, gdouble end, GError **error)
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
  * The user left the conversation: a running take is stopped and the take (running or in preview) is kept as the
- * conversation's draft; #VnFlow::parked follows and the flow is idle. Nothing happens while idle.
+ * conversation's draft; [signal@Voicenote.Flow::parked] follows and the flow is idle. Nothing happens while idle.
  *
- * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_MISUSE without a #VnFlow:draft-key or after dispose,
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_MISUSE without a [property@Voicenote.Flow:draft-key] or after
+ * dispose,
  *   %VN_ERROR_BUSY when the take is not the conversation's draft (another flow held the key when it began).
  */
 gboolean vng_flow_park(VnFlow *self, GError **error);
@@ -343,7 +345,7 @@ gboolean vng_flow_deactivate(VnFlow *self, GError **error);
  * vng_flow_get_state:
  * @self: the flow.
  *
- * The state, as the last view delivered on the main context said (#VnFlow:state).
+ * The state, as the last view delivered on the main context said ([property@Voicenote.Flow:state]).
  *
  * Returns: the state.
  */
@@ -353,7 +355,8 @@ VnFlowState vng_flow_get_state(VnFlow *self);
  * vng_flow_get_duration:
  * @self: the flow.
  *
- * Seconds recorded (recording, locked) or the take's length (preview), as the last view said (#VnFlow:duration).
+ * Seconds recorded (recording, locked) or the take's length (preview), as the last view said
+ * ([property@Voicenote.Flow:duration]).
  *
  * Returns: the duration in seconds.
  */
@@ -363,7 +366,7 @@ gdouble vng_flow_get_duration(VnFlow *self);
  * vng_flow_get_accessible_description:
  * @self: the flow.
  *
- * What a screen reader says for the last view (#VnFlow:accessible-description).
+ * What a screen reader says for the last view ([property@Voicenote.Flow:accessible-description]).
  *
  * Returns: (transfer none): the text ("" before the first view); valid until the next view is delivered.
  */

@@ -13,17 +13,17 @@ G_BEGIN_DECLS
 /**
  * VNG_TYPE_MANUAL_CLOCK:
  *
- * The #GType of #VnManualClock.
+ * The [type@GObject.Type] of [class@Voicenote.ManualClock].
  */
 #define VNG_TYPE_MANUAL_CLOCK (vng_manual_clock_get_type())
 
 /**
  * VnManualClock:
  *
- * A clock that starts at 0 and moves only in vng_manual_clock_advance(), for the timers of the flows made with it
- * (#VnFlow:clock: the minimum press, the tip's hiding). Those timers fire inside the advance, in order; what they
- * change arrives as the flow's notifications and signals on its main context afterwards. A flow keeps its clock
- * alive.
+ * A clock that starts at 0 and moves only in [method@Voicenote.ManualClock.advance], for the timers of the flows made
+ * with it ([property@Voicenote.Flow:clock]: the minimum press, the tip's hiding). Those timers fire inside the advance,
+ * in order; what they change arrives as the flow's notifications and signals on its main context afterwards. A flow
+ * keeps its clock alive.
  */
 G_DECLARE_FINAL_TYPE(VnManualClock, vng_manual_clock, VNG, MANUAL_CLOCK, GObject)
 

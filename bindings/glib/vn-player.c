@@ -203,8 +203,8 @@ static void vng_player_class_init(VnPlayerClass *klass) {
     /**
      * VnPlayer:configuration:
      *
-     * ALSA configuration text in which #VnPlayer:device is looked up, or %NULL for the system's. Set at
-     * construction.
+     * ALSA configuration text in which [property@Voicenote.Player:device] is looked up, or %NULL for the system's. Set
+     * at construction.
      */
     properties[PROP_CONFIGURATION] = g_param_spec_string(
         "configuration", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
@@ -228,7 +228,7 @@ static void vng_player_class_init(VnPlayerClass *klass) {
      * VnPlayer:position:
      *
      * What the listener hears now, in seconds of the file's time (progress comes every 0.1 s of played audio);
-     * notifies once per change. To move it, vng_player_seek().
+     * notifies once per change. To move it, [method@Voicenote.Player.seek].
      */
     properties[PROP_POSITION] = g_param_spec_double("position", NULL, NULL, 0, G_MAXDOUBLE, 0,
                                                     G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -236,7 +236,7 @@ static void vng_player_class_init(VnPlayerClass *klass) {
      * VnPlayer:rate:
      *
      * The playback rate, 0.5…2.5, pitch kept; kept while paused and across items. Setting it is
-     * vng_player_set_rate(); notifies once per change.
+     * [method@Voicenote.Player.set_rate]; notifies once per change.
      */
     properties[PROP_RATE] = g_param_spec_double("rate", NULL, NULL, 0.5, 2.5, 1.0,
                                                 G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

@@ -18,7 +18,7 @@ G_BEGIN_DECLS
  * @VN_PLAYER_STATE_PLAYING: sounding (`VN_PLAYER_PLAYING`).
  * @VN_PLAYER_STATE_STOPPED: loaded, at 0: after a stop or the end of the item (`VN_PLAYER_STOPPED`).
  *
- * The states of a #VnPlayer: libvoicenote's `vn_player_state` values, the same numbers.
+ * The states of a [class@Voicenote.Player]: libvoicenote's `vn_player_state` values, the same numbers.
  */
 typedef enum {
     VN_PLAYER_STATE_NOT_LOADED = VN_PLAYER_NOT_LOADED,
@@ -31,23 +31,23 @@ typedef enum {
 /**
  * VNG_TYPE_PLAYER_STATE:
  *
- * The #GType of #VnPlayerState.
+ * The [type@GObject.Type] of [enum@Voicenote.PlayerState].
  */
 #define VNG_TYPE_PLAYER_STATE (vng_player_state_get_type())
 
 /**
  * vng_player_state_get_type:
  *
- * Registers (once) and returns the enum type of #VnPlayerState.
+ * Registers (once) and returns the enum type of [enum@Voicenote.PlayerState].
  *
- * Returns: the #GType of #VnPlayerState.
+ * Returns: the [type@GObject.Type] of [enum@Voicenote.PlayerState].
  */
 GType vng_player_state_get_type(void) G_GNUC_CONST;
 
 /**
  * VNG_TYPE_PLAYER:
  *
- * The #GType of #VnPlayer.
+ * The [type@GObject.Type] of [class@Voicenote.Player].
  */
 #define VNG_TYPE_PLAYER (vng_player_get_type())
 
@@ -55,14 +55,16 @@ GType vng_player_state_get_type(void) G_GNUC_CONST;
  * VnPlayer:
  *
  * Plays voice notes (local files, `file://` and http(s) URLs) with libvoicenote's player. Its events arrive on the
- * thread-default #GMainContext of the thread that made it (through the context's one voicenote event source), as
- * #GObject::notify for #VnPlayer:state, #VnPlayer:duration and #VnPlayer:position (each once per change) and as
- * the #VnPlayer::finished, #VnPlayer::failed and #VnPlayer::item-changed signals, in the order they happened.
- * Disposing it (the last unref, or g_object_run_dispose()) ends its subscription first, then destroys the player:
- * no signal of it runs afterwards, also when it is disposed inside one of its own signal handlers.
+ * thread-default [struct@GLib.MainContext] of the thread that made it (through the context's one voicenote event
+ * source), as [signal@GObject.Object::notify] for [property@Voicenote.Player:state],
+ * [property@Voicenote.Player:duration] and [property@Voicenote.Player:position] (each once per change) and as the
+ * [signal@Voicenote.Player::finished], [signal@Voicenote.Player::failed] and [signal@Voicenote.Player::item-changed]
+ * signals, in the order they happened. Disposing it (the last unref, or [method@GObject.Object.run_dispose]) ends its
+ * subscription first, then destroys the player: no signal of it runs afterwards, also when it is disposed inside one of
+ * its own signal handlers.
  *
- * Loading never blocks: a missing or corrupt file arrives as #VnPlayer::failed. Methods may be called from any
- * thread; signals run on the context's thread only.
+ * Loading never blocks: a missing or corrupt file arrives as [signal@Voicenote.Player::failed]. Methods may be called
+ * from any thread; signals run on the context's thread only.
  */
 G_DECLARE_FINAL_TYPE(VnPlayer, vng_player, VNG, PLAYER, GObject)
 
@@ -71,7 +73,7 @@ G_DECLARE_FINAL_TYPE(VnPlayer, vng_player, VNG, PLAYER, GObject)
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
  * Makes a player on the `default` ALSA device, whose signals run on the calling thread's thread-default
- * #GMainContext.
+ * [struct@GLib.MainContext].
  *
  * Returns: (transfer full) (nullable): the player, or %NULL with @error set (%VN_ERROR domain).
  */
@@ -84,7 +86,8 @@ VnPlayer *vng_player_new(GError **error);
  *   configuration (for example a `file` plugin writing what plays to a file), or %NULL.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Makes a player on a chosen device, whose signals run on the calling thread's thread-default #GMainContext.
+ * Makes a player on a chosen device, whose signals run on the calling thread's thread-default
+ * [struct@GLib.MainContext].
  *
  * Returns: (transfer full) (nullable): the player, or %NULL with @error set (%VN_ERROR_INVALID_ARG for an empty
  *   @device).
@@ -100,7 +103,8 @@ VnPlayer *vng_player_new_for_device(const gchar *device, const gchar *configurat
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
  * Loads a location (libvoicenote's rules: the same location again resumes or restarts it; another one stops the
- * current item first). Returns at once; a file that cannot be read or decoded arrives as #VnPlayer::failed.
+ * current item first). Returns at once; a file that cannot be read or decoded arrives as
+ * [signal@Voicenote.Player::failed].
  *
  * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an empty location or a bad hint,
  *   %VN_ERROR_UNSUPPORTED for another URL scheme, %VN_ERROR_MISUSE after dispose.
@@ -114,7 +118,7 @@ gboolean vng_player_load(VnPlayer *self, const gchar *location, gboolean autopla
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
  * Plays or resumes the loaded item (while loading: once loaded). Nothing happens while playing. A device that
- * cannot be opened arrives as #VnPlayer::failed.
+ * cannot be opened arrives as [signal@Voicenote.Player::failed].
  *
  * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_MISUSE when nothing is loaded or after dispose,
  *   %VN_ERROR_BUSY when a session hook refused.
@@ -135,11 +139,12 @@ gboolean vng_player_pause(VnPlayer *self, GError **error);
 /**
  * vng_player_seek:
  * @self: the player.
- * @position: the time to go to, in seconds; clamped to 0…#VnPlayer:duration.
+ * @position: the time to go to, in seconds; clamped to 0…[property@Voicenote.Player:duration].
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Moves to @position, keeping the play/pause state (a stopped item becomes paused there). #VnPlayer:position
- * follows when the player got there; seeks faster than it carries them out coalesce.
+ * Moves to @position, keeping the play/pause state (a stopped item becomes paused there).
+ * [property@Voicenote.Player:position] follows when the player got there; seeks faster than it carries them out
+ * coalesce.
  *
  * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for a time that is not finite,
  *   %VN_ERROR_MISUSE when nothing is loaded or after dispose.
@@ -161,7 +166,7 @@ gboolean vng_player_stop(VnPlayer *self, GError **error);
  * vng_player_get_state:
  * @self: the player.
  *
- * The state, as the last event delivered on the main context said (#VnPlayer:state).
+ * The state, as the last event delivered on the main context said ([property@Voicenote.Player:state]).
  *
  * Returns: the state.
  */
@@ -172,7 +177,7 @@ VnPlayerState vng_player_get_state(VnPlayer *self);
  * @self: the player.
  *
  * The item's duration in seconds (the hint until it is known; 0 when nothing is loaded), as the last event
- * delivered on the main context said (#VnPlayer:duration).
+ * delivered on the main context said ([property@Voicenote.Player:duration]).
  *
  * Returns: the duration in seconds.
  */
@@ -183,7 +188,7 @@ gdouble vng_player_get_duration(VnPlayer *self);
  * @self: the player.
  *
  * What the listener hears now, in seconds of the file's time, as the last event delivered on the main context
- * said (#VnPlayer:position).
+ * said ([property@Voicenote.Player:position]).
  *
  * Returns: the position in seconds.
  */
@@ -193,7 +198,7 @@ gdouble vng_player_get_position(VnPlayer *self);
  * vng_player_get_rate:
  * @self: the player.
  *
- * The playback rate (#VnPlayer:rate).
+ * The playback rate ([property@Voicenote.Player:rate]).
  *
  * Returns: the rate, 0.5…2.5.
  */
@@ -205,8 +210,8 @@ gdouble vng_player_get_rate(VnPlayer *self);
  * @rate: 0.5…2.5 (the pitch is kept).
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Sets the playback rate, in any state (it never starts playback). #VnPlayer:rate changes at once, notifying
- * when the value differs.
+ * Sets the playback rate, in any state (it never starts playback). [property@Voicenote.Player:rate] changes at once,
+ * notifying when the value differs.
  *
  * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG outside 0.5…2.5 (NaN too),
  *   %VN_ERROR_MISUSE after dispose.

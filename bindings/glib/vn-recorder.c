@@ -264,8 +264,8 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
     /**
      * VnRecorder:configuration:
      *
-     * ALSA configuration text in which #VnRecorder:device is looked up, or %NULL for the system's. Set at
-     * construction.
+     * ALSA configuration text in which [property@Voicenote.Recorder:device] is looked up, or %NULL for the system's.
+     * Set at construction.
      */
     properties[PROP_CONFIGURATION] = construct_string("configuration");
     /**
@@ -278,21 +278,22 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      * VnRecorder:maximum-duration:
      *
      * The longest take in seconds (0…1000000; 0 = no limit): it stops and is finished there
-     * (#VnRecorder::maximum-duration-reached, then #VnRecorder::finished). Set at construction; 3600 by default.
+     * ([signal@Voicenote.Recorder::maximum-duration-reached], then [signal@Voicenote.Recorder::finished]). Set at
+     * construction; 3600 by default.
      */
     properties[PROP_MAXIMUM_DURATION] = construct_limit("maximum-duration", DEFAULT_MAXIMUM);
     /**
      * VnRecorder:warning-duration:
      *
-     * How many seconds before the maximum #VnRecorder::maximum-duration-warning comes (0…1000000). Set at
-     * construction; 10 by default.
+     * How many seconds before the maximum [signal@Voicenote.Recorder::maximum-duration-warning] comes (0…1000000). Set
+     * at construction; 10 by default.
      */
     properties[PROP_WARNING_DURATION] = construct_limit("warning-duration", DEFAULT_WARNING);
     /**
      * VnRecorder:minimum-duration:
      *
-     * Takes shorter than this many seconds (0…1000000) are deleted with #VnRecorder::too-short; 0 keeps every
-     * take that captured a frame. Set at construction; 0 by default.
+     * Takes shorter than this many seconds (0…1000000) are deleted with [signal@Voicenote.Recorder::too-short]; 0 keeps
+     * every take that captured a frame. Set at construction; 0 by default.
      */
     properties[PROP_MINIMUM_DURATION] = construct_limit("minimum-duration", 0);
     /**
@@ -328,10 +329,11 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      * VnRecorder::finished:
      * @self: the recorder.
      * @path: (type filename): the kept file.
-     * @duration: what the file holds, in seconds (less than was captured when a write failed: #VnRecorder::failed
+     * @duration: what the file holds, in seconds (less than was captured when a write failed:
+     * [signal@Voicenote.Recorder::failed]
      *   follows then).
      *
-     * A take was kept; #VnRecorder:state becomes %VN_RECORDER_STATE_STOPPED next.
+     * A take was kept; [property@Voicenote.Recorder:state] becomes %VN_RECORDER_STATE_STOPPED next.
      */
     signals[SIGNAL_FINISHED] = g_signal_new("finished", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                             NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
@@ -340,7 +342,8 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      * @self: the recorder.
      * @duration: the seconds captured.
      *
-     * The take was shorter than #VnRecorder:minimum-duration, or captured no frame at all, and was deleted.
+     * The take was shorter than [property@Voicenote.Recorder:minimum-duration], or captured no frame at all, and was
+     * deleted.
      */
     signals[SIGNAL_TOO_SHORT] = g_signal_new("too-short", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                              NULL, G_TYPE_NONE, 1, G_TYPE_DOUBLE);
@@ -350,14 +353,14 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      * @error: what failed: a %VN_ERROR error (%VN_ERROR_DEVICE for a lost device, %VN_ERROR_NO_SPACE or
      *   %VN_ERROR_IO for a write) with libvoicenote's detail as its message.
      *
-     * A failure during a take (after #VnRecorder::finished when the take was kept).
+     * A failure during a take (after [signal@Voicenote.Recorder::finished] when the take was kept).
      */
     signals[SIGNAL_FAILED] = g_signal_new("failed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 1, G_TYPE_ERROR);
     /**
      * VnRecorder::maximum-duration-warning:
      * @self: the recorder.
-     * @remaining: seconds left before #VnRecorder:maximum-duration.
+     * @remaining: seconds left before [property@Voicenote.Recorder:maximum-duration].
      *
      * The take nears its maximum length.
      */
@@ -368,7 +371,8 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      * VnRecorder::maximum-duration-reached:
      * @self: the recorder.
      *
-     * The take reached #VnRecorder:maximum-duration and stopped; #VnRecorder::finished follows.
+     * The take reached [property@Voicenote.Recorder:maximum-duration] and stopped;
+     * [signal@Voicenote.Recorder::finished] follows.
      */
     signals[SIGNAL_MAXIMUM_DURATION_REACHED] =
         g_signal_new("maximum-duration-reached", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,

@@ -16,7 +16,7 @@ G_BEGIN_DECLS
  * @VN_RECORDER_STATE_RECORDING: capturing (`VN_RECORDER_RECORDING`).
  * @VN_RECORDER_STATE_PAUSED: paused; the take is whole on disk (`VN_RECORDER_PAUSED`).
  *
- * The states of a #VnRecorder: libvoicenote's `vn_recorder_state` values, the same numbers.
+ * The states of a [class@Voicenote.Recorder]: libvoicenote's `vn_recorder_state` values, the same numbers.
  */
 typedef enum {
     VN_RECORDER_STATE_STOPPED = VN_RECORDER_STOPPED,
@@ -27,23 +27,23 @@ typedef enum {
 /**
  * VNG_TYPE_RECORDER_STATE:
  *
- * The #GType of #VnRecorderState.
+ * The [type@GObject.Type] of [enum@Voicenote.RecorderState].
  */
 #define VNG_TYPE_RECORDER_STATE (vng_recorder_state_get_type())
 
 /**
  * vng_recorder_state_get_type:
  *
- * Registers (once) and returns the enum type of #VnRecorderState.
+ * Registers (once) and returns the enum type of [enum@Voicenote.RecorderState].
  *
- * Returns: the #GType of #VnRecorderState.
+ * Returns: the [type@GObject.Type] of [enum@Voicenote.RecorderState].
  */
 GType vng_recorder_state_get_type(void) G_GNUC_CONST;
 
 /**
  * VNG_TYPE_RECORDER:
  *
- * The #GType of #VnRecorder.
+ * The [type@GObject.Type] of [class@Voicenote.Recorder].
  */
 #define VNG_TYPE_RECORDER (vng_recorder_get_type())
 
@@ -51,17 +51,18 @@ GType vng_recorder_state_get_type(void) G_GNUC_CONST;
  * VnRecorder:
  *
  * Records voice notes (Ogg Opus files that survive crashes) from an ALSA device with libvoicenote's recorder. Its
- * events arrive on the thread-default #GMainContext of the thread that made it (through the context's one
- * voicenote event source), as #GObject::notify for #VnRecorder:state, #VnRecorder:duration,
- * #VnRecorder:average-power and #VnRecorder:peak-power (each once per change) and as the #VnRecorder::finished,
- * #VnRecorder::too-short, #VnRecorder::failed, #VnRecorder::maximum-duration-warning and
- * #VnRecorder::maximum-duration-reached signals, in the order they happened. Disposing it (the last unref, or
- * g_object_run_dispose()) ends its subscription first, then destroys the recorder (a take in progress is finished
- * and kept, without signals): no signal of it runs afterwards, also when it is disposed inside one of its own
- * signal handlers.
+ * events arrive on the thread-default [struct@GLib.MainContext] of the thread that made it (through the context's one
+ * voicenote event source), as [signal@GObject.Object::notify] for [property@Voicenote.Recorder:state],
+ * [property@Voicenote.Recorder:duration], [property@Voicenote.Recorder:average-power] and
+ * [property@Voicenote.Recorder:peak-power] (each once per change) and as the [signal@Voicenote.Recorder::finished],
+ * [signal@Voicenote.Recorder::too-short], [signal@Voicenote.Recorder::failed],
+ * [signal@Voicenote.Recorder::maximum-duration-warning] and [signal@Voicenote.Recorder::maximum-duration-reached]
+ * signals, in the order they happened. Disposing it (the last unref, or [method@GObject.Object.run_dispose]) ends its
+ * subscription first, then destroys the recorder (a take in progress is finished and kept, without signals): no signal
+ * of it runs afterwards, also when it is disposed inside one of its own signal handlers.
  *
- * Methods may be called from any thread; signals run on the context's thread only. A #VnFlow made with a recorder
- * drives it: leave the recorder's methods to the flow then.
+ * Methods may be called from any thread; signals run on the context's thread only. A [class@Voicenote.Flow] made with a
+ * recorder drives it: leave the recorder's methods to the flow then.
  */
 G_DECLARE_FINAL_TYPE(VnRecorder, vng_recorder, VNG, RECORDER, GObject)
 
@@ -75,10 +76,11 @@ G_DECLARE_FINAL_TYPE(VnRecorder, vng_recorder, VNG, RECORDER, GObject)
  *   `$XDG_CACHE_HOME/voicenote/recordings`.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Makes a recorder, whose signals run on the calling thread's thread-default #GMainContext. No device is opened
- * until vng_recorder_begin(). The length limits are libvoicenote's defaults (at most 3600 s, the warning 10 s
- * before, no minimum); to set them, make it with g_initable_new() and the #VnRecorder:maximum-duration,
- * #VnRecorder:warning-duration and #VnRecorder:minimum-duration properties.
+ * Makes a recorder, whose signals run on the calling thread's thread-default [struct@GLib.MainContext]. No device is
+ * opened until [method@Voicenote.Recorder.begin]. The length limits are libvoicenote's defaults (at most 3600 s, the
+ * warning 10 s before, no minimum); to set them, make it with [func@Gio.Initable.new] and the
+ * [property@Voicenote.Recorder:maximum-duration], [property@Voicenote.Recorder:warning-duration] and
+ * [property@Voicenote.Recorder:minimum-duration] properties.
  *
  * Returns: (transfer full) (nullable): the recorder, or %NULL with @error set (%VN_ERROR_INVALID_ARG for an empty
  *   @device or @directory).
@@ -129,8 +131,8 @@ gboolean vng_recorder_resume(VnRecorder *self, GError **error);
  * @self: the recorder.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Stops and finishes the take: #VnRecorder::finished follows (or #VnRecorder::too-short), then
- * #VnRecorder:state becomes %VN_RECORDER_STATE_STOPPED.
+ * Stops and finishes the take: [signal@Voicenote.Recorder::finished] follows (or
+ * [signal@Voicenote.Recorder::too-short]), then [property@Voicenote.Recorder:state] becomes %VN_RECORDER_STATE_STOPPED.
  *
  * Returns: %TRUE (also when the take was ending by itself), or %FALSE with @error set (%VN_ERROR_MISUSE when
  *   stopped).
@@ -142,7 +144,7 @@ gboolean vng_recorder_stop(VnRecorder *self, GError **error);
  * @self: the recorder.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Stops and deletes the take; no #VnRecorder::finished.
+ * Stops and deletes the take; no [signal@Voicenote.Recorder::finished].
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE when stopped).
  */
@@ -152,7 +154,7 @@ gboolean vng_recorder_cancel(VnRecorder *self, GError **error);
  * vng_recorder_get_state:
  * @self: the recorder.
  *
- * The state, as the last event delivered on the main context said (#VnRecorder:state).
+ * The state, as the last event delivered on the main context said ([property@Voicenote.Recorder:state]).
  *
  * Returns: the state.
  */
@@ -163,7 +165,7 @@ VnRecorderState vng_recorder_get_state(VnRecorder *self);
  * @self: the recorder.
  *
  * Seconds captured in this take (paused time excluded), as the last event delivered on the main context said
- * (#VnRecorder:duration).
+ * ([property@Voicenote.Recorder:duration]).
  *
  * Returns: the duration in seconds.
  */
@@ -173,7 +175,7 @@ gdouble vng_recorder_get_duration(VnRecorder *self);
  * vng_recorder_get_average_power:
  * @self: the recorder.
  *
- * The RMS level of the last meter window, 0…1 (#VnRecorder:average-power).
+ * The RMS level of the last meter window, 0…1 ([property@Voicenote.Recorder:average-power]).
  *
  * Returns: the level.
  */
@@ -183,7 +185,7 @@ gdouble vng_recorder_get_average_power(VnRecorder *self);
  * vng_recorder_get_peak_power:
  * @self: the recorder.
  *
- * The peak level of the last meter window, 0…1 (#VnRecorder:peak-power).
+ * The peak level of the last meter window, 0…1 ([property@Voicenote.Recorder:peak-power]).
  *
  * Returns: the level.
  */
@@ -199,7 +201,7 @@ gdouble vng_recorder_get_peak_power(VnRecorder *self);
  * The take's last @count live levels (one average power 0…1 per meter step, oldest first), for live bars; read
  * from the recorder now, not from the last delivered event.
  *
- * Returns: (transfer full) (array length=n_levels) (nullable): the levels (free with g_free()), or %NULL with
+ * Returns: (transfer full) (array length=n_levels) (nullable): the levels (free with [func@GLib.free]), or %NULL with
  *   @error set (%VN_ERROR_MISUSE after dispose). %NULL with no error when there are none.
  */
 gfloat *vng_recorder_copy_levels(VnRecorder *self, guint count, guint *n_levels, GError **error);

@@ -16,12 +16,13 @@ G_BEGIN_DECLS
  *   media cache).
  * @samples: how many values, 1…1048576 (`VN_WAVEFORM_MAX_SAMPLES`); 100 is what voice messages carry.
  * @cancellable: (nullable): cancels the read, or %NULL.
- * @callback: (scope async): called with the result, on the thread-default #GMainContext of the calling thread.
+ * @callback: (scope async): called with the result, on the thread-default [struct@GLib.MainContext] of the calling
+ * thread.
  * @user_data: (closure): data for @callback.
  *
  * Reads the waveform of a voice note (libvoicenote's vn_waveform_source(): the note decoded in full, each value the
- * mean clipped dB of its share of the frames, mapped to 0…1) on a worker thread; call vng_waveform_finish() in
- * @callback. Cancelling @cancellable cancels the library's read: a download waiting for the network ends at once
+ * mean clipped dB of its share of the frames, mapped to 0…1) on a worker thread; call [func@Voicenote.waveform_finish]
+ * in @callback. Cancelling @cancellable cancels the library's read: a download waiting for the network ends at once
  * (and stops), a local decode at its next read; @callback then gets %G_IO_ERROR_CANCELLED. @callback runs only
  * after the library's work has ended.
  */
@@ -30,13 +31,13 @@ void vng_waveform_async(const gchar *location, guint samples, GCancellable *canc
 
 /**
  * vng_waveform_finish:
- * @result: the #GAsyncResult given to the callback of vng_waveform_async().
+ * @result: the [iface@Gio.AsyncResult] given to the callback of [func@Voicenote.waveform_async].
  * @n_values: (out): receives the number of values (the samples asked for), or 0 on failure.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * The waveform vng_waveform_async() read.
+ * The waveform [func@Voicenote.waveform_async] read.
  *
- * Returns: (array length=n_values) (transfer full) (nullable): the values in 0…1 (free with g_free()), or %NULL
+ * Returns: (array length=n_values) (transfer full) (nullable): the values in 0…1 (free with [func@GLib.free]), or %NULL
  *   with @error set: %G_IO_ERROR_CANCELLED after a cancel; in %VN_ERROR, %VN_ERROR_INVALID_ARG for @samples out of
  *   range or an empty location, %VN_ERROR_NOT_FOUND for a missing file or an HTTP 404/410, %VN_ERROR_FORMAT for a
  *   file that is not audio, %VN_ERROR_UNSUPPORTED for a scheme other than file and http(s), %VN_ERROR_NETWORK,

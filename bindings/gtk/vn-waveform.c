@@ -12,8 +12,9 @@
 #define BAR_PITCH 3.5
 
 /* The default look, under every theme and application stylesheet (GTK_STYLE_PROVIDER_PRIORITY_FALLBACK): the played
- * bars in the theme's accent (GTK's Adwaita names it theme_selected_bg_color; libadwaita keeps the name for its accent),
- * the rest in the foreground, dimmed. No colour of our own: light, dark and high contrast come from the theme. */
+ * bars in the theme's accent (GTK's Adwaita names it theme_selected_bg_color; libadwaita keeps the name for its
+ * accent), the rest in the foreground, dimmed. No colour of our own: light, dark and high contrast come from the theme.
+ * */
 static const char DEFAULT_CSS[] = "waveform > played { color: @theme_selected_bg_color; }\n"
                                   "waveform > remaining { color: alpha(currentColor, 0.45); }\n";
 
@@ -302,8 +303,8 @@ static void vngtk_waveform_class_init(VnWaveformClass *klass) {
     /**
      * VnWaveform:values: (type GArray(gfloat))
      *
-     * The waveform, each value 0…1 (a #GArray of #gfloat; reading gives a copy). Set it with
-     * vngtk_waveform_set_values() from C.
+     * The waveform, each value 0…1 (a [struct@GLib.Array] of `gfloat`; reading gives a copy). Set it with
+     * [method@VoicenoteGtk.Waveform.set_values] from C.
      */
     properties[PROP_VALUES] = g_param_spec_boxed("values", NULL, NULL, G_TYPE_ARRAY,
                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -323,7 +324,7 @@ static void vngtk_waveform_class_init(VnWaveformClass *klass) {
      * @fraction: where the user asked to go, 0…1 of the note.
      *
      * The user pressed or dragged at a point (its fraction of the width) or pressed an arrow, Home or End key.
-     * #VnWaveform:position is already @fraction when this runs.
+     * [property@VoicenoteGtk.Waveform:position] is already @fraction when this runs.
      */
     signals[SIGNAL_SEEK] = g_signal_new("seek", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                         G_TYPE_NONE, 1, G_TYPE_DOUBLE);
