@@ -192,15 +192,15 @@ static void vng_payload_class_init(VnPayloadClass *klass) {
     /**
      * VnPayload:json:
      *
-     * A Stream attachment object (JSON text) to read at construction, as vng_payload_new_from_json(); %NULL for
-     * none. Write-only.
+     * A Stream attachment object (JSON text) to read at construction, as [ctor@Voicenote.Payload.new_from_json]; %NULL
+     * for none. Write-only.
      */
     properties[PROP_JSON] = g_param_spec_string("json", NULL, NULL, NULL, construct_only);
     /**
      * VnPayload:matrix-content:
      *
-     * A Matrix `m.audio` content (JSON text) to read at construction, as vng_payload_new_from_matrix_content();
-     * %NULL for none. Write-only.
+     * A Matrix `m.audio` content (JSON text) to read at construction, as
+     * [ctor@Voicenote.Payload.new_from_matrix_content]; %NULL for none. Write-only.
      */
     properties[PROP_MATRIX_CONTENT] = g_param_spec_string("matrix-content", NULL, NULL, NULL, construct_only);
     /**
@@ -218,8 +218,9 @@ static void vng_payload_class_init(VnPayloadClass *klass) {
     /**
      * VnPayload:asset-url:
      *
-     * The payload's `asset_url`, an absolute URL; always present once made (a payload made with g_object_new()
-     * and neither #VnPayload:json nor #VnPayload:matrix-content takes this one).
+     * The payload's `asset_url`, an absolute URL; always present once made (a payload made with
+     * [ctor@GObject.Object.new] and neither [property@Voicenote.Payload:json] nor
+     * [property@Voicenote.Payload:matrix-content] takes this one).
      */
     properties[PROP_ASSET_URL] = g_param_spec_string("asset-url", NULL, NULL, NULL, read_write);
     /**

@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 /**
  * VNG_TYPE_PAYLOAD:
  *
- * The #GType of #VnPayload.
+ * The #GType of [class@Voicenote.Payload].
  */
 #define VNG_TYPE_PAYLOAD (vng_payload_get_type())
 
@@ -25,10 +25,11 @@ G_BEGIN_DECLS
  * and every value exact when read and written back), which also reads and writes Matrix's `m.audio` voice message
  * content (MSC3245, with MSC1767's duration and waveform).
  *
- * Made from JSON (vng_payload_new_from_json(), vng_payload_new_from_matrix_content()), from a recorded file
- * (vng_payload_new_from_recording()) or from an asset URL (vng_payload_new()); written with vng_payload_to_json()
- * and vng_payload_to_matrix_content(). Setting a property changes the payload and notifies when the value differs.
- * No events and no threads: one thread uses a payload at a time.
+ * Made from JSON ([ctor@Voicenote.Payload.new_from_json], [ctor@Voicenote.Payload.new_from_matrix_content]), from a
+ * recorded file ([ctor@Voicenote.Payload.new_from_recording]) or from an asset URL ([ctor@Voicenote.Payload.new]);
+ * written with [method@Voicenote.Payload.to_json] and [method@Voicenote.Payload.to_matrix_content]. Setting a property
+ * changes the payload and notifies when the value differs. No events and no threads: one thread uses a payload at a
+ * time.
  */
 G_DECLARE_FINAL_TYPE(VnPayload, vng_payload, VNG, PAYLOAD, GObject)
 
@@ -61,10 +62,10 @@ VnPayload *vng_payload_new_from_json(const gchar *json, GError **error);
  * @content_json: a received Matrix `m.audio` message content as JSON text.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Reads a Matrix audio message: #VnPayload:asset-url its `url` (an `mxc://` URI), #VnPayload:title its `body`,
- * the MIME type and size from `info`, the duration in seconds and the waveform (decoded to 0…1) from
- * `org.matrix.msc1767.audio`. Other keys are not kept. #VnPayload:is-voice says whether the content was marked a
- * voice message.
+ * Reads a Matrix audio message: [property@Voicenote.Payload:asset-url] its `url` (an `mxc://` URI),
+ * [property@Voicenote.Payload:title] its `body`, the MIME type and size from `info`, the duration in seconds and the
+ * waveform (decoded to 0…1) from `org.matrix.msc1767.audio`. Other keys are not kept.
+ * [property@Voicenote.Payload:is-voice] says whether the content was marked a voice message.
  *
  * Returns: (transfer full) (nullable): the payload, or %NULL with @error set (%VN_ERROR_FORMAT for anything but an
  *   `m.audio` content with an `mxc://` URL and fields of the right types).
@@ -74,8 +75,8 @@ VnPayload *vng_payload_new_from_matrix_content(const gchar *content_json, GError
 /**
  * vng_payload_new_from_recording:
  * @path: a recorded file (UTF-8 path).
- * @duration: its duration in seconds (a recorder's #VnRecorder::finished gives it), or a negative number to read
- *   it from the file.
+ * @duration: its duration in seconds (a recorder's [signal@Voicenote.Recorder::finished] gives it), or a negative
+ *   number to read it from the file.
  * @waveform: (array length=n_levels) (nullable): its waveform levels 0…1, or %NULL to compute 100 from the file.
  * @n_levels: how many levels @waveform holds.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
@@ -124,7 +125,7 @@ gchar *vng_payload_to_matrix_content(VnPayload *self, const gchar *body, GError 
  * vng_payload_get_attachment_type:
  * @self: the payload.
  *
- * The payload's `type` (#VnPayload:attachment-type).
+ * The payload's `type` ([property@Voicenote.Payload:attachment-type]).
  *
  * Returns: (transfer full) (nullable): the type, normally "voiceRecording", or %NULL when it has none.
  */
@@ -134,7 +135,7 @@ gchar *vng_payload_get_attachment_type(VnPayload *self);
  * vng_payload_get_title:
  * @self: the payload.
  *
- * The payload's `title` (#VnPayload:title).
+ * The payload's `title` ([property@Voicenote.Payload:title]).
  *
  * Returns: (transfer full) (nullable): the title, or %NULL when it has none.
  */
@@ -144,7 +145,7 @@ gchar *vng_payload_get_title(VnPayload *self);
  * vng_payload_get_asset_url:
  * @self: the payload.
  *
- * The payload's `asset_url` (#VnPayload:asset-url), always present.
+ * The payload's `asset_url` ([property@Voicenote.Payload:asset-url]), always present.
  *
  * Returns: (transfer full): the URL.
  */
@@ -154,7 +155,7 @@ gchar *vng_payload_get_asset_url(VnPayload *self);
  * vng_payload_get_mime_type:
  * @self: the payload.
  *
- * The payload's `mime_type` (#VnPayload:mime-type).
+ * The payload's `mime_type` ([property@Voicenote.Payload:mime-type]).
  *
  * Returns: (transfer full) (nullable): the MIME type, or %NULL when it has none.
  */
@@ -164,7 +165,7 @@ gchar *vng_payload_get_mime_type(VnPayload *self);
  * vng_payload_get_file_size:
  * @self: the payload.
  *
- * The payload's `file_size` in bytes (#VnPayload:file-size).
+ * The payload's `file_size` in bytes ([property@Voicenote.Payload:file-size]).
  *
  * Returns: the size, or -1 when it has none.
  */
@@ -174,7 +175,7 @@ gint64 vng_payload_get_file_size(VnPayload *self);
  * vng_payload_get_duration:
  * @self: the payload.
  *
- * The payload's `duration` in seconds (#VnPayload:duration).
+ * The payload's `duration` in seconds ([property@Voicenote.Payload:duration]).
  *
  * Returns: the duration, or -1 when it has none.
  */
@@ -187,8 +188,8 @@ gdouble vng_payload_get_duration(VnPayload *self);
  *
  * The payload's `waveform_data`: levels 0…1, as doubles so that they round-trip exactly.
  *
- * Returns: (transfer full) (array length=n_values) (nullable): the values (free with g_free()), or %NULL when it
- *   has none.
+ * Returns: (transfer full) (array length=n_values) (nullable): the values (free with [func@GLib.free]), or %NULL when
+ *   it has none.
  */
 gdouble *vng_payload_get_waveform(VnPayload *self, gsize *n_values);
 
@@ -196,7 +197,7 @@ gdouble *vng_payload_get_waveform(VnPayload *self, gsize *n_values);
  * vng_payload_get_extra_data:
  * @self: the payload.
  *
- * Every member whose key is not a known one, in order, as a JSON object (#VnPayload:extra-data).
+ * Every member whose key is not a known one, in order, as a JSON object ([property@Voicenote.Payload:extra-data]).
  *
  * Returns: (transfer full): the JSON object text, `{}` when there is none.
  */
@@ -206,7 +207,7 @@ gchar *vng_payload_get_extra_data(VnPayload *self);
  * vng_payload_get_is_voice:
  * @self: the payload.
  *
- * Whether the Matrix content it was read from was marked a voice message (#VnPayload:is-voice).
+ * Whether the Matrix content it was read from was marked a voice message ([property@Voicenote.Payload:is-voice]).
  *
  * Returns: %TRUE for a content with `org.matrix.msc3245.voice`; %FALSE for one without, or a payload made
  *   otherwise.
@@ -233,7 +234,7 @@ gboolean vng_payload_set_text(VnPayload *self, const gchar *property, const gcha
  * @self: the payload.
  * @bytes: the size in bytes, or a negative number to remove it.
  *
- * Sets `file_size` (#VnPayload:file-size), notifying when the value differs.
+ * Sets `file_size` ([property@Voicenote.Payload:file-size]), notifying when the value differs.
  */
 void vng_payload_set_file_size(VnPayload *self, gint64 bytes);
 
@@ -243,7 +244,7 @@ void vng_payload_set_file_size(VnPayload *self, gint64 bytes);
  * @seconds: the duration, or a negative number to remove it.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Sets `duration` (#VnPayload:duration), notifying when the value differs.
+ * Sets `duration` ([property@Voicenote.Payload:duration]), notifying when the value differs.
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_INVALID_ARG for NaN or infinity).
  */
@@ -268,8 +269,8 @@ gboolean vng_payload_set_waveform(VnPayload *self, const gdouble *values, gsize 
  * @json: (nullable): a JSON object of keys that are not known ones, or %NULL for none.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Replaces the extra data (#VnPayload:extra-data): a key kept stays in its place, a key dropped goes, a new key is
- * added at the end.
+ * Replaces the extra data ([property@Voicenote.Payload:extra-data]): a key kept stays in its place, a key dropped goes,
+ * a new key is added at the end.
  *
  * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_FORMAT when @json is not a JSON object,
  *   %VN_ERROR_INVALID_ARG when it holds a known key.

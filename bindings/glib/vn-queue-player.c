@@ -231,7 +231,7 @@ static void vng_queue_player_class_init(VnQueuePlayerClass *klass) {
      * VnQueuePlayer:current-index:
      *
      * Which item of the list plays, -1 for none; notifies once per change, just before
-     * #VnQueuePlayer::item-changed.
+     * [signal@Voicenote.QueuePlayer::item-changed].
      */
     properties[PROP_CURRENT_INDEX] = g_param_spec_int("current-index", NULL, NULL, -1, G_MAXINT, -1,
                                                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY |
@@ -239,7 +239,7 @@ static void vng_queue_player_class_init(VnQueuePlayerClass *klass) {
     /**
      * VnQueuePlayer:n-items:
      *
-     * How many items the list has; notifies when vng_queue_player_set_items() changes it.
+     * How many items the list has; notifies when [method@Voicenote.QueuePlayer.set_items] changes it.
      */
     properties[PROP_N_ITEMS] = g_param_spec_uint("n-items", NULL, NULL, 0, G_MAXUINT, 0,
                                                  G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -252,8 +252,8 @@ static void vng_queue_player_class_init(VnQueuePlayerClass *klass) {
      * @location: the item's location.
      * @key: the item's key: a URL's key or the URL, or the absolute path.
      *
-     * Another item plays: the first one vng_queue_player_play_item() loaded, or the next one (when the item before
-     * it is heard to its end on a back-to-back change), before the player's state for it changes.
+     * Another item plays: the first one [method@Voicenote.QueuePlayer.play_item] loaded, or the next one (when the item
+     * before it is heard to its end on a back-to-back change), before the player's state for it changes.
      */
     signals[SIGNAL_ITEM_CHANGED] = g_signal_new("item-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                                 NULL, NULL, G_TYPE_NONE, 3, G_TYPE_INT, G_TYPE_STRING, G_TYPE_STRING);
@@ -262,7 +262,7 @@ static void vng_queue_player_class_init(VnQueuePlayerClass *klass) {
      * @self: the queue player.
      *
      * The last item of the list (or one with nothing after it in the list) played to its end; the player stops.
-     * Comes after the player's #VnPlayer::finished for it.
+     * Comes after the player's [signal@Voicenote.Player::finished] for it.
      */
     signals[SIGNAL_ENDED] = g_signal_new("ended", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                          G_TYPE_NONE, 0);

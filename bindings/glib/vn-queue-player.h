@@ -15,24 +15,25 @@ G_BEGIN_DECLS
 /**
  * VNG_TYPE_QUEUE_PLAYER:
  *
- * The #GType of #VnQueuePlayer.
+ * The #GType of [class@Voicenote.QueuePlayer].
  */
 #define VNG_TYPE_QUEUE_PLAYER (vng_queue_player_get_type())
 
 /**
  * VnQueuePlayer:
  *
- * Plays a list of voice messages one after another on a #VnPlayer, which it keeps (libvoicenote's queue player):
- * when an item ends, fails to load or vng_queue_player_next() skips it, the item after it in the list plays; items of
- * the same rate and channel count play back to back on the device, without silence between them. The player's own
- * properties and signals keep telling the state, position and each item's #VnPlayer::finished.
+ * Plays a list of voice messages one after another on a [class@Voicenote.Player], which it keeps (libvoicenote's queue
+ * player): when an item ends, fails to load or [method@Voicenote.QueuePlayer.next] skips it, the item after it in the
+ * list plays; items of the same rate and channel count play back to back on the device, without silence between them.
+ * The player's own properties and signals keep telling the state, position and each item's
+ * [signal@Voicenote.Player::finished].
  *
- * #VnQueuePlayer::item-changed says which item of the list plays now (also for the first one), and
- * #VnQueuePlayer::ended that the last one played to its end. Its signals run on the main context of the player's
- * (make it on the thread that made the player), in the order the player's events happened. An item is found in the
- * list by its location (the first one at or after the current index, so a list may hold a location twice).
- * Disposing it ends its subscription first, then makes the player a plain player again and lets it go. Methods may
- * be called from any thread.
+ * [signal@Voicenote.QueuePlayer::item-changed] says which item of the list plays now (also for the first one), and
+ * [signal@Voicenote.QueuePlayer::ended] that the last one played to its end. Its signals run on the main context of the
+ * player's (make it on the thread that made the player), in the order the player's events happened. An item is found in
+ * the list by its location (the first one at or after the current index, so a list may hold a location twice).
+ * Disposing it ends its subscription first, then makes the player a plain player again and lets it go. Methods may be
+ * called from any thread.
  */
 G_DECLARE_FINAL_TYPE(VnQueuePlayer, vng_queue_player, VNG, QUEUE_PLAYER, GObject)
 
@@ -41,8 +42,8 @@ G_DECLARE_FINAL_TYPE(VnQueuePlayer, vng_queue_player, VNG, QUEUE_PLAYER, GObject
  * @player: the player to play the list on; kept until the queue player is finalized.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Makes @player a queue player over an empty list (set it with vng_queue_player_set_items()). Another data source
- * the player had is replaced.
+ * Makes @player a queue player over an empty list (set it with [method@Voicenote.QueuePlayer.set_items]). Another data
+ * source the player had is replaced.
  *
  * Returns: (transfer full) (nullable): the queue player, or %NULL with @error set (%VN_ERROR_MISUSE for a disposed
  *   player).
@@ -53,7 +54,7 @@ VnQueuePlayer *vng_queue_player_new(VnPlayer *player, GError **error);
  * vng_queue_player_get_player:
  * @self: the queue player.
  *
- * The player the list plays on (#VnQueuePlayer:player).
+ * The player the list plays on ([property@Voicenote.QueuePlayer:player]).
  *
  * Returns: (transfer none): the player.
  */
@@ -70,7 +71,8 @@ VnPlayer *vng_queue_player_get_player(VnQueuePlayer *self);
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
  * Replaces the list, also while an item plays: what comes next follows the new list (from the current item's place in
- * it; nothing, when it is not in it). #VnQueuePlayer:n-items and #VnQueuePlayer:current-index follow.
+ * it; nothing, when it is not in it). [property@Voicenote.QueuePlayer:n-items] and
+ * [property@Voicenote.QueuePlayer:current-index] follow.
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_INVALID_ARG for an empty location or a @keys of another
  *   length; the list is unchanged then).
@@ -86,7 +88,7 @@ gboolean vng_queue_player_set_items(VnQueuePlayer *self, const gchar *const *loc
  *
  * Plays from an item on: the current item stops (it does not come back when the new one ends), the item loads and
  * plays, and the list goes on from it. Returns at once; a file that cannot be read arrives as the player's
- * #VnPlayer::failed, and the item after it plays.
+ * [signal@Voicenote.Player::failed], and the item after it plays.
  *
  * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an index outside the list,
  *   %VN_ERROR_MISUSE after dispose.
@@ -110,7 +112,7 @@ gboolean vng_queue_player_next(VnQueuePlayer *self, GError **error);
  * @self: the queue player.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Plays the item before the current one, as vng_queue_player_play_item().
+ * Plays the item before the current one, as [method@Voicenote.QueuePlayer.play_item].
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE when the current item is the first one, or none is
  *   current).
@@ -121,8 +123,8 @@ gboolean vng_queue_player_previous(VnQueuePlayer *self, GError **error);
  * vng_queue_player_get_current_index:
  * @self: the queue player.
  *
- * Which item plays, as the last #VnQueuePlayer::item-changed delivered on the main context said
- * (#VnQueuePlayer:current-index).
+ * Which item plays, as the last [signal@Voicenote.QueuePlayer::item-changed] delivered on the main context said
+ * ([property@Voicenote.QueuePlayer:current-index]).
  *
  * Returns: the index, or -1 when none (nothing played yet, or the player plays something not in the list).
  */
@@ -132,7 +134,7 @@ gint vng_queue_player_get_current_index(VnQueuePlayer *self);
  * vng_queue_player_get_n_items:
  * @self: the queue player.
  *
- * How many items the list has (#VnQueuePlayer:n-items).
+ * How many items the list has ([property@Voicenote.QueuePlayer:n-items]).
  *
  * Returns: the number of items.
  */

@@ -281,8 +281,9 @@ static void vng_uploader_class_init(VnUploaderClass *klass) {
      * VnUploader::completed:
      * @self: the uploader.
      * @id: the upload's id.
-     * @payload: the uploaded payload: its #VnPayload:asset-url is the URL the server answered (Stream's `file`, or
-     *   Matrix's `mxc://` `content_uri`), with the file's title, size, MIME type, duration and waveform.
+     * @payload: the uploaded payload: its [property@Voicenote.Payload:asset-url] is the URL the server answered
+     *   (Stream's `file`, or Matrix's `mxc://` `content_uri`), with the file's title, size, MIME type, duration and
+     *   waveform.
      *
      * An upload ended well. The last signal of that id.
      */
@@ -294,10 +295,10 @@ static void vng_uploader_class_init(VnUploaderClass *klass) {
      * @id: the upload's id.
      * @error: what failed: a %VN_ERROR error: %VN_ERROR_NETWORK (no connection, HTTP 5xx and other 4xx, the message
      *   naming `HTTP nnn`), %VN_ERROR_PERMISSION (401/403), %VN_ERROR_NOT_FOUND (404/410), %VN_ERROR_TOO_LARGE
-     *   (413), %VN_ERROR_FORMAT (a response without the URL), %VN_ERROR_CANCELLED (vng_uploader_cancel()).
+     *   (413), %VN_ERROR_FORMAT (a response without the URL), %VN_ERROR_CANCELLED ([method@Voicenote.Uploader.cancel]).
      *
-     * An upload failed or was cancelled; the file is untouched, and vng_uploader_retry() sends it again. The last
-     * signal of that id.
+     * An upload failed or was cancelled; the file is untouched, and [method@Voicenote.Uploader.retry] sends it again.
+     * The last signal of that id.
      */
     signals[SIGNAL_FAILED] = g_signal_new("failed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                           G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_ERROR);

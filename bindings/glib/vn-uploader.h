@@ -20,7 +20,7 @@ G_BEGIN_DECLS
  * @VN_UPLOAD_MODE_RAW: the bare body, Matrix's `/_matrix/media/v3/upload`; the response's `content_uri` is the
  *   uploaded `mxc://` URI (`VN_UPLOAD_RAW`).
  *
- * How a #VnUploader frames its uploads: libvoicenote's `vn_upload_mode` values, the same numbers.
+ * How a [class@Voicenote.Uploader] frames its uploads: libvoicenote's `vn_upload_mode` values, the same numbers.
  */
 typedef enum {
     VN_UPLOAD_MODE_MULTIPART = VN_UPLOAD_MULTIPART,
@@ -30,38 +30,38 @@ typedef enum {
 /**
  * VNG_TYPE_UPLOAD_MODE:
  *
- * The #GType of #VnUploadMode.
+ * The #GType of [enum@Voicenote.UploadMode].
  */
 #define VNG_TYPE_UPLOAD_MODE (vng_upload_mode_get_type())
 
 /**
  * vng_upload_mode_get_type:
  *
- * Registers (once) and returns the enum type of #VnUploadMode.
+ * Registers (once) and returns the enum type of [enum@Voicenote.UploadMode].
  *
- * Returns: the #GType of #VnUploadMode.
+ * Returns: the #GType of [enum@Voicenote.UploadMode].
  */
 GType vng_upload_mode_get_type(void) G_GNUC_CONST;
 
 /**
  * VNG_TYPE_UPLOADER:
  *
- * The #GType of #VnUploader.
+ * The #GType of [class@Voicenote.Uploader].
  */
 #define VNG_TYPE_UPLOADER (vng_uploader_get_type())
 
 /**
  * VnUploader:
  *
- * Uploads voice notes to an http(s) endpoint with libvoicenote's uploader, one at a time, on the library's
- * threads. Each upload started gets an id (1, 2, …); its #VnUploader::progress steps, then #VnUploader::completed
- * with the uploaded payload or #VnUploader::failed with a #GError, arrive on the thread-default #GMainContext of the
- * thread that made the uploader (through the context's one voicenote event source), in order. The local file is
- * never changed or deleted.
+ * Uploads voice notes to an http(s) endpoint with libvoicenote's uploader, one at a time, on the library's threads.
+ * Each upload started gets an id (1, 2, …); its [signal@Voicenote.Uploader::progress] steps, then
+ * [signal@Voicenote.Uploader::completed] with the uploaded payload or [signal@Voicenote.Uploader::failed] with a
+ * [struct@GLib.Error], arrive on the thread-default [struct@GLib.MainContext] of the thread that made the uploader
+ * (through the context's one voicenote event source), in order. The local file is never changed or deleted.
  *
  * The endpoint, mode, headers and limits are construct-only properties. Disposing it (the last unref, or
- * g_object_run_dispose()) ends its subscription first, then destroys the uploader, cancelling a running upload: no
- * signal of it runs afterwards. Methods may be called from any thread.
+ * [method@GObject.Object.run_dispose]) ends its subscription first, then destroys the uploader, cancelling a running
+ * upload: no signal of it runs afterwards. Methods may be called from any thread.
  */
 G_DECLARE_FINAL_TYPE(VnUploader, vng_uploader, VNG, UPLOADER, GObject)
 
@@ -74,8 +74,9 @@ G_DECLARE_FINAL_TYPE(VnUploader, vng_uploader, VNG, UPLOADER, GObject)
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
  * Makes an uploader with the default headers (none) and limits (100 MiB, type "voiceRecording"); for headers
- * (`Authorization`) and the rest, g_initable_new() with #VnUploader:headers, #VnUploader:url-key,
- * #VnUploader:attachment-type and #VnUploader:max-bytes.
+ * (`Authorization`) and the rest, [func@Gio.Initable.new] with [property@Voicenote.Uploader:headers],
+ * [property@Voicenote.Uploader:url-key], [property@Voicenote.Uploader:attachment-type] and
+ * [property@Voicenote.Uploader:max-bytes].
  *
  * Returns: (transfer full) (nullable): the uploader, or %NULL with @error set (%VN_ERROR_INVALID_ARG for an
  *   endpoint that is not an http(s) URL).
@@ -86,8 +87,8 @@ VnUploader *vng_uploader_new(const gchar *endpoint, VnUploadMode mode, GError **
  * vng_uploader_upload_file:
  * @self: the uploader.
  * @location: a path or a `file://` URL (UTF-8).
- * @payload: (nullable): the payload to complete (for example vng_payload_new_from_recording() with the recorder's
- *   duration and waveform; copied), or %NULL to make it from the file.
+ * @payload: (nullable): the payload to complete (for example [ctor@Voicenote.Payload.new_from_recording] with the
+ *   recorder's duration and waveform; copied), or %NULL to make it from the file.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
  * Starts uploading a file and returns at once. What comes of it arrives as signals carrying the id returned.
@@ -116,9 +117,9 @@ guint vng_uploader_retry(VnUploader *self, GError **error);
  * @id: an upload's id.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Cancels the upload @id when it is still running: it ends with #VnUploader::failed and %VN_ERROR_CANCELLED
- * (unless it ended first). An upload that already ended, or an id never given, is left alone (a later upload is
- * never cancelled by an earlier id).
+ * Cancels the upload @id when it is still running: it ends with [signal@Voicenote.Uploader::failed] and
+ * %VN_ERROR_CANCELLED (unless it ended first). An upload that already ended, or an id never given, is left alone (a
+ * later upload is never cancelled by an earlier id).
  *
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE after dispose).
  */

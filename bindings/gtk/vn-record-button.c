@@ -282,7 +282,7 @@ static void vngtk_record_button_class_init(VnRecordButtonClass *klass) {
     /**
      * VnRecordButton:flow:
      *
-     * The #VnFlow the button forwards its input to and draws; %NULL for none (input is ignored).
+     * The [class@Voicenote.Flow] the button forwards its input to and draws; %NULL for none (input is ignored).
      */
     properties[PROP_FLOW] = g_param_spec_object("flow", NULL, NULL, VNG_TYPE_FLOW,
                                                 G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);

@@ -13,39 +13,42 @@ G_BEGIN_DECLS
 /**
  * VNGTK_TYPE_RECORD_BUTTON:
  *
- * The #GType of #VnRecordButton.
+ * The #GType of [class@VoicenoteGtk.RecordButton].
  */
 #define VNGTK_TYPE_RECORD_BUTTON (vngtk_record_button_get_type())
 
 /**
  * VnRecordButton:
  *
- * The hold-to-record button of a voice message composer, bound to a #VnFlow (#VnRecordButton:flow), which decides
- * everything; the button forwards input to it and draws what its view says.
+ * The hold-to-record button of a voice message composer, bound to a [class@Voicenote.Flow]
+ * ([property@VoicenoteGtk.RecordButton:flow]), which decides everything; the button forwards input to it and draws what
+ * its view says.
  *
- * Input (the button's own event controllers): a press (a #GtkGestureDrag, claiming the sequence so that a scrolled
- * parent does not take it over) is vng_flow_press() at the point, in the button's coordinates; each motion while
- * held is vng_flow_move() (left by the flow's cancel distance cancels, up by its lock distance locks), the release
- * vng_flow_release() (a held take is sent, a tap shows the tip). A press while the take is locked stops it into
- * preview (vng_flow_stop(): the button looks like a stop button then); in toggle mode the flow stops it itself.
- * The button is focusable: Space and Return (also the keypad's) are the flow's record key
- * (vng_flow_key_down()/vng_flow_key_up() with %VN_FLOW_INPUT_KEY_RECORD; the key's auto-repeat is not forwarded)
- * and Escape its %VN_FLOW_INPUT_KEY_ESCAPE, when #VnFlow:key-inputs is on; with it off, Space and Return act as the
- * pointer held at the button's centre, so the keyboard can always record.
+ * Input (the button's own event controllers): a press (a [class@Gtk.GestureDrag], claiming the sequence so that a
+ * scrolled parent does not take it over) is [method@Voicenote.Flow.press] at the point, in the button's coordinates;
+ * each motion while held is [method@Voicenote.Flow.move] (left by the flow's cancel distance cancels, up by its lock
+ * distance locks), the release [method@Voicenote.Flow.release] (a held take is sent, a tap shows the tip). A press
+ * while the take is locked stops it into preview ([method@Voicenote.Flow.stop]: the button looks like a stop button
+ * then); in toggle mode the flow stops it itself. The button is focusable: Space and Return (also the keypad's) are the
+ * flow's record key ([method@Voicenote.Flow.key_down]/[method@Voicenote.Flow.key_up] with %VN_FLOW_INPUT_KEY_RECORD;
+ * the key's auto-repeat is not forwarded) and Escape its %VN_FLOW_INPUT_KEY_ESCAPE, when
+ * [property@Voicenote.Flow:key-inputs] is on; with it off, Space and Return act as the pointer held at the button's
+ * centre, so the keyboard can always record.
  *
- * Drawing: a circular button (CSS name `recordbutton`, holding a `button` node with the style class `circular`,
- * so the theme draws it as its own buttons) with the `audio-input-microphone-symbolic` icon. While a take is held
- * (%VN_FLOW_STATE_RECORDING) the button node gets the `destructive-action` and `recording` classes, a "Slide to
- * cancel" hint (`recordbutton > slidetocancel`) shows left of the button with #VnFlow:slide-to-cancel-alpha as its
- * opacity, and the lock (`recordbutton > lock`: a `go-up-symbolic` chevron at #VnFlow:chevron-alpha over a
- * `changes-prevent-symbolic` padlock) shows above it, raised by #VnFlow:lock-padding. Locked (or toggled) the icon
- * is `media-playback-stop-symbolic` and the button node has the `destructive-action` and `locked` classes. While
- * #VnFlow:tip-visible a #GtkPopover above the button says "Hold to record, release to send". The hint and the lock
- * are drawn outside the button's allocation (its parent must leave room: about 150 px left and 70 px above); no
- * colour is the code's own, all come from the theme.
+ * Drawing: a circular button (CSS name `recordbutton`, holding a `button` node with the style class `circular`, so the
+ * theme draws it as its own buttons) with the `audio-input-microphone-symbolic` icon. While a take is held
+ * (%VN_FLOW_STATE_RECORDING) the button node gets the `destructive-action` and `recording` classes, a "Slide to cancel"
+ * hint (`recordbutton > slidetocancel`) shows left of the button with [property@Voicenote.Flow:slide-to-cancel-alpha]
+ * as its opacity, and the lock (`recordbutton > lock`: a `go-up-symbolic` chevron at
+ * [property@Voicenote.Flow:chevron-alpha] over a `changes-prevent-symbolic` padlock) shows above it, raised by
+ * [property@Voicenote.Flow:lock-padding]. Locked (or toggled) the icon is `media-playback-stop-symbolic` and the button
+ * node has the `destructive-action` and `locked` classes. While [property@Voicenote.Flow:tip-visible] a
+ * [class@Gtk.Popover] above the button says "Hold to record, release to send". The hint and the lock are drawn outside
+ * the button's allocation (its parent must leave room: about 150 px left and 70 px above); no colour is the code's own,
+ * all come from the theme.
  *
  * Accessibility: the role is %GTK_ACCESSIBLE_ROLE_BUTTON, the label "Record voice message", and the description
- * the flow's #VnFlow:accessible-description, updated with each view.
+ * the flow's [property@Voicenote.Flow:accessible-description], updated with each view.
  */
 G_DECLARE_FINAL_TYPE(VnRecordButton, vngtk_record_button, VNGTK, RECORD_BUTTON, GtkWidget)
 
@@ -65,13 +68,15 @@ GtkWidget *vngtk_record_button_new(VnFlow *flow);
  * @flow: (nullable): the flow, or %NULL for none.
  *
  * Binds the button to @flow (keeping a reference, dropping the old flow's) and draws its current view; notifies
- * #VnRecordButton:flow when it changed. A press held on the old flow is not released there.
+ * [property@VoicenoteGtk.RecordButton:flow] when it changed. A press held on the old flow is not released there.
  */
 void vngtk_record_button_set_flow(VnRecordButton *self, VnFlow *flow);
 
 /**
  * vngtk_record_button_get_flow:
  * @self: the record button.
+ *
+ * The flow the button forwards its gestures to and draws.
  *
  * Returns: (transfer none) (nullable): the flow, or %NULL.
  */
