@@ -56,7 +56,7 @@ GType vng_player_state_get_type(void) G_GNUC_CONST;
  *
  * Plays voice notes (local files, `file://` and http(s) URLs) with libvoicenote's player. Its events arrive on the
  * thread-default #GMainContext of the thread that made it (through the context's one voicenote event source), as
- * #GObject::notify for #VnPlayer:state, #VnPlayer:duration and #VnPlayer:position (each once per change) and as
+ * #GObject::notify for #VnPlayer:location, #VnPlayer:state, #VnPlayer:duration and #VnPlayer:position (each once per change) and as
  * the #VnPlayer::finished, #VnPlayer::failed and #VnPlayer::item-changed signals, in the order they happened.
  * Disposing it (the last unref, or g_object_run_dispose()) ends its subscription first, then destroys the player:
  * no signal of it runs afterwards, also when it is disposed inside one of its own signal handlers.
@@ -156,6 +156,18 @@ gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error);
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE after dispose).
  */
 gboolean vng_player_stop(VnPlayer *self, GError **error);
+
+/**
+ * vng_player_get_location:
+ * @self: the player.
+ *
+ * The current item's location as given to vng_player_load(), as the last event delivered on the main context said
+ * (#VnPlayer:location): kept after the item finished, stopped or failed to load.
+ *
+ * Returns: (nullable): the location, owned by the player and valid until it changes (the next notify of
+ *   #VnPlayer:location), or %NULL when nothing was loaded.
+ */
+const gchar *vng_player_get_location(VnPlayer *self);
 
 /**
  * vng_player_get_state:
