@@ -5,11 +5,10 @@
  * $VOICENOTE_GTK_TEST_OUTPUT) under Adwaita light and dark, checking the played bars have the theme's accent colour
  * and the rest the dimmed foreground.
  */
-#include <gdk/x11/gdkx.h>
-#include <math.h>
 #include <voicenote-gtk.h>
 
-#define WAIT_SECONDS 10
+#include "x11-rig.h"
+
 #define WIDTH 400
 #define HEIGHT 48
 #define VALUE_COUNT 100
@@ -32,19 +31,21 @@ static void on_after_paint(GdkFrameClock *clock, Rig *rig) {
     rig->frames++;
 }
 
-static gboolean wake_up(gpointer data) {
-    (void)data;
-    return G_SOURCE_CONTINUE;
+/* A condition on the rig, as rig_wait() takes one. */
+typedef struct {
+    gboolean (*done)(Rig *rig);
+    Rig *rig;
+} Condition;
+
+static gboolean condition_holds(gpointer data) {
+    Condition *condition = data;
+    return condition->done(condition->rig);
 }
 
-/* Iterates the main context until `done` holds or WAIT_SECONDS pass (a 50 ms timer makes sure the loop wakes up to
- * look at the clock); whether it came. */
+/* Waits (boundedly) until `done` holds for the rig. */
 static gboolean wait_for(gboolean (*done)(Rig *rig), Rig *rig) {
-    gint64 end = g_get_monotonic_time() + WAIT_SECONDS * G_USEC_PER_SEC;
-    guint timer = g_timeout_add(50, wake_up, NULL);
-    while (!done(rig) && g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
-    g_source_remove(timer);
-    return done(rig);
+    Condition condition = {done, rig};
+    return rig_wait(condition_holds, &condition);
 }
 
 static guint seek_count_wanted;
@@ -98,41 +99,6 @@ static void rig_close(Rig *rig) {
     g_array_unref(rig->seeks);
 }
 
-static gulong rig_xid(Rig *rig) {
-    return (gulong)gdk_x11_surface_get_xid(gtk_native_get_surface(GTK_NATIVE(rig->window)));
-}
-
-/* Runs xdotool with these arguments (bounded by `timeout`); it must succeed. */
-static void xdotool(const char *const *arguments) {
-    GPtrArray *argv = g_ptr_array_new();
-    g_ptr_array_add(argv, (gpointer) "timeout");
-    g_ptr_array_add(argv, (gpointer) "10");
-    g_ptr_array_add(argv, (gpointer) "xdotool");
-    for (const char *const *a = arguments; *a != NULL; a++) g_ptr_array_add(argv, (gpointer)*a);
-    g_ptr_array_add(argv, NULL);
-    gchar *out = NULL, *err = NULL;
-    gint status = 0;
-    GError *error = NULL;
-    gboolean spawned = g_spawn_sync(NULL, (gchar **)argv->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err,
-                                    &status, &error);
-    g_assert_no_error(error);
-    g_assert_true(spawned);
-    if (!g_spawn_check_wait_status(status, &error)) g_test_message("xdotool said: %s%s", out, err);
-    g_assert_no_error(error);
-    g_free(out);
-    g_free(err);
-    g_ptr_array_unref(argv);
-}
-
-/* The X window coordinates of a point of the waveform (the toplevel's surface has no decorations here). */
-static void waveform_point_in_window(Rig *rig, double x, double y, int *wx, int *wy) {
-    double tx = 0, ty = 0, sx = 0, sy = 0;
-    g_assert_true(gtk_widget_translate_coordinates(GTK_WIDGET(rig->waveform), rig->window, x, y, &tx, &ty));
-    gtk_native_get_surface_transform(GTK_NATIVE(rig->window), &sx, &sy);
-    *wx = (int)lround(tx + sx);
-    *wy = (int)lround(ty + sy);
-}
-
 static void assert_accessible_value(Rig *rig, double percent) {
     GtkAccessible *accessible = GTK_ACCESSIBLE(rig->waveform);
     gtk_test_accessible_assert_role(accessible, GTK_ACCESSIBLE_ROLE_SLIDER);
@@ -149,16 +115,16 @@ static void test_click_and_key(void) {
     rig_open(&rig);
     int width = gtk_widget_get_width(GTK_WIDGET(rig.waveform));
     g_assert_cmpint(width, ==, WIDTH);
-    gchar *xid = g_strdup_printf("%lu", rig_xid(&rig));
+    gchar *xid = rig_window_xid(rig.window);
 
-    xdotool((const char *const[]){"windowfocus", "--sync", xid, NULL});
+    rig_xdotool((const char *const[]){"windowfocus", "--sync", xid, NULL});
     g_assert_true(wait_for(is_active, &rig));
     assert_accessible_value(&rig, 0.0);
 
     int x = 0, y = 0;
-    waveform_point_in_window(&rig, width * 0.25, HEIGHT / 2.0, &x, &y);
+    rig_point_in_window(GTK_WIDGET(rig.waveform), width * 0.25, HEIGHT / 2.0, &x, &y);
     gchar *sx = g_strdup_printf("%d", x), *sy = g_strdup_printf("%d", y);
-    xdotool((const char *const[]){"mousemove", "--window", xid, "--sync", sx, sy, "click", "1", NULL});
+    rig_xdotool((const char *const[]){"mousemove", "--window", xid, "--sync", sx, sy, "click", "1", NULL});
     seek_count_wanted = 1;
     g_assert_true(wait_for(has_wanted_seeks, &rig));
     gdouble clicked = g_array_index(rig.seeks, gdouble, 0);
@@ -168,7 +134,7 @@ static void test_click_and_key(void) {
     g_assert_true(gtk_widget_has_focus(GTK_WIDGET(rig.waveform)));
     assert_accessible_value(&rig, clicked * 100.0);
 
-    xdotool((const char *const[]){"key", "Right", NULL});
+    rig_xdotool((const char *const[]){"key", "Right", NULL});
     seek_count_wanted = 2;
     g_assert_true(wait_for(has_wanted_seeks, &rig));
     gdouble stepped = g_array_index(rig.seeks, gdouble, 1);
@@ -195,15 +161,15 @@ static void test_drag(void) {
     Rig rig;
     rig_open(&rig);
     int width = gtk_widget_get_width(GTK_WIDGET(rig.waveform));
-    gchar *xid = g_strdup_printf("%lu", rig_xid(&rig));
+    gchar *xid = rig_window_xid(rig.window);
     int x0 = 0, x1 = 0, y = 0;
-    waveform_point_in_window(&rig, width * 0.10, HEIGHT / 2.0, &x0, &y);
-    waveform_point_in_window(&rig, width * 0.60, HEIGHT / 2.0, &x1, &y);
+    rig_point_in_window(GTK_WIDGET(rig.waveform), width * 0.10, HEIGHT / 2.0, &x0, &y);
+    rig_point_in_window(GTK_WIDGET(rig.waveform), width * 0.60, HEIGHT / 2.0, &x1, &y);
     gchar *sx0 = g_strdup_printf("%d", x0), *sx1 = g_strdup_printf("%d", x1), *sy = g_strdup_printf("%d", y);
     int origin_x = 0, origin_y = 0; /* the widget's origin in the window: where the release lands in the widget */
-    waveform_point_in_window(&rig, 0, 0, &origin_x, &origin_y);
+    rig_point_in_window(GTK_WIDGET(rig.waveform), 0, 0, &origin_x, &origin_y);
     drag_target = (double)(x1 - origin_x) / width;
-    xdotool((const char *const[]){"mousemove", "--window", xid, "--sync", sx0, sy, "mousedown", "1", "mousemove",
+    rig_xdotool((const char *const[]){"mousemove", "--window", xid, "--sync", sx0, sy, "mousedown", "1", "mousemove",
                                   "--window", xid, "--sync", sx1, sy, "mouseup", "1", NULL});
     g_assert_true(wait_for(reached_drag_target, &rig));
     g_test_message("drag: %u seeks, first %.4f, last %.4f", rig.seeks->len, g_array_index(rig.seeks, gdouble, 0),
@@ -273,24 +239,8 @@ typedef struct {
 static Drawn render(Rig *rig, const char *name) {
     GtkWidget *widget = GTK_WIDGET(rig->waveform);
     int width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget);
-    GdkPaintable *paintable = gtk_widget_paintable_new(widget);
-    GtkSnapshot *snapshot = gtk_snapshot_new();
-    gdk_paintable_snapshot(paintable, snapshot, width, height);
-    GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
-    g_assert_nonnull(node);
-    graphene_rect_t bounds = GRAPHENE_RECT_INIT(0, 0, (float)width, (float)height);
-    GdkTexture *texture = gsk_renderer_render_texture(gtk_native_get_renderer(GTK_NATIVE(rig->window)), node, &bounds);
-    g_assert_cmpint(gdk_texture_get_width(texture), ==, width);
-
-    const char *directory = g_getenv("VOICENOTE_GTK_TEST_OUTPUT");
-    g_assert_nonnull(directory); /* make test sets it */
-    gchar *path = g_build_filename(directory, name, NULL);
-    g_assert_true(gdk_texture_save_to_png(texture, path));
-    g_test_message("saved %s", path);
-
-    gsize stride = (gsize)width * 4;
-    guint8 *data = g_malloc((gsize)height * stride);
-    gdk_texture_download(texture, data, stride);
+    gsize stride = 0;
+    guint8 *data = rig_render(widget, name, &stride);
     gsize drawn = 0;
     for (gsize i = 0; i < (gsize)height * stride; i += 4) drawn += data[i + 3] != 0;
     g_test_message("%s: %" G_GSIZE_FORMAT " of %d pixels drawn", name, drawn, width * height);
@@ -298,10 +248,6 @@ static Drawn render(Rig *rig, const char *name) {
     Drawn result = {strongest_pixel(data, stride, height, 0, width / 4),
                     strongest_pixel(data, stride, height, width * 2 / 5, width)};
     g_free(data);
-    g_free(path);
-    g_object_unref(texture);
-    gsk_render_node_unref(node);
-    g_object_unref(paintable);
     return result;
 }
 
