@@ -162,17 +162,6 @@ static void on_finished(VnPlayer *player, const gchar *location, Rig *rig) {
     rig->finished = g_strdup(location);
 }
 
-static void on_after_paint(GdkFrameClock *clock, Rig *rig) {
-    (void)clock;
-    rig->frames++;
-}
-
-static gboolean is_shown(gpointer data) {
-    Rig *rig = data;
-    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(rig->window));
-    return surface != NULL && gdk_surface_get_mapped(surface) && gtk_widget_get_width(rig->window) > 0 && rig->frames > 0;
-}
-
 static gboolean target_reached(gpointer data) {
     return ((Rig *)data)->target.reached;
 }
@@ -196,9 +185,6 @@ static void rig_open(Rig *rig) {
     g_assert_no_error(error);
     g_free(configuration);
 
-    rig->window = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(rig->window), "VnVoiceMessage test");
-    gtk_window_set_decorated(GTK_WINDOW(rig->window), FALSE);
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6);
     for (int i = 0; i < 2; i++) {
         Row *row = &rig->rows[i];
@@ -212,14 +198,10 @@ static void rig_open(Rig *rig) {
         set_values(row->waveform, i);
         gtk_box_append(GTK_BOX(box), GTK_WIDGET(row->row));
     }
-    gtk_window_set_child(GTK_WINDOW(rig->window), box);
     /* After the rows' own handlers: when this one runs, the rows already show the new state. */
     g_signal_connect(rig->player, "notify", G_CALLBACK(on_player_notify), rig);
     g_signal_connect(rig->player, "finished", G_CALLBACK(on_finished), rig);
-    gtk_widget_realize(rig->window);
-    g_signal_connect(gtk_widget_get_frame_clock(rig->window), "after-paint", G_CALLBACK(on_after_paint), rig);
-    gtk_window_present(GTK_WINDOW(rig->window));
-    g_assert_true(rig_wait(is_shown, rig));
+    rig->window = rig_window_show("VnVoiceMessage test", box, &rig->frames);
 }
 
 static void target_clear(Target *target) {
@@ -314,16 +296,9 @@ static void click_rate(Rig *rig, gdouble rate, const char *text) {
 /* The window's content (its child, all of it: the window is undecorated; a toplevel does not draw itself into a
  * widget paintable) drawn while row 1 plays: saved, and more than a few pixels differ from its top-left corner (the
  * transparent background between the rows' parts). */
-static guint frames_wanted;
-static gboolean has_wanted_frames(gpointer data) {
-    return ((Rig *)data)->frames >= frames_wanted;
-}
-
 static void assert_window_drawn(Rig *rig) {
     /* The paintable draws what the widgets last painted: let the window paint what they show now. */
-    frames_wanted = rig->frames + 1;
-    gtk_widget_queue_draw(rig->window);
-    g_assert_true(rig_wait(has_wanted_frames, rig));
+    rig_wait_for_frame(rig->window, &rig->frames);
     gsize stride = 0;
     GtkWidget *content = gtk_window_get_child(GTK_WINDOW(rig->window));
     int width = gtk_widget_get_width(content), height = gtk_widget_get_height(content);

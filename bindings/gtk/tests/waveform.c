@@ -26,11 +26,6 @@ static void on_seek(VnWaveform *waveform, gdouble fraction, Rig *rig) {
     g_array_append_val(rig->seeks, fraction);
 }
 
-static void on_after_paint(GdkFrameClock *clock, Rig *rig) {
-    (void)clock;
-    rig->frames++;
-}
-
 /* A condition on the rig, as rig_wait() takes one. */
 typedef struct {
     gboolean (*done)(Rig *rig);
@@ -53,17 +48,6 @@ static gboolean has_wanted_seeks(Rig *rig) {
     return rig->seeks->len >= seek_count_wanted;
 }
 
-static guint frames_wanted;
-static gboolean has_wanted_frames(Rig *rig) {
-    return rig->frames >= frames_wanted;
-}
-
-static gboolean is_shown(Rig *rig) {
-    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(rig->window));
-    return surface != NULL && gdk_surface_get_mapped(surface) && gtk_widget_get_width(GTK_WIDGET(rig->waveform)) > 0 &&
-           rig->frames > 0;
-}
-
 static gboolean is_active(Rig *rig) {
     return gtk_window_is_active(GTK_WINDOW(rig->window));
 }
@@ -75,10 +59,6 @@ static void fill_values(gfloat *values) {
 
 static void rig_open(Rig *rig) {
     rig->seeks = g_array_new(FALSE, FALSE, sizeof(gdouble));
-    rig->frames = 0;
-    rig->window = gtk_window_new();
-    gtk_window_set_title(GTK_WINDOW(rig->window), "VnWaveform test");
-    gtk_window_set_decorated(GTK_WINDOW(rig->window), FALSE);
     rig->waveform = VNGTK_WAVEFORM(vngtk_waveform_new());
     gfloat values[VALUE_COUNT];
     fill_values(values);
@@ -86,12 +66,8 @@ static void rig_open(Rig *rig) {
     gtk_widget_set_size_request(GTK_WIDGET(rig->waveform), WIDTH, HEIGHT);
     gtk_widget_set_halign(GTK_WIDGET(rig->waveform), GTK_ALIGN_START);
     gtk_widget_set_valign(GTK_WIDGET(rig->waveform), GTK_ALIGN_START);
-    gtk_window_set_child(GTK_WINDOW(rig->window), GTK_WIDGET(rig->waveform));
     g_signal_connect(rig->waveform, "seek", G_CALLBACK(on_seek), rig);
-    gtk_widget_realize(rig->window);
-    g_signal_connect(gtk_widget_get_frame_clock(rig->window), "after-paint", G_CALLBACK(on_after_paint), rig);
-    gtk_window_present(GTK_WINDOW(rig->window));
-    g_assert_true(wait_for(is_shown, rig));
+    rig->window = rig_window_show("VnWaveform test", GTK_WIDGET(rig->waveform), &rig->frames);
 }
 
 static void rig_close(Rig *rig) {
@@ -251,13 +227,6 @@ static Drawn render(Rig *rig, const char *name) {
     return result;
 }
 
-/* Waits for the window to paint again (after a style change), boundedly. */
-static void wait_for_frame(Rig *rig) {
-    frames_wanted = rig->frames + 1;
-    gtk_widget_queue_draw(rig->window);
-    g_assert_true(wait_for(has_wanted_frames, rig));
-}
-
 static void set_dark(gboolean dark) {
     g_object_set(gtk_settings_get_default(), "gtk-application-prefer-dark-theme", dark, NULL);
 }
@@ -272,7 +241,7 @@ static void test_draws_theme_colors(void) {
     Drawn look[2];
     for (int dark = 0; dark < 2; dark++) {
         set_dark(dark);
-        wait_for_frame(&rig);
+        rig_wait_for_frame(rig.window, &rig.frames);
         theme_colors(&rig, &accent, &foreground);
         look[dark] = render(&rig, dark ? "waveform-dark.png" : "waveform-light.png");
         GdkRGBA dimmed = foreground;

@@ -1,6 +1,6 @@
 /*
- * x11-rig.h: what the widget tests share: bounded waits on the main context, real X input through xdotool at a
- * widget's point, and a widget drawn with its window's renderer into a PNG and a pixel buffer. Not a test itself.
+ * x11-rig.h: what the widget tests share: bounded waits on the main context, a window shown and painted, real X
+ * input through xdotool at a widget's point, and a widget drawn with its window's renderer into a PNG and a pixel buffer. Not a test itself.
  */
 #ifndef VOICENOTE_GTK_TEST_X11_RIG_H
 #define VOICENOTE_GTK_TEST_X11_RIG_H
@@ -26,6 +26,48 @@ G_GNUC_UNUSED static gboolean rig_wait(RigCondition done, gpointer data) {
     while (!done(data) && g_get_monotonic_time() < end) g_main_context_iteration(NULL, TRUE);
     g_source_remove(timer);
     return done(data);
+}
+
+static void rig_count_frame(GdkFrameClock *clock, guint *frames) {
+    (void)clock;
+    (*frames)++;
+}
+
+/* A window and the count of frames it painted, as rig_wait() looks at them. */
+typedef struct {
+    GtkWidget *window;
+    guint *frames;
+    guint wanted;
+} RigPainted;
+
+static gboolean rig_is_painted(gpointer data) {
+    RigPainted *painted = data;
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(painted->window));
+    return surface != NULL && gdk_surface_get_mapped(surface) && gtk_widget_get_width(painted->window) > 0 &&
+           *painted->frames >= painted->wanted;
+}
+
+/* An undecorated window titled `title` holding `child`, its painted frames counted into `frames` (which must
+ * outlive it); shown, and returned once it is mapped and painted. */
+G_GNUC_UNUSED static GtkWidget *rig_window_show(const char *title, GtkWidget *child, guint *frames) {
+    GtkWidget *window = gtk_window_new();
+    gtk_window_set_title(GTK_WINDOW(window), title);
+    gtk_window_set_decorated(GTK_WINDOW(window), FALSE);
+    gtk_window_set_child(GTK_WINDOW(window), child);
+    *frames = 0;
+    gtk_widget_realize(window);
+    g_signal_connect(gtk_widget_get_frame_clock(window), "after-paint", G_CALLBACK(rig_count_frame), frames);
+    gtk_window_present(GTK_WINDOW(window));
+    RigPainted painted = {window, frames, 1};
+    g_assert_true(rig_wait(rig_is_painted, &painted));
+    return window;
+}
+
+/* Has the window paint once more (after a change of state or style) and waits for it. */
+G_GNUC_UNUSED static void rig_wait_for_frame(GtkWidget *window, guint *frames) {
+    RigPainted painted = {window, frames, *frames + 1};
+    gtk_widget_queue_draw(window);
+    g_assert_true(rig_wait(rig_is_painted, &painted));
 }
 
 /* The toplevel's X window id, as xdotool takes it. */
