@@ -16,13 +16,14 @@ struct _VnPlayer {
     vn_player *handle;
     vn_subscription_id subscription;
     /* What the last delivered context said (the rate: what this object last set; see set_rate). */
+    gchar *location; /* NULL when none */
     VnPlayerState state;
     gdouble duration;
     gdouble position;
     gdouble rate;
 };
 
-enum { PROP_0, PROP_DEVICE, PROP_CONFIGURATION, PROP_STATE, PROP_DURATION, PROP_POSITION, PROP_RATE, N_PROPS };
+enum { PROP_0, PROP_DEVICE, PROP_CONFIGURATION, PROP_LOCATION, PROP_STATE, PROP_DURATION, PROP_POSITION, PROP_RATE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 enum { SIGNAL_FINISHED, SIGNAL_FAILED, SIGNAL_ITEM_CHANGED, N_SIGNALS };
@@ -53,12 +54,22 @@ GType vng_player_state_get_type(void) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Events, on the context's thread (inside vn_event_loop_dispatch) */
 
-/* Takes a context's state, duration and position, then notifies each that changed, in that order; handlers see
- * the whole new context. A handler that disposes the player, or drops its last reference, ends the
+/* Keeps a location as given ("" and NULL both mean none); whether it differed. */
+static gboolean take_location(VnPlayer *self, const char *location) {
+    if (location != NULL && location[0] == '\0') location = NULL;
+    if (g_strcmp0(location, self->location) == 0) return FALSE;
+    g_free(self->location);
+    self->location = g_strdup(location);
+    return TRUE;
+}
+
+/* Takes a context's location, state, duration and position, then notifies each that changed, in that order;
+ * handlers see the whole new context. A handler that disposes the player, or drops its last reference, ends the
  * notifications. */
 static void apply_context(VnPlayer *self, const vn_player_context *context) {
-    GParamSpec *changed[3];
+    GParamSpec *changed[4];
     guint count = 0;
+    if (take_location(self, context->location)) changed[count++] = properties[PROP_LOCATION];
     if ((VnPlayerState)context->state != self->state) {
         self->state = (VnPlayerState)context->state;
         changed[count++] = properties[PROP_STATE];
@@ -124,6 +135,10 @@ static gboolean vng_player_initable_init_instance(GInitable *initable, GCancella
     self->duration = context.duration_s;
     self->position = context.current_time_s;
     self->rate = context.rate;
+    char *location = NULL;
+    if (!vng_error_set_from_status(error, vn_player_copy_location(self->handle, &location))) return FALSE;
+    take_location(self, location);
+    vn_free(location);
     /* No reference in user_data: dispose ends the subscription before the object goes. */
     return vng_error_set_from_status(error, vn_player_subscribe(self->handle, on_player_event, self, NULL,
                                                                 &self->subscription));
@@ -150,6 +165,7 @@ static void vng_player_finalize(GObject *object) {
     VnPlayer *self = VNG_PLAYER(object);
     g_free(self->device);
     g_free(self->configuration);
+    g_free(self->location);
     G_OBJECT_CLASS(vng_player_parent_class)->finalize(object);
 }
 
@@ -161,6 +177,7 @@ static void vng_player_get_property(GObject *object, guint id, GValue *value, GP
     switch (id) {
     case PROP_DEVICE: g_value_set_string(value, self->device); break;
     case PROP_CONFIGURATION: g_value_set_string(value, self->configuration); break;
+    case PROP_LOCATION: g_value_set_string(value, self->location); break;
     case PROP_STATE: g_value_set_enum(value, self->state); break;
     case PROP_DURATION: g_value_set_double(value, self->duration); break;
     case PROP_POSITION: g_value_set_double(value, self->position); break;
@@ -208,6 +225,16 @@ static void vng_player_class_init(VnPlayerClass *klass) {
      */
     properties[PROP_CONFIGURATION] = g_param_spec_string(
         "configuration", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    /**
+     * VnPlayer:location:
+     *
+     * The current item's location as given to [method@Voicenote.Player.load] (kept after it finished, stopped or failed
+     * to load), or %NULL when nothing was loaded; notifies once per change, before [property@Voicenote.Player:state].
+     * Several views sharing one player compare it with their own note's location to know whether the player's state is
+     * theirs.
+     */
+    properties[PROP_LOCATION] = g_param_spec_string("location", NULL, NULL, NULL,
+                                                    G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
     /**
      * VnPlayer:state:
      *
@@ -315,6 +342,11 @@ gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error) {
 gboolean vng_player_stop(VnPlayer *self, GError **error) {
     g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
     return vng_error_set_from_status(error, vn_player_stop(self->handle));
+}
+
+const gchar *vng_player_get_location(VnPlayer *self) {
+    g_return_val_if_fail(VNG_IS_PLAYER(self), NULL);
+    return self->location;
 }
 
 VnPlayerState vng_player_get_state(VnPlayer *self) {

@@ -56,12 +56,12 @@ GType vng_player_state_get_type(void) G_GNUC_CONST;
  *
  * Plays voice notes (local files, `file://` and http(s) URLs) with libvoicenote's player. Its events arrive on the
  * thread-default [struct@GLib.MainContext] of the thread that made it (through the context's one voicenote event
- * source), as [signal@GObject.Object::notify] for [property@Voicenote.Player:state],
- * [property@Voicenote.Player:duration] and [property@Voicenote.Player:position] (each once per change) and as the
- * [signal@Voicenote.Player::finished], [signal@Voicenote.Player::failed] and [signal@Voicenote.Player::item-changed]
- * signals, in the order they happened. Disposing it (the last unref, or [method@GObject.Object.run_dispose]) ends its
- * subscription first, then destroys the player: no signal of it runs afterwards, also when it is disposed inside one of
- * its own signal handlers.
+ * source), as [signal@GObject.Object::notify] for [property@Voicenote.Player:location],
+ * [property@Voicenote.Player:state], [property@Voicenote.Player:duration] and [property@Voicenote.Player:position]
+ * (each once per change) and as the [signal@Voicenote.Player::finished], [signal@Voicenote.Player::failed] and
+ * [signal@Voicenote.Player::item-changed] signals, in the order they happened. Disposing it (the last unref, or
+ * [method@GObject.Object.run_dispose]) ends its subscription first, then destroys the player: no signal of it runs
+ * afterwards, also when it is disposed inside one of its own signal handlers.
  *
  * Loading never blocks: a missing or corrupt file arrives as [signal@Voicenote.Player::failed]. Methods may be called
  * from any thread; signals run on the context's thread only.
@@ -161,6 +161,18 @@ gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error);
  * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_MISUSE after dispose).
  */
 gboolean vng_player_stop(VnPlayer *self, GError **error);
+
+/**
+ * vng_player_get_location:
+ * @self: the player.
+ *
+ * The current item's location as given to [method@Voicenote.Player.load], as the last event delivered on the main
+ * context said ([property@Voicenote.Player:location]): kept after the item finished, stopped or failed to load.
+ *
+ * Returns: (nullable): the location, owned by the player and valid until it changes (the next notify of
+ *   [property@Voicenote.Player:location]), or %NULL when nothing was loaded.
+ */
+const gchar *vng_player_get_location(VnPlayer *self);
 
 /**
  * vng_player_get_state:

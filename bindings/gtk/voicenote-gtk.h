@@ -8,6 +8,7 @@
 #define VOICENOTE_GTK_H
 
 #include "vn-record-button.h"
+#include "vn-voice-message.h"
 #include "vn-waveform.h"
 
 #endif /* VOICENOTE_GTK_H */

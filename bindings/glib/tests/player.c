@@ -6,8 +6,9 @@
  * 48 kHz, so the frames written say how much audio played.
  * - /player/plays-to-finished: at 2x the note plays to `finished`; every notify and signal runs on the main
  *   context's thread, in order (LOADING, PLAYING, then STOPPED with `finished`); each notify carries a new value
- *   (once per change; setting the same rate again notifies nothing); the speaker got the note's duration / 2.
- * - /player/failed: a missing file is `failed` (VN_ERROR_NOT_FOUND), then the state NOT_LOADED.
+ *   (once per change; setting the same rate again notifies nothing); the speaker got the note's duration / 2;
+ *   `location` is NULL before the load, then the note's (one notify), kept after the end.
+ * - /player/failed: a missing file is `failed` (VN_ERROR_NOT_FOUND), then the state NOT_LOADED, its location kept.
  * - /player/dispose-in-finished, /player/dispose-in-notify: the last reference dropped inside the player's own
  *   `finished` handler, and inside notify::state as it starts playing; nothing of it runs afterwards and it is
  *   finalized.
@@ -140,6 +141,7 @@ typedef struct {
     EventLog events;
     Run run;
     gchar *finished_location;
+    guint location_notifies; /* notify::location, which carries no number for the event log */
 } Log;
 
 /* The end of a note: `finished`, and the state STOPPED (the context that says so may come just after). */
@@ -175,9 +177,16 @@ static void on_failed(VnPlayer *player, GError *error, gpointer data) {
     log_add(&log->events, SAID_FAILED, error->code);
 }
 
+static void on_location(GObject *object, GParamSpec *pspec, gpointer data) {
+    (void)object, (void)pspec;
+    ((Log *)data)->location_notifies++;
+}
+
 static void log_init(Log *log, VnPlayer *player) {
     *log = (Log){.run = {.loop = g_main_loop_new(NULL, FALSE)}};
+    g_assert_null(vng_player_get_location(player)); /* nothing loaded yet */
     g_signal_connect(player, "notify", G_CALLBACK(on_notify), log);
+    g_signal_connect(player, "notify::location", G_CALLBACK(on_location), log);
     g_signal_connect(player, "finished", G_CALLBACK(on_finished), log);
     g_signal_connect(player, "failed", G_CALLBACK(on_failed), log);
     event_log_init(&log->events, player);
@@ -214,6 +223,8 @@ static void test_plays_to_finished(void) {
     g_assert_cmpuint(count(&log.events, SAID_FAILED), ==, 0);
     g_assert_cmpuint(count(&log.events, SAID_FINISHED), ==, 1);
     g_assert_cmpstr(log.finished_location, ==, note_path);
+    g_assert_cmpstr(vng_player_get_location(player), ==, note_path); /* kept after the end */
+    g_assert_cmpuint(log.location_notifies, ==, 1);
     gint loading = find(&log.events, 0, SAID_STATE, VN_PLAYER_STATE_LOADING);
     gint playing = find(&log.events, 0, SAID_STATE, VN_PLAYER_STATE_PLAYING);
     gint finished = find(&log.events, 0, SAID_FINISHED, 0);
@@ -274,6 +285,8 @@ static void test_failed(void) {
     g_assert_cmpfloat(entry_at(&log.events, (guint)failed)->value, ==, VN_ERROR_NOT_FOUND);
     g_assert_cmpint(find(&log.events, (guint)failed, SAID_STATE, VN_PLAYER_STATE_NOT_LOADED), >, failed);
     g_assert_cmpuint(count(&log.events, SAID_FAILED), ==, 1);
+    g_assert_cmpstr(vng_player_get_location(player), ==, missing); /* a failed load keeps its location */
+    g_assert_cmpuint(log.location_notifies, ==, 1);
 
     g_object_unref(player);
     log_clear(&log);

@@ -1,5 +1,5 @@
 /*
- * x-session.h: what the widget tests share on their X server: xdotool (real X input, bounded by `timeout`), a
+ * x-session.h: what the widget tests share on their X server: a bounded program run and xdotool (real X input), a
  * widget's point in its toplevel's X window, and a widget rendered with its window's renderer to a PNG in
  * $VOICENOTE_GTK_TEST_OUTPUT.
  */
@@ -10,12 +10,11 @@
 #include <gtk/gtk.h>
 #include <math.h>
 
-/* Runs xdotool with these arguments (bounded by `timeout`); it must succeed. */
-static inline void xdotool(const char *const *arguments) {
+/* Runs a program (looked up in PATH) to its end, bounded by `timeout SECONDS`; it must exit 0. */
+G_GNUC_UNUSED static void run_bounded(const char *seconds, const char *const *arguments) {
     GPtrArray *argv = g_ptr_array_new();
     g_ptr_array_add(argv, (gpointer) "timeout");
-    g_ptr_array_add(argv, (gpointer) "10");
-    g_ptr_array_add(argv, (gpointer) "xdotool");
+    g_ptr_array_add(argv, (gpointer)seconds);
     for (const char *const *a = arguments; *a != NULL; a++) g_ptr_array_add(argv, (gpointer)*a);
     g_ptr_array_add(argv, NULL);
     gchar *out = NULL, *err = NULL;
@@ -36,13 +35,23 @@ static inline void xdotool(const char *const *arguments) {
     g_ptr_array_unref(argv);
 }
 
+/* Runs xdotool with these arguments (bounded by `timeout 10`); it must succeed. */
+G_GNUC_UNUSED static void xdotool(const char *const *arguments) {
+    GPtrArray *argv = g_ptr_array_new();
+    g_ptr_array_add(argv, (gpointer) "xdotool");
+    for (const char *const *a = arguments; *a != NULL; a++) g_ptr_array_add(argv, (gpointer)*a);
+    g_ptr_array_add(argv, NULL);
+    run_bounded("10", (const char *const *)argv->pdata);
+    g_ptr_array_unref(argv);
+}
+
 /* The X window of `window` (a realized toplevel), as xdotool's --window argument; free it. */
-static inline gchar *x_window_id(GtkWidget *window) {
+G_GNUC_UNUSED static gchar *x_window_id(GtkWidget *window) {
     return g_strdup_printf("%lu", (gulong)gdk_x11_surface_get_xid(gtk_native_get_surface(GTK_NATIVE(window))));
 }
 
 /* The X window coordinates of the point (x, y) of `widget` in the toplevel `window` (undecorated here). */
-static inline void widget_point_in_window(GtkWidget *widget, GtkWidget *window, double x, double y, int *wx,
+G_GNUC_UNUSED static void widget_point_in_window(GtkWidget *widget, GtkWidget *window, double x, double y, int *wx,
                                           int *wy) {
     double tx = 0, ty = 0, sx = 0, sy = 0;
     g_assert_true(gtk_widget_translate_coordinates(widget, window, x, y, &tx, &ty));
@@ -53,7 +62,7 @@ static inline void widget_point_in_window(GtkWidget *widget, GtkWidget *window, 
 
 /* Renders `widget` with `window`'s renderer (gtk_widget_paintable_new() → GtkSnapshot →
  * gsk_renderer_render_texture()), saves it as $VOICENOTE_GTK_TEST_OUTPUT/name and returns it. */
-static inline GdkTexture *render_widget(GtkWidget *widget, GtkWidget *window, const char *name) {
+G_GNUC_UNUSED static GdkTexture *render_widget(GtkWidget *widget, GtkWidget *window, const char *name) {
     int width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget);
     GdkPaintable *paintable = gtk_widget_paintable_new(widget);
     GtkSnapshot *snapshot = gtk_snapshot_new();
@@ -75,7 +84,7 @@ static inline GdkTexture *render_widget(GtkWidget *widget, GtkWidget *window, co
 }
 
 /* The texture's pixels as B, G, R, A premultiplied bytes (little endian), `width * 4` a row; free them. */
-static inline guint8 *texture_pixels(GdkTexture *texture) {
+G_GNUC_UNUSED static guint8 *texture_pixels(GdkTexture *texture) {
     gsize stride = (gsize)gdk_texture_get_width(texture) * 4;
     guint8 *data = g_malloc((gsize)gdk_texture_get_height(texture) * stride);
     gdk_texture_download(texture, data, stride);

@@ -1,0 +1,369 @@
+/*
+ * vn-voice-message.c: VnVoiceMessage, a row of a play/pause button, a VnWaveform, a time label and a speed button
+ * over a VnPlayer that follows the player only while the row's note is the player's item.
+ */
+#include "vn-voice-message.h"
+
+#include <math.h>
+
+/* The longest duration a row takes: a day (a voice note is minutes; this only keeps the number sane). */
+#define MAXIMUM_DURATION 86400.0
+/* The speeds the speed button steps through, in order; any other rate steps to the first. */
+static const gdouble RATES[] = {1.0, 1.5, 2.0, 0.5};
+
+struct _VnVoiceMessage {
+    GtkWidget parent_instance;
+    GtkWidget *play_button;
+    VnWaveform *waveform;
+    GtkWidget *time_label;
+    GtkWidget *rate_button;
+    VnPlayer *player; /* a reference; NULL when none */
+    gulong player_handlers[5];
+    gchar *location;
+    gdouble duration;
+    gdouble pending_seek; /* a seek on the waveform before the note was the player's item (0…1), or -1 */
+    gboolean followed;    /* whether the last update showed the player's state (the note was its item) */
+};
+
+enum { PROP_0, PROP_PLAYER, PROP_LOCATION, PROP_DURATION, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE(VnVoiceMessage, vngtk_voice_message, GTK_TYPE_WIDGET)
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Showing the state */
+
+/* m:ss of whole seconds (rounded down); NaN and negatives are 0:00. */
+static gchar *format_time(gdouble seconds) {
+    guint64 whole = seconds > 0 ? (guint64)floor(MIN(seconds, MAXIMUM_DURATION)) : 0;
+    return g_strdup_printf("%" G_GUINT64_FORMAT ":%02u", whole / 60, (guint)(whole % 60));
+}
+
+/* "1x", "1.5x": the C locale's decimal point, as the labels are compared and read the same everywhere. */
+static gchar *format_rate(gdouble rate) {
+    gchar number[G_ASCII_DTOSTR_BUF_SIZE];
+    return g_strconcat(g_ascii_formatd(number, sizeof number, "%g", rate), "x", NULL);
+}
+
+static gboolean is_players_item(VnVoiceMessage *self) {
+    return self->player != NULL && self->location != NULL &&
+           g_strcmp0(vng_player_get_location(self->player), self->location) == 0;
+}
+
+static void report(const gchar *what, GError *error) {
+    g_warning("VnVoiceMessage: %s: %s", what, error->message);
+    g_error_free(error);
+}
+
+static void update_rate(VnVoiceMessage *self) {
+    gdouble rate = self->player != NULL ? vng_player_get_rate(self->player) : 1.0;
+    gchar *text = format_rate(rate);
+    gchar *label = g_strconcat("Playback speed ", text, NULL);
+    gtk_button_set_label(GTK_BUTTON(self->rate_button), text);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->rate_button), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+    g_free(label);
+    g_free(text);
+}
+
+/* Shows the player's state when the note is its item, else the note at rest (Play, the start, the duration). */
+static void update(VnVoiceMessage *self) {
+    GtkWidget *widget = GTK_WIDGET(self);
+    gboolean item = is_players_item(self);
+    VnPlayerState state = item ? vng_player_get_state(self->player) : VN_PLAYER_STATE_NOT_LOADED;
+    gboolean playing = state == VN_PLAYER_STATE_PLAYING;
+    gboolean under_way = playing || state == VN_PLAYER_STATE_PAUSED;
+    gdouble duration = item && vng_player_get_duration(self->player) > 0 ? vng_player_get_duration(self->player)
+                                                                         : self->duration;
+    gdouble position = under_way ? vng_player_get_position(self->player) : 0;
+    self->followed = item;
+
+    gtk_button_set_icon_name(GTK_BUTTON(self->play_button),
+                             playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->play_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   playing ? "Pause" : "Play", -1);
+    gtk_widget_set_sensitive(self->play_button, self->player != NULL && self->location != NULL);
+    gtk_widget_set_sensitive(self->rate_button, self->player != NULL);
+
+    gchar *shown = format_time(under_way ? position : duration);
+    gtk_label_set_text(GTK_LABEL(self->time_label), shown);
+    if (under_way)
+        vngtk_waveform_set_position(self->waveform, duration > 0 ? position / duration : 0);
+    else
+        vngtk_waveform_set_position(self->waveform, self->pending_seek >= 0 ? self->pending_seek : 0);
+
+    gchar *length = format_time(self->duration > 0 ? self->duration : duration);
+    gchar *label = g_strconcat("Voice message, ", length, NULL);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+    if (under_way) {
+        gchar *description = g_strconcat(playing ? "playing at " : "paused at ", shown, NULL);
+        gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+        g_free(description);
+    } else {
+        gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
+    }
+    g_free(label);
+    g_free(length);
+    g_free(shown);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The player's side */
+
+/* A seek asked for before the note was the player's item, carried out once it is loaded there. */
+static void apply_pending_seek(VnVoiceMessage *self) {
+    VnPlayerState state = vng_player_get_state(self->player);
+    gdouble duration = vng_player_get_duration(self->player);
+    if (self->pending_seek < 0 || (state != VN_PLAYER_STATE_PLAYING && state != VN_PLAYER_STATE_PAUSED) ||
+        duration <= 0)
+        return;
+    gdouble fraction = self->pending_seek;
+    self->pending_seek = -1;
+    GError *error = NULL;
+    if (!vng_player_seek(self->player, fraction * duration, &error)) report("seek", error);
+}
+
+/* location, state, duration, position: the row follows them while the note is the player's item, and shows the
+ * note at rest once when it stops being it. */
+static void on_player_changed(VnPlayer *player, GParamSpec *pspec, VnVoiceMessage *self) {
+    (void)player, (void)pspec;
+    if (is_players_item(self)) {
+        apply_pending_seek(self);
+        update(self);
+    } else if (self->followed) {
+        update(self);
+    }
+}
+
+static void on_rate_changed(VnPlayer *player, GParamSpec *pspec, VnVoiceMessage *self) {
+    (void)player, (void)pspec;
+    update_rate(self);
+}
+
+static void disconnect_player(VnVoiceMessage *self) {
+    if (self->player == NULL) return;
+    for (guint i = 0; i < G_N_ELEMENTS(self->player_handlers); i++)
+        g_clear_signal_handler(&self->player_handlers[i], self->player);
+    g_clear_object(&self->player);
+}
+
+void vngtk_voice_message_set_player(VnVoiceMessage *self, VnPlayer *player) {
+    g_return_if_fail(VNGTK_IS_VOICE_MESSAGE(self));
+    g_return_if_fail(player == NULL || VNG_IS_PLAYER(player));
+    if (player == self->player) return;
+    disconnect_player(self);
+    if (player != NULL) {
+        static const char *const followed[] = {"notify::location", "notify::state", "notify::duration",
+                                               "notify::position"};
+        self->player = g_object_ref(player);
+        for (guint i = 0; i < G_N_ELEMENTS(followed); i++)
+            self->player_handlers[i] = g_signal_connect(player, followed[i], G_CALLBACK(on_player_changed), self);
+        self->player_handlers[4] = g_signal_connect(player, "notify::rate", G_CALLBACK(on_rate_changed), self);
+    }
+    update(self);
+    update_rate(self);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_PLAYER]);
+}
+
+VnPlayer *vngtk_voice_message_get_player(VnVoiceMessage *self) {
+    g_return_val_if_fail(VNGTK_IS_VOICE_MESSAGE(self), NULL);
+    return self->player;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The user's side */
+
+static void on_play_clicked(GtkButton *button, VnVoiceMessage *self) {
+    (void)button;
+    if (self->player == NULL || self->location == NULL) return;
+    GError *error = NULL;
+    VnPlayerState state = vng_player_get_state(self->player);
+    if (!is_players_item(self) || state == VN_PLAYER_STATE_NOT_LOADED) {
+        if (!vng_player_load(self->player, self->location, TRUE, self->duration > 0 ? self->duration : -1, &error))
+            report("load", error);
+    } else if (state == VN_PLAYER_STATE_PLAYING) {
+        if (!vng_player_pause(self->player, &error)) report("pause", error);
+    } else if (!vng_player_play(self->player, &error)) {
+        report("play", error);
+    }
+}
+
+static void on_rate_clicked(GtkButton *button, VnVoiceMessage *self) {
+    (void)button;
+    if (self->player == NULL) return;
+    gdouble rate = vng_player_get_rate(self->player), next = RATES[0];
+    for (guint i = 0; i < G_N_ELEMENTS(RATES); i++)
+        if (fabs(rate - RATES[i]) < 1e-6) next = RATES[(i + 1) % G_N_ELEMENTS(RATES)];
+    GError *error = NULL;
+    if (!vng_player_set_rate(self->player, next, &error)) report("rate", error);
+}
+
+/* The waveform's seek: the player's, when the note is its item and loaded; else where the note will start. */
+static void on_seek(VnWaveform *waveform, gdouble fraction, VnVoiceMessage *self) {
+    (void)waveform;
+    VnPlayerState state = is_players_item(self) ? vng_player_get_state(self->player) : VN_PLAYER_STATE_NOT_LOADED;
+    gdouble duration = self->player != NULL ? vng_player_get_duration(self->player) : 0;
+    if (state == VN_PLAYER_STATE_NOT_LOADED || state == VN_PLAYER_STATE_LOADING || duration <= 0) {
+        self->pending_seek = fraction;
+        return;
+    }
+    GError *error = NULL;
+    if (!vng_player_seek(self->player, fraction * duration, &error)) report("seek", error);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* Note */
+
+void vngtk_voice_message_set_location(VnVoiceMessage *self, const gchar *location) {
+    g_return_if_fail(VNGTK_IS_VOICE_MESSAGE(self));
+    if (g_strcmp0(location, self->location) == 0) return;
+    g_free(self->location);
+    self->location = g_strdup(location);
+    self->pending_seek = -1;
+    update(self);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_LOCATION]);
+}
+
+const gchar *vngtk_voice_message_get_location(VnVoiceMessage *self) {
+    g_return_val_if_fail(VNGTK_IS_VOICE_MESSAGE(self), NULL);
+    return self->location;
+}
+
+void vngtk_voice_message_set_duration(VnVoiceMessage *self, gdouble duration) {
+    g_return_if_fail(VNGTK_IS_VOICE_MESSAGE(self));
+    g_return_if_fail(duration >= 0 && duration <= MAXIMUM_DURATION); /* NaN fails both */
+    if (duration == self->duration) return;
+    self->duration = duration;
+    update(self);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_DURATION]);
+}
+
+gdouble vngtk_voice_message_get_duration(VnVoiceMessage *self) {
+    g_return_val_if_fail(VNGTK_IS_VOICE_MESSAGE(self), 0);
+    return self->duration;
+}
+
+VnWaveform *vngtk_voice_message_get_waveform(VnVoiceMessage *self) {
+    g_return_val_if_fail(VNGTK_IS_VOICE_MESSAGE(self), NULL);
+    return self->waveform;
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* GObject */
+
+static void vngtk_voice_message_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
+    VnVoiceMessage *self = VNGTK_VOICE_MESSAGE(object);
+    switch (id) {
+    case PROP_PLAYER: g_value_set_object(value, self->player); break;
+    case PROP_LOCATION: g_value_set_string(value, self->location); break;
+    case PROP_DURATION: g_value_set_double(value, self->duration); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+    }
+}
+
+static void vngtk_voice_message_set_property(GObject *object, guint id, const GValue *value, GParamSpec *pspec) {
+    VnVoiceMessage *self = VNGTK_VOICE_MESSAGE(object);
+    switch (id) {
+    case PROP_PLAYER: vngtk_voice_message_set_player(self, g_value_get_object(value)); break;
+    case PROP_LOCATION: vngtk_voice_message_set_location(self, g_value_get_string(value)); break;
+    case PROP_DURATION: vngtk_voice_message_set_duration(self, g_value_get_double(value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
+    }
+}
+
+static void vngtk_voice_message_dispose(GObject *object) {
+    VnVoiceMessage *self = VNGTK_VOICE_MESSAGE(object);
+    disconnect_player(self);
+    g_clear_pointer(&self->play_button, gtk_widget_unparent);
+    if (self->waveform != NULL) {
+        gtk_widget_unparent(GTK_WIDGET(self->waveform));
+        self->waveform = NULL;
+    }
+    g_clear_pointer(&self->time_label, gtk_widget_unparent);
+    g_clear_pointer(&self->rate_button, gtk_widget_unparent);
+    G_OBJECT_CLASS(vngtk_voice_message_parent_class)->dispose(object);
+}
+
+static void vngtk_voice_message_finalize(GObject *object) {
+    g_free(VNGTK_VOICE_MESSAGE(object)->location);
+    G_OBJECT_CLASS(vngtk_voice_message_parent_class)->finalize(object);
+}
+
+static void vngtk_voice_message_class_init(VnVoiceMessageClass *klass) {
+    GObjectClass *object_class = G_OBJECT_CLASS(klass);
+    GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
+    object_class->get_property = vngtk_voice_message_get_property;
+    object_class->set_property = vngtk_voice_message_set_property;
+    object_class->dispose = vngtk_voice_message_dispose;
+    object_class->finalize = vngtk_voice_message_finalize;
+
+    /**
+     * VnVoiceMessage:player:
+     *
+     * The player the note plays with; rows may share one. %NULL makes the buttons insensitive.
+     */
+    properties[PROP_PLAYER] = g_param_spec_object("player", NULL, NULL, VNG_TYPE_PLAYER,
+                                                  G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    /**
+     * VnVoiceMessage:location:
+     *
+     * The note's location (a path, a `file://` or http(s) URL), as given to [method@Voicenote.Player.load] and compared
+     * with [property@Voicenote.Player:location].
+     */
+    properties[PROP_LOCATION] = g_param_spec_string("location", NULL, NULL, NULL,
+                                                    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                        G_PARAM_STATIC_STRINGS);
+    /**
+     * VnVoiceMessage:duration:
+     *
+     * The note's duration in seconds, shown while the note is not the player's item and given to the load as its
+     * hint.
+     */
+    properties[PROP_DURATION] = g_param_spec_double("duration", NULL, NULL, 0, MAXIMUM_DURATION, 0,
+                                                    G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                        G_PARAM_STATIC_STRINGS);
+    g_object_class_install_properties(object_class, N_PROPS, properties);
+
+    gtk_widget_class_set_css_name(widget_class, "voicemessage");
+    gtk_widget_class_set_accessible_role(widget_class, GTK_ACCESSIBLE_ROLE_GROUP);
+    gtk_widget_class_set_layout_manager_type(widget_class, GTK_TYPE_BOX_LAYOUT);
+}
+
+static GtkWidget *round_button(GtkWidget *button, VnVoiceMessage *self) {
+    gtk_widget_add_css_class(button, "flat");
+    gtk_widget_add_css_class(button, "circular");
+    gtk_widget_set_valign(button, GTK_ALIGN_CENTER);
+    gtk_widget_set_parent(button, GTK_WIDGET(self));
+    return button;
+}
+
+static void vngtk_voice_message_init(VnVoiceMessage *self) {
+    GtkWidget *widget = GTK_WIDGET(self);
+    self->pending_seek = -1;
+    gtk_box_layout_set_spacing(GTK_BOX_LAYOUT(gtk_widget_get_layout_manager(widget)), 6);
+
+    self->play_button = round_button(gtk_button_new_from_icon_name("media-playback-start-symbolic"), self);
+    g_signal_connect(self->play_button, "clicked", G_CALLBACK(on_play_clicked), self);
+
+    self->waveform = VNGTK_WAVEFORM(vngtk_waveform_new());
+    gtk_widget_set_hexpand(GTK_WIDGET(self->waveform), TRUE);
+    gtk_widget_set_valign(GTK_WIDGET(self->waveform), GTK_ALIGN_CENTER);
+    gtk_widget_set_parent(GTK_WIDGET(self->waveform), widget);
+    g_signal_connect(self->waveform, "seek", G_CALLBACK(on_seek), self);
+
+    self->time_label = gtk_label_new(NULL);
+    gtk_widget_add_css_class(self->time_label, "numeric");
+    gtk_widget_add_css_class(self->time_label, "dim-label");
+    gtk_widget_set_parent(self->time_label, widget);
+
+    self->rate_button = round_button(gtk_button_new_with_label("1x"), self);
+    g_signal_connect(self->rate_button, "clicked", G_CALLBACK(on_rate_clicked), self);
+
+    update(self);
+    update_rate(self);
+}
+
+GtkWidget *vngtk_voice_message_new(VnPlayer *player, const gchar *location, gdouble duration) {
+    g_return_val_if_fail(player == NULL || VNG_IS_PLAYER(player), NULL);
+    g_return_val_if_fail(duration >= 0 && duration <= MAXIMUM_DURATION, NULL);
+    return g_object_new(VNGTK_TYPE_VOICE_MESSAGE, "player", player, "location", location, "duration", duration, NULL);
+}
