@@ -307,6 +307,10 @@ static void show_view(VnComposer *self) {
     gtk_widget_set_visible(GTK_WIDGET(self->trim), preview);
     gtk_widget_set_visible(self->timer, live || preview);
     gtk_widget_set_visible(self->record, !preview);
+    /* The free room: after the timer while a take runs (the hint's place, send next to the record button), the
+     * waveform's in preview, left of the record button otherwise. */
+    gtk_widget_set_hexpand(self->timer, live);
+    gtk_widget_set_hexpand(self->record, !live && !preview);
 
     guint n = 0;
     const gfloat *levels = live ? vng_flow_get_levels(self->flow, &n) : NULL;
@@ -535,15 +539,16 @@ static void vngtk_composer_init(VnComposer *self) {
     g_signal_connect(self->trim->waveform, "seek", G_CALLBACK(on_seek), self);
 
     self->timer = gtk_label_new("0:00");
+    gtk_label_set_xalign(GTK_LABEL(self->timer), 0);
     gtk_widget_add_css_class(self->timer, "numeric");
     gtk_widget_set_parent(self->timer, widget);
 
     self->send = button_new(self, "document-send-symbolic", "Send voice message", "suggested-action",
                             G_CALLBACK(on_send_clicked));
 
-    /* Right-aligned in the room left of it: the slide-to-cancel hint is drawn there while a take is held. */
+    /* At the end; the slide-to-cancel hint is drawn left of it while a take is held, over the timer's free room. */
     self->record = vngtk_record_button_new(NULL);
-    g_object_set(self->record, "hexpand", TRUE, "halign", GTK_ALIGN_END, "valign", GTK_ALIGN_CENTER, NULL);
+    g_object_set(self->record, "halign", GTK_ALIGN_END, "valign", GTK_ALIGN_CENTER, NULL);
     gtk_widget_set_parent(self->record, widget);
 
     gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL, LABEL,
