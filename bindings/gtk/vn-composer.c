@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "vn-fallback-css.h"
 #include "vn-waveform.h"
 
 #define LABEL "Voice message composer"
@@ -440,20 +441,9 @@ VnRecordButton *vngtk_composer_get_record_button(VnComposer *self) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* GObject */
 
-/* The stylesheet with the trim handles' default look, once per display, under every other one. */
-static void install_default_css(GdkDisplay *display) {
-    static const char key[] = "vngtk-composer-default-css";
-    if (g_object_get_data(G_OBJECT(display), key) != NULL) return;
-    GtkCssProvider *provider = gtk_css_provider_new();
-    gtk_css_provider_load_from_data(provider, DEFAULT_CSS, -1);
-    gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(provider),
-                                               GTK_STYLE_PROVIDER_PRIORITY_FALLBACK);
-    g_object_set_data_full(G_OBJECT(display), key, provider, g_object_unref);
-}
-
 static void vngtk_composer_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_composer_parent_class)->root(widget);
-    install_default_css(gtk_widget_get_display(widget));
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-composer-default-css", DEFAULT_CSS);
 }
 
 static void vngtk_composer_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
