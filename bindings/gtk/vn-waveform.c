@@ -7,6 +7,8 @@
 #include <math.h>
 #include <voicenote.h>
 
+#include "vn-fallback-css.h"
+
 /* Bars of vn_waveform_bars(): 1.5 wide, every 3.5. */
 #define BAR_WIDTH 1.5
 #define BAR_PITCH 3.5
@@ -214,20 +216,9 @@ static void vngtk_waveform_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
     }
 }
 
-/* The stylesheet with the default colours, once per display, under every other one. */
-static void install_default_css(GdkDisplay *display) {
-    static const char key[] = "vngtk-waveform-default-css";
-    if (g_object_get_data(G_OBJECT(display), key) != NULL) return;
-    GtkCssProvider *provider = gtk_css_provider_new();
-    gtk_css_provider_load_from_data(provider, DEFAULT_CSS, -1);
-    gtk_style_context_add_provider_for_display(display, GTK_STYLE_PROVIDER(provider),
-                                               GTK_STYLE_PROVIDER_PRIORITY_FALLBACK);
-    g_object_set_data_full(G_OBJECT(display), key, provider, g_object_unref);
-}
-
 static void vngtk_waveform_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_waveform_parent_class)->root(widget);
-    install_default_css(gtk_widget_get_display(widget));
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-waveform-default-css", DEFAULT_CSS);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */

@@ -7,6 +7,7 @@
 #ifndef VOICENOTE_GTK_H
 #define VOICENOTE_GTK_H
 
+#include "vn-composer.h"
 #include "vn-record-button.h"
 #include "vn-voice-message.h"
 #include "vn-waveform.h"

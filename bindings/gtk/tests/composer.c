@@ -1,0 +1,305 @@
+/*
+ * composer.c: VnComposer in a real GtkWindow on an X server (make test runs it under xvfb-run), driven by real X
+ * input from xdotool, over a real VnFlow made as record-button.c makes it (flow-window.h: a VnRecorder on a virtual
+ * microphone, a VnPlayer on a file speaker, a VnManualClock). Every wait iterates the main context until the flow
+ * (or the window) says so, under a deadline; nothing sleeps.
+ *
+ * /composer/record-lock-trim-send: idle, only the record button shows; mousedown on it and the clock 0.5 s:
+ * recording, the composer shows live bars (the flow's levels) and the timer (drawn to composer-recording.png with
+ * the record button's hint, not blank); the pointer 60 px up: locked, discard
+ * and send show (drawn to composer-locked.png, not blank); mouseup, then a click on the record button (a stop
+ * button now): preview, with the take's waveform, play, the trim handles; the start handle dragged to 25 % of the
+ * waveform: `trimmed`, the take about 75 % of what it was, the handles back at its ends (drawn to
+ * composer-preview.png, the handles there); send: `attachment-ready` with the trimmed take, idle. At each step the
+ * group's accessible label and description (the flow's), and the buttons' and handles' labels.
+ */
+#include <string.h>
+
+#include "flow-window.h"
+
+#define MARGIN_TOP 110 /* room for the record button's lock above it */
+#define MARGIN 20
+#define COMPOSER_WIDTH 560
+#define LOCK_MOVE 60 /* px up: past the lock distance (50) */
+#define TRIM_TO 0.25 /* of the waveform, where the start handle is dragged */
+
+static gchar *directory;
+static gchar *microphone;
+
+/* The composer's parts, found by what they are (the composer's children, in its row's order). */
+typedef struct {
+    GtkWidget *composer, *discard, *play, *timer, *send, *record, *trim, *start, *end;
+    VnWaveform *bars, *waveform;
+} Parts;
+
+static GtkWidget *child_named(GtkWidget *parent, const char *css_name, const char *css_class) {
+    for (GtkWidget *child = gtk_widget_get_first_child(parent); child; child = gtk_widget_get_next_sibling(child))
+        if (g_str_equal(gtk_widget_get_css_name(child), css_name) &&
+            (css_class == NULL || gtk_widget_has_css_class(child, css_class)))
+            return child;
+    g_error("no %s.%s under %s", css_name, css_class ? css_class : "", gtk_widget_get_css_name(parent));
+}
+
+static GtkWidget *button_labelled(GtkWidget *composer, const char *icon) {
+    for (GtkWidget *child = gtk_widget_get_first_child(composer); child; child = gtk_widget_get_next_sibling(child))
+        if (GTK_IS_BUTTON(child) && g_strcmp0(gtk_button_get_icon_name(GTK_BUTTON(child)), icon) == 0) return child;
+    g_error("no button with %s", icon);
+}
+
+static Parts parts_of(GtkWidget *composer) {
+    Parts parts = {.composer = composer};
+    parts.discard = button_labelled(composer, "user-trash-symbolic");
+    parts.play = button_labelled(composer, "media-playback-start-symbolic");
+    parts.send = button_labelled(composer, "document-send-symbolic");
+    parts.timer = child_named(composer, "label", NULL);
+    parts.record = GTK_WIDGET(vngtk_composer_get_record_button(VNGTK_COMPOSER(composer)));
+    parts.bars = VNGTK_WAVEFORM(child_named(composer, "waveform", "live"));
+    parts.trim = child_named(composer, "trim", NULL);
+    parts.waveform = VNGTK_WAVEFORM(child_named(parts.trim, "waveform", NULL));
+    parts.start = child_named(parts.trim, "trimhandle", "start");
+    parts.end = child_named(parts.trim, "trimhandle", "end");
+    return parts;
+}
+
+/* Which parts show: exactly these. */
+static void assert_shown(Parts *parts, gboolean discard, gboolean play, gboolean bars, gboolean trim, gboolean timer,
+                         gboolean send, gboolean record) {
+    g_assert_cmpint(gtk_widget_get_visible(parts->discard), ==, discard);
+    g_assert_cmpint(gtk_widget_get_visible(parts->play), ==, play);
+    g_assert_cmpint(gtk_widget_get_visible(GTK_WIDGET(parts->bars)), ==, bars);
+    g_assert_cmpint(gtk_widget_get_visible(parts->trim), ==, trim);
+    g_assert_cmpint(gtk_widget_get_visible(parts->timer), ==, timer);
+    g_assert_cmpint(gtk_widget_get_visible(parts->send), ==, send);
+    g_assert_cmpint(gtk_widget_get_visible(parts->record), ==, record);
+}
+
+/* The group's role, label and description (the flow's), and the buttons' labels. */
+static void assert_accessible(Parts *parts, VnFlow *flow) {
+    const gchar *description = vng_flow_get_accessible_description(flow);
+    g_test_message("accessible description: %s", description);
+    g_assert_cmpstr(description, !=, "");
+    GtkAccessible *composer = GTK_ACCESSIBLE(parts->composer);
+    gtk_test_accessible_assert_role(composer, GTK_ACCESSIBLE_ROLE_GROUP);
+    gtk_test_accessible_assert_property(composer, GTK_ACCESSIBLE_PROPERTY_LABEL, "Voice message composer");
+    gtk_test_accessible_assert_property(composer, GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(parts->discard), GTK_ACCESSIBLE_PROPERTY_LABEL, "Discard");
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(parts->send), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        "Send voice message");
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(parts->record), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        "Record voice message");
+}
+
+/* The timer says m:ss of `seconds`. */
+static void assert_timer(Parts *parts, gdouble seconds) {
+    guint whole = (guint)floor(seconds);
+    gchar *text = g_strdup_printf("%u:%02u", whole / 60, whole % 60);
+    g_assert_cmpstr(gtk_label_get_text(GTK_LABEL(parts->timer)), ==, text);
+    g_free(text);
+}
+
+static gboolean has_bars(gpointer data) {
+    gsize n = 0;
+    vngtk_waveform_get_values(((Parts *)data)->bars, &n);
+    return n > 0;
+}
+
+/* Pixels differing from the top-left one (the background) by more than a little. */
+static gsize differing_pixels(GdkTexture *texture) {
+    int width = gdk_texture_get_width(texture), height = gdk_texture_get_height(texture);
+    guint8 *data = texture_pixels(texture);
+    gsize differing = 0;
+    for (gsize i = 0; i < (gsize)width * (gsize)height; i++) {
+        const guint8 *p = data + i * 4;
+        differing += abs(p[0] - data[0]) + abs(p[1] - data[1]) + abs(p[2] - data[2]) + abs(p[3] - data[3]) > 24;
+    }
+    g_free(data);
+    return differing;
+}
+
+/* The composer drawn (after the window painted what it shows now) to `name`; more than 2 % of it not background. */
+static GdkTexture *render_composer(FlowWindow *rig, Parts *parts, const char *name) {
+    flow_window_wait_for_frame(rig);
+    GdkTexture *texture = render_widget(parts->composer, rig->window, name);
+    int width = gdk_texture_get_width(texture), height = gdk_texture_get_height(texture);
+    gsize differing = differing_pixels(texture);
+    g_test_message("%s: %d×%d, %" G_GSIZE_FORMAT " pixels differ from the background", name, width, height,
+                   differing);
+    g_assert_cmpuint(differing, >, (gsize)width * height / 50);
+    return texture;
+}
+
+/* The trim handle's accessible slider: its label, the take's seconds at `fraction`, 0 to the take's length. */
+static void assert_handle(GtkWidget *handle, const char *label, gdouble fraction, gdouble duration) {
+    gtk_test_accessible_assert_role(GTK_ACCESSIBLE(handle), GTK_ACCESSIBLE_ROLE_SLIDER);
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(handle), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(handle), GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0);
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(handle), GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, duration);
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(handle), GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, fraction * duration);
+}
+
+/* The trims the flow announced: how many, and the last one's length. */
+typedef struct {
+    guint count;
+    gdouble duration;
+    gdouble start_value; /* the start handle's place, in seconds, when the trim was asked for */
+} Trims;
+
+static void on_trimmed(VnFlow *flow, const gchar *path, gdouble duration, GArray *waveform, const gchar *payload,
+                       Trims *trims) {
+    (void)flow, (void)path, (void)waveform, (void)payload;
+    g_test_message("trimmed: %.3f s", duration);
+    trims->count++;
+    trims->duration = duration;
+}
+
+static gboolean trimmed_and_shown(gpointer data) {
+    FlowWindow *rig = data;
+    Trims *trims = g_object_get_data(G_OBJECT(rig->flow), "trims");
+    gdouble end = 0;
+    g_object_get(rig->flow, "trim-end", &end, NULL);
+    return trims->count > 0 && vng_flow_get_state(rig->flow) == VN_FLOW_STATE_PREVIEW &&
+           vng_flow_get_duration(rig->flow) == trims->duration && end == trims->duration;
+}
+
+/* The start handle pressed at its centre, moved to TRIM_TO of the trim area (the centre's offset kept), released. */
+static void drag_start_handle(FlowWindow *rig, Parts *parts) {
+    gchar *from_x = NULL, *from_y = NULL, *to_x = NULL, *to_y = NULL;
+    flow_window_point(rig, parts->start, 0.5, 0.5, 0, 0, &from_x, &from_y);
+    double handle_x = 0, handle_y = 0;
+    g_assert_true(gtk_widget_translate_coordinates(parts->start, parts->trim, 0, 0, &handle_x, &handle_y));
+    g_test_message("start handle at x %.0f of the trim area's %d px", handle_x, gtk_widget_get_width(parts->trim));
+    flow_window_point(rig, parts->trim, TRIM_TO, 0.5, (int)lround(gtk_widget_get_width(parts->start) / 2.0), 0, &to_x,
+                      &to_y);
+    xdotool((const char *const[]){"mousemove", "--window", rig->xid, from_x, from_y, "mousedown", "1", NULL});
+    flow_window_wait_for_count(&rig->presses, rig->presses + 1);
+    xdotool((const char *const[]){"mousemove", "--window", rig->xid, to_x, from_y, "mouseup", "1", NULL});
+    g_free(from_x);
+    g_free(from_y);
+    g_free(to_x);
+    g_free(to_y);
+}
+
+static void test_record_lock_trim_send(void) {
+    FlowWindow rig;
+    flow_window_make_flow(&rig, directory, microphone, FALSE);
+    Trims trims = {0};
+    g_object_set_data(G_OBJECT(rig.flow), "trims", &trims);
+    g_signal_connect(rig.flow, "trimmed", G_CALLBACK(on_trimmed), &trims);
+    GtkWidget *composer = vngtk_composer_new(rig.flow);
+    g_object_set(composer, "margin-top", MARGIN_TOP, "margin-start", MARGIN, "margin-end", MARGIN, "margin-bottom",
+                 MARGIN, "width-request", COMPOSER_WIDTH, NULL);
+    flow_window_show(&rig, "VnComposer test", composer, composer);
+    Parts parts = parts_of(composer);
+    g_assert_true(vngtk_composer_get_flow(VNGTK_COMPOSER(composer)) == rig.flow);
+    g_assert_true(vngtk_record_button_get_flow(VNGTK_RECORD_BUTTON(parts.record)) == rig.flow);
+
+    /* Idle: only the record button. */
+    assert_shown(&parts, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE);
+    assert_accessible(&parts, rig.flow);
+
+    /* Held: recording, the live bars (the flow's levels) and the timer. */
+    flow_window_hold(&rig, parts.record);
+    g_assert_true(rig_wait(has_bars, &parts, WAIT_MS));
+    assert_shown(&parts, FALSE, FALSE, TRUE, FALSE, TRUE, FALSE, TRUE);
+    assert_timer(&parts, vng_flow_get_duration(rig.flow));
+    guint levels = 0;
+    const gfloat *live = vng_flow_get_levels(rig.flow, &levels);
+    gsize shown = 0;
+    const gfloat *bars = vngtk_waveform_get_values(parts.bars, &shown);
+    g_test_message("live bars: %" G_GSIZE_FORMAT " levels, the last %.3f", shown, shown ? bars[shown - 1] : 0);
+    g_assert_cmpuint(shown, ==, levels);
+    g_assert_true(memcmp(bars, live, levels * sizeof *live) == 0);
+    g_assert_false(gtk_widget_get_can_target(GTK_WIDGET(parts.bars))); /* no scrubbing while recording */
+    assert_accessible(&parts, rig.flow);
+    g_object_unref(render_composer(&rig, &parts, "composer-recording.png"));
+
+    /* Up: locked, discard and send show. */
+    flow_window_pointer_at(&rig, parts.record, 0, -LOCK_MOVE, NULL);
+    flow_window_wait_for_state(&rig, VN_FLOW_STATE_LOCKED, 0);
+    assert_shown(&parts, TRUE, FALSE, TRUE, FALSE, TRUE, TRUE, TRUE);
+    assert_timer(&parts, vng_flow_get_duration(rig.flow));
+    assert_accessible(&parts, rig.flow);
+    g_object_unref(render_composer(&rig, &parts, "composer-locked.png"));
+    xdotool((const char *const[]){"mouseup", "1", NULL});
+    flow_window_wait_for_count(&rig.releases, 1);
+
+    /* The record button stops the take: preview, the take's waveform and the trim handles at its ends. */
+    flow_window_pointer_at(&rig, parts.record, 0, 0, "click");
+    flow_window_wait_for_state(&rig, VN_FLOW_STATE_PREVIEW, 0.3);
+    gdouble recorded = vng_flow_get_duration(rig.flow);
+    assert_shown(&parts, TRUE, TRUE, FALSE, TRUE, TRUE, TRUE, FALSE);
+    guint n_waveform = 0;
+    const gfloat *waveform = vng_flow_get_waveform(rig.flow, &n_waveform);
+    const gfloat *drawn = vngtk_waveform_get_values(parts.waveform, &shown);
+    g_test_message("preview: %.3f s, %u waveform values", recorded, n_waveform);
+    g_assert_cmpuint(n_waveform, >, 0);
+    g_assert_cmpuint(shown, ==, n_waveform);
+    g_assert_true(memcmp(drawn, waveform, n_waveform * sizeof *waveform) == 0);
+    assert_timer(&parts, recorded);
+    assert_accessible(&parts, rig.flow);
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(parts.play), GTK_ACCESSIBLE_PROPERTY_LABEL, "Play");
+    assert_handle(parts.start, "Trim start", 0, recorded);
+    assert_handle(parts.end, "Trim end", 1, recorded);
+    flow_window_wait_for_frame(&rig); /* the handles laid out where the view says */
+
+    /* The start handle to 25 %: the take is cut to its last 75 %, and the handles are at the ends of the new take. */
+    gint64 start = g_get_monotonic_time();
+    drag_start_handle(&rig, &parts);
+    g_assert_true(rig_wait(trimmed_and_shown, &rig, WAIT_MS));
+    gdouble trimmed = vng_flow_get_duration(rig.flow), trim_start = -1, trim_end = -1;
+    g_object_get(rig.flow, "trim-start", &trim_start, "trim-end", &trim_end, NULL);
+    g_test_message("trimmed after %.1f ms: %.3f s of %.3f (%.1f %%); the view's trim %.3f…%.3f s",
+                   (g_get_monotonic_time() - start) / 1000.0, trimmed, recorded, trimmed / recorded * 100, trim_start,
+                   trim_end);
+    g_assert_cmpuint(trims.count, ==, 1);
+    g_assert_cmpfloat_with_epsilon(trimmed / recorded, 1 - TRIM_TO, 0.03);
+    g_assert_cmpfloat(trim_start, ==, 0);
+    g_assert_cmpfloat(trim_end, ==, trimmed);
+    assert_handle(parts.start, "Trim start", 0, trimmed);
+    assert_handle(parts.end, "Trim end", 1, trimmed);
+    g_assert_true(gtk_widget_get_sensitive(parts.trim));
+    g_assert_true(gtk_widget_get_sensitive(parts.play));
+    assert_timer(&parts, trimmed);
+    assert_accessible(&parts, rig.flow);
+
+    /* Drawn with the handles: the start handle's columns are drawn (the accent), as the end handle's. */
+    GdkTexture *texture = render_composer(&rig, &parts, "composer-preview.png");
+    double start_x = 0, end_x = 0, y = 0;
+    g_assert_true(gtk_widget_translate_coordinates(parts.start, composer, 0, 0, &start_x, &y));
+    g_assert_true(gtk_widget_translate_coordinates(parts.end, composer, 0, 0, &end_x, &y));
+    int handle_width = gtk_widget_get_width(parts.start), handle_height = gtk_widget_get_height(parts.start);
+    gsize start_drawn = flow_window_drawn_pixels(texture, (int)start_x, (int)start_x + handle_width);
+    gsize end_drawn = flow_window_drawn_pixels(texture, (int)end_x, (int)end_x + handle_width);
+    g_test_message("trim handles %d×%d: %" G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT " pixels drawn in their columns",
+                   handle_width, handle_height, start_drawn, end_drawn);
+    g_assert_cmpint(handle_width, >=, 6);
+    g_assert_cmpuint(start_drawn, >=, (gsize)(handle_width * handle_height) * 3 / 4);
+    g_assert_cmpuint(end_drawn, >=, (gsize)(handle_width * handle_height) * 3 / 4);
+    g_object_unref(texture);
+
+    /* Send: the trimmed take is the attachment, and the composer is idle again. */
+    flow_window_pointer_at(&rig, parts.send, 0, 0, "click");
+    flow_window_wait_for_count(&rig.attachments, 1);
+    flow_window_wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
+    g_assert_cmpfloat(rig.attached_duration, ==, trimmed);
+    assert_shown(&parts, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE);
+    assert_accessible(&parts, rig.flow);
+    rig_drain();
+    flow_window_assert_states(&rig, (const gint[]){VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_LOCKED,
+                                                   VN_FLOW_STATE_PREVIEW, VN_FLOW_STATE_IDLE},
+                              4);
+    g_assert_cmpuint(rig.attachments, ==, 1);
+    flow_window_close(&rig);
+}
+
+int main(int argc, char **argv) {
+    g_test_init(&argc, &argv, NULL);
+    gtk_init();
+    directory = rig_directory_with_tone("vn-gtk-composer-XXXXXX", 30, &microphone);
+    g_test_add_func("/composer/record-lock-trim-send", test_record_lock_trim_send);
+    int status = g_test_run();
+    rig_remove_tree(directory);
+    g_free(directory);
+    g_free(microphone);
+    return status;
+}
