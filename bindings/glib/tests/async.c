@@ -17,7 +17,7 @@
  *   the media cache holds no more bytes than before; convert left no file (no partial output).
  * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline); nothing sleeps.
  */
-#include "capture-rig.h"
+#include "async-outcome.h"
 
 #define NOTE_SECONDS 3.0
 #define FIRST_CHUNK 2048
@@ -181,44 +181,6 @@ static gboolean all_closed(gpointer data) {
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Results and process facts */
-
-/* What a callback got, and on which thread. */
-typedef struct {
-    GAsyncResult *result;
-    GThread *thread;
-    gint64 at;
-} Outcome;
-
-static void keep_result(GObject *source, GAsyncResult *result, gpointer data) {
-    (void)source;
-    Outcome *outcome = data;
-    outcome->result = g_object_ref(result);
-    outcome->thread = g_thread_self();
-    outcome->at = g_get_monotonic_time();
-}
-
-static gboolean has_result(gpointer data) {
-    return ((Outcome *)data)->result != NULL;
-}
-
-/* Waits (bounded) for the callback, which must run on this thread. */
-static void wait_outcome(Outcome *outcome) {
-    g_assert_true(rig_wait(has_result, outcome, WAIT_MS));
-    g_assert_true(outcome->thread == g_thread_self());
-}
-
-static void outcome_clear(Outcome *outcome) {
-    g_clear_object(&outcome->result);
-}
-
-static guint count_threads(void) {
-    GDir *dir = g_dir_open("/proc/self/task", 0, NULL);
-    g_assert_nonnull(dir);
-    guint count = 0;
-    while (g_dir_read_name(dir) != NULL) count++;
-    g_dir_close(dir);
-    return count;
-}
 
 static guint thread_baseline;
 
