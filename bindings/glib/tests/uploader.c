@@ -138,7 +138,7 @@ static void test_completed(void) {
     gchar *matrix = g_strdup_printf("http://127.0.0.1:%u/_matrix/media/v3/upload", port);
     uploader = vng_uploader_new(matrix, VN_UPLOAD_MODE_RAW, &error);
     g_assert_no_error(error);
-    said_reset(&said);
+    said_clear(&said); /* said_connect() starts a new log */
     said_connect(&said, uploader);
     id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
     g_assert_no_error(error);
