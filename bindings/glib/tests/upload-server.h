@@ -23,6 +23,8 @@ typedef struct {
     guint holding;          /* requests read in full and held */
     guint closed_while_held; /* held requests whose client closed the connection */
     GMainContext *context;  /* the test's: woken at each change above, so that its waits see them */
+    guint connections;      /* accepted and not yet served to the end */
+    GCond served;           /* signalled as `connections` goes down */
 } Server;
 
 static const gchar *answer_body = "{\"file\":\"https://cdn.example.org/uploads/note.ogg\","
@@ -131,7 +133,23 @@ static inline gboolean serve(GThreadedSocketService *service, GSocketConnection 
     g_free(request);
     g_object_unref(in);
     g_io_stream_close(G_IO_STREAM(connection), NULL, NULL);
+    g_mutex_lock(&server->lock);
+    server->connections--;
+    g_cond_broadcast(&server->served);
+    g_mutex_unlock(&server->lock);
     return TRUE;
+}
+
+/* A connection accepted, on the test's thread (before the service hands it to a thread): counted, so that
+ * server_stop() can wait for its end. */
+static inline gboolean server_accepted(GSocketService *service, GSocketConnection *connection, GObject *source,
+                                       gpointer data) {
+    (void)service, (void)connection, (void)source;
+    Server *server = data;
+    g_mutex_lock(&server->lock);
+    server->connections++;
+    g_mutex_unlock(&server->lock);
+    return FALSE; /* the threaded service's own handler runs next */
 }
 
 /* A server on 127.0.0.1 (`server` zeroed, or with `hold` set); *port receives its port. */
@@ -139,6 +157,7 @@ static GSocketService *server_start(Server *server, guint16 *port) {
     g_mutex_init(&server->lock);
     server->release = g_cancellable_new();
     server->context = g_main_context_ref_thread_default();
+    g_cond_init(&server->served);
     GSocketService *service = g_threaded_socket_service_new(4);
     GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
     GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
@@ -148,6 +167,7 @@ static GSocketService *server_start(Server *server, guint16 *port) {
                                   NULL, &bound, &error);
     g_assert_no_error(error);
     *port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
+    g_signal_connect(service, "incoming", G_CALLBACK(server_accepted), server);
     g_signal_connect(service, "run", G_CALLBACK(serve), server);
     g_socket_service_start(service);
     g_object_unref(bound);
@@ -160,13 +180,22 @@ static inline void server_stop(GSocketService *service, Server *server) {
     g_cancellable_cancel(server->release);
     g_socket_service_stop(service);
     g_socket_listener_close(G_SOCKET_LISTENER(service));
-    g_object_unref(service); /* a threaded service waits for its threads */
+    /* The service's threads still serving use `server`: their end is waited for (bounded), as unreffing the service
+     * does not wait. */
+    g_mutex_lock(&server->lock);
+    gint64 deadline = g_get_monotonic_time() + (gint64)WAIT_MS * 1000;
+    while (server->connections > 0 && g_cond_wait_until(&server->served, &server->lock, deadline)) {}
+    guint left = server->connections;
+    g_mutex_unlock(&server->lock);
+    g_assert_cmpuint(left, ==, 0);
+    g_object_unref(service);
     g_free(server->method);
     g_free(server->path);
     g_free(server->content_type);
     if (server->body != NULL) g_byte_array_unref(server->body);
     g_object_unref(server->release);
     g_main_context_unref(server->context);
+    g_cond_clear(&server->served);
     g_mutex_clear(&server->lock);
 }
 
