@@ -21,16 +21,11 @@ import tempfile
 import threading
 import unittest
 
-import gi
-
-gi.require_version("GLib", "2.0")
-gi.require_version("Gio", "2.0")
-gi.require_version("Voicenote", "1.0")
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 from mainloop import WAIT_S, run_async  # noqa: E402 (after the path)
 from note import make_tone_note  # noqa: E402 (after the path)
-from gi.repository import Gio, GLib, Voicenote  # noqa: E402 (after require_version)
+from gi.repository import Gio, GLib, Voicenote  # noqa: E402 (after mainloop's require_version)
 
 ASSET_URL = "https://cdn.example.org/uploads/note.ogg"
 

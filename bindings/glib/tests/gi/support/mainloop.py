@@ -1,8 +1,13 @@
 """What the Python checks over the typelib share (a module, not a check): an `_async` call run to its callback on a
-GLib main loop, bounded."""
+GLib main loop, bounded. Importing it settles the versions of GLib, Gio and Voicenote the checks use."""
 import threading
 
-from gi.repository import GLib
+import gi
+
+gi.require_version("GLib", "2.0")
+gi.require_version("Gio", "2.0")
+gi.require_version("Voicenote", "1.0")
+from gi.repository import GLib  # noqa: E402 (after require_version)
 
 from note import WAIT_S  # every main-loop wait, as the tools are bounded
 
