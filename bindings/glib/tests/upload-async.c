@@ -3,10 +3,11 @@
  * on 127.0.0.1 in this process; the note is a sentence spoken by espeak-ng and encoded by opusenc.
  * - /upload-async/completed: the callback runs on this thread, after the `completed` signal of the upload's id and
  *   its `progress` up to 1; _finish gives the payload with the server's URL; the server got a POST holding the file.
- * - /upload-async/cancelled: after a completed upload (the thread baseline), an upload the server holds in flight
- *   is cancelled by g_cancellable_cancel(): the callback gets G_IO_ERROR_CANCELLED within 1 s, the server sees the
- *   client close the held connection, the process has no more threads than after the completed upload, and the
- *   same uploader then uploads again.
+ * - /upload-async/cancelled: after a completed upload (the thread baseline, once the library's `vn-upload` thread
+ *   of it ended), an upload the server holds in flight is cancelled by g_cancellable_cancel(): the callback gets
+ *   G_IO_ERROR_CANCELLED within 1 s, the server sees the client close the held connection, the upload's
+ *   `vn-upload` thread ends and the process has no more threads than at the baseline; the same uploader then
+ *   uploads again.
  * - /upload-async/already-cancelled: a cancelled GCancellable gives G_IO_ERROR_CANCELLED, never before the call
  *   returns, and no request reaches the server, no signal comes.
  * - /upload-async/refused: a port nobody listens on is a VN_ERROR_NETWORK GError with a message.
@@ -15,7 +16,7 @@
  * - /upload-async/disposed: g_object_run_dispose() on the uploader while an upload is held ends it with
  *   VN_ERROR_CANCELLED, and the server sees the connection closed.
  * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline; the server's
- * threads wake it at each change; rig_wait_polled for the thread count, which changes without waking it); nothing
+ * threads wake it at each change; rig_wait_polled for the threads, which end without waking it); nothing
  * sleeps.
  */
 #include "async-outcome.h"
@@ -157,11 +158,33 @@ static void test_completed(void) {
     g_ptr_array_unref(log);
 }
 
+/* Whether a thread of this process is named `name` (/proc/self/task/N/comm). */
+static gboolean has_thread_named(const gchar *name) {
+    GDir *dir = g_dir_open("/proc/self/task", 0, NULL);
+    g_assert_nonnull(dir);
+    gboolean found = FALSE;
+    const gchar *task;
+    while (!found && (task = g_dir_read_name(dir)) != NULL) {
+        gchar *path = g_build_filename("/proc/self/task", task, "comm", NULL);
+        gchar *comm = NULL;
+        found = g_file_get_contents(path, &comm, NULL, NULL) && g_strcmp0(g_strstrip(comm), name) == 0;
+        g_free(comm);
+        g_free(path);
+    }
+    g_dir_close(dir);
+    return found;
+}
+
+/* libvoicenote's thread of one upload (`vn-upload`) has ended: it ends just after the upload's last event. */
+static gboolean upload_thread_gone(gpointer data) {
+    (void)data;
+    return !has_thread_named("vn-upload");
+}
+
 static guint thread_baseline;
 
 static gboolean threads_at_baseline(gpointer data) {
-    (void)data;
-    return count_threads() <= thread_baseline;
+    return upload_thread_gone(data) && count_threads() <= thread_baseline;
 }
 
 static void test_cancelled(void) {
@@ -174,6 +197,7 @@ static void test_cancelled(void) {
     VnPayload *payload = upload_finish(fixture.uploader, &upload, &error);
     g_assert_no_error(error);
     g_clear_object(&payload);
+    g_assert_true(rig_wait_polled(upload_thread_gone, NULL, WAIT_MS));
     thread_baseline = count_threads();
 
     g_mutex_lock(&fixture.server.lock);
