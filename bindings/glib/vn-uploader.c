@@ -103,23 +103,19 @@ static void return_task(GTask *task, VnPayload *payload, const GError *error) {
     g_object_unref(task);
 }
 
-/* The upload `id` ended: its task, if upload_async started it (and dispose did not end it first), ends too. */
-static void end_task(VnUploader *self, guint id, VnPayload *payload, const GError *error) {
+/* The last signal of an upload, then the end of its task when upload_async started it. The task is taken first, so
+ * that a handler disposing the uploader leaves it to this outcome. */
+static void emit_end(VnUploader *self, guint id, VnPayload *payload, const GError *error) {
     gpointer task = NULL;
     g_mutex_lock(&self->lock);
-    gboolean found = g_hash_table_steal_extended(self->tasks, GUINT_TO_POINTER(id), NULL, &task);
+    g_hash_table_steal_extended(self->tasks, GUINT_TO_POINTER(id), NULL, &task);
     g_mutex_unlock(&self->lock);
-    if (found) return_task(task, payload, error);
-}
-
-/* The last signal of an upload, then the end of its task. */
-static void emit_end(VnUploader *self, guint id, VnPayload *payload, const GError *error) {
     if (payload != NULL) {
         g_signal_emit(self, signals[SIGNAL_COMPLETED], 0, id, payload);
     } else {
         g_signal_emit(self, signals[SIGNAL_FAILED], 0, id, error);
     }
-    end_task(self, id, payload, error);
+    if (task != NULL) return_task(task, payload, error);
 }
 
 static void emit_completed(VnUploader *self, guint id, const char *payload_json) {

@@ -14,7 +14,8 @@
  * - /upload-async/busy: a second upload_async while the first is in flight gets VN_ERROR_BUSY (as upload_file does)
  *   while the first goes on, and completes once the server answers.
  * - /upload-async/disposed: g_object_run_dispose() on the uploader while an upload is held ends it with
- *   VN_ERROR_CANCELLED, and the server sees the connection closed.
+ *   VN_ERROR_CANCELLED, and the server sees the connection closed; run by a `completed` handler, it leaves that
+ *   upload's payload to the callback.
  * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline; the server's
  * threads wake it at each change; rig_wait_polled for the threads, which end without waking it); nothing
  * sleeps.
@@ -301,6 +302,11 @@ static void test_busy(void) {
     g_ptr_array_unref(log);
 }
 
+static void dispose_uploader(VnUploader *uploader, guint id, VnPayload *payload, gpointer data) {
+    (void)id, (void)payload, (void)data;
+    g_object_run_dispose(G_OBJECT(uploader));
+}
+
 static void test_disposed(void) {
     Fixture fixture;
     fixture_start(&fixture, TRUE);
@@ -313,6 +319,16 @@ static void test_disposed(void) {
     g_assert_error(error, VN_ERROR, VN_ERROR_CANCELLED);
     g_clear_error(&error);
     g_assert_true(rig_wait(server_saw_close, &fixture.server, WAIT_MS));
+    fixture_stop(&fixture);
+
+    /* A `completed` handler that disposes the uploader leaves the upload's own outcome to its callback. */
+    fixture_start(&fixture, FALSE);
+    g_signal_connect(fixture.uploader, "completed", G_CALLBACK(dispose_uploader), NULL);
+    upload_start(fixture.uploader, NULL, &upload);
+    VnPayload *payload = upload_finish(fixture.uploader, &upload, &error);
+    g_assert_no_error(error);
+    expect_uploaded(payload);
+    g_object_unref(payload);
     fixture_stop(&fixture);
 }
 
