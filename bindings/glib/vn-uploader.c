@@ -25,7 +25,20 @@ struct _VnUploader {
     GMutex lock;
     GQueue undelivered;
     guint last_id;
+    /* The uploads started by vng_uploader_upload_async() that have not ended: id → GTask (a reference), guarded by
+     * `lock`. */
+    GHashTable *tasks;
 };
+
+/* The GTasks' source tag (ISO C gives no function pointer as a gpointer). */
+static gchar upload_tag[] = "vng_uploader_upload_async";
+
+/* An upload_async's task data: what the cancellable's handler needs. */
+typedef struct {
+    VnUploader *uploader; /* not a reference: the task holds one */
+    gint id;              /* atomic: 0 until the upload has its id */
+    gulong cancelled_handler;
+} UploadTask;
 
 enum {
     PROP_0,
@@ -73,17 +86,46 @@ static guint delivering_id(VnUploader *self, gboolean finished) {
     return id;
 }
 
+/* Ends an upload_async's task with the payload, or the error; G_IO_ERROR_CANCELLED once its cancellable was
+ * cancelled (GIO's rule, whatever the library said). Its cancellable is disconnected first (waiting for a handler
+ * running on another thread). */
+static void return_task(GTask *task, VnPayload *payload, const GError *error) {
+    UploadTask *data = g_task_get_task_data(task);
+    g_cancellable_disconnect(g_task_get_cancellable(task), data->cancelled_handler);
+    data->cancelled_handler = 0;
+    if (!g_task_return_error_if_cancelled(task)) {
+        if (payload != NULL) {
+            g_task_return_pointer(task, g_object_ref(payload), g_object_unref);
+        } else {
+            g_task_return_error(task, g_error_copy(error));
+        }
+    }
+    g_object_unref(task);
+}
+
+/* The last signal of an upload, then the end of its task when upload_async started it. The task is taken first, so
+ * that a handler disposing the uploader leaves it to this outcome. */
+static void emit_end(VnUploader *self, guint id, VnPayload *payload, const GError *error) {
+    gpointer task = NULL;
+    g_mutex_lock(&self->lock);
+    g_hash_table_steal_extended(self->tasks, GUINT_TO_POINTER(id), NULL, &task);
+    g_mutex_unlock(&self->lock);
+    if (payload != NULL) {
+        g_signal_emit(self, signals[SIGNAL_COMPLETED], 0, id, payload);
+    } else {
+        g_signal_emit(self, signals[SIGNAL_FAILED], 0, id, error);
+    }
+    if (task != NULL) return_task(task, payload, error);
+}
+
 static void emit_completed(VnUploader *self, guint id, const char *payload_json) {
     GError *error = NULL;
     VnPayload *payload = payload_json != NULL ? vng_payload_new_from_json(payload_json, &error) : NULL;
-    if (payload == NULL) {
-        if (error == NULL) error = g_error_new_literal(VN_ERROR, VN_ERROR_INTERNAL, "uploaded without a payload");
-        g_signal_emit(self, signals[SIGNAL_FAILED], 0, id, error);
-        g_error_free(error);
-        return;
-    }
-    g_signal_emit(self, signals[SIGNAL_COMPLETED], 0, id, payload);
-    g_object_unref(payload);
+    if (payload == NULL && error == NULL)
+        error = g_error_new_literal(VN_ERROR, VN_ERROR_INTERNAL, "uploaded without a payload");
+    emit_end(self, id, payload, error);
+    g_clear_object(&payload);
+    g_clear_error(&error);
 }
 
 static void on_upload_event(void *user_data, const vn_upload_event *event) {
@@ -99,7 +141,7 @@ static void on_upload_event(void *user_data, const vn_upload_event *event) {
     case VN_UPLOAD_FAILED: {
         guint id = delivering_id(self, TRUE);
         GError *error = vng_event_error(event->status, event->message);
-        g_signal_emit(self, signals[SIGNAL_FAILED], 0, id, error);
+        emit_end(self, id, NULL, error);
         g_error_free(error);
         break;
     }
@@ -165,6 +207,22 @@ static void vng_uploader_initable_init(GInitableIface *iface) {
     iface->init = vng_uploader_initable_init_instance;
 }
 
+/* Ends the upload_async tasks still running (only g_object_run_dispose() gets here with some: each holds a
+ * reference) with VN_ERROR_CANCELLED: no event will end them. */
+static void end_tasks_disposed(VnUploader *self) {
+    g_mutex_lock(&self->lock);
+    GHashTable *tasks = g_steal_pointer(&self->tasks);
+    self->tasks = g_hash_table_new(NULL, NULL);
+    g_mutex_unlock(&self->lock);
+    GHashTableIter iter;
+    gpointer task;
+    g_hash_table_iter_init(&iter, tasks);
+    GError *error = g_error_new_literal(VN_ERROR, VN_ERROR_CANCELLED, "the uploader was disposed");
+    while (g_hash_table_iter_next(&iter, NULL, &task)) return_task(task, NULL, error);
+    g_error_free(error);
+    g_hash_table_unref(tasks);
+}
+
 /* Unsubscribes first, then destroys the uploader (cancelling a running upload), then lets the bridge go. */
 static void vng_uploader_dispose(GObject *object) {
     VnUploader *self = VNG_UPLOADER(object);
@@ -173,6 +231,7 @@ static void vng_uploader_dispose(GObject *object) {
         self->subscription = 0;
     }
     g_clear_pointer(&self->handle, vn_uploader_destroy);
+    end_tasks_disposed(self);
     g_clear_pointer(&self->bridge, vng_event_bridge_release);
     G_OBJECT_CLASS(vng_uploader_parent_class)->dispose(object);
 }
@@ -184,6 +243,7 @@ static void vng_uploader_finalize(GObject *object) {
     g_free(self->url_key);
     g_free(self->attachment_type);
     g_queue_clear(&self->undelivered);
+    g_hash_table_unref(self->tasks);
     g_mutex_clear(&self->lock);
     G_OBJECT_CLASS(vng_uploader_parent_class)->finalize(object);
 }
@@ -307,6 +367,7 @@ static void vng_uploader_class_init(VnUploaderClass *klass) {
 static void vng_uploader_init(VnUploader *self) {
     g_mutex_init(&self->lock);
     g_queue_init(&self->undelivered);
+    self->tasks = g_hash_table_new(NULL, NULL);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -317,16 +378,23 @@ VnUploader *vng_uploader_new(const gchar *endpoint, VnUploadMode mode, GError **
     return g_initable_new(VNG_TYPE_UPLOADER, NULL, error, "endpoint", endpoint, "mode", mode, NULL);
 }
 
-/* Gives the next id to an upload `start` begins; the id is queued first, so that events coming at once (on another
- * thread's call) find it; a start that fails takes it back (and gives it again when no other was given since). */
-static guint start_upload(VnUploader *self, int (*start)(VnUploader *, gpointer), gpointer data, GError **error) {
+/* Gives the next id to an upload `start` begins; the id is queued first (and `task`, when not NULL, kept under it),
+ * so that events coming at once (on another thread's call) find them; a start that fails takes them back (and gives
+ * the id again when no other was given since). */
+static guint start_upload(VnUploader *self, int (*start)(VnUploader *, gpointer), gpointer data, GTask *task,
+                          GError **error) {
     g_mutex_lock(&self->lock);
     guint id = ++self->last_id;
     g_queue_push_tail(&self->undelivered, GUINT_TO_POINTER(id));
+    if (task != NULL) {
+        g_hash_table_insert(self->tasks, GUINT_TO_POINTER(id), g_object_ref(task));
+        g_atomic_int_set(&((UploadTask *)g_task_get_task_data(task))->id, (gint)id);
+    }
     g_mutex_unlock(&self->lock);
     if (vng_error_set_from_status(error, start(self, data))) return id;
     g_mutex_lock(&self->lock);
     g_queue_remove(&self->undelivered, GUINT_TO_POINTER(id));
+    if (task != NULL && g_hash_table_remove(self->tasks, GUINT_TO_POINTER(id))) g_object_unref(task);
     if (self->last_id == id) self->last_id--; /* not given: the next upload takes it */
     g_mutex_unlock(&self->lock);
     return 0;
@@ -352,12 +420,12 @@ guint vng_uploader_upload_file(VnUploader *self, const gchar *location, VnPayloa
     g_return_val_if_fail(VNG_IS_UPLOADER(self), 0);
     g_return_val_if_fail(payload == NULL || VNG_IS_PAYLOAD(payload), 0);
     FileUpload upload = {location, payload};
-    return start_upload(self, start_file, &upload, error);
+    return start_upload(self, start_file, &upload, NULL, error);
 }
 
 guint vng_uploader_retry(VnUploader *self, GError **error) {
     g_return_val_if_fail(VNG_IS_UPLOADER(self), 0);
-    return start_upload(self, start_retry, NULL, error);
+    return start_upload(self, start_retry, NULL, NULL, error);
 }
 
 /* Only the last upload can be running (one at a time); an earlier id has ended, or its end is on its way. */
@@ -368,4 +436,50 @@ gboolean vng_uploader_cancel(VnUploader *self, guint id, GError **error) {
     g_mutex_unlock(&self->lock);
     if (self->handle == NULL) return vng_error_set_from_status(error, vn_uploader_cancel(NULL));
     return !running || vng_error_set_from_status(error, vn_uploader_cancel(self->handle));
+}
+
+/* The cancellable's handler, on the canceller's thread (or at once in g_cancellable_connect()): cancels the upload
+ * once it has its id; upload_async cancels it itself when the cancel came before. */
+static void cancel_task_upload(GCancellable *cancellable, gpointer data) {
+    (void)cancellable;
+    UploadTask *task = data;
+    guint id = (guint)g_atomic_int_get(&task->id);
+    if (id != 0) vng_uploader_cancel(task->uploader, id, NULL);
+}
+
+void vng_uploader_upload_async(VnUploader *self, const gchar *location, VnPayload *payload, GCancellable *cancellable,
+                               GAsyncReadyCallback callback, gpointer user_data) {
+    g_return_if_fail(VNG_IS_UPLOADER(self));
+    g_return_if_fail(payload == NULL || VNG_IS_PAYLOAD(payload));
+    g_return_if_fail(cancellable == NULL || G_IS_CANCELLABLE(cancellable));
+    GTask *task = g_task_new(self, cancellable, callback, user_data);
+    g_task_set_source_tag(task, upload_tag);
+    UploadTask *data = g_new0(UploadTask, 1);
+    data->uploader = self;
+    g_task_set_task_data(task, data, g_free);
+    /* Cancelled already: nothing starts. */
+    if (g_task_return_error_if_cancelled(task)) {
+        g_object_unref(task);
+        return;
+    }
+    if (cancellable != NULL)
+        data->cancelled_handler = g_cancellable_connect(cancellable, G_CALLBACK(cancel_task_upload), data, NULL);
+    FileUpload upload = {location, payload};
+    GError *error = NULL;
+    guint id = start_upload(self, start_file, &upload, task, &error);
+    if (id == 0) {
+        g_cancellable_disconnect(cancellable, data->cancelled_handler);
+        data->cancelled_handler = 0;
+        g_task_return_error(task, error);
+    } else if (g_cancellable_is_cancelled(cancellable)) {
+        vng_uploader_cancel(self, id, NULL); /* a cancel between the check above and the id */
+    }
+    g_object_unref(task);
+}
+
+VnPayload *vng_uploader_upload_finish(VnUploader *self, GAsyncResult *result, GError **error) {
+    g_return_val_if_fail(VNG_IS_UPLOADER(self), NULL);
+    g_return_val_if_fail(g_task_is_valid(result, self), NULL);
+    g_return_val_if_fail(g_task_get_source_tag(G_TASK(result)) == upload_tag, NULL);
+    return g_task_propagate_pointer(G_TASK(result), error);
 }

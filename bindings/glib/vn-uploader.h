@@ -125,6 +125,46 @@ guint vng_uploader_retry(VnUploader *self, GError **error);
  */
 gboolean vng_uploader_cancel(VnUploader *self, guint id, GError **error);
 
+/**
+ * vng_uploader_upload_async:
+ * @self: the uploader.
+ * @location: a path or a `file://` URL (UTF-8).
+ * @payload: (nullable): the payload to complete (copied), or %NULL to make it from the file, as for
+ *   [method@Voicenote.Uploader.upload_file].
+ * @cancellable: (nullable): cancels the upload in the library, or %NULL.
+ * @callback: (scope async): called with the result, on the thread-default [struct@GLib.MainContext] of the calling
+ *   thread.
+ * @user_data: (closure): data for @callback.
+ *
+ * Uploads a file as [method@Voicenote.Uploader.upload_file] does and calls @callback once it ended; call
+ * [method@Voicenote.Uploader.upload_finish] there. No thread is used: the upload runs on the library's threads and
+ * its end comes through the uploader's own events, after its [signal@Voicenote.Uploader::completed] or
+ * [signal@Voicenote.Uploader::failed] handlers ran; its progress comes as [signal@Voicenote.Uploader::progress]
+ * meanwhile. The uploader is kept until then.
+ *
+ * Cancelling @cancellable cancels this upload in the library (the connection closes) and @callback gets
+ * %G_IO_ERROR_CANCELLED; a @cancellable already cancelled starts nothing. Disposing the uploader while the upload
+ * runs ends it with %VN_ERROR_CANCELLED.
+ */
+void vng_uploader_upload_async(VnUploader *self, const gchar *location, VnPayload *payload, GCancellable *cancellable,
+                               GAsyncReadyCallback callback, gpointer user_data);
+
+/**
+ * vng_uploader_upload_finish:
+ * @self: the uploader.
+ * @result: the [iface@Gio.AsyncResult] given to the callback of [method@Voicenote.Uploader.upload_async].
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * The outcome of [method@Voicenote.Uploader.upload_async].
+ *
+ * Returns: (transfer full) (nullable): the uploaded payload (its [property@Voicenote.Payload:asset-url] is the URL
+ *   the server answered), or %NULL with @error set: %G_IO_ERROR_CANCELLED after a cancel through the cancellable;
+ *   in %VN_ERROR, what [method@Voicenote.Uploader.upload_file] refuses (%VN_ERROR_BUSY while another upload runs,
+ *   %VN_ERROR_NOT_FOUND...) or what [signal@Voicenote.Uploader::failed] carries (%VN_ERROR_NETWORK,
+ *   %VN_ERROR_PERMISSION...).
+ */
+VnPayload *vng_uploader_upload_finish(VnUploader *self, GAsyncResult *result, GError **error);
+
 G_END_DECLS
 
 #endif /* VOICENOTE_GLIB_UPLOADER_H */

@@ -80,6 +80,19 @@ static inline gboolean rig_wait(gboolean (*done)(gpointer), gpointer data, guint
     return done(data);
 }
 
+/* rig_wait() for a condition that changes on another thread without waking this context (a thread's exit, a file
+ * another thread removes): re-checked every RIG_POLL_MS as well, not only at the deadline. */
+#define RIG_POLL_MS 10
+static inline gboolean rig_wait_polled(gboolean (*done)(gpointer), gpointer data, guint ms) {
+    GSource *tick = g_timeout_source_new(RIG_POLL_MS);
+    g_source_set_callback(tick, rig_wake, NULL, NULL);
+    g_source_attach(tick, g_main_context_get_thread_default());
+    gboolean came = rig_wait(done, data, ms);
+    g_source_destroy(tick);
+    g_source_unref(tick);
+    return came;
+}
+
 /* Dispatches whatever is ready now (bounded); what a disposed object might still have queued would run here. */
 static inline void rig_drain(void) {
     for (int i = 0; i < 1000 && g_main_context_iteration(NULL, FALSE); i++) {}

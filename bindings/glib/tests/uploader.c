@@ -1,14 +1,13 @@
 /*
  * uploader.c: VnUploader (voicenote-glib's vn-uploader.h) against a real HTTP server on 127.0.0.1.
  *
- * The server is GLib's GThreadedSocketService in this process: it reads each request (headers, then the body by
- * Content-Length or chunks, answering `Expect: 100-continue`), keeps what it got, and answers 200 with a JSON object
- * naming the uploaded URL both ways (`file` for Stream, `content_uri` for Matrix); told to hold, it answers only
- * when released. The note is a sentence spoken by espeak-ng and encoded by opusenc.
+ * The server is upload-server.h's (GThreadedSocketService in this process, answering the uploaded URL both ways;
+ * told to hold, it answers only when released). The note is a sentence spoken by espeak-ng and encoded by opusenc.
  * - /uploader/completed: a multipart upload gets an id, then `progress` from 0 up to 1 (never down), then
  *   `completed` with that id and a payload whose asset URL is the server's; the server got a POST whose body holds
  *   the whole file; then a raw (Matrix) upload's payload has the mxc:// URI and the server got exactly the file.
- * - /uploader/cancelled: an upload the server holds in flight, cancelled by its id once it sends, is `failed` with VN_ERROR_CANCELLED and that id, and no `completed`.
+ * - /uploader/cancelled: an upload the server holds in flight, cancelled by its id once it sends, is `failed` with
+ *   VN_ERROR_CANCELLED and that id, and no `completed`.
  * - /uploader/refused: a port nobody listens on is `failed` with VN_ERROR_NETWORK and the id, and no `completed`;
  *   cancelling the ended id is harmless; a second upload while one runs is VN_ERROR_BUSY.
  * Every wait is bounded (the main context iterated until the condition, under a deadline).
@@ -16,146 +15,10 @@
 #include <voicenote-glib.h>
 
 #include "notes.h"
+#include "upload-server.h"
 
 static gchar *directory;
 static gchar *note_path;
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* The server */
-
-typedef struct {
-    GMutex lock;
-    guint requests;
-    gchar *method;
-    gchar *path;
-    gchar *content_type;
-    GByteArray *body;
-    GCond released;
-    gboolean hold; /* answer only once released (a request that stays in flight) */
-} Server;
-
-static const gchar *answer_body = "{\"file\":\"https://cdn.example.org/uploads/note.ogg\","
-                                  "\"content_uri\":\"mxc://matrix.example.org/UpLoAdEd42\"}";
-
-/* Reads `length` bytes of the body. */
-static gboolean read_exactly(GInputStream *in, GByteArray *body, gsize length) {
-    guint8 *buffer = g_malloc(length > 0 ? length : 1);
-    gsize got = 0;
-    gboolean ok = g_input_stream_read_all(in, buffer, length, &got, NULL, NULL) && got == length;
-    g_byte_array_append(body, buffer, (guint)got);
-    g_free(buffer);
-    return ok;
-}
-
-static gboolean read_chunks(GDataInputStream *in, GByteArray *body) {
-    for (;;) {
-        gchar *line = g_data_input_stream_read_line(in, NULL, NULL, NULL);
-        if (line == NULL) return FALSE;
-        guint64 size = g_ascii_strtoull(line, NULL, 16);
-        g_free(line);
-        if (size > 64 * 1024 * 1024) return FALSE;
-        if (size > 0 && !read_exactly(G_INPUT_STREAM(in), body, (gsize)size)) return FALSE;
-        gchar *end = g_data_input_stream_read_line(in, NULL, NULL, NULL); /* the chunk's CRLF, or the trailer's */
-        g_free(end);
-        if (size == 0) return TRUE;
-    }
-}
-
-/* One connection, on a service thread: one request, one answer. */
-static gboolean serve(GThreadedSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
-    (void)service;
-    (void)source;
-    Server *server = data;
-    g_socket_set_timeout(g_socket_connection_get_socket(connection), 20);
-    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(connection));
-    GDataInputStream *in = g_data_input_stream_new(g_io_stream_get_input_stream(G_IO_STREAM(connection)));
-    g_data_input_stream_set_newline_type(in, G_DATA_STREAM_NEWLINE_TYPE_CR_LF);
-    g_filter_input_stream_set_close_base_stream(G_FILTER_INPUT_STREAM(in), FALSE);
-    gchar *request = g_data_input_stream_read_line(in, NULL, NULL, NULL);
-    gchar **parts = request != NULL ? g_strsplit(request, " ", 3) : NULL;
-    gchar *content_type = NULL;
-    guint64 length = 0;
-    gboolean chunked = FALSE, expect = FALSE;
-    gchar *line;
-    while ((line = g_data_input_stream_read_line(in, NULL, NULL, NULL)) != NULL && line[0] != '\0') {
-        gchar *colon = strchr(line, ':');
-        if (colon != NULL) {
-            *colon = '\0';
-            const gchar *value = g_strstrip(colon + 1);
-            if (g_ascii_strcasecmp(line, "Content-Length") == 0) length = g_ascii_strtoull(value, NULL, 10);
-            if (g_ascii_strcasecmp(line, "Content-Type") == 0) content_type = g_strdup(value);
-            if (g_ascii_strcasecmp(line, "Transfer-Encoding") == 0) chunked = g_ascii_strcasecmp(value, "chunked") == 0;
-            if (g_ascii_strcasecmp(line, "Expect") == 0) expect = TRUE;
-        }
-        g_free(line);
-    }
-    g_free(line);
-    if (expect) g_output_stream_write_all(out, "HTTP/1.1 100 Continue\r\n\r\n", 25, NULL, NULL, NULL);
-    GByteArray *body = g_byte_array_new();
-    gboolean ok = parts != NULL && g_strv_length(parts) == 3 && length <= 64 * 1024 * 1024 &&
-                  (chunked ? read_chunks(in, body) : read_exactly(G_INPUT_STREAM(in), body, (gsize)length));
-    g_mutex_lock(&server->lock);
-    gint64 deadline = g_get_monotonic_time() + (gint64)WAIT_MS * 1000;
-    while (server->hold && g_cond_wait_until(&server->released, &server->lock, deadline)) {}
-    g_mutex_unlock(&server->lock);
-    if (ok) {
-        gchar *answer = g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %zu\r\n"
-                                        "Connection: close\r\n\r\n%s",
-                                        strlen(answer_body), answer_body);
-        g_output_stream_write_all(out, answer, strlen(answer), NULL, NULL, NULL);
-        g_free(answer);
-    }
-    g_mutex_lock(&server->lock);
-    server->requests++;
-    g_free(server->method);
-    g_free(server->path);
-    g_free(server->content_type);
-    server->method = parts != NULL ? g_strdup(parts[0]) : NULL;
-    server->path = parts != NULL && parts[0] != NULL ? g_strdup(parts[1]) : NULL;
-    server->content_type = content_type;
-    if (server->body != NULL) g_byte_array_unref(server->body);
-    server->body = body;
-    g_mutex_unlock(&server->lock);
-    g_strfreev(parts);
-    g_free(request);
-    g_object_unref(in);
-    g_io_stream_close(G_IO_STREAM(connection), NULL, NULL);
-    return TRUE;
-}
-
-/* A server on 127.0.0.1; *port receives its port. */
-static GSocketService *server_start(Server *server, guint16 *port) {
-    GSocketService *service = g_threaded_socket_service_new(4);
-    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
-    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
-    GSocketAddress *bound = NULL;
-    GError *error = NULL;
-    g_socket_listener_add_address(G_SOCKET_LISTENER(service), address, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                                  NULL, &bound, &error);
-    g_assert_no_error(error);
-    *port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
-    g_signal_connect(service, "run", G_CALLBACK(serve), server);
-    g_socket_service_start(service);
-    g_object_unref(bound);
-    g_object_unref(address);
-    g_object_unref(loopback);
-    return service;
-}
-
-static void server_stop(GSocketService *service, Server *server) {
-    g_mutex_lock(&server->lock);
-    server->hold = FALSE;
-    g_cond_broadcast(&server->released);
-    g_mutex_unlock(&server->lock);
-    g_socket_service_stop(service);
-    g_socket_listener_close(G_SOCKET_LISTENER(service));
-    g_object_unref(service); /* a threaded service waits for its threads */
-    g_free(server->method);
-    g_free(server->path);
-    g_free(server->content_type);
-    if (server->body != NULL) g_byte_array_unref(server->body);
-    g_cond_clear(&server->released);
-}
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* What the uploader said */
@@ -232,19 +95,10 @@ static void expect_progress(Said *said, guint id) {
     g_assert_cmpfloat(g_array_index(said->progress, gdouble, said->progress->len - 1), ==, 1.0);
 }
 
-/* Whether `haystack` holds `needle`. */
-static gboolean bytes_contain(const GByteArray *haystack, const gchar *needle, gsize length) {
-    for (gsize i = 0; i + length <= haystack->len; i++)
-        if (memcmp(haystack->data + i, needle, length) == 0) return TRUE;
-    return FALSE;
-}
-
 /* ------------------------------------------------------------------------------------------------------------ */
 
 static void test_completed(void) {
     Server server = {0};
-    g_mutex_init(&server.lock);
-    g_cond_init(&server.released);
     guint16 port = 0;
     GSocketService *service = server_start(&server, &port);
     gchar *file = NULL;
@@ -284,7 +138,7 @@ static void test_completed(void) {
     gchar *matrix = g_strdup_printf("http://127.0.0.1:%u/_matrix/media/v3/upload", port);
     uploader = vng_uploader_new(matrix, VN_UPLOAD_MODE_RAW, &error);
     g_assert_no_error(error);
-    said_clear(&said); /* the first uploader's log; a fresh one connected to this uploader */
+    said_clear(&said); /* said_connect() starts a new log */
     said_connect(&said, uploader);
     id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
     g_assert_no_error(error);
@@ -308,7 +162,6 @@ static void test_completed(void) {
     g_free(endpoint);
     g_free(file);
     server_stop(service, &server);
-    g_mutex_clear(&server.lock);
 }
 
 /* A multipart uploader for `endpoint`, said connected to `said`, uploading the note; *id receives the upload's. */
@@ -329,8 +182,6 @@ static gboolean progressed(gpointer data) {
 
 static void test_cancelled(void) {
     Server server = {.hold = TRUE};
-    g_mutex_init(&server.lock);
-    g_cond_init(&server.released);
     guint16 port = 0;
     GSocketService *service = server_start(&server, &port);
     gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", port);
@@ -349,26 +200,6 @@ static void test_cancelled(void) {
     said_clear(&said);
     g_free(endpoint);
     server_stop(service, &server);
-    g_mutex_clear(&server.lock);
-}
-
-/* A port on 127.0.0.1 that nobody listens on: bound, then closed. */
-static guint16 closed_port(void) {
-    GError *error = NULL;
-    GSocket *socket = g_socket_new(G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
-    g_assert_no_error(error);
-    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
-    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
-    g_assert_true(g_socket_bind(socket, address, FALSE, &error));
-    GSocketAddress *bound = g_socket_get_local_address(socket, &error);
-    g_assert_no_error(error);
-    guint16 port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
-    g_socket_close(socket, NULL);
-    g_object_unref(bound);
-    g_object_unref(address);
-    g_object_unref(loopback);
-    g_object_unref(socket);
-    return port;
 }
 
 static void test_refused(void) {

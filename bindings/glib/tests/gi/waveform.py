@@ -15,46 +15,13 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
 import unittest
 
-import gi
-
-gi.require_version("GLib", "2.0")
-gi.require_version("Gio", "2.0")
-gi.require_version("Voicenote", "1.0")
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+from mainloop import run_async  # noqa: E402 (after the path)
 from note import make_tone_note  # noqa: E402 (after the path)
-from gi.repository import Gio, GLib, Voicenote  # noqa: E402 (after require_version)
-
-WAIT_S = 30  # every main-loop wait (note.py bounds the tools the same)
-
-
-def run_async(start, finish):
-    """Calls start(callback), runs the main loop until the callback (at most WAIT_S), then returns finish(result)
-    (or raises its GLib.Error); the callback must run on this thread."""
-    loop = GLib.MainLoop()
-    got = []
-
-    def callback(_source, result):
-        got.append((result, threading.current_thread()))
-        loop.quit()
-
-    def on_timeout():
-        loop.quit()
-        return GLib.SOURCE_REMOVE
-
-    timeout = GLib.timeout_add_seconds(WAIT_S, on_timeout)
-    start(callback)
-    loop.run()
-    if not got:
-        raise AssertionError(f"no callback within {WAIT_S} s")
-    GLib.source_remove(timeout)
-    result, thread = got[0]
-    assert thread is threading.current_thread(), thread
-    return finish(result)
-
+from gi.repository import Gio, GLib, Voicenote  # noqa: E402 (after mainloop's require_version)
 
 class AsyncTest(unittest.TestCase):
     @classmethod
