@@ -50,7 +50,8 @@ def voice_attachment(message: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     return next((a for a in message.get("attachments") or [] if a.get("type") == "voiceRecording"), None)
 
 
-def message_row(message: Dict[str, Any], player: Voicenote.Player) -> "tuple[Gtk.Box, Optional[VoicenoteGtk.VoiceMessage]]":
+def message_row(message: Dict[str, Any],
+                player: Voicenote.Player) -> "tuple[Gtk.Box, Optional[VoicenoteGtk.VoiceMessage]]":
     """One message: who sent it, its text, and for a voice message its VoiceMessage row on `player`."""
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=4, margin_top=6, margin_bottom=6, margin_start=10,
                   margin_end=10)
