@@ -58,10 +58,11 @@ def read_report(out: Path, result: "subprocess.CompletedProcess[str]") -> dict:
     return report
 
 
-def check_the_sent_notes(report: dict) -> None:
+def check_the_sent_notes(report: dict, recording: "tuple[str, str]" = ("● 0:0", "slide to cancel")) -> None:
     """The take cut to 80 % is what was sent, the list holds the two notes and the two sent, and the record button
-    is labelled for assistive technologies."""
-    assert report["recording_label"].startswith("● 0:0") and "slide to cancel" in report["recording_label"]
+    is labelled for assistive technologies. While recording, the label the driver read starts with the time
+    (`recording`'s first part: Qt's status line by default) and holds the slide-to-cancel hint (its second)."""
+    assert report["recording_label"].startswith(recording[0]) and recording[1] in report["recording_label"]
     assert report["cut"] == pytest.approx(report["recorded"] * 0.8, abs=0.01)
     sent = report["sent"]
     assert sent["duration"] == pytest.approx(report["cut"], abs=1e-6)
