@@ -41,7 +41,8 @@ case $(od -An -tu1 -j4 -N1 "$build/lib/$so" | tr -d ' ') in
     *) echo "install.sh: $build/lib/$so is not an ELF file" >&2; exit 1 ;;
 esac
 
-# put SRC DEST MODE (STRIP=1 strips) and fill TEMPLATE DEST SED_ARGS...: through a temporary file renamed into place.
+# put SRC DEST MODE (STRIP=1 strips) and fill TEMPLATE DEST SED_ARGS...: each through a temporary file renamed
+# into place.
 source "$repo/scripts/install-put.sh"
 # The templates' @VERSION@, @MAJOR@ and @SIZEOF_VOID_P@.
 substitutions=(-e "s/@VERSION@/$version/g" -e "s/@MAJOR@/$major/g" -e "s/@SIZEOF_VOID_P@/$sizeof_void_p/g")

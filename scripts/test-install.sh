@@ -12,6 +12,11 @@
 #      headers (C and C++) are the repo's, and no installed text file records the prefix
 #   e) the Python package installs with `pip install --target` and, run from outside the repo with
 #      VOICENOTE_LIBRARY unset, loads the installed library and reports the version
+#   g) voicenote-glib and voicenote-gtk from the moved prefix only: pkg-config finds voicenote-glib-1 and
+#      voicenote-gtk-1 there; a C program (scripts/test-install-gnome/player.c) builds with pkg-config and plays a note
+#      on a VnPlayer; Python (python3-gi, GI_TYPELIB_PATH on the prefix) and a Vala program (valac --pkg voicenote-gtk-1
+#      with the prefix's vapidir) make a Voicenote.Player, a VoicenoteGtk.Waveform and a VoicenoteGtk.VoiceMessage
+#      (under xvfb-run: a GTK widget needs a display); each loads only the prefix's libraries and typelibs
 #   f) `make deb`: the three packages hold what `make install` installs, split as Debian splits a C library, with
 #      Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps); extracted, the samples build
 #      from them with pkg-config and CMake and run; as root they also install with dpkg, build and run from /usr,
@@ -210,6 +215,82 @@ runpath_not_absolute() {
     [[ -z $runpath || $runpath != */* || $runpath == '$ORIGIN'* ]]
 }
 
+# binding_installed PREFIX glib|gtk: voicenote-BINDING's library is stripped, named by its SONAME, finds what it needs
+# beside it (RUNPATH $ORIGIN), has its .so link; include/voicenote-BINDING-1/ holds the public headers as in the repo.
+binding_installed() {
+    local lib=$1/lib/libvoicenote-$2-1.so.0 dir=$repo/bindings/$2 header
+    is_stripped "$lib" && soname_is "$lib" "libvoicenote-$2-1.so.0" &&
+        symlink_is "$1/lib/libvoicenote-$2-1.so" libvoicenote-$2-1.so.0 || return 1
+    expect_eq '$ORIGIN' "$(readelf -d "$lib" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" || return 1
+    for header in "voicenote-$2.h" $(sed -n 's/^#include "\(.*\)"$/\1/p' "$dir/voicenote-$2.h"); do
+        cmp "$dir/$header" "$1/include/voicenote-$2-1/$header" || return 1
+    done
+    expect_eq "$(ls "$1/include/voicenote-$2-1" | wc -l)" "$(( $(grep -c '^#include "' "$dir/voicenote-$2.h") + 1 ))"
+}
+no_file_records_checkout() {
+    if grep -rlF -- "$repo" "$1"; then echo "^ these installed files record the checkout $repo"; return 1; fi
+}
+# gnome_pkg_config PREFIX: pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in PREFIX (resolving ..), each with
+# its own include directory and libvoicenote's.
+gnome_pkg_config() {
+    local pc=$1/lib/pkgconfig cflags libs
+    expect_eq "1.0.0 1.0.0" "$(PKG_CONFIG_PATH=$pc pkg-config --modversion voicenote-glib-1 voicenote-gtk-1 | xargs)" || return 1
+    cflags=$(PKG_CONFIG_PATH=$pc pkg-config --cflags-only-I voicenote-gtk-1) || return 1
+    libs=$(PKG_CONFIG_PATH=$pc pkg-config --libs-only-L voicenote-gtk-1) || return 1
+    echo "cflags: $cflags"; echo "libs: $libs"
+    local include want=("$1/include/voicenote-gtk-1" "$1/include/voicenote-glib-1" "$1/include")
+    for include in "${want[@]}"; do
+        grep -qw -- "-I$(realpath "$include")" <<<"$(resolved_paths $cflags)" || { echo "no -I$include"; return 1; }
+    done
+    expect_eq "-L$(realpath "$1/lib")" "$(resolved_paths $libs | sort -u)"
+}
+# resolved_paths -XPATH...: each flag with its path resolved, one a line.
+resolved_paths() {
+    local flag
+    for flag in "$@"; do echo "${flag:0:2}$(realpath "${flag:2}")"; done
+}
+# only_prefix_files PREFIX OUTPUT: every path OUTPUT names (typelibs, mapped voicenote libraries) is in PREFIX, and
+# the three libraries are among them.
+only_prefix_files() {
+    echo "$2"
+    local path
+    while read -r path; do
+        [[ $path == "$1/"* ]] || { echo "$path is not in $1"; return 1; }
+    done < <(grep '^/' <<<"$2" | tr -d "[]'")
+    for path in libvoicenote-glib-1.so.0 libvoicenote.so.$version; do
+        grep -qxF "$1/lib/$path" <<<"$2" || { echo "$1/lib/$path was not loaded"; return 1; }
+    done
+}
+gnome=$repo/scripts/test-install-gnome
+# gnome_c_player PREFIX OUT: player.c built with the prefix's pkg-config only, run on the file speaker over the note.
+gnome_c_player() {
+    local out
+    env PKG_CONFIG_PATH="$1/lib/pkgconfig" bash -c 'cc -std=c11 -Wall -Wextra -Werror -o "$0" "$1" \
+        $(pkg-config --cflags --libs voicenote-glib-1)' "$2" "$gnome/player.c" || return 1
+    out=$(env LD_LIBRARY_PATH="$1/lib" "$2" vn_spk "$(cat "$tmp/speaker.conf")" "$note") || { echo "$out"; return 1; }
+    only_prefix_files "$1" "$(sort -u <<<"$out")"
+}
+# gnome_under_x PREFIX PROGRAM...: PROGRAM on a virtual X server with only the prefix's libraries and typelibs.
+gnome_under_x() {
+    local prefix=$1; shift
+    env GI_TYPELIB_PATH="$prefix/lib/girepository-1.0" LD_LIBRARY_PATH="$prefix/lib" GDK_BACKEND=x11 GTK_A11Y=none \
+        timeout 60 xvfb-run -a "$@"
+}
+gnome_python() {
+    local out
+    out=$(cd "$tmp" && gnome_under_x "$1" /usr/bin/python3 "$gnome/widgets.py" vn_spk "$(cat "$tmp/speaker.conf")") ||
+        { echo "$out"; return 1; }
+    only_prefix_files "$1" "$out" && grep -qxF "['$1/lib/girepository-1.0/VoicenoteGtk-1.0.typelib']" <<<"$out" &&
+        grep -qxF "$1/lib/libvoicenote-gtk-1.so.0" <<<"$out"
+}
+# gnome_vala PREFIX OUT: widgets.vala compiled with the prefix's vapidir and pkg-config files only, then run.
+gnome_vala() {
+    mkdir -p "$2.c" &&
+        env PKG_CONFIG_PATH="$1/lib/pkgconfig" valac --fatal-warnings -X -w --pkg voicenote-gtk-1 \
+            --vapidir "$1/share/vala/vapi" --directory "$2.c" --basedir "$gnome" -o "$2" "$gnome/widgets.vala" &&
+        gnome_under_x "$1" "$2" vn_spk "$(cat "$tmp/speaker.conf")"
+}
+
 echo "== test-install: voicenote $version"
 prefix=$tmp/prefix
 # build_cpp_with_cmake PREFIX DIR: the C++ samples with bindings/cpp/samples/CMakeLists.txt (find_package).
@@ -269,6 +350,11 @@ check "the CMake config and version files are installed" test -f "$prefix/lib/cm
 check "no installed text file records the prefix" no_file_records "$prefix" "$prefix"
 check "the library's RUNPATH names no absolute directory" runpath_not_absolute "$lib"
 check "bin/voicenote runs" "$prefix/bin/voicenote" --help
+for binding in glib gtk; do
+    check "lib/libvoicenote-$binding-1.so.0: stripped, RUNPATH \$ORIGIN, .so link; its headers the repo's" \
+        binding_installed "$prefix" "$binding"
+done
+check "no installed file records the checkout (binaries too)" no_file_records_checkout "$prefix"
 
 echo "== c) the prefix moved"
 moved=$tmp/moved/somewhere/else
@@ -313,6 +399,18 @@ if [[ -f $repo/bindings/python/pyproject.toml ]]; then
     check "python -c 'import voicenote; print(voicenote.version(), voicenote.__version__)' prints $version" python_reports_version
 else
     skip "Python package: bindings/python/pyproject.toml does not exist yet"
+fi
+
+echo "== g) voicenote-glib and voicenote-gtk from the moved prefix"
+check "pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in the moved prefix" gnome_pkg_config "$moved"
+check "a C program on VnPlayer builds with pkg-config and plays a note (the prefix's libraries)" \
+    gnome_c_player "$moved" "$tmp/gnome-player"
+if command -v xvfb-run >/dev/null; then
+    check "Python (gi) makes a Voicenote.Player and VoicenoteGtk widgets from the prefix's typelibs" gnome_python "$moved"
+    check "valac --pkg voicenote-gtk-1 builds a program from the prefix's vapi and .pc, and it runs" \
+        gnome_vala "$moved" "$tmp/gnome-vala"
+else
+    skip "voicenote-gtk from Python and Vala: xvfb-run (xvfb) is not installed"
 fi
 
 echo "== f) Debian packages (make deb)"
