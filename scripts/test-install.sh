@@ -249,14 +249,14 @@ resolved_paths() {
     local flag
     for flag in "$@"; do echo "${flag:0:2}$(realpath "${flag:2}")"; done
 }
-# only_prefix_files PREFIX OUTPUT: every path OUTPUT names (typelibs, mapped voicenote libraries) is in PREFIX, and
-# the three libraries are among them.
+# only_prefix_files PREFIX OUTPUT: every voicenote library OUTPUT names (a line each) is in PREFIX, and
+# voicenote-glib's and libvoicenote are among them.
 only_prefix_files() {
     echo "$2"
     local path
     while read -r path; do
         [[ $path == "$1/"* ]] || { echo "$path is not in $1"; return 1; }
-    done < <(grep '^/' <<<"$2" | tr -d "[]'")
+    done < <(grep '^/' <<<"$2")
     for path in libvoicenote-glib-1.so.0 libvoicenote.so.$version; do
         grep -qxF "$1/lib/$path" <<<"$2" || { echo "$1/lib/$path was not loaded"; return 1; }
     done
@@ -270,25 +270,28 @@ gnome_c_player() {
     out=$(env LD_LIBRARY_PATH="$1/lib" "$2" vn_spk "$(cat "$tmp/speaker.conf")" "$note") || { echo "$out"; return 1; }
     only_prefix_files "$1" "$(sort -u <<<"$out")"
 }
-# gnome_under_x PREFIX PROGRAM...: PROGRAM on a virtual X server with only the prefix's libraries and typelibs.
+# gnome_under_x PREFIX TYPELIB_PATH PROGRAM...: PROGRAM on a virtual X server with the prefix's libraries and
+# GI_TYPELIB_PATH (none when empty: the system's directories only).
 gnome_under_x() {
-    local prefix=$1; shift
-    env GI_TYPELIB_PATH="$prefix/lib/girepository-1.0" LD_LIBRARY_PATH="$prefix/lib" GDK_BACKEND=x11 GTK_A11Y=none \
-        timeout 60 xvfb-run -a "$@"
+    local prefix=$1 typelibs=$2; shift 2
+    env -u GI_TYPELIB_PATH ${typelibs:+GI_TYPELIB_PATH="$typelibs"} LD_LIBRARY_PATH="$prefix/lib" GDK_BACKEND=x11 \
+        GTK_A11Y=none timeout 60 xvfb-run -a "$@"
 }
+# gnome_python PREFIX TYPELIB_DIR [GI_TYPELIB_PATH]: widgets.py finds the typelibs in TYPELIB_DIR (through
+# GI_TYPELIB_PATH, TYPELIB_DIR unless given) and the libraries in PREFIX/lib.
 gnome_python() {
     local out
-    out=$(cd "$tmp" && gnome_under_x "$1" /usr/bin/python3 "$gnome/widgets.py" vn_spk "$(cat "$tmp/speaker.conf")") ||
+    out=$(cd "$tmp" && gnome_under_x "$1" "${3-$2}" /usr/bin/python3 "$gnome/widgets.py" vn_spk "$(cat "$tmp/speaker.conf")") ||
         { echo "$out"; return 1; }
-    only_prefix_files "$1" "$out" && grep -qxF "['$1/lib/girepository-1.0/VoicenoteGtk-1.0.typelib']" <<<"$out" &&
-        grep -qxF "$1/lib/libvoicenote-gtk-1.so.0" <<<"$out"
+    only_prefix_files "$1" "$out" && grep -qxF "['$2/VoicenoteGtk-1.0.typelib']" <<<"$out" &&
+        grep -qxF "['$2/Voicenote-1.0.typelib']" <<<"$out" && grep -qxF "$1/lib/libvoicenote-gtk-1.so.0" <<<"$out"
 }
 # gnome_vala PREFIX OUT: widgets.vala compiled with the prefix's vapidir and pkg-config files only, then run.
 gnome_vala() {
     mkdir -p "$2.c" &&
         env PKG_CONFIG_PATH="$1/lib/pkgconfig" valac --fatal-warnings -X -w --pkg voicenote-gtk-1 \
             --vapidir "$1/share/vala/vapi" --directory "$2.c" --basedir "$gnome" -o "$2" "$gnome/widgets.vala" &&
-        gnome_under_x "$1" "$2" vn_spk "$(cat "$tmp/speaker.conf")"
+        gnome_under_x "$1" "" "$2" vn_spk "$(cat "$tmp/speaker.conf")"
 }
 
 echo "== test-install: voicenote $version"
@@ -406,7 +409,7 @@ check "pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in the moved prefix
 check "a C program on VnPlayer builds with pkg-config and plays a note (the prefix's libraries)" \
     gnome_c_player "$moved" "$tmp/gnome-player"
 if command -v xvfb-run >/dev/null; then
-    check "Python (gi) makes a Voicenote.Player and VoicenoteGtk widgets from the prefix's typelibs" gnome_python "$moved"
+    check "Python (gi) makes a Voicenote.Player and VoicenoteGtk widgets from the prefix's typelibs" gnome_python "$moved" "$moved/lib/girepository-1.0"
     check "valac --pkg voicenote-gtk-1 builds a program from the prefix's vapi and .pc, and it runs" \
         gnome_vala "$moved" "$tmp/gnome-vala"
 else
@@ -432,10 +435,16 @@ deb_depends_on() {
     done
 }
 if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
-    check "make deb builds three packages" make -s -C "$repo" deb DEBDIR="$debs"
+    check "make deb builds nine packages" make -s -C "$repo" deb DEBDIR="$debs"
     arch=$(dpkg --print-architecture)
+    multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
     runtime=$debs/libvoicenote${major}_${version}_$arch.deb dev=$debs/libvoicenote-dev_${version}_$arch.deb
     tools=$debs/voicenote-tools_${version}_$arch.deb
+    # voicenote-glib's and voicenote-gtk's: library, typelib and -dev packages, as Debian names them.
+    gnome_names=(libvoicenote-glib-1-0 gir1.2-voicenote-1.0 libvoicenote-glib-dev
+        libvoicenote-gtk-1-0 gir1.2-voicenotegtk-1.0 libvoicenote-gtk-dev)
+    gnome_debs=()
+    for name in "${gnome_names[@]}"; do gnome_debs+=("$debs/${name}_${version}_$arch.deb"); done
     check "libvoicenote$major holds the library and its SONAME link" deb_holds "$runtime" \
         "./usr/lib/libvoicenote.so.$version" "./usr/lib/libvoicenote.so.$major"
     check "libvoicenote-dev holds the headers, the .so link, pkg-config and CMake files" deb_holds "$dev" \
@@ -448,21 +457,75 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     check "libvoicenote-dev depends on libvoicenote$major (= $version)" deb_depends_on "$dev" "libvoicenote$major \\(= $version\\)"
     check "libvoicenote$major declares its shlibs" expect_eq "libvoicenote $major libvoicenote$major (>= $version)" \
         "$(dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./shlibs)"
+    for binding in glib gtk; do
+        namespace=Voicenote; [[ $binding == gtk ]] && namespace=VoicenoteGtk
+        pc=voicenote-$binding-1
+        check "libvoicenote-$binding-1-0 holds the library" deb_holds "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" \
+            "./usr/lib/libvoicenote-$binding-1.so.0"
+        check "gir1.2-${namespace,,}-1.0 holds the typelib in usr/lib/$multiarch/girepository-1.0" \
+            deb_holds "$debs/gir1.2-${namespace,,}-1.0_${version}_$arch.deb" \
+            "./usr/lib/$multiarch/girepository-1.0/$namespace-1.0.typelib"
+        check "libvoicenote-$binding-dev holds the headers, the .so link, the .pc, the .gir and the vapi" \
+            deb_holds "$debs/libvoicenote-$binding-dev_${version}_$arch.deb" \
+            $(cd "$moved/include/$pc" && printf "./usr/include/$pc/%s " *.h) \
+            "./usr/lib/libvoicenote-$binding-1.so" "./usr/lib/pkgconfig/$pc.pc" "./usr/share/gir-1.0/$namespace-1.0.gir" \
+            "./usr/share/vala/vapi/$pc.vapi" "./usr/share/vala/vapi/$pc.deps"
+        check "libvoicenote-$binding-1-0 declares its shlibs" \
+            expect_eq "libvoicenote-$binding-1 0 libvoicenote-$binding-1-0 (>= $version)" \
+            "$(dpkg-deb --ctrl-tarfile "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" | tar -xO ./shlibs)"
+    done
+    check "libvoicenote-glib-1-0 depends on GLib and libvoicenote$major" deb_depends_on \
+        "$debs/libvoicenote-glib-1-0_${version}_$arch.deb" libglib2.0-0 "libvoicenote$major \\(>= $version\\)"
+    check "libvoicenote-gtk-1-0 depends on GTK 4, libvoicenote-glib-1-0 and libvoicenote$major" deb_depends_on \
+        "$debs/libvoicenote-gtk-1-0_${version}_$arch.deb" libgtk-4-1 "libvoicenote-glib-1-0 \\(>= $version\\)" \
+        "libvoicenote$major \\(>= $version\\)"
+    check "gir1.2-voicenote-1.0 depends on its library and gir1.2-glib-2.0" deb_depends_on \
+        "$debs/gir1.2-voicenote-1.0_${version}_$arch.deb" "libvoicenote-glib-1-0 \\(>= $version\\)" gir1.2-glib-2.0
+    check "gir1.2-voicenotegtk-1.0 depends on its library, gir1.2-gtk-4.0 and gir1.2-voicenote-1.0" deb_depends_on \
+        "$debs/gir1.2-voicenotegtk-1.0_${version}_$arch.deb" "libvoicenote-gtk-1-0 \\(>= $version\\)" gir1.2-gtk-4.0 \
+        "gir1.2-voicenote-1.0 \\(>= $version\\)"
+    check "libvoicenote-glib-dev depends on its library, typelib, libglib2.0-dev and libvoicenote-dev" deb_depends_on \
+        "$debs/libvoicenote-glib-dev_${version}_$arch.deb" "libvoicenote-glib-1-0 \\(= $version\\)" \
+        "gir1.2-voicenote-1.0 \\(= $version\\)" libglib2.0-dev "libvoicenote-dev \\(= $version\\)"
+    check "libvoicenote-gtk-dev depends on its library, typelib, libgtk-4-dev and libvoicenote-glib-dev" deb_depends_on \
+        "$debs/libvoicenote-gtk-dev_${version}_$arch.deb" "libvoicenote-gtk-1-0 \\(= $version\\)" \
+        "gir1.2-voicenotegtk-1.0 \\(= $version\\)" libgtk-4-dev "libvoicenote-glib-dev \\(= $version\\)"
     root=$tmp/debroot
-    check "the packages extract" bash -c "for d in '$runtime' '$dev' '$tools'; do dpkg -x \"\$d\" '$root' || exit 1; done"
+    check "the packages extract" bash -c 'for d; do dpkg -x "$d" "$0" || exit 1; done' "$root" "$runtime" "$dev" "$tools" \
+        "${gnome_debs[@]}"
     check "samples build with pkg-config from the extracted packages and run" build_with_make "$root/usr" "$tmp/deb-make"
     check "samples build with CMake from the extracted packages and run" build_with_cmake "$root/usr" "$tmp/deb-cmake"
     check "the packaged voicenote runs" "$root/usr/bin/voicenote" version
+    check "pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in the extracted packages" gnome_pkg_config "$root/usr"
+    check "a C program on VnPlayer builds from the extracted packages and plays a note" \
+        gnome_c_player "$root/usr" "$tmp/deb-gnome-player"
+    if command -v xvfb-run >/dev/null; then
+        check "Python (gi) uses the extracted packages' typelibs and libraries" \
+            gnome_python "$root/usr" "$root/usr/lib/$multiarch/girepository-1.0"
+        check "valac --pkg voicenote-gtk-1 builds from the extracted packages, and the program runs" \
+            gnome_vala "$root/usr" "$tmp/deb-gnome-vala"
+    fi
     if [[ $(id -u) -eq 0 ]] && ! dpkg-query -W libvoicenote-dev >/dev/null 2>&1; then
         # purge_debs: removes what this test installed, whatever happened before.
-        purge_debs() { dpkg --purge voicenote-tools libvoicenote-dev "libvoicenote$major" >/dev/null 2>&1 || true; }
+        # (the GNOME packages first: they depend on the others)
+        installed=(libvoicenote-gtk-dev gir1.2-voicenotegtk-1.0 libvoicenote-gtk-1-0 libvoicenote-glib-dev
+            gir1.2-voicenote-1.0 libvoicenote-glib-1-0 voicenote-tools libvoicenote-dev "libvoicenote$major")
+        purge_debs() { dpkg --purge "${installed[@]}" >/dev/null 2>&1 || true; }
         trap 'purge_debs; rm -rf "$tmp"' EXIT
-        check "dpkg -i installs the three packages" dpkg -i "$runtime" "$dev" "$tools"
+        check "dpkg -i installs the nine packages" dpkg -i "$runtime" "$dev" "$tools" "${gnome_debs[@]}"
         check "samples build with the system's pkg-config and run" build_with_make /usr "$tmp/deb-system-make"
         check "samples build with CMake from /usr and run" build_with_cmake /usr "$tmp/deb-system-cmake"
         check "voicenote from the package runs" /usr/bin/voicenote version
-        check "dpkg --purge removes them" dpkg --purge voicenote-tools libvoicenote-dev "libvoicenote$major"
-        check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote 2>/dev/null | grep -q .'
+        check "a C program on VnPlayer builds with the system's pkg-config and plays a note" \
+            gnome_c_player /usr "$tmp/deb-system-gnome-player"
+        if command -v xvfb-run >/dev/null; then
+            check "Python (gi) finds the typelibs in the system's directory (no GI_TYPELIB_PATH)" \
+                gnome_python /usr "/usr/lib/$multiarch/girepository-1.0" ""
+        fi
+        check "dpkg --purge removes them" dpkg --purge "${installed[@]}"
+        check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote \
+            /usr/include/voicenote-g* /usr/lib/*/girepository-1.0/Voicenote* /usr/share/gir-1.0/Voicenote* \
+            /usr/share/vala/vapi/voicenote-* /usr/lib/pkgconfig/voicenote* 2>/dev/null | grep -q .'
     else
         skip "dpkg -i: needs root and no voicenote packages already installed"
     fi
