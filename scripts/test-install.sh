@@ -17,10 +17,12 @@
 #      on a VnPlayer; Python (python3-gi, GI_TYPELIB_PATH on the prefix) and a Vala program (valac --pkg voicenote-gtk-1
 #      with the prefix's vapidir) make a Voicenote.Player, a VoicenoteGtk.Waveform and a VoicenoteGtk.VoiceMessage
 #      (under xvfb-run: a GTK widget needs a display); each loads only the prefix's libraries and typelibs
-#   f) `make deb`: the three packages hold what `make install` installs, split as Debian splits a C library, with
-#      Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps); extracted, the samples build
-#      from them with pkg-config and CMake and run; as root they also install with dpkg, build and run from /usr,
-#      and are purged again
+#   f) `make deb`: the nine packages hold what `make install` installs, libvoicenote's split as Debian splits a C
+#      library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps), voicenote-glib's
+#      and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in usr/lib/<multiarch>, -dev), each
+#      with its Depends; extracted, the samples build from them with pkg-config and CMake and run, and g)'s C, Python
+#      and Vala programs use them; as root they also install with dpkg, build and run from /usr (Python finding the
+#      typelibs with no GI_TYPELIB_PATH), and are purged again
 # Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
 set -uo pipefail
 
