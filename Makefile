@@ -156,7 +156,9 @@ test-asan: $(NEEDS_BUILD) $(if $(VOICENOTE_BUILT),,build-asan)
 	$(SWIFT_TEST_ENV) VOICENOTE_CLI=$(BUILD)/bin/voicenote LSAN_OPTIONS=suppressions=$(CURDIR)/scripts/lsan.supp swift test \
 		--sanitize=address --scratch-path .build-asan --skip-build
 
-install: build
+# libvoicenote (library, headers, pkg-config and CMake packages, CLI), then voicenote-glib and voicenote-gtk (library,
+# headers, gir, typelib, vapi, pkg-config), relocatable (scripts/install.sh).
+install: $(NEEDS_BUILD)
 	scripts/install.sh "$(PREFIX)" $(BUILD) $(VERSION) $(MAJOR)
 
 # The Python package as a platform wheel carrying the stripped library, in $(WHEELDIR).
@@ -164,9 +166,10 @@ WHEELDIR ?= $(BUILD)/wheel
 wheel: so
 	scripts/wheel.sh $(BUILD) "$(WHEELDIR)" "$(PYTHON)"
 
-# Debian packages libvoicenote$(MAJOR), libvoicenote-dev and voicenote-tools in $(DEBDIR).
+# Debian packages libvoicenote$(MAJOR), libvoicenote-dev and voicenote-tools, and voicenote-glib's and voicenote-gtk's
+# library, gir1.2 and -dev packages, in $(DEBDIR) (scripts/deb.sh).
 DEBDIR ?= $(BUILD)/deb
-deb: build
+deb: $(NEEDS_BUILD)
 	scripts/deb.sh $(BUILD) $(VERSION) $(MAJOR) "$(DEBDIR)"
 
 run: deps build

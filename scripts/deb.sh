@@ -3,6 +3,12 @@
 #   libvoicenote0     the shared library (usr/lib/libvoicenote.so.VERSION and its SONAME link)
 #   libvoicenote-dev  the headers (C, and the C++ layer), the .so link, pkg-config and CMake files
 #   voicenote-tools   the `voicenote` command-line tool
+# and voicenote-glib's and voicenote-gtk's, the way Debian packages GNOME libraries:
+#   libvoicenote-glib-1-0, libvoicenote-gtk-1-0      the shared libraries (usr/lib/libvoicenote-*-1.so.0)
+#   gir1.2-voicenote-1.0, gir1.2-voicenotegtk-1.0    the typelibs, in usr/lib/<multiarch>/girepository-1.0 (where
+#                                                     Debian's libgirepository looks)
+#   libvoicenote-glib-dev, libvoicenote-gtk-dev      headers, the .so link, the .pc, the .gir (usr/share/gir-1.0) and
+#                                                     the vapi and .deps (usr/share/vala/vapi)
 # Usage: scripts/deb.sh BUILD VERSION MAJOR OUTDIR      (called by `make deb`; BUILD holds a `make build`)
 #
 # The files come from scripts/install.sh with PREFIX=<package>/usr, so the packages hold exactly what
@@ -22,18 +28,30 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 
-# The whole installed tree once, then split into the three packages.
+# The whole installed tree once, then split into the packages: each entry a path in it, or PATH=WHERE for a file
+# that goes elsewhere in the package (the typelibs, into the multiarch directory).
 "$repo/scripts/install.sh" "$work/all/usr" "$build" "$version" "$major" > /dev/null
 lib=libvoicenote$major
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 declare -A files=(
     [$lib]="usr/lib/libvoicenote.so.$version usr/lib/libvoicenote.so.$major"
     [libvoicenote-dev]="usr/include/voicenote.h usr/include/voicenote.hpp usr/include/voicenote usr/lib/libvoicenote.so usr/lib/pkgconfig/voicenote.pc usr/lib/cmake/voicenote"
     [voicenote-tools]="usr/bin/voicenote"
 )
+# gnome_packages NAME PKG_NAME NAMESPACE: voicenote-NAME's library, gir1.2 and -dev packages.
+gnome_packages() {
+    local typelib=girepository-1.0/$3-1.0.typelib
+    files[libvoicenote-$1-1-0]="usr/lib/libvoicenote-$1-1.so.0"
+    files[gir1.2-${3,,}-1.0]="usr/lib/$typelib=usr/lib/$multiarch/$typelib"
+    files[libvoicenote-$1-dev]="usr/include/$2 usr/lib/libvoicenote-$1-1.so usr/lib/pkgconfig/$2.pc usr/share/gir-1.0/$3-1.0.gir usr/share/vala/vapi/$2.vapi usr/share/vala/vapi/$2.deps"
+}
+gnome_packages glib voicenote-glib-1 Voicenote
+gnome_packages gtk voicenote-gtk-1 VoicenoteGtk
 for package in "${!files[@]}"; do
-    for path in ${files[$package]}; do
+    for entry in ${files[$package]}; do
+        path=${entry#*=}
         mkdir -p "$work/$package/$(dirname "$path")"
-        cp -a "$work/all/$path" "$work/$package/$path"
+        cp -a "$work/all/${entry%%=*}" "$work/$package/$path"
     done
     mkdir -p "$work/$package/DEBIAN" "$work/$package/usr/share/doc/$package"
     cp "$repo/README.md" "$work/$package/usr/share/doc/$package/README.md"
@@ -52,25 +70,51 @@ ffmpeg_packages() {
     echo "${list[*]}" | sed 's/,/, /g'
 }
 
-# shlib_depends PACKAGE BINARY: the Depends dpkg-shlibdeps computes for BINARY inside PACKAGE's tree.
+# Our own libraries' shlibs (LIBRARY SONAME-VERSION PACKAGE): each library package declares its own, and
+# dpkg-shlibdeps reads them all (debian/shlibs.local) for the libraries the others link to.
+shlibs=(
+    "libvoicenote $major $lib (>= $version)"
+    "libvoicenote-glib-1 0 libvoicenote-glib-1-0 (>= $version)"
+    "libvoicenote-gtk-1 0 libvoicenote-gtk-1-0 (>= $version)"
+)
+# shlib_depends PACKAGE BINARY: the Depends dpkg-shlibdeps computes for BINARY inside PACKAGE's tree (our libraries
+# found in the installed tree).
 shlib_depends() {
     (cd "$work/$1" && mkdir -p debian && printf 'Source: voicenote\n\nPackage: %s\nArchitecture: any\n' "$1" > debian/control &&
-        dpkg-shlibdeps -O -e"$2" 2> /dev/null | sed -n 's/^shlibs:Depends=//p'; rm -rf debian)
+        printf '%s\n' "${shlibs[@]}" > debian/shlibs.local &&
+        dpkg-shlibdeps -O -l"$work/all/usr/lib" -e"$2" 2> /dev/null | sed -n 's/^shlibs:Depends=//p'; rm -rf debian)
 }
 
 ffmpeg=$(ffmpeg_packages)
-printf 'libvoicenote %s %s (>= %s)\n' "$major" "$lib" "$version" > "$work/$lib/DEBIAN/shlibs"
-printf 'activate-noawait ldconfig\n' > "$work/$lib/DEBIAN/triggers"
+for entry in "${shlibs[@]}"; do
+    package=$(cut -d' ' -f3 <<<"$entry")
+    printf '%s\n' "$entry" > "$work/$package/DEBIAN/shlibs"
+    printf 'activate-noawait ldconfig\n' > "$work/$package/DEBIAN/triggers"
+done
 declare -A depends=(
     [$lib]="$(shlib_depends "$lib" "usr/lib/libvoicenote.so.$version"), $ffmpeg"
     [libvoicenote-dev]="$lib (= $version)"
     [voicenote-tools]="$(shlib_depends voicenote-tools usr/bin/voicenote), $ffmpeg"
+    [libvoicenote-glib-1-0]="$(shlib_depends libvoicenote-glib-1-0 usr/lib/libvoicenote-glib-1.so.0)"
+    [gir1.2-voicenote-1.0]="libvoicenote-glib-1-0 (>= $version), gir1.2-glib-2.0"
+    [libvoicenote-glib-dev]="libvoicenote-glib-1-0 (= $version), gir1.2-voicenote-1.0 (= $version), libglib2.0-dev, libvoicenote-dev (= $version)"
+    [libvoicenote-gtk-1-0]="$(shlib_depends libvoicenote-gtk-1-0 usr/lib/libvoicenote-gtk-1.so.0)"
+    [gir1.2-voicenotegtk-1.0]="libvoicenote-gtk-1-0 (>= $version), gir1.2-gtk-4.0, gir1.2-voicenote-1.0 (>= $version)"
+    [libvoicenote-gtk-dev]="libvoicenote-gtk-1-0 (= $version), gir1.2-voicenotegtk-1.0 (= $version), libgtk-4-dev, libvoicenote-glib-dev (= $version)"
 )
-declare -A section=([$lib]=libs [libvoicenote-dev]=libdevel [voicenote-tools]=sound)
+declare -A section=([$lib]=libs [libvoicenote-dev]=libdevel [voicenote-tools]=sound
+    [libvoicenote-glib-1-0]=libs [gir1.2-voicenote-1.0]=introspection [libvoicenote-glib-dev]=libdevel
+    [libvoicenote-gtk-1-0]=libs [gir1.2-voicenotegtk-1.0]=introspection [libvoicenote-gtk-dev]=libdevel)
 declare -A summary=(
     [$lib]="voice messages for chat clients: recorder, player, waveform (library)"
     [libvoicenote-dev]="voice messages for chat clients (C and C++ headers, pkg-config and CMake files)"
     [voicenote-tools]="voice messages from the command line: record, waveform, info, recover"
+    [libvoicenote-glib-1-0]="voice messages for chat clients as GObjects (voicenote-glib library)"
+    [gir1.2-voicenote-1.0]="voice messages for chat clients as GObjects (GObject introspection data)"
+    [libvoicenote-glib-dev]="voice messages for chat clients as GObjects (headers, gir, vapi, pkg-config)"
+    [libvoicenote-gtk-1-0]="GTK 4 widgets for voice messages (voicenote-gtk library)"
+    [gir1.2-voicenotegtk-1.0]="GTK 4 widgets for voice messages (GObject introspection data)"
+    [libvoicenote-gtk-dev]="GTK 4 widgets for voice messages (headers, gir, vapi, pkg-config)"
 )
 for package in "${!files[@]}"; do
     size=$(du -sk --exclude=DEBIAN "$work/$package" | cut -f1)

@@ -9,6 +9,10 @@
 #   PREFIX/lib/pkgconfig/voicenote.pc
 #   PREFIX/lib/cmake/voicenote/voicenoteConfig.cmake, voicenoteConfigVersion.cmake
 #   PREFIX/bin/voicenote                 stripped
+#   voicenote-glib and voicenote-gtk (bindings/gi-install.sh): PREFIX/lib/libvoicenote-{glib,gtk}-1.so.0 and .so,
+#   PREFIX/include/voicenote-{glib,gtk}-1/, PREFIX/lib/girepository-1.0/{Voicenote,VoicenoteGtk}-1.0.typelib,
+#   PREFIX/share/gir-1.0/*.gir, PREFIX/share/vala/vapi/voicenote-{glib,gtk}-1.{vapi,deps},
+#   PREFIX/lib/pkgconfig/voicenote-{glib,gtk}-1.pc
 #
 # Nothing installed records PREFIX: the .pc and CMake files compute it from their own location, so the tree can
 # be moved or packaged (PREFIX=$DESTDIR/usr works as DESTDIR would). Files are written next to their target and
@@ -37,27 +41,11 @@ case $(od -An -tu1 -j4 -N1 "$build/lib/$so" | tr -d ' ') in
     *) echo "install.sh: $build/lib/$so is not an ELF file" >&2; exit 1 ;;
 esac
 
-# put SRC DEST MODE: copies (or, with STRIP=1, strips) SRC to a temporary file beside DEST, then renames it.
-put() {
-    local src=$1 dest=$2 mode=$3 tmp
-    tmp=$(mktemp "$(dirname "$dest")/.install.XXXXXX")
-    if [[ ${STRIP:-0} == 1 ]]; then
-        strip --strip-unneeded -o "$tmp" "$src"
-    else
-        cp "$src" "$tmp"
-    fi
-    chmod "$mode" "$tmp"
-    mv -f "$tmp" "$dest"
-}
-
-# fill TEMPLATE DEST: replaces @VERSION@, @MAJOR@ and @SIZEOF_VOID_P@.
-fill() {
-    local tmp
-    tmp=$(mktemp "$(dirname "$2")/.install.XXXXXX")
-    sed -e "s/@VERSION@/$version/g" -e "s/@MAJOR@/$major/g" -e "s/@SIZEOF_VOID_P@/$sizeof_void_p/g" "$1" > "$tmp"
-    chmod 644 "$tmp"
-    mv -f "$tmp" "$2"
-}
+# put SRC DEST MODE (STRIP=1 strips) and fill TEMPLATE DEST SED_ARGS...: each through a temporary file renamed
+# into place.
+source "$repo/scripts/install-put.sh"
+# The templates' @VERSION@, @MAJOR@ and @SIZEOF_VOID_P@.
+substitutions=(-e "s/@VERSION@/$version/g" -e "s/@MAJOR@/$major/g" -e "s/@SIZEOF_VOID_P@/$sizeof_void_p/g")
 
 mkdir -p "$prefix/lib/pkgconfig" "$prefix/lib/cmake/voicenote" "$prefix/include" "$prefix/bin"
 
@@ -70,9 +58,15 @@ mkdir -p "$prefix/include/voicenote"
 for part in "$repo"/include/voicenote/*.hpp; do
     put "$part" "$prefix/include/voicenote/$(basename "$part")" 644
 done
-fill "$repo/pkgconfig/voicenote.pc.in" "$prefix/lib/pkgconfig/voicenote.pc"
-fill "$repo/cmake/voicenoteConfig.cmake.in" "$prefix/lib/cmake/voicenote/voicenoteConfig.cmake"
-fill "$repo/cmake/voicenoteConfigVersion.cmake.in" "$prefix/lib/cmake/voicenote/voicenoteConfigVersion.cmake"
+fill "$repo/pkgconfig/voicenote.pc.in" "$prefix/lib/pkgconfig/voicenote.pc" "${substitutions[@]}"
+fill "$repo/cmake/voicenoteConfig.cmake.in" "$prefix/lib/cmake/voicenote/voicenoteConfig.cmake" "${substitutions[@]}"
+fill "$repo/cmake/voicenoteConfigVersion.cmake.in" "$prefix/lib/cmake/voicenote/voicenoteConfigVersion.cmake" "${substitutions[@]}"
 STRIP=1 put "$build/bin/voicenote" "$prefix/bin/voicenote" 755
+
+# voicenote-glib, then voicenote-gtk over it, from their build trees in BUILD/glib and BUILD/gtk (built there if they
+# are not yet, as `make test-glib`/`test-gtk` build them), linked again to find libvoicenote beside them.
+bindings=(LIBDIR="$build/lib" INCDIR="$repo/include" PREFIX="$prefix")
+"${MAKE:-make}" -s -C "$repo/bindings/glib" install "${bindings[@]}" OUT="$build/glib"
+"${MAKE:-make}" -s -C "$repo/bindings/gtk" install "${bindings[@]}" GLIB_OUT="$build/glib" OUT="$build/gtk"
 
 echo "installed voicenote $version into $prefix"

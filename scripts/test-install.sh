@@ -12,10 +12,17 @@
 #      headers (C and C++) are the repo's, and no installed text file records the prefix
 #   e) the Python package installs with `pip install --target` and, run from outside the repo with
 #      VOICENOTE_LIBRARY unset, loads the installed library and reports the version
-#   f) `make deb`: the three packages hold what `make install` installs, split as Debian splits a C library, with
-#      Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps); extracted, the samples build
-#      from them with pkg-config and CMake and run; as root they also install with dpkg, build and run from /usr,
-#      and are purged again
+#   g) voicenote-glib and voicenote-gtk from the moved prefix only: pkg-config finds voicenote-glib-1 and
+#      voicenote-gtk-1 there; a C program (scripts/test-install-gnome/player.c) builds with pkg-config and plays a note
+#      on a VnPlayer; Python (python3-gi, GI_TYPELIB_PATH on the prefix) and a Vala program (valac --pkg voicenote-gtk-1
+#      with the prefix's vapidir) make a Voicenote.Player, a VoicenoteGtk.Waveform and a VoicenoteGtk.VoiceMessage
+#      (under xvfb-run: a GTK widget needs a display); each loads only the prefix's libraries and typelibs
+#   f) `make deb`: the nine packages hold what `make install` installs, libvoicenote's split as Debian splits a C
+#      library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps), voicenote-glib's
+#      and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in usr/lib/<multiarch>, -dev), each
+#      with its Depends; extracted, the samples build from them with pkg-config and CMake and run, and g)'s C, Python
+#      and Vala programs use them; as root they also install with dpkg, build and run from /usr (Python finding the
+#      typelibs with no GI_TYPELIB_PATH), and are purged again
 # Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
 set -uo pipefail
 
@@ -210,6 +217,85 @@ runpath_not_absolute() {
     [[ -z $runpath || $runpath != */* || $runpath == '$ORIGIN'* ]]
 }
 
+# binding_installed PREFIX glib|gtk: voicenote-BINDING's library is stripped, named by its SONAME, finds what it needs
+# beside it (RUNPATH $ORIGIN), has its .so link; include/voicenote-BINDING-1/ holds the public headers as in the repo.
+binding_installed() {
+    local lib=$1/lib/libvoicenote-$2-1.so.0 dir=$repo/bindings/$2 header
+    is_stripped "$lib" && soname_is "$lib" "libvoicenote-$2-1.so.0" &&
+        symlink_is "$1/lib/libvoicenote-$2-1.so" libvoicenote-$2-1.so.0 || return 1
+    expect_eq '$ORIGIN' "$(readelf -d "$lib" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" || return 1
+    for header in "voicenote-$2.h" $(sed -n 's/^#include "\(.*\)"$/\1/p' "$dir/voicenote-$2.h"); do
+        cmp "$dir/$header" "$1/include/voicenote-$2-1/$header" || return 1
+    done
+    expect_eq "$(ls "$1/include/voicenote-$2-1" | wc -l)" "$(( $(grep -c '^#include "' "$dir/voicenote-$2.h") + 1 ))"
+}
+no_file_records_checkout() {
+    if grep -rlF -- "$repo" "$1"; then echo "^ these installed files record the checkout $repo"; return 1; fi
+}
+# gnome_pkg_config PREFIX: pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in PREFIX (resolving ..), each with
+# its own include directory and libvoicenote's.
+gnome_pkg_config() {
+    local pc=$1/lib/pkgconfig cflags libs
+    expect_eq "1.0.0 1.0.0" "$(PKG_CONFIG_PATH=$pc pkg-config --modversion voicenote-glib-1 voicenote-gtk-1 | xargs)" || return 1
+    cflags=$(PKG_CONFIG_PATH=$pc pkg-config --cflags-only-I voicenote-gtk-1) || return 1
+    libs=$(PKG_CONFIG_PATH=$pc pkg-config --libs-only-L voicenote-gtk-1) || return 1
+    echo "cflags: $cflags"; echo "libs: $libs"
+    local include want=("$1/include/voicenote-gtk-1" "$1/include/voicenote-glib-1" "$1/include")
+    for include in "${want[@]}"; do
+        grep -qw -- "-I$(realpath "$include")" <<<"$(resolved_paths $cflags)" || { echo "no -I$include"; return 1; }
+    done
+    expect_eq "-L$(realpath "$1/lib")" "$(resolved_paths $libs | sort -u)"
+}
+# resolved_paths -XPATH...: each flag with its path resolved, one a line.
+resolved_paths() {
+    local flag
+    for flag in "$@"; do echo "${flag:0:2}$(realpath "${flag:2}")"; done
+}
+# only_prefix_files PREFIX OUTPUT: every voicenote library OUTPUT names (a line each) is in PREFIX, and
+# voicenote-glib's and libvoicenote are among them.
+only_prefix_files() {
+    echo "$2"
+    local path
+    while read -r path; do
+        [[ $path == "$1/"* ]] || { echo "$path is not in $1"; return 1; }
+    done < <(grep '^/' <<<"$2")
+    for path in libvoicenote-glib-1.so.0 libvoicenote.so.$version; do
+        grep -qxF "$1/lib/$path" <<<"$2" || { echo "$1/lib/$path was not loaded"; return 1; }
+    done
+}
+gnome=$repo/scripts/test-install-gnome
+# gnome_c_player PREFIX OUT: player.c built with the prefix's pkg-config only, run on the file speaker over the note.
+gnome_c_player() {
+    local out
+    env PKG_CONFIG_PATH="$1/lib/pkgconfig" bash -c 'cc -std=c11 -Wall -Wextra -Werror -o "$0" "$1" \
+        $(pkg-config --cflags --libs voicenote-glib-1)' "$2" "$gnome/player.c" || return 1
+    out=$(env LD_LIBRARY_PATH="$1/lib" "$2" vn_spk "$(cat "$tmp/speaker.conf")" "$note") || { echo "$out"; return 1; }
+    only_prefix_files "$1" "$(sort -u <<<"$out")"
+}
+# gnome_under_x PREFIX TYPELIB_PATH PROGRAM...: PROGRAM on a virtual X server with the prefix's libraries and
+# GI_TYPELIB_PATH (none when empty: the system's directories only).
+gnome_under_x() {
+    local prefix=$1 typelibs=$2; shift 2
+    env -u GI_TYPELIB_PATH ${typelibs:+GI_TYPELIB_PATH="$typelibs"} LD_LIBRARY_PATH="$prefix/lib" GDK_BACKEND=x11 \
+        GTK_A11Y=none timeout 60 xvfb-run -a "$@"
+}
+# gnome_python PREFIX TYPELIB_DIR [GI_TYPELIB_PATH]: widgets.py finds the typelibs in TYPELIB_DIR (through
+# GI_TYPELIB_PATH, TYPELIB_DIR unless given) and the libraries in PREFIX/lib.
+gnome_python() {
+    local out
+    out=$(cd "$tmp" && gnome_under_x "$1" "${3-$2}" /usr/bin/python3 "$gnome/widgets.py" vn_spk "$(cat "$tmp/speaker.conf")") ||
+        { echo "$out"; return 1; }
+    only_prefix_files "$1" "$out" && grep -qxF "['$2/VoicenoteGtk-1.0.typelib']" <<<"$out" &&
+        grep -qxF "['$2/Voicenote-1.0.typelib']" <<<"$out" && grep -qxF "$1/lib/libvoicenote-gtk-1.so.0" <<<"$out"
+}
+# gnome_vala PREFIX OUT: widgets.vala compiled with the prefix's vapidir and pkg-config files only, then run.
+gnome_vala() {
+    mkdir -p "$2.c" &&
+        env PKG_CONFIG_PATH="$1/lib/pkgconfig" valac --fatal-warnings -X -w --pkg voicenote-gtk-1 \
+            --vapidir "$1/share/vala/vapi" --directory "$2.c" --basedir "$gnome" -o "$2" "$gnome/widgets.vala" &&
+        gnome_under_x "$1" "" "$2" vn_spk "$(cat "$tmp/speaker.conf")"
+}
+
 echo "== test-install: voicenote $version"
 prefix=$tmp/prefix
 # build_cpp_with_cmake PREFIX DIR: the C++ samples with bindings/cpp/samples/CMakeLists.txt (find_package).
@@ -269,6 +355,11 @@ check "the CMake config and version files are installed" test -f "$prefix/lib/cm
 check "no installed text file records the prefix" no_file_records "$prefix" "$prefix"
 check "the library's RUNPATH names no absolute directory" runpath_not_absolute "$lib"
 check "bin/voicenote runs" "$prefix/bin/voicenote" --help
+for binding in glib gtk; do
+    check "lib/libvoicenote-$binding-1.so.0: stripped, RUNPATH \$ORIGIN, .so link; its headers the repo's" \
+        binding_installed "$prefix" "$binding"
+done
+check "no installed file records the checkout (binaries too)" no_file_records_checkout "$prefix"
 
 echo "== c) the prefix moved"
 moved=$tmp/moved/somewhere/else
@@ -315,6 +406,18 @@ else
     skip "Python package: bindings/python/pyproject.toml does not exist yet"
 fi
 
+echo "== g) voicenote-glib and voicenote-gtk from the moved prefix"
+check "pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in the moved prefix" gnome_pkg_config "$moved"
+check "a C program on VnPlayer builds with pkg-config and plays a note (the prefix's libraries)" \
+    gnome_c_player "$moved" "$tmp/gnome-player"
+if command -v xvfb-run >/dev/null; then
+    check "Python (gi) makes a Voicenote.Player and VoicenoteGtk widgets from the prefix's typelibs" gnome_python "$moved" "$moved/lib/girepository-1.0"
+    check "valac --pkg voicenote-gtk-1 builds a program from the prefix's vapi and .pc, and it runs" \
+        gnome_vala "$moved" "$tmp/gnome-vala"
+else
+    skip "voicenote-gtk from Python and Vala: xvfb-run (xvfb) is not installed"
+fi
+
 echo "== f) Debian packages (make deb)"
 debs=$tmp/debs
 # deb_holds DEB PATH...: the package's file list has each PATH (./usr/...), and nothing under usr/ besides
@@ -334,10 +437,16 @@ deb_depends_on() {
     done
 }
 if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
-    check "make deb builds three packages" make -s -C "$repo" deb DEBDIR="$debs"
+    check "make deb builds nine packages" make -s -C "$repo" deb DEBDIR="$debs"
     arch=$(dpkg --print-architecture)
+    multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
     runtime=$debs/libvoicenote${major}_${version}_$arch.deb dev=$debs/libvoicenote-dev_${version}_$arch.deb
     tools=$debs/voicenote-tools_${version}_$arch.deb
+    # voicenote-glib's and voicenote-gtk's: library, typelib and -dev packages, as Debian names them.
+    gnome_names=(libvoicenote-glib-1-0 gir1.2-voicenote-1.0 libvoicenote-glib-dev
+        libvoicenote-gtk-1-0 gir1.2-voicenotegtk-1.0 libvoicenote-gtk-dev)
+    gnome_debs=()
+    for name in "${gnome_names[@]}"; do gnome_debs+=("$debs/${name}_${version}_$arch.deb"); done
     check "libvoicenote$major holds the library and its SONAME link" deb_holds "$runtime" \
         "./usr/lib/libvoicenote.so.$version" "./usr/lib/libvoicenote.so.$major"
     check "libvoicenote-dev holds the headers, the .so link, pkg-config and CMake files" deb_holds "$dev" \
@@ -350,21 +459,75 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     check "libvoicenote-dev depends on libvoicenote$major (= $version)" deb_depends_on "$dev" "libvoicenote$major \\(= $version\\)"
     check "libvoicenote$major declares its shlibs" expect_eq "libvoicenote $major libvoicenote$major (>= $version)" \
         "$(dpkg-deb --ctrl-tarfile "$runtime" | tar -xO ./shlibs)"
+    for binding in glib gtk; do
+        namespace=Voicenote; [[ $binding == gtk ]] && namespace=VoicenoteGtk
+        pc=voicenote-$binding-1
+        check "libvoicenote-$binding-1-0 holds the library" deb_holds "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" \
+            "./usr/lib/libvoicenote-$binding-1.so.0"
+        check "gir1.2-${namespace,,}-1.0 holds the typelib in usr/lib/$multiarch/girepository-1.0" \
+            deb_holds "$debs/gir1.2-${namespace,,}-1.0_${version}_$arch.deb" \
+            "./usr/lib/$multiarch/girepository-1.0/$namespace-1.0.typelib"
+        check "libvoicenote-$binding-dev holds the headers, the .so link, the .pc, the .gir and the vapi" \
+            deb_holds "$debs/libvoicenote-$binding-dev_${version}_$arch.deb" \
+            $(cd "$moved/include/$pc" && printf "./usr/include/$pc/%s " *.h) \
+            "./usr/lib/libvoicenote-$binding-1.so" "./usr/lib/pkgconfig/$pc.pc" "./usr/share/gir-1.0/$namespace-1.0.gir" \
+            "./usr/share/vala/vapi/$pc.vapi" "./usr/share/vala/vapi/$pc.deps"
+        check "libvoicenote-$binding-1-0 declares its shlibs" \
+            expect_eq "libvoicenote-$binding-1 0 libvoicenote-$binding-1-0 (>= $version)" \
+            "$(dpkg-deb --ctrl-tarfile "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" | tar -xO ./shlibs)"
+    done
+    check "libvoicenote-glib-1-0 depends on GLib and libvoicenote$major" deb_depends_on \
+        "$debs/libvoicenote-glib-1-0_${version}_$arch.deb" libglib2.0-0 "libvoicenote$major \\(>= $version\\)"
+    check "libvoicenote-gtk-1-0 depends on GTK 4, libvoicenote-glib-1-0 and libvoicenote$major" deb_depends_on \
+        "$debs/libvoicenote-gtk-1-0_${version}_$arch.deb" libgtk-4-1 "libvoicenote-glib-1-0 \\(>= $version\\)" \
+        "libvoicenote$major \\(>= $version\\)"
+    check "gir1.2-voicenote-1.0 depends on its library and gir1.2-glib-2.0" deb_depends_on \
+        "$debs/gir1.2-voicenote-1.0_${version}_$arch.deb" "libvoicenote-glib-1-0 \\(>= $version\\)" gir1.2-glib-2.0
+    check "gir1.2-voicenotegtk-1.0 depends on its library, gir1.2-gtk-4.0 and gir1.2-voicenote-1.0" deb_depends_on \
+        "$debs/gir1.2-voicenotegtk-1.0_${version}_$arch.deb" "libvoicenote-gtk-1-0 \\(>= $version\\)" gir1.2-gtk-4.0 \
+        "gir1.2-voicenote-1.0 \\(>= $version\\)"
+    check "libvoicenote-glib-dev depends on its library, typelib, libglib2.0-dev and libvoicenote-dev" deb_depends_on \
+        "$debs/libvoicenote-glib-dev_${version}_$arch.deb" "libvoicenote-glib-1-0 \\(= $version\\)" \
+        "gir1.2-voicenote-1.0 \\(= $version\\)" libglib2.0-dev "libvoicenote-dev \\(= $version\\)"
+    check "libvoicenote-gtk-dev depends on its library, typelib, libgtk-4-dev and libvoicenote-glib-dev" deb_depends_on \
+        "$debs/libvoicenote-gtk-dev_${version}_$arch.deb" "libvoicenote-gtk-1-0 \\(= $version\\)" \
+        "gir1.2-voicenotegtk-1.0 \\(= $version\\)" libgtk-4-dev "libvoicenote-glib-dev \\(= $version\\)"
     root=$tmp/debroot
-    check "the packages extract" bash -c "for d in '$runtime' '$dev' '$tools'; do dpkg -x \"\$d\" '$root' || exit 1; done"
+    check "the packages extract" bash -c 'for d; do dpkg -x "$d" "$0" || exit 1; done' "$root" "$runtime" "$dev" "$tools" \
+        "${gnome_debs[@]}"
     check "samples build with pkg-config from the extracted packages and run" build_with_make "$root/usr" "$tmp/deb-make"
     check "samples build with CMake from the extracted packages and run" build_with_cmake "$root/usr" "$tmp/deb-cmake"
     check "the packaged voicenote runs" "$root/usr/bin/voicenote" version
+    check "pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in the extracted packages" gnome_pkg_config "$root/usr"
+    check "a C program on VnPlayer builds from the extracted packages and plays a note" \
+        gnome_c_player "$root/usr" "$tmp/deb-gnome-player"
+    if command -v xvfb-run >/dev/null; then
+        check "Python (gi) uses the extracted packages' typelibs and libraries" \
+            gnome_python "$root/usr" "$root/usr/lib/$multiarch/girepository-1.0"
+        check "valac --pkg voicenote-gtk-1 builds from the extracted packages, and the program runs" \
+            gnome_vala "$root/usr" "$tmp/deb-gnome-vala"
+    fi
     if [[ $(id -u) -eq 0 ]] && ! dpkg-query -W libvoicenote-dev >/dev/null 2>&1; then
         # purge_debs: removes what this test installed, whatever happened before.
-        purge_debs() { dpkg --purge voicenote-tools libvoicenote-dev "libvoicenote$major" >/dev/null 2>&1 || true; }
+        # (the GNOME packages first: they depend on the others)
+        installed=(libvoicenote-gtk-dev gir1.2-voicenotegtk-1.0 libvoicenote-gtk-1-0 libvoicenote-glib-dev
+            gir1.2-voicenote-1.0 libvoicenote-glib-1-0 voicenote-tools libvoicenote-dev "libvoicenote$major")
+        purge_debs() { dpkg --purge "${installed[@]}" >/dev/null 2>&1 || true; }
         trap 'purge_debs; rm -rf "$tmp"' EXIT
-        check "dpkg -i installs the three packages" dpkg -i "$runtime" "$dev" "$tools"
+        check "dpkg -i installs the nine packages" dpkg -i "$runtime" "$dev" "$tools" "${gnome_debs[@]}"
         check "samples build with the system's pkg-config and run" build_with_make /usr "$tmp/deb-system-make"
         check "samples build with CMake from /usr and run" build_with_cmake /usr "$tmp/deb-system-cmake"
         check "voicenote from the package runs" /usr/bin/voicenote version
-        check "dpkg --purge removes them" dpkg --purge voicenote-tools libvoicenote-dev "libvoicenote$major"
-        check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote 2>/dev/null | grep -q .'
+        check "a C program on VnPlayer builds with the system's pkg-config and plays a note" \
+            gnome_c_player /usr "$tmp/deb-system-gnome-player"
+        if command -v xvfb-run >/dev/null; then
+            check "Python (gi) finds the typelibs in the system's directory (no GI_TYPELIB_PATH)" \
+                gnome_python /usr "/usr/lib/$multiarch/girepository-1.0" ""
+        fi
+        check "dpkg --purge removes them" dpkg --purge "${installed[@]}"
+        check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote \
+            /usr/include/voicenote-g* /usr/lib/*/girepository-1.0/Voicenote* /usr/share/gir-1.0/Voicenote* \
+            /usr/share/vala/vapi/voicenote-* /usr/lib/pkgconfig/voicenote* 2>/dev/null | grep -q .'
     else
         skip "dpkg -i: needs root and no voicenote packages already installed"
     fi
