@@ -154,7 +154,7 @@ const onCommand = guard((stream, result) => {
 });
 
 let ready = false; // once the window is mapped and painted
-// Connected once realized (gjs: a window.realize() before present() makes no surface here).
+// Connected once realized. (window.realize() is Gtk.Native's realize in gjs, not the widget's.)
 window.connect('realize', () => window.get_frame_clock().connect('after-paint', guard(() => {
     if (!ready && window.get_surface().get_mapped()) {
         ready = true;

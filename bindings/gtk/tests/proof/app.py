@@ -198,7 +198,6 @@ def on_command(stream, result):
     stream.read_line_async(GLib.PRIORITY_DEFAULT, None, on_command)
 
 
-window.realize()
-window.get_frame_clock().connect("after-paint", on_after_paint)
+window.connect("realize", lambda w: w.get_frame_clock().connect("after-paint", on_after_paint))
 window.present()
 loop.run()
