@@ -35,7 +35,8 @@ the pointer 60 px up: LOCKED; shot `locked`; mouseup, a click on the record butt
 dragged to 25 %: `trimmed` about 75 % of the take; shot `preview`; send: `attachment-ready` with the trimmed
 length, IDLE; the first row's speed button twice: rate 1.5, then 2; its play: PLAYING at rate 2; shot `playing`;
 `finished`. The flow's states are exactly RECORDING, LOCKED, PREVIEW, IDLE. Each PNG is read here (zlib and
-struct, no imaging library) and must not be blank: more than 2 % of its pixels differ from its top-left one. Every
+struct, no imaging library) and must not be blank (more than 2 % of its pixels differ from its top-left one) nor
+the same as the one before. Every
 wait is bounded (a line within WAIT_S, each tool under a timeout); nothing sleeps.
 """
 import fcntl
@@ -158,19 +159,20 @@ def png_pixels(path):
     raw, stride, rows, previous = zlib.decompress(idat), width * channels, [], bytearray(width * channels)
     for y in range(height):
         kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            left = line[i - channels] if i >= channels else 0
-            up, up_left = previous[i], previous[i - channels] if i >= channels else 0
-            if kind == 1:
-                line[i] = (line[i] + left) & 0xFF
-            elif kind == 2:
-                line[i] = (line[i] + up) & 0xFF
-            elif kind == 3:
-                line[i] = (line[i] + (left + up) // 2) & 0xFF
-            elif kind == 4:
-                p = left + up - up_left
-                pa, pb, pc = abs(p - left), abs(p - up), abs(p - up_left)
-                line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else up_left)) & 0xFF
+        if kind == 2:
+            line = bytearray((a + b) & 0xFF for a, b in zip(line, previous))
+        elif kind != 0:
+            for i in range(stride):
+                left = line[i - channels] if i >= channels else 0
+                up, up_left = previous[i], previous[i - channels] if i >= channels else 0
+                if kind == 1:
+                    line[i] = (line[i] + left) & 0xFF
+                elif kind == 3:
+                    line[i] = (line[i] + (left + up) // 2) & 0xFF
+                elif kind == 4:
+                    p = left + up - up_left
+                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - up_left)
+                    line[i] = (line[i] + (left if pa <= pb and pa <= pc else up if pb <= pc else up_left)) & 0xFF
         previous = line
         rows.append(line if channels == 4 else
                     bytearray(b"".join(bytes(line[i:i + 3]) + b"\xff" for i in range(0, stride, 3))))
@@ -181,10 +183,12 @@ def check_not_blank(path):
     """More than 2 % of the PNG's pixels differ from its top-left one (the background) by more than a little."""
     width, height, rows = png_pixels(path)
     corner = rows[0][:4]
-    differing = sum(1 for row in rows for x in range(0, width * 4, 4)
+    background = bytes(corner) * width
+    differing = sum(1 for row in rows if row != background for x in range(0, width * 4, 4)
                     if sum(abs(row[x + c] - corner[c]) for c in range(4)) > 24)
     print(f"   {os.path.basename(path)}: {width}x{height}, {differing} pixels differ from the background", flush=True)
     assert differing > width * height / 50, f"{path} is blank: {differing} of {width * height} pixels differ"
+    return rows
 
 
 def pointer(xid, x, y, *then):
@@ -200,10 +204,14 @@ def scenario(program, output):
         _, _, x, y = program.ask(f"where {part}", "point", part)
         return int(x), int(y)
 
+    shots = []  # each one's pixels
+
     def shot(name):
+        """The window drawn now: not blank, and not what the last shot drew (the state shows)."""
         path = program.ask(f"shot {name}", "saved")[1]
         assert path == os.path.join(output, name + ".png"), path
-        check_not_blank(path)
+        shots.append(check_not_blank(path))
+        assert len(shots) == 1 or shots[-1] != shots[-2], f"{name}.png is the last shot again"
 
     # Hold: recording, with live bars.
     record = where("record")
