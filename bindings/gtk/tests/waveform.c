@@ -1,9 +1,9 @@
 /*
  * waveform.c: VnWaveform in a real GtkWindow on an X server (make test runs it under xvfb-run), driven through its
  * own event controllers by real X input from xdotool: a press at 25 % of its width, then the Right key, each read
- * back as the `seek` signal's fraction and as the accessible value; a drag from 10 % to 60 %; then drawn to a texture (saved as PNGs in
- * $VOICENOTE_GTK_TEST_OUTPUT) under Adwaita light and dark, checking the played bars have the theme's accent colour
- * and the rest the dimmed foreground.
+ * back as the `seek` signal's fraction and as the accessible value; a drag from 10 % to 60 %; then drawn to a
+ * texture (saved as PNGs in $VOICENOTE_GTK_TEST_OUTPUT) under Adwaita light and dark and GTK's high-contrast theme,
+ * checking the played bars have the theme's accent colour and the rest the dimmed foreground.
  */
 #include <voicenote-gtk.h>
 
@@ -295,11 +295,42 @@ static void test_draws_theme_colors(void) {
     rig_close(&rig);
 }
 
+/* GTK's high-contrast theme (Default-hc, what the desktop's high-contrast setting selects): the same rule, the bars
+ * in its accent and its foreground, and the played part distinct from the rest. */
+static void test_draws_high_contrast(void) {
+    Rig rig;
+    rig_open(&rig);
+    vngtk_waveform_set_position(rig.waveform, 0.3);
+    wait_for_frame(&rig);
+    GdkRGBA accent, foreground;
+    theme_colors(&rig, &accent, &foreground);
+    Drawn plain = render(&rig, "waveform-light-again.png");
+    g_object_set(gtk_settings_get_default(), "gtk-theme-name", "Default-hc", NULL);
+    wait_for_frame(&rig);
+    GdkRGBA hc_accent, hc_foreground;
+    theme_colors(&rig, &hc_accent, &hc_foreground);
+    g_test_message("high contrast: accent %s, foreground %s; plain: foreground %s", gdk_rgba_to_string(&hc_accent),
+                   gdk_rgba_to_string(&hc_foreground), gdk_rgba_to_string(&foreground));
+    Drawn look = render(&rig, "waveform-high-contrast.png");
+    GdkRGBA dimmed = hc_foreground;
+    dimmed.alpha *= 0.45f;
+    assert_pixel_near(look.played, &hc_accent, "high contrast, played");
+    assert_pixel_near(look.remaining, &dimmed, "high contrast, remaining");
+    g_assert_false(look.played.r == look.remaining.r && look.played.g == look.remaining.g &&
+                   look.played.b == look.remaining.b);
+    /* The theme changed what is drawn: its foreground is not the plain theme's. */
+    g_assert_false(gdk_rgba_equal(&hc_foreground, &foreground) && look.remaining.r == plain.remaining.r &&
+                   look.remaining.g == plain.remaining.g && look.remaining.b == plain.remaining.b);
+    g_object_set(gtk_settings_get_default(), "gtk-theme-name", "Default", NULL);
+    rig_close(&rig);
+}
+
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     gtk_init();
     g_test_add_func("/waveform/click-and-key", test_click_and_key);
     g_test_add_func("/waveform/drag", test_drag);
     g_test_add_func("/waveform/draws-theme-colors", test_draws_theme_colors);
+    g_test_add_func("/waveform/draws-high-contrast", test_draws_high_contrast);
     return g_test_run();
 }
