@@ -50,7 +50,11 @@ for variant in tsan asan fuzz; do
     mkfifo "$state/$variant"
 done
 exec {tsan_done}<>"$state/tsan" {asan_done}<>"$state/asan" {fuzz_done}<>"$state/fuzz"
+# setsid gives the builds a session of their own, and with it (kernel.sched_autogroup_enabled, on by default) a
+# scheduling group that competes with the foreground's as an equal whatever its processes' nice values: the builder
+# makes its group nice 19 first, so the builds take only what the foreground leaves idle.
 setsid nice -n 19 bash -c '
+    echo 19 >/proc/self/autogroup 2>/dev/null || true
     make=$1 state=$2 logs=$3
     for variant in tsan asan fuzz; do
         start=$(date +%s)
