@@ -115,7 +115,12 @@ extension RecordingFlow {
         var restored: (FlowDrafts.Claim, FlowDraft, FlowTake)?
         if let drafts, let key = configuration.draftKey, !closing.isCancelled {
             do {
-                if let held = try drafts.claim(key: key, within: Self.claimWaitMilliseconds) {
+                // No record, nothing to restore: the key is not taken even for a moment, so another flow on it (a
+                // second window) beginning a take meanwhile gets it. A record that cannot be read goes on to restore,
+                // which says why.
+                let recorded: Bool
+                do { recorded = try drafts.load(key: key) != nil } catch { recorded = true }
+                if recorded, let held = try drafts.claim(key: key, within: Self.claimWaitMilliseconds) {
                     if let draft = try drafts.restore(key: key) {
                         let take = try TakeEditor.readBack(draft.path, seconds: draft.duration > 0 ? draft.duration : nil,
                                                            samples: configuration.waveformSamples, cancellation: closing)
@@ -123,7 +128,7 @@ extension RecordingFlow {
                     } else {
                         held.release()
                     }
-                } else {
+                } else if recorded {
                     Log.write(.info, "the draft of \(key) is held by another flow: not restored here")
                 }
             } catch {
