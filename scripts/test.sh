@@ -38,8 +38,6 @@ stage() {
 
 stage test-self-contained
 stage build
-stage test-abi
-stage docs
 
 # The instrumented builds, in the background: each reports its exit status on a pipe of its own, which the
 # foreground reads (bounded) when it needs that build.
@@ -93,6 +91,9 @@ wait_for_build() {
     fi
     echo "make test: build-$variant (background) built in $seconds s"
 }
+
+stage test-abi
+stage docs
 
 stage test-c
 stage test-cpp
