@@ -7,7 +7,8 @@
 #                            hostile containers (Tests/Fixtures/fuzz-ffmpeg: concat, DASH, HLS, gzip)
 #   voicenote-fuzz-json      payloads and message lists (Tests/Fixtures/messages, Tests/Fixtures/fuzz-json)
 # A finding leaves crash-* files and fails.
-# `fuzz.sh --build-only` builds the targets and runs nothing; `fuzz.sh --built ...` runs targets built before.
+# `fuzz.sh --build-only` builds the targets and runs nothing; `fuzz.sh --built ...` runs targets built before. The
+# targets run side by side (one process each), their reports shown in the order above.
 set -euo pipefail
 build=yes
 case ${1:-} in
@@ -32,9 +33,13 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-decoder_seeds() {
+# The speech the decoder seeds are made of, made once before the targets run side by side.
+speech() {
     espeak-ng -w "$work/s.wav" "A short voice note for the fuzzer." 2>/dev/null
     sox -R "$work/s.wav" -r 16000 -c 1 "$work/speech.wav" trim 0 1
+}
+
+decoder_seeds() {
     opusenc --quiet --serial 1 --bitrate 16 "$work/speech.wav" "$1/speech.ogg"
     for spec in "aac:-f adts" "mp3:" "flac:" "m4a:" ; do
         ext=${spec%%:*}; args=${spec#*:}
@@ -56,11 +61,10 @@ json_seeds() {
     cp "$top"/Tests/Fixtures/messages/*.json "$top"/Tests/Fixtures/fuzz-json/* "$1/"
 }
 
-# fuzz TARGET SEEDER: builds the target, seeds a corpus and runs it; a finding is copied to build/fuzz-findings/.
+# fuzz TARGET SEEDER: seeds a corpus and runs the target on it; a finding is copied to build/fuzz-findings/.
 fuzz() {
     local target=$1 corpus=$work/$1/corpus findings=$work/$1/findings
     mkdir -p "$corpus" "$findings"
-    [[ $build == no ]] || swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" >/dev/null
     "$2" "$corpus"
     echo "fuzz: $target, $what"
     SWIFT_BACKTRACE=enable=no ".build-fuzz/debug/$target" "$corpus" "${limit[@]}" \
@@ -74,6 +78,18 @@ fuzz() {
     echo "fuzz: $target: no finding"
 }
 
-fuzz voicenote-fuzz-decoders decoder_seeds
-fuzz voicenote-fuzz-ffmpeg ffmpeg_seeds
-fuzz voicenote-fuzz-json json_seeds
+[[ $build == no ]] || for target in "${targets[@]}"; do
+    swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" >/dev/null
+done
+speech
+pids=()
+for run in voicenote-fuzz-decoders:decoder_seeds voicenote-fuzz-ffmpeg:ffmpeg_seeds voicenote-fuzz-json:json_seeds; do
+    fuzz "${run%%:*}" "${run#*:}" >"$work/${run%%:*}.report" 2>&1 &
+    pids+=($!)
+done
+status=0
+for i in "${!pids[@]}"; do
+    wait "${pids[$i]}" || status=1
+    cat "$work/${targets[$i]}.report"
+done
+exit $status

@@ -3,7 +3,8 @@
 # timed; the three instrumented builds they need later (ThreadSanitizer, AddressSanitizer, libFuzzer) are made
 # meanwhile in the background at the lowest CPU priority, one after another, so they take only the time the
 # foreground's suites leave idle (those wait on real-time audio, servers and child processes much of the time) and
-# never slow a real-time test. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
+# never slow a real-time test. The fuzz targets' fixed runs (reproducible: seeded, counted) follow their build there
+# too, beside the AddressSanitizer suite, which waits on real-time devices much of its time. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
 # costly fixture stay in one (bindings/python/tests/conftest.py).
 #   scripts/test.sh MAKE PYTHON BUILD
 # A failure stops the run, naming the stage (or the background build and its log); with VOICENOTE_TEST_KEEP_GOING=1
@@ -18,7 +19,7 @@ cd "$top"
 # How many processes a Python suite is spread over: twice the cores (its tests wait more than they compute).
 workers=${VOICENOTE_TEST_WORKERS:-$(( $(nproc) * 2 ))}
 export VOICENOTE_PYTEST_ARGS="-n $workers --dist loadgroup --durations=15"  # the slowest tests shown in the log
-# The longest any background build may take before the run gives up on it.
+# The longest any background job may take before the run gives up on it.
 build_limit_seconds=3600
 
 started=$(date +%s)
@@ -44,22 +45,25 @@ stage build
 state=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-test.XXXXXX")
 logs=$build/test-logs
 mkdir -p "$logs"
-for variant in tsan asan fuzz; do
-    mkfifo "$state/$variant"
+jobs=(build-tsan build-asan build-fuzz test-fuzz)
+for job in "${jobs[@]}"; do
+    mkfifo "$state/$job"
 done
-exec {tsan_done}<>"$state/tsan" {asan_done}<>"$state/asan" {fuzz_done}<>"$state/fuzz"
+exec {tsan_done}<>"$state/build-tsan" {asan_done}<>"$state/build-asan" {fuzz_done}<>"$state/build-fuzz" \
+    {fuzzed_done}<>"$state/test-fuzz"
 # setsid gives the builds a session of their own, and with it (kernel.sched_autogroup_enabled, on by default) a
 # scheduling group that competes with the foreground's as an equal whatever its processes' nice values: the builder
 # makes its group nice 19 first, so the builds take only what the foreground leaves idle.
 setsid nice -n 19 bash -c '
     echo 19 >/proc/self/autogroup 2>/dev/null || true
     make=$1 state=$2 logs=$3
-    for variant in tsan asan fuzz; do
+    shift 3
+    for job in "$@"; do
         start=$(date +%s)
         status=0
-        "$make" --no-print-directory "build-$variant" >"$logs/build-$variant.log" 2>&1 || status=$?
-        echo "$status $(( $(date +%s) - start ))" >"$state/$variant"
-    done' background-builds "$make" "$state" "$logs" &
+        "$make" --no-print-directory "$job" >"$logs/$job.log" 2>&1 || status=$?
+        echo "$status $(( $(date +%s) - start ))" >"$state/$job"
+    done' background-builds "$make" "$state" "$logs" "${jobs[@]}" &
 builder=$!
 cleanup() {
     kill -- -"$builder" 2>/dev/null || true
@@ -67,29 +71,37 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Waits for a background build, looking every few seconds whether the builder still runs: fails, showing its log's
-# end, if the build failed, if the builder ended without reporting it, or if it did not end in time.
-wait_for_build() {
-    local variant=$1 fd=$2 status seconds waited=0 poll=5
+# Waits for a background job (a build, or the fuzz runs), looking every few seconds whether the builder still runs:
+# fails, showing its log's end, if the job failed, if the builder ended without reporting it, or if it did not end in
+# time. A suite's log is shown whole once it passed, as a foreground stage's output would be.
+wait_for_background() {
+    local job=$1 fd=$2 status seconds waited=0 poll=5
     until read -r -t "$poll" status seconds <&"$fd"; do
         waited=$(( waited + poll ))
         if ! kill -0 "$builder" 2>/dev/null && ! read -r -t 1 status seconds <&"$fd"; then
-            echo "make test: the background builds ended before the $variant build reported (log: $logs/build-$variant.log)"
+            echo "make test: the background jobs ended before $job reported (log: $logs/$job.log)"
             exit 1
         elif [[ -n ${status:-} ]]; then
             break
         fi
         if (( waited >= build_limit_seconds )); then
-            echo "make test: the $variant build did not end within $build_limit_seconds s (log: $logs/build-$variant.log)"
+            echo "make test: $job did not end within $build_limit_seconds s (log: $logs/$job.log)"
             exit 1
         fi
     done
     if [[ $status != 0 ]]; then
-        tail -n 60 "$logs/build-$variant.log"
-        echo "make test: the $variant build failed (log: $logs/build-$variant.log)"
-        exit 1
+        tail -n 60 "$logs/$job.log"
+        echo "make test: $job (background) FAILED after $seconds s (log: $logs/$job.log)"
+        [[ $job == test-* && ${VOICENOTE_TEST_KEEP_GOING:-} == 1 ]] || exit 1
+        failed+=("$job")
+        return 0
     fi
-    echo "make test: build-$variant (background) built in $seconds s"
+    if [[ $job == test-* ]]; then
+        cat "$logs/$job.log"
+        echo "make test: $job (background) passed in $seconds s"
+    else
+        echo "make test: $job (background) built in $seconds s"
+    fi
 }
 
 stage test-abi
@@ -102,12 +114,12 @@ stage test-glib-leaks
 stage test-gtk
 stage test-python
 stage test-install
-wait_for_build tsan "$tsan_done"
+wait_for_background build-tsan "$tsan_done"
 stage test-tsan
-wait_for_build asan "$asan_done"
+wait_for_background build-asan "$asan_done"
 stage test-asan
-wait_for_build fuzz "$fuzz_done"
-stage test-fuzz
+wait_for_background build-fuzz "$fuzz_done"
+wait_for_background test-fuzz "$fuzzed_done"
 if ((${#failed[@]})); then
     echo "make test: FAILED: ${failed[*]} (after $(( $(date +%s) - started )) s)"
     exit 1

@@ -10,6 +10,7 @@
 
 #include "vn-audio-info.h"
 #include "vn-convert.h"
+#include "vn-drafts.h"
 #include "vn-error.h"
 #include "vn-flow.h"
 #include "vn-manual-clock.h"

@@ -10,7 +10,8 @@
  * - /flow/keys: with key inputs, the record key held records and Escape cancels.
  * - /flow/too-short: a take the recorder drops (minimum 3600 s) is `too-short`, then idle; nothing is sent.
  * - /flow/trim-and-park: a trim is `trimmed` with the cut length; park keeps the take as the draft (`parked`, in
- *   the drafts directory); misused inputs are VN_ERROR_MISUSE or VN_ERROR_INVALID_ARG and change nothing.
+ *   the drafts directory), which vng_drafts_list() lists and vng_drafts_clear() deletes; misused inputs are
+ *   VN_ERROR_MISUSE or VN_ERROR_INVALID_ARG and change nothing.
  * - /flow/dispose-in-attachment-ready, /flow/dispose-in-notify: the last reference dropped inside the flow's own
  *   handlers; nothing of it runs afterwards (no `publish`), it is finalized, and its recorder and player live on.
  * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline).
@@ -427,8 +428,29 @@ static void test_trim_and_park(void) {
     g_assert_cmpint(find(&rig.log, (guint)trimmed, "parked", NAN), >, trimmed);
     g_assert_cmpuint(count(&rig.log, "trim-failed") + count(&rig.log, "failed"), ==, 0);
     expect_all_on_main_thread(&rig.log);
+    gchar *parked = g_strdup(rig.log.path);
     rig_close(&rig);
-    g_assert_cmpint(vn_flow_drafts_clear(drafts, "room-1"), ==, VN_OK);
+    /* The drafts directory lists the parked take under its key, and clearing the key deletes record and take. */
+    GPtrArray *listed = vng_drafts_list(drafts, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(listed->len, ==, 1);
+    VnDraft *draft = vng_draft_copy(g_ptr_array_index(listed, 0));
+    g_ptr_array_unref(listed);
+    g_assert_cmpstr(draft->key, ==, "room-1");
+    g_assert_cmpstr(draft->path, ==, parked);
+    g_free(parked);
+    g_assert_cmpfloat_with_epsilon(draft->duration, 0.3, 0.03);
+    g_assert_true(vng_drafts_clear(drafts, "room-1", &error));
+    g_assert_no_error(error);
+    g_assert_false(g_file_test(draft->path, G_FILE_TEST_EXISTS));
+    vng_draft_free(draft);
+    listed = vng_drafts_list(drafts, &error);
+    g_assert_no_error(error);
+    g_assert_cmpuint(listed->len, ==, 0);
+    g_ptr_array_unref(listed);
+    g_assert_false(vng_drafts_clear(drafts, "", &error)); /* a key is 1…100 bytes */
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
     g_free(drafts);
 }
 
