@@ -38,6 +38,30 @@ declare -A files=(
     [libvoicenote-dev]="usr/include/voicenote.h usr/include/voicenote.hpp usr/include/voicenote usr/lib/libvoicenote.so usr/lib/pkgconfig/voicenote.pc usr/lib/cmake/voicenote"
     [voicenote-tools]="usr/bin/voicenote"
 )
+# The machine-readable copyright file every package carries (Debian Policy 12.5). The repository declares no licence
+# yet, so none is claimed here either.
+debian_copyright() {
+    cat <<EOF
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: voicenote
+Comment: Built from the voicenote repository by scripts/deb.sh.
+
+Files: *
+Copyright: 2025-2026 the voicenote developers
+License: NOASSERTION
+ The voicenote repository declares no licence.
+EOF
+}
+# debian_changelog PACKAGE: the changelog of a native package, one entry for this version (Debian Policy 12.7).
+debian_changelog() {
+    cat <<EOF
+$1 ($version) unstable; urgency=medium
+
+  * Built from the voicenote repository by scripts/deb.sh.
+
+ -- voicenote developers <dev@voicenote.invalid>  $(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct 2>/dev/null || date +%s)}")
+EOF
+}
 # gnome_packages NAME PKG_NAME NAMESPACE: voicenote-NAME's library, gir1.2 and -dev packages.
 gnome_packages() {
     local typelib=girepository-1.0/$3-1.0.typelib
@@ -53,9 +77,14 @@ for package in "${!files[@]}"; do
         mkdir -p "$work/$package/$(dirname "$path")"
         cp -a "$work/all/${entry%%=*}" "$work/$package/$path"
     done
-    mkdir -p "$work/$package/DEBIAN" "$work/$package/usr/share/doc/$package"
-    cp "$repo/README.md" "$work/$package/usr/share/doc/$package/README.md"
+    doc=$work/$package/usr/share/doc/$package
+    mkdir -p "$work/$package/DEBIAN" "$doc"
+    cp "$repo/README.md" "$doc/README.md"
+    debian_copyright > "$doc/copyright"
+    debian_changelog "$package" | gzip -9n > "$doc/changelog.gz"
 done
+# A shared library is not a program (Debian Policy 8.1): mode 0644, as dh_fixperms leaves it.
+find "$work" -path "$work/all" -prune -o -type f -name '*.so.*' -exec chmod 0644 {} +
 
 # FFmpeg's runtime packages: the owners of the SONAMEs the loader opens (libavformat.so.59, ...).
 ffmpeg_packages() {

@@ -17,12 +17,12 @@
 #      on a VnPlayer; Python (python3-gi, GI_TYPELIB_PATH on the prefix) and a Vala program (valac --pkg voicenote-gtk-1
 #      with the prefix's vapidir) make a Voicenote.Player, a VoicenoteGtk.Waveform and a VoicenoteGtk.VoiceMessage
 #      (under xvfb-run: a GTK widget needs a display); each loads only the prefix's libraries and typelibs
-#   f) `make deb`: the nine packages hold what `make install` installs, libvoicenote's split as Debian splits a C
-#      library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps), voicenote-glib's
-#      and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in usr/lib/<multiarch>, -dev), each
-#      with its Depends; extracted, the samples build from them with pkg-config and CMake and run, and g)'s C, Python
-#      and Vala programs use them; as root they also install with dpkg, build and run from /usr (Python finding the
-#      typelibs with no GI_TYPELIB_PATH), and are purged again
+#   f) `make deb`: the nine packages pass lintian (no error) and hold what `make install` installs, libvoicenote's split
+#      as Debian splits a C library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps),
+#      voicenote-glib's and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in
+#      usr/lib/<multiarch>, -dev), each with its Depends; extracted, the samples build from them with pkg-config and
+#      CMake and run, and g)'s C, Python and Vala programs use them; as root they also install with dpkg, build and run
+#      from /usr (Python finding the typelibs with no GI_TYPELIB_PATH), and are purged again
 # Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
 set -uo pipefail
 
@@ -492,6 +492,13 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     check "libvoicenote-gtk-dev depends on its library, typelib, libgtk-4-dev and libvoicenote-glib-dev" deb_depends_on \
         "$debs/libvoicenote-gtk-dev_${version}_$arch.deb" "libvoicenote-gtk-1-0 \\(= $version\\)" \
         "gir1.2-voicenotegtk-1.0 \\(= $version\\)" libgtk-4-dev "libvoicenote-glib-dev \\(= $version\\)"
+    # Lintian, Debian's package checker, beside the checks below (it takes ~10 s): an error (E:) fails; its warnings
+    # are shown with the result.
+    if command -v lintian >/dev/null; then
+        lintian --fail-on error --tag-display-limit 0 "$runtime" "$dev" "$tools" "${gnome_debs[@]}" \
+            >"$tmp/lintian.log" 2>&1 &
+        lintian_pid=$!
+    fi
     root=$tmp/debroot
     check "the packages extract" bash -c 'for d; do dpkg -x "$d" "$0" || exit 1; done' "$root" "$runtime" "$dev" "$tools" \
         "${gnome_debs[@]}"
@@ -506,6 +513,13 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
             gnome_python "$root/usr" "$root/usr/lib/$multiarch/girepository-1.0"
         check "valac --pkg voicenote-gtk-1 builds from the extracted packages, and the program runs" \
             gnome_vala "$root/usr" "$tmp/deb-gnome-vala"
+    fi
+    if [[ -n ${lintian_pid:-} ]]; then
+        lintian_passed() { local status=0; wait "$lintian_pid" || status=$?; grep -v '^running with root' "$tmp/lintian.log"; return $status; }
+        check "lintian finds no error in the nine packages" lintian_passed
+        grep -E '^W: ' "$tmp/lintian.log" | sed 's/^/      lintian /' || true
+    else
+        skip "lintian over the packages: lintian is not installed"
     fi
     if [[ $(id -u) -eq 0 ]] && ! dpkg-query -W libvoicenote-dev >/dev/null 2>&1; then
         # purge_debs: removes what this test installed, whatever happened before.
