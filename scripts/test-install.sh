@@ -16,7 +16,9 @@
 #      voicenote-gtk-1 there; a C program (scripts/test-install-gnome/player.c) builds with pkg-config and plays a note
 #      on a VnPlayer; Python (python3-gi, GI_TYPELIB_PATH on the prefix) and a Vala program (valac --pkg voicenote-gtk-1
 #      with the prefix's vapidir) make a Voicenote.Player, a VoicenoteGtk.Waveform and a VoicenoteGtk.VoiceMessage
-#      (under xvfb-run: a GTK widget needs a display); each loads only the prefix's libraries and typelibs
+#      (under xvfb-run: a GTK widget needs a display); each loads only the prefix's libraries and typelibs; and the
+#      proof from four languages (bindings/gtk/tests/proof) runs over the prefix only: its Python, gjs, Vala and C
+#      programs, each driven through real X input by drive.py (hold, lock, stop, trim, send, a received note at 2x)
 #   f) `make deb`: the nine packages pass lintian (no error) and hold what `make install` installs, libvoicenote's split
 #      as Debian splits a C library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps),
 #      voicenote-glib's and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in
@@ -295,6 +297,32 @@ gnome_vala() {
             --vapidir "$1/share/vala/vapi" --directory "$2.c" --basedir "$gnome" -o "$2" "$gnome/widgets.vala" &&
         gnome_under_x "$1" "" "$2" vn_spk "$(cat "$tmp/speaker.conf")"
 }
+# gnome_proof PREFIX LANGUAGE: the proof from four languages (bindings/gtk/tests/proof: one chat window in Python,
+# JavaScript, Vala and C) in LANGUAGE over the prefix only — its typelibs, libraries, and for Vala and C its vapi and
+# pkg-config files, as a user's program is built — driven by drive.py through real X input on its own X server; its
+# screenshots are kept in build/test-output/proof/LANGUAGE.
+gnome_proof() {
+    local prefix=$1 language=$2 work=$tmp/proof-$2 program=()
+    local output=${VOICENOTE_TEST_OUTPUT:-$repo/build/test-output}/proof/$language
+    mkdir -p "$work" "$output"
+    case $language in
+        python) program=(/usr/bin/python3 "$proof/app.py") ;;
+        gjs) program=(gjs -m "$proof/app.js") ;;
+        vala)
+            env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" valac --fatal-warnings -X -w --pkg voicenote-gtk-1 \
+                --pkg gtk4-x11 --pkg gio-unix-2.0 --vapidir "$prefix/share/vala/vapi" --directory "$work/c" \
+                --basedir "$proof" -o "$work/app" "$proof/app.vala" -X -lm || return 1
+            program=("$work/app") ;;
+        c)
+            env PKG_CONFIG_PATH="$prefix/lib/pkgconfig" bash -c 'cc -std=c11 -Wall -Wextra -Werror -o "$0" "$1" \
+                $(pkg-config --cflags --libs voicenote-gtk-1 gtk4-x11 gio-unix-2.0) -lm' "$work/app" "$proof/app.c" ||
+                return 1
+            program=("$work/app") ;;
+    esac
+    GTK_THEME= GSETTINGS_BACKEND=memory gnome_under_x "$prefix" "$prefix/lib/girepository-1.0" /usr/bin/python3 \
+        "$proof/drive.py" "$output" "${program[@]}"
+}
+proof=$repo/bindings/gtk/tests/proof
 
 echo "== test-install: voicenote $version"
 prefix=$tmp/prefix
@@ -414,8 +442,12 @@ if command -v xvfb-run >/dev/null; then
     check "Python (gi) makes a Voicenote.Player and VoicenoteGtk widgets from the prefix's typelibs" gnome_python "$moved" "$moved/lib/girepository-1.0"
     check "valac --pkg voicenote-gtk-1 builds a program from the prefix's vapi and .pc, and it runs" \
         gnome_vala "$moved" "$tmp/gnome-vala"
+    for language in python gjs vala c; do
+        check "the proof in $language over the moved prefix: hold, lock, stop, trim, send, a note played at 2x" \
+            gnome_proof "$moved" "$language"
+    done
 else
-    skip "voicenote-gtk from Python and Vala: xvfb-run (xvfb) is not installed"
+    skip "voicenote-gtk from Python and Vala, and the proof from four languages: xvfb-run (xvfb) is not installed"
 fi
 
 echo "== f) Debian packages (make deb)"
