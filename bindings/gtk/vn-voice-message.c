@@ -5,6 +5,8 @@
  */
 #include "vn-voice-message.h"
 
+#include "vn-fallback-css.h"
+
 #include <math.h>
 
 /* The longest duration a row takes: a day (a voice note is minutes; this only keeps the number sane). */
@@ -18,6 +20,7 @@
 #define TEXT_RETRY "Retry"
 #define TEXT_LOADING "Loading"
 #define TEXT_FAILED "Can't play this voice message"
+#define TEXT_ERROR "Error" /* the error icon's */
 #define TEXT_RATE "%sx"                           /* the rate as "1.5" (the C locale's point) */
 #define TEXT_PLAYBACK_SPEED "Playback speed %s"   /* the rate as "1.5x" */
 #define TEXT_VOICE_MESSAGE "Voice message, %s"    /* the duration as m:ss */
@@ -25,6 +28,10 @@
 #define TEXT_PAUSED_AT "paused at %s"
 #define TEXT_LOADING_DESCRIPTION "loading"
 #define TEXT_FAILED_DESCRIPTION "Can't play this voice message: %s" /* the error's message */
+/* The default look, under every theme and application stylesheet: the failure's icon and text in the theme's error
+ * colour (Adwaita's, libadwaita's). */
+static const char DEFAULT_CSS[] = "voicemessage > .failure { color: @error_color; }\n";
+
 /* The speeds the speed button steps through, in order; any other rate steps to the first. */
 static const gdouble RATES[] = {1.0, 1.5, 2.0, 0.5};
 
@@ -33,7 +40,8 @@ struct _VnVoiceMessage {
     GtkWidget *play_button;
     GtkWidget *spinner;     /* beside the play button, shown while loading */
     VnWaveform *waveform;
-    GtkWidget *error_label; /* in the waveform's place, shown after a failure */
+    GtkWidget *failure;       /* in the waveform's place after a failure: an error icon and a short text */
+    GtkWidget *failure_label; /* its text, whose tooltip is the error's message */
     GtkWidget *time_label;
     GtkWidget *rate_button;
     VnPlayer *player; /* a reference; NULL when none */
@@ -100,13 +108,12 @@ static const GError *shown_failure(VnVoiceMessage *self) {
     return self->player_error != NULL ? self->player_error : self->read_error;
 }
 
-/* The row after a failure: the play button is the error icon and retries, the text takes the waveform's place, the
+/* The row after a failure: the play button retries, the error icon and text take the waveform's place, the
  * description says why. Returns the description. */
 static gchar *show_failure(VnVoiceMessage *self, const GError *failure) {
-    gtk_button_set_icon_name(GTK_BUTTON(self->play_button), "dialog-error-symbolic");
-    gtk_widget_add_css_class(self->play_button, "error");
+    gtk_button_set_icon_name(GTK_BUTTON(self->play_button), "view-refresh-symbolic");
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->play_button), GTK_ACCESSIBLE_PROPERTY_LABEL, TEXT_RETRY, -1);
-    gtk_widget_set_tooltip_text(self->error_label, failure->message);
+    gtk_widget_set_tooltip_text(self->failure_label, failure->message);
     return g_strdup_printf(TEXT_FAILED_DESCRIPTION, failure->message);
 }
 
@@ -129,14 +136,13 @@ static void update(VnVoiceMessage *self) {
     gtk_spinner_set_spinning(GTK_SPINNER(self->spinner), loading);
     gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_BUSY, loading, -1);
     gtk_widget_set_visible(GTK_WIDGET(self->waveform), failure == NULL);
-    gtk_widget_set_visible(self->error_label, failure != NULL);
+    gtk_widget_set_visible(self->failure, failure != NULL);
 
     gchar *description = NULL;
     gchar *shown = format_time(under_way ? position : duration);
     if (failure != NULL) {
         description = show_failure(self, failure);
     } else {
-        gtk_widget_remove_css_class(self->play_button, "error");
         gtk_button_set_icon_name(GTK_BUTTON(self->play_button),
                                  playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
         gtk_accessible_update_property(GTK_ACCESSIBLE(self->play_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -144,7 +150,8 @@ static void update(VnVoiceMessage *self) {
         if (under_way) description = g_strdup_printf(playing ? TEXT_PLAYING_AT : TEXT_PAUSED_AT, shown);
         else if (loading) description = g_strdup(TEXT_LOADING_DESCRIPTION);
     }
-    gtk_widget_set_sensitive(self->play_button, self->player != NULL && self->location != NULL);
+    /* A failed read is retried without a player. */
+    gtk_widget_set_sensitive(self->play_button, self->location != NULL && (self->player != NULL || failure != NULL));
     gtk_widget_set_sensitive(self->rate_button, self->player != NULL);
 
     gtk_label_set_text(GTK_LABEL(self->time_label), shown);
@@ -326,11 +333,12 @@ static void retry(VnVoiceMessage *self) {
 
 static void on_play_clicked(GtkButton *button, VnVoiceMessage *self) {
     (void)button;
-    if (self->player == NULL || self->location == NULL) return;
+    if (self->location == NULL) return;
     if (shown_failure(self) != NULL) {
         retry(self);
         return;
     }
+    if (self->player == NULL) return;
     GError *error = NULL;
     VnPlayerState state = vng_player_get_state(self->player);
     if (!is_players_item(self) || state == VN_PLAYER_STATE_NOT_LOADED) {
@@ -436,6 +444,11 @@ static void vngtk_voice_message_realize(GtkWidget *widget) {
     read_waveform_if_needed(VNGTK_VOICE_MESSAGE(widget));
 }
 
+static void vngtk_voice_message_root(GtkWidget *widget) {
+    GTK_WIDGET_CLASS(vngtk_voice_message_parent_class)->root(widget);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-voice-message-default-css", DEFAULT_CSS);
+}
+
 static void vngtk_voice_message_dispose(GObject *object) {
     VnVoiceMessage *self = VNGTK_VOICE_MESSAGE(object);
     cancel_read(self); /* its callback then leaves the row alone */
@@ -447,7 +460,8 @@ static void vngtk_voice_message_dispose(GObject *object) {
         gtk_widget_unparent(GTK_WIDGET(self->waveform));
         self->waveform = NULL;
     }
-    g_clear_pointer(&self->error_label, gtk_widget_unparent);
+    g_clear_pointer(&self->failure, gtk_widget_unparent);
+    self->failure_label = NULL; /* the failure's child */
     g_clear_pointer(&self->time_label, gtk_widget_unparent);
     g_clear_pointer(&self->rate_button, gtk_widget_unparent);
     G_OBJECT_CLASS(vngtk_voice_message_parent_class)->dispose(object);
@@ -468,6 +482,7 @@ static void vngtk_voice_message_class_init(VnVoiceMessageClass *klass) {
     object_class->dispose = vngtk_voice_message_dispose;
     object_class->finalize = vngtk_voice_message_finalize;
     widget_class->realize = vngtk_voice_message_realize;
+    widget_class->root = vngtk_voice_message_root;
 
     /**
      * VnVoiceMessage:player:
@@ -529,13 +544,19 @@ static void vngtk_voice_message_init(VnVoiceMessage *self) {
     g_signal_connect(self->waveform, "seek", G_CALLBACK(on_seek), self);
     g_signal_connect(self->waveform, "notify::values", G_CALLBACK(on_values_changed), self);
 
-    self->error_label = gtk_label_new(TEXT_FAILED);
-    gtk_widget_add_css_class(self->error_label, "error");
-    gtk_widget_set_hexpand(self->error_label, TRUE);
-    gtk_label_set_xalign(GTK_LABEL(self->error_label), 0);
-    gtk_label_set_ellipsize(GTK_LABEL(self->error_label), PANGO_ELLIPSIZE_END);
-    gtk_widget_set_visible(self->error_label, FALSE);
-    gtk_widget_set_parent(self->error_label, widget);
+    self->failure = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    gtk_widget_add_css_class(self->failure, "failure");
+    gtk_widget_set_hexpand(self->failure, TRUE);
+    GtkWidget *icon = gtk_image_new_from_icon_name("dialog-error-symbolic");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(icon), GTK_ACCESSIBLE_PROPERTY_LABEL, TEXT_ERROR, -1);
+    gtk_box_append(GTK_BOX(self->failure), icon);
+    self->failure_label = gtk_label_new(TEXT_FAILED);
+    gtk_widget_add_css_class(self->failure_label, "error"); /* themes that colour only `label.error` */
+    gtk_label_set_xalign(GTK_LABEL(self->failure_label), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(self->failure_label), PANGO_ELLIPSIZE_END);
+    gtk_box_append(GTK_BOX(self->failure), self->failure_label);
+    gtk_widget_set_visible(self->failure, FALSE);
+    gtk_widget_set_parent(self->failure, widget);
 
     self->time_label = gtk_label_new(NULL);
     gtk_widget_add_css_class(self->time_label, "numeric");

@@ -41,19 +41,22 @@ G_BEGIN_DECLS
  *
  * Loading: while the row reads its waveform, and while the player is loading the row's note (%VN_PLAYER_STATE_LOADING:
  * opening it, buffering a URL), a spinning [class@Gtk.Spinner] shows beside the play button. Failed: when the waveform
- * cannot be read, or the player reports [signal@Voicenote.Player::failed] while the note is its item, the play button
- * shows `dialog-error-symbolic` (style class `error`) and "Can't play this voice message" takes the waveform's place
- * (its tooltip the error's message); a click on the button retries what failed (the read; the load, playing once
- * loaded). A new location forgets the failures.
+ * cannot be read, or the player reports [signal@Voicenote.Player::failed] while the note is its item, an error icon
+ * (`dialog-error-symbolic`) and "Can't play this voice message" (its tooltip the error's message) take the waveform's
+ * place and the play button becomes a retry button (`view-refresh-symbolic`): a click retries what failed (the read;
+ * the load, playing once loaded). A new location forgets the failures.
  *
  * Styling: CSS name `voicemessage`; its buttons have the `flat` and `circular` style classes, the time label
- * `numeric` and `dim-label` (no colour of its own; the waveform's are described at [class@VoicenoteGtk.Waveform]).
+ * `numeric` and `dim-label`; the failure's icon and text are in a box with the style class `failure`, coloured
+ * `@error_color` by a default stylesheet at %GTK_STYLE_PROVIDER_PRIORITY_FALLBACK (the text also has `error`). No
+ * other colour of its own (the waveform's are described at [class@VoicenoteGtk.Waveform]).
  *
  * Accessibility: the row is a %GTK_ACCESSIBLE_ROLE_GROUP labelled "Voice message, 0:03" (its duration) with the
  * description "playing at 0:01" while it plays ("paused at 0:01" while paused, "loading" while loading, "Can't play
  * this voice message: " and the error's message after a failure, none otherwise) and the state
  * %GTK_ACCESSIBLE_STATE_BUSY while loading; the buttons are labelled "Play"/"Pause" ("Retry" after a failure) and
- * "Playback speed 1.5x"; the spinner "Loading"; the waveform is the [class@VoicenoteGtk.Waveform] slider.
+ * "Playback speed 1.5x"; the spinner "Loading", the error icon "Error"; the waveform is the
+ * [class@VoicenoteGtk.Waveform] slider.
  */
 G_DECLARE_FINAL_TYPE(VnVoiceMessage, vngtk_voice_message, VNGTK, VOICE_MESSAGE, GtkWidget)
 

@@ -10,13 +10,14 @@
  *   heights differ (the loud part's tallest at least twice the quiet part's shortest).
  * - /voice-message-loading/url-spinner: a row given no values on a slow URL (2 KiB, then 4 KiB every 100 ms): while
  *   the server trickles, the spinner shows and spins, the row is busy with the description "loading"; once the body
- *   has ended, the bars are there, the spinner gone, busy off. A second row with values on another slow URL: its
+ *   has ended, the bars are there, the spinner gone, busy off (drawn while loading: voice-message-loading.png). A second row with values on another slow URL: its
  *   play click puts the player in LOADING for its note, and at that moment its spinner shows (busy); once PLAYING,
  *   the spinner is gone.
  * - /voice-message-loading/failed: a corrupt note (random bytes named .ogg) and a 404 URL, given no values: each
- *   shows the failed state (error icon, "Retry", the text in the waveform's place, the description "Can't play this
+ *   shows the failed state (the error icon and text in the waveform's place, the button "Retry", the description "Can't play this
  *   voice message: ..."); a row with values on the corrupt note: play → the player's `failed` → the failed state;
- *   its button again → the player loads it again (LOADING) and fails again.
+ *   its button again → the player loads it again (LOADING) and fails again; the three drawn to
+ *   voice-message-failed.png, their icons and texts in the theme's error colour (red pixels; none while loading).
  * - /voice-message-loading/dispose-in-flight: a row whose read of a slow URL is in flight (started under a main
  *   context of the test's, so its callback waits there) is disposed: the server sees the connection closed (the
  *   download stopped), the read's callback comes and leaves the disposed row alone (a touch would be a critical,
@@ -72,10 +73,11 @@ static GtkWidget *spinner_of(VnVoiceMessage *row) {
     return spinner;
 }
 
-static GtkWidget *error_label_of(VnVoiceMessage *row) {
-    GtkWidget *label = gtk_widget_get_next_sibling(GTK_WIDGET(vngtk_voice_message_get_waveform(row)));
-    g_assert_true(GTK_IS_LABEL(label));
-    return label;
+/* The failure's part: the error icon and the text, after the waveform. */
+static GtkWidget *failure_of(VnVoiceMessage *row) {
+    GtkWidget *failure = gtk_widget_get_next_sibling(GTK_WIDGET(vngtk_voice_message_get_waveform(row)));
+    g_assert_true(GTK_IS_BOX(failure));
+    return failure;
 }
 
 static VnVoiceMessage *new_row(const gchar *location, gboolean with_values) {
@@ -112,13 +114,13 @@ static gboolean has_values(gpointer data) {
 }
 
 static gboolean shows_failure(gpointer data) {
-    return gtk_widget_get_visible(error_label_of(data));
+    return gtk_widget_get_visible(failure_of(data));
 }
 
 /* The row neither loading nor failed. */
 static void assert_quiet(VnVoiceMessage *row) {
     g_assert_false(gtk_widget_get_visible(spinner_of(row)));
-    g_assert_false(gtk_widget_get_visible(error_label_of(row)));
+    g_assert_false(gtk_widget_get_visible(failure_of(row)));
     g_assert_true(gtk_widget_get_visible(GTK_WIDGET(vngtk_voice_message_get_waveform(row))));
     gtk_test_accessible_assert_state(GTK_ACCESSIBLE(row), GTK_ACCESSIBLE_STATE_BUSY, FALSE);
     g_assert_false(gtk_test_accessible_has_property(GTK_ACCESSIBLE(row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
@@ -137,11 +139,14 @@ static void assert_loading(VnVoiceMessage *row) {
 /* The failed state: the description is "Can't play this voice message: " and the error's message (the text's
  * tooltip), logged with `what`. */
 static void assert_failed(VnVoiceMessage *row, const gchar *what) {
-    GtkWidget *button = play_button(row), *label = error_label_of(row);
-    g_assert_cmpstr(gtk_button_get_icon_name(GTK_BUTTON(button)), ==, "dialog-error-symbolic");
-    g_assert_true(gtk_widget_has_css_class(button, "error"));
+    GtkWidget *button = play_button(row), *failure = failure_of(row);
+    GtkWidget *icon = gtk_widget_get_first_child(failure), *label = gtk_widget_get_last_child(failure);
+    g_assert_true(GTK_IS_IMAGE(icon) && GTK_IS_LABEL(label));
+    g_assert_cmpstr(gtk_button_get_icon_name(GTK_BUTTON(button)), ==, "view-refresh-symbolic");
     gtk_test_accessible_assert_property(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_PROPERTY_LABEL, "Retry");
-    g_assert_true(gtk_widget_get_mapped(label));
+    g_assert_true(gtk_widget_get_mapped(failure));
+    g_assert_true(gtk_widget_has_css_class(failure, "failure") && gtk_widget_has_css_class(label, "error"));
+    g_assert_cmpstr(gtk_image_get_icon_name(GTK_IMAGE(icon)), ==, "dialog-error-symbolic");
     g_assert_cmpstr(gtk_label_get_text(GTK_LABEL(label)), ==, "Can't play this voice message");
     g_assert_false(gtk_widget_get_visible(GTK_WIDGET(vngtk_voice_message_get_waveform(row))));
     g_assert_false(gtk_widget_get_visible(spinner_of(row)));
@@ -153,6 +158,28 @@ static void assert_failed(VnVoiceMessage *row, const gchar *what) {
     gtk_test_accessible_assert_property(GTK_ACCESSIBLE(row), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description);
     g_assert_cmpuint(strlen(tooltip), >, 0);
     g_free(description);
+}
+
+/* The window's content drawn (after one more frame) to `name`: more than 2 % of it differs from its top-left pixel
+ * (the transparent background). Returns how many pixels are red (the theme's error colour: Adwaita's #cc0000). */
+static gsize assert_window_drawn(GtkWidget *window, guint *frames, const char *name) {
+    rig_wait_for_frame(window, frames);
+    GtkWidget *content = gtk_window_get_child(GTK_WINDOW(window));
+    int width = gtk_widget_get_width(content), height = gtk_widget_get_height(content);
+    GdkTexture *texture = render_widget(content, window, name);
+    guint8 *pixels = texture_pixels(texture);
+    g_object_unref(texture);
+    gsize differing = 0, red = 0;
+    for (gsize i = 0; i < (gsize)width * height; i++) {
+        const guint8 *p = pixels + i * 4; /* B, G, R, A */
+        differing += memcmp(p, pixels, 4) != 0;
+        red += p[3] > 128 && p[2] > 2 * p[1] + 40 && p[2] > 2 * p[0] + 40;
+    }
+    g_free(pixels);
+    g_test_message("%s: %d×%d, %" G_GSIZE_FORMAT " pixels differ from the background, %" G_GSIZE_FORMAT " red", name,
+                   width, height, differing, red);
+    g_assert_cmpuint(differing, >, (gsize)width * height / 50);
+    return red;
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -252,6 +279,7 @@ static void test_url_spinner(void) {
     g_assert_true(rig_wait(note_server_trickling, &chunks));
     g_assert_cmpuint(values_of(row), ==, 0);
     assert_loading(row);
+    g_assert_cmpuint(assert_window_drawn(window, &frames, "voice-message-loading.png"), ==, 0);
     g_assert_true(rig_wait(has_values, row));
     g_test_message("bars %.1f ms after the window was shown (the body trickled in %u chunks)",
                    (g_get_monotonic_time() - start) / 1000.0, note_server.slow_chunks - chunks);
@@ -325,6 +353,8 @@ static void test_failed(void) {
     assert_failed(played, "corrupt note, played again");
     g_assert_cmpuint(failures, ==, 2);
     g_signal_handler_disconnect(player, handler);
+    /* Each row's icon and text in the error colour. */
+    g_assert_cmpuint(assert_window_drawn(window, &frames, "voice-message-failed.png"), >, 3 * 100);
     gtk_window_destroy(GTK_WINDOW(window));
     g_free(missing);
 }
