@@ -1,28 +1,60 @@
 /*
  * vn-voice-message.c: VnVoiceMessage, a row of a play/pause button, a VnWaveform, a time label and a speed button
- * over a VnPlayer that follows the player only while the row's note is the player's item.
+ * over a VnPlayer that follows the player only while the row's note is the player's item; it reads the note's
+ * waveform itself when the application gives none, and shows a spinner while loading and an error after a failure.
  */
 #include "vn-voice-message.h"
+
+#include "vn-fallback-css.h"
 
 #include <math.h>
 
 /* The longest duration a row takes: a day (a voice note is minutes; this only keeps the number sane). */
 #define MAXIMUM_DURATION 86400.0
+/* How many values the row reads from a note that came without a waveform: what voice messages carry. */
+#define READ_SAMPLES 100
+
+/* Every text the row shows or gives assistive technologies, in one place (for translation later). */
+#define TEXT_PLAY "Play"
+#define TEXT_PAUSE "Pause"
+#define TEXT_RETRY "Retry"
+#define TEXT_LOADING "Loading"
+#define TEXT_FAILED "Can't play this voice message"
+#define TEXT_ERROR "Error" /* the error icon's */
+#define TEXT_RATE "%sx"                           /* the rate as "1.5" (the C locale's point) */
+#define TEXT_PLAYBACK_SPEED "Playback speed %s"   /* the rate as "1.5x" */
+#define TEXT_VOICE_MESSAGE "Voice message, %s"    /* the duration as m:ss */
+#define TEXT_PLAYING_AT "playing at %s"           /* the position as m:ss */
+#define TEXT_PAUSED_AT "paused at %s"
+#define TEXT_LOADING_DESCRIPTION "loading"
+#define TEXT_FAILED_DESCRIPTION "Can't play this voice message: %s" /* the error's message */
+/* The default look, under every theme and application stylesheet: the failure's icon and text in the theme's error
+ * colour (Adwaita's, libadwaita's). */
+static const char DEFAULT_CSS[] = "voicemessage > .failure { color: @error_color; }\n";
+
 /* The speeds the speed button steps through, in order; any other rate steps to the first. */
 static const gdouble RATES[] = {1.0, 1.5, 2.0, 0.5};
 
 struct _VnVoiceMessage {
     GtkWidget parent_instance;
     GtkWidget *play_button;
+    GtkWidget *spinner;     /* beside the play button, shown while loading */
     VnWaveform *waveform;
+    GtkWidget *failure;       /* in the waveform's place after a failure: an error icon and a short text */
+    GtkWidget *failure_label; /* its text, whose tooltip is the error's message */
     GtkWidget *time_label;
     GtkWidget *rate_button;
     VnPlayer *player; /* a reference; NULL when none */
-    gulong player_handlers[5];
+    gulong player_handlers[6];
     gchar *location;
     gdouble duration;
     gdouble pending_seek; /* a seek on the waveform before the note was the player's item (0…1), or -1 */
     gboolean followed;    /* whether the last update showed the player's state (the note was its item) */
+    GCancellable *reading;   /* the waveform read in flight (vng_waveform_async), or NULL */
+    gboolean values_read;    /* the waveform's values are the row's read, not the application's */
+    gboolean setting_values; /* the row is setting them (its own notify::values is not the application's) */
+    GError *read_error;      /* why the waveform could not be read, or NULL */
+    GError *player_error;    /* the player's `failed` for this note, or NULL */
 };
 
 enum { PROP_0, PROP_PLAYER, PROP_LOCATION, PROP_DURATION, N_PROPS };
@@ -42,7 +74,7 @@ static gchar *format_time(gdouble seconds) {
 /* "1x", "1.5x": the C locale's decimal point, as the labels are compared and read the same everywhere. */
 static gchar *format_rate(gdouble rate) {
     gchar number[G_ASCII_DTOSTR_BUF_SIZE];
-    return g_strconcat(g_ascii_formatd(number, sizeof number, "%g", rate), "x", NULL);
+    return g_strdup_printf(TEXT_RATE, g_ascii_formatd(number, sizeof number, "%g", rate));
 }
 
 static gboolean is_players_item(VnVoiceMessage *self) {
@@ -58,14 +90,35 @@ static void report(const gchar *what, GError *error) {
 static void update_rate(VnVoiceMessage *self) {
     gdouble rate = self->player != NULL ? vng_player_get_rate(self->player) : 1.0;
     gchar *text = format_rate(rate);
-    gchar *label = g_strconcat("Playback speed ", text, NULL);
+    gchar *label = g_strdup_printf(TEXT_PLAYBACK_SPEED, text);
     gtk_button_set_label(GTK_BUTTON(self->rate_button), text);
     gtk_accessible_update_property(GTK_ACCESSIBLE(self->rate_button), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
     g_free(label);
     g_free(text);
 }
 
-/* Shows the player's state when the note is its item, else the note at rest (Play, the start, the duration). */
+/* Loading: the row's waveform read is in flight, or the player is loading the row's note. */
+static gboolean is_loading(VnVoiceMessage *self) {
+    return self->reading != NULL ||
+           (is_players_item(self) && vng_player_get_state(self->player) == VN_PLAYER_STATE_LOADING);
+}
+
+/* The failure shown, the player's first (it is about playing), or NULL. */
+static const GError *shown_failure(VnVoiceMessage *self) {
+    return self->player_error != NULL ? self->player_error : self->read_error;
+}
+
+/* The row after a failure: the play button retries, the error icon and text take the waveform's place, the
+ * description says why. Returns the description. */
+static gchar *show_failure(VnVoiceMessage *self, const GError *failure) {
+    gtk_button_set_icon_name(GTK_BUTTON(self->play_button), "view-refresh-symbolic");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->play_button), GTK_ACCESSIBLE_PROPERTY_LABEL, TEXT_RETRY, -1);
+    gtk_widget_set_tooltip_text(self->failure_label, failure->message);
+    return g_strdup_printf(TEXT_FAILED_DESCRIPTION, failure->message);
+}
+
+/* Shows the player's state when the note is its item, else the note at rest (Play, the start, the duration); a
+ * spinner while loading, the error after a failure. */
 static void update(VnVoiceMessage *self) {
     GtkWidget *widget = GTK_WIDGET(self);
     gboolean item = is_players_item(self);
@@ -75,16 +128,32 @@ static void update(VnVoiceMessage *self) {
     gdouble duration = item && vng_player_get_duration(self->player) > 0 ? vng_player_get_duration(self->player)
                                                                          : self->duration;
     gdouble position = under_way ? vng_player_get_position(self->player) : 0;
+    const GError *failure = shown_failure(self);
+    gboolean loading = failure == NULL && is_loading(self);
     self->followed = item;
 
-    gtk_button_set_icon_name(GTK_BUTTON(self->play_button),
-                             playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
-    gtk_accessible_update_property(GTK_ACCESSIBLE(self->play_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                   playing ? "Pause" : "Play", -1);
-    gtk_widget_set_sensitive(self->play_button, self->player != NULL && self->location != NULL);
+    gtk_widget_set_visible(self->spinner, loading);
+    gtk_spinner_set_spinning(GTK_SPINNER(self->spinner), loading);
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_BUSY, loading, -1);
+    gtk_widget_set_visible(GTK_WIDGET(self->waveform), failure == NULL);
+    gtk_widget_set_visible(self->failure, failure != NULL);
+
+    gchar *description = NULL;
+    gchar *shown = format_time(under_way ? position : duration);
+    if (failure != NULL) {
+        description = show_failure(self, failure);
+    } else {
+        gtk_button_set_icon_name(GTK_BUTTON(self->play_button),
+                                 playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+        gtk_accessible_update_property(GTK_ACCESSIBLE(self->play_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                       playing ? TEXT_PAUSE : TEXT_PLAY, -1);
+        if (under_way) description = g_strdup_printf(playing ? TEXT_PLAYING_AT : TEXT_PAUSED_AT, shown);
+        else if (loading) description = g_strdup(TEXT_LOADING_DESCRIPTION);
+    }
+    /* A failed read is retried without a player. */
+    gtk_widget_set_sensitive(self->play_button, self->location != NULL && (self->player != NULL || failure != NULL));
     gtk_widget_set_sensitive(self->rate_button, self->player != NULL);
 
-    gchar *shown = format_time(under_way ? position : duration);
     gtk_label_set_text(GTK_LABEL(self->time_label), shown);
     if (under_way)
         vngtk_waveform_set_position(self->waveform, duration > 0 ? position / duration : 0);
@@ -92,18 +161,79 @@ static void update(VnVoiceMessage *self) {
         vngtk_waveform_set_position(self->waveform, self->pending_seek >= 0 ? self->pending_seek : 0);
 
     gchar *length = format_time(self->duration > 0 ? self->duration : duration);
-    gchar *label = g_strconcat("Voice message, ", length, NULL);
+    gchar *label = g_strdup_printf(TEXT_VOICE_MESSAGE, length);
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-    if (under_way) {
-        gchar *description = g_strconcat(playing ? "playing at " : "paused at ", shown, NULL);
+    if (description != NULL)
         gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
-        g_free(description);
-    } else {
+    else
         gtk_accessible_reset_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
-    }
+    g_free(description);
     g_free(label);
     g_free(length);
     g_free(shown);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
+/* The waveform read from the note (when the application gives none) */
+
+static void cancel_read(VnVoiceMessage *self) {
+    if (self->reading == NULL) return;
+    g_cancellable_cancel(self->reading);
+    g_clear_object(&self->reading);
+}
+
+static void set_read_values(VnVoiceMessage *self, const gfloat *values, gsize n_values) {
+    self->setting_values = TRUE;
+    vngtk_waveform_set_values(self->waveform, values, n_values);
+    self->setting_values = FALSE;
+    self->values_read = n_values > 0;
+}
+
+/* The read's end, on the main context of the thread that started it. A cancelled read (the row disposed, or its
+ * location changed or the application set values meanwhile) never touches the row: it may be gone. GTask gives
+ * G_IO_ERROR_CANCELLED whenever the cancellable was cancelled before this runs, also after a read that got to its
+ * end. */
+static void on_waveform_read(GObject *source, GAsyncResult *result, gpointer data) {
+    (void)source;
+    gsize n_values = 0;
+    GError *error = NULL;
+    gfloat *values = vng_waveform_finish(result, &n_values, &error);
+    if (g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED)) {
+        g_error_free(error);
+        return;
+    }
+    VnVoiceMessage *self = data;
+    g_clear_object(&self->reading);
+    if (values != NULL) set_read_values(self, values, n_values);
+    else self->read_error = error;
+    g_free(values);
+    update(self);
+}
+
+/* Starts reading the waveform from the note when the row is realized, has a location, has no values (the
+ * application gave none) and no read is in flight or has failed. */
+static void read_waveform_if_needed(VnVoiceMessage *self) {
+    gsize n_values = 0;
+    if (!gtk_widget_get_realized(GTK_WIDGET(self)) || self->location == NULL || self->reading != NULL ||
+        self->read_error != NULL)
+        return;
+    vngtk_waveform_get_values(self->waveform, &n_values);
+    if (n_values > 0) return;
+    self->reading = g_cancellable_new();
+    vng_waveform_async(self->location, READ_SAMPLES, self->reading, on_waveform_read, self);
+    update(self);
+}
+
+/* The application set values: they win over the row's read (cancelled, its failure forgotten). */
+static void on_values_changed(VnWaveform *waveform, GParamSpec *pspec, VnVoiceMessage *self) {
+    (void)pspec;
+    gsize n_values = 0;
+    if (self->setting_values || vngtk_waveform_get_values(waveform, &n_values) == NULL || n_values == 0) return;
+    self->values_read = FALSE;
+    gboolean changed = self->reading != NULL || self->read_error != NULL;
+    cancel_read(self);
+    g_clear_error(&self->read_error);
+    if (changed) update(self);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -127,11 +257,21 @@ static void apply_pending_seek(VnVoiceMessage *self) {
 static void on_player_changed(VnPlayer *player, GParamSpec *pspec, VnVoiceMessage *self) {
     (void)player, (void)pspec;
     if (is_players_item(self)) {
+        if (vng_player_get_state(self->player) != VN_PLAYER_STATE_NOT_LOADED) g_clear_error(&self->player_error);
         apply_pending_seek(self);
         update(self);
     } else if (self->followed) {
         update(self);
     }
+}
+
+/* A load, decode or device failure of the player's item: the row's when the item is its note. */
+static void on_player_failed(VnPlayer *player, const GError *error, VnVoiceMessage *self) {
+    (void)player;
+    if (!is_players_item(self)) return;
+    g_clear_error(&self->player_error);
+    self->player_error = g_error_copy(error);
+    update(self);
 }
 
 static void on_rate_changed(VnPlayer *player, GParamSpec *pspec, VnVoiceMessage *self) {
@@ -144,6 +284,7 @@ static void disconnect_player(VnVoiceMessage *self) {
     for (guint i = 0; i < G_N_ELEMENTS(self->player_handlers); i++)
         g_clear_signal_handler(&self->player_handlers[i], self->player);
     g_clear_object(&self->player);
+    g_clear_error(&self->player_error);
 }
 
 void vngtk_voice_message_set_player(VnVoiceMessage *self, VnPlayer *player) {
@@ -158,6 +299,7 @@ void vngtk_voice_message_set_player(VnVoiceMessage *self, VnPlayer *player) {
         for (guint i = 0; i < G_N_ELEMENTS(followed); i++)
             self->player_handlers[i] = g_signal_connect(player, followed[i], G_CALLBACK(on_player_changed), self);
         self->player_handlers[4] = g_signal_connect(player, "notify::rate", G_CALLBACK(on_rate_changed), self);
+        self->player_handlers[5] = g_signal_connect(player, "failed", G_CALLBACK(on_player_failed), self);
     }
     update(self);
     update_rate(self);
@@ -172,14 +314,35 @@ VnPlayer *vngtk_voice_message_get_player(VnVoiceMessage *self) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The user's side */
 
+static void load_note(VnVoiceMessage *self) {
+    GError *error = NULL;
+    if (!vng_player_load(self->player, self->location, TRUE, self->duration > 0 ? self->duration : -1, &error))
+        report("load", error);
+}
+
+/* After a failure the play button retries what failed: the waveform read, the player's load (playing once loaded,
+ * as the click that failed asked). */
+static void retry(VnVoiceMessage *self) {
+    gboolean reload = self->player_error != NULL;
+    g_clear_error(&self->player_error);
+    g_clear_error(&self->read_error);
+    read_waveform_if_needed(self);
+    if (reload) load_note(self);
+    update(self);
+}
+
 static void on_play_clicked(GtkButton *button, VnVoiceMessage *self) {
     (void)button;
-    if (self->player == NULL || self->location == NULL) return;
+    if (self->location == NULL) return;
+    if (shown_failure(self) != NULL) {
+        retry(self);
+        return;
+    }
+    if (self->player == NULL) return;
     GError *error = NULL;
     VnPlayerState state = vng_player_get_state(self->player);
     if (!is_players_item(self) || state == VN_PLAYER_STATE_NOT_LOADED) {
-        if (!vng_player_load(self->player, self->location, TRUE, self->duration > 0 ? self->duration : -1, &error))
-            report("load", error);
+        load_note(self);
     } else if (state == VN_PLAYER_STATE_PLAYING) {
         if (!vng_player_pause(self->player, &error)) report("pause", error);
     } else if (!vng_player_play(self->player, &error)) {
@@ -219,6 +382,12 @@ void vngtk_voice_message_set_location(VnVoiceMessage *self, const gchar *locatio
     g_free(self->location);
     self->location = g_strdup(location);
     self->pending_seek = -1;
+    /* The old note's read, failures and read values are not this one's. */
+    cancel_read(self);
+    g_clear_error(&self->read_error);
+    g_clear_error(&self->player_error);
+    if (self->values_read) set_read_values(self, NULL, 0);
+    read_waveform_if_needed(self);
     update(self);
     g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_LOCATION]);
 }
@@ -270,21 +439,38 @@ static void vngtk_voice_message_set_property(GObject *object, guint id, const GV
     }
 }
 
+static void vngtk_voice_message_realize(GtkWidget *widget) {
+    GTK_WIDGET_CLASS(vngtk_voice_message_parent_class)->realize(widget);
+    read_waveform_if_needed(VNGTK_VOICE_MESSAGE(widget));
+}
+
+static void vngtk_voice_message_root(GtkWidget *widget) {
+    GTK_WIDGET_CLASS(vngtk_voice_message_parent_class)->root(widget);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-voice-message-default-css", DEFAULT_CSS);
+}
+
 static void vngtk_voice_message_dispose(GObject *object) {
     VnVoiceMessage *self = VNGTK_VOICE_MESSAGE(object);
+    cancel_read(self); /* its callback then leaves the row alone */
     disconnect_player(self);
     g_clear_pointer(&self->play_button, gtk_widget_unparent);
+    g_clear_pointer(&self->spinner, gtk_widget_unparent);
     if (self->waveform != NULL) {
+        g_signal_handlers_disconnect_by_data(self->waveform, self);
         gtk_widget_unparent(GTK_WIDGET(self->waveform));
         self->waveform = NULL;
     }
+    g_clear_pointer(&self->failure, gtk_widget_unparent);
+    self->failure_label = NULL; /* the failure's child */
     g_clear_pointer(&self->time_label, gtk_widget_unparent);
     g_clear_pointer(&self->rate_button, gtk_widget_unparent);
     G_OBJECT_CLASS(vngtk_voice_message_parent_class)->dispose(object);
 }
 
 static void vngtk_voice_message_finalize(GObject *object) {
-    g_free(VNGTK_VOICE_MESSAGE(object)->location);
+    VnVoiceMessage *self = VNGTK_VOICE_MESSAGE(object);
+    g_free(self->location);
+    g_clear_error(&self->read_error);
     G_OBJECT_CLASS(vngtk_voice_message_parent_class)->finalize(object);
 }
 
@@ -295,6 +481,8 @@ static void vngtk_voice_message_class_init(VnVoiceMessageClass *klass) {
     object_class->set_property = vngtk_voice_message_set_property;
     object_class->dispose = vngtk_voice_message_dispose;
     object_class->finalize = vngtk_voice_message_finalize;
+    widget_class->realize = vngtk_voice_message_realize;
+    widget_class->root = vngtk_voice_message_root;
 
     /**
      * VnVoiceMessage:player:
@@ -344,11 +532,31 @@ static void vngtk_voice_message_init(VnVoiceMessage *self) {
     self->play_button = round_button(gtk_button_new_from_icon_name("media-playback-start-symbolic"), self);
     g_signal_connect(self->play_button, "clicked", G_CALLBACK(on_play_clicked), self);
 
+    self->spinner = gtk_spinner_new();
+    gtk_widget_set_visible(self->spinner, FALSE);
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL, TEXT_LOADING, -1);
+    gtk_widget_set_parent(self->spinner, widget);
+
     self->waveform = VNGTK_WAVEFORM(vngtk_waveform_new());
     gtk_widget_set_hexpand(GTK_WIDGET(self->waveform), TRUE);
     gtk_widget_set_valign(GTK_WIDGET(self->waveform), GTK_ALIGN_CENTER);
     gtk_widget_set_parent(GTK_WIDGET(self->waveform), widget);
     g_signal_connect(self->waveform, "seek", G_CALLBACK(on_seek), self);
+    g_signal_connect(self->waveform, "notify::values", G_CALLBACK(on_values_changed), self);
+
+    self->failure = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+    gtk_widget_add_css_class(self->failure, "failure");
+    gtk_widget_set_hexpand(self->failure, TRUE);
+    GtkWidget *icon = gtk_image_new_from_icon_name("dialog-error-symbolic");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(icon), GTK_ACCESSIBLE_PROPERTY_LABEL, TEXT_ERROR, -1);
+    gtk_box_append(GTK_BOX(self->failure), icon);
+    self->failure_label = gtk_label_new(TEXT_FAILED);
+    gtk_widget_add_css_class(self->failure_label, "error"); /* themes that colour only `label.error` */
+    gtk_label_set_xalign(GTK_LABEL(self->failure_label), 0);
+    gtk_label_set_ellipsize(GTK_LABEL(self->failure_label), PANGO_ELLIPSIZE_END);
+    gtk_box_append(GTK_BOX(self->failure), self->failure_label);
+    gtk_widget_set_visible(self->failure, FALSE);
+    gtk_widget_set_parent(self->failure, widget);
 
     self->time_label = gtk_label_new(NULL);
     gtk_widget_add_css_class(self->time_label, "numeric");

@@ -25,8 +25,11 @@ G_BEGIN_DECLS
  * A received voice message as a row: a play/pause button, a [class@VoicenoteGtk.Waveform], the time (m:ss) and a
  * playback speed button, bound to a [class@Voicenote.Player] ([property@VoicenoteGtk.VoiceMessage:player]) for the note
  * at [property@VoicenoteGtk.VoiceMessage:location], whose length is [property@VoicenoteGtk.VoiceMessage:duration]. The
- * waveform's values are the application's (from the message, e.g. its `voiceRecording` payload): set them on
- * [method@VoicenoteGtk.VoiceMessage.get_waveform].
+ * waveform's values are the application's when it has them (from the message, e.g. its `voiceRecording` payload):
+ * set them on [method@VoicenoteGtk.VoiceMessage.get_waveform]. When the waveform has none once the row is realized
+ * (or its location changes), the row reads 100 values from the note itself ([func@Voicenote.waveform_async]: a URL
+ * is downloaded through libvoicenote's media cache); values the application sets meanwhile cancel that read, as do
+ * a new location and disposing the row (its callback then leaves the row alone).
  *
  * The play button loads the location with autoplay when it is not the player's current item
  * ([property@Voicenote.Player:location]), else plays or pauses it. The row follows the player only while its note is
@@ -36,12 +39,24 @@ G_BEGIN_DECLS
  * cycles the player's rate 1x → 1.5x → 2x → 0.5x → 1x and shows it (the rate is the player's, shared by every row on
  * it).
  *
+ * Loading: while the row reads its waveform, and while the player is loading the row's note (%VN_PLAYER_STATE_LOADING:
+ * opening it, buffering a URL), a spinning [class@Gtk.Spinner] shows beside the play button. Failed: when the waveform
+ * cannot be read, or the player reports [signal@Voicenote.Player::failed] while the note is its item, an error icon
+ * (`dialog-error-symbolic`) and "Can't play this voice message" (its tooltip the error's message) take the waveform's
+ * place and the play button becomes a retry button (`view-refresh-symbolic`): a click retries what failed (the read;
+ * the load, playing once loaded). A new location forgets the failures.
+ *
  * Styling: CSS name `voicemessage`; its buttons have the `flat` and `circular` style classes, the time label
- * `numeric` and `dim-label` (no colour of its own; the waveform's are described at [class@VoicenoteGtk.Waveform]).
+ * `numeric` and `dim-label`; the failure's icon and text are in a box with the style class `failure`, coloured
+ * `@error_color` by a default stylesheet at %GTK_STYLE_PROVIDER_PRIORITY_FALLBACK (the text also has `error`). No
+ * other colour of its own (the waveform's are described at [class@VoicenoteGtk.Waveform]).
  *
  * Accessibility: the row is a %GTK_ACCESSIBLE_ROLE_GROUP labelled "Voice message, 0:03" (its duration) with the
- * description "playing at 0:01" while it plays ("paused at 0:01" while paused, none otherwise); the buttons are
- * labelled "Play"/"Pause" and "Playback speed 1.5x"; the waveform is the [class@VoicenoteGtk.Waveform] slider.
+ * description "playing at 0:01" while it plays ("paused at 0:01" while paused, "loading" while loading, "Can't play
+ * this voice message: " and the error's message after a failure, none otherwise) and the state
+ * %GTK_ACCESSIBLE_STATE_BUSY while loading; the buttons are labelled "Play"/"Pause" ("Retry" after a failure) and
+ * "Playback speed 1.5x"; the spinner "Loading", the error icon "Error"; the waveform is the
+ * [class@VoicenoteGtk.Waveform] slider.
  */
 G_DECLARE_FINAL_TYPE(VnVoiceMessage, vngtk_voice_message, VNGTK, VOICE_MESSAGE, GtkWidget)
 

@@ -1,11 +1,13 @@
 /*
  * async-outcome.h: what the `_async` tests (async.c, upload-async.c) share: what a callback got, on which thread and
- * when, waited for under a bound on the thread-default main context; and the process's thread count.
+ * when, waited for under a bound on the thread-default main context; and the process's thread count
+ * (process-threads.h).
  */
 #ifndef VOICENOTE_GLIB_TESTS_ASYNC_OUTCOME_H
 #define VOICENOTE_GLIB_TESTS_ASYNC_OUTCOME_H
 
 #include "capture-rig.h"
+#include "process-threads.h"
 
 /* What a callback got, and on which thread. */
 typedef struct {
@@ -34,16 +36,6 @@ static inline void wait_outcome(Outcome *outcome) {
 
 static inline void outcome_clear(Outcome *outcome) {
     g_clear_object(&outcome->result);
-}
-
-/* The threads of this process now (/proc/self/task). */
-static inline guint count_threads(void) {
-    GDir *dir = g_dir_open("/proc/self/task", 0, NULL);
-    g_assert_nonnull(dir);
-    guint count = 0;
-    while (g_dir_read_name(dir) != NULL) count++;
-    g_dir_close(dir);
-    return count;
 }
 
 #endif /* VOICENOTE_GLIB_TESTS_ASYNC_OUTCOME_H */

@@ -1,8 +1,8 @@
 /*
  * async.c: the `_async`/`_finish` pairs (vn-waveform.h, vn-audio-info.h, vn-convert.h) on the main context, over a
  * real note (3 s of tone, encoded by opusenc at start) read from its file and from a real HTTP server on 127.0.0.1
- * in this process (a GSocketService on the same main context): `/fast/...` sends the note at once, `/slow/...`
- * sends the headers and 2 KiB, then 100 bytes every 100 ms (the whole note would take tens of seconds).
+ * in this process (note-server.h: a GSocketService on the same main context): `/fast/...` sends the note at once,
+ * `/slow/...` sends the headers and 2 KiB, then 100 bytes every 100 ms (the whole note would take tens of seconds).
  * - /async/waveform, /async/audio-info, /async/convert: a local note's 100 values in 0…1 (the tone's well above 0),
  *   the same through a `file://` URL; its facts (opus, 48 kHz, mono, 3 s); converted at 2x, 1.5 s; each callback on
  *   the calling thread.
@@ -19,166 +19,14 @@
  * the thread count and the cache size, which change without waking the context); nothing sleeps.
  */
 #include "async-outcome.h"
+#include "note-server.h"
 
 #define NOTE_SECONDS 3.0
-#define FIRST_CHUNK 2048
-#define TRICKLE_BYTES 100
-#define TRICKLE_MS 100
 #define CANCEL_LIMIT_MS 1000
 
 static gchar *directory;
 static gchar *note_path;
 static GBytes *note_bytes;
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* The HTTP server: one per process, on the main context */
-
-typedef struct {
-    GSocketService *service;
-    guint16 port;
-    guint requests;      /* requests answered */
-    guint open;          /* connections not yet closed by the client */
-    guint slow_chunks;   /* trickled chunks sent by slow responses */
-} Server;
-
-typedef struct {
-    GSocketConnection *connection;
-    GString *request;
-    gsize sent;
-    gboolean slow;
-    gboolean closed;
-    guint trickle;
-    guint8 buffer[1024];
-} Connection;
-
-static Server server;
-
-/* The client has gone (a read ended or a write failed): no more writes. The stream is closed and the connection freed
- * when its pending read ends (request_read). */
-static void connection_close(Connection *conn) {
-    if (conn->closed) return;
-    conn->closed = TRUE;
-    server.open--;
-    if (conn->trickle != 0) g_source_remove(conn->trickle);
-    conn->trickle = 0;
-}
-
-static void connection_free(Connection *conn) {
-    g_io_stream_close(G_IO_STREAM(conn->connection), NULL, NULL);
-    g_object_unref(conn->connection);
-    g_string_free(conn->request, TRUE);
-    g_free(conn);
-}
-
-/* Writes the next `count` bytes of the note, then, at its end, ends the response (the write side shut); FALSE (and
- * closed) when the client has gone. */
-static gboolean send_body(Connection *conn, gsize count) {
-    gsize size = 0;
-    const guint8 *body = g_bytes_get_data(note_bytes, &size);
-    count = MIN(count, size - conn->sent);
-    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(conn->connection));
-    if (!g_output_stream_write_all(out, body + conn->sent, count, NULL, NULL, NULL)) {
-        connection_close(conn);
-        return FALSE;
-    }
-    conn->sent += count;
-    if (conn->sent == size) g_socket_shutdown(g_socket_connection_get_socket(conn->connection), FALSE, TRUE, NULL);
-    return TRUE;
-}
-
-static gboolean trickle(gpointer data) {
-    Connection *conn = data;
-    guint id = conn->trickle;
-    conn->trickle = 0; /* this source ends here unless the body goes on */
-    if (!send_body(conn, TRICKLE_BYTES) || conn->sent == g_bytes_get_size(note_bytes)) return G_SOURCE_REMOVE;
-    server.slow_chunks++;
-    conn->trickle = id;
-    return G_SOURCE_CONTINUE;
-}
-
-static void request_read(GObject *stream, GAsyncResult *result, gpointer data);
-
-/* Reads the request until its blank line, then the client's end of the connection (0 bytes or an error). */
-static void read_more(Connection *conn) {
-    GInputStream *in = g_io_stream_get_input_stream(G_IO_STREAM(conn->connection));
-    g_input_stream_read_async(in, conn->buffer, sizeof conn->buffer, G_PRIORITY_DEFAULT, NULL, request_read, conn);
-}
-
-static void respond(Connection *conn) {
-    conn->slow = strstr(conn->request->str, "GET /slow/") == conn->request->str;
-    gchar *headers = g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\nContent-Length: %" G_GSIZE_FORMAT
-                                     "\r\nConnection: close\r\n\r\n",
-                                     g_bytes_get_size(note_bytes));
-    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(conn->connection));
-    gboolean ok = g_output_stream_write_all(out, headers, strlen(headers), NULL, NULL, NULL);
-    g_free(headers);
-    server.requests++;
-    if (!ok) {
-        connection_close(conn);
-        return;
-    }
-    if (!conn->slow) {
-        send_body(conn, g_bytes_get_size(note_bytes));
-        return;
-    }
-    if (!send_body(conn, FIRST_CHUNK)) return;
-    conn->trickle = g_timeout_add(TRICKLE_MS, trickle, conn);
-}
-
-static void request_read(GObject *stream, GAsyncResult *result, gpointer data) {
-    Connection *conn = data;
-    gssize n = g_input_stream_read_finish(G_INPUT_STREAM(stream), result, NULL);
-    if (n <= 0) {
-        connection_close(conn);
-        connection_free(conn);
-        return;
-    }
-    gboolean had_request = strstr(conn->request->str, "\r\n\r\n") != NULL;
-    if (!had_request) g_string_append_len(conn->request, (const gchar *)conn->buffer, n);
-    if (!had_request && strstr(conn->request->str, "\r\n\r\n") != NULL) respond(conn);
-    read_more(conn); /* also after a failed write: the client's end ends the read, which frees the connection */
-}
-
-static gboolean incoming(GSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
-    (void)service, (void)source, (void)data;
-    Connection *conn = g_new0(Connection, 1);
-    conn->connection = g_object_ref(connection);
-    conn->request = g_string_new(NULL);
-    server.open++;
-    read_more(conn);
-    return TRUE;
-}
-
-static void server_start(void) {
-    GError *error = NULL;
-    server.service = g_socket_service_new();
-    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
-    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
-    GSocketAddress *bound = NULL;
-    g_assert_true(g_socket_listener_add_address(G_SOCKET_LISTENER(server.service), address, G_SOCKET_TYPE_STREAM,
-                                                G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error));
-    g_assert_no_error(error);
-    server.port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
-    g_signal_connect(server.service, "incoming", G_CALLBACK(incoming), NULL);
-    g_socket_service_start(server.service);
-    g_object_unref(bound);
-    g_object_unref(address);
-    g_object_unref(loopback);
-}
-
-static gchar *server_url(const gchar *path) {
-    return g_strdup_printf("http://127.0.0.1:%u%s", server.port, path);
-}
-
-/* The slow response is trickling: the client has had its first chunk and read past it (it waits on the network). */
-static gboolean slow_trickling(gpointer data) {
-    return server.slow_chunks >= *(guint *)data + 2;
-}
-
-static gboolean all_closed(gpointer data) {
-    (void)data;
-    return server.open == 0;
-}
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Results and process facts */
@@ -380,11 +228,11 @@ static void test_missing_file(void) {
 }
 
 static void test_already_cancelled(void) {
-    gchar *url = server_url("/slow/already-cancelled.ogg");
+    gchar *url = note_server_url("/slow/already-cancelled.ogg");
     gchar *out_directory = g_build_filename(directory, "already-cancelled", NULL);
     g_assert_cmpint(g_mkdir(out_directory, 0700), ==, 0);
     gchar *out_path = g_build_filename(out_directory, "never.ogg", NULL);
-    guint requests = server.requests;
+    guint requests = note_server.requests;
     GCancellable *cancellable = g_cancellable_new();
     g_cancellable_cancel(cancellable);
     GError *error = NULL;
@@ -403,7 +251,7 @@ static void test_already_cancelled(void) {
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
     g_clear_error(&error);
     rig_drain();
-    g_assert_cmpuint(server.requests, ==, requests);
+    g_assert_cmpuint(note_server.requests, ==, requests);
     gchar *left = list_directory(out_directory);
     g_assert_cmpstr(left, ==, "");
     g_free(left);
@@ -417,7 +265,7 @@ static void test_already_cancelled(void) {
 /* The baselines a cancel is compared with: the threads and the cache after a completed URL waveform (GLib's worker
  * pool and libvoicenote's network thread exist by then). */
 static void take_baselines(void) {
-    gchar *url = server_url("/fast/warm-up.ogg");
+    gchar *url = note_server_url("/fast/warm-up.ogg");
     gsize n = 0;
     GError *error = NULL;
     gfloat *values = waveform_of(url, 100, NULL, &n, &error);
@@ -425,7 +273,7 @@ static void take_baselines(void) {
     g_assert_cmpuint(n, ==, 100);
     g_free(values);
     g_free(url);
-    g_assert_true(rig_wait(all_closed, NULL, WAIT_MS));
+    g_assert_true(rig_wait(note_server_all_closed, NULL, WAIT_MS));
     thread_baseline = count_threads();
     cache_baseline = cache_size();
 }
@@ -435,26 +283,26 @@ static void take_baselines(void) {
 static void cancel_slow_download(void (*start)(const gchar *url, GCancellable *cancellable, Outcome *outcome),
                                  const gchar *path, Outcome *outcome) {
     if (thread_baseline == 0) take_baselines();
-    gchar *url = server_url(path);
-    guint chunks = server.slow_chunks;
+    gchar *url = note_server_url(path);
+    guint chunks = note_server.slow_chunks;
     GCancellable *cancellable = g_cancellable_new();
     gint64 started = g_get_monotonic_time();
     start(url, cancellable, outcome);
-    g_assert_true(rig_wait(slow_trickling, &chunks, WAIT_MS));
+    g_assert_true(rig_wait(note_server_trickling, &chunks, WAIT_MS));
     g_assert_null(outcome->result);
     gint64 cancelled = g_get_monotonic_time();
     g_cancellable_cancel(cancellable);
     wait_outcome(outcome);
     gdouble cancel_ms = (gdouble)(outcome->at - cancelled) / 1000;
     gsize size = g_bytes_get_size(note_bytes);
-    gint64 body_ms = (gint64)((size - FIRST_CHUNK) / TRICKLE_BYTES) * TRICKLE_MS;
+    gint64 body_ms = (gint64)((size - NOTE_SERVER_FIRST_CHUNK) / NOTE_SERVER_TRICKLE_BYTES) * NOTE_SERVER_TRICKLE_MS;
     g_test_message("%s: cancelled %.1f ms after the request; callback %.1f ms after the cancel; the body would have "
                    "taken %" G_GINT64_FORMAT " ms in all",
                    path, (gdouble)(cancelled - started) / 1000, cancel_ms, body_ms);
     g_assert_cmpint(body_ms, >=, 10000);
     g_assert_cmpfloat(cancel_ms, <, CANCEL_LIMIT_MS);
     /* The library's download stopped: the server sees the client close the connection. */
-    g_assert_true(rig_wait(all_closed, NULL, WAIT_MS));
+    g_assert_true(rig_wait(note_server_all_closed, NULL, WAIT_MS));
     g_test_message("%s: connection closed %.1f ms after the cancel; %u threads (after a completed download: %u)", path,
                    (gdouble)(g_get_monotonic_time() - cancelled) / 1000, count_threads(), thread_baseline);
     g_assert_true(rig_wait_polled(threads_at_baseline, NULL, WAIT_MS));
@@ -514,7 +362,7 @@ int main(int argc, char **argv) {
     gchar *cache = g_build_filename(directory, "cache", NULL);
     g_assert_cmpint(vn_cache_set_directory(cache), ==, VN_OK);
     g_free(cache);
-    server_start();
+    note_server_start(note_bytes);
     g_test_add_func("/async/waveform", test_waveform);
     g_test_add_func("/async/audio-info", test_audio_info);
     g_test_add_func("/async/convert", test_convert);
@@ -523,9 +371,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/async/cancel-url-waveform", test_cancel_url_waveform);
     g_test_add_func("/async/cancel-url-convert", test_cancel_url_convert);
     int status = g_test_run();
-    g_socket_service_stop(server.service);
-    g_socket_listener_close(G_SOCKET_LISTENER(server.service));
-    g_object_unref(server.service);
+    note_server_stop();
     g_bytes_unref(note_bytes);
     rig_remove_tree(directory);
     g_free(note_path);

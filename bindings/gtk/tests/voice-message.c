@@ -192,8 +192,8 @@ static void rig_open(Rig *rig) {
         gtk_widget_set_size_request(GTK_WIDGET(row->row), ROW_WIDTH, -1);
         row->play = gtk_widget_get_first_child(GTK_WIDGET(row->row));
         row->waveform = vngtk_voice_message_get_waveform(row->row);
-        row->time = gtk_widget_get_next_sibling(GTK_WIDGET(row->waveform));
         row->rate = gtk_widget_get_last_child(GTK_WIDGET(row->row));
+        row->time = gtk_widget_get_prev_sibling(row->rate);
         g_assert_true(GTK_IS_BUTTON(row->play) && GTK_IS_LABEL(row->time) && GTK_IS_BUTTON(row->rate));
         set_values(row->waveform, i);
         gtk_box_append(GTK_BOX(box), GTK_WIDGET(row->row));
