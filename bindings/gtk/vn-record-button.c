@@ -21,6 +21,7 @@ struct _VnRecordButton {
     GtkWidget *lock;    /* CSS `lock`: above the face while a take is held */
     GtkWidget *chevron; /* in the lock, at the view's chevron alpha */
     GtkWidget *tip;     /* a GtkPopover above the face while the view's tip shows */
+    GtkGesture *drag;   /* the pointer's press, moves and release */
     gdouble lock_padding;
     gboolean held;     /* a press (pointer, or the record key) was forwarded and not yet released */
     guint key_held;    /* the record key's keyval while it is down, else 0 */
@@ -238,6 +239,28 @@ static void vngtk_record_button_map(GtkWidget *widget) {
     show_view(VNGTK_RECORD_BUTTON(widget));
 }
 
+/* Hidden (another page of a stack, the window hidden) while a take runs or a press is held: the flow's reaction to
+ * losing its view (a take stops into preview and is kept; a press not yet a take is dropped), and nothing stays
+ * held — the release will go elsewhere, so the press and the record key are forgotten here. */
+static void vngtk_record_button_unmap(GtkWidget *widget) {
+    VnRecordButton *self = VNGTK_RECORD_BUTTON(widget);
+    gboolean pressed = self->held || self->key_held != 0;
+    self->held = FALSE;
+    self->key_held = 0;
+    gtk_widget_unset_state_flags(self->face, GTK_STATE_FLAG_ACTIVE);
+    gtk_event_controller_reset(GTK_EVENT_CONTROLLER(self->drag));
+    if (self->flow != NULL) {
+        VnFlowState state = vng_flow_get_state(self->flow);
+        GError *error = NULL;
+        if ((pressed || state == VN_FLOW_STATE_RECORDING || state == VN_FLOW_STATE_LOCKED) &&
+            !vng_flow_deactivate(self->flow, &error)) {
+            g_warning("VnRecordButton: deactivate: %s", error->message);
+            g_error_free(error);
+        }
+    }
+    GTK_WIDGET_CLASS(vngtk_record_button_parent_class)->unmap(widget);
+}
+
 static void vngtk_record_button_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
     switch (id) {
     case PROP_FLOW:
@@ -278,6 +301,7 @@ static void vngtk_record_button_class_init(VnRecordButtonClass *klass) {
     widget_class->measure = vngtk_record_button_measure;
     widget_class->size_allocate = vngtk_record_button_size_allocate;
     widget_class->map = vngtk_record_button_map;
+    widget_class->unmap = vngtk_record_button_unmap;
 
     /**
      * VnRecordButton:flow:
@@ -336,11 +360,11 @@ static void vngtk_record_button_init(VnRecordButton *self) {
     gtk_widget_add_css_class(self->tip, "tip");
     gtk_widget_set_parent(self->tip, widget);
 
-    GtkGesture *drag = gtk_gesture_drag_new();
-    g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
-    g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), self);
-    g_signal_connect(drag, "drag-end", G_CALLBACK(on_drag_end), self);
-    gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(drag));
+    self->drag = gtk_gesture_drag_new();
+    g_signal_connect(self->drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
+    g_signal_connect(self->drag, "drag-update", G_CALLBACK(on_drag_update), self);
+    g_signal_connect(self->drag, "drag-end", G_CALLBACK(on_drag_end), self);
+    gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(self->drag));
 
     GtkEventController *keys = gtk_event_controller_key_new();
     g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key_pressed), self);

@@ -33,7 +33,9 @@ G_BEGIN_DECLS
  * flow's record key ([method@Voicenote.Flow.key_down]/[method@Voicenote.Flow.key_up] with %VN_FLOW_INPUT_KEY_RECORD;
  * the key's auto-repeat is not forwarded) and Escape its %VN_FLOW_INPUT_KEY_ESCAPE, when
  * [property@Voicenote.Flow:key-inputs] is on; with it off, Space and Return act as the pointer held at the button's
- * centre, so the keyboard can always record.
+ * centre, so the keyboard can always record. Unmapped while a take runs or a press is held (its page of a
+ * [class@Gtk.Stack] left, its window hidden), the button calls [method@Voicenote.Flow.deactivate] (a running take stops
+ * into preview and is kept) and forgets the press and the record key: their release goes elsewhere.
  *
  * Drawing: a circular button (CSS name `recordbutton`, holding a `button` node with the style class `circular`, so the
  * theme draws it as its own buttons) with the `audio-input-microphone-symbolic` icon. While a take is held
