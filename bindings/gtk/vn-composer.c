@@ -30,6 +30,12 @@ static const char DEFAULT_CSS[] =
     " outline-offset: 1px; }\n"
     "composer trim > cut { background-color: alpha(@theme_bg_color, 0.6); }\n";
 
+/* Under a high-contrast theme: the handles (and their focus ring) in the full foreground; the dark high-contrast
+ * theme's accent is a dark blue that nearly vanishes on its background. */
+static const char HIGH_CONTRAST_CSS[] =
+    "composer trim > trimhandle { background-color: currentColor; }\n"
+    "composer trim > trimhandle:focus-visible { outline-color: currentColor; }\n";
+
 /* m:ss of whole seconds (rounded down); NaN and negatives are 0:00. */
 static gchar *format_time(gdouble seconds) {
     guint64 whole = seconds > 0 ? (guint64)floor(MIN(seconds, MAXIMUM_SECONDS)) : 0;
@@ -477,7 +483,8 @@ VnRecordButton *vngtk_composer_get_record_button(VnComposer *self) {
 
 static void vngtk_composer_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_composer_parent_class)->root(widget);
-    fallback_css_install(gtk_widget_get_display(widget), "vngtk-composer-default-css", DEFAULT_CSS);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-composer-default-css", DEFAULT_CSS,
+                         HIGH_CONTRAST_CSS);
 }
 
 /* Hidden (its page of a stack left, its window hidden) while a take runs or the preview plays: the flow's reaction to

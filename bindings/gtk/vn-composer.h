@@ -53,7 +53,8 @@ G_BEGIN_DECLS
  * send `suggested-action`), the timer label `numeric`; the live bars are `waveform.live`, the preview's waveform is in
  * a `trim` node with two `trimhandle` nodes (`.start`, `.end`), drawn by default in the theme's accent
  * (`@theme_selected_bg_color`, a stylesheet at %GTK_STYLE_PROVIDER_PRIORITY_FALLBACK that any theme or application CSS
- * overrides). No colour is the code's own.
+ * overrides; under GTK's high-contrast theme the handles are in the foreground instead). No colour is the code's
+ * own.
  *
  * Accessibility: the composer is a %GTK_ACCESSIBLE_ROLE_GROUP labelled "Voice message composer", described by the
  * flow's [property@Voicenote.Flow:accessible-description]; the buttons are labelled "Discard", "Play"/"Pause" and "Send
