@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vn-fallback-css.h"
+#include "vn-record-button-private.h"
 #include "vn-waveform.h"
 
 #define LABEL "Voice message composer"
@@ -328,6 +329,14 @@ static void set_play_button(GtkWidget *button, gboolean playing) {
                                    -1);
 }
 
+/* The record button's slide-to-cancel hint is drawn left of it, over the timer's free room: the timer keeps that
+ * much room after its text (its end margin), however wide the text makes the hint (large text), so the two never
+ * overlap; with too little width the live bars give way first, then the composer asks for more. */
+static void leave_room_for_hint(VnComposer *self) {
+    int room = record_button_room_before(VNGTK_RECORD_BUTTON(self->record));
+    if (gtk_widget_get_margin_end(self->timer) != room) gtk_widget_set_margin_end(self->timer, room);
+}
+
 /* Shows what the flow's last view says (or the idle look without a flow). */
 static void show_view(VnComposer *self) {
     VnFlowState state = self->flow ? vng_flow_get_state(self->flow) : VN_FLOW_STATE_IDLE;
@@ -352,6 +361,7 @@ static void show_view(VnComposer *self) {
      * waveform's in preview, left of the record button otherwise. */
     gtk_widget_set_hexpand(self->timer, live);
     gtk_widget_set_hexpand(self->record, !live && !preview);
+    leave_room_for_hint(self);
 
     guint n = 0;
     const gfloat *levels = live ? vng_flow_get_levels(self->flow, &n) : NULL;
@@ -481,6 +491,12 @@ VnRecordButton *vngtk_composer_get_record_button(VnComposer *self) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* GObject */
 
+/* The text's size changed (large text, another font or theme): so did the hint's. */
+static void vngtk_composer_css_changed(GtkWidget *widget, GtkCssStyleChange *change) {
+    GTK_WIDGET_CLASS(vngtk_composer_parent_class)->css_changed(widget, change);
+    leave_room_for_hint(VNGTK_COMPOSER(widget));
+}
+
 static void vngtk_composer_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_composer_parent_class)->root(widget);
     fallback_css_install(gtk_widget_get_display(widget), "vngtk-composer-default-css", DEFAULT_CSS,
@@ -537,6 +553,7 @@ static void vngtk_composer_class_init(VnComposerClass *klass) {
     object_class->dispose = vngtk_composer_dispose;
     widget_class->root = vngtk_composer_root;
     widget_class->unmap = vngtk_composer_unmap;
+    widget_class->css_changed = vngtk_composer_css_changed;
 
     /**
      * VnComposer:flow:

@@ -34,14 +34,6 @@ typedef struct {
     VnWaveform *bars, *waveform;
 } Parts;
 
-static GtkWidget *child_named(GtkWidget *parent, const char *css_name, const char *css_class) {
-    for (GtkWidget *child = gtk_widget_get_first_child(parent); child; child = gtk_widget_get_next_sibling(child))
-        if (g_str_equal(gtk_widget_get_css_name(child), css_name) &&
-            (css_class == NULL || gtk_widget_has_css_class(child, css_class)))
-            return child;
-    g_error("no %s.%s under %s", css_name, css_class ? css_class : "", gtk_widget_get_css_name(parent));
-}
-
 static GtkWidget *button_labelled(GtkWidget *composer, const char *icon) {
     for (GtkWidget *child = gtk_widget_get_first_child(composer); child; child = gtk_widget_get_next_sibling(child))
         if (GTK_IS_BUTTON(child) && g_strcmp0(gtk_button_get_icon_name(GTK_BUTTON(child)), icon) == 0) return child;
@@ -53,13 +45,13 @@ static Parts parts_of(GtkWidget *composer) {
     parts.discard = button_labelled(composer, "user-trash-symbolic");
     parts.play = button_labelled(composer, "media-playback-start-symbolic");
     parts.send = button_labelled(composer, "document-send-symbolic");
-    parts.timer = child_named(composer, "label", NULL);
+    parts.timer = flow_window_child(composer, "label", NULL);
     parts.record = GTK_WIDGET(vngtk_composer_get_record_button(VNGTK_COMPOSER(composer)));
-    parts.bars = VNGTK_WAVEFORM(child_named(composer, "waveform", "live"));
-    parts.trim = child_named(composer, "trim", NULL);
-    parts.waveform = VNGTK_WAVEFORM(child_named(parts.trim, "waveform", NULL));
-    parts.start = child_named(parts.trim, "trimhandle", "start");
-    parts.end = child_named(parts.trim, "trimhandle", "end");
+    parts.bars = VNGTK_WAVEFORM(flow_window_child(composer, "waveform", "live"));
+    parts.trim = flow_window_child(composer, "trim", NULL);
+    parts.waveform = VNGTK_WAVEFORM(flow_window_child(parts.trim, "waveform", NULL));
+    parts.start = flow_window_child(parts.trim, "trimhandle", "start");
+    parts.end = flow_window_child(parts.trim, "trimhandle", "end");
     return parts;
 }
 

@@ -185,6 +185,15 @@ G_GNUC_UNUSED static guint flow_window_count_takes(const gchar *directory) {
     return count;
 }
 
+/* The first child of `parent` with this CSS name (and style class, unless NULL); fails the test when there is none. */
+G_GNUC_UNUSED static GtkWidget *flow_window_child(GtkWidget *parent, const char *css_name, const char *css_class) {
+    for (GtkWidget *child = gtk_widget_get_first_child(parent); child; child = gtk_widget_get_next_sibling(child))
+        if (g_str_equal(gtk_widget_get_css_name(child), css_name) &&
+            (css_class == NULL || gtk_widget_has_css_class(child, css_class)))
+            return child;
+    g_error("no %s.%s under %s", css_name, css_class ? css_class : "", gtk_widget_get_css_name(parent));
+}
+
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Input */
 

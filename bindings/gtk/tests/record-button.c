@@ -200,13 +200,6 @@ static void test_space_records(void) {
     flow_window_close(&rig.base);
 }
 
-/* The button's face (its `button` node), found among its children. */
-static GtkWidget *face_of(GtkWidget *button) {
-    for (GtkWidget *child = gtk_widget_get_first_child(button); child; child = gtk_widget_get_next_sibling(child))
-        if (g_str_equal(gtk_widget_get_css_name(child), "button")) return child;
-    g_assert_not_reached();
-}
-
 static gboolean is_mapped(gpointer data) {
     return gtk_widget_get_mapped(data);
 }
@@ -236,7 +229,7 @@ static void test_hidden_mid_take(void) {
     g_assert_true(rig_wait(is_mapped, rig.button, WAIT_MS));
     g_assert_cmpint(vng_flow_get_state(rig.base.flow), ==, VN_FLOW_STATE_PREVIEW);
     g_assert_cmpuint(rig.base.attachments, ==, 0);
-    g_assert_false(gtk_widget_get_state_flags(face_of(rig.button)) & GTK_STATE_FLAG_ACTIVE);
+    g_assert_false(gtk_widget_get_state_flags(flow_window_child(rig.button, "button", NULL)) & GTK_STATE_FLAG_ACTIVE);
 
     GError *error = NULL;
     g_assert_true(vng_flow_discard(rig.base.flow, &error));
