@@ -44,9 +44,9 @@ G_BEGIN_DECLS
  * as its opacity, and the lock (`recordbutton > lock`: a `go-up-symbolic` chevron at
  * [property@Voicenote.Flow:chevron-alpha] over a `changes-prevent-symbolic` padlock) shows above it, raised by
  * [property@Voicenote.Flow:lock-padding]. Locked (or toggled) the icon is `media-playback-stop-symbolic` and the button
- * node has the `destructive-action` and `locked` classes (the `recordbutton` node gets `recording` and `locked` too;
- * under GTK's high-contrast theme, light or dark, a fallback stylesheet rings it then in the foreground, 3 px wide
- * and 2 px out, as the dark variant's red face is hardly darker or lighter than its idle one). While [property@Voicenote.Flow:tip-visible] a
+ * node has the `destructive-action` and `locked` classes. The `recordbutton` node gets `recording` and `locked` too:
+ * under GTK's high-contrast theme, light or dark, a fallback stylesheet then draws a 3 px ring in the foreground 2 px
+ * around the button, as the dark variant's red face is hardly darker or lighter than its idle one. While [property@Voicenote.Flow:tip-visible] a
  * [class@Gtk.Popover] above the button says "Hold to record, release to send". The hint and the lock are drawn outside
  * the button's allocation (its parent must leave room: about 150 px left and 70 px above); no colour is the code's own,
  * all come from the theme.
