@@ -78,14 +78,19 @@ typedef struct {
     Rgb face;
     double icon_contrast; /* the icon's strongest pixel against the face */
     guint8 *icon;         /* ICON_SIZE² flags: the icon's pixels */
+    double ring_weakest, ring_strongest; /* around the face (around_face()) */
 } FaceLook;
 
 static guint32 pack(Rgb c) {
     return (guint32)lround(c.r) << 16 | (guint32)lround(c.g) << 8 | (guint32)lround(c.b);
 }
 
-static FaceLook face_look(Rig *rig, const char *name) {
+static void around_face(Rig *rig, const char *name, double *weakest, double *strongest);
+
+/* The face drawn to PREFIX-STATE.png, and the window's content to PREFIX-STATE-window.png (around_face()). */
+static FaceLook face_look(Rig *rig, const char *prefix, const char *state) {
     flow_window_wait_for_frame(&rig->base);
+    gchar *name = g_strdup_printf("%s-%s.png", prefix, state);
     GdkTexture *texture = render_widget(rig->face, rig->base.window, name);
     int width = gdk_texture_get_width(texture), height = gdk_texture_get_height(texture);
     guint8 *data = texture_pixels(texture);
@@ -117,6 +122,10 @@ static FaceLook face_look(Rig *rig, const char *name) {
     g_test_message("%s: face #%06x, its icon %.1f:1 against it", name, commonest, look.icon_contrast);
     g_free(data);
     g_object_unref(texture);
+    g_free(name);
+    name = g_strdup_printf("%s-%s-window.png", prefix, state);
+    around_face(rig, name, &look.ring_weakest, &look.ring_strongest);
+    g_free(name);
     return look;
 }
 
@@ -193,35 +202,17 @@ static void test_high_contrast(void) {
         g_test_message("HighContrast%s: foreground %s, background %.1f:1 against it", dark ? " (dark)" : "",
                        gdk_rgba_to_string(&foreground), contrast_ratio(rgb_of(&foreground), background));
         gchar *prefix = g_strdup_printf("appearance-high-contrast%s", dark ? "-dark" : "");
-        gchar *name = g_strdup_printf("%s-idle.png", prefix);
-        FaceLook idle = face_look(&rig, name);
-        g_free(name);
-        double idle_weakest = 0, idle_strongest = 0;
-        name = g_strdup_printf("%s-idle-window.png", prefix);
-        around_face(&rig, name, &idle_weakest, &idle_strongest);
-        g_free(name);
+        FaceLook idle = face_look(&rig, prefix, "idle");
 
         flow_window_hold(&rig.base, rig.record);
-        name = g_strdup_printf("%s-recording.png", prefix);
-        FaceLook recording = face_look(&rig, name);
-        g_free(name);
-        double recording_ring = 0, unused = 0;
-        name = g_strdup_printf("%s-recording-window.png", prefix);
-        around_face(&rig, name, &recording_ring, &unused);
-        g_free(name);
-        name = g_strdup_printf("%s-live-bars.png", prefix);
+        FaceLook recording = face_look(&rig, prefix, "recording");
+        gchar *name = g_strdup_printf("%s-live-bars.png", prefix);
         double bars = strongest_contrast(&rig, GTK_WIDGET(rig.bars), name);
         g_free(name);
 
         flow_window_pointer_at(&rig.base, rig.record, 0, -LOCK_MOVE, NULL);
         flow_window_wait_for_state(&rig.base, VN_FLOW_STATE_LOCKED, 0);
-        name = g_strdup_printf("%s-locked.png", prefix);
-        FaceLook locked = face_look(&rig, name);
-        g_free(name);
-        double locked_ring = 0;
-        name = g_strdup_printf("%s-locked-window.png", prefix);
-        around_face(&rig, name, &locked_ring, &unused);
-        g_free(name);
+        FaceLook locked = face_look(&rig, prefix, "locked");
         guint releases = rig.base.releases;
         xdotool((const char *const[]){"mouseup", "1", NULL});
         flow_window_wait_for_count(&rig.base.releases, releases + 1);
@@ -243,9 +234,9 @@ static void test_high_contrast(void) {
         g_assert_cmpfloat(recording.icon_contrast, >=, 3);
         g_assert_cmpfloat(locked.icon_contrast, >=, 3);
         /* The recording and locked states ring the button (the red face alone may be close to the idle one). */
-        g_assert_cmpfloat(idle_strongest, <, 1.2);
-        g_assert_cmpfloat(recording_ring, >=, 3);
-        g_assert_cmpfloat(locked_ring, >=, 3);
+        g_assert_cmpfloat(idle.ring_strongest, <, 1.2);
+        g_assert_cmpfloat(recording.ring_weakest, >=, 3);
+        g_assert_cmpfloat(locked.ring_weakest, >=, 3);
         g_assert_cmpuint(changed, >=, 20);
         g_assert_cmpfloat(bars, >=, 4.5);
         g_assert_cmpfloat(waveform, >=, 4.5);

@@ -173,6 +173,18 @@ static void drag_start_handle(FlowWindow *rig, Parts *parts) {
     g_free(to_y);
 }
 
+/* Idle again after a take recorded, locked and previewed: only the record button, the accessible state, the states
+ * exactly recording, locked, preview, idle, and `attachments` sent. */
+static void assert_idle_after_preview(FlowWindow *rig, Parts *parts, guint attachments) {
+    assert_shown(parts, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE);
+    assert_accessible(parts, rig->flow);
+    rig_drain();
+    flow_window_assert_states(rig, (const gint[]){VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_LOCKED,
+                                                  VN_FLOW_STATE_PREVIEW, VN_FLOW_STATE_IDLE},
+                              4);
+    g_assert_cmpuint(rig->attachments, ==, attachments);
+}
+
 /* A composer over the rig's flow, with room above it for the record button's lock. */
 static GtkWidget *composer_new(FlowWindow *rig) {
     GtkWidget *composer = vngtk_composer_new(rig->flow);
@@ -287,13 +299,7 @@ static void test_record_lock_trim_send(void) {
     flow_window_wait_for_count(&rig.attachments, 1);
     flow_window_wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
     g_assert_cmpfloat(rig.attached_duration, ==, trimmed);
-    assert_shown(&parts, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE);
-    assert_accessible(&parts, rig.flow);
-    rig_drain();
-    flow_window_assert_states(&rig, (const gint[]){VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_LOCKED,
-                                                   VN_FLOW_STATE_PREVIEW, VN_FLOW_STATE_IDLE},
-                              4);
-    g_assert_cmpuint(rig.attachments, ==, 1);
+    assert_idle_after_preview(&rig, &parts, 1);
     flow_window_close(&rig);
 }
 
@@ -462,13 +468,7 @@ static void test_play_seek_trim_keys_discard(void) {
     flow_window_wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
     TakesUntil until = {directory, takes};
     g_assert_true(rig_wait_polled(takes_are, &until, WAIT_MS));
-    assert_shown(&parts, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE);
-    assert_accessible(&parts, rig.flow);
-    rig_drain();
-    flow_window_assert_states(&rig, (const gint[]){VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_LOCKED,
-                                                   VN_FLOW_STATE_PREVIEW, VN_FLOW_STATE_IDLE},
-                              4);
-    g_assert_cmpuint(rig.attachments, ==, 0);
+    assert_idle_after_preview(&rig, &parts, 0);
     flow_window_close(&rig);
     speaker_stop(&speaker);
 }

@@ -183,16 +183,22 @@ static gboolean sent(gpointer data) {
     return ((Rig *)data)->base.attachments > 0;
 }
 
+/* The button focused (its window has the X focus), Space held past the minimum press: recording. */
+static void hold_space(Rig *rig) {
+    gtk_widget_grab_focus(rig->button);
+    g_assert_true(rig_wait(has_focus, rig, WAIT_MS));
+    guint presses = rig->base.key_presses;
+    xdotool((const char *const[]){"keydown", "space", NULL});
+    flow_window_wait_for_count(&rig->base.key_presses, presses + 1);
+    flow_window_advance(&rig->base, 0.5);
+    wait_for_state(rig, VN_FLOW_STATE_RECORDING, 0.3);
+}
+
 static void test_space_records(void) {
     Rig rig;
     rig_open(&rig, FALSE);
     xdotool((const char *const[]){"windowfocus", "--sync", rig.base.xid, NULL});
-    gtk_widget_grab_focus(rig.button);
-    g_assert_true(rig_wait(has_focus, &rig, WAIT_MS));
-    xdotool((const char *const[]){"keydown", "space", NULL});
-    flow_window_wait_for_count(&rig.base.key_presses, 1);
-    flow_window_advance(&rig.base, 0.5);
-    wait_for_state(&rig, VN_FLOW_STATE_RECORDING, 0.3);
+    hold_space(&rig);
     xdotool((const char *const[]){"keyup", "space", NULL});
     g_assert_true(rig_wait(sent, &rig, WAIT_MS));
     wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
@@ -210,12 +216,7 @@ static void test_hidden_mid_take(void) {
     rig_open(&rig, FALSE);
     guint takes = flow_window_count_takes(directory);
     xdotool((const char *const[]){"windowfocus", "--sync", rig.base.xid, NULL});
-    gtk_widget_grab_focus(rig.button);
-    g_assert_true(rig_wait(has_focus, &rig, WAIT_MS));
-    xdotool((const char *const[]){"keydown", "space", NULL});
-    flow_window_wait_for_count(&rig.base.key_presses, 1);
-    flow_window_advance(&rig.base, 0.5);
-    wait_for_state(&rig, VN_FLOW_STATE_RECORDING, 0.3);
+    hold_space(&rig);
 
     gtk_widget_set_visible(rig.button, FALSE);
     g_assert_false(gtk_widget_get_mapped(rig.button));
@@ -235,13 +236,7 @@ static void test_hidden_mid_take(void) {
     g_assert_true(vng_flow_discard(rig.base.flow, &error));
     g_assert_no_error(error);
     wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
-    gtk_widget_grab_focus(rig.button);
-    g_assert_true(rig_wait(has_focus, &rig, WAIT_MS));
-    guint presses = rig.base.key_presses;
-    xdotool((const char *const[]){"keydown", "space", NULL});
-    flow_window_wait_for_count(&rig.base.key_presses, presses + 1);
-    flow_window_advance(&rig.base, 0.5);
-    wait_for_state(&rig, VN_FLOW_STATE_RECORDING, 0.3);
+    hold_space(&rig);
     xdotool((const char *const[]){"keyup", "space", NULL});
     g_assert_true(rig_wait(sent, &rig, WAIT_MS));
     wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
