@@ -275,7 +275,9 @@ static void vngtk_record_button_unmap(GtkWidget *widget) {
     if (self->flow != NULL) {
         VnFlowState state = vng_flow_get_state(self->flow);
         GError *error = NULL;
-        if ((pressed || state == VN_FLOW_STATE_RECORDING || state == VN_FLOW_STATE_LOCKED) &&
+        /* In preview (a toggled take stopped by this press: the composer hides the button then) nothing runs. */
+        if ((state == VN_FLOW_STATE_RECORDING || state == VN_FLOW_STATE_LOCKED ||
+             (pressed && state != VN_FLOW_STATE_PREVIEW)) &&
             !vng_flow_deactivate(self->flow, &error)) {
             g_warning("VnRecordButton: deactivate: %s", error->message);
             g_error_free(error);
