@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "vn-fallback-css.h"
+#include "vn-record-button-private.h"
 #include "vn-waveform.h"
 
 #define LABEL "Voice message composer"
@@ -29,6 +30,12 @@ static const char DEFAULT_CSS[] =
     "composer trim > trimhandle:focus-visible { outline: 2px solid alpha(@theme_selected_bg_color, 0.5);"
     " outline-offset: 1px; }\n"
     "composer trim > cut { background-color: alpha(@theme_bg_color, 0.6); }\n";
+
+/* Under a high-contrast theme: the handles (and their focus ring) in the full foreground; the dark high-contrast
+ * theme's accent is a dark blue that nearly vanishes on its background. */
+static const char HIGH_CONTRAST_CSS[] =
+    "composer trim > trimhandle { background-color: currentColor; }\n"
+    "composer trim > trimhandle:focus-visible { outline-color: currentColor; }\n";
 
 /* m:ss of whole seconds (rounded down); NaN and negatives are 0:00. */
 static gchar *format_time(gdouble seconds) {
@@ -53,7 +60,7 @@ struct _ComposerTrim {
     gdouble start_fraction, end_fraction;
     gdouble duration;      /* of the take, for the handles' accessible values */
     gdouble drag_origin;   /* the dragged handle's fraction when its drag began */
-    gboolean dragging;
+    gboolean moving;       /* a handle is dragged, or was moved by a key not yet let go: the view does not move it */
     TrimChosen chosen;
     gpointer chosen_data;
 };
@@ -108,7 +115,7 @@ static void on_handle_drag_begin(GtkGestureDrag *gesture, gdouble x, gdouble y, 
     gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
     gtk_widget_grab_focus(handle);
     self->drag_origin = handle_fraction(self, handle);
-    self->dragging = TRUE;
+    self->moving = TRUE;
 }
 
 static void drag_to(ComposerTrim *self, GtkGestureDrag *gesture, gdouble offset_x) {
@@ -126,17 +133,45 @@ static void on_handle_drag_update(GtkGestureDrag *gesture, gdouble offset_x, gdo
 static void on_handle_drag_end(GtkGestureDrag *gesture, gdouble offset_x, gdouble offset_y, ComposerTrim *self) {
     (void)offset_y;
     drag_to(self, gesture, offset_x);
-    self->dragging = FALSE;
+    self->moving = FALSE;
     choose(self);
 }
 
-/* Left/Right on a focused handle: moved by the step ("d" argument), and chosen at once. */
-static gboolean on_handle_key(GtkWidget *handle, GVariant *args, gpointer user_data) {
+/* Left/Right on a focused handle: moved by the step ("d" argument); chosen when the key is let go (as a drag's
+ * release), so holding it down moves the handle without a trim at each repeat. */
+static gboolean on_handle_step_key(GtkWidget *handle, GVariant *args, gpointer user_data) {
     (void)user_data;
     ComposerTrim *self = COMPOSER_TRIM(gtk_widget_get_parent(handle));
+    self->moving = TRUE;
     move_handle(self, handle, handle_fraction(self, handle) + g_variant_get_double(args));
-    choose(self);
     return TRUE;
+}
+
+/* Home/End on a focused handle: to the start or the end of the take ("d": 0 or 1), as far as the other handle
+ * lets it; chosen when the key is let go. */
+static gboolean on_handle_end_key(GtkWidget *handle, GVariant *args, gpointer user_data) {
+    (void)user_data;
+    ComposerTrim *self = COMPOSER_TRIM(gtk_widget_get_parent(handle));
+    self->moving = TRUE;
+    move_handle(self, handle, g_variant_get_double(args));
+    return TRUE;
+}
+
+static gboolean is_handle_key(guint keyval) {
+    switch (keyval) {
+    case GDK_KEY_Left: case GDK_KEY_KP_Left: case GDK_KEY_Right: case GDK_KEY_KP_Right:
+    case GDK_KEY_Home: case GDK_KEY_KP_Home: case GDK_KEY_End: case GDK_KEY_KP_End: return TRUE;
+    default: return FALSE;
+    }
+}
+
+/* A key that moves a handle was let go: the range is chosen (unless it is what the view has: see on_trim_chosen). */
+static void on_handle_key_released(GtkEventControllerKey *controller, guint keyval, guint keycode,
+                                   GdkModifierType state, ComposerTrim *self) {
+    (void)controller, (void)keycode, (void)state;
+    if (!is_handle_key(keyval) || !self->moving) return;
+    self->moving = FALSE;
+    choose(self);
 }
 
 /* The handles: a private type only for their key bindings. */
@@ -150,9 +185,12 @@ G_DEFINE_FINAL_TYPE(ComposerTrimHandle, composer_trim_handle, GTK_TYPE_WIDGET)
 static void composer_trim_handle_class_init(ComposerTrimHandleClass *klass) {
     GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
     const guint left[] = {GDK_KEY_Left, GDK_KEY_KP_Left}, right[] = {GDK_KEY_Right, GDK_KEY_KP_Right};
+    const guint home[] = {GDK_KEY_Home, GDK_KEY_KP_Home}, end[] = {GDK_KEY_End, GDK_KEY_KP_End};
     for (guint i = 0; i < G_N_ELEMENTS(left); i++) {
-        gtk_widget_class_add_binding(widget_class, left[i], 0, on_handle_key, "d", -HANDLE_KEY_STEP);
-        gtk_widget_class_add_binding(widget_class, right[i], 0, on_handle_key, "d", HANDLE_KEY_STEP);
+        gtk_widget_class_add_binding(widget_class, left[i], 0, on_handle_step_key, "d", -HANDLE_KEY_STEP);
+        gtk_widget_class_add_binding(widget_class, right[i], 0, on_handle_step_key, "d", HANDLE_KEY_STEP);
+        gtk_widget_class_add_binding(widget_class, home[i], 0, on_handle_end_key, "d", 0.0);
+        gtk_widget_class_add_binding(widget_class, end[i], 0, on_handle_end_key, "d", 1.0);
     }
     gtk_widget_class_set_css_name(widget_class, "trimhandle");
     gtk_widget_class_set_accessible_role(widget_class, GTK_ACCESSIBLE_ROLE_SLIDER);
@@ -173,6 +211,9 @@ static GtkWidget *handle_new(ComposerTrim *self, const char *style, const char *
     g_signal_connect(drag, "drag-update", G_CALLBACK(on_handle_drag_update), self);
     g_signal_connect(drag, "drag-end", G_CALLBACK(on_handle_drag_end), self);
     gtk_widget_add_controller(handle, GTK_EVENT_CONTROLLER(drag));
+    GtkEventController *keys = gtk_event_controller_key_new();
+    g_signal_connect(keys, "key-released", G_CALLBACK(on_handle_key_released), self);
+    gtk_widget_add_controller(handle, keys);
     return handle;
 }
 
@@ -288,6 +329,14 @@ static void set_play_button(GtkWidget *button, gboolean playing) {
                                    -1);
 }
 
+/* The record button's slide-to-cancel hint is drawn left of it, over the timer's free room: the timer keeps that
+ * much room after its text (its end margin), however wide the text makes the hint (large text), so the two never
+ * overlap; with too little width the live bars give way first, then the composer asks for more. */
+static void leave_room_for_hint(VnComposer *self) {
+    int room = record_button_room_before(VNGTK_RECORD_BUTTON(self->record));
+    if (gtk_widget_get_margin_end(self->timer) != room) gtk_widget_set_margin_end(self->timer, room);
+}
+
 /* Shows what the flow's last view says (or the idle look without a flow). */
 static void show_view(VnComposer *self) {
     VnFlowState state = self->flow ? vng_flow_get_state(self->flow) : VN_FLOW_STATE_IDLE;
@@ -312,6 +361,7 @@ static void show_view(VnComposer *self) {
      * waveform's in preview, left of the record button otherwise. */
     gtk_widget_set_hexpand(self->timer, live);
     gtk_widget_set_hexpand(self->record, !live && !preview);
+    leave_room_for_hint(self);
 
     guint n = 0;
     const gfloat *levels = live ? vng_flow_get_levels(self->flow, &n) : NULL;
@@ -328,7 +378,7 @@ static void show_view(VnComposer *self) {
         const gfloat *waveform = vng_flow_get_waveform(self->flow, &n);
         set_values(self->trim->waveform, waveform, waveform ? n : 0);
         vngtk_waveform_set_position(self->trim->waveform, duration > 0 ? CLAMP(position / duration, 0, 1) : 0);
-        if (!self->trimming && !self->trim->dragging) {
+        if (!self->trimming && !self->trim->moving) {
             self->trim->duration = duration;
             composer_trim_set_range(self->trim, duration > 0 ? trim_start / duration : 0,
                                     duration > 0 ? trim_end / duration : 1);
@@ -441,9 +491,32 @@ VnRecordButton *vngtk_composer_get_record_button(VnComposer *self) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* GObject */
 
+/* The text's size changed (large text, another font or theme): so did the hint's. */
+static void vngtk_composer_css_changed(GtkWidget *widget, GtkCssStyleChange *change) {
+    GTK_WIDGET_CLASS(vngtk_composer_parent_class)->css_changed(widget, change);
+    leave_room_for_hint(VNGTK_COMPOSER(widget));
+}
+
 static void vngtk_composer_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_composer_parent_class)->root(widget);
-    fallback_css_install(gtk_widget_get_display(widget), "vngtk-composer-default-css", DEFAULT_CSS);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-composer-default-css", DEFAULT_CSS,
+                         HIGH_CONTRAST_CSS);
+}
+
+/* Hidden (its page of a stack left, its window hidden) while a take runs or the preview plays: the flow's reaction to
+ * losing its view (the record button, unmapped with it, says the same when it is shown). */
+static void vngtk_composer_unmap(GtkWidget *widget) {
+    VnComposer *self = VNGTK_COMPOSER(widget);
+    if (self->flow != NULL) {
+        VnFlowState state = vng_flow_get_state(self->flow);
+        gboolean playing = FALSE;
+        g_object_get(self->flow, "preview-playing", &playing, NULL);
+        GError *error = NULL;
+        if ((state == VN_FLOW_STATE_RECORDING || state == VN_FLOW_STATE_LOCKED || playing) &&
+            !vng_flow_deactivate(self->flow, &error))
+            report("deactivate", error);
+    }
+    GTK_WIDGET_CLASS(vngtk_composer_parent_class)->unmap(widget);
 }
 
 static void vngtk_composer_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
@@ -479,6 +552,8 @@ static void vngtk_composer_class_init(VnComposerClass *klass) {
     object_class->set_property = vngtk_composer_set_property;
     object_class->dispose = vngtk_composer_dispose;
     widget_class->root = vngtk_composer_root;
+    widget_class->unmap = vngtk_composer_unmap;
+    widget_class->css_changed = vngtk_composer_css_changed;
 
     /**
      * VnComposer:flow:

@@ -37,11 +37,14 @@ G_BEGIN_DECLS
  *   [property@Voicenote.Flow:preview-playing]), the take's waveform ([method@Voicenote.Flow.get_waveform]) at
  *   [property@Voicenote.Flow:preview-position] (a click or drag on it is [method@Voicenote.Flow.seek]) with two trim
  *   handles over it, the timer (the position while under way, else the take's length) and send; the record button is
- *   hidden. Releasing a dragged trim handle (or Left/Right on a focused one) is [method@Voicenote.Flow.trim] from the
- *   start handle to the end handle; the handles show [property@Voicenote.Flow:trim-start] and
+ *   hidden. Releasing a dragged trim handle (or, on a focused one, the Left, Right, Home or End key that moved it)
+ *   is [method@Voicenote.Flow.trim] from the start handle to the end handle; the handles show [property@Voicenote.Flow:trim-start] and
  *   [property@Voicenote.Flow:trim-end] of the take, except while the trim the composer asked for runs (they stay where
  *   they were left, and play, seek and the handles are insensitive, until [signal@Voicenote.Flow::trimmed] or
  *   [signal@Voicenote.Flow::trim-failed]).
+ *
+ * Unmapped while a take runs or the preview plays (its page of a [class@Gtk.Stack] left, its window hidden), the
+ * composer calls [method@Voicenote.Flow.deactivate]: the take stops into preview and is kept, the preview pauses.
  *
  * A method of the flow that fails (the flow was disposed, or its state moved on under the click) is logged with
  * `g_warning()`; a failing recorder or player arrives as [signal@Voicenote.Flow::failed], for the application.
@@ -50,7 +53,8 @@ G_BEGIN_DECLS
  * send `suggested-action`), the timer label `numeric`; the live bars are `waveform.live`, the preview's waveform is in
  * a `trim` node with two `trimhandle` nodes (`.start`, `.end`), drawn by default in the theme's accent
  * (`@theme_selected_bg_color`, a stylesheet at %GTK_STYLE_PROVIDER_PRIORITY_FALLBACK that any theme or application CSS
- * overrides). No colour is the code's own.
+ * overrides; under GTK's high-contrast theme the handles are in the foreground instead). No colour is the code's
+ * own.
  *
  * Accessibility: the composer is a %GTK_ACCESSIBLE_ROLE_GROUP labelled "Voice message composer", described by the
  * flow's [property@Voicenote.Flow:accessible-description]; the buttons are labelled "Discard", "Play"/"Pause" and "Send

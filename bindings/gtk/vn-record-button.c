@@ -2,7 +2,9 @@
  * vn-record-button.c: VnRecordButton, a GtkWidget forwarding its drag gesture and record keys to a VnFlow and
  * drawing the flow's view through themed child nodes (the button face, the slide-to-cancel hint, the lock, the tip).
  */
-#include "vn-record-button.h"
+#include "vn-record-button-private.h"
+
+#include "vn-fallback-css.h"
 
 /* Between the button and the hint left of it, and between the button and the lock above it, in pixels. */
 #define SPACING 12
@@ -11,6 +13,12 @@
 #define TIP "Hold to record, release to send"
 #define MICROPHONE_ICON "audio-input-microphone-symbolic"
 #define STOP_ICON "media-playback-stop-symbolic"
+
+/* Under a high-contrast theme a held or locked take rings the button in the foreground, 2 px out: the theme's red
+ * face alone is too close to its idle face in the dark variant (about 1.3:1). On the `recordbutton` node, which no
+ * theme styles (the theme's `button` rules set their own outline and shadow, and would win over a fallback). */
+static const char HIGH_CONTRAST_CSS[] = "recordbutton.recording, recordbutton.locked { outline: 3px solid @theme_fg_color;"
+                                        " outline-offset: 2px; border-radius: 50%; }\n";
 
 struct _VnRecordButton {
     GtkWidget parent_instance;
@@ -21,6 +29,7 @@ struct _VnRecordButton {
     GtkWidget *lock;    /* CSS `lock`: above the face while a take is held */
     GtkWidget *chevron; /* in the lock, at the view's chevron alpha */
     GtkWidget *tip;     /* a GtkPopover above the face while the view's tip shows */
+    GtkGesture *drag;   /* the pointer's press, moves and release */
     gdouble lock_padding;
     gboolean held;     /* a press (pointer, or the record key) was forwarded and not yet released */
     guint key_held;    /* the record key's keyval while it is down, else 0 */
@@ -64,6 +73,8 @@ static void show_view(VnRecordButton *self) {
     set_class(self->face, "destructive-action", held || stop);
     set_class(self->face, "recording", held);
     set_class(self->face, "locked", stop);
+    set_class(GTK_WIDGET(self), "recording", held);
+    set_class(GTK_WIDGET(self), "locked", stop);
     gtk_widget_set_visible(self->hint, held);
     gtk_widget_set_opacity(self->hint, CLAMP(view.slide_to_cancel_alpha, 0.0, 1.0));
     gtk_widget_set_visible(self->lock, held);
@@ -213,6 +224,14 @@ static void vngtk_record_button_measure(GtkWidget *widget, GtkOrientation orient
                        natural_baseline);
 }
 
+int record_button_room_before(VnRecordButton *self) {
+    g_return_val_if_fail(VNGTK_IS_RECORD_BUTTON(self), 0);
+    if (!gtk_widget_get_visible(self->hint)) return 0;
+    int width = 0;
+    gtk_widget_measure(self->hint, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &width, NULL, NULL);
+    return width + SPACING;
+}
+
 /* Allocates `child` at its natural size `size` with its top left corner at (x, y). */
 static void allocate_at(GtkWidget *child, GtkRequisition size, float x, float y) {
     gtk_widget_allocate(child, size.width, size.height, -1, gsk_transform_translate(NULL, &GRAPHENE_POINT_INIT(x, y)));
@@ -233,9 +252,38 @@ static void vngtk_record_button_size_allocate(GtkWidget *widget, int width, int 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* GObject */
 
+static void vngtk_record_button_root(GtkWidget *widget) {
+    GTK_WIDGET_CLASS(vngtk_record_button_parent_class)->root(widget);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-record-button-default-css", "", HIGH_CONTRAST_CSS);
+}
+
 static void vngtk_record_button_map(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_record_button_parent_class)->map(widget);
     show_view(VNGTK_RECORD_BUTTON(widget));
+}
+
+/* Hidden (another page of a stack, the window hidden) while a take runs or a press is held: the flow's reaction to
+ * losing its view (a take stops into preview and is kept; a press not yet a take is dropped), and nothing stays
+ * held — the release will go elsewhere, so the press and the record key are forgotten here. */
+static void vngtk_record_button_unmap(GtkWidget *widget) {
+    VnRecordButton *self = VNGTK_RECORD_BUTTON(widget);
+    gboolean pressed = self->held || self->key_held != 0;
+    self->held = FALSE;
+    self->key_held = 0;
+    gtk_widget_unset_state_flags(self->face, GTK_STATE_FLAG_ACTIVE);
+    gtk_event_controller_reset(GTK_EVENT_CONTROLLER(self->drag));
+    if (self->flow != NULL) {
+        VnFlowState state = vng_flow_get_state(self->flow);
+        GError *error = NULL;
+        /* In preview (a toggled take stopped by this press: the composer hides the button then) nothing runs. */
+        if ((state == VN_FLOW_STATE_RECORDING || state == VN_FLOW_STATE_LOCKED ||
+             (pressed && state != VN_FLOW_STATE_PREVIEW)) &&
+            !vng_flow_deactivate(self->flow, &error)) {
+            g_warning("VnRecordButton: deactivate: %s", error->message);
+            g_error_free(error);
+        }
+    }
+    GTK_WIDGET_CLASS(vngtk_record_button_parent_class)->unmap(widget);
 }
 
 static void vngtk_record_button_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec) {
@@ -278,6 +326,8 @@ static void vngtk_record_button_class_init(VnRecordButtonClass *klass) {
     widget_class->measure = vngtk_record_button_measure;
     widget_class->size_allocate = vngtk_record_button_size_allocate;
     widget_class->map = vngtk_record_button_map;
+    widget_class->root = vngtk_record_button_root;
+    widget_class->unmap = vngtk_record_button_unmap;
 
     /**
      * VnRecordButton:flow:
@@ -336,11 +386,11 @@ static void vngtk_record_button_init(VnRecordButton *self) {
     gtk_widget_add_css_class(self->tip, "tip");
     gtk_widget_set_parent(self->tip, widget);
 
-    GtkGesture *drag = gtk_gesture_drag_new();
-    g_signal_connect(drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
-    g_signal_connect(drag, "drag-update", G_CALLBACK(on_drag_update), self);
-    g_signal_connect(drag, "drag-end", G_CALLBACK(on_drag_end), self);
-    gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(drag));
+    self->drag = gtk_gesture_drag_new();
+    g_signal_connect(self->drag, "drag-begin", G_CALLBACK(on_drag_begin), self);
+    g_signal_connect(self->drag, "drag-update", G_CALLBACK(on_drag_update), self);
+    g_signal_connect(self->drag, "drag-end", G_CALLBACK(on_drag_end), self);
+    gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(self->drag));
 
     GtkEventController *keys = gtk_event_controller_key_new();
     g_signal_connect(keys, "key-pressed", G_CALLBACK(on_key_pressed), self);

@@ -33,7 +33,9 @@ G_BEGIN_DECLS
  * flow's record key ([method@Voicenote.Flow.key_down]/[method@Voicenote.Flow.key_up] with %VN_FLOW_INPUT_KEY_RECORD;
  * the key's auto-repeat is not forwarded) and Escape its %VN_FLOW_INPUT_KEY_ESCAPE, when
  * [property@Voicenote.Flow:key-inputs] is on; with it off, Space and Return act as the pointer held at the button's
- * centre, so the keyboard can always record.
+ * centre, so the keyboard can always record. Unmapped while a take runs or a press is held (its page of a
+ * [class@Gtk.Stack] left, its window hidden), the button calls [method@Voicenote.Flow.deactivate] (a running take stops
+ * into preview and is kept) and forgets the press and the record key: their release goes elsewhere.
  *
  * Drawing: a circular button (CSS name `recordbutton`, holding a `button` node with the style class `circular`, so the
  * theme draws it as its own buttons) with the `audio-input-microphone-symbolic` icon. While a take is held
@@ -42,7 +44,9 @@ G_BEGIN_DECLS
  * as its opacity, and the lock (`recordbutton > lock`: a `go-up-symbolic` chevron at
  * [property@Voicenote.Flow:chevron-alpha] over a `changes-prevent-symbolic` padlock) shows above it, raised by
  * [property@Voicenote.Flow:lock-padding]. Locked (or toggled) the icon is `media-playback-stop-symbolic` and the button
- * node has the `destructive-action` and `locked` classes. While [property@Voicenote.Flow:tip-visible] a
+ * node has the `destructive-action` and `locked` classes. The `recordbutton` node gets `recording` and `locked` too:
+ * under GTK's high-contrast theme, light or dark, a fallback stylesheet then draws a 3 px ring in the foreground 2 px
+ * around the button, as the dark variant's red face is hardly darker or lighter than its idle one. While [property@Voicenote.Flow:tip-visible] a
  * [class@Gtk.Popover] above the button says "Hold to record, release to send". The hint and the lock are drawn outside
  * the button's allocation (its parent must leave room: about 150 px left and 70 px above); no colour is the code's own,
  * all come from the theme.

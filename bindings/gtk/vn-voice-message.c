@@ -446,7 +446,7 @@ static void vngtk_voice_message_realize(GtkWidget *widget) {
 
 static void vngtk_voice_message_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_voice_message_parent_class)->root(widget);
-    fallback_css_install(gtk_widget_get_display(widget), "vngtk-voice-message-default-css", DEFAULT_CSS);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-voice-message-default-css", DEFAULT_CSS, NULL);
 }
 
 static void vngtk_voice_message_dispose(GObject *object) {

@@ -15,13 +15,19 @@
 
 /* The default look, under every theme and application stylesheet (GTK_STYLE_PROVIDER_PRIORITY_FALLBACK): the played
  * bars in the theme's accent (GTK's Adwaita names it theme_selected_bg_color; libadwaita keeps the name for its
- * accent), the rest in the foreground, dimmed. No colour of our own: light, dark and high contrast come from the theme.
- * */
+ * accent), the rest in the foreground, dimmed. No colour of our own: light and dark come from the theme. */
 static const char DEFAULT_CSS[] = "waveform > played { color: @theme_selected_bg_color; }\n"
                                   "waveform > remaining { color: alpha(currentColor, 0.45); }\n";
 
-/* A child that exists only as a CSS node (`played`, `remaining`): never drawn, never picked, not in the
- * accessibility tree. Its `color` is what VnWaveform paints that part's bars with. */
+/* Under a high-contrast theme: every bar in the full foreground (the dimmed one is under 3:1 against the background,
+ * and the dark high-contrast accent nearly vanishes on its background), the played part underlined by its node's
+ * border, a means that holds whatever the colours. */
+static const char HIGH_CONTRAST_CSS[] = "waveform > played { color: currentColor; border-bottom: 2px solid currentColor; }\n"
+                                        "waveform > remaining { color: currentColor; }\n";
+
+/* A child that exists as a CSS node (`played`, `remaining`): never picked, not in the accessibility tree. Its
+ * `color` is what VnWaveform paints that part's bars with; the `played` node, allocated over the played part, is
+ * drawn under the bars (nothing by default: a stylesheet may give it a background or a border). */
 #define WAVEFORM_TYPE_PART (waveform_part_get_type())
 G_DECLARE_FINAL_TYPE(WaveformPart, waveform_part, WAVEFORM, PART, GtkWidget)
 struct _WaveformPart {
@@ -89,7 +95,7 @@ void vngtk_waveform_set_position(VnWaveform *self, gdouble position) {
     if (position == self->position) return;
     self->position = position;
     update_accessible_value(self);
-    gtk_widget_queue_draw(GTK_WIDGET(self));
+    gtk_widget_queue_allocate(GTK_WIDGET(self)); /* the played node covers the played part */
     g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_POSITION]);
 }
 
@@ -185,15 +191,17 @@ static void vngtk_waveform_measure(GtkWidget *widget, GtkOrientation orientation
     }
 }
 
-/* The parts are only CSS nodes, but they get the whole area so that nothing about them is undefined. */
+/* The played node covers the played part (from the left to the position), the remaining node the whole area (it is
+ * never drawn, only its colour is used). */
 static void vngtk_waveform_size_allocate(GtkWidget *widget, int width, int height, int baseline) {
     VnWaveform *self = VNGTK_WAVEFORM(widget);
-    gtk_widget_allocate(self->played, width, height, baseline, NULL);
+    gtk_widget_allocate(self->played, (int)lround(self->position * width), height, baseline, NULL);
     gtk_widget_allocate(self->remaining, width, height, baseline, NULL);
 }
 
 static void vngtk_waveform_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
     VnWaveform *self = VNGTK_WAVEFORM(widget);
+    gtk_widget_snapshot_child(widget, self->played, snapshot); /* under the bars */
     double width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget);
     static const gfloat no_value = 0.0f;
     float probe;
@@ -218,7 +226,8 @@ static void vngtk_waveform_snapshot(GtkWidget *widget, GtkSnapshot *snapshot) {
 
 static void vngtk_waveform_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_waveform_parent_class)->root(widget);
-    fallback_css_install(gtk_widget_get_display(widget), "vngtk-waveform-default-css", DEFAULT_CSS);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-waveform-default-css", DEFAULT_CSS,
+                         HIGH_CONTRAST_CSS);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */

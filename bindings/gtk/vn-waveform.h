@@ -33,8 +33,12 @@ G_BEGIN_DECLS
  * Styling: the widget's CSS name is `waveform`, with two child nodes whose `color` is what their bars are drawn
  * with: `waveform > played` (by default the theme's `@theme_selected_bg_color`, its accent: Adwaita's blue, and
  * libadwaita's accent through its compatibility colours) and `waveform > remaining` (by default the foreground at
- * 45 % opacity). Those defaults are a stylesheet at %GTK_STYLE_PROVIDER_PRIORITY_FALLBACK, so any theme or
- * application CSS overrides them; light, dark and high-contrast variants apply through the theme's colours.
+ * 45 % opacity). The `played` node covers the played part and is drawn under the bars (its background and border;
+ * none by default). Under GTK's high-contrast theme (`HighContrast`, light or dark) every bar is in the full
+ * foreground (the dimmed one would be under 3:1 against the background) and the played part is underlined (`played`
+ * gets a 2 px bottom border in the foreground). Those defaults are a stylesheet at
+ * %GTK_STYLE_PROVIDER_PRIORITY_FALLBACK, so any theme or application CSS overrides them; light and dark variants
+ * apply through the theme's colours.
  *
  * Input: a press, or a drag, at a point moves the position to that fraction of the width and emits
  * [signal@VoicenoteGtk.Waveform::seek] with it; the widget is focusable and Left/Right (also on the keypad) move the

@@ -13,6 +13,8 @@
  * composer-preview.png, the handles there); send: `attachment-ready` with the trimmed take, idle. At each step the
  * group's accessible label and description (the flow's), and the buttons' and handles' labels.
  */
+#include "paced-speaker.h" /* first: it asks for _GNU_SOURCE */
+
 #include <string.h>
 
 #include "flow-window.h"
@@ -32,14 +34,6 @@ typedef struct {
     VnWaveform *bars, *waveform;
 } Parts;
 
-static GtkWidget *child_named(GtkWidget *parent, const char *css_name, const char *css_class) {
-    for (GtkWidget *child = gtk_widget_get_first_child(parent); child; child = gtk_widget_get_next_sibling(child))
-        if (g_str_equal(gtk_widget_get_css_name(child), css_name) &&
-            (css_class == NULL || gtk_widget_has_css_class(child, css_class)))
-            return child;
-    g_error("no %s.%s under %s", css_name, css_class ? css_class : "", gtk_widget_get_css_name(parent));
-}
-
 static GtkWidget *button_labelled(GtkWidget *composer, const char *icon) {
     for (GtkWidget *child = gtk_widget_get_first_child(composer); child; child = gtk_widget_get_next_sibling(child))
         if (GTK_IS_BUTTON(child) && g_strcmp0(gtk_button_get_icon_name(GTK_BUTTON(child)), icon) == 0) return child;
@@ -51,13 +45,13 @@ static Parts parts_of(GtkWidget *composer) {
     parts.discard = button_labelled(composer, "user-trash-symbolic");
     parts.play = button_labelled(composer, "media-playback-start-symbolic");
     parts.send = button_labelled(composer, "document-send-symbolic");
-    parts.timer = child_named(composer, "label", NULL);
+    parts.timer = flow_window_child(composer, "label", NULL);
     parts.record = GTK_WIDGET(vngtk_composer_get_record_button(VNGTK_COMPOSER(composer)));
-    parts.bars = VNGTK_WAVEFORM(child_named(composer, "waveform", "live"));
-    parts.trim = child_named(composer, "trim", NULL);
-    parts.waveform = VNGTK_WAVEFORM(child_named(parts.trim, "waveform", NULL));
-    parts.start = child_named(parts.trim, "trimhandle", "start");
-    parts.end = child_named(parts.trim, "trimhandle", "end");
+    parts.bars = VNGTK_WAVEFORM(flow_window_child(composer, "waveform", "live"));
+    parts.trim = flow_window_child(composer, "trim", NULL);
+    parts.waveform = VNGTK_WAVEFORM(flow_window_child(parts.trim, "waveform", NULL));
+    parts.start = flow_window_child(parts.trim, "trimhandle", "start");
+    parts.end = flow_window_child(parts.trim, "trimhandle", "end");
     return parts;
 }
 
@@ -179,15 +173,38 @@ static void drag_start_handle(FlowWindow *rig, Parts *parts) {
     g_free(to_y);
 }
 
-static void test_record_lock_trim_send(void) {
-    FlowWindow rig;
-    flow_window_make_flow(&rig, directory, microphone, FALSE);
-    Trims trims = {0};
-    g_object_set_data(G_OBJECT(rig.flow), "trims", &trims);
-    g_signal_connect(rig.flow, "trimmed", G_CALLBACK(on_trimmed), &trims);
-    GtkWidget *composer = vngtk_composer_new(rig.flow);
+/* Idle again after a take recorded, locked and previewed: only the record button, the accessible state, the states
+ * exactly recording, locked, preview, idle, and `attachments` sent. */
+static void assert_idle_after_preview(FlowWindow *rig, Parts *parts, guint attachments) {
+    assert_shown(parts, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE);
+    assert_accessible(parts, rig->flow);
+    rig_drain();
+    flow_window_assert_states(rig, (const gint[]){VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_LOCKED,
+                                                  VN_FLOW_STATE_PREVIEW, VN_FLOW_STATE_IDLE},
+                              4);
+    g_assert_cmpuint(rig->attachments, ==, attachments);
+}
+
+/* A composer over the rig's flow, with room above it for the record button's lock. */
+static GtkWidget *composer_new(FlowWindow *rig) {
+    GtkWidget *composer = vngtk_composer_new(rig->flow);
     g_object_set(composer, "margin-top", MARGIN_TOP, "margin-start", MARGIN, "margin-end", MARGIN, "margin-bottom",
                  MARGIN, "width-request", COMPOSER_WIDTH, NULL);
+    return composer;
+}
+
+/* Trims counted on the rig's flow (trimmed_and_shown() finds them). */
+static void count_trims(FlowWindow *rig, Trims *trims) {
+    g_object_set_data(G_OBJECT(rig->flow), "trims", trims);
+    g_signal_connect(rig->flow, "trimmed", G_CALLBACK(on_trimmed), trims);
+}
+
+static void test_record_lock_trim_send(void) {
+    FlowWindow rig;
+    flow_window_make_flow(&rig, directory, microphone, FALSE, NULL);
+    Trims trims = {0};
+    count_trims(&rig, &trims);
+    GtkWidget *composer = composer_new(&rig);
     flow_window_show(&rig, "VnComposer test", composer, composer);
     Parts parts = parts_of(composer);
     g_assert_true(vngtk_composer_get_flow(VNGTK_COMPOSER(composer)) == rig.flow);
@@ -282,12 +299,233 @@ static void test_record_lock_trim_send(void) {
     flow_window_wait_for_count(&rig.attachments, 1);
     flow_window_wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
     g_assert_cmpfloat(rig.attached_duration, ==, trimmed);
-    assert_shown(&parts, FALSE, FALSE, FALSE, FALSE, FALSE, FALSE, TRUE);
+    assert_idle_after_preview(&rig, &parts, 1);
+    flow_window_close(&rig);
+}
+
+/* A take held, locked (the pointer up), let go and stopped with the record button: preview, laid out. */
+static void record_into_preview(FlowWindow *rig, Parts *parts) {
+    flow_window_hold(rig, parts->record);
+    flow_window_pointer_at(rig, parts->record, 0, -LOCK_MOVE, NULL);
+    flow_window_wait_for_state(rig, VN_FLOW_STATE_LOCKED, 0);
+    guint releases = rig->releases;
+    xdotool((const char *const[]){"mouseup", "1", NULL});
+    flow_window_wait_for_count(&rig->releases, releases + 1);
+    flow_window_pointer_at(rig, parts->record, 0, 0, "click");
+    flow_window_wait_for_state(rig, VN_FLOW_STATE_PREVIEW, 0.3);
+    flow_window_wait_for_frame(rig);
+}
+
+typedef struct {
+    FlowWindow *rig;
+    gboolean playing;
+    gdouble from, to; /* the preview's position, seconds */
+} PreviewUntil;
+
+static gboolean preview_is(gpointer data) {
+    PreviewUntil *until = data;
+    gboolean playing = FALSE;
+    gdouble position = 0;
+    g_object_get(until->rig->flow, "preview-playing", &playing, "preview-position", &position, NULL);
+    return playing == until->playing && position >= until->from && position <= until->to;
+}
+
+/* Waits until the preview plays (or not) at a position within [from, to] seconds; returns the position. */
+static gdouble wait_for_preview(FlowWindow *rig, gboolean playing, gdouble from, gdouble to) {
+    PreviewUntil until = {rig, playing, from, to};
+    gint64 start = g_get_monotonic_time();
+    gboolean reached = rig_wait(preview_is, &until, WAIT_MS);
+    gdouble position = 0;
+    g_object_get(rig->flow, "preview-playing", &playing, "preview-position", &position, NULL);
+    g_test_message("preview %s at %.3f s after %.0f ms (wanted %s within %.3f…%.3f s)",
+                   playing ? "playing" : "not playing", position, (g_get_monotonic_time() - start) / 1000.0,
+                   until.playing ? "playing" : "not playing", from, to);
+    g_assert_true(reached);
+    return position;
+}
+
+static void assert_play_button(Parts *parts, gboolean playing) {
+    g_assert_cmpstr(gtk_button_get_icon_name(GTK_BUTTON(parts->play)), ==,
+                    playing ? "media-playback-pause-symbolic" : "media-playback-start-symbolic");
+    gtk_test_accessible_assert_property(GTK_ACCESSIBLE(parts->play), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                        playing ? "Pause" : "Play");
+}
+
+typedef struct {
+    FlowWindow *rig;
+    Trims *trims;
+    guint wanted;
+} TrimUntil;
+
+static gboolean trims_shown(gpointer data) {
+    TrimUntil *until = data;
+    return until->trims->count >= until->wanted && trimmed_and_shown(until->rig);
+}
+
+static gboolean is_focused(gpointer data) {
+    GtkWidget *widget = data;
+    return gtk_window_is_active(GTK_WINDOW(gtk_widget_get_root(widget))) && gtk_widget_has_focus(widget);
+}
+
+/* `handle` clicked (it takes the focus; a click moves nothing, so nothing is trimmed), then `key` tapped: exactly one
+ * trim, when the key is let go; returns the take's new length once the view shows it. */
+static gdouble trim_by_key(FlowWindow *rig, GtkWidget *handle, const char *key, Trims *trims) {
+    guint count = trims->count;
+    flow_window_pointer_at(rig, handle, 0, 0, "click");
+    g_assert_true(rig_wait(is_focused, handle, WAIT_MS));
+    g_assert_cmpuint(trims->count, ==, count);
+    gint64 start = g_get_monotonic_time();
+    xdotool((const char *const[]){"key", key, NULL});
+    TrimUntil until = {rig, trims, count + 1};
+    g_assert_true(rig_wait(trims_shown, &until, WAIT_MS));
+    g_assert_cmpuint(trims->count, ==, count + 1);
+    g_test_message("%s: trimmed to %.3f s after %.0f ms", key, trims->duration,
+                   (g_get_monotonic_time() - start) / 1000.0);
+    return trims->duration;
+}
+
+typedef struct {
+    const gchar *directory;
+    guint takes;
+} TakesUntil;
+
+static gboolean takes_are(gpointer data) {
+    TakesUntil *until = data;
+    return flow_window_count_takes(until->directory) == until->takes;
+}
+
+/* What the speaker must read of the preview before it is paused: 0.25 s of its audio. */
+#define HEARD_BYTES (SPEAKER_BYTES_PER_SECOND / 4)
+
+typedef struct {
+    Speaker *speaker;
+    guint64 bytes;
+} SpeakerUntil;
+
+static gboolean speaker_read(gpointer data) {
+    SpeakerUntil *until = data;
+    return speaker_bytes(until->speaker) >= until->bytes;
+}
+
+/* Preview's controls through real input, over a speaker that plays in real time: play (the take sounds, Pause
+ * shows), pause, a click at half the waveform (the preview there), the end handle moved with Left and the start
+ * handle with End (each key's release one trim), discard (the take's file deleted, idle). */
+static void test_play_seek_trim_keys_discard(void) {
+    Speaker speaker = {0};
+    speaker_start(&speaker, directory);
+    gchar *configuration = speaker_configuration(&speaker);
+    FlowWindow rig;
+    flow_window_make_flow(&rig, directory, microphone, FALSE, configuration);
+    g_free(configuration);
+    Trims trims = {0};
+    count_trims(&rig, &trims);
+    GtkWidget *composer = composer_new(&rig);
+    flow_window_show(&rig, "VnComposer test", composer, composer);
+    Parts parts = parts_of(composer);
+    guint takes = flow_window_count_takes(directory);
+    record_into_preview(&rig, &parts);
+    gdouble recorded = vng_flow_get_duration(rig.flow);
+    g_assert_cmpuint(flow_window_count_takes(directory), ==, takes + 1);
+
+    /* Play: the take sounds in real time; the button says Pause, the timer the position. */
+    guint64 heard = speaker_bytes(&speaker);
+    flow_window_pointer_at(&rig, parts.play, 0, 0, "click");
+    wait_for_preview(&rig, TRUE, 0, recorded);
+    SpeakerUntil sounded = {&speaker, heard + HEARD_BYTES};
+    g_assert_true(rig_wait_polled(speaker_read, &sounded, WAIT_MS));
+    gdouble position = wait_for_preview(&rig, TRUE, (gdouble)HEARD_BYTES / SPEAKER_BYTES_PER_SECOND, recorded);
+    assert_play_button(&parts, TRUE);
+    assert_timer(&parts, position);
     assert_accessible(&parts, rig.flow);
+
+    /* Pause: Play again, the position where it stopped. */
+    flow_window_pointer_at(&rig, parts.play, 0, 0, "click");
+    position = wait_for_preview(&rig, FALSE, 0.2, recorded);
+    assert_play_button(&parts, FALSE);
+    assert_timer(&parts, position);
+
+    /* Seek: a click at half the waveform is the preview at half the take. */
+    flow_window_pointer_at(&rig, GTK_WIDGET(parts.waveform), 0, 0, "click");
+    position = wait_for_preview(&rig, FALSE, recorded * 0.48, recorded * 0.52);
+    g_assert_cmpfloat_with_epsilon(vngtk_waveform_get_position(parts.waveform), position / recorded, 0.01);
+    assert_timer(&parts, position);
+
+    /* The trim handles with the keyboard: the end handle a step left (5 % of the take), then the start handle to the
+     * end (as far as the end handle lets it: 5 % kept). */
+    xdotool((const char *const[]){"windowfocus", "--sync", rig.xid, NULL});
+    gdouble cut = trim_by_key(&rig, parts.end, "Left", &trims);
+    g_assert_cmpfloat_with_epsilon(cut, recorded * 0.95, 0.05);
+    assert_handle(parts.start, "Trim start", 0, cut);
+    assert_handle(parts.end, "Trim end", 1, cut);
+    gdouble last = trim_by_key(&rig, parts.start, "End", &trims);
+    g_assert_cmpfloat_with_epsilon(last, cut * 0.05, 0.05);
+    assert_handle(parts.end, "Trim end", 1, last);
+    assert_timer(&parts, last);
+    g_assert_true(gtk_widget_get_sensitive(parts.trim));
+
+    /* Discard: the take's file is deleted, idle. */
+    flow_window_pointer_at(&rig, parts.discard, 0, 0, "click");
+    flow_window_wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
+    TakesUntil until = {directory, takes};
+    g_assert_true(rig_wait_polled(takes_are, &until, WAIT_MS));
+    assert_idle_after_preview(&rig, &parts, 0);
+    flow_window_close(&rig);
+    speaker_stop(&speaker);
+}
+
+static gboolean is_mapped(gpointer data) {
+    return gtk_widget_get_mapped(data);
+}
+
+/* The composer on a GtkStack's page (a conversation); a take held when the application shows another page: the flow
+ * deactivated (preview, the take kept, nothing sent), the pointer let go elsewhere; back on the page, the preview;
+ * discarded, a new hold records (the press was not left held) and its release sends. */
+static void test_hidden_mid_take(void) {
+    FlowWindow rig;
+    flow_window_make_flow(&rig, directory, microphone, FALSE, NULL);
+    GtkWidget *composer = composer_new(&rig);
+    GtkWidget *stack = gtk_stack_new();
+    gtk_stack_set_transition_type(GTK_STACK(stack), GTK_STACK_TRANSITION_TYPE_NONE);
+    gtk_stack_add_named(GTK_STACK(stack), composer, "voice");
+    gtk_stack_add_named(GTK_STACK(stack), gtk_label_new("Another conversation"), "other");
+    gtk_stack_set_visible_child_name(GTK_STACK(stack), "voice");
+    flow_window_show(&rig, "VnComposer test", stack, composer);
+    Parts parts = parts_of(composer);
+    guint takes = flow_window_count_takes(directory);
+
+    flow_window_hold(&rig, parts.record);
+    gtk_stack_set_visible_child_name(GTK_STACK(stack), "other");
+    g_assert_false(gtk_widget_get_mapped(composer));
+    flow_window_wait_for_state(&rig, VN_FLOW_STATE_PREVIEW, 0.3);
+    g_assert_cmpuint(flow_window_count_takes(directory), ==, takes + 1);
+    /* Stopped by the deactivation, at once: not by the recorder's maximum length (3600 s; the microphone is read
+     * unpaced, about 100 s of audio a second, so a stop left to the maximum comes after half a minute). */
+    g_assert_cmpfloat(vng_flow_get_duration(rig.flow), <, 600);
+    guint releases = rig.releases;
+    xdotool((const char *const[]){"mouseup", "1", NULL});
+    flow_window_wait_for_count(&rig.releases, releases + 1);
+
+    gtk_stack_set_visible_child_name(GTK_STACK(stack), "voice");
+    g_assert_true(rig_wait(is_mapped, composer, WAIT_MS));
+    flow_window_wait_for_frame(&rig);
+    g_assert_cmpint(vng_flow_get_state(rig.flow), ==, VN_FLOW_STATE_PREVIEW);
+    g_assert_cmpuint(rig.attachments, ==, 0);
+    assert_shown(&parts, TRUE, TRUE, FALSE, TRUE, TRUE, TRUE, FALSE);
+    assert_accessible(&parts, rig.flow);
+
+    flow_window_pointer_at(&rig, parts.discard, 0, 0, "click");
+    flow_window_wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
+    TakesUntil until = {directory, takes};
+    g_assert_true(rig_wait_polled(takes_are, &until, WAIT_MS));
+    flow_window_wait_for_frame(&rig);
+    flow_window_hold(&rig, parts.record);
+    xdotool((const char *const[]){"mouseup", "1", NULL});
+    flow_window_wait_for_count(&rig.attachments, 1);
+    flow_window_wait_for_state(&rig, VN_FLOW_STATE_IDLE, 0);
     rig_drain();
-    flow_window_assert_states(&rig, (const gint[]){VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_LOCKED,
-                                                   VN_FLOW_STATE_PREVIEW, VN_FLOW_STATE_IDLE},
-                              4);
+    flow_window_assert_states(&rig, (const gint[]){VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_PREVIEW,
+                                                   VN_FLOW_STATE_IDLE, VN_FLOW_STATE_RECORDING, VN_FLOW_STATE_IDLE},
+                              5);
     g_assert_cmpuint(rig.attachments, ==, 1);
     flow_window_close(&rig);
 }
@@ -297,6 +535,8 @@ int main(int argc, char **argv) {
     gtk_init();
     directory = rig_directory_with_tone("vn-gtk-composer-XXXXXX", 30, &microphone);
     g_test_add_func("/composer/record-lock-trim-send", test_record_lock_trim_send);
+    g_test_add_func("/composer/play-seek-trim-keys-discard", test_play_seek_trim_keys_discard);
+    g_test_add_func("/composer/hidden-mid-take", test_hidden_mid_take);
     int status = g_test_run();
     rig_remove_tree(directory);
     g_free(directory);

@@ -56,14 +56,15 @@ static void flow_window_on_after_paint(GdkFrameClock *clock, FlowWindow *rig) {
 }
 
 /* The flow (key inputs on or off) over a recorder reading `microphone` (capture-rig.h's ALSA configuration), its
- * takes under `directory`. */
+ * takes under `directory`, its player on `speaker` (the ALSA configuration of `vn_spk`, e.g. paced-speaker.h's; NULL
+ * for capture-rig.h's file speaker, not paced). */
 G_GNUC_UNUSED static void flow_window_make_flow(FlowWindow *rig, const gchar *directory, const gchar *microphone,
-                                                gboolean key_inputs) {
+                                                gboolean key_inputs, const gchar *speaker_configuration) {
     GError *error = NULL;
     *rig = (FlowWindow){.states = g_array_new(FALSE, FALSE, sizeof(gint))};
     gchar *takes = g_build_filename(directory, "takes", NULL);
     gchar *heard = g_build_filename(directory, "heard.raw", NULL);
-    gchar *speaker = rig_speaker(heard);
+    gchar *speaker = speaker_configuration ? g_strdup(speaker_configuration) : rig_speaker(heard);
     rig->clock = vng_manual_clock_new(&error);
     g_assert_no_error(error);
     rig->recorder = g_initable_new(VNG_TYPE_RECORDER, NULL, &error, "device", "vn_mic", "configuration", microphone,
@@ -169,6 +170,28 @@ G_GNUC_UNUSED static void flow_window_wait_for_frame(FlowWindow *rig) {
     guint wanted = rig->frames + 1;
     gtk_widget_queue_draw(rig->window);
     flow_window_wait_for_count(&rig->frames, wanted);
+}
+
+/* The files in `directory`'s takes (flow_window_make_flow()'s recorder writes them there). */
+G_GNUC_UNUSED static guint flow_window_count_takes(const gchar *directory) {
+    gchar *takes = g_build_filename(directory, "takes", NULL);
+    GDir *dir = g_dir_open(takes, 0, NULL);
+    guint count = 0;
+    if (dir != NULL) {
+        while (g_dir_read_name(dir) != NULL) count++;
+        g_dir_close(dir);
+    }
+    g_free(takes);
+    return count;
+}
+
+/* The first child of `parent` with this CSS name (and style class, unless NULL); fails the test when there is none. */
+G_GNUC_UNUSED static GtkWidget *flow_window_child(GtkWidget *parent, const char *css_name, const char *css_class) {
+    for (GtkWidget *child = gtk_widget_get_first_child(parent); child; child = gtk_widget_get_next_sibling(child))
+        if (g_str_equal(gtk_widget_get_css_name(child), css_name) &&
+            (css_class == NULL || gtk_widget_has_css_class(child, css_class)))
+            return child;
+    g_error("no %s.%s under %s", css_name, css_class ? css_class : "", gtk_widget_get_css_name(parent));
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */

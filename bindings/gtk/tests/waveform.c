@@ -2,8 +2,10 @@
  * waveform.c: VnWaveform in a real GtkWindow on an X server (make test runs it under xvfb-run), driven through its
  * own event controllers by real X input from xdotool: a press at 25 % of its width, then the Right key, each read
  * back as the `seek` signal's fraction and as the accessible value; a drag from 10 % to 60 %; then drawn to a
- * texture (saved as PNGs in $VOICENOTE_GTK_TEST_OUTPUT) under Adwaita light and dark and GTK's high-contrast theme,
- * checking the played bars have the theme's accent colour and the rest the dimmed foreground.
+ * texture (saved as PNGs in $VOICENOTE_GTK_TEST_OUTPUT) under Adwaita light and dark, checking the played bars have
+ * the theme's accent colour and the rest the dimmed foreground, and under GTK's high-contrast theme, light and dark,
+ * checking every bar is in the full foreground (its contrast against the background measured) and the played part
+ * underlined.
  */
 #include <voicenote-gtk.h>
 
@@ -295,33 +297,70 @@ static void test_draws_theme_colors(void) {
     rig_close(&rig);
 }
 
-/* GTK's high-contrast theme (Default-hc, what the desktop's high-contrast setting selects): the same rule, the bars
- * in its accent and its foreground, and the played part distinct from the rest. */
+/* The theme's background, the window's (what the waveform, transparent between its bars, is drawn over). */
+static Rgb window_background(Rig *rig) {
+    GdkRGBA background;
+    g_assert_true(gtk_style_context_lookup_color(gtk_widget_get_style_context(rig->window), "theme_bg_color",
+                                                 &background));
+    return rgb_of(&background);
+}
+
+/* The fraction of pixels drawn (any alpha) in rows [top, bottom) and columns [from, to). */
+static double drawn_fraction(const guint8 *data, int width, int top, int bottom, int from, int to) {
+    gsize drawn = 0, all = 0;
+    for (int y = top; y < bottom; y++)
+        for (int x = from; x < to; x++, all++) drawn += data[((gsize)y * (gsize)width + (gsize)x) * 4 + 3] != 0;
+    return all ? (double)drawn / (double)all : 0;
+}
+
+/* GTK 4.8's high-contrast theme, `HighContrast` (its Default-hc; what the desktop's high-contrast setting selects),
+ * light and dark (its dark variant, Default-hc-dark: what a later GTK names HighContrastInverse; 4.8 does not know
+ * that name and falls back to its default theme). Every bar in the full foreground, at least 4.5:1 against the
+ * window's background (the dimmed 45 % would be about 2.9:1); the played part told apart by its underline (2 px
+ * under it, none under the rest). */
 static void test_draws_high_contrast(void) {
     Rig rig;
     rig_open(&rig);
     vngtk_waveform_set_position(rig.waveform, 0.3);
-    wait_for_frame(&rig);
-    GdkRGBA accent, foreground;
-    theme_colors(&rig, &accent, &foreground);
-    Drawn plain = render(&rig, "waveform-light-again.png");
-    g_object_set(gtk_settings_get_default(), "gtk-theme-name", "Default-hc", NULL);
-    wait_for_frame(&rig);
-    GdkRGBA hc_accent, hc_foreground;
-    theme_colors(&rig, &hc_accent, &hc_foreground);
-    g_test_message("high contrast: accent %s, foreground %s; plain: foreground %s", gdk_rgba_to_string(&hc_accent),
-                   gdk_rgba_to_string(&hc_foreground), gdk_rgba_to_string(&foreground));
-    Drawn look = render(&rig, "waveform-high-contrast.png");
-    GdkRGBA dimmed = hc_foreground;
-    dimmed.alpha *= 0.45f;
-    assert_pixel_near(look.played, &hc_accent, "high contrast, played");
-    assert_pixel_near(look.remaining, &dimmed, "high contrast, remaining");
-    g_assert_false(look.played.r == look.remaining.r && look.played.g == look.remaining.g &&
-                   look.played.b == look.remaining.b);
-    /* The theme changed what is drawn: its foreground is not the plain theme's. */
-    g_assert_false(gdk_rgba_equal(&hc_foreground, &foreground) && look.remaining.r == plain.remaining.r &&
-                   look.remaining.g == plain.remaining.g && look.remaining.b == plain.remaining.b);
+    g_object_set(gtk_settings_get_default(), "gtk-theme-name", "HighContrast", NULL);
+    int width = gtk_widget_get_width(GTK_WIDGET(rig.waveform)), height = gtk_widget_get_height(GTK_WIDGET(rig.waveform));
+    for (int dark = 0; dark < 2; dark++) {
+        set_dark(dark);
+        wait_for_frame(&rig);
+        GdkRGBA accent, foreground;
+        theme_colors(&rig, &accent, &foreground);
+        Rgb background = window_background(&rig);
+        const char *name = dark ? "waveform-high-contrast-dark.png" : "waveform-high-contrast.png";
+        GdkTexture *texture = render_widget(GTK_WIDGET(rig.waveform), rig.window, name);
+        guint8 *data = texture_pixels(texture);
+        /* The bars' rows (the underline is in the last two). */
+        Pixel played = strongest_pixel(data, (gsize)width * 4, height - 2, 0, width / 4);
+        Pixel remaining = strongest_pixel(data, (gsize)width * 4, height, width * 2 / 5, width);
+        assert_pixel_near(played, &foreground, dark ? "high contrast dark, played" : "high contrast, played");
+        assert_pixel_near(remaining, &foreground, dark ? "high contrast dark, remaining" : "high contrast, remaining");
+        guint8 premultiplied[4] = {(guint8)(remaining.b * remaining.a / 255), (guint8)(remaining.g * remaining.a / 255),
+                                   (guint8)(remaining.r * remaining.a / 255), remaining.a};
+        double contrast = contrast_ratio(pixel_over(premultiplied, background), background);
+        double underline = drawn_fraction(data, width, height - 2, height, 0, width * 3 / 10 - 1);
+        double beyond = drawn_fraction(data, width, height - 2, height, width * 3 / 10 + 1, width);
+        g_test_message("%s: the remaining bars %.1f:1 against the background; the accent %.1f:1 (not used); "
+                       "underlined: %.0f %% of the played part, %.0f %% of the rest",
+                       name, contrast, contrast_ratio(rgb_of(&accent), background), underline * 100, beyond * 100);
+        g_assert_cmpfloat(contrast, >=, 4.5);
+        g_assert_cmpfloat(underline, >=, 0.95);
+        g_assert_cmpfloat(beyond, ==, 0);
+        g_free(data);
+        g_object_unref(texture);
+    }
+    set_dark(FALSE);
     g_object_set(gtk_settings_get_default(), "gtk-theme-name", "Default", NULL);
+    wait_for_frame(&rig);
+    /* Back in the default theme: no underline. */
+    GdkTexture *texture = render_widget(GTK_WIDGET(rig.waveform), rig.window, "waveform-light-again.png");
+    guint8 *data = texture_pixels(texture);
+    g_assert_cmpfloat(drawn_fraction(data, width, height - 2, height, 0, width), ==, 0);
+    g_free(data);
+    g_object_unref(texture);
     rig_close(&rig);
 }
 

@@ -1,7 +1,7 @@
 /*
  * x-session.h: what the widget tests share on their X server: a bounded program run and xdotool (real X input), a
- * widget's point in its toplevel's X window, and a widget rendered with its window's renderer to a PNG in
- * $VOICENOTE_GTK_TEST_OUTPUT.
+ * widget's point in its toplevel's X window, a widget rendered with its window's renderer to a PNG in
+ * $VOICENOTE_GTK_TEST_OUTPUT, and WCAG's contrast ratio of what it drew.
  */
 #ifndef VOICENOTE_GTK_TESTS_X_SESSION_H
 #define VOICENOTE_GTK_TESTS_X_SESSION_H
@@ -89,6 +89,33 @@ G_GNUC_UNUSED static guint8 *texture_pixels(GdkTexture *texture) {
     guint8 *data = g_malloc((gsize)gdk_texture_get_height(texture) * stride);
     gdk_texture_download(texture, data, stride);
     return data;
+}
+
+/* An opaque colour, channels 0…255. */
+typedef struct {
+    double r, g, b;
+} Rgb;
+
+G_GNUC_UNUSED static Rgb rgb_of(const GdkRGBA *color) {
+    return (Rgb){color->red * 255, color->green * 255, color->blue * 255};
+}
+
+/* The pixel at `p` (B, G, R, A premultiplied, as texture_pixels() gives them) drawn over the opaque `background`. */
+G_GNUC_UNUSED static Rgb pixel_over(const guint8 *p, Rgb background) {
+    double uncovered = 1 - p[3] / 255.0;
+    return (Rgb){p[2] + background.r * uncovered, p[1] + background.g * uncovered, p[0] + background.b * uncovered};
+}
+
+static double linear_channel(double value) {
+    double c = value / 255;
+    return c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+}
+
+/* WCAG 2's contrast ratio of two opaque colours (1…21; 4.5 is its minimum for text, 3 for graphics). */
+G_GNUC_UNUSED static double contrast_ratio(Rgb a, Rgb b) {
+    double la = 0.2126 * linear_channel(a.r) + 0.7152 * linear_channel(a.g) + 0.0722 * linear_channel(a.b);
+    double lb = 0.2126 * linear_channel(b.r) + 0.7152 * linear_channel(b.g) + 0.0722 * linear_channel(b.b);
+    return (MAX(la, lb) + 0.05) / (MIN(la, lb) + 0.05);
 }
 
 #endif /* VOICENOTE_GTK_TESTS_X_SESSION_H */
