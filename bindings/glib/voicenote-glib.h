@@ -10,8 +10,10 @@
 
 #include "vn-audio-info.h"
 #include "vn-convert.h"
+#include "vn-encoder-options.h"
 #include "vn-error.h"
 #include "vn-flow.h"
+#include "vn-http-options.h"
 #include "vn-manual-clock.h"
 #include "vn-payload.h"
 #include "vn-player.h"

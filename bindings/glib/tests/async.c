@@ -1,8 +1,9 @@
 /*
  * async.c: the `_async`/`_finish` pairs (vn-waveform.h, vn-audio-info.h, vn-convert.h) on the main context, over a
  * real note (3 s of tone, encoded by opusenc at start) read from its file and from a real HTTP server on 127.0.0.1
- * in this process (a GSocketService on the same main context): `/fast/...` sends the note at once, `/slow/...`
- * sends the headers and 2 KiB, then 100 bytes every 100 ms (the whole note would take tens of seconds).
+ * in this process (note-server.h): `/fast/...` sends the note at once, `/slow/...` sends the headers and 2 KiB,
+ * then 100 bytes every 100 ms (the whole note would take tens of seconds). Their HTTP and encoder options:
+ * http-options.c.
  * - /async/waveform, /async/audio-info, /async/convert: a local note's 100 values in 0…1 (the tone's well above 0),
  *   the same through a `file://` URL; its facts (opus, 48 kHz, mono, 3 s); converted at 2x, 1.5 s; each callback on
  *   the calling thread.
@@ -18,167 +19,9 @@
  * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline; rig_wait_polled for
  * the thread count and the cache size, which change without waking the context); nothing sleeps.
  */
-#include "async-outcome.h"
+#include "note-server.h"
 
-#define NOTE_SECONDS 3.0
-#define FIRST_CHUNK 2048
-#define TRICKLE_BYTES 100
-#define TRICKLE_MS 100
 #define CANCEL_LIMIT_MS 1000
-
-static gchar *directory;
-static gchar *note_path;
-static GBytes *note_bytes;
-
-/* ------------------------------------------------------------------------------------------------------------ */
-/* The HTTP server: one per process, on the main context */
-
-typedef struct {
-    GSocketService *service;
-    guint16 port;
-    guint requests;      /* requests answered */
-    guint open;          /* connections not yet closed by the client */
-    guint slow_chunks;   /* trickled chunks sent by slow responses */
-} Server;
-
-typedef struct {
-    GSocketConnection *connection;
-    GString *request;
-    gsize sent;
-    gboolean slow;
-    gboolean closed;
-    guint trickle;
-    guint8 buffer[1024];
-} Connection;
-
-static Server server;
-
-/* The client has gone (a read ended or a write failed): no more writes. The stream is closed and the connection freed
- * when its pending read ends (request_read). */
-static void connection_close(Connection *conn) {
-    if (conn->closed) return;
-    conn->closed = TRUE;
-    server.open--;
-    if (conn->trickle != 0) g_source_remove(conn->trickle);
-    conn->trickle = 0;
-}
-
-static void connection_free(Connection *conn) {
-    g_io_stream_close(G_IO_STREAM(conn->connection), NULL, NULL);
-    g_object_unref(conn->connection);
-    g_string_free(conn->request, TRUE);
-    g_free(conn);
-}
-
-/* Writes the next `count` bytes of the note, then, at its end, ends the response (the write side shut); FALSE (and
- * closed) when the client has gone. */
-static gboolean send_body(Connection *conn, gsize count) {
-    gsize size = 0;
-    const guint8 *body = g_bytes_get_data(note_bytes, &size);
-    count = MIN(count, size - conn->sent);
-    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(conn->connection));
-    if (!g_output_stream_write_all(out, body + conn->sent, count, NULL, NULL, NULL)) {
-        connection_close(conn);
-        return FALSE;
-    }
-    conn->sent += count;
-    if (conn->sent == size) g_socket_shutdown(g_socket_connection_get_socket(conn->connection), FALSE, TRUE, NULL);
-    return TRUE;
-}
-
-static gboolean trickle(gpointer data) {
-    Connection *conn = data;
-    guint id = conn->trickle;
-    conn->trickle = 0; /* this source ends here unless the body goes on */
-    if (!send_body(conn, TRICKLE_BYTES) || conn->sent == g_bytes_get_size(note_bytes)) return G_SOURCE_REMOVE;
-    server.slow_chunks++;
-    conn->trickle = id;
-    return G_SOURCE_CONTINUE;
-}
-
-static void request_read(GObject *stream, GAsyncResult *result, gpointer data);
-
-/* Reads the request until its blank line, then the client's end of the connection (0 bytes or an error). */
-static void read_more(Connection *conn) {
-    GInputStream *in = g_io_stream_get_input_stream(G_IO_STREAM(conn->connection));
-    g_input_stream_read_async(in, conn->buffer, sizeof conn->buffer, G_PRIORITY_DEFAULT, NULL, request_read, conn);
-}
-
-static void respond(Connection *conn) {
-    conn->slow = strstr(conn->request->str, "GET /slow/") == conn->request->str;
-    gchar *headers = g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\nContent-Length: %" G_GSIZE_FORMAT
-                                     "\r\nConnection: close\r\n\r\n",
-                                     g_bytes_get_size(note_bytes));
-    GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(conn->connection));
-    gboolean ok = g_output_stream_write_all(out, headers, strlen(headers), NULL, NULL, NULL);
-    g_free(headers);
-    server.requests++;
-    if (!ok) {
-        connection_close(conn);
-        return;
-    }
-    if (!conn->slow) {
-        send_body(conn, g_bytes_get_size(note_bytes));
-        return;
-    }
-    if (!send_body(conn, FIRST_CHUNK)) return;
-    conn->trickle = g_timeout_add(TRICKLE_MS, trickle, conn);
-}
-
-static void request_read(GObject *stream, GAsyncResult *result, gpointer data) {
-    Connection *conn = data;
-    gssize n = g_input_stream_read_finish(G_INPUT_STREAM(stream), result, NULL);
-    if (n <= 0) {
-        connection_close(conn);
-        connection_free(conn);
-        return;
-    }
-    gboolean had_request = strstr(conn->request->str, "\r\n\r\n") != NULL;
-    if (!had_request) g_string_append_len(conn->request, (const gchar *)conn->buffer, n);
-    if (!had_request && strstr(conn->request->str, "\r\n\r\n") != NULL) respond(conn);
-    read_more(conn); /* also after a failed write: the client's end ends the read, which frees the connection */
-}
-
-static gboolean incoming(GSocketService *service, GSocketConnection *connection, GObject *source, gpointer data) {
-    (void)service, (void)source, (void)data;
-    Connection *conn = g_new0(Connection, 1);
-    conn->connection = g_object_ref(connection);
-    conn->request = g_string_new(NULL);
-    server.open++;
-    read_more(conn);
-    return TRUE;
-}
-
-static void server_start(void) {
-    GError *error = NULL;
-    server.service = g_socket_service_new();
-    GInetAddress *loopback = g_inet_address_new_loopback(G_SOCKET_FAMILY_IPV4);
-    GSocketAddress *address = g_inet_socket_address_new(loopback, 0);
-    GSocketAddress *bound = NULL;
-    g_assert_true(g_socket_listener_add_address(G_SOCKET_LISTENER(server.service), address, G_SOCKET_TYPE_STREAM,
-                                                G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error));
-    g_assert_no_error(error);
-    server.port = g_inet_socket_address_get_port(G_INET_SOCKET_ADDRESS(bound));
-    g_signal_connect(server.service, "incoming", G_CALLBACK(incoming), NULL);
-    g_socket_service_start(server.service);
-    g_object_unref(bound);
-    g_object_unref(address);
-    g_object_unref(loopback);
-}
-
-static gchar *server_url(const gchar *path) {
-    return g_strdup_printf("http://127.0.0.1:%u%s", server.port, path);
-}
-
-/* The slow response is trickling: the client has had its first chunk and read past it (it waits on the network). */
-static gboolean slow_trickling(gpointer data) {
-    return server.slow_chunks >= *(guint *)data + 2;
-}
-
-static gboolean all_closed(gpointer data) {
-    (void)data;
-    return server.open == 0;
-}
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Results and process facts */
@@ -219,50 +62,11 @@ static gchar *list_directory(const gchar *path) {
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* Fixture: the note (a tone encoded by opusenc) */
-
-static void child_done(GObject *source, GAsyncResult *result, gpointer data) {
-    gboolean *ok = data;
-    GError *error = NULL;
-    *ok = g_subprocess_wait_check_finish(G_SUBPROCESS(source), result, &error) ? 1 : 2;
-    if (error != NULL) g_printerr("%s\n", error->message);
-    g_clear_error(&error);
-}
-
-static gboolean child_ended(gpointer data) {
-    return *(gboolean *)data != 0;
-}
-
-static void make_note(void) {
-    GError *error = NULL;
-    directory = g_dir_make_tmp("vn-glib-async-XXXXXX", &error);
-    g_assert_no_error(error);
-    gchar *raw = g_build_filename(directory, "tone.raw", NULL);
-    note_path = g_build_filename(directory, "note.ogg", NULL);
-    rig_write_tone(raw, NOTE_SECONDS);
-    const gchar *argv[] = {"opusenc", "--quiet", "--raw", "--raw-bits", "16", "--raw-rate", "48000", "--raw-chan",
-                           "1", raw, note_path, NULL};
-    GSubprocess *child = g_subprocess_newv(argv, G_SUBPROCESS_FLAGS_NONE, &error);
-    g_assert_no_error(error);
-    gboolean ok = 0;
-    g_subprocess_wait_check_async(child, NULL, child_done, &ok);
-    if (!rig_wait(child_ended, &ok, WAIT_MS)) g_subprocess_force_exit(child);
-    g_assert_cmpint(ok, ==, 1);
-    g_object_unref(child);
-    g_remove(raw);
-    g_free(raw);
-    gchar *contents = NULL;
-    gsize size = 0;
-    g_assert_true(g_file_get_contents(note_path, &contents, &size, &error));
-    note_bytes = g_bytes_new_take(contents, size);
-}
-
-/* ------------------------------------------------------------------------------------------------------------ */
 /* Tests */
 
 static gfloat *waveform_of(const gchar *location, guint samples, GCancellable *cancellable, gsize *n, GError **error) {
     Outcome outcome = {0};
-    vng_waveform_async(location, samples, cancellable, keep_result, &outcome);
+    vng_waveform_async(location, samples, NULL, cancellable, keep_result, &outcome);
     g_assert_null(outcome.result); /* never called back before the call returns */
     wait_outcome(&outcome);
     gfloat *values = vng_waveform_finish(outcome.result, n, error);
@@ -295,7 +99,7 @@ static void test_waveform(void) {
 
 static void test_audio_info(void) {
     Outcome outcome = {0};
-    vng_audio_info_read_async(note_path, NULL, keep_result, &outcome);
+    vng_audio_info_read_async(note_path, NULL, NULL, keep_result, &outcome);
     wait_outcome(&outcome);
     GError *error = NULL;
     VnAudioInfo *info = vng_audio_info_read_finish(outcome.result, &error);
@@ -316,7 +120,7 @@ static void test_audio_info(void) {
 static gboolean convert(const gchar *location, const gchar *out_path, gdouble rate, GCancellable *cancellable,
                         gdouble *duration, GError **error) {
     Outcome outcome = {0};
-    vng_convert_async(location, out_path, rate, cancellable, keep_result, &outcome);
+    vng_convert_async(location, out_path, rate, NULL, NULL, cancellable, keep_result, &outcome);
     wait_outcome(&outcome);
     gboolean ok = vng_convert_finish(outcome.result, duration, error);
     outcome_clear(&outcome);
@@ -331,7 +135,7 @@ static void test_convert(void) {
     g_assert_no_error(error);
     g_assert_cmpfloat_with_epsilon(duration, NOTE_SECONDS / 2, 0.05);
     Outcome outcome = {0};
-    vng_audio_info_read_async(out_path, NULL, keep_result, &outcome);
+    vng_audio_info_read_async(out_path, NULL, NULL, keep_result, &outcome);
     wait_outcome(&outcome);
     VnAudioInfo *info = vng_audio_info_read_finish(outcome.result, &error);
     g_assert_no_error(error);
@@ -357,7 +161,7 @@ static void test_missing_file(void) {
     g_assert_cmpuint(n, ==, 0);
     g_clear_error(&error);
     Outcome outcome = {0};
-    vng_audio_info_read_async(missing, NULL, keep_result, &outcome);
+    vng_audio_info_read_async(missing, NULL, NULL, keep_result, &outcome);
     wait_outcome(&outcome);
     g_assert_null(vng_audio_info_read_finish(outcome.result, &error));
     g_assert_error(error, VN_ERROR, VN_ERROR_NOT_FOUND);
@@ -393,7 +197,7 @@ static void test_already_cancelled(void) {
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
     g_clear_error(&error);
     Outcome outcome = {0};
-    vng_audio_info_read_async(note_path, cancellable, keep_result, &outcome);
+    vng_audio_info_read_async(note_path, NULL, cancellable, keep_result, &outcome);
     wait_outcome(&outcome);
     g_assert_null(vng_audio_info_read_finish(outcome.result, &error));
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -466,7 +270,7 @@ static void cancel_slow_download(void (*start)(const gchar *url, GCancellable *c
 }
 
 static void start_waveform(const gchar *url, GCancellable *cancellable, Outcome *outcome) {
-    vng_waveform_async(url, 100, cancellable, keep_result, outcome);
+    vng_waveform_async(url, 100, NULL, cancellable, keep_result, outcome);
 }
 
 static void test_cancel_url_waveform(void) {
@@ -485,7 +289,7 @@ static gchar *convert_directory;
 
 static void start_convert(const gchar *url, GCancellable *cancellable, Outcome *outcome) {
     gchar *out_path = g_build_filename(convert_directory, "converted.ogg", NULL);
-    vng_convert_async(url, out_path, 1.5, cancellable, keep_result, outcome);
+    vng_convert_async(url, out_path, 1.5, NULL, NULL, cancellable, keep_result, outcome);
     g_free(out_path);
 }
 
@@ -509,12 +313,7 @@ static void test_cancel_url_convert(void) {
 
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
-    make_note();
-    /* The media cache in the test's directory, so downloads are counted there and the user's cache is untouched. */
-    gchar *cache = g_build_filename(directory, "cache", NULL);
-    g_assert_cmpint(vn_cache_set_directory(cache), ==, VN_OK);
-    g_free(cache);
-    server_start();
+    note_server_start();
     g_test_add_func("/async/waveform", test_waveform);
     g_test_add_func("/async/audio-info", test_audio_info);
     g_test_add_func("/async/convert", test_convert);
@@ -523,12 +322,6 @@ int main(int argc, char **argv) {
     g_test_add_func("/async/cancel-url-waveform", test_cancel_url_waveform);
     g_test_add_func("/async/cancel-url-convert", test_cancel_url_convert);
     int status = g_test_run();
-    g_socket_service_stop(server.service);
-    g_socket_listener_close(G_SOCKET_LISTENER(server.service));
-    g_object_unref(server.service);
-    g_bytes_unref(note_bytes);
-    rig_remove_tree(directory);
-    g_free(note_path);
-    g_free(directory);
+    note_server_stop();
     return status;
 }
