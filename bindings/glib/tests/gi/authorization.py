@@ -27,6 +27,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 from mainloop import WAIT_S, run_async  # noqa: E402 (after the path)
 from note import make_tone_note  # noqa: E402 (after the path)
+from server import start_server  # noqa: E402 (after the path)
 from gi.repository import GLib, Voicenote  # noqa: E402 (after mainloop's require_version)
 
 TOKEN = "secret-token"
@@ -66,18 +67,12 @@ class AuthorizationTest(unittest.TestCase):
         cls.directory = tempfile.mkdtemp(prefix="vn-gi-python-http-")
         cls.addClassCleanup(shutil.rmtree, cls.directory)
         cls.note = make_tone_note(cls.directory, 1.0)
-        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), NoteHandler)
+        cls.server, cls.base = start_server(NoteHandler, cls.addClassCleanup)
         with open(cls.note, "rb") as note:
             cls.server.note = note.read()
         cls.server.denied = 0
         cls.server.released = threading.Event()
-        thread = threading.Thread(target=cls.server.serve_forever, daemon=True)
-        thread.start()
-        cls.addClassCleanup(thread.join, WAIT_S)
-        cls.addClassCleanup(cls.server.server_close)
-        cls.addClassCleanup(cls.server.shutdown)
-        cls.addClassCleanup(cls.server.released.set)
-        cls.base = f"http://127.0.0.1:{cls.server.server_address[1]}"
+        cls.addClassCleanup(cls.server.released.set)  # before the shutdown: a held handler lets go
 
     def test_authorization(self):
         url = f"{self.base}/auth/waveform.ogg"
