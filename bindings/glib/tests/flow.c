@@ -351,7 +351,7 @@ static void test_hold_lock_stop_preview_send(void) {
      * the waveform came once, with the preview, and emptied at the send. */
     gint levels = find(log, 0, "levels", NAN);
     g_assert_cmpint(levels, >, recording);
-    g_assert_cmpuint(count(log, "levels"), >, 2);
+    g_assert_cmpuint(count(log, "levels"), >=, 2); /* some, then none */
     g_assert_cmpint(find(log, (guint)locked, "levels", 0), >, locked);
     gint waveform = find(log, 0, "waveform", 100);
     g_assert_cmpint(waveform, >, locked);

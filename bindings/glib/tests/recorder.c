@@ -3,8 +3,8 @@
  * ALSA's `file` plugin reading 30 s of a raw tone (unpaced), as bindings/c/tests/flow.c does.
  * - /recorder/records-to-finished: begin, pause, resume, stop: every notify and signal runs on the main context's
  *   thread, in order (RECORDING, PAUSED, RECORDING, then `finished` before STOPPED); each notify carries a new value
- *   (once per change); the levels moved with the tone (`levels`: several notifies, each a change, up to 40 values,
- *   the tone's level); the kept file exists and `finished` says its duration.
+ *   (once per change); the levels moved with the tone (`levels`: each notify a change, up to 40 values, at least 10
+ *   of the 1.5 s's 15 meter steps, the tone's level); the kept file exists and `finished` says its duration.
  * - /recorder/too-short: with a minimum of 3600 s a stopped take is `too-short` (the seconds captured), no
  *   `finished`, and the file is gone.
  * - /recorder/maximum-duration: with a maximum of 1.5 s and the warning 1 s before: `maximum-duration-warning`
@@ -197,9 +197,9 @@ static void test_records_to_finished(void) {
     wait_for_end(recorder, &log);
 
     expect_once_per_change(&log.events, (const gdouble[]){VN_RECORDER_STATE_STOPPED, 0, 0, 0}, 4);
-    /* 1.5 s captured is 15 meter steps: the levels grew over several notifies. */
+    /* 1.5 s captured is 15 meter steps (how many notifies carried them depends on how the unpaced capture's steps
+     * coalesce). */
     g_assert_cmpuint(expect_levels(&log), >=, 10);
-    g_assert_cmpuint(log.levels->len, >, 2);
     gint recording = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_RECORDING);
     gint paused = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_PAUSED);
     gint resumed = find(&log.events, (guint)paused + 1, SAID_STATE, VN_RECORDER_STATE_RECORDING);

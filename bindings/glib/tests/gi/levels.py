@@ -4,8 +4,9 @@
 Run by bindings/glib's `make test` with GI_TYPELIB_PATH and LD_LIBRARY_PATH on its build tree. The microphone is
 ALSA's `file` plugin reading 5 s of a raw 440 Hz tone (S16, 48 kHz, mono, unpaced), as tests/capture-rig.h has it.
 - test_levels_notify: a 1 s take: `notify::levels` handlers read `recorder.props.levels`, a GLib.Variant of type
-  "ad" whose unpack() is a list of floats; several notifies, each a change from the one before (once per change),
-  at most 40 values in 0…1, the fullest ending at the tone's level; `get_levels()` is the same value.
+  "ad" whose unpack() is a list of floats; each notify a change from the one before (once per change; how many
+  depends on how the unpaced capture's steps coalesce), at most 40 values in 0…1, the fullest at least the 10 meter
+  steps of 1 s and ending at the tone's level; `get_levels()` is the same value.
 Handlers only record; the assertions run after the main loop, which every wait bounds with a timeout that fails the
 test.
 """
@@ -75,7 +76,7 @@ class LevelsTest(unittest.TestCase):
         recorder.stop()
         run_until(lambda: finished)
 
-        self.assertGreater(len(seen), 2, seen)
+        self.assertGreater(len(seen), 0)
         before = []
         for levels, again in seen:
             self.assertEqual(levels, again)
@@ -84,7 +85,7 @@ class LevelsTest(unittest.TestCase):
             self.assertTrue(all(0 <= level <= 1 for level in levels), levels)
             before = levels
         fullest = max((levels for levels, _ in seen), key=len)
-        self.assertGreaterEqual(len(fullest), 5, fullest)
+        self.assertGreaterEqual(len(fullest), 10, fullest)  # the 10 meter steps of 1 s
         self.assertGreater(fullest[-1], 0.05, fullest)
 
 
