@@ -23,8 +23,9 @@ G_DECLARE_FINAL_TYPE(VnHttpOptions, vng_http_options, VNG, HTTP_OPTIONS, GObject
  *
  * Each setter checks its value with the library at once and fails with a %VN_ERROR error, the options unchanged.
  * A call given the options ([func@Voicenote.waveform_async], [func@Voicenote.AudioInfo.read_async],
- * [func@Voicenote.convert_async], [method@Voicenote.Player.load_url], [method@Voicenote.QueuePlayer.set_http_options])
- * takes them as they are then: later changes do not reach it. One thread changes an options object at a time.
+ * [func@Voicenote.convert_async], [method@Voicenote.Player.load_url], [method@Voicenote.QueuePlayer.set_http_options],
+ * a [class@Voicenote.Uploader]'s construction with [property@Voicenote.Uploader:http-options]) takes them as they are
+ * then: later changes do not reach it. One thread changes an options object at a time.
  *
  * Request headers go only to the origin (scheme, host, port) the URL names: a redirect to another origin is
  * followed without them, and one from https to http is refused (%VN_ERROR_NETWORK).
