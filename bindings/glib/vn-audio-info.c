@@ -41,11 +41,12 @@ static int read_audio_info(vn_source *source, gpointer data) {
     return vn_audio_info_source(source, info);
 }
 
-void vng_audio_info_read_async(const gchar *location, GCancellable *cancellable, GAsyncReadyCallback callback,
-                          gpointer user_data) {
+void vng_audio_info_read_async(const gchar *location, VnHttpOptions *http_options, GCancellable *cancellable,
+                               GAsyncReadyCallback callback, gpointer user_data) {
     g_return_if_fail(location != NULL);
+    g_return_if_fail(http_options == NULL || VNG_IS_HTTP_OPTIONS(http_options));
     g_return_if_fail(cancellable == NULL || G_IS_CANCELLABLE(cancellable));
-    vng_source_task_start(location, cancellable, callback, user_data, audio_info_tag, read_audio_info,
+    vng_source_task_start(location, http_options, cancellable, callback, user_data, audio_info_tag, read_audio_info,
                           g_new0(vn_audio_info, 1), g_free);
 }
 

@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <voicenote.h>
 
+#include "vn-http-options.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -70,6 +72,8 @@ void vng_audio_info_free(VnAudioInfo *info);
  * vng_audio_info_read_async:
  * @location: a local path, a `file://` URL or an `http://`/`https://` URL (downloaded through libvoicenote's
  *   media cache).
+ * @http_options: (nullable): how an http(s) @location is requested (headers, CA file, timeouts, size limit), as
+ *   they are at this call; %NULL for libvoicenote's defaults. Not used for a file.
  * @cancellable: (nullable): cancels the read, or %NULL.
  * @callback: (scope async): called with the result, on the thread-default [struct@GLib.MainContext] of the calling
  * thread.
@@ -80,8 +84,8 @@ void vng_audio_info_free(VnAudioInfo *info);
  * cancels the library's read (a download waiting for the network ends at once); @callback then gets
  * %G_IO_ERROR_CANCELLED. It runs only after the library's work has ended.
  */
-void vng_audio_info_read_async(const gchar *location, GCancellable *cancellable, GAsyncReadyCallback callback,
-                          gpointer user_data);
+void vng_audio_info_read_async(const gchar *location, VnHttpOptions *http_options, GCancellable *cancellable,
+                               GAsyncReadyCallback callback, gpointer user_data);
 
 /**
  * vng_audio_info_read_finish:
@@ -94,7 +98,8 @@ void vng_audio_info_read_async(const gchar *location, GCancellable *cancellable,
  * set:
  *   %G_IO_ERROR_CANCELLED after a cancel; in %VN_ERROR, %VN_ERROR_NOT_FOUND for a missing file or an HTTP 404/410,
  *   %VN_ERROR_FORMAT for a file that is not audio, %VN_ERROR_UNSUPPORTED for a scheme other than file and http(s),
- *   and others as libvoicenote reports them.
+ *   %VN_ERROR_PERMISSION for an HTTP 401/403, %VN_ERROR_NETWORK (also a timeout of the HTTP options) and others as
+ *   libvoicenote reports them.
  */
 VnAudioInfo *vng_audio_info_read_finish(GAsyncResult *result, GError **error);
 

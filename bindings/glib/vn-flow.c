@@ -7,6 +7,7 @@
 #include "vn-error.h"
 #include "vn-event-bridge.h"
 #include "vn-handles.h"
+#include "vn-levels.h"
 
 struct _VnFlow {
     GObject parent_instance;
@@ -35,8 +36,8 @@ struct _VnFlow {
     gdouble trim_end;
     gboolean toggled;
     gchar *accessible_description;
-    GArray *levels;   /* of gfloat */
-    GArray *waveform; /* of gfloat */
+    VngLevels levels;
+    VngLevels waveform;
 };
 
 enum {
@@ -62,6 +63,8 @@ enum {
     PROP_TRIM_END,
     PROP_TOGGLED,
     PROP_ACCESSIBLE_DESCRIPTION,
+    PROP_LEVELS,
+    PROP_WAVEFORM,
     N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -154,8 +157,10 @@ static void apply_view(VnFlow *self, const vn_flow_view *view) {
         self->accessible_description = g_strdup(description);
         changed[count++] = properties[PROP_ACCESSIBLE_DESCRIPTION];
     }
-    set_floats(self->levels, view->levels, view->level_count);
-    set_floats(self->waveform, view->waveform, view->waveform_count);
+    if (vng_levels_take(&self->levels, view->levels, view->level_count)) changed[count++] = properties[PROP_LEVELS];
+    if (vng_levels_take(&self->waveform, view->waveform, view->waveform_count)) {
+        changed[count++] = properties[PROP_WAVEFORM];
+    }
     vng_event_notify(G_OBJECT(self), (void *const *)&self->handle, changed, count);
 }
 
@@ -263,8 +268,8 @@ static void vng_flow_finalize(GObject *object) {
     g_free(self->draft_key);
     g_free(self->drafts_directory);
     g_free(self->accessible_description);
-    g_array_unref(self->levels);
-    g_array_unref(self->waveform);
+    vng_levels_clear(&self->levels);
+    vng_levels_clear(&self->waveform);
     G_OBJECT_CLASS(vng_flow_parent_class)->finalize(object);
 }
 
@@ -294,6 +299,8 @@ static void vng_flow_get_property(GObject *object, guint id, GValue *value, GPar
     case PROP_TRIM_END: g_value_set_double(value, self->trim_end); break;
     case PROP_TOGGLED: g_value_set_boolean(value, self->toggled); break;
     case PROP_ACCESSIBLE_DESCRIPTION: g_value_set_string(value, self->accessible_description); break;
+    case PROP_LEVELS: g_value_set_variant(value, self->levels.variant); break;
+    case PROP_WAVEFORM: g_value_set_variant(value, self->waveform.variant); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -449,6 +456,22 @@ static void install_properties(GObjectClass *object_class) {
      */
     properties[PROP_ACCESSIBLE_DESCRIPTION] =
         g_param_spec_string("accessible-description", NULL, NULL, "", VIEW_FLAGS);
+    /**
+     * VnFlow:levels: (type GLib.Variant) (getter dup_levels)
+     *
+     * Recording and locked: the last live levels of the take (up to 40), oldest first, 0…1, as a [struct@GLib.Variant]
+     * of type `ad` (Python: `flow.props.levels.unpack()`, gjs: `flow.levels.deepUnpack()`); empty in the other
+     * states. Notifies once per change: when the number of levels or any of them differs from the last view's. C
+     * code may read them as floats with [method@Voicenote.Flow.get_levels].
+     */
+    properties[PROP_LEVELS] = vng_levels_param_spec("levels");
+    /**
+     * VnFlow:waveform: (type GLib.Variant) (getter dup_waveform)
+     *
+     * Preview: the take's waveform, 0…1, as a [struct@GLib.Variant] of type `ad`; empty in the other states. Notifies
+     * once per change. C code may read it as floats with [method@Voicenote.Flow.get_waveform].
+     */
+    properties[PROP_WAVEFORM] = vng_levels_param_spec("waveform");
     g_object_class_install_properties(object_class, N_PROPS, properties);
 }
 
@@ -554,8 +577,8 @@ static void vng_flow_class_init(VnFlowClass *klass) {
 static void vng_flow_init(VnFlow *self) {
     self->confirmation_required = TRUE;
     self->accessible_description = g_strdup("");
-    self->levels = g_array_new(FALSE, FALSE, sizeof(gfloat));
-    self->waveform = g_array_new(FALSE, FALSE, sizeof(gfloat));
+    vng_levels_init(&self->levels);
+    vng_levels_init(&self->waveform);
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
@@ -635,17 +658,22 @@ const gchar *vng_flow_get_accessible_description(VnFlow *self) {
     return self->accessible_description;
 }
 
-static const gfloat *floats_of(GArray *array, guint *count) {
-    *count = array->len;
-    return array->len > 0 ? (const gfloat *)(gpointer)array->data : NULL;
+GVariant *vng_flow_dup_levels(VnFlow *self) {
+    g_return_val_if_fail(VNG_IS_FLOW(self), NULL);
+    return g_variant_ref(self->levels.variant);
+}
+
+GVariant *vng_flow_dup_waveform(VnFlow *self) {
+    g_return_val_if_fail(VNG_IS_FLOW(self), NULL);
+    return g_variant_ref(self->waveform.variant);
 }
 
 const gfloat *vng_flow_get_levels(VnFlow *self, guint *n_levels) {
     g_return_val_if_fail(VNG_IS_FLOW(self) && n_levels != NULL, NULL);
-    return floats_of(self->levels, n_levels);
+    return vng_levels_floats(&self->levels, n_levels);
 }
 
 const gfloat *vng_flow_get_waveform(VnFlow *self, guint *n_values) {
     g_return_val_if_fail(VNG_IS_FLOW(self) && n_values != NULL, NULL);
-    return floats_of(self->waveform, n_values);
+    return vng_levels_floats(&self->waveform, n_values);
 }

@@ -373,12 +373,35 @@ gdouble vng_flow_get_duration(VnFlow *self);
 const gchar *vng_flow_get_accessible_description(VnFlow *self);
 
 /**
- * vng_flow_get_levels:
+ * vng_flow_dup_levels:
+ * @self: the flow.
+ *
+ * [property@Voicenote.Flow:levels]: the last live levels of a running take as the last view said, a
+ * [struct@GLib.Variant] of type `ad` (up to 40 values 0…1, oldest first; empty outside recording and locked).
+ *
+ * Returns: (transfer full): the levels.
+ */
+GVariant *vng_flow_dup_levels(VnFlow *self);
+
+/**
+ * vng_flow_dup_waveform:
+ * @self: the flow.
+ *
+ * [property@Voicenote.Flow:waveform]: the previewed take's waveform as the last view said, a [struct@GLib.Variant]
+ * of type `ad` (values 0…1; empty outside preview).
+ *
+ * Returns: (transfer full): the waveform.
+ */
+GVariant *vng_flow_dup_waveform(VnFlow *self);
+
+/**
+ * vng_flow_get_levels: (skip)
  * @self: the flow.
  * @n_levels: (out): how many levels there are (up to 40).
  *
  * The last live levels of a running take, oldest first, 0…1, as the last view said (none outside recording and
- * locked). They change with the view, before its notifications.
+ * locked): [property@Voicenote.Flow:levels] as floats, for C (bindings read the property). They change with the
+ * view, before its notifications.
  *
  * Returns: (transfer none) (array length=n_levels) (nullable): the levels, valid until the next view is delivered;
  *   %NULL when there are none.
@@ -386,11 +409,12 @@ const gchar *vng_flow_get_accessible_description(VnFlow *self);
 const gfloat *vng_flow_get_levels(VnFlow *self, guint *n_levels);
 
 /**
- * vng_flow_get_waveform:
+ * vng_flow_get_waveform: (skip)
  * @self: the flow.
  * @n_values: (out): how many values there are.
  *
- * The previewed take's waveform, 0…1, as the last view said (none outside preview). It changes with the view,
+ * The previewed take's waveform, 0…1, as the last view said (none outside preview):
+ * [property@Voicenote.Flow:waveform] as floats, for C (bindings read the property). It changes with the view,
  * before its notifications.
  *
  * Returns: (transfer none) (array length=n_values) (nullable): the values, valid until the next view is delivered;

@@ -324,6 +324,16 @@ gboolean vng_player_load(VnPlayer *self, const gchar *location, gboolean autopla
     return vng_error_set_from_status(error, vn_player_load(self->handle, location, autoplay ? 1 : 0, duration_hint));
 }
 
+gboolean vng_player_load_url(VnPlayer *self, const gchar *url, VnHttpOptions *http_options, const gchar *key,
+                             gboolean autoplay, gdouble duration_hint, GError **error) {
+    g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
+    g_return_val_if_fail(http_options == NULL || VNG_IS_HTTP_OPTIONS(http_options), FALSE);
+    vn_http_options *http = vng_http_options_create_handle(http_options);
+    int status = vn_player_load_url(self->handle, url, http, key, autoplay ? 1 : 0, duration_hint);
+    vn_http_options_destroy(http);
+    return vng_error_set_from_status(error, status);
+}
+
 gboolean vng_player_play(VnPlayer *self, GError **error) {
     g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
     return vng_error_set_from_status(error, vn_player_play(self->handle));

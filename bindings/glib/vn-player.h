@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <voicenote.h>
 
+#include "vn-http-options.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -97,7 +99,8 @@ VnPlayer *vng_player_new_for_device(const gchar *device, const gchar *configurat
 /**
  * vng_player_load:
  * @self: the player.
- * @location: a path (UTF-8), a `file://` URL, or an `http://` or `https://` URL.
+ * @location: a path (UTF-8), a `file://` URL, or an `http://` or `https://` URL (requested with libvoicenote's
+ *   default HTTP options: [method@Voicenote.Player.load_url] for headers, timeouts and a key).
  * @autoplay: %TRUE to play once loaded.
  * @duration_hint: the duration in seconds to show until the real one is known, or a negative number for none.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
@@ -111,6 +114,29 @@ VnPlayer *vng_player_new_for_device(const gchar *device, const gchar *configurat
  */
 gboolean vng_player_load(VnPlayer *self, const gchar *location, gboolean autoplay, gdouble duration_hint,
                          GError **error);
+
+/**
+ * vng_player_load_url:
+ * @self: the player.
+ * @url: an `http://` or `https://` URL (UTF-8, with a host).
+ * @http_options: (nullable): how it is requested (headers such as Matrix's `Authorization: Bearer`, CA file,
+ *   timeouts, size limit), as they are at this call; %NULL for libvoicenote's defaults.
+ * @key: (nullable): the media's stable identity (a message id and attachment index, say) under which the media
+ *   cache keeps it and its resume position is remembered, because signed CDN URLs change; %NULL for the URL itself.
+ * @autoplay: %TRUE to play once loaded.
+ * @duration_hint: the duration in seconds to show until the real one is known, or a negative number for none.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Loads a URL with HTTP options and a key, as [method@Voicenote.Player.load] loads a location (the same key again
+ * is the same location). Returns at once; an HTTP failure arrives as [signal@Voicenote.Player::failed]
+ * (%VN_ERROR_PERMISSION for a 401/403, %VN_ERROR_NOT_FOUND for a 404/410, %VN_ERROR_NETWORK for others and for a
+ * timeout). [property@Voicenote.Player:location] is @url.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for a URL that is not http(s) with a host, an
+ *   empty key or a bad hint, %VN_ERROR_MISUSE after dispose.
+ */
+gboolean vng_player_load_url(VnPlayer *self, const gchar *url, VnHttpOptions *http_options, const gchar *key,
+                             gboolean autoplay, gdouble duration_hint, GError **error);
 
 /**
  * vng_player_play:

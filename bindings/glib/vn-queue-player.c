@@ -8,6 +8,20 @@
 #include "vn-event-bridge.h"
 #include "vn-handles.h"
 
+/* The list's HTTP options as one set made them (a GLib atomic reference-counted box): a load takes a reference
+ * under the list's lock and uses them after, so no library call runs under the lock, while a new set replaces them. */
+typedef struct {
+    vn_http_options *handle;
+} VngHttp;
+
+static void http_clear(gpointer data) {
+    vn_http_options_destroy(((VngHttp *)data)->handle);
+}
+
+static void http_release(VngHttp *http) {
+    if (http != NULL) g_atomic_rc_box_release_full(http, http_clear);
+}
+
 /* The list, shared with the data source hook (the player's decoder thread); reference-counted, because the player
  * lets the hook's data go only once no call of it runs any more, which may be after the object is gone. */
 typedef struct {
@@ -17,6 +31,7 @@ typedef struct {
     GStrv keys;          /* "" for none; as many as locations */
     gint current;        /* the index the main context last knew, where searches start; -1 for none */
     gchar *ended_after;  /* the location the hook last found nothing after; NULL when it last answered */
+    VngHttp *http;       /* how http(s) items are requested; NULL for the library's defaults */
 } Queue;
 
 struct _VnQueuePlayer {
@@ -63,6 +78,7 @@ static void queue_unref(void *data) {
     g_strfreev(queue->locations);
     g_strfreev(queue->keys);
     g_free(queue->ended_after);
+    http_release(queue->http);
     g_mutex_clear(&queue->lock);
     g_free(queue);
 }
@@ -83,10 +99,12 @@ static gboolean is_http_url(const gchar *location) {
     return g_str_has_prefix(location, "http://") || g_str_has_prefix(location, "https://");
 }
 
-/* Loads a location of the list with its key (an http(s) URL with a key is loaded under that key). */
-static int load_item(vn_player *handle, const gchar *location, const gchar *key, int autoplay) {
-    if (key != NULL && key[0] != '\0' && is_http_url(location))
-        return vn_player_load_url(handle, location, NULL, key, autoplay, -1);
+/* Loads a location of the list with its key and the list's HTTP options (an http(s) URL is loaded with them, under
+ * its key when it has one). */
+static int load_item(vn_player *handle, const VngHttp *http, const gchar *location, const gchar *key, int autoplay) {
+    if (is_http_url(location))
+        return vn_player_load_url(handle, location, http != NULL ? http->handle : NULL, key[0] != '\0' ? key : NULL,
+                                  autoplay, -1);
     return vn_player_load(handle, location, autoplay, -1);
 }
 
@@ -100,12 +118,15 @@ static void answer_next(void *user_data, const char *current_location, const cha
     gboolean found = i >= 0 && queue->locations[i + 1] != NULL;
     gchar *location = found ? g_strdup(queue->locations[i + 1]) : NULL;
     gchar *key = found ? g_strdup(queue->keys[i + 1]) : NULL;
+    VngHttp *http = found && queue->http != NULL ? g_atomic_rc_box_acquire(queue->http) : NULL;
     g_free(queue->ended_after);
     queue->ended_after = found ? NULL : g_strdup(current_location);
     g_mutex_unlock(&queue->lock);
     if (!found) return;
-    if (key[0] != '\0' && is_http_url(location)) vn_queue_answer_set_url(answer, location, NULL, key);
+    if (is_http_url(location))
+        vn_queue_answer_set_url(answer, location, http != NULL ? http->handle : NULL, key[0] != '\0' ? key : NULL);
     else vn_queue_answer_set_location(answer, location);
+    http_release(http);
     g_free(location);
     g_free(key);
 }
@@ -329,6 +350,7 @@ gboolean vng_queue_player_play_item(VnQueuePlayer *self, guint index, GError **e
     gboolean inside = index < g_strv_length(self->queue->locations);
     gchar *location = inside ? g_strdup(self->queue->locations[index]) : NULL;
     gchar *key = inside ? g_strdup(self->queue->keys[index]) : NULL;
+    VngHttp *http = inside && self->queue->http != NULL ? g_atomic_rc_box_acquire(self->queue->http) : NULL;
     if (inside) self->queue->current = (gint)index;
     g_mutex_unlock(&self->queue->lock);
     if (!inside) {
@@ -338,10 +360,26 @@ gboolean vng_queue_player_play_item(VnQueuePlayer *self, guint index, GError **e
     }
     /* A stop first: a load interrupting a playing note would bring that note back after this one (Element's rule). */
     gboolean ok = vng_error_set_from_status(error, vn_player_stop(self->handle)) &&
-                  vng_error_set_from_status(error, load_item(self->handle, location, key, 1));
+                  vng_error_set_from_status(error, load_item(self->handle, http, location, key, 1));
+    http_release(http);
     g_free(location);
     g_free(key);
     return ok;
+}
+
+void vng_queue_player_set_http_options(VnQueuePlayer *self, VnHttpOptions *http_options) {
+    g_return_if_fail(VNG_IS_QUEUE_PLAYER(self));
+    g_return_if_fail(http_options == NULL || VNG_IS_HTTP_OPTIONS(http_options));
+    VngHttp *http = NULL;
+    if (http_options != NULL) {
+        http = g_atomic_rc_box_new(VngHttp);
+        http->handle = vng_http_options_create_handle(http_options);
+    }
+    g_mutex_lock(&self->queue->lock);
+    VngHttp *before = self->queue->http;
+    self->queue->http = http;
+    g_mutex_unlock(&self->queue->lock);
+    http_release(before);
 }
 
 gboolean vng_queue_player_next(VnQueuePlayer *self, GError **error) {

@@ -8,6 +8,7 @@
 #include <gio/gio.h>
 #include <voicenote.h>
 
+#include "vn-http-options.h"
 #include "vn-player.h"
 
 G_BEGIN_DECLS
@@ -79,6 +80,19 @@ VnPlayer *vng_queue_player_get_player(VnQueuePlayer *self);
  */
 gboolean vng_queue_player_set_items(VnQueuePlayer *self, const gchar *const *locations, const gchar *const *keys,
                                     GError **error);
+
+/**
+ * vng_queue_player_set_http_options:
+ * @self: the queue player.
+ * @http_options: (nullable): how the list's http(s) items are requested (headers such as Matrix's
+ *   `Authorization: Bearer`, CA file, timeouts, size limit), as they are at this call; %NULL for libvoicenote's
+ *   defaults again.
+ *
+ * Sets the HTTP options every http(s) item loaded from now on is requested with, by
+ * [method@Voicenote.QueuePlayer.play_item] and when the list goes on by itself (the item that already plays, and
+ * one already fetched ahead, keep theirs).
+ */
+void vng_queue_player_set_http_options(VnQueuePlayer *self, VnHttpOptions *http_options);
 
 /**
  * vng_queue_player_play_item:

@@ -7,11 +7,14 @@
 #include "vn-error.h"
 #include "vn-event-bridge.h"
 #include "vn-handles.h"
+#include "vn-levels.h"
 
 /* The limits' range in libvoicenote (vn_recorder_options_set_limits), and its defaults. */
 #define LIMIT_MAX 1000000.0
 #define DEFAULT_MAXIMUM 3600.0
 #define DEFAULT_WARNING 10.0
+/* How many live levels the property holds: as many as a flow's view shows. */
+#define LIVE_LEVELS 40
 
 struct _VnRecorder {
     GObject parent_instance;
@@ -30,6 +33,7 @@ struct _VnRecorder {
     gdouble duration;
     gdouble average_power;
     gdouble peak_power;
+    VngLevels levels;
 };
 
 enum {
@@ -44,6 +48,7 @@ enum {
     PROP_DURATION,
     PROP_AVERAGE_POWER,
     PROP_PEAK_POWER,
+    PROP_LEVELS,
     N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -81,10 +86,10 @@ GType vng_recorder_state_get_type(void) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Events, on the context's thread (inside vn_event_loop_dispatch) */
 
-/* Takes a context's state, duration and levels, then notifies each that changed, in that order; handlers see the
- * whole new context. */
+/* Takes a context's state, duration and power, and the live levels as the recorder has them now, then notifies each
+ * that changed, in that order; handlers see the whole new context. */
 static void apply_context(VnRecorder *self, const vn_recorder_context *context) {
-    GParamSpec *changed[4];
+    GParamSpec *changed[5];
     guint count = 0;
     if ((VnRecorderState)context->state != self->state) {
         self->state = (VnRecorderState)context->state;
@@ -101,6 +106,12 @@ static void apply_context(VnRecorder *self, const vn_recorder_context *context) 
     if ((gdouble)context->peak_power != self->peak_power) {
         self->peak_power = context->peak_power;
         changed[count++] = properties[PROP_PEAK_POWER];
+    }
+    float levels[LIVE_LEVELS];
+    size_t written = 0;
+    if (vn_recorder_levels(self->handle, LIVE_LEVELS, levels, LIVE_LEVELS, &written) == VN_OK &&
+        vng_levels_take(&self->levels, levels, written)) {
+        changed[count++] = properties[PROP_LEVELS];
     }
     vng_event_notify(G_OBJECT(self), (void *const *)&self->handle, changed, count);
 }
@@ -197,6 +208,7 @@ static void vng_recorder_finalize(GObject *object) {
     g_free(self->device);
     g_free(self->configuration);
     g_free(self->directory);
+    vng_levels_clear(&self->levels);
     G_OBJECT_CLASS(vng_recorder_parent_class)->finalize(object);
 }
 
@@ -216,6 +228,7 @@ static void vng_recorder_get_property(GObject *object, guint id, GValue *value, 
     case PROP_DURATION: g_value_set_double(value, self->duration); break;
     case PROP_AVERAGE_POWER: g_value_set_double(value, self->average_power); break;
     case PROP_PEAK_POWER: g_value_set_double(value, self->peak_power); break;
+    case PROP_LEVELS: g_value_set_variant(value, self->levels.variant); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -323,6 +336,16 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      * The peak level of the last meter window, 0…1; notifies once per change.
      */
     properties[PROP_PEAK_POWER] = readable_double("peak-power", 1);
+    /**
+     * VnRecorder:levels: (type GLib.Variant)
+     *
+     * The take's last live levels (up to 40, one average power 0…1 per meter step, oldest first), read from the
+     * recorder as each context event is delivered, as a [struct@GLib.Variant] of type `ad` (Python:
+     * `recorder.props.levels.unpack()`, gjs: `recorder.levels.deepUnpack()`); empty before the first take. Notifies
+     * once per change: when the number of levels or any of them differs from the last read. For another count,
+     * [method@Voicenote.Recorder.copy_levels].
+     */
+    properties[PROP_LEVELS] = vng_levels_param_spec("levels");
     g_object_class_install_properties(object_class, N_PROPS, properties);
 
     /**
@@ -380,6 +403,7 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
 }
 
 static void vng_recorder_init(VnRecorder *self) {
+    vng_levels_init(&self->levels);
     self->maximum_duration = DEFAULT_MAXIMUM;
     self->warning_duration = DEFAULT_WARNING;
 }
@@ -436,6 +460,11 @@ gdouble vng_recorder_get_average_power(VnRecorder *self) {
 gdouble vng_recorder_get_peak_power(VnRecorder *self) {
     g_return_val_if_fail(VNG_IS_RECORDER(self), 0);
     return self->peak_power;
+}
+
+GVariant *vng_recorder_get_levels(VnRecorder *self) {
+    g_return_val_if_fail(VNG_IS_RECORDER(self), NULL);
+    return self->levels.variant;
 }
 
 gfloat *vng_recorder_copy_levels(VnRecorder *self, guint count, guint *n_levels, GError **error) {

@@ -192,6 +192,18 @@ gdouble vng_recorder_get_average_power(VnRecorder *self);
 gdouble vng_recorder_get_peak_power(VnRecorder *self);
 
 /**
+ * vng_recorder_get_levels:
+ * @self: the recorder.
+ *
+ * The take's last live levels as read when the last context event was delivered
+ * ([property@Voicenote.Recorder:levels]): a [struct@GLib.Variant] of type `ad`, up to 40 values 0…1, oldest first.
+ *
+ * Returns: (transfer none): the levels, valid until the next context event is delivered (take a reference to keep
+ *   them); empty before the first take.
+ */
+GVariant *vng_recorder_get_levels(VnRecorder *self);
+
+/**
  * vng_recorder_copy_levels:
  * @self: the recorder.
  * @count: how many levels at most.

@@ -5,26 +5,29 @@
 #include "vn-source-task.h"
 
 #include "vn-error.h"
+#include "vn-handles.h"
 
 /* What the worker thread reads: the location and the call, with the caller's data (the task data). */
 typedef struct {
     gchar *location;
+    vn_http_options *http; /* the caller's options as they were at the call */
     VngSourceRead read;
 } SourceJob;
 
 static void source_job_free(gpointer data) {
     SourceJob *job = data;
     g_free(job->location);
+    vn_http_options_destroy(job->http);
     g_free(job);
 }
 
 /* Opens a location: http(s) URLs through the network (and the media cache), `file://` URLs and paths as files;
  * any other scheme is VN_ERROR_UNSUPPORTED before anything is opened. */
-static vn_source *open_location(const gchar *location, GError **error) {
+static vn_source *open_location(const gchar *location, const vn_http_options *http, GError **error) {
     vn_source *source = NULL;
     const gchar *scheme = g_uri_peek_scheme(location);
     if (scheme != NULL && (strcmp(scheme, "http") == 0 || strcmp(scheme, "https") == 0)) {
-        if (!vng_error_set_from_status(error, vn_source_create_url(location, NULL, &source))) return NULL;
+        if (!vng_error_set_from_status(error, vn_source_create_url(location, http, &source))) return NULL;
         return source;
     }
     if (scheme != NULL && strcmp(scheme, "file") != 0) {
@@ -59,7 +62,7 @@ static void run_source_job(GTask *task, gpointer object, gpointer task_data, GCa
         g_task_return_error(task, error);
         return;
     }
-    vn_source *source = open_location(job->location, &error);
+    vn_source *source = open_location(job->location, job->http, &error);
     if (source == NULL) {
         g_task_return_error(task, error);
         return;
@@ -81,14 +84,15 @@ static void run_source_job(GTask *task, gpointer object, gpointer task_data, GCa
     }
 }
 
-void vng_source_task_start(const gchar *location, GCancellable *cancellable, GAsyncReadyCallback callback,
-                           gpointer user_data, gpointer source_tag, VngSourceRead read, gpointer data,
-                           GDestroyNotify free_data) {
+void vng_source_task_start(const gchar *location, VnHttpOptions *http_options, GCancellable *cancellable,
+                           GAsyncReadyCallback callback, gpointer user_data, gpointer source_tag, VngSourceRead read,
+                           gpointer data, GDestroyNotify free_data) {
     GTask *task = g_task_new(NULL, cancellable, callback, user_data);
     g_task_set_source_tag(task, source_tag);
     g_task_set_task_data(task, data, free_data);
     SourceJob *job = g_new0(SourceJob, 1);
     job->location = g_strdup(location);
+    job->http = vng_http_options_create_handle(http_options);
     job->read = read;
     g_object_set_data_full(G_OBJECT(task), "vng-source-job", job, source_job_free);
     g_task_run_in_thread(task, run_source_job);

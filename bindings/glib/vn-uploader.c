@@ -14,6 +14,7 @@ struct _VnUploader {
     gchar *endpoint;
     VnUploadMode mode;
     gchar **headers; /* "Name: value" */
+    VnHttpOptions *http_options; /* may be NULL */
     gchar *url_key;
     gchar *attachment_type;
     gint64 max_bytes; /* 0: the library's default */
@@ -48,6 +49,7 @@ enum {
     PROP_URL_KEY,
     PROP_ATTACHMENT_TYPE,
     PROP_MAX_BYTES,
+    PROP_HTTP_OPTIONS,
     N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -165,10 +167,10 @@ static gboolean fill_options(VnUploader *self, vn_upload_options *options, GErro
         !vng_error_set_from_status(error,
                                    vn_upload_options_set_event_loop(options, vng_event_bridge_loop(self->bridge))))
         return FALSE;
-    if (self->headers == NULL || self->headers[0] == NULL) return TRUE;
-    vn_http_options *http = NULL;
-    gboolean ok = vng_error_set_from_status(error, vn_http_options_create(&http));
-    for (gchar **header = self->headers; ok && *header != NULL; header++) {
+    /* The HTTP options as they are now, with the headers added. */
+    vn_http_options *http = vng_http_options_create_handle(self->http_options);
+    gboolean ok = TRUE;
+    for (gchar **header = self->headers; ok && header != NULL && *header != NULL; header++) {
         const gchar *colon = strchr(*header, ':');
         if (colon == NULL) {
             g_set_error(error, VN_ERROR, VN_ERROR_INVALID_ARG, "VnUploader:headers: \"%s\" is not \"Name: value\"",
@@ -240,6 +242,7 @@ static void vng_uploader_finalize(GObject *object) {
     VnUploader *self = VNG_UPLOADER(object);
     g_free(self->endpoint);
     g_strfreev(self->headers);
+    g_clear_object(&self->http_options);
     g_free(self->url_key);
     g_free(self->attachment_type);
     g_queue_clear(&self->undelivered);
@@ -260,6 +263,7 @@ static void vng_uploader_get_property(GObject *object, guint id, GValue *value, 
     case PROP_URL_KEY: g_value_set_string(value, self->url_key); break;
     case PROP_ATTACHMENT_TYPE: g_value_set_string(value, self->attachment_type); break;
     case PROP_MAX_BYTES: g_value_set_int64(value, self->max_bytes); break;
+    case PROP_HTTP_OPTIONS: g_value_set_object(value, self->http_options); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -273,6 +277,7 @@ static void vng_uploader_set_property(GObject *object, guint id, const GValue *v
     case PROP_URL_KEY: self->url_key = g_value_dup_string(value); break;
     case PROP_ATTACHMENT_TYPE: self->attachment_type = g_value_dup_string(value); break;
     case PROP_MAX_BYTES: self->max_bytes = g_value_get_int64(value); break;
+    case PROP_HTTP_OPTIONS: self->http_options = g_value_dup_object(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -325,6 +330,15 @@ static void vng_uploader_class_init(VnUploaderClass *klass) {
      * The largest file sent, in bytes; 0 for the default (100 MiB). Set at construction.
      */
     properties[PROP_MAX_BYTES] = g_param_spec_int64("max-bytes", NULL, NULL, 0, G_MAXINT64, 0, construct_only);
+    /**
+     * VnUploader:http-options:
+     *
+     * How uploads are requested: headers (sent besides [property@Voicenote.Uploader:headers]), CA file, connect,
+     * stall and transfer timeouts, as the options are at construction; %NULL for libvoicenote's defaults. Set at
+     * construction.
+     */
+    properties[PROP_HTTP_OPTIONS] =
+        g_param_spec_object("http-options", NULL, NULL, VNG_TYPE_HTTP_OPTIONS, construct_only);
     g_object_class_install_properties(object_class, N_PROPS, properties);
 
     /**

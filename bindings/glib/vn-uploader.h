@@ -59,7 +59,7 @@ GType vng_upload_mode_get_type(void) G_GNUC_CONST;
  * [struct@GLib.Error], arrive on the thread-default [struct@GLib.MainContext] of the thread that made the uploader
  * (through the context's one voicenote event source), in order. The local file is never changed or deleted.
  *
- * The endpoint, mode, headers and limits are construct-only properties. Disposing it (the last unref, or
+ * The endpoint, mode, headers, HTTP options and limits are construct-only properties. Disposing it (the last unref, or
  * [method@GObject.Object.run_dispose]) ends its subscription first, then destroys the uploader, cancelling a running
  * upload: no signal of it runs afterwards. Methods may be called from any thread.
  */
@@ -75,8 +75,8 @@ G_DECLARE_FINAL_TYPE(VnUploader, vng_uploader, VNG, UPLOADER, GObject)
  *
  * Makes an uploader with the default headers (none) and limits (100 MiB, type "voiceRecording"); for headers
  * (`Authorization`) and the rest, [func@Gio.Initable.new] with [property@Voicenote.Uploader:headers],
- * [property@Voicenote.Uploader:url-key], [property@Voicenote.Uploader:attachment-type] and
- * [property@Voicenote.Uploader:max-bytes].
+ * [property@Voicenote.Uploader:url-key], [property@Voicenote.Uploader:attachment-type],
+ * [property@Voicenote.Uploader:max-bytes] and [property@Voicenote.Uploader:http-options].
  *
  * Returns: (transfer full) (nullable): the uploader, or %NULL with @error set (%VN_ERROR_INVALID_ARG for an
  *   endpoint that is not an http(s) URL).

@@ -27,9 +27,10 @@ static int read_waveform(vn_source *source, gpointer data) {
     return vn_waveform_source(source, job->samples, job->values, job->samples, &count);
 }
 
-void vng_waveform_async(const gchar *location, guint samples, GCancellable *cancellable, GAsyncReadyCallback callback,
-                        gpointer user_data) {
+void vng_waveform_async(const gchar *location, guint samples, VnHttpOptions *http_options, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data) {
     g_return_if_fail(location != NULL);
+    g_return_if_fail(http_options == NULL || VNG_IS_HTTP_OPTIONS(http_options));
     g_return_if_fail(cancellable == NULL || G_IS_CANCELLABLE(cancellable));
     /* Checked before the buffer is allocated: the count becomes a size. */
     if (samples == 0 || samples > VN_WAVEFORM_MAX_SAMPLES) {
@@ -40,7 +41,7 @@ void vng_waveform_async(const gchar *location, guint samples, GCancellable *canc
     WaveformJob *job = g_new0(WaveformJob, 1);
     job->samples = samples;
     job->values = g_new0(gfloat, samples);
-    vng_source_task_start(location, cancellable, callback, user_data, waveform_tag, read_waveform, job,
+    vng_source_task_start(location, http_options, cancellable, callback, user_data, waveform_tag, read_waveform, job,
                           waveform_job_free);
 }
 

@@ -8,6 +8,8 @@
 #include <gio/gio.h>
 #include <voicenote.h>
 
+#include "vn-http-options.h"
+
 G_BEGIN_DECLS
 
 /**
@@ -15,6 +17,8 @@ G_BEGIN_DECLS
  * @location: a local path, a `file://` URL or an `http://`/`https://` URL (downloaded through libvoicenote's
  *   media cache).
  * @samples: how many values, 1…1048576 (`VN_WAVEFORM_MAX_SAMPLES`); 100 is what voice messages carry.
+ * @http_options: (nullable): how an http(s) @location is requested (headers, CA file, timeouts, size limit), as
+ *   they are at this call; %NULL for libvoicenote's defaults. Not used for a file.
  * @cancellable: (nullable): cancels the read, or %NULL.
  * @callback: (scope async): called with the result, on the thread-default [struct@GLib.MainContext] of the calling
  * thread.
@@ -26,8 +30,8 @@ G_BEGIN_DECLS
  * (and stops), a local decode at its next read; @callback then gets %G_IO_ERROR_CANCELLED. @callback runs only
  * after the library's work has ended.
  */
-void vng_waveform_async(const gchar *location, guint samples, GCancellable *cancellable, GAsyncReadyCallback callback,
-                        gpointer user_data);
+void vng_waveform_async(const gchar *location, guint samples, VnHttpOptions *http_options, GCancellable *cancellable,
+                        GAsyncReadyCallback callback, gpointer user_data);
 
 /**
  * vng_waveform_finish:
@@ -40,8 +44,8 @@ void vng_waveform_async(const gchar *location, guint samples, GCancellable *canc
  * Returns: (array length=n_values) (transfer full) (nullable): the values in 0…1 (free with [func@GLib.free]), or %NULL
  *   with @error set: %G_IO_ERROR_CANCELLED after a cancel; in %VN_ERROR, %VN_ERROR_INVALID_ARG for @samples out of
  *   range or an empty location, %VN_ERROR_NOT_FOUND for a missing file or an HTTP 404/410, %VN_ERROR_FORMAT for a
- *   file that is not audio, %VN_ERROR_UNSUPPORTED for a scheme other than file and http(s), %VN_ERROR_NETWORK,
- *   %VN_ERROR_PERMISSION and others as libvoicenote reports them.
+ *   file that is not audio, %VN_ERROR_UNSUPPORTED for a scheme other than file and http(s), %VN_ERROR_PERMISSION
+ *   for an HTTP 401/403, %VN_ERROR_NETWORK (also a timeout of @http_options), %VN_ERROR_TOO_LARGE and others as libvoicenote reports them.
  */
 gfloat *vng_waveform_finish(GAsyncResult *result, gsize *n_values, GError **error);
 

@@ -220,7 +220,7 @@ static void read_waveform_if_needed(VnVoiceMessage *self) {
     vngtk_waveform_get_values(self->waveform, &n_values);
     if (n_values > 0) return;
     self->reading = g_cancellable_new();
-    vng_waveform_async(self->location, READ_SAMPLES, self->reading, on_waveform_read, self);
+    vng_waveform_async(self->location, READ_SAMPLES, NULL, self->reading, on_waveform_read, self);
     update(self);
 }
 

@@ -3,6 +3,7 @@
  * real note (3 s of tone, encoded by opusenc at start) read from its file and from a real HTTP server on 127.0.0.1
  * in this process (note-server.h: a GSocketService on the same main context): `/fast/...` sends the note at once,
  * `/slow/...` sends the headers and 2 KiB, then 100 bytes every 100 ms (the whole note would take tens of seconds).
+ * Their HTTP and encoder options: http-options.c.
  * - /async/waveform, /async/audio-info, /async/convert: a local note's 100 values in 0…1 (the tone's well above 0),
  *   the same through a `file://` URL; its facts (opus, 48 kHz, mono, 3 s); converted at 2x, 1.5 s; each callback on
  *   the calling thread.
@@ -18,15 +19,9 @@
  * Every wait is bounded (rig_wait: the main context iterated until a condition, under a deadline; rig_wait_polled for
  * the thread count and the cache size, which change without waking the context); nothing sleeps.
  */
-#include "async-outcome.h"
-#include "note-server.h"
+#include "note-fixture.h"
 
-#define NOTE_SECONDS 3.0
 #define CANCEL_LIMIT_MS 1000
-
-static gchar *directory;
-static gchar *note_path;
-static GBytes *note_bytes;
 
 /* ------------------------------------------------------------------------------------------------------------ */
 /* Results and process facts */
@@ -67,50 +62,11 @@ static gchar *list_directory(const gchar *path) {
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
-/* Fixture: the note (a tone encoded by opusenc) */
-
-static void child_done(GObject *source, GAsyncResult *result, gpointer data) {
-    gboolean *ok = data;
-    GError *error = NULL;
-    *ok = g_subprocess_wait_check_finish(G_SUBPROCESS(source), result, &error) ? 1 : 2;
-    if (error != NULL) g_printerr("%s\n", error->message);
-    g_clear_error(&error);
-}
-
-static gboolean child_ended(gpointer data) {
-    return *(gboolean *)data != 0;
-}
-
-static void make_note(void) {
-    GError *error = NULL;
-    directory = g_dir_make_tmp("vn-glib-async-XXXXXX", &error);
-    g_assert_no_error(error);
-    gchar *raw = g_build_filename(directory, "tone.raw", NULL);
-    note_path = g_build_filename(directory, "note.ogg", NULL);
-    rig_write_tone(raw, NOTE_SECONDS);
-    const gchar *argv[] = {"opusenc", "--quiet", "--raw", "--raw-bits", "16", "--raw-rate", "48000", "--raw-chan",
-                           "1", raw, note_path, NULL};
-    GSubprocess *child = g_subprocess_newv(argv, G_SUBPROCESS_FLAGS_NONE, &error);
-    g_assert_no_error(error);
-    gboolean ok = 0;
-    g_subprocess_wait_check_async(child, NULL, child_done, &ok);
-    if (!rig_wait(child_ended, &ok, WAIT_MS)) g_subprocess_force_exit(child);
-    g_assert_cmpint(ok, ==, 1);
-    g_object_unref(child);
-    g_remove(raw);
-    g_free(raw);
-    gchar *contents = NULL;
-    gsize size = 0;
-    g_assert_true(g_file_get_contents(note_path, &contents, &size, &error));
-    note_bytes = g_bytes_new_take(contents, size);
-}
-
-/* ------------------------------------------------------------------------------------------------------------ */
 /* Tests */
 
 static gfloat *waveform_of(const gchar *location, guint samples, GCancellable *cancellable, gsize *n, GError **error) {
     Outcome outcome = {0};
-    vng_waveform_async(location, samples, cancellable, keep_result, &outcome);
+    vng_waveform_async(location, samples, NULL, cancellable, keep_result, &outcome);
     g_assert_null(outcome.result); /* never called back before the call returns */
     wait_outcome(&outcome);
     gfloat *values = vng_waveform_finish(outcome.result, n, error);
@@ -143,7 +99,7 @@ static void test_waveform(void) {
 
 static void test_audio_info(void) {
     Outcome outcome = {0};
-    vng_audio_info_read_async(note_path, NULL, keep_result, &outcome);
+    vng_audio_info_read_async(note_path, NULL, NULL, keep_result, &outcome);
     wait_outcome(&outcome);
     GError *error = NULL;
     VnAudioInfo *info = vng_audio_info_read_finish(outcome.result, &error);
@@ -164,7 +120,7 @@ static void test_audio_info(void) {
 static gboolean convert(const gchar *location, const gchar *out_path, gdouble rate, GCancellable *cancellable,
                         gdouble *duration, GError **error) {
     Outcome outcome = {0};
-    vng_convert_async(location, out_path, rate, cancellable, keep_result, &outcome);
+    vng_convert_async(location, out_path, rate, NULL, NULL, cancellable, keep_result, &outcome);
     wait_outcome(&outcome);
     gboolean ok = vng_convert_finish(outcome.result, duration, error);
     outcome_clear(&outcome);
@@ -179,7 +135,7 @@ static void test_convert(void) {
     g_assert_no_error(error);
     g_assert_cmpfloat_with_epsilon(duration, NOTE_SECONDS / 2, 0.05);
     Outcome outcome = {0};
-    vng_audio_info_read_async(out_path, NULL, keep_result, &outcome);
+    vng_audio_info_read_async(out_path, NULL, NULL, keep_result, &outcome);
     wait_outcome(&outcome);
     VnAudioInfo *info = vng_audio_info_read_finish(outcome.result, &error);
     g_assert_no_error(error);
@@ -205,7 +161,7 @@ static void test_missing_file(void) {
     g_assert_cmpuint(n, ==, 0);
     g_clear_error(&error);
     Outcome outcome = {0};
-    vng_audio_info_read_async(missing, NULL, keep_result, &outcome);
+    vng_audio_info_read_async(missing, NULL, NULL, keep_result, &outcome);
     wait_outcome(&outcome);
     g_assert_null(vng_audio_info_read_finish(outcome.result, &error));
     g_assert_error(error, VN_ERROR, VN_ERROR_NOT_FOUND);
@@ -241,7 +197,7 @@ static void test_already_cancelled(void) {
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
     g_clear_error(&error);
     Outcome outcome = {0};
-    vng_audio_info_read_async(note_path, cancellable, keep_result, &outcome);
+    vng_audio_info_read_async(note_path, NULL, cancellable, keep_result, &outcome);
     wait_outcome(&outcome);
     g_assert_null(vng_audio_info_read_finish(outcome.result, &error));
     g_assert_error(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
@@ -314,7 +270,7 @@ static void cancel_slow_download(void (*start)(const gchar *url, GCancellable *c
 }
 
 static void start_waveform(const gchar *url, GCancellable *cancellable, Outcome *outcome) {
-    vng_waveform_async(url, 100, cancellable, keep_result, outcome);
+    vng_waveform_async(url, 100, NULL, cancellable, keep_result, outcome);
 }
 
 static void test_cancel_url_waveform(void) {
@@ -333,7 +289,7 @@ static gchar *convert_directory;
 
 static void start_convert(const gchar *url, GCancellable *cancellable, Outcome *outcome) {
     gchar *out_path = g_build_filename(convert_directory, "converted.ogg", NULL);
-    vng_convert_async(url, out_path, 1.5, cancellable, keep_result, outcome);
+    vng_convert_async(url, out_path, 1.5, NULL, NULL, cancellable, keep_result, outcome);
     g_free(out_path);
 }
 
@@ -357,12 +313,7 @@ static void test_cancel_url_convert(void) {
 
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
-    make_note();
-    /* The media cache in the test's directory, so downloads are counted there and the user's cache is untouched. */
-    gchar *cache = g_build_filename(directory, "cache", NULL);
-    g_assert_cmpint(vn_cache_set_directory(cache), ==, VN_OK);
-    g_free(cache);
-    note_server_start(note_bytes);
+    note_fixture_start();
     g_test_add_func("/async/waveform", test_waveform);
     g_test_add_func("/async/audio-info", test_audio_info);
     g_test_add_func("/async/convert", test_convert);
@@ -371,10 +322,6 @@ int main(int argc, char **argv) {
     g_test_add_func("/async/cancel-url-waveform", test_cancel_url_waveform);
     g_test_add_func("/async/cancel-url-convert", test_cancel_url_convert);
     int status = g_test_run();
-    note_server_stop();
-    g_bytes_unref(note_bytes);
-    rig_remove_tree(directory);
-    g_free(note_path);
-    g_free(directory);
+    note_fixture_stop();
     return status;
 }

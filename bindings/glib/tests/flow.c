@@ -29,7 +29,8 @@ static gchar *microphone;
 
 typedef struct {
     gchar *what; /* a property's name (a notify) or a signal's name */
-    gdouble value; /* state, duration, preview-playing: the new value; a take's signal: its duration */
+    gdouble value; /* state, duration, preview-playing: the new value; levels, waveform: how many values; a take's
+                      signal: its duration */
     gboolean on_main_thread;
 } Entry;
 
@@ -56,12 +57,31 @@ static gchar *property_text(GObject *object, GParamSpec *pspec) {
     GValue value = G_VALUE_INIT;
     g_value_init(&value, pspec->value_type);
     g_object_get_property(object, pspec->name, &value);
-    gchar *text = g_strdup_value_contents(&value);
+    /* GLib prints a GVariant in a GValue as "???": its own text, then. */
+    gchar *text = G_VALUE_HOLDS_VARIANT(&value) ? g_variant_print(g_value_get_variant(&value), FALSE)
+                                                : g_strdup_value_contents(&value);
     g_value_unset(&value);
     return text;
 }
 
+/* A levels property (a GVariant "ad"): the same values as its float getter; how many there are. */
+static gdouble levels_number(GObject *object, GParamSpec *pspec) {
+    GVariant *variant = NULL;
+    g_object_get(object, pspec->name, &variant, NULL);
+    g_assert_true(g_variant_is_of_type(variant, G_VARIANT_TYPE("ad")));
+    gsize n = 0;
+    const gdouble *values = g_variant_get_fixed_array(variant, &n, sizeof(gdouble));
+    guint n_floats = 0;
+    const gfloat *floats = g_str_equal(pspec->name, "levels") ? vng_flow_get_levels(VNG_FLOW(object), &n_floats)
+                                                             : vng_flow_get_waveform(VNG_FLOW(object), &n_floats);
+    g_assert_cmpuint(n, ==, n_floats);
+    for (gsize i = 0; i < n; i++) g_assert_cmpfloat(values[i], ==, floats[i]);
+    g_variant_unref(variant);
+    return (gdouble)n;
+}
+
 static gdouble property_number(GObject *object, GParamSpec *pspec) {
+    if (pspec->value_type == G_TYPE_VARIANT) return levels_number(object, pspec);
     GValue value = G_VALUE_INIT;
     g_value_init(&value, pspec->value_type);
     g_object_get_property(object, pspec->name, &value);
@@ -328,6 +348,17 @@ static void test_hold_lock_stop_preview_send(void) {
     g_assert_cmpint(find(log, 0, "accessible-description", NAN), >=, 0);
     g_assert_cmpuint(rig.log.most_levels, >, 0); /* the take's views carried live levels */
     g_assert_cmpuint(rig.log.most_levels, <=, 40);
+    /* The levels property moved with the take (several notifies, each a change: on_notify) and emptied after it;
+     * the waveform came once, with the preview, and emptied at the send. */
+    gint levels = find(log, 0, "levels", NAN);
+    g_assert_cmpint(levels, >, recording);
+    g_assert_cmpuint(count(log, "levels"), >=, 2); /* some, then none */
+    g_assert_cmpint(find(log, (guint)locked, "levels", 0), >, locked);
+    gint waveform = find(log, 0, "waveform", 100);
+    g_assert_cmpint(waveform, >, locked);
+    g_assert_cmpint(find(log, (guint)waveform + 1, "waveform", 100), ==, -1);
+    g_assert_cmpint(find(log, (guint)waveform, "waveform", 0), >, ready);
+    g_test_message("levels notified %u times, waveform %u times", count(log, "levels"), count(log, "waveform"));
     /* The take: the previewed length, its file, 100 values, a payload naming the file. */
     gdouble sent = entry_at(log, (guint)ready)->value;
     g_test_message("sent %.3f s (preview said %.3f s): %s", sent, take, rig.log.path);

@@ -1,11 +1,14 @@
 /*
  * note-server.h: a real HTTP server on 127.0.0.1 in the test's process (a GSocketService on the thread-default main
  * context, so it runs while a test's bounded wait iterates that context), serving one note. What async.c and
- * voicenote-gtk's tests/voice-message-loading.c share. Paths:
+ * voicenote-gtk's tests/voice-message-loading.c share (note-fixture.h adds the note itself). Paths:
  * - `/slow/...`: the headers and NOTE_SERVER_FIRST_CHUNK bytes, then `note_server.trickle_bytes` every
  *   NOTE_SERVER_TRICKLE_MS (NOTE_SERVER_TRICKLE_BYTES unless the test sets another amount);
  * - `/missing/...`: 404 Not Found;
- * - anything else: the whole note at once.
+ * - `/auth/...`: the whole note when the request carries `Authorization: Bearer ` NOTE_SERVER_AUTH_TOKEN, else 401
+ *   Unauthorized (counted in `note_server.denied`);
+ * - `/silent/...`: the headers (the note's Content-Length), then nothing until the client goes;
+ * - anything else (`/fast/...`): the whole note at once.
  * It counts the requests answered, the connections the client has not closed yet and the trickled chunks. Not a test
  * itself.
  */
@@ -18,6 +21,7 @@
 #define NOTE_SERVER_FIRST_CHUNK 2048
 #define NOTE_SERVER_TRICKLE_BYTES 100
 #define NOTE_SERVER_TRICKLE_MS 100
+#define NOTE_SERVER_AUTH_TOKEN "secret-token"
 
 typedef struct {
     GSocketService *service;
@@ -28,6 +32,7 @@ typedef struct {
     guint open;          /* connections not yet closed by the client */
     guint slow_chunks;   /* trickled chunks sent by slow responses */
     guint slow_done;     /* slow responses sent to their end */
+    guint denied;        /* `/auth/` requests answered 401 */
 } NoteServer;
 
 typedef struct {
@@ -105,8 +110,12 @@ static inline gboolean note_server_request_is(NoteConnection *conn, const gchar 
 static inline void note_server_respond(NoteConnection *conn) {
     gboolean slow = note_server_request_is(conn, "GET /slow/");
     gboolean missing = note_server_request_is(conn, "GET /missing/");
-    gchar *headers = missing ? g_strdup("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
-                             : g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\nContent-Length: "
+    gboolean denied = note_server_request_is(conn, "GET /auth/") &&
+                      strstr(conn->request->str, "\r\nAuthorization: Bearer " NOTE_SERVER_AUTH_TOKEN "\r\n") == NULL;
+    note_server.denied += denied;
+    gchar *headers = missing  ? g_strdup("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                     : denied ? g_strdup("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                              : g_strdup_printf("HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\nContent-Length: "
                                                "%" G_GSIZE_FORMAT "\r\nConnection: close\r\n\r\n",
                                                g_bytes_get_size(note_server.body));
     GOutputStream *out = g_io_stream_get_output_stream(G_IO_STREAM(conn->connection));
@@ -117,10 +126,11 @@ static inline void note_server_respond(NoteConnection *conn) {
         note_server_connection_close(conn);
         return;
     }
-    if (missing) {
+    if (missing || denied) {
         g_socket_shutdown(g_socket_connection_get_socket(conn->connection), FALSE, TRUE, NULL);
         return;
     }
+    if (note_server_request_is(conn, "GET /silent/")) return; /* the body never comes */
     if (!slow) {
         note_server_send_body(conn, g_bytes_get_size(note_server.body));
         return;

@@ -3,7 +3,8 @@
  * ALSA's `file` plugin reading 30 s of a raw tone (unpaced), as bindings/c/tests/flow.c does.
  * - /recorder/records-to-finished: begin, pause, resume, stop: every notify and signal runs on the main context's
  *   thread, in order (RECORDING, PAUSED, RECORDING, then `finished` before STOPPED); each notify carries a new value
- *   (once per change); the levels moved with the tone; the kept file exists and `finished` says its duration.
+ *   (once per change); the levels moved with the tone (`levels`: each notify a change, up to 40 values, at least 10
+ *   of the 1.5 s's 15 meter steps, the tone's level); the kept file exists and `finished` says its duration.
  * - /recorder/too-short: with a minimum of 3600 s a stopped take is `too-short` (the seconds captured), no
  *   `finished`, and the file is gone.
  * - /recorder/maximum-duration: with a maximum of 1.5 s and the warning 1 s before: `maximum-duration-warning`
@@ -26,6 +27,7 @@ typedef enum {
     SAID_DURATION,
     SAID_AVERAGE,
     SAID_PEAK,
+    SAID_LEVELS,
     SAID_FINISHED,
     SAID_TOO_SHORT,
     SAID_WARNING,
@@ -36,6 +38,7 @@ typedef enum {
 typedef struct {
     EventLog events;
     gchar *finished_path;
+    GPtrArray *levels; /* each `levels` notify's value (GVariant "ad") */
 } Log;
 
 static void on_notify(GObject *object, GParamSpec *pspec, gpointer data) {
@@ -46,6 +49,13 @@ static void on_notify(GObject *object, GParamSpec *pspec, gpointer data) {
     else if (g_str_equal(name, "duration")) log_add(&log->events, SAID_DURATION, vng_recorder_get_duration(recorder));
     else if (g_str_equal(name, "average-power")) log_add(&log->events, SAID_AVERAGE, vng_recorder_get_average_power(recorder));
     else if (g_str_equal(name, "peak-power")) log_add(&log->events, SAID_PEAK, vng_recorder_get_peak_power(recorder));
+    else if (g_str_equal(name, "levels")) {
+        GVariant *levels = NULL;
+        g_object_get(recorder, "levels", &levels, NULL);
+        g_assert_true(levels == vng_recorder_get_levels(recorder));
+        log_add(&log->events, SAID_LEVELS, (gdouble)g_variant_n_children(levels));
+        g_ptr_array_add(log->levels, levels);
+    }
 }
 
 static void on_finished(VnRecorder *recorder, const gchar *path, gdouble duration, gpointer data) {
@@ -77,6 +87,34 @@ static void on_failed(VnRecorder *recorder, GError *error, gpointer data) {
     log_add(&((Log *)data)->events, SAID_FAILED, error->code);
 }
 
+/* The `levels` notifies of a take on the steady tone: at least one, each a change from the one before (starting
+ * empty), of "ad" values 0…1, at most 40, the newest of each longest run the tone's level; the most values one
+ * carried. */
+static gsize expect_levels(Log *log) {
+    g_assert_cmpuint(log->levels->len, >, 0);
+    GVariant *before = g_variant_new_fixed_array(G_VARIANT_TYPE_DOUBLE, NULL, 0, sizeof(gdouble));
+    g_variant_ref_sink(before);
+    gsize most = 0;
+    for (guint i = 0; i < log->levels->len; i++) {
+        GVariant *levels = g_ptr_array_index(log->levels, i);
+        g_assert_true(g_variant_is_of_type(levels, G_VARIANT_TYPE("ad")));
+        if (g_variant_equal(levels, before)) g_error("levels notify %u without a change", i);
+        gsize n = 0;
+        const gdouble *values = g_variant_get_fixed_array(levels, &n, sizeof(gdouble));
+        g_assert_cmpuint(n, <=, 40);
+        for (gsize j = 0; j < n; j++) g_assert_true(values[j] >= 0 && values[j] <= 1);
+        if (n > most) {
+            most = n;
+            g_assert_cmpfloat(values[n - 1], >, 0.05);
+        }
+        g_variant_unref(before);
+        before = g_variant_ref(levels);
+    }
+    g_variant_unref(before);
+    g_test_message("levels notified %u times, at most %zu values", log->levels->len, (size_t)most);
+    return most;
+}
+
 /* A recorder on the virtual microphone with these limits, writing into the test directory; its log attached. */
 static VnRecorder *microphone_recorder(Log *log, gdouble maximum, gdouble warning, gdouble minimum) {
     GError *error = NULL;
@@ -85,7 +123,7 @@ static VnRecorder *microphone_recorder(Log *log, gdouble maximum, gdouble warnin
                                           "warning-duration", warning, "minimum-duration", minimum, NULL);
     g_assert_no_error(error);
     g_assert_nonnull(recorder);
-    *log = (Log){0};
+    *log = (Log){.levels = g_ptr_array_new_with_free_func((GDestroyNotify)g_variant_unref)};
     g_signal_connect(recorder, "notify", G_CALLBACK(on_notify), log);
     g_signal_connect(recorder, "finished", G_CALLBACK(on_finished), log);
     g_signal_connect(recorder, "too-short", G_CALLBACK(on_too_short), log);
@@ -99,6 +137,7 @@ static VnRecorder *microphone_recorder(Log *log, gdouble maximum, gdouble warnin
 static void log_clear(Log *log) {
     event_log_clear(&log->events);
     g_free(log->finished_path);
+    g_ptr_array_unref(log->levels);
 }
 
 /* Conditions for rig_wait */
@@ -158,6 +197,9 @@ static void test_records_to_finished(void) {
     wait_for_end(recorder, &log);
 
     expect_once_per_change(&log.events, (const gdouble[]){VN_RECORDER_STATE_STOPPED, 0, 0, 0}, 4);
+    /* 1.5 s captured is 15 meter steps (how many notifies carried them depends on how the unpaced capture's steps
+     * coalesce). */
+    g_assert_cmpuint(expect_levels(&log), >=, 10);
     gint recording = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_RECORDING);
     gint paused = find(&log.events, 0, SAID_STATE, VN_RECORDER_STATE_PAUSED);
     gint resumed = find(&log.events, (guint)paused + 1, SAID_STATE, VN_RECORDER_STATE_RECORDING);
@@ -206,6 +248,7 @@ static void test_too_short(void) {
     g_assert_true(vng_recorder_stop(recorder, NULL));
     wait_for_end(recorder, &log);
     expect_once_per_change(&log.events, (const gdouble[]){VN_RECORDER_STATE_STOPPED, 0, 0, 0}, 4);
+    (void)expect_levels(&log);
     gint too_short = find(&log.events, 0, SAID_TOO_SHORT, 0);
     g_assert_cmpint(too_short, >=, 0);
     g_assert_cmpfloat(entry_at(&log.events, (guint)too_short)->value, >=, 0.5);
@@ -221,6 +264,7 @@ static void test_maximum_duration(void) {
     g_assert_true(vng_recorder_begin(recorder, NULL));
     wait_for_end(recorder, &log);
     expect_once_per_change(&log.events, (const gdouble[]){VN_RECORDER_STATE_STOPPED, 0, 0, 0}, 4);
+    (void)expect_levels(&log);
     gint warning = find(&log.events, 0, SAID_WARNING, 0);
     gint reached_at = find(&log.events, 0, SAID_REACHED, 0);
     gint finished = find(&log.events, 0, SAID_FINISHED, 0);

@@ -8,6 +8,8 @@
  *   the whole file; then a raw (Matrix) upload's payload has the mxc:// URI and the server got exactly the file.
  * - /uploader/cancelled: an upload the server holds in flight, cancelled by its id once it sends, is `failed` with
  *   VN_ERROR_CANCELLED and that id, and no `completed`.
+ * - /uploader/stall-timeout: with `http-options` (a VnHttpOptions) stalling after 0.5 s, an upload whose answer the
+ *   server holds is `failed` with VN_ERROR_NETWORK in under 5 s (the default is 30 s).
  * - /uploader/refused: a port nobody listens on is `failed` with VN_ERROR_NETWORK and the id, and no `completed`;
  *   cancelling the ended id is harmless; a second upload while one runs is VN_ERROR_BUSY.
  * Every wait is bounded (the main context iterated until the condition, under a deadline).
@@ -202,6 +204,36 @@ static void test_cancelled(void) {
     server_stop(service, &server);
 }
 
+static void test_stall_timeout(void) {
+    Server server = {.hold = TRUE};
+    guint16 port = 0;
+    GSocketService *service = server_start(&server, &port);
+    gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", port);
+    VnHttpOptions *http = vng_http_options_new();
+    GError *error = NULL;
+    g_assert_true(vng_http_options_set_stall_timeout(http, 0.5, &error));
+    VnUploader *uploader = g_initable_new(VNG_TYPE_UPLOADER, NULL, &error, "endpoint", endpoint, "http-options", http,
+                                          NULL);
+    g_assert_no_error(error);
+    g_object_unref(http); /* the uploader keeps what it needs */
+    Said said;
+    said_connect(&said, uploader);
+    gint64 started = g_get_monotonic_time();
+    guint id = vng_uploader_upload_file(uploader, note_path, NULL, &error);
+    g_assert_no_error(error);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    gdouble seconds = (gdouble)(g_get_monotonic_time() - started) / G_USEC_PER_SEC;
+    g_assert_cmpuint(said.failed_id, ==, id);
+    g_assert_error(said.error, VN_ERROR, VN_ERROR_NETWORK);
+    g_test_message("the held answer stalled the upload after %.2f s: %s", seconds, said.error->message);
+    g_assert_cmpfloat(seconds, >=, 0.5);
+    g_assert_cmpfloat(seconds, <, 5); /* the default stall timeout is 30 s */
+    g_object_unref(uploader);
+    said_clear(&said);
+    g_free(endpoint);
+    server_stop(service, &server);
+}
+
 static void test_refused(void) {
     gchar *endpoint = g_strdup_printf("http://127.0.0.1:%u/upload", closed_port());
     Said said;
@@ -240,6 +272,7 @@ int main(int argc, char **argv) {
     note_path = notes_make(directory, "note", "A voice note to upload.");
     g_test_add_func("/uploader/completed", test_completed);
     g_test_add_func("/uploader/cancelled", test_cancelled);
+    g_test_add_func("/uploader/stall-timeout", test_stall_timeout);
     g_test_add_func("/uploader/refused", test_refused);
     int status = g_test_run();
     rig_remove_tree(directory);

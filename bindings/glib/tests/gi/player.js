@@ -14,30 +14,10 @@ import Gio from 'gi://Gio';
 import Voicenote from 'gi://Voicenote?version=1.0';
 import System from 'system';
 
-const WAIT_S = 30;
+import {WAIT_S, check, runUntil} from './support/mainloop.js';
+
 const SPEAKER_RATE = 48000;
 const VN_E_NOT_FOUND = -10; // voicenote.h
-
-function check(condition, what) {
-    if (!condition)
-        throw new Error(`check failed: ${what}`);
-}
-
-// Runs the default main context until done() is true (checked after each event and once first); false when WAIT_S
-// passed first.
-function runUntil(loop, done) {
-    let timedOut = false;
-    const timeout = GLib.timeout_add_seconds(GLib.PRIORITY_DEFAULT, WAIT_S, () => {
-        timedOut = true;
-        loop.quit();
-        return GLib.SOURCE_REMOVE;
-    });
-    if (!done())
-        loop.run();
-    if (!timedOut)
-        GLib.source_remove(timeout);
-    return !timedOut;
-}
 
 // Runs argv to its end within WAIT_S (killed after that); throws unless it exited 0.
 function runChild(argv) {

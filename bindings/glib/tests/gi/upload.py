@@ -18,13 +18,13 @@ import os
 import shutil
 import sys
 import tempfile
-import threading
 import unittest
 
 sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
 from mainloop import WAIT_S, run_async  # noqa: E402 (after the path)
 from note import make_tone_note  # noqa: E402 (after the path)
+from server import start_server  # noqa: E402 (after the path)
 from gi.repository import Gio, GLib, Voicenote  # noqa: E402 (after mainloop's require_version)
 
 ASSET_URL = "https://cdn.example.org/uploads/note.ogg"
@@ -66,14 +66,9 @@ class UploadTest(unittest.TestCase):
         cls.directory = tempfile.mkdtemp(prefix="vn-gi-python-upload-")
         cls.addClassCleanup(shutil.rmtree, cls.directory)
         cls.note = make_tone_note(cls.directory, 1.0)
-        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), UploadHandler)
+        cls.server, base = start_server(UploadHandler, cls.addClassCleanup)
         cls.server.bodies = []
-        thread = threading.Thread(target=cls.server.serve_forever, daemon=True)
-        thread.start()
-        cls.addClassCleanup(thread.join, WAIT_S)
-        cls.addClassCleanup(cls.server.server_close)
-        cls.addClassCleanup(cls.server.shutdown)
-        cls.endpoint = f"http://127.0.0.1:{cls.server.server_address[1]}/channels/messaging/general/file"
+        cls.endpoint = f"{base}/channels/messaging/general/file"
 
     def setUp(self):
         self.server.bodies.clear()

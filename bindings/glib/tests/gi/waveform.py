@@ -31,14 +31,14 @@ class AsyncTest(unittest.TestCase):
         cls.note = make_tone_note(cls.directory, 1.0)
 
     def test_waveform(self):
-        values = run_async(lambda callback: Voicenote.waveform_async(self.note, 100, None, callback),
+        values = run_async(lambda callback: Voicenote.waveform_async(self.note, 100, None, None, callback),
                            Voicenote.waveform_finish)
         self.assertEqual(len(values), 100)
         self.assertTrue(all(0 <= value <= 1 for value in values), values)
         self.assertGreater(values[50], 0.5)
 
     def test_audio_info(self):
-        info = run_async(lambda callback: Voicenote.AudioInfo.read_async(self.note, None, callback),
+        info = run_async(lambda callback: Voicenote.AudioInfo.read_async(self.note, None, None, callback),
                          Voicenote.AudioInfo.read_finish)
         self.assertIsInstance(info, Voicenote.AudioInfo)
         self.assertEqual((info.codec, info.sample_rate, info.channels), ("opus", 48000, 1))
@@ -47,14 +47,14 @@ class AsyncTest(unittest.TestCase):
     def test_errors(self):
         missing = os.path.join(self.directory, "missing.ogg")
         with self.assertRaises(GLib.Error) as raised:
-            run_async(lambda callback: Voicenote.waveform_async(missing, 100, None, callback),
+            run_async(lambda callback: Voicenote.waveform_async(missing, 100, None, None, callback),
                       Voicenote.waveform_finish)
         self.assertTrue(raised.exception.matches(Voicenote.error_quark(), Voicenote.Error.NOT_FOUND))
 
         cancellable = Gio.Cancellable()
         cancellable.cancel()
         with self.assertRaises(GLib.Error) as raised:
-            run_async(lambda callback: Voicenote.waveform_async(self.note, 100, cancellable, callback),
+            run_async(lambda callback: Voicenote.waveform_async(self.note, 100, None, cancellable, callback),
                       Voicenote.waveform_finish)
         self.assertTrue(raised.exception.matches(Gio.io_error_quark(), Gio.IOErrorEnum.CANCELLED))
 
