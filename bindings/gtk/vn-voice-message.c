@@ -47,6 +47,7 @@ struct _VnVoiceMessage {
     VnPlayer *player; /* a reference; NULL when none */
     gulong player_handlers[6];
     gchar *location;
+    VnHttpOptions *http_options; /* how an http(s) location is requested (a reference), or NULL */
     gdouble duration;
     gdouble pending_seek; /* a seek on the waveform before the note was the player's item (0…1), or -1 */
     gboolean followed;    /* whether the last update showed the player's state (the note was its item) */
@@ -57,7 +58,7 @@ struct _VnVoiceMessage {
     GError *player_error;    /* the player's `failed` for this note, or NULL */
 };
 
-enum { PROP_0, PROP_PLAYER, PROP_LOCATION, PROP_DURATION, N_PROPS };
+enum { PROP_0, PROP_PLAYER, PROP_LOCATION, PROP_HTTP_OPTIONS, PROP_DURATION, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE(VnVoiceMessage, vngtk_voice_message, GTK_TYPE_WIDGET)
@@ -220,7 +221,7 @@ static void read_waveform_if_needed(VnVoiceMessage *self) {
     vngtk_waveform_get_values(self->waveform, &n_values);
     if (n_values > 0) return;
     self->reading = g_cancellable_new();
-    vng_waveform_async(self->location, READ_SAMPLES, NULL, self->reading, on_waveform_read, self);
+    vng_waveform_async(self->location, READ_SAMPLES, self->http_options, self->reading, on_waveform_read, self);
     update(self);
 }
 
@@ -314,10 +315,18 @@ VnPlayer *vngtk_voice_message_get_player(VnVoiceMessage *self) {
 /* ------------------------------------------------------------------------------------------------------------ */
 /* The user's side */
 
+static gboolean is_http_url(const gchar *location) {
+    return g_ascii_strncasecmp(location, "http://", 7) == 0 || g_ascii_strncasecmp(location, "https://", 8) == 0;
+}
+
 static void load_note(VnVoiceMessage *self) {
     GError *error = NULL;
-    if (!vng_player_load(self->player, self->location, TRUE, self->duration > 0 ? self->duration : -1, &error))
-        report("load", error);
+    gdouble hint = self->duration > 0 ? self->duration : -1;
+    gboolean loaded = self->http_options != NULL && is_http_url(self->location)
+                          ? vng_player_load_url(self->player, self->location, self->http_options, NULL, TRUE, hint,
+                                                &error)
+                          : vng_player_load(self->player, self->location, TRUE, hint, &error);
+    if (!loaded) report("load", error);
 }
 
 /* After a failure the play button retries what failed: the waveform read, the player's load (playing once loaded,
@@ -397,6 +406,24 @@ const gchar *vngtk_voice_message_get_location(VnVoiceMessage *self) {
     return self->location;
 }
 
+void vngtk_voice_message_set_http_options(VnVoiceMessage *self, VnHttpOptions *http_options) {
+    g_return_if_fail(VNGTK_IS_VOICE_MESSAGE(self));
+    g_return_if_fail(http_options == NULL || VNG_IS_HTTP_OPTIONS(http_options));
+    if (!g_set_object(&self->http_options, http_options)) return;
+    /* A read that failed without them (a 401) may succeed with them: read again. */
+    if (self->read_error != NULL && self->reading == NULL) {
+        g_clear_error(&self->read_error);
+        read_waveform_if_needed(self);
+        update(self);
+    }
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_HTTP_OPTIONS]);
+}
+
+VnHttpOptions *vngtk_voice_message_get_http_options(VnVoiceMessage *self) {
+    g_return_val_if_fail(VNGTK_IS_VOICE_MESSAGE(self), NULL);
+    return self->http_options;
+}
+
 void vngtk_voice_message_set_duration(VnVoiceMessage *self, gdouble duration) {
     g_return_if_fail(VNGTK_IS_VOICE_MESSAGE(self));
     g_return_if_fail(duration >= 0 && duration <= MAXIMUM_DURATION); /* NaN fails both */
@@ -424,6 +451,7 @@ static void vngtk_voice_message_get_property(GObject *object, guint id, GValue *
     switch (id) {
     case PROP_PLAYER: g_value_set_object(value, self->player); break;
     case PROP_LOCATION: g_value_set_string(value, self->location); break;
+    case PROP_HTTP_OPTIONS: g_value_set_object(value, self->http_options); break;
     case PROP_DURATION: g_value_set_double(value, self->duration); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
@@ -434,6 +462,7 @@ static void vngtk_voice_message_set_property(GObject *object, guint id, const GV
     switch (id) {
     case PROP_PLAYER: vngtk_voice_message_set_player(self, g_value_get_object(value)); break;
     case PROP_LOCATION: vngtk_voice_message_set_location(self, g_value_get_string(value)); break;
+    case PROP_HTTP_OPTIONS: vngtk_voice_message_set_http_options(self, g_value_get_object(value)); break;
     case PROP_DURATION: vngtk_voice_message_set_duration(self, g_value_get_double(value)); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
@@ -464,6 +493,7 @@ static void vngtk_voice_message_dispose(GObject *object) {
     self->failure_label = NULL; /* the failure's child */
     g_clear_pointer(&self->time_label, gtk_widget_unparent);
     g_clear_pointer(&self->rate_button, gtk_widget_unparent);
+    g_clear_object(&self->http_options);
     G_OBJECT_CLASS(vngtk_voice_message_parent_class)->dispose(object);
 }
 
@@ -500,6 +530,17 @@ static void vngtk_voice_message_class_init(VnVoiceMessageClass *klass) {
     properties[PROP_LOCATION] = g_param_spec_string("location", NULL, NULL, NULL,
                                                     G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
                                                         G_PARAM_STATIC_STRINGS);
+    /**
+     * VnVoiceMessage:http-options:
+     *
+     * How an http(s) [property@VoicenoteGtk.VoiceMessage:location] is requested — its waveform read and the player's
+     * load ([method@Voicenote.Player.load_url]): request headers such as Matrix's `Authorization: Bearer` for
+     * authenticated media, CA file, timeouts, size limit — or %NULL for libvoicenote's defaults. Each request takes
+     * the options as they are when it starts. Set after a read failed (a 401 without the token), the row reads again.
+     */
+    properties[PROP_HTTP_OPTIONS] = g_param_spec_object("http-options", NULL, NULL, VNG_TYPE_HTTP_OPTIONS,
+                                                        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY |
+                                                            G_PARAM_STATIC_STRINGS);
     /**
      * VnVoiceMessage:duration:
      *

@@ -111,6 +111,26 @@ void vngtk_voice_message_set_location(VnVoiceMessage *self, const gchar *locatio
 const gchar *vngtk_voice_message_get_location(VnVoiceMessage *self);
 
 /**
+ * vngtk_voice_message_set_http_options:
+ * @self: the row.
+ * @http_options: (nullable): how an http(s) location is requested, or %NULL for libvoicenote's defaults.
+ *
+ * Sets [property@VoicenoteGtk.VoiceMessage:http-options]: the request headers (Matrix's `Authorization: Bearer` for
+ * authenticated media), CA file, timeouts and size limit of the row's waveform read and of the player's load.
+ */
+void vngtk_voice_message_set_http_options(VnVoiceMessage *self, VnHttpOptions *http_options);
+
+/**
+ * vngtk_voice_message_get_http_options:
+ * @self: the row.
+ *
+ * The row's [property@VoicenoteGtk.VoiceMessage:http-options].
+ *
+ * Returns: (nullable) (transfer none): the options, or %NULL.
+ */
+VnHttpOptions *vngtk_voice_message_get_http_options(VnVoiceMessage *self);
+
+/**
  * vngtk_voice_message_set_duration:
  * @self: the row.
  * @duration: the note's duration in seconds, 0…86400 (NaN and values outside are refused with a critical warning).

@@ -18,6 +18,9 @@
  *   voice message: ..."); a row with values on the corrupt note: play → the player's `failed` → the failed state;
  *   its button again → the player loads it again (LOADING) and fails again; the three drawn to
  *   voice-message-failed.png, their icons and texts in the theme's error colour (red pixels; none while loading).
+ * - /voice-message-loading/http-options: a row on an authenticated URL (`/auth/`: 401 without `Authorization: Bearer`
+ *   and the server's token): the failed state; given the header through `http-options`, it reads again by itself
+ *   (its bars, quiet), and its play loads the note with the same header (PLAYING; the server refused nothing more).
  * - /voice-message-loading/dispose-in-flight: a row whose read of a slow URL is in flight (started under a main
  *   context of the test's, so its callback waits there) is disposed: the server sees the connection closed (the
  *   download stopped), the read's callback comes and leaves the disposed row alone (a touch would be a critical,
@@ -360,6 +363,43 @@ static void test_failed(void) {
 }
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/* Authenticated media */
+
+static gboolean player_is_playing(gpointer data) {
+    (void)data;
+    return vng_player_get_state(player) == VN_PLAYER_STATE_PLAYING;
+}
+
+static void test_http_options(void) {
+    gchar *url = note_server_url("/auth/note.ogg");
+    VnVoiceMessage *row = new_row(url, FALSE);
+    guint frames = 0, denied = note_server.denied;
+    GtkWidget *window = show_rows(&frames, row, NULL);
+    /* Without the token the server refuses the read: the failed state. */
+    g_assert_true(rig_wait(shows_failure, row));
+    assert_failed(row, "authenticated URL without a token");
+    g_assert_cmpuint(note_server.denied, ==, denied + 1);
+    /* With it, the row reads again by itself, and its play loads the note with the same header. */
+    GError *error = NULL;
+    VnHttpOptions *options = vng_http_options_new();
+    g_assert_true(vng_http_options_add_header(options, "Authorization", "Bearer " NOTE_SERVER_AUTH_TOKEN, &error));
+    g_assert_no_error(error);
+    vngtk_voice_message_set_http_options(row, options);
+    g_assert_true(vngtk_voice_message_get_http_options(row) == options);
+    g_object_unref(options);
+    g_assert_true(rig_wait(has_values, row));
+    assert_quiet(row);
+    rig_click(play_button(row), 0.5, 0.5);
+    g_assert_true(rig_wait(player_is_playing, NULL));
+    g_assert_cmpstr(vng_player_get_location(player), ==, url);
+    g_assert_cmpuint(note_server.denied, ==, denied + 1); /* no request since went without the token */
+    g_assert_true(vng_player_stop(player, &error));
+    g_assert_no_error(error);
+    gtk_window_destroy(GTK_WINDOW(window));
+    g_free(url);
+}
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /* Disposed while reading */
 
 static guint thread_baseline;
@@ -445,6 +485,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/voice-message-loading/reads-waveform", test_reads_waveform);
     g_test_add_func("/voice-message-loading/url-spinner", test_url_spinner);
     g_test_add_func("/voice-message-loading/failed", test_failed);
+    g_test_add_func("/voice-message-loading/http-options", test_http_options);
     g_test_add_func("/voice-message-loading/dispose-in-flight", test_dispose_in_flight);
     int status = g_test_run();
     g_object_unref(player);
