@@ -62,15 +62,16 @@ $1 ($version) unstable; urgency=medium
  -- voicenote developers <dev@voicenote.invalid>  $(date -R -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$repo" log -1 --format=%ct 2>/dev/null || date +%s)}")
 EOF
 }
-# gnome_packages NAME PKG_NAME NAMESPACE: voicenote-NAME's library, gir1.2 and -dev packages.
+# gnome_packages NAME PKG_NAME NAMESPACE [DATA]: voicenote-NAME's library (with DATA: its translations), gir1.2 and -dev
+# packages.
 gnome_packages() {
     local typelib=girepository-1.0/$3-1.0.typelib
-    files[libvoicenote-$1-1-0]="usr/lib/libvoicenote-$1-1.so.0"
+    files[libvoicenote-$1-1-0]="usr/lib/libvoicenote-$1-1.so.0${4:+ $4}"
     files[gir1.2-${3,,}-1.0]="usr/lib/$typelib=usr/lib/$multiarch/$typelib"
     files[libvoicenote-$1-dev]="usr/include/$2 usr/lib/libvoicenote-$1-1.so usr/lib/pkgconfig/$2.pc usr/share/gir-1.0/$3-1.0.gir usr/share/vala/vapi/$2.vapi usr/share/vala/vapi/$2.deps"
 }
 gnome_packages glib voicenote-glib-1 Voicenote
-gnome_packages gtk voicenote-gtk-1 VoicenoteGtk
+gnome_packages gtk voicenote-gtk-1 VoicenoteGtk usr/share/locale
 for package in "${!files[@]}"; do
     for entry in ${files[$package]}; do
         path=${entry#*=}

@@ -290,6 +290,24 @@ gnome_python() {
     only_prefix_files "$1" "$out" && grep -qxF "['$2/VoicenoteGtk-1.0.typelib']" <<<"$out" &&
         grep -qxF "['$2/Voicenote-1.0.typelib']" <<<"$out" && grep -qxF "$1/lib/libvoicenote-gtk-1.so.0" <<<"$out"
 }
+# gnome_translated PREFIX: voicenote-gtk, loaded from PREFIX by Python (gi) with LANGUAGE=de, binds its text domain to
+# PREFIX/share/locale and translates from the German catalogue installed there.
+gnome_translated() {
+    local out
+    out=$(cd "$tmp" && LANGUAGE=de LC_ALL=C.UTF-8 gnome_under_x "$1" "$1/lib/girepository-1.0" /usr/bin/python3 -c '
+import ctypes, gi
+gi.require_version("Gtk", "4.0"); gi.require_version("VoicenoteGtk", "1.0")
+from gi.repository import Gtk, VoicenoteGtk
+Gtk.init()
+VoicenoteGtk.Waveform()
+libc = ctypes.CDLL(None)
+libc.bindtextdomain.restype = libc.dgettext.restype = ctypes.c_char_p
+print(libc.bindtextdomain(b"voicenote-gtk-1", None).decode())
+print(libc.dgettext(b"voicenote-gtk-1", b"Play").decode())
+') || { echo "$out"; return 1; }
+    echo "$out"
+    expect_eq "$(realpath "$1")/share/locale" "$(sed -n 1p <<<"$out")" && expect_eq "Abspielen" "$(sed -n 2p <<<"$out")"
+}
 # gnome_vala PREFIX OUT: widgets.vala compiled with the prefix's vapidir and pkg-config files only, then run.
 gnome_vala() {
     mkdir -p "$2.c" &&
@@ -442,6 +460,7 @@ if command -v xvfb-run >/dev/null; then
     check "Python (gi) makes a Voicenote.Player and VoicenoteGtk widgets from the prefix's typelibs" gnome_python "$moved" "$moved/lib/girepository-1.0"
     check "valac --pkg voicenote-gtk-1 builds a program from the prefix's vapi and .pc, and it runs" \
         gnome_vala "$moved" "$tmp/gnome-vala"
+    check "voicenote-gtk translates from the moved prefix's share/locale (LANGUAGE=de)" gnome_translated "$moved"
     for language in python gjs vala c; do
         check "the proof in $language over the moved prefix: hold, lock, stop, trim, send, a note played at 2x" \
             gnome_proof "$moved" "$language"
@@ -494,8 +513,11 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     for binding in glib gtk; do
         namespace=Voicenote; [[ $binding == gtk ]] && namespace=VoicenoteGtk
         pc=voicenote-$binding-1
-        check "libvoicenote-$binding-1-0 holds the library" deb_holds "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" \
-            "./usr/lib/libvoicenote-$binding-1.so.0"
+        catalogues=()
+        [[ $binding == gtk ]] && catalogues=($(cd "$repo/bindings/gtk/po" && printf "./usr/share/locale/%s/LC_MESSAGES/voicenote-gtk-1.mo " $(cat LINGUAS)))
+        check "libvoicenote-$binding-1-0 holds the library${catalogues:+ and its translations}" \
+            deb_holds "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" "./usr/lib/libvoicenote-$binding-1.so.0" \
+            "${catalogues[@]}"
         check "gir1.2-${namespace,,}-1.0 holds the typelib in usr/lib/$multiarch/girepository-1.0" \
             deb_holds "$debs/gir1.2-${namespace,,}-1.0_${version}_$arch.deb" \
             "./usr/lib/$multiarch/girepository-1.0/$namespace-1.0.typelib"

@@ -4,6 +4,7 @@
  * two trim handles (a private `trim` widget) whose release trims the take.
  */
 #include "vn-composer.h"
+#include "vn-i18n.h"
 
 #include <math.h>
 #include <string.h>
@@ -12,7 +13,7 @@
 #include "vn-record-button-private.h"
 #include "vn-waveform.h"
 
-#define LABEL "Voice message composer"
+#define LABEL _("Voice message composer")
 #define PLAY_ICON "media-playback-start-symbolic"
 #define PAUSE_ICON "media-playback-pause-symbolic"
 /* The least of the take the trim handles keep between them, as a fraction of it. */
@@ -283,8 +284,8 @@ static void composer_trim_init(ComposerTrim *self) {
     gtk_widget_set_parent(GTK_WIDGET(self->waveform), widget);
     self->cut_before = cut_new(widget);
     self->cut_after = cut_new(widget);
-    self->start = handle_new(self, "start", "Trim start");
-    self->end = handle_new(self, "end", "Trim end");
+    self->start = handle_new(self, "start", _("Trim start"));
+    self->end = handle_new(self, "end", _("Trim end"));
     self->end_fraction = 1;
     composer_trim_set_range(self, 0, 1);
 }
@@ -325,7 +326,7 @@ static void set_values(VnWaveform *waveform, const gfloat *values, guint n) {
 
 static void set_play_button(GtkWidget *button, gboolean playing) {
     gtk_button_set_icon_name(GTK_BUTTON(button), playing ? PAUSE_ICON : PLAY_ICON);
-    gtk_accessible_update_property(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_PROPERTY_LABEL, playing ? "Pause" : "Play",
+    gtk_accessible_update_property(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_PROPERTY_LABEL, playing ? _("Pause") : _("Play"),
                                    -1);
 }
 
@@ -546,6 +547,7 @@ static void vngtk_composer_dispose(GObject *object) {
 }
 
 static void vngtk_composer_class_init(VnComposerClass *klass) {
+    i18n_bind();
     GObjectClass *object_class = G_OBJECT_CLASS(klass);
     GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
     object_class->get_property = vngtk_composer_get_property;
@@ -587,8 +589,8 @@ static void vngtk_composer_init(VnComposer *self) {
     gtk_box_layout_set_spacing(GTK_BOX_LAYOUT(gtk_widget_get_layout_manager(widget)), 6);
 
     /* In the row's order. */
-    self->discard = button_new(self, "user-trash-symbolic", "Discard", "flat", G_CALLBACK(on_discard_clicked));
-    self->play = button_new(self, PLAY_ICON, "Play", "flat", G_CALLBACK(on_play_clicked));
+    self->discard = button_new(self, "user-trash-symbolic", _("Discard"), "flat", G_CALLBACK(on_discard_clicked));
+    self->play = button_new(self, PLAY_ICON, _("Play"), "flat", G_CALLBACK(on_play_clicked));
 
     /* Live bars: the take's level, not a position to seek: neither picked nor focused, and presentation only. */
     self->bars = g_object_new(VNGTK_TYPE_WAVEFORM, "accessible-role", GTK_ACCESSIBLE_ROLE_PRESENTATION, "can-target",
@@ -608,7 +610,7 @@ static void vngtk_composer_init(VnComposer *self) {
     gtk_widget_add_css_class(self->timer, "numeric");
     gtk_widget_set_parent(self->timer, widget);
 
-    self->send = button_new(self, "document-send-symbolic", "Send voice message", "suggested-action",
+    self->send = button_new(self, "document-send-symbolic", _("Send voice message"), "suggested-action",
                             G_CALLBACK(on_send_clicked));
 
     /* At the end; the slide-to-cancel hint is drawn left of it while a take is held, over the timer's free room. */

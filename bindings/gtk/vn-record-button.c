@@ -3,14 +3,15 @@
  * drawing the flow's view through themed child nodes (the button face, the slide-to-cancel hint, the lock, the tip).
  */
 #include "vn-record-button-private.h"
+#include "vn-i18n.h"
 
 #include "vn-fallback-css.h"
 
 /* Between the button and the hint left of it, and between the button and the lock above it, in pixels. */
 #define SPACING 12
 
-#define LABEL "Record voice message"
-#define TIP "Hold to record, release to send"
+#define LABEL _("Record voice message")
+#define TIP _("Hold to record, release to send")
 #define MICROPHONE_ICON "audio-input-microphone-symbolic"
 #define STOP_ICON "media-playback-stop-symbolic"
 
@@ -318,6 +319,7 @@ static void vngtk_record_button_dispose(GObject *object) {
 }
 
 static void vngtk_record_button_class_init(VnRecordButtonClass *klass) {
+    i18n_bind();
     GObjectClass *object_class = G_OBJECT_CLASS(klass);
     GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
     object_class->get_property = vngtk_record_button_get_property;
@@ -366,7 +368,7 @@ static void vngtk_record_button_init(VnRecordButton *self) {
     self->hint = node_new("slidetocancel", GTK_ORIENTATION_HORIZONTAL, widget, FALSE);
     gtk_box_set_spacing(GTK_BOX(self->hint), 6);
     icon_new("go-previous-symbolic", self->hint);
-    gtk_box_append(GTK_BOX(self->hint), g_object_new(GTK_TYPE_LABEL, "label", "Slide to cancel", "accessible-role",
+    gtk_box_append(GTK_BOX(self->hint), g_object_new(GTK_TYPE_LABEL, "label", _("Slide to cancel"), "accessible-role",
                                                      GTK_ACCESSIBLE_ROLE_PRESENTATION, NULL));
     gtk_widget_set_visible(self->hint, FALSE);
 

@@ -4,6 +4,7 @@
  * waveform itself when the application gives none, and shows a spinner while loading and an error after a failure.
  */
 #include "vn-voice-message.h"
+#include "vn-i18n.h"
 
 #include "vn-fallback-css.h"
 
@@ -14,20 +15,28 @@
 /* How many values the row reads from a note that came without a waveform: what voice messages carry. */
 #define READ_SAMPLES 100
 
-/* Every text the row shows or gives assistive technologies, in one place (for translation later). */
-#define TEXT_PLAY "Play"
-#define TEXT_PAUSE "Pause"
-#define TEXT_RETRY "Retry"
-#define TEXT_LOADING "Loading"
-#define TEXT_FAILED "Can't play this voice message"
-#define TEXT_ERROR "Error" /* the error icon's */
-#define TEXT_RATE "%sx"                           /* the rate as "1.5" (the C locale's point) */
-#define TEXT_PLAYBACK_SPEED "Playback speed %s"   /* the rate as "1.5x" */
-#define TEXT_VOICE_MESSAGE "Voice message, %s"    /* the duration as m:ss */
-#define TEXT_PLAYING_AT "playing at %s"           /* the position as m:ss */
-#define TEXT_PAUSED_AT "paused at %s"
-#define TEXT_LOADING_DESCRIPTION "loading"
-#define TEXT_FAILED_DESCRIPTION "Can't play this voice message: %s" /* the error's message */
+/* Every text the row shows or gives assistive technologies, in one place, translated (vn-i18n.h). */
+#define TEXT_PLAY _("Play")
+#define TEXT_PAUSE _("Pause")
+#define TEXT_RETRY _("Retry")
+#define TEXT_LOADING _("Loading")
+#define TEXT_FAILED _("Can't play this voice message")
+/* Translators: the name of the error icon of a voice message that cannot be played. */
+#define TEXT_ERROR _("Error")
+/* Translators: a playback speed on its button; %s is the number ("1.5", with a point in every language). */
+#define TEXT_RATE _("%sx")
+/* Translators: the speed button's name for screen readers; %s is the speed as its button shows it ("1.5x"). */
+#define TEXT_PLAYBACK_SPEED _("Playback speed %s")
+/* Translators: a voice message's name for screen readers; %s is its duration as m:ss. */
+#define TEXT_VOICE_MESSAGE _("Voice message, %s")
+/* Translators: a voice message's state for screen readers; %s is the position as m:ss. */
+#define TEXT_PLAYING_AT _("playing at %s")
+/* Translators: a voice message's state for screen readers; %s is the position as m:ss. */
+#define TEXT_PAUSED_AT _("paused at %s")
+/* Translators: a voice message's state for screen readers while its audio or waveform is being fetched. */
+#define TEXT_LOADING_DESCRIPTION _("loading")
+/* Translators: %s is the error's message, as the library gives it (in English). */
+#define TEXT_FAILED_DESCRIPTION _("Can't play this voice message: %s")
 /* The default look, under every theme and application stylesheet: the failure's icon and text in the theme's error
  * colour (Adwaita's, libadwaita's). */
 static const char DEFAULT_CSS[] = "voicemessage > .failure { color: @error_color; }\n";
@@ -505,6 +514,7 @@ static void vngtk_voice_message_finalize(GObject *object) {
 }
 
 static void vngtk_voice_message_class_init(VnVoiceMessageClass *klass) {
+    i18n_bind();
     GObjectClass *object_class = G_OBJECT_CLASS(klass);
     GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
     object_class->get_property = vngtk_voice_message_get_property;

@@ -3,6 +3,7 @@
  * of two CSS child nodes, with a click, a drag and key bindings that emit `seek`.
  */
 #include "vn-waveform.h"
+#include "vn-i18n.h"
 
 #include <math.h>
 #include <voicenote.h>
@@ -289,6 +290,7 @@ static void add_key(GtkWidgetClass *widget_class, guint keyval, GtkShortcutFunc 
 }
 
 static void vngtk_waveform_class_init(VnWaveformClass *klass) {
+    i18n_bind();
     GObjectClass *object_class = G_OBJECT_CLASS(klass);
     GtkWidgetClass *widget_class = GTK_WIDGET_CLASS(klass);
     object_class->get_property = vngtk_waveform_get_property;
@@ -359,7 +361,7 @@ static void vngtk_waveform_init(VnWaveform *self) {
     gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(click));
     gtk_widget_add_controller(widget, GTK_EVENT_CONTROLLER(drag));
 
-    gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL, "Voice note position",
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Voice note position"),
                                    GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0, GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, 100.0,
                                    -1);
     update_accessible_value(self);
