@@ -10,7 +10,8 @@ Run under an X server (`make test` runs it under xvfb-run). It makes itself a ch
 GTK_A11Y=atspi: GTK asks the bus for org.a11y.Bus's address, which activates at-spi-bus-launcher (the session
 configuration's service directories), which starts the accessibility bus (in that directory: XDG_RUNTIME_DIR), on
 which at-spi2-registryd is activated. Here libatspi finds the program's application on the desktop by its process id
-and checks, at each step, what a screen reader would announce (role, name, description, focus):
+and checks, at each step, what a screen reader would announce (role, name, description, focus; a node's children
+exactly, in order):
 
   idle       the composer a panel "Voice message composer" described as the flow is ("Record a voice message: hold
              to record"), its one child the focused push button "Record voice message" described the same, with no
@@ -19,10 +20,13 @@ and checks, at each step, what a screen reader would announce (role, name, descr
              speed 1x"; every focusable node of the application named
   hold       (xdotool mousedown on the record button, the clock 0.5 s) RECORDING: the record button's and the
              composer's description "Recording, m:ss, slide left to cancel, slide up to lock", each sent as an
-             accessible-description event
-  lock       (the pointer 60 px up) LOCKED: "Recording locked, …; stop, discard or send"; Discard and Send buttons
-  preview    (mouseup, a click) PREVIEW: "Voice message, m:ss, ready to send; …"; buttons Discard, Play, Send voice
-             message, sliders Voice note position, Trim start, Trim end; every focusable node named
+             accessible-description event; the composer holds the timer label and the record button (the live bars
+             are presentation)
+  lock       (the pointer 60 px up) LOCKED: "Recording locked, m:ss; stop, discard or send"; the composer holds
+             Discard, the timer, Send voice message, the record button
+  preview    (mouseup, a click) PREVIEW: "Voice message, m:ss, ready to send; …"; the composer holds Discard, Play,
+             the trim area (sliders Voice note position, Trim start, Trim end), the timer, Send voice message; every
+             focusable node named
   send       (a click) IDLE: the idle description again
   speed      (a click on the first row's speed button) its name "Playback speed 1.5x", sent as an accessible-name event
   focus      (xdotool key shift+Tab) the first row's slider focused, sent as a state-changed:focused event
@@ -65,7 +69,9 @@ IDLE = "Record a voice message: hold to record"
 RECORDING = r"Recording, \d+:\d\d, slide left to cancel, slide up to lock"
 LOCKED = r"Recording locked, \d+:\d\d; stop, discard or send"
 PREVIEW = r"Voice message, \d+:\d\d, ready to send; play, trim, discard or send"
-ROW = ["push button:Play", "slider:Voice note position", "label:{duration}", "push button:Playback speed 1x"]
+ROW = ("push button:Play", "slider:Voice note position", "label:{duration}", "push button:Playback speed 1x")
+RECORD = "push button:Record voice message"
+DISCARD, SEND, TIME = "push button:Discard", "push button:Send voice message", r"label:\d+:\d\d"
 
 
 def become_subreaper():
@@ -114,6 +120,7 @@ class SessionBus:
     def __init__(self):
         self.directory = tempfile.mkdtemp(prefix="vn-gtk-bus-")
         self.log = os.path.join(self.directory, "dbus.log")
+        self.process = None
         read, write = os.pipe()
         try:
             with open(self.log, "w") as log:
@@ -131,6 +138,9 @@ class SessionBus:
                 chunk = os.read(read, 4096)
                 assert chunk, f"dbus-daemon exited (exit {self.process.wait(WAIT_S)}) without an address"
                 address += chunk
+        except BaseException:
+            self.stop(failed=True)
+            raise
         finally:
             os.close(read)
             if write is not None:
@@ -140,8 +150,9 @@ class SessionBus:
 
     def stop(self, failed):
         """The daemon stopped by its pid; what it activated is left to reap_children()."""
-        self.process.terminate()
-        self.process.wait(WAIT_S)
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(WAIT_S)
         if failed:
             with open(self.log) as log:
                 print("   dbus-daemon's log:\n" + log.read(), flush=True)
@@ -174,6 +185,17 @@ def tree(node):
 def kids(node):
     fresh(node)
     return [node.get_child_at_index(index) for index in range(node.get_child_count())]
+
+
+def check_children(node, *patterns):
+    """The node's children, in order, are one each of these "role:name" patterns (regular expressions, matched
+    whole): what a screen reader walks through, nothing hidden in between. Returns them."""
+    found = kids(node)
+    shown = [f"{role(child)}:{child.get_name() or ''}" for child in found]
+    assert len(shown) == len(patterns) and all(re.fullmatch(p, s) for p, s in zip(patterns, shown)), \
+        f"{describe(node)} holds {shown}, not {list(patterns)}"
+    print(f"   {describe(node)}: {', '.join(shown)}", flush=True)
+    return found
 
 
 def states(node):
@@ -276,20 +298,17 @@ class Reader:
 
 def check_idle(reader):
     composer = reader.find("panel", "Voice message composer")
-    record = reader.find("push button", "Record voice message")
-    assert kids(composer) == [record], [describe(node) for node in kids(composer)]
-    assert not kids(record), f"the record button's icons are presentation: {[describe(n) for n in kids(record)]}"
+    record, = check_children(composer, RECORD)
+    check_children(record)  # its icons are presentation
     reader.until_described(composer, re.escape(IDLE), events=False)
     reader.until_described(record, re.escape(IDLE), events=False)
     assert states(record).contains(Atspi.StateType.FOCUSED), "the record button has the focus at start"
     rows = []
     for duration in ("0:02", "0:01"):
         row = reader.find("panel", f"Voice message, {duration}")
-        shown = [f"{role(node)}:{node.get_name()}" for node in kids(row)]
-        assert shown == [part.format(duration=duration) for part in ROW], shown
+        parts = check_children(row, *(part.format(duration=duration) for part in ROW))
         assert not row.get_description(), describe(row)
-        print(f"   {describe(row)}: {', '.join(shown)}", flush=True)
-        reader.check_slider(kids(row)[1], now=0)
+        reader.check_slider(parts[1], now=0)
         rows.append(row)
     reader.check_named()
     return composer, record, rows
@@ -314,24 +333,23 @@ def scenario(program, reader_of):
     program.expect("state", "RECORDING")
     reader.until_described(record, RECORDING)
     reader.until_described(composer, RECORDING)
+    check_children(composer, TIME, RECORD)  # the live bars are presentation
 
     print("   lock:", flush=True)
     pointer(xid, at[0], at[1] - LOCK_MOVE)
     program.expect("state", "LOCKED")
     reader.until_described(record, LOCKED)
     reader.until_described(composer, LOCKED)
-    reader.wait(lambda: reader.matches("push button", "Send voice message", composer), "the Send button")
-    reader.find("push button", "Discard", composer)
+    check_children(composer, DISCARD, TIME, SEND, RECORD)
 
     print("   preview:", flush=True)
     tool("xdotool", "mouseup", "1")
     pointer(xid, *at, "click", 1)
     program.expect("state", "PREVIEW")
     reader.until_described(composer, PREVIEW)
-    for kind, name in (("push button", "Discard"), ("push button", "Play"), ("push button", "Send voice message"),
-                       ("slider", "Voice note position"), ("slider", "Trim start"), ("slider", "Trim end")):
-        node = reader.find(kind, name, composer)
-        print(f"   {describe(node)}", flush=True)
+    trim = check_children(composer, DISCARD, "push button:Play", "panel:", TIME, SEND)[2]
+    for slider in check_children(trim, "slider:Voice note position", "slider:Trim start", "slider:Trim end"):
+        reader.check_slider(slider)
     reader.check_named()
 
     print("   send:", flush=True)
@@ -376,6 +394,7 @@ def main():
     bus, failed = SessionBus(), True
     try:
         os.environ["GTK_A11Y"] = "atspi"  # the program's GTK publishes on the accessibility bus (make test's is "test")
+        os.environ.pop("AT_SPI_BUS_ADDRESS", None)  # a desktop's accessibility bus: ours is found through the session bus
         with program_in_world(argv, output) as (program, _):
             scenario(program, Reader)
         failed = False
