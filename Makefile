@@ -24,7 +24,8 @@ DEBIAN_PACKAGES := \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
 	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev \
-	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool gi-docgen lintian gettext
+	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool gi-docgen lintian gettext \
+	dbus-daemon at-spi2-core gir1.2-atspi-2.0
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 

@@ -39,6 +39,7 @@ struct, no imaging library) and must not be blank (more than 2 % of its pixels d
 the same as the one before. Every
 wait is bounded (a line within WAIT_S, each tool under a timeout); nothing sleeps.
 """
+import contextlib
 import fcntl
 import os
 import queue
@@ -263,24 +264,29 @@ def scenario(program, output):
     assert program.process.wait(WAIT_S) == 0, f"exit {program.process.returncode}"
 
 
-def main():
-    output, argv = sys.argv[1], sys.argv[2:]
-    os.makedirs(output, exist_ok=True)
+def make_world(work):
+    """The program's world in WORK (the module's docstring): tone.raw, note1.ogg, note2.ogg, takes/ and
+    speaker.fifo, whose reader (a Speaker, running) it returns."""
+    os.mkdir(os.path.join(work, "takes"))
+    tool("sox", "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw",
+         os.path.join(work, "tone.raw"), "synth", "30", "triangle", "440", "vol", "0.5")
+    for name, seconds, frequency in (("note1", "2", "440"), ("note2", "1", "660")):
+        wav = os.path.join(work, name + ".wav")
+        tool("sox", "-n", "-r", "48000", "-c", "1", "-b", "16", wav, "synth", seconds, "sine", frequency, "vol", "0.5")
+        tool("opusenc", "--quiet", wav, os.path.join(work, name + ".ogg"))
+    return Speaker(os.path.join(work, "speaker.fifo"))
+
+
+@contextlib.contextmanager
+def program_in_world(argv, output):
+    """`argv... WORK OUTPUT` started (a Program) in a world made in a new temporary directory WORK; yields the
+    program and the speaker. On leaving, the program is killed if it still runs, the speaker closed, WORK removed."""
     work = tempfile.mkdtemp(prefix="vn-gtk-proof-")
     speaker, program = None, None
     try:
-        os.mkdir(os.path.join(work, "takes"))
-        tool("sox", "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed", "-t", "raw",
-             os.path.join(work, "tone.raw"), "synth", "30", "triangle", "440", "vol", "0.5")
-        for name, seconds, frequency in (("note1", "2", "440"), ("note2", "1", "660")):
-            wav = os.path.join(work, name + ".wav")
-            tool("sox", "-n", "-r", "48000", "-c", "1", "-b", "16", wav, "synth", seconds, "sine", frequency, "vol", "0.5")
-            tool("opusenc", "--quiet", wav, os.path.join(work, name + ".ogg"))
-        speaker = Speaker(os.path.join(work, "speaker.fifo"))
-        started = time.monotonic()
+        speaker = make_world(work)
         program = Program(argv + [work, output])
-        scenario(program, output)
-        print(f"   scenario: {(time.monotonic() - started) * 1000:.0f} ms, {speaker.bytes} bytes played", flush=True)
+        yield program, speaker
     finally:
         if program is not None and program.process.poll() is None:
             program.process.kill()
@@ -288,6 +294,15 @@ def main():
         if speaker is not None:
             speaker.close()
         shutil.rmtree(work)
+
+
+def main():
+    output, argv = sys.argv[1], sys.argv[2:]
+    os.makedirs(output, exist_ok=True)
+    with program_in_world(argv, output) as (program, speaker):
+        started = time.monotonic()
+        scenario(program, output)
+        print(f"   scenario: {(time.monotonic() - started) * 1000:.0f} ms, {speaker.bytes} bytes played", flush=True)
 
 
 if __name__ == "__main__":
