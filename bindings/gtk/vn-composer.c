@@ -5,6 +5,7 @@
  */
 #include "vn-composer.h"
 #include "vn-i18n.h"
+#include "vn-accessible-value.h"
 
 #include <math.h>
 #include <string.h>
@@ -71,10 +72,7 @@ G_DEFINE_FINAL_TYPE(ComposerTrim, composer_trim, GTK_TYPE_WIDGET)
 static void update_handle_value(ComposerTrim *self, GtkWidget *handle, gdouble fraction) {
     gdouble seconds = fraction * self->duration;
     gchar *text = format_time(seconds);
-    gtk_accessible_update_property(GTK_ACCESSIBLE(handle), GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0,
-                                   GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, self->duration,
-                                   GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, seconds, GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text,
-                                   -1);
+    accessible_value_update(GTK_ACCESSIBLE(handle), 0.0, self->duration, seconds, text);
     g_free(text);
 }
 
@@ -284,6 +282,8 @@ static void composer_trim_init(ComposerTrim *self) {
     gtk_widget_set_parent(GTK_WIDGET(self->waveform), widget);
     self->cut_before = cut_new(widget);
     self->cut_after = cut_new(widget);
+    /* Translators: the name of the preview's waveform with its two trim handles, for screen readers. */
+    gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Trim"), -1);
     self->start = handle_new(self, "start", _("Trim start"));
     self->end = handle_new(self, "end", _("Trim end"));
     self->end_fraction = 1;

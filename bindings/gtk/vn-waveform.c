@@ -4,6 +4,7 @@
  */
 #include "vn-waveform.h"
 #include "vn-i18n.h"
+#include "vn-accessible-value.h"
 
 #include <math.h>
 #include <voicenote.h>
@@ -84,8 +85,7 @@ G_DEFINE_FINAL_TYPE(VnWaveform, vngtk_waveform, GTK_TYPE_WIDGET)
 static void update_accessible_value(VnWaveform *self) {
     gdouble percent = self->position * 100.0;
     gchar *text = g_strdup_printf("%.0f %%", percent);
-    gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, percent,
-                                   GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, text, -1);
+    accessible_value_update(GTK_ACCESSIBLE(self), 0, 100, percent, text);
     g_free(text);
 }
 
