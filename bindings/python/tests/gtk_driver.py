@@ -109,7 +109,7 @@ class Driver:
         yield self.pressed(presses)
         self.clock.advance(0.5)  # held for the minimum press
         yield self.until("recording, live bars", lambda: flow.props.state == State.RECORDING
-                         and flow.props.duration >= 1.0 and bool(flow.get_levels()))
+                         and flow.props.duration >= 1.0 and bool(flow.props.levels.unpack()))
         self.report["recording_label"] = button.get_tooltip_text()
         subprocess.run(["xdotool", "mousemove_relative", "--", "0", str(-LOCK_SLIDE)], check=True, timeout=STEP_SECONDS)
         yield self.until("locked", lambda: flow.props.state == State.LOCKED and flow.props.duration >= 2.0)
