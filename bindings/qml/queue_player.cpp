@@ -1,0 +1,105 @@
+#include "queue_player.hpp"
+
+#include "failure.hpp"
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace voicenote_qml {
+
+/** The list as the data source sees it, and the index it answered from last. */
+struct QueuePlayer::Shared {
+    std::mutex mutex;
+    std::vector<std::string> locations;
+    int current = -1;
+
+    /** The item after `location`: after `current` when that is `location`, else after its first occurrence. */
+    int indexAfter(std::string_view location) const {
+        if (current >= 0 && static_cast<std::size_t>(current) < locations.size() && locations[current] == location)
+            return current + 1;
+        for (std::size_t i = 0; i < locations.size(); ++i)
+            if (locations[i] == location) return static_cast<int>(i) + 1;
+        return -1;
+    }
+};
+
+QueuePlayer::QueuePlayer(QObject *parent) : VoicePlayer(parent), shared_(std::make_shared<Shared>()) {}
+
+QueuePlayer::~QueuePlayer() = default;
+
+void QueuePlayer::setLocations(const QStringList &locations) {
+    if (locations == locations_) return;
+    locations_ = locations;
+    {
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        shared_->locations.clear();
+        for (const QString &location : locations) shared_->locations.push_back(location.toStdString());
+    }
+    Q_EMIT locationsChanged();
+}
+
+void QueuePlayer::prepare(voicenote::player &player) {
+    // Runs on the decoder thread: reads only the shared copy (kept alive by the lambda, which the library owns).
+    std::shared_ptr<Shared> shared = shared_;
+    player.set_data_source([shared](std::string_view current, std::string_view, voicenote::queue_answer &answer) {
+        std::lock_guard<std::mutex> lock(shared->mutex);
+        int next = shared->indexAfter(current);
+        if (next >= 0 && static_cast<std::size_t>(next) < shared->locations.size())
+            answer.set_location(shared->locations[next]);
+    });
+}
+
+void QueuePlayer::setCurrentIndex(int index) {
+    {
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        shared_->current = index;
+    }
+    if (index == currentIndex_) return;
+    currentIndex_ = index;
+    Q_EMIT currentIndexChanged();
+}
+
+void QueuePlayer::handleEvent(const voicenote::player_event &event) {
+    if (event.type == voicenote::player_event_type::item_changed) {
+        int index = -1;
+        {
+            std::lock_guard<std::mutex> lock(shared_->mutex);
+            // The item after the current one is the usual case; otherwise its first occurrence.
+            std::size_t after = static_cast<std::size_t>(shared_->current + 1);
+            if (after < shared_->locations.size() && shared_->locations[after] == event.location) {
+                index = static_cast<int>(after);
+            } else {
+                for (std::size_t i = 0; i < shared_->locations.size() && index < 0; ++i)
+                    if (shared_->locations[i] == event.location) index = static_cast<int>(i);
+            }
+        }
+        setCurrentIndex(index);
+        Q_EMIT itemChanged(index);
+    } else if (event.type == voicenote::player_event_type::finished) {
+        if (currentIndex_ == count() - 1 && QString::fromStdString(event.location) == locations_.value(currentIndex_))
+            Q_EMIT ended();
+    }
+}
+
+void QueuePlayer::playFrom(int index) {
+    if (index < 0 || index >= count()) {
+        Q_EMIT failed(statusName(VN_E_INVALID_ARG),
+                      QStringLiteral("index %1 is outside the queue's %2 items").arg(index).arg(count()));
+        return;
+    }
+    auto player = shared();
+    if (!player) return;
+    setCurrentIndex(index);
+    attempt(this, [&] { player->load(locations_[index].toStdString(), true); });
+}
+
+void QueuePlayer::next() {
+    if (auto player = shared()) attempt(this, [&] { player->next(); });
+}
+
+void QueuePlayer::previous() {
+    playFrom(currentIndex_ > 0 ? currentIndex_ - 1 : 0);
+}
+
+}  // namespace voicenote_qml
