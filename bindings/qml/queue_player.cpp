@@ -4,6 +4,7 @@
 
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace voicenote_qml {
@@ -63,7 +64,9 @@ void QueuePlayer::setCurrentIndex(int index) {
 void QueuePlayer::handleEvent(const voicenote::player_event &event) {
     if (event.type == voicenote::player_event_type::item_changed) {
         int index = -1;
-        {
+        if (loading_ >= 0 && QString::fromStdString(event.location) == locations_.value(loading_)) {
+            index = std::exchange(loading_, -1);  // the item playFrom() loaded, not the one after the current
+        } else {
             std::lock_guard<std::mutex> lock(shared_->mutex);
             // The item after the current one is the usual case; otherwise its first occurrence.
             std::size_t after = static_cast<std::size_t>(shared_->current + 1);
@@ -91,7 +94,8 @@ void QueuePlayer::playFrom(int index) {
     auto player = shared();
     if (!player) return;
     setCurrentIndex(index);
-    attempt(this, [&] { player->load(locations_[index].toStdString(), true); });
+    loading_ = index;
+    if (!attempt(this, [&] { player->load(locations_[index].toStdString(), true); })) loading_ = -1;
 }
 
 void QueuePlayer::next() {

@@ -63,6 +63,7 @@ private:
 
     QStringList locations_;
     int currentIndex_ = -1;
+    int loading_ = -1;  // the index playFrom() loaded, until its item_changed came
     std::shared_ptr<Shared> shared_;
 };
 

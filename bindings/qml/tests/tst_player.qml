@@ -4,7 +4,7 @@ import QtQuick
 import QtTest
 import Voicenote
 
-TestCase {
+VoicenoteTestCase {
     name: "VoicePlayer"
 
     Component {
@@ -21,16 +21,9 @@ TestCase {
             onFailed: (status, message) => { failures.push(status); threads.push(rig.onGuiThread()) }
         }
     }
-    Component {
-        id: spyComponent
-        SignalSpy {}
-    }
 
     function makePlayer() {
         return createTemporaryObject(playerComponent, this)
-    }
-    function spy(target, signalName) {
-        return createTemporaryObject(spyComponent, this, { target: target, signalName: signalName })
     }
 
     function test_initial_properties() {
@@ -61,8 +54,7 @@ TestCase {
         verify(player.states.indexOf(VoicePlayer.Playing) >= 0, "it played: " + player.states)
         compare(player.failures, [])
         verify(rig.fileSize(rig.speakerOutput) > 0, "the speaker received sound")
-        verify(player.threads.length > 0)
-        verify(player.threads.every(onGui => onGui), "every handler on the GUI thread")
+        verifyAllOnGuiThread(player.threads)
     }
 
     function test_load_paused_seek_and_stop() {
@@ -99,7 +91,7 @@ TestCase {
         failed.wait(10000)
         compare(failed.signalArguments[0][0], "VN_E_NOT_FOUND")
         tryCompare(player, "state", VoicePlayer.NotLoaded, 5000)
-        verify(player.threads.every(onGui => onGui))
+        verifyAllOnGuiThread(player.threads)
     }
 
     function test_refusals_become_failed() {
