@@ -9,18 +9,26 @@
 
 namespace voicenote_qml {
 
-/** The list as the data source sees it, and the index it answered from last. */
+/**
+ * The list as the data source sees it, and its cursor: the index of the item the decoder is on (set by playFrom(),
+ * moved on by the data source itself when it is asked about the item after the cursor, and by the GUI thread as
+ * items change), so a location listed twice is followed from where the queue is, not from its first occurrence.
+ */
 struct QueuePlayer::Shared {
     std::mutex mutex;
     std::vector<std::string> locations;
-    int current = -1;
+    int cursor = -1;
 
-    /** The item after `location`: after `current` when that is `location`, else after its first occurrence. */
-    int indexAfter(std::string_view location) const {
-        if (current >= 0 && static_cast<std::size_t>(current) < locations.size() && locations[current] == location)
-            return current + 1;
+    /** The index of the item after `location` (which may be asked about more than once): after the cursor when the
+     *  cursor is on it, after the cursor's next when the decoder moved there, else after its first occurrence. */
+    int indexAfter(std::string_view location) {
+        auto at = [&](int index) {
+            return index >= 0 && static_cast<std::size_t>(index) < locations.size() && locations[index] == location;
+        };
+        if (at(cursor)) return cursor + 1;
+        if (at(cursor + 1)) return ++cursor + 1;
         for (std::size_t i = 0; i < locations.size(); ++i)
-            if (locations[i] == location) return static_cast<int>(i) + 1;
+            if (locations[i] == location) return (cursor = static_cast<int>(i)) + 1;
         return -1;
     }
 };
@@ -54,7 +62,7 @@ void QueuePlayer::prepare(voicenote::player &player) {
 void QueuePlayer::setCurrentIndex(int index) {
     {
         std::lock_guard<std::mutex> lock(shared_->mutex);
-        shared_->current = index;
+        shared_->cursor = index;
     }
     if (index == currentIndex_) return;
     currentIndex_ = index;
@@ -66,16 +74,10 @@ void QueuePlayer::handleEvent(const voicenote::player_event &event) {
         int index = -1;
         if (loading_ >= 0 && QString::fromStdString(event.location) == locations_.value(loading_)) {
             index = std::exchange(loading_, -1);  // the item playFrom() loaded, not the one after the current
+        } else if (locations_.value(currentIndex_ + 1) == QString::fromStdString(event.location)) {
+            index = currentIndex_ + 1;  // the usual case: the item after the current one
         } else {
-            std::lock_guard<std::mutex> lock(shared_->mutex);
-            // The item after the current one is the usual case; otherwise its first occurrence.
-            std::size_t after = static_cast<std::size_t>(shared_->current + 1);
-            if (after < shared_->locations.size() && shared_->locations[after] == event.location) {
-                index = static_cast<int>(after);
-            } else {
-                for (std::size_t i = 0; i < shared_->locations.size() && index < 0; ++i)
-                    if (shared_->locations[i] == event.location) index = static_cast<int>(i);
-            }
+            index = static_cast<int>(locations_.indexOf(QString::fromStdString(event.location)));
         }
         setCurrentIndex(index);
         Q_EMIT itemChanged(index);

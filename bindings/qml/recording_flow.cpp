@@ -18,13 +18,6 @@ bool RecordingFlow::refuseOnceMade(const char *setting) {
     return true;
 }
 
-template <class Value>
-void RecordingFlow::setSetting(Value &setting, Value value, const char *name) {
-    if (value == setting || refuseOnceMade(name)) return;
-    setting = value;
-    Q_EMIT settingsChanged();
-}
-
 void RecordingFlow::setRecorder(VoiceRecorder *recorder) {
     if (recorder == recorder_ || refuseOnceMade("recorder")) return;
     recorder_ = recorder;

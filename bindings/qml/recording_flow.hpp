@@ -196,8 +196,13 @@ Q_SIGNALS:
     void failed(const QString &status, const QString &message);
 
 private:
+    /** Sets a setting read when the flow is made (refused once it is made). */
     template <class Value>
-    void setSetting(Value &setting, Value value, const char *name);
+    void setSetting(Value &setting, Value value, const char *name) {
+        if (value == setting || refuseOnceMade(name)) return;
+        setting = value;
+        Q_EMIT settingsChanged();
+    }
     bool refuseOnceMade(const char *setting);
     voicenote::flow *ensure();
     void dispatchEvent(const voicenote::flow_event &event);
