@@ -44,12 +44,13 @@ public:
     Q_INVOKABLE bool onGuiThread() const;
     /** The size of the file at `path` in bytes, -1 when there is none. */
     Q_INVOKABLE qint64 fileSize(const QString &path) const;
-    /** How many distinct colours an image (an ItemGrabResult's `image`) has, and of them how many pixels are of
-     *  `color` (within 40 per channel): a blank grab has one colour. Returns {colours, matching}. */
-    Q_INVOKABLE QVariantMap colours(const QVariant &image, const QString &color) const;
-    /** Saves an image (an ItemGrabResult's `image`) as `name`.png in the test output directory
-     *  ($VOICENOTE_QML_TEST_OUTPUT, else the temporary directory); returns the path. */
-    Q_INVOKABLE QString save(const QVariant &image, const QString &name) const;
+    /** Where a screenshot `name` goes: `name`.png in the test output directory ($VOICENOTE_QML_TEST_OUTPUT, else
+     *  the temporary directory), for ItemGrabResult.saveToFile() (QML cannot read a grab's QImage itself). */
+    Q_INVOKABLE QString outputPath(const QString &name) const;
+    /** How many distinct colours the image file at `path` has, and how many of its pixels are of `color` (within
+     *  40 per channel): a blank grab has one colour. Returns {colours, matching, width, height}; width 0 when the
+     *  file cannot be read. */
+    Q_INVOKABLE QVariantMap colours(const QString &path, const QString &color) const;
 
 private:
     QTemporaryDir directory_;
