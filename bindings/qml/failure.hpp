@@ -33,14 +33,6 @@ bool attempt(Target *target, Call &&call) {
     return false;
 }
 
-/** Floats from the library (levels, waveforms) as the list QML reads. */
-inline QList<qreal> toRealList(const std::vector<float> &values) {
-    QList<qreal> list;
-    list.reserve(static_cast<qsizetype>(values.size()));
-    for (float value : values) list.append(value);
-    return list;
-}
-
 }  // namespace voicenote_qml
 
 #endif

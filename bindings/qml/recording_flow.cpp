@@ -2,6 +2,7 @@
 
 #include "event_bridge.hpp"
 #include "failure.hpp"
+#include "properties.hpp"
 #include "voice_player.hpp"
 #include "voice_recorder.hpp"
 
@@ -11,23 +12,14 @@ RecordingFlow::RecordingFlow(QObject *parent) : QObject(parent) {}
 
 RecordingFlow::~RecordingFlow() = default;
 
-bool RecordingFlow::refuseOnceMade(const char *setting) {
-    if (!flow_) return false;
-    Q_EMIT failed(statusName(VN_E_MISUSE),
-                  QStringLiteral("%1 is read when the flow is made; it is made already").arg(QLatin1String(setting)));
-    return true;
-}
-
 void RecordingFlow::setRecorder(VoiceRecorder *recorder) {
-    if (recorder == recorder_ || refuseOnceMade("recorder")) return;
-    recorder_ = recorder;
-    Q_EMIT recorderChanged();
+    updateSetting(this, bool(flow_), "flow", "recorder", recorder_, QPointer<VoiceRecorder>(recorder),
+                  &RecordingFlow::recorderChanged);
 }
 
 void RecordingFlow::setPlayer(VoicePlayer *player) {
-    if (player == player_ || refuseOnceMade("player")) return;
-    player_ = player;
-    Q_EMIT playerChanged();
+    updateSetting(this, bool(flow_), "flow", "player", player_, QPointer<VoicePlayer>(player),
+                  &RecordingFlow::playerChanged);
 }
 
 void RecordingFlow::componentComplete() { ensure(); }

@@ -16,6 +16,7 @@
 #ifndef VOICENOTE_QML_RECORDING_FLOW_HPP
 #define VOICENOTE_QML_RECORDING_FLOW_HPP
 
+#include "properties.hpp"
 #include "voice_player.hpp"
 #include "voice_recorder.hpp"
 
@@ -199,11 +200,8 @@ private:
     /** Sets a setting read when the flow is made (refused once it is made). */
     template <class Value>
     void setSetting(Value &setting, Value value, const char *name) {
-        if (value == setting || refuseOnceMade(name)) return;
-        setting = value;
-        Q_EMIT settingsChanged();
+        updateSetting(this, bool(flow_), "flow", name, setting, value, &RecordingFlow::settingsChanged);
     }
-    bool refuseOnceMade(const char *setting);
     voicenote::flow *ensure();
     void dispatchEvent(const voicenote::flow_event &event);
     template <class Call>

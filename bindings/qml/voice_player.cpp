@@ -2,6 +2,7 @@
 
 #include "event_bridge.hpp"
 #include "failure.hpp"
+#include "properties.hpp"
 
 namespace voicenote_qml {
 
@@ -9,23 +10,13 @@ VoicePlayer::VoicePlayer(QObject *parent) : QObject(parent) {}
 
 VoicePlayer::~VoicePlayer() = default;
 
-bool VoicePlayer::refuseOnceMade(const char *setting) {
-    if (!player_) return false;
-    Q_EMIT failed(statusName(VN_E_MISUSE),
-                  QStringLiteral("%1 is read when the player is made; it is made already").arg(QLatin1String(setting)));
-    return true;
-}
-
 void VoicePlayer::setDevice(const QString &device) {
-    if (device == device_ || refuseOnceMade("device")) return;
-    device_ = device;
-    Q_EMIT deviceChanged();
+    updateSetting(this, bool(player_), "player", "device", device_, device, &VoicePlayer::deviceChanged);
 }
 
 void VoicePlayer::setDeviceConfiguration(const QString &configuration) {
-    if (configuration == deviceConfiguration_ || refuseOnceMade("deviceConfiguration")) return;
-    deviceConfiguration_ = configuration;
-    Q_EMIT deviceConfigurationChanged();
+    updateSetting(this, bool(player_), "player", "deviceConfiguration", deviceConfiguration_, configuration,
+                  &VoicePlayer::deviceConfigurationChanged);
 }
 
 void VoicePlayer::componentComplete() { shared(); }
@@ -47,28 +38,11 @@ std::shared_ptr<voicenote::player> VoicePlayer::shared() {
 }
 
 void VoicePlayer::apply(const voicenote::player_context &context) {
-    auto state = static_cast<State>(context.state);
-    if (state != state_) {
-        state_ = state;
-        Q_EMIT stateChanged();
-    }
-    if (context.duration.count() != duration_) {
-        duration_ = context.duration.count();
-        Q_EMIT durationChanged();
-    }
-    if (context.current_time.count() != position_) {
-        position_ = context.current_time.count();
-        Q_EMIT positionChanged();
-    }
-    if (context.rate != rate_) {
-        rate_ = context.rate;
-        Q_EMIT rateChanged();
-    }
-    QString location = QString::fromStdString(context.location);
-    if (location != location_) {
-        location_ = location;
-        Q_EMIT locationChanged();
-    }
+    updateProperty(this, state_, static_cast<State>(context.state), &VoicePlayer::stateChanged);
+    updateProperty(this, duration_, context.duration.count(), &VoicePlayer::durationChanged);
+    updateProperty(this, position_, context.current_time.count(), &VoicePlayer::positionChanged);
+    updateProperty(this, rate_, context.rate, &VoicePlayer::rateChanged);
+    updateProperty(this, location_, QString::fromStdString(context.location), &VoicePlayer::locationChanged);
 }
 
 void VoicePlayer::dispatchEvent(const voicenote::player_event &event) {

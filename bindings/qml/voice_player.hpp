@@ -108,8 +108,6 @@ protected:
     virtual void prepare(voicenote::player &player) { (void)player; }
     /** Each event, after the properties were updated from it. */
     virtual void handleEvent(const voicenote::player_event &event) { (void)event; }
-    /** Refuses a change of a setting read when the player is made; whether the player is made already. */
-    bool refuseOnceMade(const char *setting);
 
 private:
     void apply(const voicenote::player_context &context);

@@ -2,6 +2,7 @@
 
 #include "event_bridge.hpp"
 #include "failure.hpp"
+#include "properties.hpp"
 
 namespace voicenote_qml {
 
@@ -13,29 +14,18 @@ VoiceRecorder::VoiceRecorder(QObject *parent) : QObject(parent) {}
 
 VoiceRecorder::~VoiceRecorder() = default;
 
-bool VoiceRecorder::refuseOnceMade(const char *setting) {
-    if (!recorder_) return false;
-    Q_EMIT failed(statusName(VN_E_MISUSE), QStringLiteral("%1 is read when the recorder is made; it is made already")
-                                               .arg(QLatin1String(setting)));
-    return true;
-}
-
 void VoiceRecorder::setDirectory(const QString &directory) {
-    if (directory == directory_ || refuseOnceMade("directory")) return;
-    directory_ = directory;
-    Q_EMIT directoryChanged();
+    updateSetting(this, bool(recorder_), "recorder", "directory", directory_, directory,
+                  &VoiceRecorder::directoryChanged);
 }
 
 void VoiceRecorder::setDevice(const QString &device) {
-    if (device == device_ || refuseOnceMade("device")) return;
-    device_ = device;
-    Q_EMIT deviceChanged();
+    updateSetting(this, bool(recorder_), "recorder", "device", device_, device, &VoiceRecorder::deviceChanged);
 }
 
 void VoiceRecorder::setDeviceConfiguration(const QString &configuration) {
-    if (configuration == deviceConfiguration_ || refuseOnceMade("deviceConfiguration")) return;
-    deviceConfiguration_ = configuration;
-    Q_EMIT deviceConfigurationChanged();
+    updateSetting(this, bool(recorder_), "recorder", "deviceConfiguration", deviceConfiguration_, configuration,
+                  &VoiceRecorder::deviceConfigurationChanged);
 }
 
 void VoiceRecorder::setLevelCount(int count) {
@@ -44,9 +34,7 @@ void VoiceRecorder::setLevelCount(int count) {
                       QStringLiteral("levelCount must be 1…%1, not %2").arg(kMaxLevelCount).arg(count));
         return;
     }
-    if (count == levelCount_) return;
-    levelCount_ = count;
-    Q_EMIT levelCountChanged();
+    updateProperty(this, levelCount_, count, &VoiceRecorder::levelCountChanged);
 }
 
 std::shared_ptr<voicenote::recorder> VoiceRecorder::shared() {
@@ -64,34 +52,14 @@ std::shared_ptr<voicenote::recorder> VoiceRecorder::shared() {
 }
 
 void VoiceRecorder::apply(const voicenote::recorder_context &context) {
-    auto state = static_cast<State>(context.state);
-    if (state != state_) {
-        state_ = state;
-        Q_EMIT stateChanged();
-    }
-    if (context.duration.count() != duration_) {
-        duration_ = context.duration.count();
-        Q_EMIT durationChanged();
-    }
-    if (context.average_power != averagePower_) {
-        averagePower_ = context.average_power;
-        Q_EMIT averagePowerChanged();
-    }
-    if (context.peak_power != peakPower_) {
-        peakPower_ = context.peak_power;
-        Q_EMIT peakPowerChanged();
-    }
-    QString path = QString::fromStdString(context.path);
-    if (path != path_) {
-        path_ = path;
-        Q_EMIT pathChanged();
-    }
+    updateProperty(this, state_, static_cast<State>(context.state), &VoiceRecorder::stateChanged);
+    updateProperty(this, duration_, context.duration.count(), &VoiceRecorder::durationChanged);
+    updateProperty(this, averagePower_, qreal(context.average_power), &VoiceRecorder::averagePowerChanged);
+    updateProperty(this, peakPower_, qreal(context.peak_power), &VoiceRecorder::peakPowerChanged);
+    updateProperty(this, path_, QString::fromStdString(context.path), &VoiceRecorder::pathChanged);
     QList<qreal> levels;
     attempt(this, [&] { levels = toRealList(recorder_->levels(static_cast<std::size_t>(levelCount_))); });
-    if (levels != levels_) {
-        levels_ = levels;
-        Q_EMIT levelsChanged();
-    }
+    updateProperty(this, levels_, levels, &VoiceRecorder::levelsChanged);
 }
 
 void VoiceRecorder::dispatchEvent(const voicenote::recorder_event &event) {

@@ -118,7 +118,6 @@ Q_SIGNALS:
     void failed(const QString &status, const QString &message);
 
 private:
-    bool refuseOnceMade(const char *setting);
     void apply(const voicenote::recorder_context &context);
     void dispatchEvent(const voicenote::recorder_event &event);
     template <class Call>

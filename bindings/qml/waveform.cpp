@@ -1,5 +1,7 @@
 #include "waveform.hpp"
 
+#include "properties.hpp"
+
 #include <QAccessible>
 #include <QGuiApplication>
 #include <QKeyEvent>
@@ -67,18 +69,12 @@ Waveform::Waveform(QQuickItem *parent) : QQuickItem(parent) {
 }
 
 void Waveform::setValues(const QList<qreal> &values) {
-    if (values == values_) return;
-    values_ = values;
-    update();
-    Q_EMIT valuesChanged();
+    if (updateProperty(this, values_, values, &Waveform::valuesChanged)) update();
 }
 
 void Waveform::setProgress(qreal progress) {
-    progress = clampUnit(progress);
-    if (progress == progress_) return;
-    progress_ = progress;
+    if (!updateProperty(this, progress_, clampUnit(progress), &Waveform::progressChanged)) return;
     update();
-    Q_EMIT progressChanged();
     if (QAccessible::isActive()) {
         QAccessibleValueChangeEvent event(this, progress_);
         QAccessible::updateAccessibility(&event);
@@ -93,10 +89,7 @@ QColor Waveform::color() const {
 }
 
 void Waveform::setColor(const QColor &color) {
-    if (color == color_) return;
-    color_ = color;
-    update();
-    Q_EMIT colorChanged();
+    if (updateProperty(this, color_, color, &Waveform::colorChanged)) update();
 }
 
 QColor Waveform::playedColor() const {
@@ -104,24 +97,16 @@ QColor Waveform::playedColor() const {
 }
 
 void Waveform::setPlayedColor(const QColor &color) {
-    if (color == playedColor_) return;
-    playedColor_ = color;
-    update();
-    Q_EMIT playedColorChanged();
+    if (updateProperty(this, playedColor_, color, &Waveform::playedColorChanged)) update();
 }
 
 void Waveform::setSpacing(qreal spacing) {
-    if (!(spacing >= 0) || spacing == spacing_) return;  // NaN and negatives are ignored
-    spacing_ = spacing;
-    update();
-    Q_EMIT spacingChanged();
+    // NaN and negatives are ignored
+    if (spacing >= 0 && updateProperty(this, spacing_, spacing, &Waveform::spacingChanged)) update();
 }
 
 void Waveform::setStepSize(qreal step) {
-    step = clampUnit(step);
-    if (step == stepSize_) return;
-    stepSize_ = step;
-    Q_EMIT stepSizeChanged();
+    updateProperty(this, stepSize_, clampUnit(step), &Waveform::stepSizeChanged);
 }
 
 bool Waveform::eventFilter(QObject *watched, QEvent *event) {
