@@ -38,8 +38,8 @@ void EventBridge::readable() {
     } catch (const voicenote::error &e) {
         qWarning("voicenote: dispatch failed: %s", e.what());
     }
-    inActivation_ = false;
-    if (self.use_count() == 1) inActivation_ = true;  // the bridge goes as `self` does, still inside activated()
+    // Still inside activated() when `self` is the last holder: the bridge is destroyed as `self` goes, below.
+    inActivation_ = self.use_count() == 1;
 }
 
 }  // namespace voicenote_qml

@@ -17,7 +17,7 @@
 
 namespace voicenote_qml {
 
-class QueuePlayer : public VoicePlayer {
+class QueuePlayer : public voicenote_qml::VoicePlayer {  // qualified: qmltyperegistrar looks the base up by this name
     Q_OBJECT
     QML_ELEMENT
     /** The locations in the order they play; a change applies from the current item on. */
