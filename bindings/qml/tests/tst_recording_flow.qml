@@ -201,6 +201,22 @@ VoicenoteTestCase {
         tryCompare(flow, "state", RecordingFlow.Idle, 5000)
     }
 
+    function test_recorder_and_player_objects_may_go_first() {
+        const flow = makeFlow()
+        holdUntilRecorded(flow, 0.2)
+        flow.recorder.destroy()  // the flow keeps the library recorder and player it uses
+        flow.player.destroy()
+        tryVerify(() => flow.recorder === null && flow.player === null, 5000, "both objects gone")
+        flow.stop()
+        tryCompare(flow, "state", RecordingFlow.Preview, 10000)
+        verify(flow.duration >= 0.2)
+        flow.play()
+        tryVerify(() => flow.previewPlayed, 5000, "the preview plays on the library player")
+        flow.discard()
+        tryCompare(flow, "state", RecordingFlow.Idle, 5000)
+        compare(flow.failures, [])
+    }
+
     function test_refusals_become_failed() {
         const flow = makeFlow()
         const failed = spy(flow, "failed")
