@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <new>
+#include <string>
 
 namespace voicenote_qml {
 
@@ -26,7 +27,8 @@ bool attempt(Target *target, Call &&call) {
         call();
         return true;
     } catch (const voicenote::error &e) {
-        Q_EMIT target->failed(statusName(e.status()), QString::fromStdString(e.detail().empty() ? e.what() : e.detail()));
+        const std::string &message = e.detail().empty() ? std::string(e.what()) : e.detail();
+        Q_EMIT target->failed(statusName(e.status()), QString::fromStdString(message));
     } catch (const std::bad_alloc &) {
         Q_EMIT target->failed(statusName(VN_E_NOMEM), QStringLiteral("out of memory"));
     }

@@ -39,8 +39,9 @@ void updateSetting(Object *object, bool made, const char *what, const char *name
                    void (Object::*changed)()) {
     if (field == value) return;
     if (made) {
-        Q_EMIT object->failed(statusName(VN_E_MISUSE), QStringLiteral("%1 is read when the %2 is made; it is made already")
-                                                           .arg(QLatin1String(name), QLatin1String(what)));
+        Q_EMIT object->failed(statusName(VN_E_MISUSE),
+                              QStringLiteral("%1 is read when the %2 is made; it is made already")
+                                  .arg(QLatin1String(name), QLatin1String(what)));
         return;
     }
     updateProperty(object, field, value, changed);

@@ -141,8 +141,9 @@ QSGNode *Waveform::updatePaintNode(QSGNode *node, UpdatePaintNodeData *) {
             if (right - left < 1) right = left + 1;  // too many bars for the width: each at least a pixel
             const qreal barHeight = std::max(kMinimumBarHeight, clampUnit(values_[i]) * h);
             const qreal top = (h - barHeight) / 2;
-            if (split > left) played.emplace_back(QPointF(left, top), QPointF(std::min(right, split), top + barHeight));
-            if (split < right) toPlay.emplace_back(QPointF(std::max(left, split), top), QPointF(right, top + barHeight));
+            const qreal bottom = top + barHeight;
+            if (split > left) played.emplace_back(QPointF(left, top), QPointF(std::min(right, split), bottom));
+            if (split < right) toPlay.emplace_back(QPointF(std::max(left, split), top), QPointF(right, bottom));
         }
     }
     fillBarsNode(static_cast<QSGGeometryNode *>(node->childAtIndex(0)), toPlay, color());
@@ -200,7 +201,8 @@ void Waveform::exposeAsSlider() {
     if (!attachedType) return;
     QObject *accessible = qmlAttachedPropertiesObject(this, qmlAttachedPropertiesFunction(this, attachedType), true);
     if (!accessible) return;
-    if (accessible->property("role").toInt() == QAccessible::NoRole || accessible->property("role").toInt() == QAccessible::Client)
+    const int role = accessible->property("role").toInt();
+    if (role == QAccessible::NoRole || role == QAccessible::Client)  // not set by the QML that declared the item
         accessible->setProperty("role", QVariant::fromValue(QAccessible::Slider));
     if (accessible->property("name").toString().isEmpty())
         accessible->setProperty("name", tr("Voice message waveform"));

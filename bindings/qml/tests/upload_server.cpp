@@ -75,15 +75,17 @@ void UploadServer::readable(QTcpSocket *socket) {
 void UploadServer::answer(QTcpSocket *socket, const QByteArray &head, const QByteArray &body) {
     const QList<QByteArray> requestLine = head.left(head.indexOf("\r\n")).split(' ');
     const QByteArray path = requestLine.value(1);
-    requests_.append(QVariantMap{{QStringLiteral("method"), QString::fromLatin1(requestLine.value(0))},
-                                 {QStringLiteral("path"), QString::fromLatin1(path)},
-                                 {QStringLiteral("contentType"), QString::fromLatin1(headerValue(head, "Content-Type"))},
-                                 {QStringLiteral("authorization"), QString::fromLatin1(headerValue(head, "Authorization"))},
-                                 {QStringLiteral("bodySize"), body.size()}});
+    QVariantMap request;
+    request[QStringLiteral("method")] = QString::fromLatin1(requestLine.value(0));
+    request[QStringLiteral("path")] = QString::fromLatin1(path);
+    request[QStringLiteral("contentType")] = QString::fromLatin1(headerValue(head, "Content-Type"));
+    request[QStringLiteral("authorization")] = QString::fromLatin1(headerValue(head, "Authorization"));
+    request[QStringLiteral("bodySize")] = body.size();
+    requests_.append(request);
     QByteArray status = "200 OK";
-    QByteArray json = QStringLiteral("{\"file\":\"https://cdn.example.com/%1.ogg\",\"content_uri\":\"mxc://example.com/%1\"}")
-                          .arg(requests_.size())
-                          .toUtf8();
+    const QByteArray number = QByteArray::number(requests_.size());
+    QByteArray json = "{\"file\":\"https://cdn.example.com/" + number + ".ogg\",\"content_uri\":\"mxc://example.com/" +
+                      number + "\"}";
     if (path.startsWith("/fail/")) {
         status = "500 Internal Server Error";
         json = "{\"message\":\"the test server refuses\"}";
