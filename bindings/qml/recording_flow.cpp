@@ -1,0 +1,145 @@
+#include "recording_flow.hpp"
+
+#include "event_bridge.hpp"
+#include "failure.hpp"
+#include "properties.hpp"
+#include "voice_player.hpp"
+#include "voice_recorder.hpp"
+
+namespace voicenote_qml {
+
+RecordingFlow::RecordingFlow(QObject *parent) : QObject(parent) {}
+
+RecordingFlow::~RecordingFlow() = default;
+
+void RecordingFlow::setRecorder(VoiceRecorder *recorder) {
+    updateSetting(this, bool(flow_), "flow", "recorder", recorder_, QPointer<VoiceRecorder>(recorder),
+                  &RecordingFlow::recorderChanged);
+}
+
+void RecordingFlow::setPlayer(VoicePlayer *player) {
+    updateSetting(this, bool(flow_), "flow", "player", player_, QPointer<VoicePlayer>(player),
+                  &RecordingFlow::playerChanged);
+}
+
+void RecordingFlow::componentComplete() { ensure(); }
+
+voicenote::flow *RecordingFlow::ensure() {
+    if (flow_) return flow_.get();
+    if (!recorder_ || !player_) {
+        Q_EMIT failed(statusName(VN_E_MISUSE), QStringLiteral("a RecordingFlow needs a recorder and a player"));
+        return nullptr;
+    }
+    auto recorder = recorder_->shared();  // each emits its own failed when it cannot be made
+    auto player = player_->shared();
+    if (!recorder || !player) {
+        Q_EMIT failed(statusName(VN_E_MISUSE), QStringLiteral("the flow's recorder or player could not be made"));
+        return nullptr;
+    }
+    attempt(this, [&] {
+        auto bridge = EventBridge::forCurrentThread();
+        voicenote::flow_options options;
+        options.toggle_mode = toggleMode_;
+        options.key_inputs = keyInputs_;
+        options.confirmation_required = confirmationRequired_;
+        options.times = voicenote::flow_times{voicenote::seconds(minimumPress_), voicenote::seconds(tipDuration_)};
+        options.distances = voicenote::flow_distances{cancelDistance_, lockDistance_};
+        options.loop = &bridge->loop();
+        auto made = std::make_unique<voicenote::flow>(*recorder, *player, options);
+        // The current view first, then every event, each in a dispatch on this thread.
+        subscription_ = made->subscribe([this](const voicenote::flow_event &event) { dispatchEvent(event); });
+        libraryRecorder_ = std::move(recorder);
+        libraryPlayer_ = std::move(player);
+        bridge_ = std::move(bridge);
+        flow_ = std::move(made);
+    });
+    return flow_.get();
+}
+
+void RecordingFlow::dispatchEvent(const voicenote::flow_event &event) {
+    const QString path = QString::fromStdString(event.path);
+    switch (event.type) {
+    case voicenote::flow_event_type::view:
+        view_ = event.view;
+        levels_ = toRealList(event.view.levels);
+        waveform_ = toRealList(event.view.waveform);
+        accessibleDescription_ = QString::fromStdString(event.view.accessible_description);
+        Q_EMIT viewChanged();
+        break;
+    case voicenote::flow_event_type::attachment_ready:
+        Q_EMIT attachmentReady(path, event.duration.count(), toRealList(event.waveform),
+                               QString::fromStdString(event.payload_json));
+        break;
+    case voicenote::flow_event_type::publish:
+        Q_EMIT publish(path, event.duration.count(), toRealList(event.waveform),
+                       QString::fromStdString(event.payload_json));
+        break;
+    case voicenote::flow_event_type::failed:
+        Q_EMIT failed(statusName(event.status), QString::fromStdString(event.message));
+        break;
+    case voicenote::flow_event_type::trimmed:
+        Q_EMIT trimmed(statusName(event.status), path, event.duration.count());
+        break;
+    case voicenote::flow_event_type::too_short:
+        Q_EMIT tooShort(event.duration.count());
+        break;
+    case voicenote::flow_event_type::parked:
+        break;  // drafts (park) are not in the QML type yet
+    }
+}
+
+template <class Call>
+void RecordingFlow::input(Call &&action) {
+    if (voicenote::flow *flow = ensure()) attempt(this, [&] { action(*flow); });
+}
+
+void RecordingFlow::press(qreal x, qreal y) {
+    input([&](voicenote::flow &flow) { flow.press(x, y); });
+}
+void RecordingFlow::move(qreal x, qreal y) {
+    input([&](voicenote::flow &flow) { flow.move(x, y); });
+}
+void RecordingFlow::release() {
+    input([](voicenote::flow &flow) { flow.release(); });
+}
+void RecordingFlow::keyDown(Key key) {
+    input([&](voicenote::flow &flow) { flow.key_down(static_cast<voicenote::flow_key>(key)); });
+}
+void RecordingFlow::keyUp(Key key) {
+    input([&](voicenote::flow &flow) { flow.key_up(static_cast<voicenote::flow_key>(key)); });
+}
+void RecordingFlow::lock() {
+    input([](voicenote::flow &flow) { flow.lock(); });
+}
+void RecordingFlow::stop() {
+    input([](voicenote::flow &flow) { flow.stop(); });
+}
+void RecordingFlow::cancel() {
+    input([](voicenote::flow &flow) { flow.cancel(); });
+}
+void RecordingFlow::discard() {
+    input([](voicenote::flow &flow) { flow.discard(); });
+}
+void RecordingFlow::send() {
+    input([](voicenote::flow &flow) { flow.send(); });
+}
+void RecordingFlow::confirm() {
+    input([](voicenote::flow &flow) { flow.confirm(); });
+}
+void RecordingFlow::play() {
+    input([](voicenote::flow &flow) { flow.play(); });
+}
+void RecordingFlow::pause() {
+    input([](voicenote::flow &flow) { flow.pause(); });
+}
+void RecordingFlow::seek(qreal seconds) {
+    input([&](voicenote::flow &flow) { flow.seek(voicenote::seconds(seconds)); });
+}
+void RecordingFlow::trim(qreal start, qreal end) {
+    input([&](voicenote::flow &flow) { flow.trim(voicenote::seconds(start), voicenote::seconds(end)); });
+}
+void RecordingFlow::deactivate() {
+    input([](voicenote::flow &flow) { flow.deactivate(); });
+}
+
+}  // namespace voicenote_qml

@@ -1,0 +1,50 @@
+// Every type of the module used as a client would, for qmllint (run.sh lints it before the suites, any warning
+// failing): the .qmltypes must describe the types, their bases (QueuePlayer's VoicePlayer, Waveform's Item),
+// properties, enums and signals' parameters. Not a test suite itself (no tst_ prefix).
+import QtQuick
+import Voicenote
+
+Item {
+    id: root
+
+    property string lastPayload
+
+    VoicePlayer {
+        id: player
+        rate: 1.5
+        onFinished: (location) => console.log(location, player.state === VoicePlayer.Stopped)
+        onFailed: (status, message) => console.log(status, message)
+    }
+    QueuePlayer {
+        id: queue
+        locations: ["/notes/a.ogg", "/notes/b.ogg"]
+        onItemChanged: (index) => console.log(index, queue.currentIndex, queue.count, queue.position)
+        onEnded: queue.playFrom(0)
+    }
+    Waveform {
+        width: 200
+        height: 32
+        values: [0.1, 0.5, 0.9]
+        progress: player.duration > 0 ? player.position / player.duration : 0
+        spacing: 1
+        onSeekRequested: (fraction) => player.seek(fraction * player.duration)
+    }
+    RecordingFlow {
+        id: flow
+        minimumPress: 0.3
+        keyInputs: true
+        recorder: VoiceRecorder {
+            levelCount: 30
+            onFinished: (path, duration, waveform) => console.log(path, duration, waveform.length)
+        }
+        player: VoicePlayer {}
+        onAttachmentReady: (path, duration, waveform, payloadJson) => root.lastPayload = payloadJson
+        onTrimmed: (status, path, duration) => console.log(status, path, duration, flow.state === RecordingFlow.Preview)
+        Component.onCompleted: flow.keyDown(RecordingFlow.RecordKey)
+    }
+    Uploader {
+        mode: Uploader.Raw
+        headers: ({ "Authorization": "Bearer token" })
+        onUploaded: (payloadJson) => root.lastPayload = payloadJson
+    }
+}

@@ -1,0 +1,126 @@
+#include "test_rig.hpp"
+
+#include <voicenote.hpp>
+
+#include <QColor>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QSet>
+#include <QThread>
+
+#include <cstdint>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+constexpr int kToneRate = 48000;
+constexpr double kToneSeconds = 3.0;
+
+/** `seconds` of a 440 Hz triangle tone, mono S16 at 48 kHz (what capture-rig.h writes). */
+std::vector<std::int16_t> tone(double seconds) {
+    std::vector<std::int16_t> samples(static_cast<std::size_t>(seconds * kToneRate));
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        auto phase = static_cast<unsigned>((static_cast<std::uint64_t>(i) * 440 * 65536 / kToneRate) & 0xffff);
+        int value = phase < 32768 ? int(phase) - 16384 : 49152 - int(phase);
+        samples[i] = static_cast<std::int16_t>(value / 2);
+    }
+    return samples;
+}
+
+void writeFile(const QString &path, const QByteArray &bytes) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size())
+        qFatal("cannot write %s", qPrintable(path));
+}
+
+QByteArray raw(const std::vector<std::int16_t> &samples) {
+    return QByteArray(reinterpret_cast<const char *>(samples.data()), qsizetype(samples.size() * 2));
+}
+
+/** A canonical 44-byte WAV header before `samples` (mono S16 at 48 kHz). */
+QByteArray wav(const std::vector<std::int16_t> &samples) {
+    QByteArray data = raw(samples);
+    auto le32 = [](QByteArray &out, std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) out.append(char((v >> (8 * i)) & 0xff));
+    };
+    auto le16 = [](QByteArray &out, std::uint16_t v) {
+        out.append(char(v & 0xff));
+        out.append(char(v >> 8));
+    };
+    QByteArray out("RIFF");
+    le32(out, std::uint32_t(36 + data.size()));
+    out.append("WAVEfmt ");
+    le32(out, 16);
+    le16(out, 1);                 // PCM
+    le16(out, 1);                 // mono
+    le32(out, kToneRate);
+    le32(out, kToneRate * 2);     // bytes per second
+    le16(out, 2);                 // block align
+    le16(out, 16);                // bits
+    out.append("data");
+    le32(out, std::uint32_t(data.size()));
+    return out + data;
+}
+
+QString makeNote(const QDir &directory, const QString &name, double seconds) {
+    QString source = directory.filePath(name + QStringLiteral(".wav"));
+    QString note = directory.filePath(name + QStringLiteral(".ogg"));
+    writeFile(source, wav(tone(seconds)));
+    try {
+        voicenote::convert_file(source.toStdString(), note.toStdString());
+    } catch (const voicenote::error &e) {
+        qFatal("cannot make the note %s: %s", qPrintable(note), e.what());
+    }
+    return note;
+}
+
+}  // namespace
+
+TestRig::TestRig(QObject *parent) : QObject(parent), directory_(QDir::temp().filePath("voicenote-qml-XXXXXX")) {
+    if (!directory_.isValid()) qFatal("cannot make a temporary directory");
+    QDir dir(directory_.path());
+    QString toneFile = dir.filePath(QStringLiteral("tone.raw"));
+    writeFile(toneFile, raw(tone(kToneSeconds)));
+    microphone_ = QStringLiteral("pcm.vn_mic { type file slave.pcm { type null } file \"/dev/null\" infile \"%1\" "
+                                 "format raw }")
+                      .arg(toneFile);
+    speaker_ = QStringLiteral("pcm.vn_spk { type file slave.pcm { type null } file \"%1\" format raw perm 0644 }")
+                   .arg(speakerOutput());
+    note_ = makeNote(dir, QStringLiteral("note"), noteSeconds());
+    otherNote_ = makeNote(dir, QStringLiteral("other"), 1.0);
+}
+
+bool TestRig::onGuiThread() const { return QThread::currentThread() == QCoreApplication::instance()->thread(); }
+
+qint64 TestRig::fileSize(const QString &path) const {
+    QFileInfo info(path);
+    return info.exists() ? info.size() : -1;
+}
+
+QVariantMap TestRig::colours(const QString &path, const QString &color) const {
+    QImage picture = QImage(path).convertToFormat(QImage::Format_ARGB32);
+    QColor wanted(color);
+    QSet<QRgb> distinct;
+    int matching = 0;
+    for (int y = 0; y < picture.height(); ++y) {
+        for (int x = 0; x < picture.width(); ++x) {
+            QRgb pixel = picture.pixel(x, y);
+            distinct.insert(pixel);
+            if (std::abs(qRed(pixel) - wanted.red()) <= 40 && std::abs(qGreen(pixel) - wanted.green()) <= 40 &&
+                std::abs(qBlue(pixel) - wanted.blue()) <= 40)
+                ++matching;
+        }
+    }
+    return {{QStringLiteral("colours"), int(distinct.size())}, {QStringLiteral("matching"), matching},
+            {QStringLiteral("width"), picture.width()}, {QStringLiteral("height"), picture.height()}};
+}
+
+QString TestRig::outputPath(const QString &name) const {
+    QString directory = qEnvironmentVariable("VOICENOTE_QML_TEST_OUTPUT", directory_.path());
+    QDir().mkpath(directory);
+    return QDir(directory).filePath(name + QStringLiteral(".png"));
+}

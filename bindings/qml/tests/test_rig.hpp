@@ -1,0 +1,63 @@
+/* test_rig.hpp — what every QML test reads as `rig`: a temporary directory, a virtual microphone and speaker (ALSA's
+ * `file` plugin over a `null` slave, unpaced, defined by configuration text the types take as
+ * `deviceConfiguration`, as bindings/glib/tests/capture-rig.h does), a short note, and checks the QML side cannot
+ * make itself (the thread a handler runs on, files on disk, an image's pixels).
+ */
+#ifndef VOICENOTE_QML_TESTS_TEST_RIG_HPP
+#define VOICENOTE_QML_TESTS_TEST_RIG_HPP
+
+#include <QObject>
+#include <QString>
+#include <QTemporaryDir>
+#include <QVariant>
+
+class TestRig : public QObject {
+    Q_OBJECT
+    /** The test's temporary directory (removed with the rig). */
+    Q_PROPERTY(QString directory READ directory CONSTANT)
+    /** ALSA configuration text defining `vn_mic`: a microphone reading `toneSeconds` of a 440 Hz tone. */
+    Q_PROPERTY(QString microphone READ microphone CONSTANT)
+    /** ALSA configuration text defining `vn_spk`: a speaker writing what it plays to `speakerOutput`. */
+    Q_PROPERTY(QString speaker READ speaker CONSTANT)
+    /** The file the speaker writes. */
+    Q_PROPERTY(QString speakerOutput READ speakerOutput CONSTANT)
+    /** An Ogg Opus note of `noteSeconds` of tone, made by the library's converter from a WAV file. */
+    Q_PROPERTY(QString note READ note CONSTANT)
+    /** A second note, as `note`, of another length. */
+    Q_PROPERTY(QString otherNote READ otherNote CONSTANT)
+    /** How long `note` is. */
+    Q_PROPERTY(double noteSeconds READ noteSeconds CONSTANT)
+
+public:
+    /** Makes the directory, the tone, the notes and the device texts; a failure is fatal (qFatal). */
+    explicit TestRig(QObject *parent = nullptr);
+
+    QString directory() const { return directory_.path(); }
+    QString microphone() const { return microphone_; }
+    QString speaker() const { return speaker_; }
+    QString speakerOutput() const { return directory_.filePath(QStringLiteral("speaker.raw")); }
+    QString note() const { return note_; }
+    QString otherNote() const { return otherNote_; }
+    double noteSeconds() const { return 1.5; }
+
+    /** Whether the caller runs on the application's (GUI) thread. */
+    Q_INVOKABLE bool onGuiThread() const;
+    /** The size of the file at `path` in bytes, -1 when there is none. */
+    Q_INVOKABLE qint64 fileSize(const QString &path) const;
+    /** Where a screenshot `name` goes: `name`.png in the test output directory ($VOICENOTE_QML_TEST_OUTPUT, else
+     *  the temporary directory), for ItemGrabResult.saveToFile() (QML cannot read a grab's QImage itself). */
+    Q_INVOKABLE QString outputPath(const QString &name) const;
+    /** How many distinct colours the image file at `path` has, and how many of its pixels are of `color` (within
+     *  40 per channel): a blank grab has one colour. Returns {colours, matching, width, height}; width 0 when the
+     *  file cannot be read. */
+    Q_INVOKABLE QVariantMap colours(const QString &path, const QString &color) const;
+
+private:
+    QTemporaryDir directory_;
+    QString microphone_;
+    QString speaker_;
+    QString note_;
+    QString otherNote_;
+};
+
+#endif

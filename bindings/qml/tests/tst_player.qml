@@ -1,0 +1,108 @@
+// VoicePlayer: its properties and signals, playing the rig's note on the virtual speaker (unpaced: it plays as
+// fast as it decodes).
+import QtQuick
+import QtTest
+import Voicenote
+
+VoicenoteTestCase {
+    name: "VoicePlayer"
+
+    Component {
+        id: playerComponent
+        VoicePlayer {
+            property var states: []
+            property var threads: []
+            property var failures: []
+            device: "vn_spk"
+            deviceConfiguration: rig.speaker
+            onStateChanged: { states.push(state); threads.push(rig.onGuiThread()) }
+            onPositionChanged: threads.push(rig.onGuiThread())
+            onFinished: threads.push(rig.onGuiThread())
+            onFailed: (status, message) => { failures.push(status); threads.push(rig.onGuiThread()) }
+        }
+    }
+
+    function makePlayer() {
+        return createTemporaryObject(playerComponent, this)
+    }
+
+    function test_initial_properties() {
+        const player = makePlayer()
+        compare(player.state, VoicePlayer.NotLoaded)
+        compare(player.duration, 0)
+        compare(player.position, 0)
+        compare(player.rate, 1)
+        compare(player.location, "")
+        compare(player.device, "vn_spk")
+    }
+
+    function test_plays_to_the_end_on_the_gui_thread() {
+        const player = makePlayer()
+        const finished = spy(player, "finished")
+        const positions = spy(player, "positionChanged")
+        const durations = spy(player, "durationChanged")
+        const locations = spy(player, "locationChanged")
+        player.load(rig.note, true)
+        finished.wait(15000)
+        compare(finished.signalArguments[0][0], rig.note)
+        compare(player.location, rig.note)
+        verify(locations.count >= 1)
+        verify(durations.count >= 1)
+        fuzzyCompare(player.duration, rig.noteSeconds, 0.05)
+        verify(positions.count > 0, "the position moved")
+        tryCompare(player, "state", VoicePlayer.Stopped, 5000)
+        verify(player.states.indexOf(VoicePlayer.Playing) >= 0, "it played: " + player.states)
+        compare(player.failures, [])
+        verify(rig.fileSize(rig.speakerOutput) > 0, "the speaker received sound")
+        verifyAllOnGuiThread(player.threads)
+    }
+
+    function test_load_paused_seek_and_stop() {
+        const player = makePlayer()
+        player.load(rig.note)
+        tryCompare(player, "state", VoicePlayer.Paused, 10000)
+        player.seek(0.75)
+        tryVerify(() => Math.abs(player.position - 0.75) < 0.05, 5000, "the position moved to 0.75 s")
+        compare(player.state, VoicePlayer.Paused)
+        player.stop()
+        tryCompare(player, "state", VoicePlayer.Stopped, 5000)
+        tryCompare(player, "position", 0, 5000)
+        compare(player.failures, [])
+    }
+
+    function test_rate_in_range_and_refused_outside() {
+        const player = makePlayer()
+        const rates = spy(player, "rateChanged")
+        player.rate = 2
+        tryCompare(player, "rate", 2, 5000)
+        verify(rates.count >= 1)
+        const failed = spy(player, "failed")
+        player.rate = 3
+        compare(failed.count, 1)
+        compare(failed.signalArguments[0][0], "VN_E_INVALID_ARG")
+        verify(failed.signalArguments[0][1].length > 0, "a message")
+        compare(player.rate, 2)
+    }
+
+    function test_missing_file_fails_with_its_status() {
+        const player = makePlayer()
+        const failed = spy(player, "failed")
+        player.load(rig.directory + "/missing.ogg", true)
+        failed.wait(10000)
+        compare(failed.signalArguments[0][0], "VN_E_NOT_FOUND")
+        tryCompare(player, "state", VoicePlayer.NotLoaded, 5000)
+        verifyAllOnGuiThread(player.threads)
+    }
+
+    function test_refusals_become_failed() {
+        const player = makePlayer()
+        const failed = spy(player, "failed")
+        player.play()  // nothing loaded
+        compare(failed.count, 1)
+        compare(failed.signalArguments[0][0], "VN_E_MISUSE")
+        player.device = "another"  // read when the player was made
+        compare(failed.count, 2)
+        compare(failed.signalArguments[1][0], "VN_E_MISUSE")
+        compare(player.device, "vn_spk")
+    }
+}

@@ -1,0 +1,67 @@
+// QueuePlayer: a list of notes played one after another, the next by itself, on the virtual speaker.
+import QtQuick
+import QtTest
+import Voicenote
+
+VoicenoteTestCase {
+    name: "QueuePlayer"
+
+    Component {
+        id: queueComponent
+        QueuePlayer {
+            property var items: []
+            property var threads: []
+            device: "vn_spk"
+            deviceConfiguration: rig.speaker
+            locations: [rig.note, rig.otherNote]
+            onItemChanged: (index) => { items.push(index); threads.push(rig.onGuiThread()) }
+            onEnded: threads.push(rig.onGuiThread())
+        }
+    }
+
+    function test_plays_each_item_then_ends() {
+        const queue = createTemporaryObject(queueComponent, this)
+        compare(queue.count, 2)
+        compare(queue.currentIndex, -1)
+        const ended = spy(queue, "ended")
+        const finished = spy(queue, "finished")
+        const indexes = spy(queue, "currentIndexChanged")
+        queue.playFrom(0)
+        ended.wait(20000)
+        compare(finished.count, 2)
+        compare(finished.signalArguments[0][0], rig.note)
+        compare(finished.signalArguments[1][0], rig.otherNote)
+        compare(queue.items, [0, 1], "the first item loaded, then the second followed by itself")
+        compare(queue.currentIndex, 1)
+        verify(indexes.count >= 2)
+        compare(queue.location, rig.otherNote)
+        tryCompare(queue, "state", VoicePlayer.Stopped, 5000)
+        verifyAllOnGuiThread(queue.threads)
+    }
+
+    function test_follows_the_list_and_previous_goes_back() {
+        const queue = createTemporaryObject(queueComponent, this)
+        queue.locations = [rig.note, rig.otherNote, rig.note]
+        compare(queue.count, 3)
+        const items = spy(queue, "itemChanged")
+        queue.playFrom(1)
+        compare(queue.currentIndex, 1)
+        tryCompare(items, "count", 2, 20000)
+        compare(items.signalArguments[0][0], 1)
+        compare(items.signalArguments[1][0], 2, "the item after the second is the third, not the first")
+        queue.previous()
+        compare(queue.currentIndex, 1)
+    }
+
+    function test_refusals_become_failed() {
+        const queue = createTemporaryObject(queueComponent, this)
+        const failed = spy(queue, "failed")
+        queue.playFrom(2)
+        compare(failed.count, 1)
+        compare(failed.signalArguments[0][0], "VN_E_INVALID_ARG")
+        compare(queue.currentIndex, -1)
+        queue.next()  // nothing loaded
+        compare(failed.count, 2)
+        compare(failed.signalArguments[1][0], "VN_E_MISUSE")
+    }
+}
