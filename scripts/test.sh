@@ -112,6 +112,7 @@ stage test-cpp
 stage test-glib
 stage test-glib-leaks
 stage test-gtk
+stage test-qml
 stage test-python
 stage test-install
 wait_for_background build-tsan "$tsan_done"
