@@ -425,6 +425,27 @@ static int start_file(VnUploader *self, gpointer data) {
                                    upload->payload != NULL ? vng_payload_handle(upload->payload) : NULL);
 }
 
+typedef struct {
+    GBytes *bytes;
+    const gchar *file_name;
+    const gchar *mime_type;
+    VnPayload *payload;
+} BytesUpload;
+
+/* The bytes through a memory source (a copy: the library keeps it for a retry). */
+static int start_bytes(VnUploader *self, gpointer data) {
+    BytesUpload *upload = data;
+    gsize size = 0;
+    gconstpointer bytes = g_bytes_get_data(upload->bytes, &size);
+    vn_source *source = NULL;
+    int status = vn_source_create_memory(bytes, size, &source);
+    if (status != VN_OK) return status;
+    status = vn_uploader_upload_source(self->handle, source, upload->file_name, upload->mime_type,
+                                       upload->payload != NULL ? vng_payload_handle(upload->payload) : NULL);
+    vn_source_destroy(source);
+    return status;
+}
+
 static int start_retry(VnUploader *self, gpointer data) {
     (void)data;
     return vn_uploader_retry(self->handle);
@@ -435,6 +456,15 @@ guint vng_uploader_upload_file(VnUploader *self, const gchar *location, VnPayloa
     g_return_val_if_fail(payload == NULL || VNG_IS_PAYLOAD(payload), 0);
     FileUpload upload = {location, payload};
     return start_upload(self, start_file, &upload, NULL, error);
+}
+
+guint vng_uploader_upload_bytes(VnUploader *self, GBytes *bytes, const gchar *file_name, const gchar *mime_type,
+                                VnPayload *payload, GError **error) {
+    g_return_val_if_fail(VNG_IS_UPLOADER(self), 0);
+    g_return_val_if_fail(bytes != NULL, 0);
+    g_return_val_if_fail(payload == NULL || VNG_IS_PAYLOAD(payload), 0);
+    BytesUpload upload = {bytes, file_name, mime_type, payload};
+    return start_upload(self, start_bytes, &upload, NULL, error);
 }
 
 guint vng_uploader_retry(VnUploader *self, GError **error) {

@@ -100,6 +100,28 @@ VnUploader *vng_uploader_new(const gchar *endpoint, VnUploadMode mode, GError **
 guint vng_uploader_upload_file(VnUploader *self, const gchar *location, VnPayload *payload, GError **error);
 
 /**
+ * vng_uploader_upload_bytes:
+ * @self: the uploader.
+ * @bytes: what to upload: for a Matrix encrypted room, the ciphertext the client made of the note (the encryption
+ *   and the `file` object of the event are the client's; the library sends the bytes as they are). Copied.
+ * @file_name: the name it is sent under (UTF-8, not empty).
+ * @mime_type: (nullable): its MIME type (`application/octet-stream` for ciphertext), or %NULL for the one of
+ *   @file_name's extension.
+ * @payload: (nullable): the payload to complete (copied), or %NULL for one with the name, size and MIME type.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Starts uploading bytes the application holds and returns at once, as [method@Voicenote.Uploader.upload_file]
+ * uploads a file: what comes of it arrives as signals carrying the id returned, and
+ * [method@Voicenote.Uploader.retry] sends the same bytes again.
+ *
+ * Returns: the upload's id (1 or more), or 0 with @error set: %VN_ERROR_BUSY while an upload runs,
+ *   %VN_ERROR_TOO_LARGE over the uploader's limit, %VN_ERROR_INVALID_ARG for an empty @file_name,
+ *   %VN_ERROR_MISUSE after dispose.
+ */
+guint vng_uploader_upload_bytes(VnUploader *self, GBytes *bytes, const gchar *file_name, const gchar *mime_type,
+                                VnPayload *payload, GError **error);
+
+/**
  * vng_uploader_retry:
  * @self: the uploader.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.

@@ -6,6 +6,8 @@
  * - /uploader/completed: a multipart upload gets an id, then `progress` from 0 up to 1 (never down), then
  *   `completed` with that id and a payload whose asset URL is the server's; the server got a POST whose body holds
  *   the whole file; then a raw (Matrix) upload's payload has the mxc:// URI and the server got exactly the file.
+ * - /uploader/bytes: bytes held in memory (a Matrix client's ciphertext) uploaded raw as application/octet-stream: the
+ *   server gets exactly them and the payload the mxc:// URI; an empty file name is VN_ERROR_INVALID_ARG.
  * - /uploader/cancelled: an upload the server holds in flight, cancelled by its id once it sends, is `failed` with
  *   VN_ERROR_CANCELLED and that id, and no `completed`.
  * - /uploader/stall-timeout: with `http-options` (a VnHttpOptions) stalling after 0.5 s, an upload whose answer the
@@ -166,6 +168,47 @@ static void test_completed(void) {
     server_stop(service, &server);
 }
 
+/* Matrix's encrypted rooms: the client's ciphertext uploaded from memory as application/octet-stream; the server gets
+ * exactly those bytes, the payload the mxc:// URI. */
+static void test_bytes(void) {
+    Server server = {0};
+    guint16 port = 0;
+    GSocketService *service = server_start(&server, &port);
+    guint8 ciphertext[3000];
+    for (gsize i = 0; i < sizeof ciphertext; i++) ciphertext[i] = (guint8)(i * 131 + 7);
+    GBytes *bytes = g_bytes_new(ciphertext, sizeof ciphertext);
+    gchar *matrix = g_strdup_printf("http://127.0.0.1:%u/_matrix/media/v3/upload", port);
+    GError *error = NULL;
+    VnUploader *uploader = vng_uploader_new(matrix, VN_UPLOAD_MODE_RAW, &error);
+    g_assert_no_error(error);
+    Said said;
+    said_connect(&said, uploader);
+    g_assert_cmpuint(vng_uploader_upload_bytes(uploader, bytes, "", NULL, NULL, &error), ==, 0);
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
+    guint id = vng_uploader_upload_bytes(uploader, bytes, "voice.ogg.enc", "application/octet-stream", NULL, &error);
+    g_bytes_unref(bytes); /* copied */
+    g_assert_no_error(error);
+    g_assert_cmpuint(id, >=, 1);
+    g_assert_true(rig_wait(ended, &said, WAIT_MS));
+    g_assert_no_error(said.error);
+    g_assert_cmpuint(said.completed_id, ==, id);
+    expect_progress(&said, id);
+    gchar *url = vng_payload_get_asset_url(said.payload);
+    g_assert_cmpstr(url, ==, "mxc://matrix.example.org/UpLoAdEd42");
+    g_free(url);
+    g_mutex_lock(&server.lock);
+    g_assert_cmpuint(server.requests, ==, 1);
+    g_assert_cmpstr(server.content_type, ==, "application/octet-stream");
+    g_assert_cmpuint(server.body->len, ==, sizeof ciphertext);
+    g_assert_true(memcmp(server.body->data, ciphertext, sizeof ciphertext) == 0);
+    g_mutex_unlock(&server.lock);
+    g_object_unref(uploader);
+    said_clear(&said);
+    g_free(matrix);
+    server_stop(service, &server);
+}
+
 /* A multipart uploader for `endpoint`, said connected to `said`, uploading the note; *id receives the upload's. */
 static VnUploader *uploading_note(const gchar *endpoint, Said *said, guint *id) {
     GError *error = NULL;
@@ -271,6 +314,7 @@ int main(int argc, char **argv) {
     g_assert_no_error(error);
     note_path = notes_make(directory, "note", "A voice note to upload.");
     g_test_add_func("/uploader/completed", test_completed);
+    g_test_add_func("/uploader/bytes", test_bytes);
     g_test_add_func("/uploader/cancelled", test_cancelled);
     g_test_add_func("/uploader/stall-timeout", test_stall_timeout);
     g_test_add_func("/uploader/refused", test_refused);
