@@ -85,3 +85,12 @@ gboolean vng_encoder_options_apply(VnEncoderOptions *options, vn_convert_options
                                                                             options->complexity,
                                                                             options->frame_duration)));
 }
+
+gboolean vng_encoder_options_apply_to_recorder(VnEncoderOptions *options, vn_recorder_options *recorder,
+                                               GError **error) {
+    return options == NULL ||
+           (vng_error_set_from_status(error, vn_recorder_options_set_format(recorder, (int)options->format)) &&
+            vng_error_set_from_status(error, vn_recorder_options_set_encoder(recorder, options->bitrate,
+                                                                             options->complexity,
+                                                                             options->frame_duration)));
+}

@@ -20,6 +20,11 @@ struct _VnFlow {
     gboolean toggle_mode;
     gboolean key_inputs;
     gboolean confirmation_required;
+    gdouble cancel_distance;
+    gdouble lock_distance;
+    gdouble minimum_press;
+    gdouble tip_duration;
+    guint waveform_samples;
     VngEventBridge *bridge;
     vn_flow *handle;
     vn_subscription_id subscription;
@@ -50,6 +55,11 @@ enum {
     PROP_TOGGLE_MODE,
     PROP_KEY_INPUTS,
     PROP_CONFIRMATION_REQUIRED,
+    PROP_CANCEL_DISTANCE,
+    PROP_LOCK_DISTANCE,
+    PROP_MINIMUM_PRESS,
+    PROP_TIP_DURATION,
+    PROP_WAVEFORM_SAMPLES,
     /* The view, in the order a view's changes are notified. */
     PROP_STATE,
     PROP_DURATION,
@@ -215,6 +225,11 @@ static gboolean make_flow(VnFlow *self, GError **error) {
         vng_error_set_from_status(error, vn_flow_options_set_key_inputs(options, self->key_inputs)) &&
         vng_error_set_from_status(error,
                                   vn_flow_options_set_confirmation_required(options, self->confirmation_required)) &&
+        vng_error_set_from_status(error,
+                                  vn_flow_options_set_distances(options, self->cancel_distance, self->lock_distance)) &&
+        vng_error_set_from_status(error,
+                                  vn_flow_options_set_times(options, self->minimum_press, self->tip_duration)) &&
+        vng_error_set_from_status(error, vn_flow_options_set_waveform_samples(options, self->waveform_samples)) &&
         (self->clock == NULL ||
          vng_error_set_from_status(error, vn_flow_options_set_clock(options, vng_manual_clock_handle(self->clock)))) &&
         (self->draft_key == NULL ||
@@ -287,6 +302,11 @@ static void vng_flow_get_property(GObject *object, guint id, GValue *value, GPar
     case PROP_TOGGLE_MODE: g_value_set_boolean(value, self->toggle_mode); break;
     case PROP_KEY_INPUTS: g_value_set_boolean(value, self->key_inputs); break;
     case PROP_CONFIRMATION_REQUIRED: g_value_set_boolean(value, self->confirmation_required); break;
+    case PROP_CANCEL_DISTANCE: g_value_set_double(value, self->cancel_distance); break;
+    case PROP_LOCK_DISTANCE: g_value_set_double(value, self->lock_distance); break;
+    case PROP_MINIMUM_PRESS: g_value_set_double(value, self->minimum_press); break;
+    case PROP_TIP_DURATION: g_value_set_double(value, self->tip_duration); break;
+    case PROP_WAVEFORM_SAMPLES: g_value_set_uint(value, self->waveform_samples); break;
     case PROP_STATE: g_value_set_enum(value, self->state); break;
     case PROP_DURATION: g_value_set_double(value, self->duration); break;
     case PROP_SLIDE_TO_CANCEL_ALPHA: g_value_set_double(value, self->slide_to_cancel_alpha); break;
@@ -316,6 +336,11 @@ static void vng_flow_set_property(GObject *object, guint id, const GValue *value
     case PROP_TOGGLE_MODE: self->toggle_mode = g_value_get_boolean(value); break;
     case PROP_KEY_INPUTS: self->key_inputs = g_value_get_boolean(value); break;
     case PROP_CONFIRMATION_REQUIRED: self->confirmation_required = g_value_get_boolean(value); break;
+    case PROP_CANCEL_DISTANCE: self->cancel_distance = g_value_get_double(value); break;
+    case PROP_LOCK_DISTANCE: self->lock_distance = g_value_get_double(value); break;
+    case PROP_MINIMUM_PRESS: self->minimum_press = g_value_get_double(value); break;
+    case PROP_TIP_DURATION: self->tip_duration = g_value_get_double(value); break;
+    case PROP_WAVEFORM_SAMPLES: self->waveform_samples = g_value_get_uint(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -381,6 +406,43 @@ static void install_properties(GObjectClass *object_class) {
      */
     properties[PROP_CONFIRMATION_REQUIRED] =
         g_param_spec_boolean("confirmation-required", NULL, NULL, TRUE, CONSTRUCT_FLAGS);
+    /**
+     * VnFlow:cancel-distance:
+     *
+     * How far left of the press point, in the host's pixels, a held take is cancelled (slide to cancel). Set at
+     * construction; 75 by default.
+     */
+    properties[PROP_CANCEL_DISTANCE] =
+        g_param_spec_double("cancel-distance", NULL, NULL, G_MINDOUBLE, G_MAXDOUBLE, 75, CONSTRUCT_FLAGS);
+    /**
+     * VnFlow:lock-distance:
+     *
+     * How far up of the press point, in the host's pixels, a held take locks. Set at construction; 50 by default.
+     */
+    properties[PROP_LOCK_DISTANCE] =
+        g_param_spec_double("lock-distance", NULL, NULL, G_MINDOUBLE, G_MAXDOUBLE, 50, CONSTRUCT_FLAGS);
+    /**
+     * VnFlow:minimum-press:
+     *
+     * How many seconds the button is held before a take begins (a shorter press shows the tip). Set at construction;
+     * 0.5 by default.
+     */
+    properties[PROP_MINIMUM_PRESS] =
+        g_param_spec_double("minimum-press", NULL, NULL, G_MINDOUBLE, G_MAXDOUBLE, 0.5, CONSTRUCT_FLAGS);
+    /**
+     * VnFlow:tip-duration:
+     *
+     * How many seconds the "hold to record" tip stays shown. Set at construction; 2 by default.
+     */
+    properties[PROP_TIP_DURATION] = g_param_spec_double("tip-duration", NULL, NULL, 0, G_MAXDOUBLE, 2, CONSTRUCT_FLAGS);
+    /**
+     * VnFlow:waveform-samples:
+     *
+     * How many values a take's waveform has in [signal@Voicenote.Flow::attachment-ready] and
+     * [property@Voicenote.Flow:waveform] (1…1048576; its payload keeps 100). Set at construction; 100 by default.
+     */
+    properties[PROP_WAVEFORM_SAMPLES] =
+        g_param_spec_uint("waveform-samples", NULL, NULL, 1, 1048576, 100, CONSTRUCT_FLAGS);
     /**
      * VnFlow:state:
      *

@@ -30,6 +30,10 @@ G_GNUC_INTERNAL vn_http_options *vng_http_options_create_handle(VnHttpOptions *o
 G_GNUC_INTERNAL gboolean vng_encoder_options_apply(VnEncoderOptions *options, vn_convert_options *convert,
                                                    GError **error);
 
+/* The same on a recorder's options. */
+G_GNUC_INTERNAL gboolean vng_encoder_options_apply_to_recorder(VnEncoderOptions *options,
+                                                               vn_recorder_options *recorder, GError **error);
+
 G_END_DECLS
 
 #endif /* VOICENOTE_GLIB_HANDLES_H */

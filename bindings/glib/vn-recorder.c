@@ -25,6 +25,9 @@ struct _VnRecorder {
     gdouble maximum_duration;
     gdouble warning_duration;
     gdouble minimum_duration;
+    VnEncoderOptions *encoder_options; /* a reference, or NULL for libvoicenote's encoder */
+    gdouble meter_interval;
+    gdouble duration_interval;
     VngEventBridge *bridge;
     vn_recorder *handle;
     vn_subscription_id subscription;
@@ -44,6 +47,9 @@ enum {
     PROP_MAXIMUM_DURATION,
     PROP_WARNING_DURATION,
     PROP_MINIMUM_DURATION,
+    PROP_ENCODER_OPTIONS,
+    PROP_METER_INTERVAL,
+    PROP_DURATION_INTERVAL,
     PROP_STATE,
     PROP_DURATION,
     PROP_AVERAGE_POWER,
@@ -162,6 +168,9 @@ static gboolean make_recorder(VnRecorder *self, GError **error) {
         vng_error_set_from_status(error, vn_recorder_options_set_limits(options, self->maximum_duration,
                                                                         self->warning_duration,
                                                                         self->minimum_duration)) &&
+        vng_encoder_options_apply_to_recorder(self->encoder_options, options, error) &&
+        vng_error_set_from_status(error, vn_recorder_options_set_intervals(options, self->meter_interval,
+                                                                           self->duration_interval)) &&
         vng_error_set_from_status(error,
                                   vn_recorder_options_set_event_loop(options, vng_event_bridge_loop(self->bridge))) &&
         vng_error_set_from_status(error, vn_recorder_create(options, &self->handle));
@@ -200,6 +209,7 @@ static void vng_recorder_dispose(GObject *object) {
     }
     g_clear_pointer(&self->handle, vn_recorder_destroy);
     g_clear_pointer(&self->bridge, vng_event_bridge_release);
+    g_clear_object(&self->encoder_options);
     G_OBJECT_CLASS(vng_recorder_parent_class)->dispose(object);
 }
 
@@ -224,6 +234,9 @@ static void vng_recorder_get_property(GObject *object, guint id, GValue *value, 
     case PROP_MAXIMUM_DURATION: g_value_set_double(value, self->maximum_duration); break;
     case PROP_WARNING_DURATION: g_value_set_double(value, self->warning_duration); break;
     case PROP_MINIMUM_DURATION: g_value_set_double(value, self->minimum_duration); break;
+    case PROP_ENCODER_OPTIONS: g_value_set_object(value, self->encoder_options); break;
+    case PROP_METER_INTERVAL: g_value_set_double(value, self->meter_interval); break;
+    case PROP_DURATION_INTERVAL: g_value_set_double(value, self->duration_interval); break;
     case PROP_STATE: g_value_set_enum(value, self->state); break;
     case PROP_DURATION: g_value_set_double(value, self->duration); break;
     case PROP_AVERAGE_POWER: g_value_set_double(value, self->average_power); break;
@@ -242,6 +255,9 @@ static void vng_recorder_set_property(GObject *object, guint id, const GValue *v
     case PROP_MAXIMUM_DURATION: self->maximum_duration = g_value_get_double(value); break;
     case PROP_WARNING_DURATION: self->warning_duration = g_value_get_double(value); break;
     case PROP_MINIMUM_DURATION: self->minimum_duration = g_value_get_double(value); break;
+    case PROP_ENCODER_OPTIONS: self->encoder_options = g_value_dup_object(value); break;
+    case PROP_METER_INTERVAL: self->meter_interval = g_value_get_double(value); break;
+    case PROP_DURATION_INTERVAL: self->duration_interval = g_value_get_double(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -309,6 +325,34 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      * every take that captured a frame. Set at construction; 0 by default.
      */
     properties[PROP_MINIMUM_DURATION] = construct_limit("minimum-duration", 0);
+    /**
+     * VnRecorder:encoder-options:
+     *
+     * The takes' format and encoder (Ogg Opus or AAC, bitrate, Opus complexity and frame duration) as the
+     * [class@Voicenote.EncoderOptions] hold them at construction, or %NULL for libvoicenote's (Ogg Opus at 32 kbit/s,
+     * complexity 10, 20 ms frames). Set at construction.
+     */
+    properties[PROP_ENCODER_OPTIONS] =
+        g_param_spec_object("encoder-options", NULL, NULL, VNG_TYPE_ENCODER_OPTIONS,
+                            G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    /**
+     * VnRecorder:meter-interval:
+     *
+     * Seconds of captured audio between two level readings ([property@Voicenote.Recorder:levels],
+     * [property@Voicenote.Recorder:average-power]), 0.01…10. Set at construction; 0.1 by default.
+     */
+    properties[PROP_METER_INTERVAL] = g_param_spec_double("meter-interval", NULL, NULL, 0.01, 10, 0.1,
+                                                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                              G_PARAM_STATIC_STRINGS);
+    /**
+     * VnRecorder:duration-interval:
+     *
+     * Seconds of captured audio between two [property@Voicenote.Recorder:duration] steps, 0.01…60. Set at
+     * construction; 0.5 by default.
+     */
+    properties[PROP_DURATION_INTERVAL] = g_param_spec_double("duration-interval", NULL, NULL, 0.01, 60, 0.5,
+                                                             G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
+                                                                 G_PARAM_STATIC_STRINGS);
     /**
      * VnRecorder:state:
      *

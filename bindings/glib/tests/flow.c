@@ -9,6 +9,8 @@
  * - /flow/tip-on-the-clock: a tap shows the tip; the clock moving 2 s hides it.
  * - /flow/keys: with key inputs, the record key held records and Escape cancels.
  * - /flow/too-short: a take the recorder drops (minimum 3600 s) is `too-short`, then idle; nothing is sent.
+ * - /flow/gesture-options: `lock-distance` 20, `minimum-press` 0.2 s and `waveform-samples` 40 set at construction: a
+ *   0.2 s press begins the take, 25 px up locks it, and the preview's waveform has 40 values.
  * - /flow/trim-and-park: a trim is `trimmed` with the cut length; park keeps the take as the draft (`parked`, in
  *   the drafts directory), which vng_drafts_list() lists and vng_drafts_clear() deletes; misused inputs are
  *   VN_ERROR_MISUSE or VN_ERROR_INVALID_ARG and change nothing.
@@ -215,6 +217,9 @@ typedef struct {
     gboolean confirmation_required;
     gboolean key_inputs;
     const gchar *draft_key;
+    gdouble lock_distance;  /* 0: the default, 50 */
+    gdouble minimum_press;  /* 0: the default, 0.5 */
+    guint waveform_samples; /* 0: the default, 100 */
 } RigOptions;
 
 static void rig_open(Rig *rig, RigOptions options) {
@@ -233,7 +238,10 @@ static void rig_open(Rig *rig, RigOptions options) {
     rig->flow = g_initable_new(VNG_TYPE_FLOW, NULL, &error, "recorder", rig->recorder, "player", rig->player,
                                "clock", rig->clock, "confirmation-required", options.confirmation_required,
                                "key-inputs", options.key_inputs, "draft-key", options.draft_key, "drafts-directory",
-                               drafts, NULL);
+                               drafts, "lock-distance", options.lock_distance > 0 ? options.lock_distance : 50.0,
+                               "minimum-press", options.minimum_press > 0 ? options.minimum_press : 0.5,
+                               "waveform-samples", options.waveform_samples > 0 ? options.waveform_samples : 100,
+                               NULL);
     g_assert_no_error(error);
     g_assert_true(vng_flow_get_state(rig->flow) == VN_FLOW_STATE_IDLE);
     log_init(&rig->log, rig->flow);
@@ -369,6 +377,32 @@ static void test_hold_lock_stop_preview_send(void) {
     g_assert_nonnull(strstr(rig.log.payload, "file://"));
     g_assert_nonnull(strstr(rig.log.payload, strrchr(url, '/') + 1));
     g_free(url);
+    rig_close(&rig);
+}
+
+/* The gesture's numbers set at construction: a 0.2 s press begins a take, 25 px up locks it, and its waveform has 40
+ * values. */
+static void test_gesture_options(void) {
+    Rig rig;
+    rig_open(&rig, (RigOptions){.lock_distance = 20, .minimum_press = 0.2, .waveform_samples = 40});
+    GError *error = NULL;
+    gdouble lock = 0, press = 0;
+    g_object_get(rig.flow, "lock-distance", &lock, "minimum-press", &press, NULL);
+    g_assert_cmpfloat(lock, ==, 20);
+    g_assert_cmpfloat(press, ==, 0.2);
+    g_assert_true(rig_wait(viewed, &rig, WAIT_MS));
+    g_assert_true(vng_flow_press(rig.flow, 200, 200, &error));
+    g_assert_true(vng_manual_clock_advance(rig.clock, 0.2, &error));
+    g_assert_no_error(error);
+    wait_for_state(&rig, VN_FLOW_STATE_RECORDING, 0.3);
+    g_assert_true(vng_flow_move(rig.flow, 200, 175, &error)); /* 25 px up: past 20 */
+    g_assert_no_error(error);
+    wait_for_state(&rig, VN_FLOW_STATE_LOCKED, 0.3);
+    g_assert_true(vng_flow_stop(rig.flow, &error));
+    wait_for_state(&rig, VN_FLOW_STATE_PREVIEW, 0.3);
+    guint n_values = 0;
+    g_assert_nonnull(vng_flow_get_waveform(rig.flow, &n_values));
+    g_assert_cmpuint(n_values, ==, 40);
     rig_close(&rig);
 }
 
@@ -548,6 +582,7 @@ int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     directory = rig_directory_with_tone("vn-glib-flow-XXXXXX", 30, &microphone);
     g_test_add_func("/flow/hold-lock-stop-preview-send", test_hold_lock_stop_preview_send);
+    g_test_add_func("/flow/gesture-options", test_gesture_options);
     g_test_add_func("/flow/tip-on-the-clock", test_tip_on_the_clock);
     g_test_add_func("/flow/keys", test_keys);
     g_test_add_func("/flow/too-short", test_too_short);

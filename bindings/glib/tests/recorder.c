@@ -5,6 +5,8 @@
  *   thread, in order (RECORDING, PAUSED, RECORDING, then `finished` before STOPPED); each notify carries a new value
  *   (once per change); the levels moved with the tone (`levels`: each notify a change, up to 40 values, at least 10
  *   of the 1.5 s's 15 meter steps, the tone's level); the kept file exists and `finished` says its duration.
+ * - /recorder/encoder-options: `encoder-options` (AAC at 64 kbit/s) and `meter-interval` 0.05 s set at construction:
+ *   after 1 s the levels hold 19 or more values, and the finished take is an `.aac`.
  * - /recorder/too-short: with a minimum of 3600 s a stopped take is `too-short` (the seconds captured), no
  *   `finished`, and the file is gone.
  * - /recorder/maximum-duration: with a maximum of 1.5 s and the warning 1 s before: `maximum-duration-warning`
@@ -115,6 +117,8 @@ static gsize expect_levels(Log *log) {
     return most;
 }
 
+static VnRecorder *attach_log(VnRecorder *recorder, Log *log);
+
 /* A recorder on the virtual microphone with these limits, writing into the test directory; its log attached. */
 static VnRecorder *microphone_recorder(Log *log, gdouble maximum, gdouble warning, gdouble minimum) {
     GError *error = NULL;
@@ -123,6 +127,11 @@ static VnRecorder *microphone_recorder(Log *log, gdouble maximum, gdouble warnin
                                           "warning-duration", warning, "minimum-duration", minimum, NULL);
     g_assert_no_error(error);
     g_assert_nonnull(recorder);
+    return attach_log(recorder, log);
+}
+
+/* The test's log attached to a recorder's signals and notifies. */
+static VnRecorder *attach_log(VnRecorder *recorder, Log *log) {
     *log = (Log){.levels = g_ptr_array_new_with_free_func((GDestroyNotify)g_variant_unref)};
     g_signal_connect(recorder, "notify", G_CALLBACK(on_notify), log);
     g_signal_connect(recorder, "finished", G_CALLBACK(on_finished), log);
@@ -237,6 +246,42 @@ static void test_records_to_finished(void) {
 
     g_object_unref(recorder);
     g_assert_true(log.events.finalized);
+    log_clear(&log);
+}
+
+/* The takes' format and encoder and the meter's step, set at construction: an AAC take at 64 kbit/s whose levels
+ * come every 0.05 s of audio. */
+static void test_encoder_options(void) {
+    GError *error = NULL;
+    VnEncoderOptions *encoder = vng_encoder_options_new();
+    g_assert_true(vng_encoder_options_set_format(encoder, VN_RECORDING_FORMAT_AAC, &error));
+    g_assert_true(vng_encoder_options_set_encoder(encoder, 64000, 10, 20, &error));
+    g_assert_no_error(error);
+    VnRecorder *recorder = g_initable_new(VNG_TYPE_RECORDER, NULL, &error, "device", "vn_mic", "configuration",
+                                          microphone, "directory", directory, "encoder-options", encoder,
+                                          "meter-interval", 0.05, "duration-interval", 0.25, NULL);
+    g_assert_no_error(error);
+    g_object_unref(encoder); /* the recorder keeps what it needs */
+    VnEncoderOptions *kept = NULL;
+    gdouble meter = 0;
+    g_object_get(recorder, "encoder-options", &kept, "meter-interval", &meter, NULL);
+    g_assert_true(kept == encoder);
+    g_object_unref(kept);
+    g_assert_cmpfloat(meter, ==, 0.05);
+    Log log;
+    attach_log(recorder, &log);
+    g_assert_true(vng_recorder_begin(recorder, &error));
+    g_assert_no_error(error);
+    wait_for(recorder, &log, VN_RECORDER_STATE_RECORDING, 1.0);
+    /* 40 levels at 0.05 s are the last 2 s of audio: after 1 s, 20 or more are there. */
+    gsize n = 0;
+    g_variant_get_fixed_array(vng_recorder_get_levels(recorder), &n, sizeof(gdouble));
+    g_assert_cmpuint(n, >=, 19);
+    g_assert_true(vng_recorder_stop(recorder, &error));
+    wait_for_end(recorder, &log);
+    g_assert_true(g_str_has_suffix(log.finished_path, ".aac"));
+    g_test_message("AAC take %s", log.finished_path);
+    g_object_unref(recorder);
     log_clear(&log);
 }
 
@@ -362,6 +407,7 @@ int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     directory = rig_directory_with_tone("vn-glib-recorder-XXXXXX", 30, &microphone);
     g_test_add_func("/recorder/records-to-finished", test_records_to_finished);
+    g_test_add_func("/recorder/encoder-options", test_encoder_options);
     g_test_add_func("/recorder/too-short", test_too_short);
     g_test_add_func("/recorder/maximum-duration", test_maximum_duration);
     g_test_add_func("/recorder/errors", test_errors);
