@@ -18,6 +18,12 @@
 /* Under a high-contrast theme a held or locked take rings the button in the foreground, 2 px out: the theme's red
  * face alone is too close to its idle face in the dark variant (about 1.3:1). On the `recordbutton` node, which no
  * theme styles (the theme's `button` rules set their own outline and shadow, and would win over a fallback). */
+/* The default look, under every theme and application stylesheet: a focus ring while the button has the keyboard's
+ * focus, as Adwaita draws one around a focused button (the themes draw theirs for a focused `button`; here the focus
+ * is the record button's, the face's parent, so the ring is drawn on the `recordbutton` node, as the high-contrast
+ * ring below: the themes' `button` rules would override it on the face). */
+static const char DEFAULT_CSS[] = "recordbutton:focus-visible { outline: 2px solid alpha(@accent_color, 0.5);"
+                                  " outline-offset: 2px; border-radius: 50%; }\n";
 static const char HIGH_CONTRAST_CSS[] = "recordbutton.recording, recordbutton.locked { outline: 3px solid @theme_fg_color;"
                                         " outline-offset: 2px; border-radius: 50%; }\n";
 
@@ -255,7 +261,8 @@ static void vngtk_record_button_size_allocate(GtkWidget *widget, int width, int 
 
 static void vngtk_record_button_root(GtkWidget *widget) {
     GTK_WIDGET_CLASS(vngtk_record_button_parent_class)->root(widget);
-    fallback_css_install(gtk_widget_get_display(widget), "vngtk-record-button-default-css", "", HIGH_CONTRAST_CSS);
+    fallback_css_install(gtk_widget_get_display(widget), "vngtk-record-button-default-css", DEFAULT_CSS,
+                         HIGH_CONTRAST_CSS);
 }
 
 static void vngtk_record_button_map(GtkWidget *widget) {

@@ -12,6 +12,8 @@
  * - /record-button/tap-shows-tip: a click: the tip (its popover shows), until the clock moves 2 s.
  * - /record-button/space-records: with the button focused, Space held past the minimum press records and its
  *   release sends the take (the flow's key inputs off: the button acts as the pointer held at its centre).
+ * - /record-button/focus-ring: in a window showing its focus, the focused button is drawn with a focus ring (its PNG
+ *   differs from the button focused before).
  * - /record-button/hidden-mid-take: Space held past the minimum press (recording), then the button hidden (the
  *   application switched conversation): the flow deactivated (preview, the take kept, nothing sent); Space let go
  *   elsewhere; shown again, discarded: Space records again (the key was not left held).
@@ -206,6 +208,42 @@ static void test_space_records(void) {
     flow_window_close(&rig.base);
 }
 
+static gboolean focus_visible(gpointer data) {
+    return (gtk_widget_get_state_flags(data) & GTK_STATE_FLAG_FOCUS_VISIBLE) != 0;
+}
+
+/* The button drawn to `name`; how many of its pixels differ from `other` (of the same size), or 0 for none. */
+static gsize pixels_differing(Rig *rig, const char *name, guint8 **pixels, const guint8 *other) {
+    flow_window_wait_for_frame(&rig->base);
+    GdkTexture *texture = render_widget(rig->button, rig->base.window, name);
+    *pixels = texture_pixels(texture);
+    gsize size = (gsize)gdk_texture_get_width(texture) * gdk_texture_get_height(texture), differing = 0;
+    g_object_unref(texture);
+    for (gsize i = 0; other != NULL && i < size; i++) differing += memcmp(*pixels + i * 4, other + i * 4, 4) != 0;
+    return differing;
+}
+
+/* The focused button in a window showing its focus (as after keyboard use) has a focus ring around its face: drawn,
+ * it differs from the same focused button before the window showed its focus. */
+static void test_focus_ring(void) {
+    Rig rig;
+    rig_open(&rig, FALSE);
+    xdotool((const char *const[]){"windowfocus", "--sync", rig.base.xid, NULL});
+    guint8 *plain = NULL, *ringed = NULL;
+    g_assert_false(focus_visible(rig.button));
+    pixels_differing(&rig, "record-button-unfocused.png", &plain, NULL);
+    /* What keyboard use turns on (GTK's own heuristics for it are GTK's): the window shows where its focus is. */
+    gtk_window_set_focus_visible(GTK_WINDOW(rig.base.window), TRUE);
+    g_assert_true(rig_wait(focus_visible, rig.button, WAIT_MS));
+    g_assert_true(gtk_widget_has_focus(rig.button));
+    gsize ring = pixels_differing(&rig, "record-button-focus-ring.png", &ringed, plain);
+    g_test_message("the focus ring changed %" G_GSIZE_FORMAT " pixels", ring);
+    g_assert_cmpuint(ring, >, 50);
+    g_free(plain);
+    g_free(ringed);
+    flow_window_close(&rig.base);
+}
+
 static gboolean is_mapped(gpointer data) {
     return gtk_widget_get_mapped(data);
 }
@@ -255,6 +293,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/record-button/slide-to-cancel", test_slide_to_cancel);
     g_test_add_func("/record-button/tap-shows-tip", test_tap_shows_tip);
     g_test_add_func("/record-button/space-records", test_space_records);
+    g_test_add_func("/record-button/focus-ring", test_focus_ring);
     g_test_add_func("/record-button/hidden-mid-take", test_hidden_mid_take);
     int status = g_test_run();
     rig_remove_tree(directory);
