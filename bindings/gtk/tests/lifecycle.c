@@ -116,7 +116,8 @@ static void round_of_everything(guint round) {
     gtk_widget_add_controller(window, legacy);
     rig_click(waveform, 0.5, 0.5);
     g_assert_true(rig_wait(seeks_at_least_one, &seeks));
-    /* The click ended (its release handled) before the window goes: see the README's "Known limits". */
+    /* The click ended (its release handled) before the window goes: GTK 4.8 keeps any widget, a plain GtkDrawingArea
+     * with a click gesture too, whose window goes while a button is still pressed on it. */
     g_assert_true(rig_wait(released, &releases));
     if (!in_flight) g_assert_true(rig_wait(has_values, row));
 
