@@ -580,9 +580,21 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
         # (the GNOME packages first: they depend on the others)
         installed=(libvoicenote-gtk-dev gir1.2-voicenotegtk-1.0 libvoicenote-gtk-1-0 libvoicenote-glib-dev
             gir1.2-voicenote-1.0 libvoicenote-glib-1-0 voicenote-tools libvoicenote-dev "libvoicenote$major")
-        purge_debs() { dpkg --purge "${installed[@]}" >/dev/null 2>&1 || true; }
+        # dpkg_when_free ARGS...: dpkg, waiting (up to 120 s, looking each second) while another package manager
+        # (apt, unattended-upgrades) holds dpkg's lock, as apt's DPkg::Lock::Timeout waits; any other failure at once.
+        dpkg_when_free() {
+            local out status deadline=$((SECONDS + 120))
+            while :; do
+                status=0; out=$(dpkg "$@" 2>&1) || status=$?
+                [[ $status != 0 && $out == *"dpkg frontend lock"* && $SECONDS -lt $deadline ]] || break
+                sleep 1
+            done
+            printf '%s\n' "$out"
+            return $status
+        }
+        purge_debs() { dpkg_when_free --purge "${installed[@]}" >/dev/null 2>&1 || true; }
         trap 'purge_debs; rm -rf "$tmp"' EXIT
-        check "dpkg -i installs the nine packages" dpkg -i "$runtime" "$dev" "$tools" "${gnome_debs[@]}"
+        check "dpkg -i installs the nine packages" dpkg_when_free -i "$runtime" "$dev" "$tools" "${gnome_debs[@]}"
         check "samples build with the system's pkg-config and run" build_with_make /usr "$tmp/deb-system-make"
         check "samples build with CMake from /usr and run" build_with_cmake /usr "$tmp/deb-system-cmake"
         check "voicenote from the package runs" /usr/bin/voicenote version
@@ -592,7 +604,7 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
             check "Python (gi) finds the typelibs in the system's directory (no GI_TYPELIB_PATH)" \
                 gnome_python /usr "/usr/lib/$multiarch/girepository-1.0" ""
         fi
-        check "dpkg --purge removes them" dpkg --purge "${installed[@]}"
+        check "dpkg --purge removes them" dpkg_when_free --purge "${installed[@]}"
         check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote \
             /usr/include/voicenote-g* /usr/lib/*/girepository-1.0/Voicenote* /usr/share/gir-1.0/Voicenote* \
             /usr/share/vala/vapi/voicenote-* /usr/lib/pkgconfig/voicenote* 2>/dev/null | grep -q .'
