@@ -15,7 +15,9 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Voicenote
 
-Control {
+// An Item, not a Control: Qt 6.4's Control sets its own accessible role (none) over Accessible.role when
+// accessibility comes on. The palette is the window's (an Item's palette follows its parent's).
+Item {
     id: composer
 
     /** The flow the composer shows and drives (required). */
@@ -100,6 +102,7 @@ Control {
 
         ToolButton {
             id: discardButton
+            objectName: "discardButton"
             visible: composer.flowState === RecordingFlow.Locked || composer.previewing
             text: qsTr("Discard")
             Accessible.name: text
@@ -107,6 +110,7 @@ Control {
         }
         ToolButton {
             id: playButton
+            objectName: "playButton"
             visible: composer.previewing
             enabled: !composer.trimming
             text: composer.flow && composer.flow.previewPlaying ? qsTr("Pause") : qsTr("Play")
@@ -116,6 +120,7 @@ Control {
         // The live bars: the view's levels; not focusable, no scrubbing while recording (the description says it).
         Waveform {
             id: live
+            objectName: "live"
             visible: composer.taking
             Layout.fillWidth: true
             Layout.preferredHeight: 32
@@ -128,6 +133,7 @@ Control {
         // The trim area: the take's waveform with two handles over it; the parts cut away dimmed.
         Item {
             id: trimArea
+            objectName: "trimArea"
             visible: composer.previewing
             enabled: !composer.trimming
             Layout.fillWidth: true
@@ -187,6 +193,7 @@ Control {
         }
         Label {
             id: timer
+            objectName: "timer"
             visible: composer.taking || composer.previewing
             // While the record button's hint shows, the timer keeps the room it is drawn over free.
             Layout.fillWidth: composer.taking && !live.visible
@@ -198,6 +205,7 @@ Control {
         }
         Button {
             id: sendButton
+            objectName: "sendButton"
             visible: composer.flowState === RecordingFlow.Locked || composer.previewing
             highlighted: true
             text: qsTr("Send")

@@ -11,13 +11,15 @@ import QtQuick
 import QtQuick.Controls
 import Voicenote
 
-Control {
+// An AbstractButton for its accessible role: Qt 6.4's Control sets its own role (none) over Accessible.role when
+// accessibility comes on. Its own press handling gets nothing: the MouseArea and the Keys handlers take the input.
+AbstractButton {
     id: button
 
     /** The flow the button drives (required). */
     property RecordingFlow flow
     /** Whether the pointer or a key holds the button down now. */
-    readonly property bool down: pointerHeld || keyHeld !== 0
+    readonly property bool held: pointerHeld || keyHeld !== 0
     /** Whether a take runs while held: the hint and the lock show. */
     readonly property bool holding: flow !== null && flow.state === RecordingFlow.Recording && !flow.toggled
     /** Whether the button is the take's stop button (locked, or started in toggle mode). */
@@ -36,12 +38,10 @@ Control {
     Accessible.name: qsTr("Record voice message")
     Accessible.description: flow ? flow.accessibleDescription : ""
     Accessible.focusable: true
-    Accessible.onPressAction: {
-        if (!button.flow) return
-        // A press and a release at once: the stop of a locked take; in toggle mode a take's start or stop; else the
-        // tip, which says to hold.
-        if (button.buttonDown(button.width / 2, button.height / 2, false)) button.buttonUp(false)
-    }
+    down: held
+    // Only assistive technology's press action (and click()) clicks it: a press and a release at once, the stop of
+    // a locked take; in toggle mode a take's start or stop; else the tip, which says to hold.
+    onClicked: if (flow && buttonDown(width / 2, height / 2, false)) buttonUp(false)
 
     /** The button went down at (x, y), by the pointer or (`asKey`) the record key. */
     function buttonDown(x, y, asKey) {
@@ -74,7 +74,7 @@ Control {
         }
         if (!isRecordKey(event.key)) return
         event.accepted = true
-        if (event.isAutoRepeat || down) return
+        if (event.isAutoRepeat || held) return
         if (buttonDown(width / 2, height / 2, flow.keyInputs)) keyHeld = event.key
     }
     Keys.onReleased: (event) => {
@@ -115,7 +115,7 @@ Control {
     background: Rectangle {
         radius: width / 2
         color: button.holding || button.stopLook ? button.palette.highlight
-             : button.down ? button.palette.mid
+             : button.held ? button.palette.mid
              : button.hovered ? button.palette.midlight : button.palette.button
         border.width: button.visualFocus ? 2 : 1
         border.color: button.visualFocus ? button.palette.highlight : button.palette.mid

@@ -15,7 +15,9 @@ import QtQuick.Controls
 import QtQuick.Layouts
 import Voicenote
 
-Control {
+// An Item, not a Control: Qt 6.4's Control sets its own accessible role (none) over Accessible.role when
+// accessibility comes on. The palette is the window's (an Item's palette follows its parent's).
+Item {
     id: message
 
     /** The player the note plays on; with `queue` set, the queue is the player. */
@@ -100,12 +102,14 @@ Control {
 
         ToolButton {
             id: playButton
+            objectName: "playButton"
             enabled: message.activePlayer !== null
             text: message.failure !== "" ? qsTr("Retry") : message.playing ? qsTr("Pause") : qsTr("Play")
             Accessible.name: text
             onClicked: message.toggle()
         }
         BusyIndicator {
+            objectName: "busyIndicator"
             visible: message.loading && message.failure === ""
             running: visible
             Layout.preferredWidth: 24
@@ -114,6 +118,7 @@ Control {
         }
         Waveform {
             id: bars
+            objectName: "bars"
             visible: message.failure === ""
             Layout.fillWidth: true
             Layout.preferredHeight: 32
@@ -127,6 +132,7 @@ Control {
         }
         Label {
             id: failureLabel
+            objectName: "failureLabel"
             visible: message.failure !== ""
             Layout.fillWidth: true
             text: qsTr("Can't play this voice message")
@@ -137,11 +143,13 @@ Control {
         }
         Label {
             id: time
+            objectName: "time"
             text: message.clock(message.shownTime)
             Accessible.ignored: true
         }
         ToolButton {
             id: rateButton
+            objectName: "rateButton"
             enabled: message.activePlayer !== null
             readonly property real rate: message.activePlayer ? message.activePlayer.rate : 1
             text: rate + "x"
