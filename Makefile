@@ -27,7 +27,8 @@ DEBIAN_PACKAGES := \
 	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool gi-docgen lintian gettext \
 	dbus-daemon at-spi2-core gir1.2-atspi-2.0 \
 	qt6-declarative-dev qt6-declarative-dev-tools qml6-module-qtqml qml6-module-qtqml-workerscript qml6-module-qtquick \
-	qml6-module-qtquick-window qml6-module-qttest
+	qml6-module-qtquick-window qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-templates \
+	qml6-module-qtquick-layouts
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
