@@ -123,11 +123,15 @@ test-gtk: $(NEEDS_BUILD)
 		OUT=$(BUILD)/gtk
 
 # The QML module `Voicenote` (bindings/qml, work in progress for issue #37): cmake + ninja over build/lib and
-# include/ into build/qml (the module in build/qml/Voicenote, its test runner in build/qml/tests), warnings as errors.
+# include/ into build/qml (the module in build/qml/Voicenote, its test runner in build/qml/tests), warnings as errors;
+# the QML chat example (bindings/cpp/examples/qml) on it into build/qml-chat.
 qml: $(NEEDS_BUILD)
 	cmake -S bindings/qml -B $(BUILD)/qml -G Ninja -DCMAKE_BUILD_TYPE=Release -DVOICENOTE_INCLUDE_DIR=$(CURDIR)/include \
 		-DVOICENOTE_LIBRARY_DIR=$(BUILD)/lib
 	cmake --build $(BUILD)/qml
+	cmake -S bindings/cpp/examples/qml -B $(BUILD)/qml-chat -G Ninja -DCMAKE_BUILD_TYPE=Release \
+		-DVOICENOTE_QML_DIR=$(BUILD)/qml
+	cmake --build $(BUILD)/qml-chat
 
 # Its Qt Quick Test suites (bindings/qml/tests/tst_*.qml) on an Xvfb server, where Mesa's OpenGL draws the waveform's
 # geometry (Qt Quick's software renderer, with QT_QPA_PLATFORM=offscreen, does not), with a virtual microphone and

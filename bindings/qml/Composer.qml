@@ -195,13 +195,15 @@ Item {
             id: timer
             objectName: "timer"
             visible: composer.taking || composer.previewing
-            // While the record button's hint shows, the timer keeps the room it is drawn over free.
-            Layout.fillWidth: composer.taking && !live.visible
             Layout.rightMargin: button.holding ? 150 : 0
             text: !composer.flow ? "0:00"
                 : composer.previewing && (composer.flow.previewPlaying || composer.flow.previewPosition > 0)
                   ? composer.clock(composer.flow.previewPosition) : composer.clock(composer.flow.duration)
             Accessible.ignored: true
+        }
+        Item {  // idle (and the tip): the room before the record button, which stays at the end in every state
+            visible: !live.visible && !trimArea.visible
+            Layout.fillWidth: true
         }
         Button {
             id: sendButton

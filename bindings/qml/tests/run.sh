@@ -5,14 +5,16 @@
 # Qt Quick Controls style `Basic`, the controls' suites again under `Fusion`, and under KDE's `org.kde.desktop` when
 # it is installed for Qt 6 (Debian 12 has it for Qt 5 only: the run says it skipped it).
 # Caches and data (resume positions, drafts) go to a directory of the run's own, never the user's; screenshots to
-# $1/test-output (the controls' under another style to $1/test-output/STYLE).
+# $1/test-output (the controls' under another style to $1/test-output/STYLE). Then the QML chat example, built in
+# $1/../qml-chat, driven by chat_example.py.
 set -euo pipefail
 out=${1:?usage: run.sh BUILD_QML_DIR}
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-qml-run.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 # The module's .qmltypes describe every type: a file using them all is lint-clean (qmllint fails on any warning).
 tests=$(dirname "$0")
-/usr/lib/qt6/bin/qmllint -I "$out" "$tests/TypesInUse.qml" "$tests"/../*.qml
+example=$tests/../../cpp/examples/qml
+/usr/lib/qt6/bin/qmllint -I "$out" "$tests/TypesInUse.qml" "$tests"/../*.qml "$example/Main.qml"
 rm -rf "$out/test-output"
 mkdir -p "$out/test-output"
 
@@ -25,6 +27,13 @@ run() {
 
 run Basic "$out/test-output" "${@:2}"
 [ $# -gt 1 ] && exit 0  # a chosen suite or function: once
+# The QML chat example (built by `make qml` beside the module) driven through X input on an Xvfb of its own.
+chat=$(dirname "$out")/qml-chat
+if [ -x "$chat/voicenote-qml-chat" ]; then
+	XDG_RUNTIME_DIR="$scratch" timeout 120 python3 "$tests/chat_example.py" "$chat"
+else
+	echo "SKIP: the QML chat example is not built in $chat (make qml builds it)"
+fi
 styles=(Fusion)
 if [ -d /usr/lib/x86_64-linux-gnu/qt6/qml/org/kde/desktop ]; then
 	styles+=(org.kde.desktop)
