@@ -80,6 +80,14 @@ Item {
         flow.trim(start, end)
     }
 
+    // Hidden while a take runs or the preview plays (a page left, a window hidden): the take stops into preview and
+    // is kept, the preview pauses. The record button forgets a press it holds: its release goes elsewhere.
+    onVisibleChanged: {
+        if (visible || !flow) return
+        button.forget()
+        if (taking || flow.previewPlaying) flow.deactivate()
+    }
+
     Connections {
         target: composer.flow
         function onViewChanged() { composer.showView() }

@@ -103,8 +103,27 @@ AbstractButton {
         }
         onPositionChanged: (mouse) => { if (button.pointerHeld) button.flow.move(mouse.x, mouse.y) }
         onReleased: button.endPointer()
-        onCanceled: button.endPointer()
+        // The grab taken away: no finger on the button any more, as a release; but when the button was hidden the
+        // take stops into preview instead (onVisibleChanged), so nothing is sent by a page left.
+        onCanceled: button.visible ? button.endPointer() : button.hidden()
     }
+
+    /** Forgets the press and the key it holds, without a release to the flow (the button was hidden: the flow was
+     *  deactivated, or is told by the one who hid it). */
+    function forget() {
+        pointerHeld = false
+        keyHeld = 0
+    }
+
+    /** Hidden while held: the press and the key are forgotten and the flow deactivated (a held take stops into
+     *  preview and is kept; a press not yet a take is dropped). */
+    function hidden() {
+        if (!flow || !held) return
+        forget()
+        flow.deactivate()
+    }
+
+    onVisibleChanged: if (!visible) hidden()
 
     function endPointer() {
         if (!pointerHeld) return

@@ -243,4 +243,24 @@ VoicenoteTestCase {
         compare(message.failure, "")
         compare(button.text, "Play")
     }
+
+    function test_hidden_mid_take_keeps_it_in_preview() {
+        const composer = createTemporaryObject(composerComponent, suite)
+        const flow = composer.flow
+        tryCompare(flow, "state", RecordingFlow.Idle, 5000)
+        const button = composer.recordButton
+        mousePress(button, 24, 24)
+        tryCompare(flow, "state", RecordingFlow.Recording, 5000)
+        tryVerify(() => flow.duration >= 0.2, 10000, "recorded while held")
+        composer.visible = false  // a page left with the finger still down
+        tryCompare(flow, "state", RecordingFlow.Preview, 10000)
+        verify(!button.held, "the press is forgotten")
+        mouseRelease(button, 24, 24)  // goes nowhere: the take stays in preview
+        compare(flow.state, RecordingFlow.Preview)
+        verify(flow.duration >= 0.2)
+        composer.visible = true
+        flow.discard()
+        tryCompare(flow, "state", RecordingFlow.Idle, 5000)
+        compare(flow.failures, [])
+    }
 }
