@@ -135,7 +135,8 @@ qml: $(NEEDS_BUILD)
 
 # Its Qt Quick Test suites (bindings/qml/tests/tst_*.qml) on an Xvfb server, where Mesa's OpenGL draws the waveform's
 # geometry (Qt Quick's software renderer, with QT_QPA_PLATFORM=offscreen, does not), with a virtual microphone and
-# speaker (ALSA file/null plugins); screenshots into build/qml/test-output. Not yet part of `make test`.
+# speaker (ALSA file/null plugins), the controls also under the Fusion style; screenshots into build/qml/test-output;
+# then the QML chat example driven through X input. A stage of `make test` (scripts/test.sh).
 test-qml: qml
 	bindings/qml/tests/run.sh $(BUILD)/qml
 
