@@ -27,7 +27,8 @@ DEBIAN_PACKAGES := \
 	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool gi-docgen lintian gettext \
 	dbus-daemon at-spi2-core gir1.2-atspi-2.0 \
 	qt6-declarative-dev qt6-declarative-dev-tools qml6-module-qtqml qml6-module-qtqml-workerscript qml6-module-qtquick \
-	qml6-module-qtquick-window qml6-module-qttest
+	qml6-module-qtquick-window qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-templates \
+	qml6-module-qtquick-layouts
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
@@ -122,15 +123,20 @@ test-gtk: $(NEEDS_BUILD)
 		OUT=$(BUILD)/gtk
 
 # The QML module `Voicenote` (bindings/qml, work in progress for issue #37): cmake + ninja over build/lib and
-# include/ into build/qml (the module in build/qml/Voicenote, its test runner in build/qml/tests), warnings as errors.
+# include/ into build/qml (the module in build/qml/Voicenote, its test runner in build/qml/tests), warnings as errors;
+# the QML chat example (bindings/cpp/examples/qml) on it into build/qml-chat.
 qml: $(NEEDS_BUILD)
 	cmake -S bindings/qml -B $(BUILD)/qml -G Ninja -DCMAKE_BUILD_TYPE=Release -DVOICENOTE_INCLUDE_DIR=$(CURDIR)/include \
 		-DVOICENOTE_LIBRARY_DIR=$(BUILD)/lib
 	cmake --build $(BUILD)/qml
+	cmake -S bindings/cpp/examples/qml -B $(BUILD)/qml-chat -G Ninja -DCMAKE_BUILD_TYPE=Release \
+		-DVOICENOTE_QML_DIR=$(BUILD)/qml
+	cmake --build $(BUILD)/qml-chat
 
 # Its Qt Quick Test suites (bindings/qml/tests/tst_*.qml) on an Xvfb server, where Mesa's OpenGL draws the waveform's
 # geometry (Qt Quick's software renderer, with QT_QPA_PLATFORM=offscreen, does not), with a virtual microphone and
-# speaker (ALSA file/null plugins); screenshots into build/qml/test-output. Not yet part of `make test`.
+# speaker (ALSA file/null plugins), the controls also under the Fusion style; screenshots into build/qml/test-output;
+# then the QML chat example driven through X input. A stage of `make test` (scripts/test.sh).
 test-qml: qml
 	bindings/qml/tests/run.sh $(BUILD)/qml
 

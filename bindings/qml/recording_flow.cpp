@@ -22,6 +22,11 @@ void RecordingFlow::setPlayer(VoicePlayer *player) {
                   &RecordingFlow::playerChanged);
 }
 
+void RecordingFlow::setClock(ManualClock *clock) {
+    updateSetting(this, bool(flow_), "flow", "clock", clock_, QPointer<ManualClock>(clock),
+                  &RecordingFlow::clockChanged);
+}
+
 void RecordingFlow::componentComplete() { ensure(); }
 
 voicenote::flow *RecordingFlow::ensure() {
@@ -45,6 +50,7 @@ voicenote::flow *RecordingFlow::ensure() {
         options.times = voicenote::flow_times{voicenote::seconds(minimumPress_), voicenote::seconds(tipDuration_)};
         options.distances = voicenote::flow_distances{cancelDistance_, lockDistance_};
         options.loop = &bridge->loop();
+        options.clock = clock_ ? clock_->clock() : nullptr;  // the flow keeps the library's clock alive
         auto made = std::make_unique<voicenote::flow>(*recorder, *player, options);
         // The current view first, then every event, each in a dispatch on this thread.
         subscription_ = made->subscribe([this](const voicenote::flow_event &event) { dispatchEvent(event); });

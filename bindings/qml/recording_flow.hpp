@@ -16,6 +16,7 @@
 #ifndef VOICENOTE_QML_RECORDING_FLOW_HPP
 #define VOICENOTE_QML_RECORDING_FLOW_HPP
 
+#include "manual_clock.hpp"
 #include "properties.hpp"
 #include "voice_player.hpp"
 #include "voice_recorder.hpp"
@@ -43,6 +44,9 @@ class RecordingFlow : public QObject, public QQmlParserStatus {
     Q_PROPERTY(voicenote_qml::VoiceRecorder *recorder READ recorder WRITE setRecorder NOTIFY recorderChanged)
     /** The player previews are played on (required). */
     Q_PROPERTY(voicenote_qml::VoicePlayer *player READ player WRITE setPlayer NOTIFY playerChanged)
+    /** A manual clock for the flow's timers (the minimum press, the tip's hiding) instead of the monotonic clock;
+     *  none by default. Read when the flow is made, as the settings below. */
+    Q_PROPERTY(voicenote_qml::ManualClock *clock READ clock WRITE setClock NOTIFY clockChanged)
     /** Toggle mode: a short press starts a locked take, the next press stops it (default off). */
     Q_PROPERTY(bool toggleMode READ toggleMode WRITE setToggleMode NOTIFY settingsChanged)
     /** Whether keyDown/keyUp are understood (default off). */
@@ -113,6 +117,8 @@ public:
     void setRecorder(VoiceRecorder *recorder);
     VoicePlayer *player() const { return player_; }
     void setPlayer(VoicePlayer *player);
+    ManualClock *clock() const { return clock_; }
+    void setClock(ManualClock *clock);
     bool toggleMode() const { return toggleMode_; }
     void setToggleMode(bool on) { setSetting(toggleMode_, on, "toggleMode"); }
     bool keyInputs() const { return keyInputs_; }
@@ -182,6 +188,7 @@ public:
 Q_SIGNALS:
     void recorderChanged();
     void playerChanged();
+    void clockChanged();
     void settingsChanged();
     /** The view changed (every view property at once). */
     void viewChanged();
@@ -209,6 +216,7 @@ private:
 
     QPointer<VoiceRecorder> recorder_;
     QPointer<VoicePlayer> player_;
+    QPointer<ManualClock> clock_;
     bool toggleMode_ = false;
     bool keyInputs_ = false;
     bool confirmationRequired_ = true;

@@ -33,6 +33,10 @@ Item {
         id: flow
         minimumPress: 0.3
         keyInputs: true
+        clock: ManualClock {
+            onElapsedChanged: console.log("the flow's clock at", elapsed)
+            onFailed: (status, message) => console.log(status, message)
+        }
         recorder: VoiceRecorder {
             levelCount: 30
             onFinished: (path, duration, waveform) => console.log(path, duration, waveform.length)

@@ -2,12 +2,14 @@
 
 #include <voicenote.hpp>
 
+#include <QAccessible>
 #include <QColor>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QMetaEnum>
 #include <QSet>
 #include <QThread>
 
@@ -82,6 +84,9 @@ QString makeNote(const QDir &directory, const QString &name, double seconds) {
 
 TestRig::TestRig(QObject *parent) : QObject(parent), directory_(QDir::temp().filePath("voicenote-qml-XXXXXX")) {
     if (!directory_.isValid()) qFatal("cannot make a temporary directory");
+    // As when a screen reader listens (there is no AT-SPI bus here): Qt Quick's items answer accessibility queries
+    // (accessible()) with their Accessible properties, and controls set up theirs as they are made.
+    QAccessible::setActive(true);
     QDir dir(directory_.path());
     QString toneFile = dir.filePath(QStringLiteral("tone.raw"));
     writeFile(toneFile, raw(tone(kToneSeconds)));
@@ -123,4 +128,16 @@ QString TestRig::outputPath(const QString &name) const {
     QString directory = qEnvironmentVariable("VOICENOTE_QML_TEST_OUTPUT", directory_.path());
     QDir().mkpath(directory);
     return QDir(directory).filePath(name + QStringLiteral(".png"));
+}
+
+QVariantMap TestRig::accessible(QObject *item) const {
+    QAccessibleInterface *face = item ? QAccessible::queryAccessibleInterface(item) : nullptr;
+    if (!face) return {};
+    QVariantMap read{
+        {QStringLiteral("role"), QString::fromLatin1(QMetaEnum::fromType<QAccessible::Role>().valueToKey(face->role()))},
+        {QStringLiteral("name"), face->text(QAccessible::Name)},
+        {QStringLiteral("description"), face->text(QAccessible::Description)}};
+    if (QAccessibleValueInterface *value = face->valueInterface())
+        read.insert(QStringLiteral("value"), value->currentValue());
+    return read;
 }

@@ -52,6 +52,11 @@ public:
      *  file cannot be read. */
     Q_INVOKABLE QVariantMap colours(const QString &path, const QString &color) const;
 
+    /** What assistive technology reads of `item` through Qt's accessibility interface (QAccessibleInterface, as
+     *  the AT-SPI bridge does): {role (QAccessible::Role's name), name, description, value (a slider's, else
+     *  undefined)}; empty when the item has no interface. */
+    Q_INVOKABLE QVariantMap accessible(QObject *item) const;
+
 private:
     QTemporaryDir directory_;
     QString microphone_;

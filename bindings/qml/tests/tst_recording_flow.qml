@@ -229,4 +229,42 @@ VoicenoteTestCase {
         compare(failed.count, 3)
         compare(flow.toggleMode, false)
     }
+
+    Component {
+        id: clockedFlowComponent
+        RecordingFlow {
+            clock: ManualClock {}
+            recorder: VoiceRecorder {
+                directory: rig.directory + "/clocked"
+                device: "vn_mic"
+                deviceConfiguration: rig.microphone
+            }
+            player: VoicePlayer {
+                device: "vn_spk"
+                deviceConfiguration: rig.speaker
+            }
+        }
+    }
+
+    function test_manual_clock_runs_the_timers() {
+        const flow = createTemporaryObject(clockedFlowComponent, suite)
+        const clock = flow.clock
+        const failed = spy(clock, "failed")
+        flow.press(0, 0)
+        flow.release()
+        tryCompare(flow, "tipVisible", true, 5000)
+        clock.advance(1.99)
+        compare(clock.elapsed, 1.99)
+        wait(0)  // the events queued so far are dispatched
+        compare(flow.tipVisible, true, "the tip shows 2 s on the flow's clock")
+        clock.advance(0.01)
+        tryCompare(flow, "tipVisible", false, 1000)  // well before 2 s of real time: the manual clock's timer
+        compare(flow.state, RecordingFlow.Idle)
+        clock.advance(-1)
+        compare(failed.count, 1)
+        compare(failed.signalArguments[0][0], "VN_E_INVALID_ARG")
+        compare(clock.elapsed, 2)
+        flow.clock = null  // read when the flow was made
+        compare(flow.clock, clock)
+    }
 }

@@ -32,17 +32,6 @@ VoicenoteTestCase {
         return waveform
     }
 
-    /** The item grabbed with grabToImage (waited for), saved as `name` in the test output, and its colours counted. */
-    function grab(item, name, color) {
-        const path = rig.outputPath(name)
-        let saved = null
-        // The result lives only during the callback: it is saved there.
-        verify(item.grabToImage(result => saved = result.saveToFile(path)), "the grab started")
-        tryVerify(() => saved !== null, 5000, "the grab came")
-        verify(saved, "saved as " + path)
-        return rig.colours(path, color)
-    }
-
     function test_draws_played_and_unplayed_bars() {
         const waveform = makeWaveform({ progress: 0.5, color: "#ff0000", playedColor: "#0000ff" }, bars)
         const unplayed = grab(waveform, "waveform-half-played", "#ff0000")
