@@ -77,6 +77,7 @@ gnome_packages glib voicenote-glib-1 Voicenote
 gnome_packages gtk voicenote-gtk-1 VoicenoteGtk usr/share/locale
 qml=qt6/qml/Voicenote
 files[qml6-module-voicenote]="usr/lib/$qml=usr/lib/$multiarch/$qml"
+qml_plugin=usr/lib/$multiarch/$qml/libvoicenote_qml.so
 for package in "${!files[@]}"; do
     for entry in ${files[$package]}; do
         path=${entry#*=}
@@ -137,7 +138,7 @@ declare -A depends=(
     [gir1.2-voicenotegtk-1.0]="libvoicenote-gtk-1-0 (>= $version), gir1.2-gtk-4.0, gir1.2-voicenote-1.0 (>= $version)"
     [libvoicenote-gtk-dev]="libvoicenote-gtk-1-0 (= $version), gir1.2-voicenotegtk-1.0 (= $version), libgtk-4-dev, libvoicenote-glib-dev (= $version)"
     # The plugin's libraries, and the QML module it imports (its qmldir's `depends QtQuick`), which no tool can see.
-    [qml6-module-voicenote]="$(shlib_depends qml6-module-voicenote "usr/lib/$multiarch/$qml/libvoicenote_qml.so"), qml6-module-qtquick"
+    [qml6-module-voicenote]="$(shlib_depends qml6-module-voicenote "$qml_plugin"), qml6-module-qtquick"
 )
 declare -A section=([$lib]=libs [libvoicenote-dev]=libdevel [voicenote-tools]=sound
     [libvoicenote-glib-1-0]=libs [gir1.2-voicenote-1.0]=introspection [libvoicenote-glib-dev]=libdevel

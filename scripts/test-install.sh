@@ -28,8 +28,9 @@
 #      as Debian splits a C library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps),
 #      voicenote-glib's and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in
 #      usr/lib/<multiarch>, -dev), each with its Depends, and qml6-module-voicenote holding exactly the module in
-#      usr/lib/<multiarch>/qt6/qml/Voicenote, depending on Qt Quick's libraries and QML module; extracted, the samples build from them with pkg-config and
-#      CMake and run, and g)'s C, Python and Vala programs use them; as root they also install with dpkg, build and run
+#      usr/lib/<multiarch>/qt6/qml/Voicenote, depending on Qt Quick's libraries and QML module; extracted, the samples
+#      build from them with pkg-config and CMake and run, g)'s C, Python and Vala programs use them and qmllint finds
+#      the module's types; as root they also install with dpkg, build and run
 #      from /usr (Python finding the typelibs with no GI_TYPELIB_PATH, the QML host and qmllint finding the module on
 #      Qt's own import path), and are purged again
 # Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
@@ -386,7 +387,8 @@ qml_host() {
     echo "$output"
     expect_eq "$(printf '%s\n' "$prefix/lib/libvoicenote.so.$version" "$import/Voicenote/libvoicenote_qml.so" | sort)" \
         "$(grep '^/' <<<"$output" | sort)" || return 1
-    [[ $* == --system ]] || grep -qxF "import path: $import" <<<"$output" || { echo "voicenote::qml gave another path"; return 1; }
+    [[ $* == --system ]] || grep -qxF "import path: $import" <<<"$output" ||
+        { echo "voicenote::qml gave another path"; return 1; }
     [[ -s $tmp/speaker.raw ]] || { echo "the speaker received nothing"; return 1; }
 }
 # qml_component_required PREFIX: find_package(voicenote COMPONENTS qml) fails once the module is gone (moved away for
@@ -602,7 +604,8 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
             expect_eq "libvoicenote-$binding-1 0 libvoicenote-$binding-1-0 (>= $version)" \
             "$(dpkg-deb --ctrl-tarfile "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" | tar -xO ./shlibs)"
     done
-    check "qml6-module-voicenote holds exactly the module, in usr/lib/$multiarch/qt6/qml/Voicenote" deb_holds "$qml_deb" \
+    check "qml6-module-voicenote holds exactly the module, in usr/lib/$multiarch/qt6/qml/Voicenote" \
+        deb_holds "$qml_deb" \
         $(cd "$moved/$qml" && find Voicenote -type f | sed "s|^|.$system_qml/|")
     check "qml6-module-voicenote depends on Qt Quick (libraries and QML module) and libvoicenote$major" deb_depends_on \
         "$qml_deb" libqt6quick6 libqt6qml6 qml6-module-qtquick "libvoicenote$major \\(>= $version\\)"
@@ -655,7 +658,8 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     if [[ $(id -u) -eq 0 ]] && ! dpkg-query -W libvoicenote-dev >/dev/null 2>&1; then
         # purge_debs: removes what this test installed, whatever happened before.
         # (the GNOME packages first: they depend on the others)
-        installed=(qml6-module-voicenote libvoicenote-gtk-dev gir1.2-voicenotegtk-1.0 libvoicenote-gtk-1-0 libvoicenote-glib-dev
+        installed=(qml6-module-voicenote
+            libvoicenote-gtk-dev gir1.2-voicenotegtk-1.0 libvoicenote-gtk-1-0 libvoicenote-glib-dev
             gir1.2-voicenote-1.0 libvoicenote-glib-1-0 voicenote-tools libvoicenote-dev "libvoicenote$major")
         purge_debs() { dpkg --purge "${installed[@]}" >/dev/null 2>&1 || true; }
         trap 'purge_debs; rm -rf "$tmp"' EXIT
