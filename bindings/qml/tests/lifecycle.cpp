@@ -8,9 +8,10 @@
  *            before their events are handled; every hundredth round in an engine of its own, torn down after them
  *   engines  an engine torn down while a note plays (LONG_NOTE, minutes long, so it still plays), or, every other
  *            time, while a flow records (which pauses the note), ROUNDS / 40 times
- *   flows    a flow destroyed inside its own signal handler, ROUNDS / 20 times in turn: from QML (destroy()) when its
- *            recording starts, in `attachmentReady` after lock, stop and send, in `tooShort`; and from C++
- *            (deleteLater()) in `viewChanged`, the flow's recorder deleted right there
+ *   flows    a flow destroyed inside its own signal handler, ROUNDS / 20 times in turn: from QML (destroy()) in
+ *            `viewChanged` when its recording starts, in `attachmentReady` after lock, stop and send, in
+ *            `attachmentReady` or `tooShort` after a release as soon as it records; and from C++ (deleteLater()) in
+ *            `viewChanged`, the flow's recorder deleted right there
  *
  * Every signal of every object made is watched: each must arrive on the GUI thread, and each part must see some.
  * Waits are bounded (waitFor); a failure prints what failed and exits 1. The virtual microphone and speakers are
@@ -243,14 +244,21 @@ import QtQuick
 import Voicenote
 Item {
     id: root
-    property int destroyedInHandler: 0
+    property int destroyedInViewChanged: 0
+    property int destroyedInAttachmentReady: 0
+    property int destroyedInTooShort: 0
     function start(kind) { return flowComponent.createObject(root, {kind: kind}) }
     Component {
         id: flowComponent
         RecordingFlow {
             property int kind
             property bool gone: false
-            function end() { if (!gone) { gone = true; destroyedInHandler++; destroy() } }
+            function end(handler) {
+                if (gone) return
+                gone = true
+                root["destroyedIn" + handler]++
+                destroy()
+            }
             minimumPress: 0.05
             confirmationRequired: false
             recorder: VoiceRecorder {
@@ -259,13 +267,13 @@ Item {
             player: VoicePlayer { device: "vn_spk"; deviceConfiguration: rig.speaker }
             Component.onCompleted: press(0, 0)
             onViewChanged: {
-                if (kind === 0 && state === RecordingFlow.Recording) end()
+                if (kind === 0 && state === RecordingFlow.Recording) end("ViewChanged")
                 if (kind === 1 && state === RecordingFlow.Recording && duration >= 0.3) { lock(); stop() }
                 if (kind === 1 && state === RecordingFlow.Preview) send()
                 if (kind === 2 && state === RecordingFlow.Recording) release()
             }
-            onAttachmentReady: end()
-            onTooShort: end()
+            onAttachmentReady: end("AttachmentReady")
+            onTooShort: end("TooShort")
         }
     }
 }
@@ -283,7 +291,7 @@ void flowsDestroyedInHandlers(Fixture &fixture, int rounds) {
     for (int round = 0; round < rounds; ++round) {
         const int kind = round % 4;
         QVariant made;
-        QMetaObject::invokeMethod(root.get(), "start", Q_RETURN_ARG(QVariant, made), Q_ARG(QVariant, qMin(kind, 2)));
+        QMetaObject::invokeMethod(root.get(), "start", Q_RETURN_ARG(QVariant, made), Q_ARG(QVariant, kind));
         QPointer<QObject> flow = made.value<QObject *>();
         if (!flow) fail("no flow made");
         watch.watch(flow);
@@ -291,9 +299,16 @@ void flowsDestroyedInHandlers(Fixture &fixture, int rounds) {
             QObject::connect(flow, SIGNAL(viewChanged()), &deleter, SLOT(viewChanged()), Qt::DirectConnection);
         if (!waitFor([&flow] { return flow.isNull(); })) fail("a flow was not destroyed in its handler within 10 s");
     }
-    const int inHandlers = root->property("destroyedInHandler").toInt();
-    std::printf("flows: %d destroyed by QML in their handlers, %d from C++\n", inHandlers, deleter.deleted);
-    if (inHandlers + deleter.deleted != rounds) fail("a flow was destroyed elsewhere than in its handler");
+    const int inViewChanged = root->property("destroyedInViewChanged").toInt();
+    const int inAttachmentReady = root->property("destroyedInAttachmentReady").toInt();
+    const int inTooShort = root->property("destroyedInTooShort").toInt();
+    std::printf("flows: destroyed by QML in viewChanged %d, attachmentReady %d, tooShort %d; from C++ %d\n",
+                inViewChanged, inAttachmentReady, inTooShort, deleter.deleted);
+    if (inViewChanged + inAttachmentReady + inTooShort + deleter.deleted != rounds)
+        fail("a flow was destroyed elsewhere than in its handler");
+    // (tooShort comes when a released take is shorter than the flow's minimum, which the unpaced microphone seldom
+    // gives: not required.)
+    if (inViewChanged == 0 || inAttachmentReady == 0 || deleter.deleted == 0) fail("a handler destroyed no flow");
     root.reset();
     checkThreads(watch, "flows", timer);
 }
