@@ -9,6 +9,9 @@
 #                                                     Debian's libgirepository looks)
 #   libvoicenote-glib-dev, libvoicenote-gtk-dev      headers, the .so link, the .pc, the .gir (usr/share/gir-1.0) and
 #                                                     the vapi and .deps (usr/share/vala/vapi)
+# and the QML module, the way Debian packages Qt 6's (qml6-module-*: a runtime package a QML application depends on,
+# apart from the -dev package, which only a build needs):
+#   qml6-module-voicenote   usr/lib/<multiarch>/qt6/qml/Voicenote/ (Qt's own import path): plugin, qmldir, .qmltypes
 # Usage: scripts/deb.sh BUILD VERSION MAJOR OUTDIR      (called by `make deb`; BUILD holds a `make build`)
 #
 # The files come from scripts/install.sh with PREFIX=<package>/usr, so the packages hold exactly what
@@ -29,7 +32,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$out"
 
 # The whole installed tree once, then split into the packages: each entry a path in it, or PATH=WHERE for a file
-# that goes elsewhere in the package (the typelibs, into the multiarch directory).
+# that goes elsewhere in the package (the typelibs and the QML module, into the multiarch directory).
 "$repo/scripts/install.sh" "$work/all/usr" "$build" "$version" "$major" > /dev/null
 lib=libvoicenote$major
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
@@ -72,6 +75,9 @@ gnome_packages() {
 }
 gnome_packages glib voicenote-glib-1 Voicenote
 gnome_packages gtk voicenote-gtk-1 VoicenoteGtk usr/share/locale
+qml=qt6/qml/Voicenote
+files[qml6-module-voicenote]="usr/lib/$qml=usr/lib/$multiarch/$qml"
+qml_plugin=usr/lib/$multiarch/$qml/libvoicenote_qml.so
 for package in "${!files[@]}"; do
     for entry in ${files[$package]}; do
         path=${entry#*=}
@@ -84,8 +90,8 @@ for package in "${!files[@]}"; do
     debian_copyright > "$doc/copyright"
     debian_changelog "$package" | gzip -9n > "$doc/changelog.gz"
 done
-# A shared library is not a program (Debian Policy 8.1): mode 0644, as dh_fixperms leaves it.
-find "$work" -path "$work/all" -prune -o -type f -name '*.so.*' -exec chmod 0644 {} +
+# A shared library is not a program (Debian Policy 8.1): mode 0644, as dh_fixperms leaves it (the QML plugin too).
+find "$work" -path "$work/all" -prune -o -type f \( -name '*.so.*' -o -name '*.so' \) -exec chmod 0644 {} +
 
 # FFmpeg's runtime packages: the owners of the SONAMEs the loader opens (libavformat.so.59, ...).
 ffmpeg_packages() {
@@ -131,10 +137,13 @@ declare -A depends=(
     [libvoicenote-gtk-1-0]="$(shlib_depends libvoicenote-gtk-1-0 usr/lib/libvoicenote-gtk-1.so.0)"
     [gir1.2-voicenotegtk-1.0]="libvoicenote-gtk-1-0 (>= $version), gir1.2-gtk-4.0, gir1.2-voicenote-1.0 (>= $version)"
     [libvoicenote-gtk-dev]="libvoicenote-gtk-1-0 (= $version), gir1.2-voicenotegtk-1.0 (= $version), libgtk-4-dev, libvoicenote-glib-dev (= $version)"
+    # The plugin's libraries, and the QML module it imports (its qmldir's `depends QtQuick`), which no tool can see.
+    [qml6-module-voicenote]="$(shlib_depends qml6-module-voicenote "$qml_plugin"), qml6-module-qtquick"
 )
 declare -A section=([$lib]=libs [libvoicenote-dev]=libdevel [voicenote-tools]=sound
     [libvoicenote-glib-1-0]=libs [gir1.2-voicenote-1.0]=introspection [libvoicenote-glib-dev]=libdevel
-    [libvoicenote-gtk-1-0]=libs [gir1.2-voicenotegtk-1.0]=introspection [libvoicenote-gtk-dev]=libdevel)
+    [libvoicenote-gtk-1-0]=libs [gir1.2-voicenotegtk-1.0]=introspection [libvoicenote-gtk-dev]=libdevel
+    [qml6-module-voicenote]=libs)
 declare -A summary=(
     [$lib]="voice messages for chat clients: recorder, player, waveform (library)"
     [libvoicenote-dev]="voice messages for chat clients (C and C++ headers, pkg-config and CMake files)"
@@ -145,6 +154,7 @@ declare -A summary=(
     [libvoicenote-gtk-1-0]="GTK 4 widgets for voice messages (voicenote-gtk library)"
     [gir1.2-voicenotegtk-1.0]="GTK 4 widgets for voice messages (GObject introspection data)"
     [libvoicenote-gtk-dev]="GTK 4 widgets for voice messages (headers, gir, vapi, pkg-config)"
+    [qml6-module-voicenote]="Qt Quick types for voice messages (QML module Voicenote)"
 )
 for package in "${!files[@]}"; do
     size=$(du -sk --exclude=DEBIAN "$work/$package" | cut -f1)

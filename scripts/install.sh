@@ -13,6 +13,8 @@
 #   PREFIX/include/voicenote-{glib,gtk}-1/, PREFIX/lib/girepository-1.0/{Voicenote,VoicenoteGtk}-1.0.typelib,
 #   PREFIX/share/gir-1.0/*.gir, PREFIX/share/vala/vapi/voicenote-{glib,gtk}-1.{vapi,deps},
 #   PREFIX/lib/pkgconfig/voicenote-{glib,gtk}-1.pc
+#   the QML module Voicenote (bindings/qml, built in BUILD/qml by `make qml` first): PREFIX/lib/qt6/qml/Voicenote/ with
+#   libvoicenote_qml.so (stripped, RUNPATH $ORIGIN/../../..: PREFIX/lib), qmldir and voicenote_qml.qmltypes
 #
 # Nothing installed records PREFIX: the .pc and CMake files compute it from their own location, so the tree can
 # be moved or packaged (PREFIX=$DESTDIR/usr works as DESTDIR would). Files are written next to their target and
@@ -64,9 +66,25 @@ fill "$repo/cmake/voicenoteConfigVersion.cmake.in" "$prefix/lib/cmake/voicenote/
 STRIP=1 put "$build/bin/voicenote" "$prefix/bin/voicenote" 755
 
 # voicenote-glib, then voicenote-gtk over it, from their build trees in BUILD/glib and BUILD/gtk (built there if they
-# are not yet, as `make test-glib`/`test-gtk` build them), linked again to find libvoicenote beside them.
+# are not yet, as `make test-glib`/`test-gtk` build them), linked again to find libvoicenote beside them. (glib's
+# `introspection` too: voicenote-gtk's scanner reads its build-tree .pc, which `install` alone does not make.)
 bindings=(LIBDIR="$build/lib" INCDIR="$repo/include" PREFIX="$prefix")
-"${MAKE:-make}" -s -C "$repo/bindings/glib" install "${bindings[@]}" OUT="$build/glib"
+"${MAKE:-make}" -s -C "$repo/bindings/glib" introspection install "${bindings[@]}" OUT="$build/glib"
 "${MAKE:-make}" -s -C "$repo/bindings/gtk" install "${bindings[@]}" GLIB_OUT="$build/glib" OUT="$build/gtk"
+
+# The QML module, from its build tree in BUILD/qml (configured and built by `make qml`, incremental): CMake installs
+# it into a staging directory (rewriting the plugin's RUNPATH), from where each file is put into the prefix.
+"${MAKE:-make}" -s -C "$repo" qml BUILD="$build" VOICENOTE_BUILT=1 > /dev/null
+stage=$(mktemp -d "$build/qml/.install.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+cmake --install "$build/qml" --prefix "$stage" > /dev/null
+qml=lib/qt6/qml/Voicenote
+mkdir -p "$prefix/$qml"
+for file in "$stage/$qml"/*; do
+    case $file in
+        *.so) STRIP=1 put "$file" "$prefix/$qml/$(basename "$file")" 644 ;;
+        *) put "$file" "$prefix/$qml/$(basename "$file")" 644 ;;
+    esac
+done
 
 echo "installed voicenote $version into $prefix"

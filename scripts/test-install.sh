@@ -19,12 +19,20 @@
 #      (under xvfb-run: a GTK widget needs a display); each loads only the prefix's libraries and typelibs; and the
 #      proof from four languages (bindings/gtk/tests/proof) runs over the prefix only: its Python, gjs, Vala and C
 #      programs, each driven through real X input by drive.py (hold, lock, stop, trim, send, a received note at 2x)
-#   f) `make deb`: the nine packages pass lintian (no error) and hold what `make install` installs, libvoicenote's split
+#   h) the QML module Voicenote from the moved prefix only: installed in lib/qt6/qml/Voicenote (plugin stripped, RUNPATH
+#      $ORIGIN/../../..); qmllint with the prefix's import path passes a file using every type with no warning (and
+#      fails without it); a QML host (scripts/test-install-qml) builds with CMake's find_package(voicenote COMPONENTS
+#      qml) and voicenote::qml, loads `import Voicenote` from the prefix (offscreen) and plays a note through a
+#      VoicePlayer on the file speaker; find_package(voicenote COMPONENTS qml) fails when the module is missing
+#   f) `make deb`: the ten packages pass lintian (no error) and hold what `make install` installs, libvoicenote's split
 #      as Debian splits a C library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps),
 #      voicenote-glib's and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in
-#      usr/lib/<multiarch>, -dev), each with its Depends; extracted, the samples build from them with pkg-config and
-#      CMake and run, and g)'s C, Python and Vala programs use them; as root they also install with dpkg, build and run
-#      from /usr (Python finding the typelibs with no GI_TYPELIB_PATH), and are purged again
+#      usr/lib/<multiarch>, -dev), each with its Depends, and qml6-module-voicenote holding exactly the module in
+#      usr/lib/<multiarch>/qt6/qml/Voicenote, depending on Qt Quick's libraries and QML module; extracted, the samples
+#      build from them with pkg-config and CMake and run, g)'s C, Python and Vala programs use them and qmllint finds
+#      the module's types; as root they also install with dpkg, build and run
+#      from /usr (Python finding the typelibs with no GI_TYPELIB_PATH, the QML host and qmllint finding the module on
+#      Qt's own import path), and are purged again
 # Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
 set -uo pipefail
 
@@ -342,6 +350,57 @@ gnome_proof() {
 }
 proof=$repo/bindings/gtk/tests/proof
 
+qml=lib/qt6/qml
+qml_host_dir=$repo/scripts/test-install-qml
+qmllint=/usr/lib/qt6/bin/qmllint
+# qml_installed PREFIX: PREFIX/lib/qt6/qml/Voicenote holds the plugin (stripped, RUNPATH $ORIGIN/../../..: PREFIX/lib),
+# the qmldir naming the module and its .qmltypes, and that .qmltypes.
+qml_installed() {
+    local dir=$1/$qml/Voicenote
+    is_stripped "$dir/libvoicenote_qml.so" || return 1
+    expect_eq '$ORIGIN/../../..' "$(readelf -d "$dir/libvoicenote_qml.so" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')" &&
+        grep -qx 'module Voicenote' "$dir/qmldir" && grep -qx 'typeinfo voicenote_qml.qmltypes' "$dir/qmldir" &&
+        grep -q 'name: "voicenote_qml::VoicePlayer"' "$dir/voicenote_qml.qmltypes"
+}
+# qml_lint IMPORT_DIR: qmllint with IMPORT_DIR on its import path (none when empty: Qt's own only) passes the file
+# using every type (bindings/qml/tests/TypesInUse.qml) and the host's play.qml with no warning at all.
+qml_lint() {
+    local out
+    out=$("$qmllint" ${1:+-I "$1"} "$repo/bindings/qml/tests/TypesInUse.qml" "$qml_host_dir/play.qml" 2>&1) ||
+        { echo "$out"; return 1; }
+    [[ -z $out ]] || { echo "$out"; return 1; }
+}
+qml_lint_fails() { ! qml_lint "$@"; }
+# qml_host PREFIX OUT IMPORT_DIR [--system]: the host built with CMake from PREFIX (find_package(voicenote COMPONENTS
+# qml), voicenote::qml) and run offscreen with no LD_LIBRARY_PATH: it plays the note through a VoicePlayer on the file
+# speaker (which receives it), having loaded IMPORT_DIR's plugin and PREFIX's libvoicenote and no other; with
+# --system the host adds no import path and Qt's own finds the module.
+qml_host() {
+    local prefix=$1 out=$2 import=$3 output; shift 3
+    cmake -S "$qml_host_dir" -B "$out" "${generator[@]}" -DCMAKE_PREFIX_PATH="$prefix" \
+        -DCMAKE_COMPILE_WARNING_AS_ERROR=ON > /dev/null && cmake --build "$out" || return 1
+    rm -f "$tmp/speaker.raw"
+    output=$(env -u QML_IMPORT_PATH -u QML2_IMPORT_PATH -u LD_LIBRARY_PATH QT_QPA_PLATFORM=offscreen \
+        XDG_RUNTIME_DIR="$tmp" XDG_CACHE_HOME="$tmp/qml-cache" timeout 30 \
+        "$out/qml-host" "$qml_host_dir/play.qml" "$note" vn_spk "$(cat "$tmp/speaker.conf")" "$@" 2>&1) ||
+        { echo "$output"; return 1; }
+    echo "$output"
+    expect_eq "$(printf '%s\n' "$prefix/lib/libvoicenote.so.$version" "$import/Voicenote/libvoicenote_qml.so" | sort)" \
+        "$(grep '^/' <<<"$output" | sort)" || return 1
+    [[ $* == --system ]] || grep -qxF "import path: $import" <<<"$output" ||
+        { echo "voicenote::qml gave another path"; return 1; }
+    [[ -s $tmp/speaker.raw ]] || { echo "the speaker received nothing"; return 1; }
+}
+# qml_component_required PREFIX: find_package(voicenote COMPONENTS qml) fails once the module is gone (moved away for
+# the check), and voicenote without the component is still found.
+qml_component_required() {
+    local dir=$1/$qml/Voicenote status=0
+    mv "$dir" "$dir.away" || return 1
+    find_package_refuses "$1" 0.1 COMPONENTS qml && find_package_result "$1" 0.1 > /dev/null || status=1
+    mv "$dir.away" "$dir"
+    return $status
+}
+
 echo "== test-install: voicenote $version"
 prefix=$tmp/prefix
 # build_cpp_with_cmake PREFIX DIR: the C++ samples with bindings/cpp/samples/CMakeLists.txt (find_package).
@@ -405,6 +464,8 @@ for binding in glib gtk; do
     check "lib/libvoicenote-$binding-1.so.0: stripped, RUNPATH \$ORIGIN, .so link; its headers the repo's" \
         binding_installed "$prefix" "$binding"
 done
+check "lib/qt6/qml/Voicenote: the plugin stripped, RUNPATH \$ORIGIN/../../.., its qmldir and .qmltypes" \
+    qml_installed "$prefix"
 check "no installed file records the checkout (binaries too)" no_file_records_checkout "$prefix"
 
 echo "== c) the prefix moved"
@@ -469,6 +530,17 @@ else
     skip "voicenote-gtk from Python and Vala, and the proof from four languages: xvfb-run (xvfb) is not installed"
 fi
 
+echo "== h) the QML module from the moved prefix"
+check "qmllint with the prefix's import path passes every type with no warning" qml_lint "$moved/$qml"
+if [[ ! -e $(/usr/lib/qt6/bin/qtpaths6 --query QT_INSTALL_QML)/Voicenote ]]; then
+    check "qmllint without it warns (the import is checked)" qml_lint_fails ""
+else
+    skip "qmllint without the prefix's import path: a Voicenote module is installed on Qt's own"
+fi
+check "a QML host builds with find_package(voicenote COMPONENTS qml) + voicenote::qml and plays a note (offscreen)" \
+    qml_host "$moved" "$tmp/qml-host" "$moved/$qml"
+check "find_package(voicenote COMPONENTS qml) fails without the module" qml_component_required "$moved"
+
 echo "== f) Debian packages (make deb)"
 debs=$tmp/debs
 # deb_holds DEB PATH...: the package's file list has each PATH (./usr/...), and nothing under usr/ besides
@@ -488,7 +560,7 @@ deb_depends_on() {
     done
 }
 if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
-    check "make deb builds nine packages" make -s -C "$repo" deb DEBDIR="$debs"
+    check "make deb builds ten packages" make -s -C "$repo" deb DEBDIR="$debs"
     arch=$(dpkg --print-architecture)
     multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
     runtime=$debs/libvoicenote${major}_${version}_$arch.deb dev=$debs/libvoicenote-dev_${version}_$arch.deb
@@ -498,6 +570,8 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
         libvoicenote-gtk-1-0 gir1.2-voicenotegtk-1.0 libvoicenote-gtk-dev)
     gnome_debs=()
     for name in "${gnome_names[@]}"; do gnome_debs+=("$debs/${name}_${version}_$arch.deb"); done
+    qml_deb=$debs/qml6-module-voicenote_${version}_$arch.deb
+    system_qml=/usr/lib/$multiarch/qt6/qml
     check "libvoicenote$major holds the library and its SONAME link" deb_holds "$runtime" \
         "./usr/lib/libvoicenote.so.$version" "./usr/lib/libvoicenote.so.$major"
     check "libvoicenote-dev holds the headers, the .so link, pkg-config and CMake files" deb_holds "$dev" \
@@ -530,6 +604,11 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
             expect_eq "libvoicenote-$binding-1 0 libvoicenote-$binding-1-0 (>= $version)" \
             "$(dpkg-deb --ctrl-tarfile "$debs/libvoicenote-$binding-1-0_${version}_$arch.deb" | tar -xO ./shlibs)"
     done
+    check "qml6-module-voicenote holds exactly the module, in usr/lib/$multiarch/qt6/qml/Voicenote" \
+        deb_holds "$qml_deb" \
+        $(cd "$moved/$qml" && find Voicenote -type f | sed "s|^|.$system_qml/|")
+    check "qml6-module-voicenote depends on Qt Quick (libraries and QML module) and libvoicenote$major" deb_depends_on \
+        "$qml_deb" libqt6quick6 libqt6qml6 qml6-module-qtquick "libvoicenote$major \\(>= $version\\)"
     check "libvoicenote-glib-1-0 depends on GLib and libvoicenote$major" deb_depends_on \
         "$debs/libvoicenote-glib-1-0_${version}_$arch.deb" libglib2.0-0 "libvoicenote$major \\(>= $version\\)"
     check "libvoicenote-gtk-1-0 depends on GTK 4, libvoicenote-glib-1-0 and libvoicenote$major" deb_depends_on \
@@ -549,16 +628,17 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     # Lintian, Debian's package checker, beside the checks below (it takes ~10 s): an error (E:) fails; its warnings
     # are shown with the result.
     if command -v lintian >/dev/null; then
-        lintian --fail-on error --tag-display-limit 0 "$runtime" "$dev" "$tools" "${gnome_debs[@]}" \
+        lintian --fail-on error --tag-display-limit 0 "$runtime" "$dev" "$tools" "${gnome_debs[@]}" "$qml_deb" \
             >"$tmp/lintian.log" 2>&1 &
         lintian_pid=$!
     fi
     root=$tmp/debroot
     check "the packages extract" bash -c 'for d; do dpkg -x "$d" "$0" || exit 1; done' "$root" "$runtime" "$dev" "$tools" \
-        "${gnome_debs[@]}"
+        "${gnome_debs[@]}" "$qml_deb"
     check "samples build with pkg-config from the extracted packages and run" build_with_make "$root/usr" "$tmp/deb-make"
     check "samples build with CMake from the extracted packages and run" build_with_cmake "$root/usr" "$tmp/deb-cmake"
     check "the packaged voicenote runs" "$root/usr/bin/voicenote" version
+    check "qmllint passes every type with the extracted package's import path" qml_lint "$root$system_qml"
     check "pkg-config finds voicenote-glib-1 and voicenote-gtk-1 in the extracted packages" gnome_pkg_config "$root/usr"
     check "a C program on VnPlayer builds from the extracted packages and plays a note" \
         gnome_c_player "$root/usr" "$tmp/deb-gnome-player"
@@ -570,7 +650,7 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     fi
     if [[ -n ${lintian_pid:-} ]]; then
         lintian_passed() { local status=0; wait "$lintian_pid" || status=$?; grep -v '^running with root' "$tmp/lintian.log"; return $status; }
-        check "lintian finds no error in the nine packages" lintian_passed
+        check "lintian finds no error in the ten packages" lintian_passed
         grep -E '^W: ' "$tmp/lintian.log" | sed 's/^/      lintian /' || true
     else
         skip "lintian over the packages: lintian is not installed"
@@ -578,7 +658,8 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
     if [[ $(id -u) -eq 0 ]] && ! dpkg-query -W libvoicenote-dev >/dev/null 2>&1; then
         # purge_debs: removes what this test installed, whatever happened before.
         # (the GNOME packages first: they depend on the others)
-        installed=(libvoicenote-gtk-dev gir1.2-voicenotegtk-1.0 libvoicenote-gtk-1-0 libvoicenote-glib-dev
+        installed=(qml6-module-voicenote
+            libvoicenote-gtk-dev gir1.2-voicenotegtk-1.0 libvoicenote-gtk-1-0 libvoicenote-glib-dev
             gir1.2-voicenote-1.0 libvoicenote-glib-1-0 voicenote-tools libvoicenote-dev "libvoicenote$major")
         # dpkg_when_free ARGS...: dpkg, waiting (up to 120 s, looking each second) while another package manager
         # (apt, unattended-upgrades) holds dpkg's lock, as apt's DPkg::Lock::Timeout waits; any other failure at once.
@@ -594,7 +675,7 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
         }
         purge_debs() { dpkg_when_free --purge "${installed[@]}" >/dev/null 2>&1 || true; }
         trap 'purge_debs; rm -rf "$tmp"' EXIT
-        check "dpkg -i installs the nine packages" dpkg_when_free -i "$runtime" "$dev" "$tools" "${gnome_debs[@]}"
+        check "dpkg -i installs the ten packages" dpkg_when_free -i "$runtime" "$dev" "$tools" "${gnome_debs[@]}" "$qml_deb"
         check "samples build with the system's pkg-config and run" build_with_make /usr "$tmp/deb-system-make"
         check "samples build with CMake from /usr and run" build_with_cmake /usr "$tmp/deb-system-cmake"
         check "voicenote from the package runs" /usr/bin/voicenote version
@@ -604,10 +685,13 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
             check "Python (gi) finds the typelibs in the system's directory (no GI_TYPELIB_PATH)" \
                 gnome_python /usr "/usr/lib/$multiarch/girepository-1.0" ""
         fi
+        check "qmllint passes every type with Qt's own import path only (the packaged module)" qml_lint ""
+        check "the QML host builds from /usr and plays a note, the module found on Qt's own import path" \
+            qml_host /usr "$tmp/deb-system-qml-host" "$system_qml" --system
         check "dpkg --purge removes them" dpkg_when_free --purge "${installed[@]}"
         check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote \
             /usr/include/voicenote-g* /usr/lib/*/girepository-1.0/Voicenote* /usr/share/gir-1.0/Voicenote* \
-            /usr/share/vala/vapi/voicenote-* /usr/lib/pkgconfig/voicenote* 2>/dev/null | grep -q .'
+            /usr/share/vala/vapi/voicenote-* /usr/lib/pkgconfig/voicenote* /usr/lib/*/qt6/qml/Voicenote 2>/dev/null | grep -q .'
     else
         skip "dpkg -i: needs root and no voicenote packages already installed"
     fi
