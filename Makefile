@@ -28,7 +28,7 @@ DEBIAN_PACKAGES := \
 	dbus-daemon at-spi2-core gir1.2-atspi-2.0 \
 	qt6-declarative-dev qt6-declarative-dev-tools qml6-module-qtqml qml6-module-qtqml-workerscript qml6-module-qtquick \
 	qml6-module-qtquick-window qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-templates \
-	qml6-module-qtquick-layouts
+	qml6-module-qtquick-layouts qt6-l10n-tools
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
