@@ -135,8 +135,9 @@ qml: $(NEEDS_BUILD)
 
 # Its Qt Quick Test suites (bindings/qml/tests/tst_*.qml) on an Xvfb server, where Mesa's OpenGL draws the waveform's
 # geometry (Qt Quick's software renderer, with QT_QPA_PLATFORM=offscreen, does not), with a virtual microphone and
-# speaker (ALSA file/null plugins), the controls also under the Fusion style; screenshots into build/qml/test-output;
-# then the QML chat example driven through X input. A stage of `make test` (scripts/test.sh).
+# speaker (ALSA file/null plugins), the controls also under the Fusion style and in German (LANGUAGE=de), after a check
+# that the catalogues (bindings/qml/i18n) translate every qsTr() text; screenshots into build/qml/test-output; then the
+# QML chat example driven through X input. A stage of `make test` (scripts/test.sh).
 test-qml: qml
 	bindings/qml/tests/run.sh $(BUILD)/qml
 
