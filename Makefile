@@ -28,7 +28,7 @@ DEBIAN_PACKAGES := \
 	dbus-daemon at-spi2-core gir1.2-atspi-2.0 \
 	qt6-declarative-dev qt6-declarative-dev-tools qml6-module-qtqml qml6-module-qtqml-workerscript qml6-module-qtquick \
 	qml6-module-qtquick-window qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-templates \
-	qml6-module-qtquick-layouts
+	qml6-module-qtquick-layouts qt6-l10n-tools
 # Python packages the tests and bench use (from PyPI).
 PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed
 
@@ -135,8 +135,9 @@ qml: $(NEEDS_BUILD)
 
 # Its Qt Quick Test suites (bindings/qml/tests/tst_*.qml) on an Xvfb server, where Mesa's OpenGL draws the waveform's
 # geometry (Qt Quick's software renderer, with QT_QPA_PLATFORM=offscreen, does not), with a virtual microphone and
-# speaker (ALSA file/null plugins), the controls also under the Fusion style; screenshots into build/qml/test-output;
-# then the QML chat example driven through X input. A stage of `make test` (scripts/test.sh).
+# speaker (ALSA file/null plugins), the controls also under the Fusion style and in German (LANGUAGE=de), after a check
+# that the catalogues (bindings/qml/i18n) translate every qsTr() text; screenshots into build/qml/test-output; then the
+# QML chat example driven through X input. A stage of `make test` (scripts/test.sh).
 test-qml: qml
 	bindings/qml/tests/run.sh $(BUILD)/qml
 

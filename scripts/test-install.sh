@@ -23,7 +23,8 @@
 #      $ORIGIN/../../..); qmllint with the prefix's import path passes a file using every type with no warning (and
 #      fails without it); a QML host (scripts/test-install-qml) builds with CMake's find_package(voicenote COMPONENTS
 #      qml) and voicenote::qml, loads `import Voicenote` from the prefix (offscreen) and plays a note through a
-#      VoicePlayer on the file speaker; find_package(voicenote COMPONENTS qml) fails when the module is missing
+#      VoicePlayer on the file speaker, and with LANGUAGE=de shows a RecordButton named in German (the catalogue in the
+#      plugin); find_package(voicenote COMPONENTS qml) fails when the module is missing
 #   f) `make deb`: the ten packages pass lintian (no error) and hold what `make install` installs, libvoicenote's split
 #      as Debian splits a C library, with Depends that include FFmpeg (loaded with dlopen, invisible to dpkg-shlibdeps),
 #      voicenote-glib's and voicenote-gtk's as it splits a GNOME library (library, gir1.2 typelib in
@@ -32,7 +33,7 @@
 #      build from them with pkg-config and CMake and run, g)'s C, Python and Vala programs use them and qmllint finds
 #      the module's types; as root they also install with dpkg, build and run
 #      from /usr (Python finding the typelibs with no GI_TYPELIB_PATH, the QML host and qmllint finding the module on
-#      Qt's own import path), and are purged again
+#      Qt's own import path, the controls in German), and are purged again
 # Temporary directories are removed on exit. Ends with "N passed, N failed, N skipped"; non-zero on any failure.
 set -uo pipefail
 
@@ -366,7 +367,8 @@ qml_installed() {
 # using every type (bindings/qml/tests/TypesInUse.qml) and the host's play.qml with no warning at all.
 qml_lint() {
     local out
-    out=$("$qmllint" ${1:+-I "$1"} "$repo/bindings/qml/tests/TypesInUse.qml" "$qml_host_dir/play.qml" 2>&1) ||
+    out=$("$qmllint" ${1:+-I "$1"} "$repo/bindings/qml/tests/TypesInUse.qml" "$qml_host_dir/play.qml" \
+        "$qml_host_dir/translated.qml" 2>&1) ||
         { echo "$out"; return 1; }
     [[ -z $out ]] || { echo "$out"; return 1; }
 }
@@ -390,6 +392,14 @@ qml_host() {
     [[ $* == --system ]] || grep -qxF "import path: $import" <<<"$output" ||
         { echo "voicenote::qml gave another path"; return 1; }
     [[ -s $tmp/speaker.raw ]] || { echo "the speaker received nothing"; return 1; }
+}
+# qml_translated OUT [--system]: the host qml_host built in OUT, run offscreen with LANGUAGE=de, makes a RecordButton
+# of the module (translated.qml) and finds its accessible name German: the plugin installed its own catalogue.
+qml_translated() {
+    local out=$1; shift
+    env -u QML_IMPORT_PATH -u QML2_IMPORT_PATH -u LD_LIBRARY_PATH QT_QPA_PLATFORM=offscreen LANGUAGE=de \
+        XDG_RUNTIME_DIR="$tmp" XDG_CACHE_HOME="$tmp/qml-cache" timeout 30 \
+        "$out/qml-host" "$qml_host_dir/translated.qml" "$note" vn_spk "$(cat "$tmp/speaker.conf")" "$@"
 }
 # qml_component_required PREFIX: find_package(voicenote COMPONENTS qml) fails once the module is gone (moved away for
 # the check), and voicenote without the component is still found.
@@ -539,6 +549,7 @@ else
 fi
 check "a QML host builds with find_package(voicenote COMPONENTS qml) + voicenote::qml and plays a note (offscreen)" \
     qml_host "$moved" "$tmp/qml-host" "$moved/$qml"
+check "with LANGUAGE=de the host's RecordButton from the moved prefix is named in German" qml_translated "$tmp/qml-host"
 check "find_package(voicenote COMPONENTS qml) fails without the module" qml_component_required "$moved"
 
 echo "== f) Debian packages (make deb)"
@@ -688,6 +699,8 @@ if command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null; then
         check "qmllint passes every type with Qt's own import path only (the packaged module)" qml_lint ""
         check "the QML host builds from /usr and plays a note, the module found on Qt's own import path" \
             qml_host /usr "$tmp/deb-system-qml-host" "$system_qml" --system
+        check "with LANGUAGE=de the packaged module's RecordButton is named in German" \
+            qml_translated "$tmp/deb-system-qml-host" --system
         check "dpkg --purge removes them" dpkg_when_free --purge "${installed[@]}"
         check "nothing of them is left in /usr" bash -c '! ls /usr/lib/libvoicenote* /usr/include/voicenote.h /usr/bin/voicenote \
             /usr/include/voicenote-g* /usr/lib/*/girepository-1.0/Voicenote* /usr/share/gir-1.0/Voicenote* \

@@ -179,6 +179,7 @@ AbstractButton {
     // "Slide to cancel", left of the button, fading as the finger slides left.
     Label {
         id: slideHint
+        objectName: "slideHint"
         visible: button.holding
         opacity: button.flow ? button.flow.slideToCancelAlpha : 0
         anchors.right: button.left
@@ -220,6 +221,7 @@ AbstractButton {
     }
 
     ToolTip {
+        objectName: "tip"
         visible: button.flow !== null && button.flow.tipVisible
         text: qsTr("Hold to record, release to send")
         timeout: -1  // the flow hides it after its tip duration

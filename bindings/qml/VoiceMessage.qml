@@ -152,7 +152,8 @@ Item {
             objectName: "rateButton"
             enabled: message.activePlayer !== null
             readonly property real rate: message.activePlayer ? message.activePlayer.rate : 1
-            text: rate + "x"
+            //: A playback speed on its button; %1 is the number ("1.5", with a point in every language).
+            text: qsTr("%1x").arg(rate)
             Accessible.name: qsTr("Playback speed %1").arg(text)
             onClicked: message.activePlayer.rate = message.nextRate(rate)
         }
