@@ -52,8 +52,10 @@ struct WaveformReader::Read {
             std::lock_guard<std::mutex> lock(mutex);
             source = nullptr;
         }
+        QCoreApplication *application = QCoreApplication::instance();
+        if (!application) return;  // the application is going: no one to deliver to
         QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
+            application,
             [self, list = toRealList(values), status, text = QString::fromStdString(message)] {
                 if (WaveformReader *reader = self->owner.data()) reader->finish(list, status, text);
             },
