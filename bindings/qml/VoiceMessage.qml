@@ -1,5 +1,7 @@
 // VoiceMessage.qml — a voice note in a conversation (a ListView delegate): play/pause, its waveform, its time, the
-// rate button (1x → 1.5x → 2x → 0.5x), a busy indicator while it loads and the failure after a failed load.
+// rate button (1x → 1.5x → 2x → 0.5x), a busy indicator while it loads and the failure after a failed load. A
+// message without a waveform gets its note's, read off the GUI thread (a WaveformReader; a new location or the row's
+// destruction cancels the read at once); a failed read is the row's failure too, and Retry reads again.
 //
 //     QueuePlayer { id: queue; locations: notes.map(note => note.location) }
 //     ListView { model: notes; delegate: VoiceMessage { required property var modelData; required property int index
@@ -30,10 +32,12 @@ Item {
     property string location
     /** The note's length in seconds as the message says, shown until the player knows it. */
     property real duration: 0
-    /** The note's waveform as the message says (its `voiceRecording` payload), 0…1 each. */
+    /** The note's waveform as the message says (its `voiceRecording` payload), 0…1 each; empty: read from the note. */
     property list<real> waveform
-    /** The failure's message while the note failed to load on the player, "" otherwise. */
+    /** The failure's message while the note failed to load on the player or its waveform to read, "" otherwise. */
     property string failure
+    /** Whether `failure` is the waveform read's: Retry reads again. */
+    property bool readFailed: false
 
     readonly property VoicePlayer activePlayer: queue ? queue : player
     /** Whether the note is the player's item: the row shows the player's state. */
@@ -41,11 +45,14 @@ Item {
                                     && (queue === null || queue.currentIndex === queueIndex)
     readonly property int playerState: current ? activePlayer.state : VoicePlayer.NotLoaded
     readonly property bool playing: playerState === VoicePlayer.Playing
-    readonly property bool loading: playerState === VoicePlayer.Loading
+    /** The player loads the note, or its waveform is being read. */
+    readonly property bool loading: playerState === VoicePlayer.Loading || reader.reading
     /** Under way: playing, or paused somewhere in the note. */
     readonly property bool underWay: playing || playerState === VoicePlayer.Paused
     readonly property real length: current && activePlayer.duration > 0 ? activePlayer.duration : duration
-    readonly property real shownTime: underWay ? activePlayer.position : length
+    /** Where the player is in the note while under way (0 otherwise, and once the player is gone). */
+    readonly property real position: underWay && activePlayer ? activePlayer.position : 0
+    readonly property real shownTime: underWay ? position : length
 
     implicitWidth: 320
     implicitHeight: row.implicitHeight
@@ -53,8 +60,8 @@ Item {
     Accessible.role: Accessible.Grouping
     Accessible.name: qsTr("Voice message, %1").arg(clock(length))
     Accessible.description: failure !== "" ? qsTr("Can't play this voice message: %1").arg(failure)
-                          : playing ? qsTr("playing at %1").arg(clock(activePlayer.position))
-                          : underWay ? qsTr("paused at %1").arg(clock(activePlayer.position))
+                          : playing ? qsTr("playing at %1").arg(clock(position))
+                          : underWay ? qsTr("paused at %1").arg(clock(position))
                           : loading ? qsTr("loading") : ""
 
     /** m:ss of whole seconds, rounded down. */
@@ -71,6 +78,12 @@ Item {
 
     /** Play/pause: loads the note (from its index on a queue) unless it is the item, else pauses or plays. */
     function toggle() {
+        if (readFailed) {
+            failure = ""
+            readFailed = false
+            reader.reload()
+            return
+        }
         if (!activePlayer) return
         if (!current || failure !== "" || playerState === VoicePlayer.NotLoaded) {
             failure = ""
@@ -83,7 +96,24 @@ Item {
         }
     }
 
-    onLocationChanged: failure = ""
+    onLocationChanged: {
+        failure = ""
+        readFailed = false
+    }
+    onWaveformChanged: if (readFailed) {  // the message's own waveform: the read's failure is forgotten
+        failure = ""
+        readFailed = false
+    }
+
+    WaveformReader {
+        id: reader
+        objectName: "reader"
+        location: message.waveform.length === 0 ? message.location : ""
+        onFailed: (status, text) => {
+            message.readFailed = true
+            message.failure = text !== "" ? text : status
+        }
+    }
 
     Connections {
         target: message.activePlayer
@@ -122,8 +152,8 @@ Item {
             visible: message.failure === ""
             Layout.fillWidth: true
             Layout.preferredHeight: 32
-            values: message.waveform
-            progress: message.underWay && message.length > 0 ? message.activePlayer.position / message.length : 0
+            values: message.waveform.length > 0 ? message.waveform : reader.values
+            progress: message.underWay && message.length > 0 ? message.position / message.length : 0
             Accessible.name: qsTr("Voice note position")
             onSeekRequested: (fraction) => {
                 if (message.current && message.playerState !== VoicePlayer.Loading)

@@ -19,6 +19,11 @@ namespace voicenote_qml {
 /** The symbolic name of a `VN_E_*` status, e.g. "VN_E_FORMAT". */
 inline QString statusName(int status) { return QString::fromUtf8(vn_status_name(status)); }
 
+/** What a voicenote::error says: the library's detail, else its summary. */
+inline std::string errorMessage(const voicenote::error &e) {
+    return e.detail().empty() ? std::string(e.what()) : e.detail();
+}
+
 /** Runs `call`; a voicenote::error it throws (or running out of memory) becomes `target`'s failed signal. Returns
  *  whether it succeeded. */
 template <class Target, class Call>
@@ -27,8 +32,7 @@ bool attempt(Target *target, Call &&call) {
         call();
         return true;
     } catch (const voicenote::error &e) {
-        const std::string &message = e.detail().empty() ? std::string(e.what()) : e.detail();
-        Q_EMIT target->failed(statusName(e.status()), QString::fromStdString(message));
+        Q_EMIT target->failed(statusName(e.status()), QString::fromStdString(errorMessage(e)));
     } catch (const std::bad_alloc &) {
         Q_EMIT target->failed(statusName(VN_E_NOMEM), QStringLiteral("out of memory"));
     }

@@ -21,10 +21,17 @@ Item {
         onItemChanged: (index) => console.log(index, queue.currentIndex, queue.count, queue.position)
         onEnded: queue.playFrom(0)
     }
+    WaveformReader {
+        id: reader
+        location: "/notes/a.ogg"
+        samples: 50
+        onReadingChanged: console.log(reader.reading, reader.values.length)
+        onFailed: (status, message) => reader.reload()
+    }
     Waveform {
         width: 200
         height: 32
-        values: [0.1, 0.5, 0.9]
+        values: reader.values.length > 0 ? reader.values : [0.1, 0.5, 0.9]
         progress: player.duration > 0 ? player.position / player.duration : 0
         spacing: 1
         onSeekRequested: (fraction) => player.seek(fraction * player.duration)

@@ -3,9 +3,9 @@
  * and runs it offscreen, bindings/qml/tests/run-lifecycle.sh):
  *
  *   types    every type (VoicePlayer, QueuePlayer, VoiceRecorder, RecordingFlow over its own recorder and player,
- *            Uploader, Waveform) made from one component and destroyed, ROUNDS times (default 2000); every tenth
- *            round the player and the queue start playing and the recorder recording, and everything is destroyed
- *            before their events are handled; every hundredth round in an engine of its own, torn down after them
+ *            Uploader, Waveform, WaveformReader) made from one component and destroyed, ROUNDS times (default
+ *            2000); every tenth round the player and the queue start playing and the recorder recording, and
+ *            everything is destroyed before their events are handled (the reader mostly mid-read); every hundredth round in an engine of its own, torn down after them
  *   engines  an engine torn down while a note plays (LONG_NOTE, minutes long, so it still plays), or, every other
  *            time, while a flow records (which pauses the note), ROUNDS / 40 times
  *   flows    a flow destroyed inside its own signal handler, ROUNDS / 20 times in turn: from QML (destroy()) in
@@ -158,6 +158,7 @@ Item {
     }
     Uploader { endpoint: "http://127.0.0.1:9/upload" }
     Waveform { width: 100; height: 20; values: [0.1, 0.5, 1.0, 0.25]; progress: 0.5 }
+    WaveformReader { location: rig.note }
 }
 )";
 

@@ -46,7 +46,7 @@ else
 	echo "SKIP: the org.kde.desktop style is not installed for Qt 6 (not in Debian 12): the controls ran under Basic and Fusion"
 fi
 for style in "${styles[@]}"; do
-	for suite in tst_record_button.qml tst_controls_scenario.qml; do
+	for suite in tst_record_button.qml tst_controls_scenario.qml tst_voice_message_reading.qml; do
 		run "$style" "$out/test-output/$style" -input "$tests/$suite"
 	done
 done

@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QMetaEnum>
+#include <QRandomGenerator>
 #include <QSet>
 #include <QThread>
 
@@ -68,10 +69,17 @@ QByteArray wav(const std::vector<std::int16_t> &samples) {
     return out + data;
 }
 
-QString makeNote(const QDir &directory, const QString &name, double seconds) {
+/** `samples` growing louder from silence to their own loudness at the end (a crescendo). */
+std::vector<std::int16_t> crescendo(std::vector<std::int16_t> samples) {
+    for (std::size_t i = 0; i < samples.size(); ++i)
+        samples[i] = static_cast<std::int16_t>(double(samples[i]) * double(i) / double(samples.size()));
+    return samples;
+}
+
+QString makeNote(const QDir &directory, const QString &name, const std::vector<std::int16_t> &samples) {
     QString source = directory.filePath(name + QStringLiteral(".wav"));
     QString note = directory.filePath(name + QStringLiteral(".ogg"));
-    writeFile(source, wav(tone(seconds)));
+    writeFile(source, wav(samples));
     try {
         voicenote::convert_file(source.toStdString(), note.toStdString());
     } catch (const voicenote::error &e) {
@@ -95,8 +103,15 @@ TestRig::TestRig(QObject *parent) : QObject(parent), directory_(QDir::temp().fil
                       .arg(toneFile);
     speaker_ = QStringLiteral("pcm.vn_spk { type file slave.pcm { type null } file \"%1\" format raw perm 0644 }")
                    .arg(speakerOutput());
-    note_ = makeNote(dir, QStringLiteral("note"), noteSeconds());
-    otherNote_ = makeNote(dir, QStringLiteral("other"), 1.0);
+    note_ = makeNote(dir, QStringLiteral("note"), tone(noteSeconds()));
+    otherNote_ = makeNote(dir, QStringLiteral("other"), tone(1.0));
+    crescendoNote_ = makeNote(dir, QStringLiteral("crescendo"), crescendo(tone(noteSeconds())));
+    // Bytes no decoder takes, the same every run (a fixed seed), under a name that says Ogg.
+    QByteArray noise(8192, Qt::Uninitialized);
+    QRandomGenerator generator(37);
+    for (char &byte : noise) byte = char(generator.bounded(256));
+    corruptNote_ = dir.filePath(QStringLiteral("corrupt.ogg"));
+    writeFile(corruptNote_, noise);
 }
 
 bool TestRig::onGuiThread() const { return QThread::currentThread() == QCoreApplication::instance()->thread(); }

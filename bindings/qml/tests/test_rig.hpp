@@ -1,7 +1,7 @@
 /* test_rig.hpp — what every QML test reads as `rig`: a temporary directory, a virtual microphone and speaker (ALSA's
  * `file` plugin over a `null` slave, unpaced, defined by configuration text the types take as
- * `deviceConfiguration`, as bindings/glib/tests/capture-rig.h does), a short note, and checks the QML side cannot
- * make itself (the thread a handler runs on, files on disk, an image's pixels).
+ * `deviceConfiguration`, as bindings/glib/tests/capture-rig.h does), short notes (one rising, one corrupt), and checks
+ * the QML side cannot make itself (the thread a handler runs on, files on disk, an image's pixels).
  */
 #ifndef VOICENOTE_QML_TESTS_TEST_RIG_HPP
 #define VOICENOTE_QML_TESTS_TEST_RIG_HPP
@@ -25,6 +25,10 @@ class TestRig : public QObject {
     Q_PROPERTY(QString note READ note CONSTANT)
     /** A second note, as `note`, of another length. */
     Q_PROPERTY(QString otherNote READ otherNote CONSTANT)
+    /** A note as long as `note` whose tone grows from silence to full loudness: its waveform rises. */
+    Q_PROPERTY(QString crescendoNote READ crescendoNote CONSTANT)
+    /** 8 KiB of random bytes (the same every run) named corrupt.ogg: no decoder takes them. */
+    Q_PROPERTY(QString corruptNote READ corruptNote CONSTANT)
     /** How long `note` is. */
     Q_PROPERTY(double noteSeconds READ noteSeconds CONSTANT)
 
@@ -38,6 +42,8 @@ public:
     QString speakerOutput() const { return directory_.filePath(QStringLiteral("speaker.raw")); }
     QString note() const { return note_; }
     QString otherNote() const { return otherNote_; }
+    QString crescendoNote() const { return crescendoNote_; }
+    QString corruptNote() const { return corruptNote_; }
     double noteSeconds() const { return 1.5; }
 
     /** Whether the caller runs on the application's (GUI) thread. */
@@ -63,6 +69,8 @@ private:
     QString speaker_;
     QString note_;
     QString otherNote_;
+    QString crescendoNote_;
+    QString corruptNote_;
 };
 
 #endif

@@ -1,7 +1,11 @@
 #include "upload_server.hpp"
 
+#include <QFile>
 #include <QHostAddress>
 #include <QTcpSocket>
+#include <QTimer>
+
+#include <algorithm>
 
 namespace {
 
@@ -38,12 +42,67 @@ UploadServer::UploadServer(QObject *parent) : QObject(parent) {
     connect(&server_, &QTcpServer::newConnection, this, [this] {
         while (QTcpSocket *socket = server_.nextPendingConnection()) {
             connect(socket, &QTcpSocket::readyRead, this, [this, socket] { readable(socket); });
-            connect(socket, &QTcpSocket::disconnected, this, [this, socket] {
-                received_.remove(socket);
-                socket->deleteLater();
-            });
+            connect(socket, &QTcpSocket::disconnected, this, [this, socket] { closed(socket); });
         }
     });
+}
+
+UploadServer::~UploadServer() {
+    // The connections (the server's children) go with server_, after the members their handlers use.
+    for (QTcpSocket *socket : server_.findChildren<QTcpSocket *>()) socket->disconnect(this);
+}
+
+void UploadServer::closed(QTcpSocket *socket) {
+    received_.remove(socket);
+    if (sending_.remove(socket)) {
+        ++notesClosedEarly_;
+        Q_EMIT notesChanged();
+    }
+    socket->deleteLater();
+}
+
+QString UploadServer::noteUrl(const QString &path, const QString &route) {
+    notes_.append(path);
+    return QStringLiteral("%1/%2/%3.ogg").arg(url(), route).arg(notes_.size() - 1);
+}
+
+bool UploadServer::answerNote(QTcpSocket *socket, const QByteArray &path) {
+    const QList<QByteArray> parts = path.split('/');  // "", ROUTE, N.ogg
+    if (parts.size() != 3 || !parts[2].endsWith(".ogg")) return false;
+    const QByteArray route = parts[1];
+    if (route != "notes" && route != "slow" && route != "stalled") return false;
+    bool ok = false;
+    const qsizetype index = parts[2].chopped(4).toLongLong(&ok);
+    if (!ok || index < 0 || index >= notes_.size()) return false;
+    QFile file(notes_[index]);
+    if (!file.open(QIODevice::ReadOnly)) return false;
+    const QByteArray bytes = file.readAll();
+    socket->write("HTTP/1.1 200 OK\r\nContent-Type: audio/ogg\r\nContent-Length: " + QByteArray::number(bytes.size()) +
+                  "\r\nConnection: close\r\n\r\n");
+    const qsizetype first = route == "notes" ? bytes.size() : std::min<qsizetype>(bytes.size(), 2048);
+    socket->write(bytes.left(first));
+    sending_.insert(socket, bytes.mid(first));
+    if (route == "slow") {
+        auto *timer = new QTimer(socket);  // goes with the connection
+        connect(timer, &QTimer::timeout, this, [this, socket] { trickle(socket); });
+        timer->start(50);
+    } else if (route == "notes") {
+        trickle(socket);
+    }
+    Q_EMIT notesChanged();
+    return true;
+}
+
+void UploadServer::trickle(QTcpSocket *socket) {
+    auto rest = sending_.find(socket);
+    if (rest == sending_.end()) return;
+    socket->write(rest->left(1024));
+    rest->remove(0, std::min<qsizetype>(rest->size(), 1024));
+    if (!rest->isEmpty()) return;
+    sending_.erase(rest);
+    ++notesSent_;
+    Q_EMIT notesChanged();
+    socket->disconnectFromHost();
 }
 
 QString UploadServer::url() const { return QStringLiteral("http://127.0.0.1:%1").arg(server_.serverPort()); }
@@ -75,6 +134,7 @@ void UploadServer::readable(QTcpSocket *socket) {
 void UploadServer::answer(QTcpSocket *socket, const QByteArray &head, const QByteArray &body) {
     const QList<QByteArray> requestLine = head.left(head.indexOf("\r\n")).split(' ');
     const QByteArray path = requestLine.value(1);
+    if (requestLine.value(0) == "GET" && answerNote(socket, path)) return;
     QVariantMap request;
     request[QStringLiteral("method")] = QString::fromLatin1(requestLine.value(0));
     request[QStringLiteral("path")] = QString::fromLatin1(path);
