@@ -58,7 +58,10 @@ import VoiceNoteTestSupport
         try clock.advance(0.01)
         // The second failure: 0.5 s more.
         #expect(eventually(seconds: 10) { clock.nextDeadline == 0.75 }, "no back-off after the second failure")
-        #expect(asked.withLock { $0 } == 1 && log.failures.count == 2)
+        #expect(asked.withLock { $0 } == 1)
+        // The failure events come through the player's event delivery, after the back-off is set (a loaded run under
+        // ThreadSanitizer saw the deadline before the second event).
+        #expect(eventually(seconds: 10) { log.failures.count == 2 }, "the second failure was not delivered")
         try clock.advance(0.49)
         #expect(asked.withLock { $0 } == 1, "asked before the second back-off ended")
         try clock.advance(0.01)
