@@ -144,7 +144,7 @@ test-qml: qml
 # The module and its lifecycle test (bindings/qml/tests/lifecycle.cpp: every type made and destroyed from QML
 # thousands of times, engines torn down while a note plays, flows destroyed in their own handlers, every signal on the
 # GUI thread) built with gcc's AddressSanitizer into build/qml-asan (over the uninstrumented build/lib) and run
-# offscreen under LeakSanitizer (run-lifecycle.sh). Not yet part of `make test`.
+# offscreen under LeakSanitizer (run-lifecycle.sh). `make test` runs it in the background after the fuzz runs.
 QML_ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
 test-qml-asan: $(NEEDS_BUILD)
 	$(QML_CMAKE) -B $(BUILD)/qml-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$(QML_ASAN_FLAGS)" \

@@ -4,7 +4,8 @@
 # meanwhile in the background at the lowest CPU priority, one after another, so they take only the time the
 # foreground's suites leave idle (those wait on real-time audio, servers and child processes much of the time) and
 # never slow a real-time test. The fuzz targets' fixed runs (reproducible: seeded, counted) follow their build there
-# too, beside the AddressSanitizer suite, which waits on real-time devices much of its time. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
+# too, and then the QML module's AddressSanitizer test (its own instrumented build and run), beside the
+# AddressSanitizer suite, which waits on real-time devices much of its time. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
 # costly fixture stay in one (bindings/python/tests/conftest.py).
 #   scripts/test.sh MAKE PYTHON BUILD
 # A failure stops the run, naming the stage (or the background build and its log); with VOICENOTE_TEST_KEEP_GOING=1
@@ -45,12 +46,12 @@ stage build
 state=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-test.XXXXXX")
 logs=$build/test-logs
 mkdir -p "$logs"
-jobs=(build-tsan build-asan build-fuzz test-fuzz)
+jobs=(build-tsan build-asan build-fuzz test-fuzz test-qml-asan)
 for job in "${jobs[@]}"; do
     mkfifo "$state/$job"
 done
 exec {tsan_done}<>"$state/build-tsan" {asan_done}<>"$state/build-asan" {fuzz_done}<>"$state/build-fuzz" \
-    {fuzzed_done}<>"$state/test-fuzz"
+    {fuzzed_done}<>"$state/test-fuzz" {qml_asan_done}<>"$state/test-qml-asan"
 # setsid gives the builds a session of their own, and with it (kernel.sched_autogroup_enabled, on by default) a
 # scheduling group that competes with the foreground's as an equal whatever its processes' nice values: the builder
 # makes its group nice 19 first, so the builds take only what the foreground leaves idle.
@@ -121,6 +122,7 @@ wait_for_background build-asan "$asan_done"
 stage test-asan
 wait_for_background build-fuzz "$fuzz_done"
 wait_for_background test-fuzz "$fuzzed_done"
+wait_for_background test-qml-asan "$qml_asan_done"
 if ((${#failed[@]})); then
     echo "make test: FAILED: ${failed[*]} (after $(( $(date +%s) - started )) s)"
     exit 1
