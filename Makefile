@@ -133,13 +133,16 @@ qml: $(NEEDS_BUILD)
 		-DVOICENOTE_QML_DIR=$(BUILD)/qml
 	cmake --build $(BUILD)/qml-chat
 
-# Its Qt Quick Test suites (bindings/qml/tests/tst_*.qml) on an Xvfb server, where Mesa's OpenGL draws the waveform's
+# Its Qt Quick Test suites (bindings/qml/tests/tst_*.qml) against the product installed into build/qml-prefix (`make
+# install`: the module from its lib/qt6/qml, the library from its lib), linted first, on an Xvfb server, where Mesa's OpenGL draws the waveform's
 # geometry (Qt Quick's software renderer, with QT_QPA_PLATFORM=offscreen, does not), with a virtual microphone and
 # speaker (ALSA file/null plugins), the controls also under the Fusion style and in German (LANGUAGE=de), after a check
 # that the catalogues (bindings/qml/i18n) translate every qsTr() text; screenshots into build/qml/test-output; then the
 # QML chat example driven through X input. A stage of `make test` (scripts/test.sh).
 test-qml: qml
-	bindings/qml/tests/run.sh $(BUILD)/qml
+	rm -rf $(BUILD)/qml-prefix
+	$(MAKE) -s install PREFIX=$(BUILD)/qml-prefix VOICENOTE_BUILT=1 > /dev/null
+	VOICENOTE_QML_PREFIX=$(BUILD)/qml-prefix bindings/qml/tests/run.sh $(BUILD)/qml
 
 # The module and its lifecycle test (bindings/qml/tests/lifecycle.cpp: every type made and destroyed from QML
 # thousands of times, engines torn down while a note plays, flows destroyed in their own handlers, every signal on the

@@ -1,11 +1,10 @@
-/* The Qt Quick Test runner of the Voicenote module: every tst_*.qml in this directory, with the build tree's
- * module on the import path, a TestRig as the context property `rig` and an UploadServer as `uploadServer`. Run
- * under a real X server (xvfb-run): Qt Quick's software renderer (QT_QPA_PLATFORM=offscreen) does not draw the
- * waveform's geometry nodes. */
+/* The Qt Quick Test runner of the Voicenote module: every tst_*.qml in this directory. The module is imported from
+ * $VOICENOTE_QML_IMPORT_PATH when set (an installed prefix's lib/qt6/qml: what `make test-qml` runs the suites
+ * against), else from the build tree. The suites' own module VoicenoteTest (compiled into this runner) gives them the
+ * singletons TestRig (devices, notes, checks) and UploadServer (HTTP on 127.0.0.1). Run under a real X server
+ * (xvfb-run): Qt Quick's software renderer (QT_QPA_PLATFORM=offscreen) does not draw the waveform's geometry nodes. */
 #include "test_rig.hpp"
-#include "upload_server.hpp"
 
-#include <QQmlContext>
 #include <QQmlEngine>
 #include <QtQuickTest>
 
@@ -14,9 +13,7 @@ class Setup : public QObject {
 
 public Q_SLOTS:
     void qmlEngineAvailable(QQmlEngine *engine) {
-        engine->addImportPath(QStringLiteral(VOICENOTE_QML_IMPORT_DIR));
-        engine->rootContext()->setContextProperty(QStringLiteral("rig"), new TestRig(engine));
-        engine->rootContext()->setContextProperty(QStringLiteral("uploadServer"), new UploadServer(engine));
+        engine->addImportPath(TestRig::moduleImportPath());
     }
 };
 

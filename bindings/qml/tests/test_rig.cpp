@@ -114,6 +114,28 @@ TestRig::TestRig(QObject *parent) : QObject(parent), directory_(QDir::temp().fil
     writeFile(corruptNote_, noise);
 }
 
+QString TestRig::moduleImportPath() {
+    const QString installed = qEnvironmentVariable("VOICENOTE_QML_IMPORT_PATH");
+    return installed.isEmpty() ? QStringLiteral(VOICENOTE_QML_IMPORT_DIR) : installed;
+}
+
+QVariant TestRig::loadedLibraries() const {
+    QFile maps(QStringLiteral("/proc/self/maps"));
+    QStringList loaded;
+    if (!maps.open(QIODevice::ReadOnly)) return loaded;  // none: the tests reading it fail
+    for (const QByteArray &line : maps.readAll().split('\n')) {
+        const int slash = line.indexOf('/');
+        if (slash < 0) continue;
+        const QString path = QString::fromLocal8Bit(line.mid(slash));
+        const QString canonical = QFileInfo(path).canonicalFilePath();
+        if (QFileInfo(path).fileName().startsWith(QStringLiteral("libvoicenote")) && !loaded.contains(canonical))
+            loaded << canonical;
+    }
+    return loaded;
+}
+
+QString TestRig::canonicalPath(const QString &path) const { return QFileInfo(path).canonicalFilePath(); }
+
 bool TestRig::onGuiThread() const { return QThread::currentThread() == QCoreApplication::instance()->thread(); }
 
 qint64 TestRig::fileSize(const QString &path) const {
@@ -121,7 +143,7 @@ qint64 TestRig::fileSize(const QString &path) const {
     return info.exists() ? info.size() : -1;
 }
 
-QVariantMap TestRig::colours(const QString &path, const QString &color) const {
+QVariant TestRig::colours(const QString &path, const QString &color) const {
     QImage picture = QImage(path).convertToFormat(QImage::Format_ARGB32);
     QColor wanted(color);
     QSet<QRgb> distinct;
@@ -135,7 +157,7 @@ QVariantMap TestRig::colours(const QString &path, const QString &color) const {
                 ++matching;
         }
     }
-    return {{QStringLiteral("colours"), int(distinct.size())}, {QStringLiteral("matching"), matching},
+    return QVariantMap{{QStringLiteral("colours"), int(distinct.size())}, {QStringLiteral("matching"), matching},
             {QStringLiteral("width"), picture.width()}, {QStringLiteral("height"), picture.height()}};
 }
 
@@ -145,9 +167,9 @@ QString TestRig::outputPath(const QString &name) const {
     return QDir(directory).filePath(name + QStringLiteral(".png"));
 }
 
-QVariantMap TestRig::accessible(QObject *item) const {
+QVariant TestRig::accessible(QObject *item) const {
     QAccessibleInterface *face = item ? QAccessible::queryAccessibleInterface(item) : nullptr;
-    if (!face) return {};
+    if (!face) return QVariantMap();
     QVariantMap read{
         {QStringLiteral("role"), QString::fromLatin1(QMetaEnum::fromType<QAccessible::Role>().valueToKey(face->role()))},
         {QStringLiteral("name"), face->text(QAccessible::Name)},

@@ -3,7 +3,7 @@
 // the German catalogue (i18n/voicenote_qml_de.ts) when the engine imports Voicenote. The texts on the controls and
 // what assistive technology reads are checked; nothing is recorded or played.
 import QtQuick
-import QtTest
+import VoicenoteTest
 import Voicenote
 
 VoicenoteTestCase {
@@ -19,13 +19,13 @@ VoicenoteTestCase {
         RecordingFlow {
             clock: ManualClock {}
             recorder: VoiceRecorder {
-                directory: rig.directory + "/translated"
+                directory: TestRig.directory + "/translated"
                 device: "vn_mic"
-                deviceConfiguration: rig.microphone
+                deviceConfiguration: TestRig.microphone
             }
             player: VoicePlayer {
                 device: "vn_spk"
-                deviceConfiguration: rig.speaker
+                deviceConfiguration: TestRig.speaker
             }
         }
     }
@@ -51,7 +51,7 @@ VoicenoteTestCase {
     function test_record_button_in_german() {
         const flow = makeFlow()
         const button = createTemporaryObject(buttonComponent, suite, { flow: flow })
-        compare(rig.accessible(button).name, "Sprachnachricht aufnehmen")
+        compare(TestRig.accessible(button).name, "Sprachnachricht aufnehmen")
         compare(findChild(button, "slideHint").text, "‹ Zum Abbrechen wischen")
         mouseClick(button, 24, 24)  // a tap: the tip
         tryCompare(flow, "tipVisible", true, 5000)
@@ -62,22 +62,22 @@ VoicenoteTestCase {
 
     function test_composer_in_german() {
         const composer = createTemporaryObject(composerComponent, suite, { flow: makeFlow() })
-        compare(rig.accessible(composer).name, "Sprachnachricht verfassen")
+        compare(TestRig.accessible(composer).name, "Sprachnachricht verfassen")
         compare(findChild(composer, "sendButton").text, "Senden")
-        compare(rig.accessible(findChild(composer, "sendButton")).name, "Sprachnachricht senden")
+        compare(TestRig.accessible(findChild(composer, "sendButton")).name, "Sprachnachricht senden")
         compare(findChild(composer, "discardButton").text, "Verwerfen")
         compare(findChild(composer, "playButton").text, "Abspielen")
-        compare(rig.accessible(composer.trimStartHandle).name, "Anfang kürzen")
-        compare(rig.accessible(composer.trimEndHandle).name, "Ende kürzen")
-        compare(rig.accessible(composer.recordButton).name, "Sprachnachricht aufnehmen")
+        compare(TestRig.accessible(composer.trimStartHandle).name, "Anfang kürzen")
+        compare(TestRig.accessible(composer.trimEndHandle).name, "Ende kürzen")
+        compare(TestRig.accessible(composer.recordButton).name, "Sprachnachricht aufnehmen")
     }
 
     function test_voice_message_in_german() {
         const message = createTemporaryObject(messageComponent, suite, { duration: 3 })
-        compare(rig.accessible(message).name, "Sprachnachricht, 0:03")
+        compare(TestRig.accessible(message).name, "Sprachnachricht, 0:03")
         compare(findChild(message, "playButton").text, "Abspielen")
         compare(findChild(message, "rateButton").text, "1×")
-        compare(rig.accessible(findChild(message, "rateButton")).name, "Wiedergabegeschwindigkeit 1×")
-        compare(rig.accessible(findChild(message, "bars")).name, "Position in der Sprachnachricht")
+        compare(TestRig.accessible(findChild(message, "rateButton")).name, "Wiedergabegeschwindigkeit 1×")
+        compare(TestRig.accessible(findChild(message, "bars")).name, "Position in der Sprachnachricht")
     }
 }

@@ -1,7 +1,7 @@
 // VoicePlayer: its properties and signals, playing the rig's note on the virtual speaker (unpaced: it plays as
 // fast as it decodes).
 import QtQuick
-import QtTest
+import VoicenoteTest
 import Voicenote
 
 VoicenoteTestCase {
@@ -14,11 +14,11 @@ VoicenoteTestCase {
             property var threads: []
             property var failures: []
             device: "vn_spk"
-            deviceConfiguration: rig.speaker
-            onStateChanged: { states.push(state); threads.push(rig.onGuiThread()) }
-            onPositionChanged: threads.push(rig.onGuiThread())
-            onFinished: threads.push(rig.onGuiThread())
-            onFailed: (status, message) => { failures.push(status); threads.push(rig.onGuiThread()) }
+            deviceConfiguration: TestRig.speaker
+            onStateChanged: { states.push(state); threads.push(TestRig.onGuiThread()) }
+            onPositionChanged: threads.push(TestRig.onGuiThread())
+            onFinished: threads.push(TestRig.onGuiThread())
+            onFailed: (status, message) => { failures.push(status); threads.push(TestRig.onGuiThread()) }
         }
     }
 
@@ -42,24 +42,24 @@ VoicenoteTestCase {
         const positions = spy(player, "positionChanged")
         const durations = spy(player, "durationChanged")
         const locations = spy(player, "locationChanged")
-        player.load(rig.note, true)
+        player.load(TestRig.note, true)
         finished.wait(15000)
-        compare(finished.signalArguments[0][0], rig.note)
-        compare(player.location, rig.note)
+        compare(finished.signalArguments[0][0], TestRig.note)
+        compare(player.location, TestRig.note)
         verify(locations.count >= 1)
         verify(durations.count >= 1)
-        fuzzyCompare(player.duration, rig.noteSeconds, 0.05)
+        fuzzyCompare(player.duration, TestRig.noteSeconds, 0.05)
         verify(positions.count > 0, "the position moved")
         tryCompare(player, "state", VoicePlayer.Stopped, 5000)
         verify(player.states.indexOf(VoicePlayer.Playing) >= 0, "it played: " + player.states)
         compare(player.failures, [])
-        verify(rig.fileSize(rig.speakerOutput) > 0, "the speaker received sound")
+        verify(TestRig.fileSize(TestRig.speakerOutput) > 0, "the speaker received sound")
         verifyAllOnGuiThread(player.threads)
     }
 
     function test_load_paused_seek_and_stop() {
         const player = makePlayer()
-        player.load(rig.note)
+        player.load(TestRig.note)
         tryCompare(player, "state", VoicePlayer.Paused, 10000)
         player.seek(0.75)
         tryVerify(() => Math.abs(player.position - 0.75) < 0.05, 5000, "the position moved to 0.75 s")
@@ -87,7 +87,7 @@ VoicenoteTestCase {
     function test_missing_file_fails_with_its_status() {
         const player = makePlayer()
         const failed = spy(player, "failed")
-        player.load(rig.directory + "/missing.ogg", true)
+        player.load(TestRig.directory + "/missing.ogg", true)
         failed.wait(10000)
         compare(failed.signalArguments[0][0], "VN_E_NOT_FOUND")
         tryCompare(player, "state", VoicePlayer.NotLoaded, 5000)

@@ -1,6 +1,6 @@
 // QueuePlayer: a list of notes played one after another, the next by itself, on the virtual speaker.
 import QtQuick
-import QtTest
+import VoicenoteTest
 import Voicenote
 
 VoicenoteTestCase {
@@ -12,10 +12,10 @@ VoicenoteTestCase {
             property var items: []
             property var threads: []
             device: "vn_spk"
-            deviceConfiguration: rig.speaker
-            locations: [rig.note, rig.otherNote]
-            onItemChanged: (index) => { items.push(index); threads.push(rig.onGuiThread()) }
-            onEnded: threads.push(rig.onGuiThread())
+            deviceConfiguration: TestRig.speaker
+            locations: [TestRig.note, TestRig.otherNote]
+            onItemChanged: (index) => { items.push(index); threads.push(TestRig.onGuiThread()) }
+            onEnded: threads.push(TestRig.onGuiThread())
         }
     }
 
@@ -29,19 +29,19 @@ VoicenoteTestCase {
         queue.playFrom(0)
         ended.wait(20000)
         compare(finished.count, 2)
-        compare(finished.signalArguments[0][0], rig.note)
-        compare(finished.signalArguments[1][0], rig.otherNote)
+        compare(finished.signalArguments[0][0], TestRig.note)
+        compare(finished.signalArguments[1][0], TestRig.otherNote)
         compare(queue.items, [0, 1], "the first item loaded, then the second followed by itself")
         compare(queue.currentIndex, 1)
         verify(indexes.count >= 2)
-        compare(queue.location, rig.otherNote)
+        compare(queue.location, TestRig.otherNote)
         tryCompare(queue, "state", VoicePlayer.Stopped, 5000)
         verifyAllOnGuiThread(queue.threads)
     }
 
     function test_follows_the_list_and_previous_goes_back() {
         const queue = createTemporaryObject(queueComponent, this)
-        queue.locations = [rig.note, rig.otherNote, rig.note]
+        queue.locations = [TestRig.note, TestRig.otherNote, TestRig.note]
         compare(queue.count, 3)
         const items = spy(queue, "itemChanged")
         queue.playFrom(1)

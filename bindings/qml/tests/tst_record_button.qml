@@ -2,8 +2,7 @@
 // by real pointer events at the flow's gesture numbers (held 0.5 s, 75 px left cancels, 50 px up locks) and by keys;
 // a screenshot of each look (not blank) and what assistive technology reads.
 import QtQuick
-import QtQuick.Controls
-import QtTest
+import VoicenoteTest
 import Voicenote
 
 VoicenoteTestCase {
@@ -20,13 +19,13 @@ VoicenoteTestCase {
             property var failures: []
             clock: ManualClock {}
             recorder: VoiceRecorder {
-                directory: rig.directory + "/button"
+                directory: TestRig.directory + "/button"
                 device: "vn_mic"
-                deviceConfiguration: rig.microphone
+                deviceConfiguration: TestRig.microphone
             }
             player: VoicePlayer {
                 device: "vn_spk"
-                deviceConfiguration: rig.speaker
+                deviceConfiguration: TestRig.speaker
             }
             onFailed: (status, message) => failures.push(status + ": " + message)
         }
@@ -76,7 +75,7 @@ VoicenoteTestCase {
         mouseMove(button, 24 - 30, 24)
         tryVerify(() => Math.abs(flow.slideToCancelAlpha - 45 / 75) < 0.02, 5000,
                   "alpha (75 - 30) / 75: " + flow.slideToCancelAlpha)
-        const read = rig.accessible(button)
+        const read = TestRig.accessible(button)
         compare(read.role, "Button")
         compare(read.name, "Record voice message")
         compare(read.description, flow.accessibleDescription)
@@ -117,7 +116,7 @@ VoicenoteTestCase {
         tryVerify(() => flow.duration >= 0.2, 10000, "recorded while held")
         mouseRelease(button, 24, 24)
         ready.wait(10000)
-        verify(rig.fileSize(ready.signalArguments[0][0]) > 0, "the take is on disk")
+        verify(TestRig.fileSize(ready.signalArguments[0][0]) > 0, "the take is on disk")
         tryCompare(flow, "state", RecordingFlow.Idle, 5000)
         mouseClick(button, 24, 24)
         tryCompare(flow, "tipVisible", true, 5000)

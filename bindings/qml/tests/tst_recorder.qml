@@ -1,6 +1,6 @@
 // VoiceRecorder: a take from the virtual microphone (a 440 Hz tone read unpaced), its properties and signals.
 import QtQuick
-import QtTest
+import VoicenoteTest
 import Voicenote
 
 VoicenoteTestCase {
@@ -11,13 +11,13 @@ VoicenoteTestCase {
         VoiceRecorder {
             property var states: []
             property var threads: []
-            directory: rig.directory + "/takes"
+            directory: TestRig.directory + "/takes"
             device: "vn_mic"
-            deviceConfiguration: rig.microphone
-            onStateChanged: { states.push(state); threads.push(rig.onGuiThread()) }
-            onLevelsChanged: threads.push(rig.onGuiThread())
-            onFinished: threads.push(rig.onGuiThread())
-            onFailed: threads.push(rig.onGuiThread())
+            deviceConfiguration: TestRig.microphone
+            onStateChanged: { states.push(state); threads.push(TestRig.onGuiThread()) }
+            onLevelsChanged: threads.push(TestRig.onGuiThread())
+            onFinished: threads.push(TestRig.onGuiThread())
+            onFailed: threads.push(TestRig.onGuiThread())
         }
     }
 
@@ -52,7 +52,7 @@ VoicenoteTestCase {
         finished.wait(10000)
         const [path, duration, waveform] = finished.signalArguments[0]
         verify(path.endsWith(".ogg"), path)
-        verify(rig.fileSize(path) > 0, "the take is on disk")
+        verify(TestRig.fileSize(path) > 0, "the take is on disk")
         verify(duration > 0.5, "its length: " + duration)
         verify(waveform.length > 0 && waveform.every(v => v >= 0 && v <= 1), "its waveform")
         verify(durations.count > 0)
@@ -68,10 +68,10 @@ VoicenoteTestCase {
         recorder.begin()
         tryVerify(() => recorder.path.endsWith(".part"), 5000, "the take's file is named")
         const part = recorder.path
-        verify(rig.fileSize(part) >= 0, "the take's file exists while recording")
+        verify(TestRig.fileSize(part) >= 0, "the take's file exists while recording")
         recorder.cancel()
         tryCompare(recorder, "state", VoiceRecorder.Stopped, 5000)
-        tryVerify(() => rig.fileSize(part) === -1, 5000, "the take's file is gone")
+        tryVerify(() => TestRig.fileSize(part) === -1, 5000, "the take's file is gone")
         compare(finished.count, 0)
     }
 
@@ -85,7 +85,7 @@ VoicenoteTestCase {
         compare(failed.count, 2)
         compare(failed.signalArguments[1][0], "VN_E_INVALID_ARG")
         compare(recorder.levelCount, 40)
-        recorder.directory = rig.directory  // read when the recorder was made
+        recorder.directory = TestRig.directory  // read when the recorder was made
         compare(failed.count, 3)
         compare(failed.signalArguments[2][0], "VN_E_MISUSE")
     }

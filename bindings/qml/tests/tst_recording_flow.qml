@@ -1,7 +1,7 @@
 // RecordingFlow over a VoiceRecorder (virtual microphone) and a VoicePlayer (virtual speaker): every input, the
 // view's properties and the flow's signals; the press/slide/release from real pointer events on a MouseArea.
 import QtQuick
-import QtTest
+import VoicenoteTest
 import Voicenote
 
 VoicenoteTestCase {
@@ -23,23 +23,23 @@ VoicenoteTestCase {
             confirmationRequired: false
             keyInputs: true
             recorder: VoiceRecorder {
-                directory: rig.directory + "/flow"
+                directory: TestRig.directory + "/flow"
                 device: "vn_mic"
-                deviceConfiguration: rig.microphone
+                deviceConfiguration: TestRig.microphone
             }
             player: VoicePlayer {
                 device: "vn_spk"
-                deviceConfiguration: rig.speaker
+                deviceConfiguration: TestRig.speaker
             }
             onViewChanged: {
                 if (states[states.length - 1] !== state) states.push(state)
                 if (previewPlaying) previewPlayed = true
-                threads.push(rig.onGuiThread())
+                threads.push(TestRig.onGuiThread())
             }
-            onAttachmentReady: threads.push(rig.onGuiThread())
-            onPublish: threads.push(rig.onGuiThread())
-            onTrimmed: threads.push(rig.onGuiThread())
-            onFailed: (status, message) => { failures.push(status + ": " + message); threads.push(rig.onGuiThread()) }
+            onAttachmentReady: threads.push(TestRig.onGuiThread())
+            onPublish: threads.push(TestRig.onGuiThread())
+            onTrimmed: threads.push(TestRig.onGuiThread())
+            onFailed: (status, message) => { failures.push(status + ": " + message); threads.push(TestRig.onGuiThread()) }
         }
     }
 
@@ -116,7 +116,7 @@ VoicenoteTestCase {
         ready.wait(10000)
         published.wait(10000)
         const [path, duration, waveform, payloadJson] = ready.signalArguments[0]
-        verify(rig.fileSize(path) > 0, "the take is on disk: " + path)
+        verify(TestRig.fileSize(path) > 0, "the take is on disk: " + path)
         fuzzyCompare(duration, length - 0.4, 0.05)
         verify(waveform.length > 0)
         const payload = JSON.parse(payloadJson)
@@ -197,7 +197,7 @@ VoicenoteTestCase {
         tryVerify(() => flow.state === RecordingFlow.Recording && flow.duration >= 0.3, 10000, "recording while held")
         mouseRelease(button, 30, 30)
         ready.wait(10000)
-        verify(rig.fileSize(ready.signalArguments[0][0]) > 0)
+        verify(TestRig.fileSize(ready.signalArguments[0][0]) > 0)
         tryCompare(flow, "state", RecordingFlow.Idle, 5000)
     }
 
@@ -235,13 +235,13 @@ VoicenoteTestCase {
         RecordingFlow {
             clock: ManualClock {}
             recorder: VoiceRecorder {
-                directory: rig.directory + "/clocked"
+                directory: TestRig.directory + "/clocked"
                 device: "vn_mic"
-                deviceConfiguration: rig.microphone
+                deviceConfiguration: TestRig.microphone
             }
             player: VoicePlayer {
                 device: "vn_spk"
-                deviceConfiguration: rig.speaker
+                deviceConfiguration: TestRig.speaker
             }
         }
     }

@@ -3,7 +3,7 @@
 // and while the player loads the note; a corrupt note: the failed state, Retry reads again; a new location and the
 // row's destruction cancel the read in flight (the server sees the download stop; nothing is delivered after).
 import QtQuick
-import QtTest
+import VoicenoteTest
 import Voicenote
 
 VoicenoteTestCase {
@@ -27,7 +27,7 @@ VoicenoteTestCase {
         id: playerComponent
         VoicePlayer {
             device: "vn_spk"
-            deviceConfiguration: rig.speaker
+            deviceConfiguration: TestRig.speaker
         }
     }
 
@@ -54,16 +54,16 @@ VoicenoteTestCase {
     }
 
     function test_a_row_without_values_reads_its_note() {
-        const message = row(rig.crescendoNote)
+        const message = row(TestRig.crescendoNote)
         const bars = child(message, "bars")
         const reader = child(message, "reader")
         const threads = []
-        reader.valuesChanged.connect(() => threads.push(rig.onGuiThread()))
+        reader.valuesChanged.connect(() => threads.push(TestRig.onGuiThread()))
         tryVerify(() => bars.values.length > 0, 5000, "the bars were read")
         verifyRising(bars.values)
         verifyAllOnGuiThread(threads)
         verify(!message.loading && !child(message, "busyIndicator").visible, "no longer busy")
-        compare(rig.accessible(message).description, "")
+        compare(TestRig.accessible(message).description, "")
         compare(message.failure, "")
         screenshot(message, "voice-message-read")
 
@@ -73,43 +73,43 @@ VoicenoteTestCase {
     }
 
     function test_a_slow_url_is_busy_until_the_bars_come() {
-        const sent = uploadServer.notesSent
-        const url = uploadServer.noteUrl(rig.crescendoNote, "slow")
+        const sent = UploadServer.notesSent
+        const url = UploadServer.noteUrl(TestRig.crescendoNote, "slow")
         const started = Date.now()
         const message = row(url)
         const busy = child(message, "busyIndicator")
         const bars = child(message, "bars")
         const busyWhenBarsCame = []
         bars.valuesChanged.connect(() => busyWhenBarsCame.push(busy.visible))
-        tryVerify(() => uploadServer.notesSending > 0, 5000, "the server trickles the note")
+        tryVerify(() => UploadServer.notesSending > 0, 5000, "the server trickles the note")
         verify(message.loading && busy.visible && busy.running, "busy while the note trickles")
-        compare(rig.accessible(message).description, "loading")
+        compare(TestRig.accessible(message).description, "loading")
         screenshot(message, "voice-message-reading")
         tryVerify(() => bars.values.length > 0, 10000, "the bars came")
         const readMs = Date.now() - started
-        compare(uploadServer.notesSent, sent + 1, "the whole note came before the bars")
+        compare(UploadServer.notesSent, sent + 1, "the whole note came before the bars")
         compare(busyWhenBarsCame, [true], "the busy indicator showed until the bars came")
         verifyRising(bars.values)
         verify(!busy.visible && !message.loading, "not busy once read")
-        compare(rig.accessible(message).description, "")
+        compare(TestRig.accessible(message).description, "")
         console.log("the slow URL's bars came after", readMs, "ms")
 
         // The player loading a slow URL: busy while it loads (the row's waveform given: no read).
         const player = createTemporaryObject(playerComponent, suite)
         const playing = createTemporaryObject(messageComponent, suite, { player: player })
         playing.waveform = [0.5, 0.5]  // (Qt 6.4 drops a list<real> given as an initial property)
-        playing.location = uploadServer.noteUrl(rig.note, "slow")
+        playing.location = UploadServer.noteUrl(TestRig.note, "slow")
         const playingBusy = child(playing, "busyIndicator")
         verify(!playingBusy.visible, "not busy at rest")
         mouseClick(child(playing, "playButton"))
         tryVerify(() => player.state === VoicePlayer.Loading && playingBusy.visible, 5000, "busy while it loads")
-        compare(rig.accessible(playing).description, "loading")
+        compare(TestRig.accessible(playing).description, "loading")
         tryVerify(() => playing.underWay || player.state === VoicePlayer.Stopped, 10000, "loaded")
         verify(!playingBusy.visible, "not busy once loaded")
     }
 
     function test_a_corrupt_note_shows_the_failed_state() {
-        const message = row(rig.corruptNote, createTemporaryObject(playerComponent, suite))
+        const message = row(TestRig.corruptNote, createTemporaryObject(playerComponent, suite))
         const reader = child(message, "reader")
         const failed = spy(reader, "failed")
         tryVerify(() => message.failure !== "", 5000, "the read failed")
@@ -120,7 +120,7 @@ VoicenoteTestCase {
         verify(!child(message, "busyIndicator").visible, "not busy once failed")
         const button = child(message, "playButton")
         compare(button.text, "Retry")
-        verify(rig.accessible(message).description.startsWith("Can't play this voice message: "))
+        verify(TestRig.accessible(message).description.startsWith("Can't play this voice message: "))
         screenshot(message, "voice-message-read-failed")
 
         const reading = spy(reader, "readingChanged")
@@ -135,16 +135,16 @@ VoicenoteTestCase {
     }
 
     function test_a_new_location_cancels_the_read_in_flight() {
-        const closed = uploadServer.notesClosedEarly
-        const message = row(uploadServer.noteUrl(rig.crescendoNote, "stalled"))
+        const closed = UploadServer.notesClosedEarly
+        const message = row(UploadServer.noteUrl(TestRig.crescendoNote, "stalled"))
         const reader = child(message, "reader")
         const failed = spy(reader, "failed")
         const changed = spy(reader, "valuesChanged")
-        tryVerify(() => uploadServer.notesSending > 0, 5000, "the read waits for the stalled note")
+        tryVerify(() => UploadServer.notesSending > 0, 5000, "the read waits for the stalled note")
         verify(reader.reading)
         const started = Date.now()
-        message.location = rig.crescendoNote
-        tryCompare(uploadServer, "notesClosedEarly", closed + 1, 5000)
+        message.location = TestRig.crescendoNote
+        tryCompare(UploadServer, "notesClosedEarly", closed + 1, 5000)
         const closedMs = Date.now() - started
         tryVerify(() => !reader.reading, 5000, "the new note was read")
         verifyRising(reader.values)
@@ -156,17 +156,17 @@ VoicenoteTestCase {
 
     function test_destroyed_while_reading_cancels_the_read() {
         failOnWarning(/./)  // a delivery to the destroyed row would warn (a TypeError) or crash
-        const closed = uploadServer.notesClosedEarly
-        const message = row(uploadServer.noteUrl(rig.crescendoNote, "stalled"))
+        const closed = UploadServer.notesClosedEarly
+        const message = row(UploadServer.noteUrl(TestRig.crescendoNote, "stalled"))
         const reader = child(message, "reader")
         const deliveries = []
         reader.valuesChanged.connect(() => deliveries.push("values"))
         reader.failed.connect((status) => deliveries.push(status))
-        tryVerify(() => uploadServer.notesSending > 0, 5000, "the read waits for the stalled note")
+        tryVerify(() => UploadServer.notesSending > 0, 5000, "the read waits for the stalled note")
         verify(reader.reading && child(message, "busyIndicator").visible)
         const started = Date.now()
         message.destroy()
-        tryCompare(uploadServer, "notesClosedEarly", closed + 1, 5000)
+        tryCompare(UploadServer, "notesClosedEarly", closed + 1, 5000)
         const closedMs = Date.now() - started
         wait(0)  // the read's delivery, posted before its download stopped, is handled (and dropped)
         compare(deliveries, [], "nothing delivered after the destruction")

@@ -1,7 +1,6 @@
 // Waveform: the scene-graph bars grabbed from the window (Xvfb, Mesa's OpenGL) and their colours counted; seeks
 // asked by pointer and keys; its accessible slider.
 import QtQuick
-import QtTest
 import Voicenote
 
 VoicenoteTestCase {

@@ -1,9 +1,9 @@
-/* upload_server.hpp — an HTTP server on 127.0.0.1 in the test's process (QTcpServer, on the GUI thread's loop) for
- * the Uploader's suite and the notes the controls read from URLs: it reads each request whole (Content-Length or
- * chunked) and keeps what the test checks. A POST is answered 200 with the uploaded URL (`file` and `content_uri`),
- * or 500 for a path under /fail/. A GET of a note noteUrl() made is answered with the note's bytes (audio/ogg, no
- * byte ranges): at once under /notes/; under /slow/ 2 KiB, then 1 KiB every 50 ms; under /stalled/ 2 KiB and then
- * nothing, until the client closes.
+/* upload_server.hpp — the singleton `UploadServer` of the tests' module VoicenoteTest: an HTTP server on 127.0.0.1 in
+ * the test's process (QTcpServer, on the GUI thread's loop) for the Uploader's suite and the notes the controls read
+ * from URLs: it reads each request whole (Content-Length or chunked) and keeps what the test checks. A POST is
+ * answered 200 with the uploaded URL (`file` and `content_uri`), or 500 for a path under /fail/. A GET of a note
+ * noteUrl() made is answered with the note's bytes (audio/ogg, no byte ranges): at once under /notes/; under /slow/
+ * 2 KiB, then 1 KiB every 50 ms; under /stalled/ 2 KiB and then nothing, until the client closes.
  */
 #ifndef VOICENOTE_QML_TESTS_UPLOAD_SERVER_HPP
 #define VOICENOTE_QML_TESTS_UPLOAD_SERVER_HPP
@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QStringList>
 #include <QObject>
+#include <QtQml/qqmlregistration.h>
 #include <QTcpServer>
 #include <QVariantList>
 
@@ -18,6 +19,8 @@ class QTcpSocket;
 
 class UploadServer : public QObject {
     Q_OBJECT
+    QML_ELEMENT
+    QML_SINGLETON
     /** The server's base URL, http://127.0.0.1:PORT. */
     Q_PROPERTY(QString url READ url CONSTANT)
     /** The requests answered so far, oldest first: {method, path, contentType, authorization, bodySize}. */
