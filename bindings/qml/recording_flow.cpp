@@ -6,6 +6,13 @@
 #include "voice_player.hpp"
 #include "voice_recorder.hpp"
 
+#include <QFile>
+#include <QVariantMap>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
 namespace voicenote_qml {
 
 RecordingFlow::RecordingFlow(QObject *parent) : QObject(parent) {}
@@ -51,6 +58,8 @@ voicenote::flow *RecordingFlow::ensure() {
         options.distances = voicenote::flow_distances{cancelDistance_, lockDistance_};
         options.loop = &bridge->loop();
         options.clock = clock_ ? clock_->clock() : nullptr;  // the flow keeps the library's clock alive
+        if (!draftKey_.isEmpty()) options.draft_key = draftKey_.toStdString();
+        if (!draftsDirectory_.isEmpty()) options.drafts_directory = QFile::encodeName(draftsDirectory_).toStdString();
         auto made = std::make_unique<voicenote::flow>(*recorder, *player, options);
         // The current view first, then every event, each in a dispatch on this thread.
         subscription_ = made->subscribe([this](const voicenote::flow_event &event) { dispatchEvent(event); });
@@ -90,7 +99,9 @@ void RecordingFlow::dispatchEvent(const voicenote::flow_event &event) {
         Q_EMIT tooShort(event.duration.count());
         break;
     case voicenote::flow_event_type::parked:
-        break;  // drafts (park) are not in the QML type yet
+        Q_EMIT parked(path, event.duration.count(), toRealList(event.waveform),
+                      QString::fromStdString(event.payload_json));
+        break;
     }
 }
 
@@ -146,6 +157,38 @@ void RecordingFlow::trim(qreal start, qreal end) {
 }
 void RecordingFlow::deactivate() {
     input([](voicenote::flow &flow) { flow.deactivate(); });
+}
+void RecordingFlow::park() {
+    input([](voicenote::flow &flow) { flow.park(); });
+}
+
+namespace {
+/** An optional string for the library: nullopt for an empty one (the library's default). */
+std::optional<std::string> given(const QString &value, bool path) {
+    if (value.isEmpty()) return std::nullopt;
+    return path ? QFile::encodeName(value).toStdString() : value.toStdString();
+}
+}  // namespace
+
+QVariantList RecordingFlow::drafts(const QString &directory) {
+    QVariantList listed;
+    attempt(this, [&] {
+        const std::optional<std::string> where = given(directory, true);
+        for (const voicenote::flow_draft &draft :
+             voicenote::flow::drafts_list(where ? std::optional<std::string_view>(*where) : std::nullopt))
+            listed.append(QVariantMap{{QStringLiteral("key"), QString::fromStdString(draft.key)},
+                                      {QStringLiteral("path"), QFile::decodeName(draft.path.c_str())},
+                                      {QStringLiteral("duration"), draft.duration.count()}});
+    });
+    return listed;
+}
+
+void RecordingFlow::clearDrafts(const QString &key, const QString &directory) {
+    attempt(this, [&] {
+        const std::optional<std::string> where = given(directory, true), name = given(key, false);
+        voicenote::flow::drafts_clear(where ? std::optional<std::string_view>(*where) : std::nullopt,
+                                      name ? std::optional<std::string_view>(*name) : std::nullopt);
+    });
 }
 
 }  // namespace voicenote_qml

@@ -28,6 +28,7 @@
 #include <QPointer>
 #include <QQmlParserStatus>
 #include <QString>
+#include <QVariantList>
 #include <QtQml/qqmlregistration.h>
 
 #include <memory>
@@ -61,6 +62,13 @@ class RecordingFlow : public QObject, public QQmlParserStatus {
     Q_PROPERTY(qreal cancelDistance READ cancelDistance WRITE setCancelDistance NOTIFY settingsChanged)
     /** How far up locks it (default 50). */
     Q_PROPERTY(qreal lockDistance READ lockDistance WRITE setLockDistance NOTIFY settingsChanged)
+    /** The conversation's id for drafts, 1…100 bytes of UTF-8 (default empty: no drafts). A running take is then
+     *  recorded in the drafts directory, so a crash loses at most half a second; park() keeps the take as the
+     *  conversation's draft, and the next flow made with this key, in this process or another, starts in Preview
+     *  with it (the view arrives once the draft was read back). Sending or discarding removes the draft. */
+    Q_PROPERTY(QString draftKey READ draftKey WRITE setDraftKey NOTIFY settingsChanged)
+    /** Where drafts are kept (default empty: `$XDG_DATA_HOME/voicenote/drafts`); used only with a draftKey. */
+    Q_PROPERTY(QString draftsDirectory READ draftsDirectory WRITE setDraftsDirectory NOTIFY settingsChanged)
 
     /** The flow's state. */
     Q_PROPERTY(State state READ state NOTIFY viewChanged)
@@ -133,6 +141,10 @@ public:
     void setCancelDistance(qreal pixels) { setSetting(cancelDistance_, pixels, "cancelDistance"); }
     qreal lockDistance() const { return lockDistance_; }
     void setLockDistance(qreal pixels) { setSetting(lockDistance_, pixels, "lockDistance"); }
+    QString draftKey() const { return draftKey_; }
+    void setDraftKey(const QString &key) { setSetting(draftKey_, key, "draftKey"); }
+    QString draftsDirectory() const { return draftsDirectory_; }
+    void setDraftsDirectory(const QString &path) { setSetting(draftsDirectory_, path, "draftsDirectory"); }
 
     State state() const { return static_cast<State>(view_.state); }
     qreal duration() const { return view_.duration.count(); }
@@ -181,6 +193,18 @@ public:
     Q_INVOKABLE void trim(qreal start, qreal end);
     /** The view was hidden: a take stops into preview, a playing preview pauses. */
     Q_INVOKABLE void deactivate();
+    /** The user left the conversation: a running take is stopped and the take kept as the conversation's draft;
+     *  `parked` follows and the flow is idle; destroying the flow at once afterwards keeps the take too. Nothing
+     *  happens while idle. `failed` with VN_E_MISUSE without a draftKey, VN_E_BUSY when the take is not the
+     *  conversation's draft because another flow held the key when it began (it stays here). */
+    Q_INVOKABLE void park();
+    /** The drafts kept in `directory` (empty: the default one), by key: a list of {key, path, duration (seconds)};
+     *  records that cannot be read are left out. Reads one small record per draft. Empty, and `failed`, when the
+     *  directory cannot be listed. */
+    Q_INVOKABLE QVariantList drafts(const QString &directory = QString());
+    /** Deletes drafts, their records and their audio: `key`'s (empty: every draft) in `directory` (empty: the
+     *  default one); `failed` when it cannot. */
+    Q_INVOKABLE void clearDrafts(const QString &key = QString(), const QString &directory = QString());
 
     void classBegin() override {}
     void componentComplete() override;
@@ -198,6 +222,9 @@ Q_SIGNALS:
     void publish(const QString &path, qreal duration, const QList<qreal> &waveform, const QString &payloadJson);
     /** A trim ended: `status` "VN_OK" and the take as cut, or a failure's name and the take as it was. */
     void trimmed(const QString &status, const QString &path, qreal duration);
+    /** park() kept the take as the conversation's draft (its file, where it stays, and the same fields); the flow
+     *  is idle. */
+    void parked(const QString &path, qreal duration, const QList<qreal> &waveform, const QString &payloadJson);
     /** The take was dropped as too short (seconds captured); show the tip. */
     void tooShort(qreal duration);
     /** A call was refused, or the recorder or player failed: the status's name and the library's message. */
@@ -224,6 +251,8 @@ private:
     qreal tipDuration_ = 2.0;
     qreal cancelDistance_ = 75;
     qreal lockDistance_ = 50;
+    QString draftKey_;
+    QString draftsDirectory_;
 
     voicenote::flow_view view_;
     QList<qreal> levels_;

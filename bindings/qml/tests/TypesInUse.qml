@@ -40,6 +40,7 @@ Item {
         id: flow
         minimumPress: 0.3
         keyInputs: true
+        draftKey: "!room:example.org"
         clock: ManualClock {
             onElapsedChanged: console.log("the flow's clock at", elapsed)
             onFailed: (status, message) => console.log(status, message)
@@ -51,7 +52,9 @@ Item {
         player: VoicePlayer {}
         onAttachmentReady: (path, duration, waveform, payloadJson) => root.lastPayload = payloadJson
         onTrimmed: (status, path, duration) => console.log(status, path, duration, flow.state === RecordingFlow.Preview)
+        onParked: (path, duration) => console.log("kept as the draft", path, duration, flow.drafts().length)
         Component.onCompleted: flow.keyDown(RecordingFlow.RecordKey)
+        Component.onDestruction: flow.park()
     }
     Uploader {
         mode: Uploader.Raw

@@ -267,4 +267,61 @@ VoicenoteTestCase {
         flow.clock = null  // read when the flow was made
         compare(flow.clock, clock)
     }
+
+    // Drafts: a take parked in one conversation comes back, in Preview, in the next flow with its key.
+    function test_a_parked_take_comes_back_in_the_next_flow_with_its_key() {
+        const drafts = TestRig.directory + "/drafts"
+        const first = createTemporaryObject(flowComponent, suite, { draftKey: "room-1", draftsDirectory: drafts })
+        compare(first.draftKey, "room-1")
+        const parked = spy(first, "parked")
+        holdUntilRecorded(first, 0.5)
+        first.park()
+        parked.wait(10000)
+        tryCompare(first, "state", RecordingFlow.Idle, 5000)
+        const [path, duration, waveform, payloadJson] = parked.signalArguments[0]
+        verify(path.startsWith(TestRig.canonicalPath(drafts) + "/") || path.startsWith(drafts + "/"),
+               "the take stays in the drafts directory: " + path)
+        verify(TestRig.fileSize(path) > 0, "the parked take is on disk")
+        verify(duration >= 0.5, "its length: " + duration)
+        verify(waveform.length > 0, "its waveform")
+        compare(JSON.parse(payloadJson).type, "voiceRecording")
+        compare(first.failures, [])
+        const listed = first.drafts(drafts)
+        compare(listed.length, 1)
+        compare(listed[0].key, "room-1")
+        compare(listed[0].path, path)
+        fuzzyCompare(listed[0].duration, duration, 0.01)
+        first.destroy()
+        wait(0)
+
+        const next = createTemporaryObject(flowComponent, suite, { draftKey: "room-1", draftsDirectory: drafts })
+        tryCompare(next, "state", RecordingFlow.Preview, 10000)
+        fuzzyCompare(next.duration, duration, 0.05)
+        next.clearDrafts("room-1", drafts)
+        compare(next.drafts(drafts), [])
+        compare(TestRig.fileSize(path), -1, "clearing the draft deletes its audio")
+        compare(next.failures, [])
+    }
+
+    function test_park_without_a_draft_key_is_refused_and_keys_are_read_when_made() {
+        const flow = makeFlow()
+        holdUntilRecorded(flow, 0.2)
+        flow.park()
+        compare(flow.failures.length, 1)
+        verify(flow.failures[0].startsWith("VN_E_MISUSE"), flow.failures[0])
+        compare(flow.state, RecordingFlow.Recording, "the take goes on")
+        flow.draftKey = "late"  // read when the flow was made
+        compare(flow.draftKey, "")
+        compare(flow.failures.length, 2)
+        flow.cancel()
+        tryCompare(flow, "state", RecordingFlow.Idle, 5000)
+    }
+
+    function test_a_draft_key_too_long_is_refused_when_the_flow_is_made() {
+        const flow = createTemporaryObject(flowComponent, suite, { draftKey: "k".repeat(101) })
+        verify(flow.failures.length >= 1, "the flow is not made")
+        verify(flow.failures[0].startsWith("VN_E_INVALID_ARG"), flow.failures[0])
+        flow.press(0, 0)
+        compare(flow.state, RecordingFlow.Idle)
+    }
 }
