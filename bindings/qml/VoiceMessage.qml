@@ -34,6 +34,9 @@ Item {
     property real duration: 0
     /** The note's waveform as the message says (its `voiceRecording` payload), 0…1 each; empty: read from the note. */
     property list<real> waveform
+    /** Request headers for reading an http(s) note's waveform, name → value, e.g. ({ "Authorization": "Bearer …" })
+     *  (the player's or the queue's own `headers` are sent when it plays the note). None by default. */
+    property var headers: ({})
     /** The failure's message while the note failed to load on the player or its waveform to read, "" otherwise. */
     property string failure
     /** Whether `failure` is the waveform read's: Retry reads again. */
@@ -109,6 +112,11 @@ Item {
         id: reader
         objectName: "reader"
         location: message.waveform.length === 0 ? message.location : ""
+        headers: message.headers
+        onReadingChanged: if (reading && message.readFailed) {  // read again (new headers, a retry): not failed now
+            message.failure = ""
+            message.readFailed = false
+        }
         onFailed: (status, text) => {
             message.readFailed = true
             message.failure = text !== "" ? text : status

@@ -8,7 +8,13 @@
 #include "failure.hpp"
 
 #include <QList>
+#include <QString>
+#include <QVariantMap>
 
+#include <voicenote.hpp>
+
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace voicenote_qml {
@@ -19,6 +25,28 @@ inline QList<qreal> toRealList(const std::vector<float> &values) {
     list.reserve(static_cast<qsizetype>(values.size()));
     for (float value : values) list.append(value);
     return list;
+}
+
+/** A name → value map of strings (QML's `({ "Authorization": "Bearer …" })`) as the ordered pairs the library
+ *  takes: request headers, query parameters. */
+inline std::vector<std::pair<std::string, std::string>> toPairs(const QVariantMap &map) {
+    std::vector<std::pair<std::string, std::string>> pairs;
+    for (auto it = map.cbegin(); it != map.cend(); ++it)
+        pairs.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
+    return pairs;
+}
+
+/** Whether `location` is an http(s) URL (the library reads those with HTTP options). */
+inline bool isHttpUrl(const QString &location) {
+    return location.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
+           location.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+}
+
+/** HTTP options carrying `headers` (the library's defaults for the rest). */
+inline voicenote::http_options httpOptions(const QVariantMap &headers) {
+    voicenote::http_options options;
+    options.headers = toPairs(headers);
+    return options;
 }
 
 /** Stores `value` in `field` and emits `object`'s `changed` when it differs; whether it did. */

@@ -1,6 +1,7 @@
 #include "queue_player.hpp"
 
 #include "failure.hpp"
+#include "properties.hpp"
 
 #include <mutex>
 #include <string>
@@ -17,6 +18,7 @@ namespace voicenote_qml {
 struct QueuePlayer::Shared {
     std::mutex mutex;
     std::vector<std::string> locations;
+    voicenote::http_options http;  // the player's headers, for the http(s) items
     int cursor = -1;
 
     /** The index of the item after `location` (which may be asked about more than once): after the cursor when the
@@ -33,7 +35,12 @@ struct QueuePlayer::Shared {
     }
 };
 
-QueuePlayer::QueuePlayer(QObject *parent) : VoicePlayer(parent), shared_(std::make_shared<Shared>()) {}
+QueuePlayer::QueuePlayer(QObject *parent) : VoicePlayer(parent), shared_(std::make_shared<Shared>()) {
+    connect(this, &VoicePlayer::headersChanged, this, [this] {
+        std::lock_guard<std::mutex> lock(shared_->mutex);
+        shared_->http = httpOptions(headers());
+    });
+}
 
 QueuePlayer::~QueuePlayer() = default;
 
@@ -54,8 +61,12 @@ void QueuePlayer::prepare(voicenote::player &player) {
     player.set_data_source([shared](std::string_view current, std::string_view, voicenote::queue_answer &answer) {
         std::lock_guard<std::mutex> lock(shared->mutex);
         int next = shared->indexAfter(current);
-        if (next >= 0 && static_cast<std::size_t>(next) < shared->locations.size())
-            answer.set_location(shared->locations[next]);
+        if (next < 0 || static_cast<std::size_t>(next) >= shared->locations.size()) return;
+        const std::string &location = shared->locations[next];
+        if (isHttpUrl(QString::fromStdString(location)))
+            answer.set_url(location, shared->http);
+        else
+            answer.set_location(location);
     });
 }
 
@@ -97,7 +108,7 @@ void QueuePlayer::playFrom(int index) {
     if (!player) return;
     setCurrentIndex(index);
     loading_ = index;
-    if (!attempt(this, [&] { player->load(locations_[index].toStdString(), true); })) loading_ = -1;
+    if (!attempt(this, [&] { loadInto(*player, locations_[index], true); })) loading_ = -1;
 }
 
 void QueuePlayer::next() {

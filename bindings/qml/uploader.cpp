@@ -12,13 +12,6 @@ namespace voicenote_qml {
 
 namespace {
 
-/** A name → value map as the ordered string pairs the library takes. */
-std::vector<std::pair<std::string, std::string>> toPairs(const QVariantMap &map) {
-    std::vector<std::pair<std::string, std::string>> pairs;
-    for (auto it = map.cbegin(); it != map.cend(); ++it)
-        pairs.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
-    return pairs;
-}
 
 }  // namespace
 

@@ -66,8 +66,19 @@ void VoicePlayer::setRate(qreal rate) {
     if (auto player = shared()) attempt(this, [&] { player->set_rate(rate); });
 }
 
+void VoicePlayer::setHeaders(const QVariantMap &headers) {
+    updateProperty(this, headers_, headers, &VoicePlayer::headersChanged);
+}
+
+void VoicePlayer::loadInto(voicenote::player &player, const QString &location, bool autoplay) const {
+    if (isHttpUrl(location))
+        player.load_url(location.toStdString(), httpOptions(headers_), std::nullopt, autoplay);
+    else
+        player.load(location.toStdString(), autoplay);
+}
+
 void VoicePlayer::load(const QString &location, bool autoplay) {
-    if (auto player = shared()) attempt(this, [&] { player->load(location.toStdString(), autoplay); });
+    if (auto player = shared()) attempt(this, [&] { loadInto(*player, location, autoplay); });
 }
 
 void VoicePlayer::play() {

@@ -15,6 +15,7 @@
 #include <QObject>
 #include <QQmlParserStatus>
 #include <QString>
+#include <QVariantMap>
 #include <QtQml/qqmlregistration.h>
 
 #include <memory>
@@ -42,6 +43,9 @@ class VoicePlayer : public QObject, public QQmlParserStatus {
     Q_PROPERTY(qreal rate READ rate WRITE setRate NOTIFY rateChanged)
     /** The location as given to the last load ("" before any). */
     Q_PROPERTY(QString location READ location NOTIFY locationChanged)
+    /** Request headers for an http(s) location, name → value (strings), e.g. ({ "Authorization": "Bearer …" }): read
+     *  by each load (a QueuePlayer's too); none by default. */
+    Q_PROPERTY(QVariantMap headers READ headers WRITE setHeaders NOTIFY headersChanged)
 
 public:
     /** A player's states (voicenote::player_state). */
@@ -68,6 +72,8 @@ public:
     qreal rate() const { return rate_; }
     void setRate(qreal rate);
     QString location() const { return location_; }
+    QVariantMap headers() const { return headers_; }
+    void setHeaders(const QVariantMap &headers);
 
     /** Loads `location` (a path, a file:// or http(s) URL) and plays it once loaded when `autoplay`; a missing or
      *  corrupt item arrives as `failed`. The location already loaded plays. */
@@ -96,12 +102,15 @@ Q_SIGNALS:
     void positionChanged();
     void rateChanged();
     void locationChanged();
+    void headersChanged();
     /** The item at `location` played to its end. */
     void finished(const QString &location);
     /** A call was refused or the player failed: the status's name ("VN_E_NOT_FOUND") and the library's message. */
     void failed(const QString &status, const QString &message);
 
 protected:
+    /** Loads `location` into `player` (an http(s) URL with `headers`); throws the library's error. */
+    void loadInto(voicenote::player &player, const QString &location, bool autoplay) const;
     /** Options of the player about to be made (a subclass adds its own). */
     virtual void adjustOptions(voicenote::player_options &options) { (void)options; }
     /** After the player was made, before its events are subscribed to (a QueuePlayer sets its data source). */
@@ -120,6 +129,7 @@ private:
     qreal position_ = 0;
     qreal rate_ = 1;
     QString location_;
+    QVariantMap headers_;
     std::shared_ptr<voicenote::player> player_;
     voicenote::subscription subscription_;  // after the player: ends first
 };

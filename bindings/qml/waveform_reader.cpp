@@ -19,6 +19,7 @@ namespace voicenote_qml {
 struct WaveformReader::Read {
     std::string location;  // a path or an http(s) URL
     bool isUrl = false;
+    voicenote::http_options http;  // a URL's headers
     std::size_t samples = 0;
     QPointer<WaveformReader> owner;  // GUI thread only; null once cancelled: the result is dropped
 
@@ -34,7 +35,7 @@ struct WaveformReader::Read {
         std::string message;
         std::optional<voicenote::source> made;
         try {
-            made.emplace(isUrl ? voicenote::source::url(location) : voicenote::source::file(location));
+            made.emplace(isUrl ? voicenote::source::url(location, http) : voicenote::source::file(location));
             {
                 std::lock_guard<std::mutex> lock(mutex);
                 if (cancelled) throw voicenote::error(VN_E_CANCELLED, "the read was cancelled");
@@ -95,6 +96,11 @@ void WaveformReader::setSamples(int samples) {
     updateProperty(this, samples_, samples, &WaveformReader::samplesChanged);
 }
 
+void WaveformReader::setHeaders(const QVariantMap &headers) {
+    // A read made before them (QML sets bound properties in any order) is made again with them.
+    if (updateProperty(this, headers_, headers, &WaveformReader::headersChanged) && isHttpUrl(location_)) start();
+}
+
 void WaveformReader::reload() { start(); }
 
 void WaveformReader::start() {
@@ -103,11 +109,11 @@ void WaveformReader::start() {
     updateProperty(this, values_, QList<qreal>(), &WaveformReader::valuesChanged);
     if (!location_.isEmpty()) {
         auto read = std::make_shared<Read>();
-        const bool isUrl = location_.startsWith(QLatin1String("http://"), Qt::CaseInsensitive) ||
-                           location_.startsWith(QLatin1String("https://"), Qt::CaseInsensitive);
+        const bool isUrl = isHttpUrl(location_);
         const bool isFileUrl = location_.startsWith(QLatin1String("file:"), Qt::CaseInsensitive);
         read->location = (isFileUrl ? QUrl(location_).toLocalFile() : location_).toStdString();
         read->isUrl = isUrl;
+        if (isUrl) read->http = httpOptions(headers_);
         read->samples = std::size_t(samples_);
         read->owner = this;
         read_ = read;

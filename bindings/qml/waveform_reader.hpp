@@ -14,6 +14,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QVariantMap>
 #include <QtQml/qqmlregistration.h>
 
 #include <memory>
@@ -28,6 +29,9 @@ class WaveformReader : public QObject {
     Q_PROPERTY(QString location READ location WRITE setLocation NOTIFY locationChanged)
     /** How many values to read, 1…1048576 (default 100, what voice messages carry); read at the next read. */
     Q_PROPERTY(int samples READ samples WRITE setSamples NOTIFY samplesChanged)
+    /** Request headers for an http(s) location, name → value (strings), e.g. ({ "Authorization": "Bearer …" }); a
+     *  change reads an http(s) location again with them (the read in flight cancelled). None by default. */
+    Q_PROPERTY(QVariantMap headers READ headers WRITE setHeaders NOTIFY headersChanged)
     /** The note's waveform, 0…1 each; empty until read, and after a failure. */
     Q_PROPERTY(QList<qreal> values READ values NOTIFY valuesChanged)
     /** Whether a read is in flight. */
@@ -43,6 +47,8 @@ public:
     void setLocation(const QString &location);
     int samples() const { return samples_; }
     void setSamples(int samples);
+    QVariantMap headers() const { return headers_; }
+    void setHeaders(const QVariantMap &headers);
     QList<qreal> values() const { return values_; }
     bool reading() const { return read_ != nullptr; }
 
@@ -52,6 +58,7 @@ public:
 Q_SIGNALS:
     void locationChanged();
     void samplesChanged();
+    void headersChanged();
     void valuesChanged();
     void readingChanged();
     /** The read failed (or `samples` was refused): the status's name ("VN_E_FORMAT", "VN_E_NOT_FOUND",
@@ -66,6 +73,7 @@ private:
 
     QString location_;
     int samples_ = 100;
+    QVariantMap headers_;
     QList<qreal> values_;
     std::shared_ptr<Read> read_;  // the read in flight, or null
 };

@@ -12,6 +12,7 @@ Item {
     VoicePlayer {
         id: player
         rate: 1.5
+        headers: ({ "Authorization": "Bearer token" })
         onFinished: (location) => console.log(location, player.state === VoicePlayer.Stopped)
         onFailed: (status, message) => console.log(status, message)
     }
@@ -25,6 +26,7 @@ Item {
         id: reader
         location: "/notes/a.ogg"
         samples: 50
+        headers: player.headers
         onReadingChanged: console.log(reader.reading, reader.values.length)
         onFailed: (status, message) => reader.reload()
     }

@@ -105,4 +105,27 @@ VoicenoteTestCase {
         compare(failed.signalArguments[1][0], "VN_E_MISUSE")
         compare(player.device, "vn_spk")
     }
+
+    // A URL that needs a header: refused without it, played with the player's `headers`.
+    function test_headers_reach_a_private_url() {
+        const url = UploadServer.noteUrl(TestRig.note, "private")
+        const refusedBefore = UploadServer.notesRefused
+        const bare = makePlayer()
+        const failed = spy(bare, "failed")
+        bare.load(url, true)
+        failed.wait(15000)
+        verify(UploadServer.notesRefused > refusedBefore, "the server refused the GET without the header")
+        compare(bare.state, VoicePlayer.NotLoaded)
+
+        const player = makePlayer()
+        player.headers = { "Authorization": UploadServer.privateAuthorization }
+        compare(player.headers.Authorization, UploadServer.privateAuthorization)
+        const finished = spy(player, "finished")
+        const sentBefore = UploadServer.notesSent
+        player.load(url, true)
+        finished.wait(15000)
+        compare(finished.signalArguments[0][0], url)
+        compare(player.failures, [])
+        verify(UploadServer.notesSent > sentBefore, "the note was sent whole")
+    }
 }

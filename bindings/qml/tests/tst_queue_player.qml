@@ -64,4 +64,23 @@ VoicenoteTestCase {
         compare(failed.count, 2)
         compare(failed.signalArguments[1][0], "VN_E_MISUSE")
     }
+
+    // The queue's items at URLs that need a header: the first loaded by playFrom, the next by the data source, both
+    // with the queue's `headers`.
+    function test_headers_reach_every_item_of_the_queue() {
+        const queue = createTemporaryObject(queueComponent, this)
+        const refusedBefore = UploadServer.notesRefused
+        queue.headers = { "Authorization": UploadServer.privateAuthorization }
+        queue.locations = [UploadServer.noteUrl(TestRig.note, "private"),
+                           UploadServer.noteUrl(TestRig.otherNote, "private")]
+        const ended = spy(queue, "ended")
+        const finished = spy(queue, "finished")
+        const failed = spy(queue, "failed")
+        queue.playFrom(0)
+        ended.wait(20000)
+        compare(failed.count, 0)
+        compare(finished.count, 2)
+        compare(queue.items, [0, 1], "the second item followed by itself")
+        compare(UploadServer.notesRefused, refusedBefore)
+    }
 }

@@ -173,4 +173,25 @@ VoicenoteTestCase {
         console.log("the stalled download stopped", closedMs, "ms after the row's destruction")
         verify(closedMs < 2000, closedMs + " ms")
     }
+
+    // A note at a URL that needs a header: its bars read with the row's `headers`, and without them the read fails.
+    function test_a_private_note_is_read_with_the_rows_headers() {
+        const url = UploadServer.noteUrl(TestRig.crescendoNote, "private")
+        const refusedBefore = UploadServer.notesRefused
+        const bare = row(url)
+        tryCompare(bare, "readFailed", true, 10000)
+        verify(UploadServer.notesRefused > refusedBefore, "the server refused the GET without the header")
+        verify(bare.failure !== "", "the row says why")
+
+        const message = createTemporaryObject(messageComponent, suite,
+                                              { location: url, headers: { "Authorization": UploadServer.privateAuthorization } })
+        const bars = child(message, "bars")
+        tryVerify(() => bars.values.length > 0, 10000, "the bars were read with the header")
+        verifyRising(bars.values)
+        compare(message.readFailed, false)
+
+        bare.headers = { "Authorization": UploadServer.privateAuthorization }  // a row given them later reads again
+        tryVerify(() => child(bare, "bars").values.length > 0, 10000, "read again with the header")
+        compare(bare.readFailed, false)
+    }
 }

@@ -66,11 +66,21 @@ QString UploadServer::noteUrl(const QString &path, const QString &route) {
     return QStringLiteral("%1/%2/%3.ogg").arg(url(), route).arg(notes_.size() - 1);
 }
 
-bool UploadServer::answerNote(QTcpSocket *socket, const QByteArray &path) {
+bool UploadServer::answerNote(QTcpSocket *socket, const QByteArray &head, const QByteArray &path) {
     const QList<QByteArray> parts = path.split('/');  // "", ROUTE, N.ogg
     if (parts.size() != 3 || !parts[2].endsWith(".ogg")) return false;
-    const QByteArray route = parts[1];
-    if (route != "notes" && route != "slow" && route != "stalled") return false;
+    QByteArray route = parts[1];
+    if (route != "notes" && route != "slow" && route != "stalled" && route != "private") return false;
+    if (route == "private") {
+        if (headerValue(head, "Authorization") != privateAuthorization().toLatin1()) {
+            ++notesRefused_;
+            socket->write("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            socket->disconnectFromHost();
+            Q_EMIT notesChanged();
+            return true;
+        }
+        route = "notes";
+    }
     bool ok = false;
     const qsizetype index = parts[2].chopped(4).toLongLong(&ok);
     if (!ok || index < 0 || index >= notes_.size()) return false;
@@ -134,7 +144,7 @@ void UploadServer::readable(QTcpSocket *socket) {
 void UploadServer::answer(QTcpSocket *socket, const QByteArray &head, const QByteArray &body) {
     const QList<QByteArray> requestLine = head.left(head.indexOf("\r\n")).split(' ');
     const QByteArray path = requestLine.value(1);
-    if (requestLine.value(0) == "GET" && answerNote(socket, path)) return;
+    if (requestLine.value(0) == "GET" && answerNote(socket, head, path)) return;
     QVariantMap request;
     request[QStringLiteral("method")] = QString::fromLatin1(requestLine.value(0));
     request[QStringLiteral("path")] = QString::fromLatin1(path);

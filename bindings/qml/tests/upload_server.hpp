@@ -3,7 +3,8 @@
  * from URLs: it reads each request whole (Content-Length or chunked) and keeps what the test checks. A POST is
  * answered 200 with the uploaded URL (`file` and `content_uri`), or 500 for a path under /fail/. A GET of a note
  * noteUrl() made is answered with the note's bytes (audio/ogg, no byte ranges): at once under /notes/; under /slow/
- * 2 KiB, then 1 KiB every 50 ms; under /stalled/ 2 KiB and then nothing, until the client closes.
+ * 2 KiB, then 1 KiB every 50 ms; under /stalled/ 2 KiB and then nothing, until the client closes; under /private/
+ * at once with the header `Authorization: <privateAuthorization>`, else 401 (counted in notesRefused).
  */
 #ifndef VOICENOTE_QML_TESTS_UPLOAD_SERVER_HPP
 #define VOICENOTE_QML_TESTS_UPLOAD_SERVER_HPP
@@ -29,6 +30,10 @@ class UploadServer : public QObject {
     Q_PROPERTY(int notesSent READ notesSent NOTIFY notesChanged)
     /** The notes' connections the client closed before their body ended. */
     Q_PROPERTY(int notesClosedEarly READ notesClosedEarly NOTIFY notesChanged)
+    /** The notes' GETs under /private/ refused (401) for a missing or wrong Authorization header. */
+    Q_PROPERTY(int notesRefused READ notesRefused NOTIFY notesChanged)
+    /** The Authorization header a /private/ note needs. */
+    Q_PROPERTY(QString privateAuthorization READ privateAuthorization CONSTANT)
     /** The notes' bodies being sent now. */
     Q_PROPERTY(int notesSending READ notesSending NOTIFY notesChanged)
 
@@ -43,8 +48,11 @@ public:
     int notesSent() const { return notesSent_; }
     int notesClosedEarly() const { return notesClosedEarly_; }
     int notesSending() const { return int(sending_.size()); }
+    int notesRefused() const { return notesRefused_; }
+    QString privateAuthorization() const { return QStringLiteral("Bearer qml-test-token"); }
 
-    /** The URL serving the file at `path`: `route` "notes" (at once), "slow" (trickled) or "stalled". */
+    /** The URL serving the file at `path`: `route` "notes" (at once), "slow" (trickled), "stalled" or "private"
+     *  (at once, with privateAuthorization only). */
     Q_INVOKABLE QString noteUrl(const QString &path, const QString &route);
 
 Q_SIGNALS:
@@ -54,8 +62,8 @@ Q_SIGNALS:
 private:
     void readable(QTcpSocket *socket);
     void answer(QTcpSocket *socket, const QByteArray &head, const QByteArray &body);
-    /** Answers a GET of a note (`path` /ROUTE/N.ogg); whether it was one. */
-    bool answerNote(QTcpSocket *socket, const QByteArray &path);
+    /** Answers a GET of a note (`path` /ROUTE/N.ogg, the request's `head` for its headers); whether it was one. */
+    bool answerNote(QTcpSocket *socket, const QByteArray &head, const QByteArray &path);
     /** Writes the next part of a trickled body; closes the connection after the last. */
     void trickle(QTcpSocket *socket);
     void closed(QTcpSocket *socket);
@@ -67,6 +75,7 @@ private:
     QHash<QTcpSocket *, QByteArray> sending_; // a note's body still to send, per connection
     int notesSent_ = 0;
     int notesClosedEarly_ = 0;
+    int notesRefused_ = 0;
 };
 
 #endif
