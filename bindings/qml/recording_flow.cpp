@@ -75,11 +75,7 @@ void RecordingFlow::dispatchEvent(const voicenote::flow_event &event) {
     const QString path = QString::fromStdString(event.path);
     switch (event.type) {
     case voicenote::flow_event_type::view:
-        view_ = event.view;
-        levels_ = toRealList(event.view.levels);
-        waveform_ = toRealList(event.view.waveform);
-        accessibleDescription_ = QString::fromStdString(event.view.accessible_description);
-        Q_EMIT viewChanged();
+        applyView(event.view);
         break;
     case voicenote::flow_event_type::attachment_ready:
         Q_EMIT attachmentReady(path, event.duration.count(), toRealList(event.waveform),
@@ -103,6 +99,42 @@ void RecordingFlow::dispatchEvent(const voicenote::flow_event &event) {
                       QString::fromStdString(event.payload_json));
         break;
     }
+}
+
+void RecordingFlow::applyView(const voicenote::flow_view &view) {
+    const auto stateBefore = state();
+    const auto durationBefore = duration();
+    const auto levelsBefore = levels();
+    const auto slideToCancelAlphaBefore = slideToCancelAlpha();
+    const auto lockPaddingBefore = lockPadding();
+    const auto chevronAlphaBefore = chevronAlpha();
+    const auto tipVisibleBefore = tipVisible();
+    const auto previewPositionBefore = previewPosition();
+    const auto previewPlayingBefore = previewPlaying();
+    const auto waveformBefore = waveform();
+    const auto trimStartBefore = trimStart();
+    const auto trimEndBefore = trimEnd();
+    const auto toggledBefore = toggled();
+    const auto accessibleDescriptionBefore = accessibleDescription();
+    view_ = view;
+    levels_ = toRealList(view.levels);
+    waveform_ = toRealList(view.waveform);
+    accessibleDescription_ = QString::fromStdString(view.accessible_description);
+    if (state() != stateBefore) Q_EMIT stateChanged();
+    if (duration() != durationBefore) Q_EMIT durationChanged();
+    if (levels() != levelsBefore) Q_EMIT levelsChanged();
+    if (slideToCancelAlpha() != slideToCancelAlphaBefore) Q_EMIT slideToCancelAlphaChanged();
+    if (lockPadding() != lockPaddingBefore) Q_EMIT lockPaddingChanged();
+    if (chevronAlpha() != chevronAlphaBefore) Q_EMIT chevronAlphaChanged();
+    if (tipVisible() != tipVisibleBefore) Q_EMIT tipVisibleChanged();
+    if (previewPosition() != previewPositionBefore) Q_EMIT previewPositionChanged();
+    if (previewPlaying() != previewPlayingBefore) Q_EMIT previewPlayingChanged();
+    if (waveform() != waveformBefore) Q_EMIT waveformChanged();
+    if (trimStart() != trimStartBefore) Q_EMIT trimStartChanged();
+    if (trimEnd() != trimEndBefore) Q_EMIT trimEndChanged();
+    if (toggled() != toggledBefore) Q_EMIT toggledChanged();
+    if (accessibleDescription() != accessibleDescriptionBefore) Q_EMIT accessibleDescriptionChanged();
+    Q_EMIT viewChanged();
 }
 
 template <class Call>

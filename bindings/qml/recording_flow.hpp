@@ -9,8 +9,9 @@
  *     MouseArea { onPressed: (m) => flow.press(m.x, m.y); onPositionChanged: (m) => flow.move(m.x, m.y);
  *                 onReleased: flow.release() }
  *
- * Every input is an invokable; everything a view draws is a property (all NOTIFY `viewChanged`, the view being one
- * event); the flow's events are signals. The flow is made when the component is complete (or at the first input)
+ * Every input is an invokable; everything a view draws is a property, each notifying its own change (a binding on
+ * `state` is not re-evaluated by the levels' ten updates a second), and `viewChanged` follows every view the flow
+ * sends; the flow's events are signals. The flow is made when the component is complete (or at the first input)
  * over its recorder's and player's library objects, which it keeps until it is destroyed; its settings are read then.
  */
 #ifndef VOICENOTE_QML_RECORDING_FLOW_HPP
@@ -71,33 +72,33 @@ class RecordingFlow : public QObject, public QQmlParserStatus {
     Q_PROPERTY(QString draftsDirectory READ draftsDirectory WRITE setDraftsDirectory NOTIFY settingsChanged)
 
     /** The flow's state. */
-    Q_PROPERTY(State state READ state NOTIFY viewChanged)
+    Q_PROPERTY(State state READ state NOTIFY stateChanged)
     /** Seconds recorded (Recording, Locked) or the take's length (Preview). */
-    Q_PROPERTY(qreal duration READ duration NOTIFY viewChanged)
+    Q_PROPERTY(qreal duration READ duration NOTIFY durationChanged)
     /** Recording, Locked: the last live levels, oldest first, 0…1. */
-    Q_PROPERTY(QList<qreal> levels READ levels NOTIFY viewChanged)
+    Q_PROPERTY(QList<qreal> levels READ levels NOTIFY levelsChanged)
     /** The "slide to cancel" label's opacity: 1 at the press point, 0 at the cancel distance. */
-    Q_PROPERTY(qreal slideToCancelAlpha READ slideToCancelAlpha NOTIFY viewChanged)
+    Q_PROPERTY(qreal slideToCancelAlpha READ slideToCancelAlpha NOTIFY slideToCancelAlphaChanged)
     /** The lock's padding in pixels above its resting place. */
-    Q_PROPERTY(qreal lockPadding READ lockPadding NOTIFY viewChanged)
+    Q_PROPERTY(qreal lockPadding READ lockPadding NOTIFY lockPaddingChanged)
     /** The chevron's opacity above the lock. */
-    Q_PROPERTY(qreal chevronAlpha READ chevronAlpha NOTIFY viewChanged)
+    Q_PROPERTY(qreal chevronAlpha READ chevronAlpha NOTIFY chevronAlphaChanged)
     /** Whether the "hold to record" tip shows. */
-    Q_PROPERTY(bool tipVisible READ tipVisible NOTIFY viewChanged)
+    Q_PROPERTY(bool tipVisible READ tipVisible NOTIFY tipVisibleChanged)
     /** Preview: where the player is in the take, in seconds. */
-    Q_PROPERTY(qreal previewPosition READ previewPosition NOTIFY viewChanged)
+    Q_PROPERTY(qreal previewPosition READ previewPosition NOTIFY previewPositionChanged)
     /** Preview: whether it plays. */
-    Q_PROPERTY(bool previewPlaying READ previewPlaying NOTIFY viewChanged)
+    Q_PROPERTY(bool previewPlaying READ previewPlaying NOTIFY previewPlayingChanged)
     /** Preview: the take's waveform, 0…1. */
-    Q_PROPERTY(QList<qreal> waveform READ waveform NOTIFY viewChanged)
+    Q_PROPERTY(QList<qreal> waveform READ waveform NOTIFY waveformChanged)
     /** Preview: the start of the part that will be sent, in seconds. */
-    Q_PROPERTY(qreal trimStart READ trimStart NOTIFY viewChanged)
+    Q_PROPERTY(qreal trimStart READ trimStart NOTIFY trimStartChanged)
     /** Preview: its end. */
-    Q_PROPERTY(qreal trimEnd READ trimEnd NOTIFY viewChanged)
+    Q_PROPERTY(qreal trimEnd READ trimEnd NOTIFY trimEndChanged)
     /** Whether the take was started in toggle mode (the next press stops it). */
-    Q_PROPERTY(bool toggled READ toggled NOTIFY viewChanged)
+    Q_PROPERTY(bool toggled READ toggled NOTIFY toggledChanged)
     /** What a screen reader says for the view, e.g. "Recording, 0:07, slide left to cancel, slide up to lock". */
-    Q_PROPERTY(QString accessibleDescription READ accessibleDescription NOTIFY viewChanged)
+    Q_PROPERTY(QString accessibleDescription READ accessibleDescription NOTIFY accessibleDescriptionChanged)
 
 public:
     /** The flow's states (voicenote::flow_state). */
@@ -214,8 +215,22 @@ Q_SIGNALS:
     void playerChanged();
     void clockChanged();
     void settingsChanged();
-    /** The view changed (every view property at once). */
+    /** The flow sent a view (after the properties that changed with it notified, each by its own signal). */
     void viewChanged();
+    void stateChanged();
+    void durationChanged();
+    void levelsChanged();
+    void slideToCancelAlphaChanged();
+    void lockPaddingChanged();
+    void chevronAlphaChanged();
+    void tipVisibleChanged();
+    void previewPositionChanged();
+    void previewPlayingChanged();
+    void waveformChanged();
+    void trimStartChanged();
+    void trimEndChanged();
+    void toggledChanged();
+    void accessibleDescriptionChanged();
     /** A take is ready for the composer: its file, length, waveform and Stream's `voiceRecording` payload (JSON). */
     void attachmentReady(const QString &path, qreal duration, const QList<qreal> &waveform, const QString &payloadJson);
     /** The take is to be published (the same fields). */
@@ -238,6 +253,8 @@ private:
     }
     voicenote::flow *ensure();
     void dispatchEvent(const voicenote::flow_event &event);
+    /** Takes a view the flow sent: each property that changed notifies, then viewChanged. */
+    void applyView(const voicenote::flow_view &view);
     template <class Call>
     void input(Call &&action);
 

@@ -324,4 +324,24 @@ VoicenoteTestCase {
         flow.press(0, 0)
         compare(flow.state, RecordingFlow.Idle)
     }
+
+    // Each view property notifies its own change: a binding on `state` is not re-evaluated by every levels update.
+    function test_each_view_property_notifies_its_own_change() {
+        const flow = makeFlow()
+        tryCompare(flow, "state", RecordingFlow.Idle, 5000)
+        const states = spy(flow, "stateChanged")
+        const durations = spy(flow, "durationChanged")
+        const levels = spy(flow, "levelsChanged")
+        const views = spy(flow, "viewChanged")
+        const trimEnds = spy(flow, "trimEndChanged")
+        holdUntilRecorded(flow, 0.5)
+        tryVerify(() => levels.count >= 3, 5000, "the levels moved")
+        compare(states.count, 1, "Idle → Recording, once")
+        verify(durations.count >= 3, "the timer moved: " + durations.count)
+        verify(views.count > states.count + 2, "views: " + views.count)
+        compare(trimEnds.count, 0, "nothing of the preview changed")
+        flow.cancel()
+        tryCompare(flow, "state", RecordingFlow.Idle, 5000)
+        compare(states.count, 2)
+    }
 }
