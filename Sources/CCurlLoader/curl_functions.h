@@ -19,6 +19,7 @@ VNCURL(CURLMcode, curl_multi_poll,
        (CURLM *multi, struct curl_waitfd extra_fds[], unsigned int extra_nfds, int timeout_ms, int *ret),
        (multi, extra_fds, extra_nfds, timeout_ms, ret))
 VNCURL(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))
+VNCURL(CURLcode, curl_easy_pause, (CURL *handle, int bitmask), (handle, bitmask))
 VNCURL(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *msgs_in_queue), (multi, msgs_in_queue))
 VNCURL(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *data), (list, data))
 VNCURL_VOID(curl_slist_free_all, (struct curl_slist *list), (list))

@@ -70,18 +70,26 @@ public final class Uploader: @unchecked Sendable {
             if let size = source.size, size - source.position > configuration.maximumBytes {
                 throw VoiceNoteError(.tooLarge, "\(fileName) is \(size - source.position) bytes, over the attachment limit of \(configuration.maximumBytes)")
             }
+        case .live:
+            guard configuration.type == .voiceRecording || configuration.type == .audio else {
+                throw VoiceNoteError(.unsupported, "a take being recorded is uploaded as a voice recording or audio, not \(configuration.type)")
+            }
         }
         let start: Int64 = if case .source(let source, _, _) = item { source.position } else { 0 }
         try begin(Request(item: item, payload: payload, start: start))
     }
 
-    /// Sends the last upload again. - Throws: `.misuse` unless it failed (or was cancelled).
+    /// Sends the last upload again. - Throws: `.misuse` unless it failed (or was cancelled); `.unsupported` for a
+    /// take sent while it was recorded (its bytes went by as they were written: upload the finished file instead).
     public func retry() throws(VoiceNoteError) {
         let last = monitor.locked { () -> Request? in
             if case .uploadFailed = current { return request }
             return nil
         }
         guard let last else { throw VoiceNoteError(.misuse, "retry needs a failed upload") }
+        if case .live = last.item {
+            throw VoiceNoteError(.unsupported, "a take sent while it was recorded cannot be sent again as it was: upload its file")
+        }
         try begin(last)
     }
 
@@ -166,11 +174,12 @@ public final class Uploader: @unchecked Sendable {
             }
             guard proceed else { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
             report(.uploading(progress: 0))
-            var steps = ProgressSteps(total: body.source.size.map { $0 - body.source.position })
+            var steps = ProgressSteps(total: body.knownSize)
             let response = try made.send { [self] sent in
                 if let fraction = steps.advance(sent: sent) { report(.uploading(progress: fraction)) }
             }
-            var payload = try Self.completed(base, with: response, urlKey: configuration.responseURLKey)
+            var payload = try Self.completed(Self.finishedPayload(base, of: request.item), with: response,
+                                             urlKey: configuration.responseURLKey)
             report(.uploading(progress: 1))
             if let hook = monitor.locked({ postProcessor }) {
                 guard !monitor.locked({ cancelled }) else { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
@@ -185,8 +194,12 @@ public final class Uploader: @unchecked Sendable {
     /// The body to send and the payload to complete, for a request (on the upload thread: reading a recording's
     /// waveform takes a while).
     private func prepare(_ request: Request) throws(VoiceNoteError) -> (HTTPRequestBody, VoiceRecordingPayload) {
-        let source: ByteSource
         let fileName = request.item.fileName
+        let form = { (mimeType: String) -> HTTPRequestBody.Form in
+            self.configuration.mode == .multipart
+                ? .multipart(field: "file", fileName: fileName, contentType: mimeType) : .raw(contentType: mimeType)
+        }
+        let source: ByteSource
         let mimeType: String
         var payload: VoiceRecordingPayload
         switch request.item {
@@ -210,13 +223,28 @@ public final class Uploader: @unchecked Sendable {
             } else {
                 payload = try VoiceRecordingPayload(type: configuration.type, assetURL: "about:blank")
             }
+        case .live(let take):
+            // The payload is the finished take's (finishedPayload), known once the body has ended.
+            let placeholder: VoiceRecordingPayload
+            if let given = request.payload { placeholder = given } else {
+                placeholder = try VoiceRecordingPayload(type: configuration.type, assetURL: "about:blank")
+            }
+            return (HTTPRequestBody(form(take.mimeType), growing: take.file), placeholder)
         }
         if payload.title == nil { payload.title = fileName }
         if payload.fileSize == nil { payload.fileSize = source.size.map { $0 - source.position } }
         if payload.mimeType == nil { payload.mimeType = mimeType }
-        let form: HTTPRequestBody.Form = configuration.mode == .multipart
-            ? .multipart(field: "file", fileName: fileName, contentType: mimeType) : .raw(contentType: mimeType)
-        return (HTTPRequestBody(form, source: source), payload)
+        return (HTTPRequestBody(form(mimeType), source: source), payload)
+    }
+
+    /// The payload an upload completes: a live take's is the finished take's (its duration, waveform and size),
+    /// known once the recorder finished it; any other's is `base`.
+    static func finishedPayload(_ base: VoiceRecordingPayload, of item: UploadItem) throws(VoiceNoteError) -> VoiceRecordingPayload {
+        guard case .live(let take) = item else { return base }
+        guard let finished = take.payload else {
+            throw VoiceNoteError(.internal, "the take's upload ended before the recorder finished the take")
+        }
+        return finished
     }
 
     /// The schemes an upload response's URL may have.

@@ -1,8 +1,9 @@
 import VoiceNoteSources
 
-/// What a POST sends: the bytes of a source, either as the whole body with its content type (Matrix's media
-/// upload) or as the one part of a multipart/form-data body (Stream's file upload). The source is read on the
-/// network thread while the request is sent; its size, when known, is announced (else the body is chunked).
+/// What a POST sends: the bytes of a source, or of a file still being written (a take uploaded while it is
+/// recorded), either as the whole body with its content type (Matrix's media upload) or as the one part of a
+/// multipart/form-data body (Stream's file upload). The bytes are read on the network thread while the request is
+/// sent; a source's size, when known, is announced (else the body is chunked, as a growing file's always is).
 public struct HTTPRequestBody: @unchecked Sendable {
     /// How the bytes are framed.
     public enum Form: Sendable, Equatable {
@@ -12,14 +13,45 @@ public struct HTTPRequestBody: @unchecked Sendable {
         case multipart(field: String, fileName: String, contentType: String)
     }
 
+    /// Where the bytes come from.
+    public enum Content {
+        /// A source, read from its current position to its end.
+        case source(ByteSource)
+        /// A file being written: sent as its writer announces bytes, the body ending when it completes; the
+        /// transfer waits (paused, no stall counted) while the writer has nothing new.
+        case growing(GrowingFile)
+    }
+
     /// The framing.
     public let form: Form
-    /// The bytes, read from its current position.
-    public let source: ByteSource
+    /// The bytes.
+    public let content: Content
 
     /// A body of `source`'s bytes framed as `form`.
     public init(_ form: Form, source: ByteSource) {
         self.form = form
-        self.source = source
+        content = .source(source)
+    }
+
+    /// A body of `file`'s bytes as they are written, framed as `form`.
+    public init(_ form: Form, growing file: GrowingFile) {
+        self.form = form
+        content = .growing(file)
+    }
+
+    /// The bytes still to send when known now (a source's size past its position); nil for a growing file.
+    public var knownSize: Int64? {
+        switch content {
+        case .source(let source): source.size.map { $0 - source.position }
+        case .growing: nil
+        }
+    }
+
+    /// A name for messages: the source's or the file's.
+    public var name: String {
+        switch content {
+        case .source(let source): source.name
+        case .growing(let file): file.name
+        }
     }
 }

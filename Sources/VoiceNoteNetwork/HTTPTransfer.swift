@@ -32,12 +32,19 @@ final class HTTPTransfer: @unchecked Sendable {
     let requestBody: HTTPRequestBody?
     /// "GET" or "POST", for messages.
     var method: String { requestBody == nil ? "GET" : "POST" }
+    /// Whether the request body is a file still being written.
+    var isGrowing: Bool {
+        if case .growing? = requestBody?.content { true } else { false }
+    }
 
     /// Loop-owned state.
     var stage = Stage.new
     var easy: UnsafeMutableRawPointer?
     /// The time of the last byte (or of the start) on `options.clock`, for the stall timeout.
     var lastActivity = 0.0
+    /// A growing request body had nothing new: libcurl's transfer is paused until the loop unpauses it (`resume`),
+    /// and no stall is counted meanwhile (the writer is waited for, not the server). Loop thread only.
+    var waitingForBody = false
 
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var mime: OpaquePointer?
@@ -89,7 +96,8 @@ final class HTTPTransfer: @unchecked Sendable {
             vnshim_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
             vnshim_curl_setopt_pointer(easy, CURLOPT_USERAGENT, "voicenote/\(Version.string)"),
             vnshim_curl_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Int(options.connectTimeout * 1000)),
-            vnshim_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(options.transferTimeout * 1000)),
+            // A growing body (a take uploaded while recorded) lasts as long as the take: no overall limit then.
+            vnshim_curl_setopt_long(easy, CURLOPT_TIMEOUT_MS, isGrowing ? 0 : Int(options.transferTimeout * 1000)),
             vnshim_curl_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
             vnshim_curl_setopt_write_callback(easy, CURLOPT_WRITEFUNCTION, { data, size, count, me in
                 guard let me, let data else { return 0 }
@@ -195,7 +203,7 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// Sets up a POST of `body`: the read callback feeds libcurl from the source, with its size when known.
     private func attach(_ body: HTTPRequestBody, to easy: UnsafeMutableRawPointer, me: UnsafeMutableRawPointer) -> [CURLcode] {
-        let size = curl_off_t(body.source.size.map { $0 - body.source.position } ?? -1)
+        let size = curl_off_t(body.knownSize ?? -1)
         announcedBytes = size >= 0 ? Int64(size) : nil
         let read: curl_read_callback = { buffer, size, count, me in
             guard let me, let buffer else { return Int(CURL_READFUNC_ABORT) }
@@ -223,15 +231,29 @@ final class HTTPTransfer: @unchecked Sendable {
         }
     }
 
-    /// libcurl asks for request body bytes; a read error aborts the transfer with it.
+    /// libcurl asks for request body bytes; a read error aborts the transfer with it. A growing body with nothing
+    /// new pauses the transfer (`waitingForBody`) until its writer wakes the loop.
     private func send(into buffer: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
         lastActivity = options.clock.now
         guard let requestBody else { return Int(CURL_READFUNC_ABORT) }
+        let target = UnsafeMutableRawBufferPointer(start: buffer, count: count)
         do throws(VoiceNoteError) {
-            let read = try requestBody.source.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
-            if read == 0, count > 0, let announcedBytes, sentBytes < announcedBytes {
-                // libcurl would wait for the rest until the stall timeout: the file shrank while it was sent.
-                throw VoiceNoteError(.io, "\(requestBody.source.name) ended after \(sentBytes) of its \(announcedBytes) bytes while it was uploaded")
+            let read: Int
+            switch requestBody.content {
+            case .source(let source):
+                read = try source.read(into: target)
+                if read == 0, count > 0, let announcedBytes, sentBytes < announcedBytes {
+                    // libcurl would wait for the rest until the stall timeout: the file shrank while it was sent.
+                    throw VoiceNoteError(.io, "\(source.name) ended after \(sentBytes) of its \(announcedBytes) bytes while it was uploaded")
+                }
+            case .growing(let file):
+                switch try file.readAvailable(into: target) {
+                case .bytes(let count): read = count
+                case .end: read = 0
+                case .later:
+                    waitingForBody = true
+                    return Int(CURL_READFUNC_PAUSE)
+                }
             }
             sentBytes += Int64(read)
             handlers.sent(sentBytes)
@@ -240,6 +262,15 @@ final class HTTPTransfer: @unchecked Sendable {
             abortedWith = error
             return Int(CURL_READFUNC_ABORT)
         }
+    }
+
+    /// Unpauses a transfer paused for its growing body (on the loop's thread, outside libcurl's callbacks):
+    /// libcurl asks for the body again at once.
+    func resumeBody() {
+        guard waitingForBody, let easy else { return }
+        waitingForBody = false
+        lastActivity = options.clock.now
+        _ = curl_easy_pause(easy, CURLPAUSE_CONT)
     }
 
     private func receive(header data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {

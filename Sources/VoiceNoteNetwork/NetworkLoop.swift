@@ -27,6 +27,8 @@ final class NetworkLoop: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private var queued: [HTTPTransfer] = []
     private var cancelling: [HTTPTransfer] = []
+    /// Transfers whose growing body has more to send (their writer woke the loop): unpaused at the next turn.
+    private var resuming: [HTTPTransfer] = []
     private var active: [HTTPTransfer] = []
     private var thread: LibraryThread?
     private let admissionProbe = Locked<(@Sendable (HTTPTransfer) -> Void)?>(nil)
@@ -70,6 +72,15 @@ final class NetworkLoop: @unchecked Sendable {
         monitor.locked { while transfer.stage != .done { monitor.wait() } }
     }
 
+    /// Wakes a transfer paused for its growing body: the loop unpauses it at its next turn. Any thread; never waits
+    /// (the body's writer calls it, on the encoder thread).
+    func resume(_ transfer: HTTPTransfer) {
+        monitor.locked {
+            if !resuming.contains(where: { $0 === transfer }) { resuming.append(transfer) }
+        }
+        curl_multi_wakeup(multi)
+    }
+
     /// For tests: `probe` runs on the loop's thread for each transfer it has taken off the queue, before adding
     /// it to the multi handle (where a racing `cancel` used to be lost); nil removes it.
     func setAdmissionProbe(_ probe: (@Sendable (HTTPTransfer) -> Void)?) { admissionProbe.withLock { $0 = probe } }
@@ -82,17 +93,19 @@ final class NetworkLoop: @unchecked Sendable {
     private func run() {
         var running: Int32 = 0
         while true {
-            let (adding, removing) = monitor.locked { () -> ([HTTPTransfer], [HTTPTransfer]) in
+            let (adding, removing, unpausing) = monitor.locked { () -> ([HTTPTransfer], [HTTPTransfer], [HTTPTransfer]) in
                 while queued.isEmpty && cancelling.isEmpty && active.isEmpty { monitor.wait() }
                 defer {
                     queued.removeAll()
                     cancelling.removeAll()
+                    resuming.removeAll()
                 }
                 for transfer in queued { transfer.stage = .admitting }
-                return (queued, cancelling)
+                return (queued, cancelling, resuming.filter { $0.stage == .active })
             }
             for transfer in removing { retire(transfer, reporting: nil) }
             for transfer in adding { admit(transfer) }
+            for transfer in unpausing where !removing.contains(where: { $0 === transfer }) { transfer.resumeBody() }
             curl_multi_perform(multi, &running)
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
@@ -140,6 +153,11 @@ final class NetworkLoop: @unchecked Sendable {
                 transfer.stage = .active
                 active.append(transfer)
             }
+            if case .growing(let file)? = transfer.requestBody?.content {
+                file.setWake { [weak self, weak transfer] in
+                    if let self, let transfer { self.resume(transfer) }
+                }
+            }
         } catch {
             let report = monitor.locked { () -> Bool in
                 let wasCancelled = cancelling.contains { $0 === transfer }
@@ -167,6 +185,7 @@ final class NetworkLoop: @unchecked Sendable {
             return wasCancelled
         }
         if let easy = transfer.easy { curl_multi_remove_handle(multi, easy) }
+        if case .growing(let file)? = transfer.requestBody?.content { file.setWake(nil) }
         if !cancelled, let outcome { transfer.handlers.finished(outcome) }
         monitor.locked {
             transfer.stage = .done
@@ -174,10 +193,11 @@ final class NetworkLoop: @unchecked Sendable {
         }
     }
 
-    /// Fails every transfer that has had no byte for longer than its stall timeout (on its own clock).
+    /// Fails every transfer that has had no byte for longer than its stall timeout (on its own clock); one paused
+    /// for its growing body waits for its writer, not the server, and is not stalled.
     private func enforceStallTimeouts() {
         let stalled = monitor.locked {
-            active.filter { $0.options.clock.now - $0.lastActivity > $0.options.stallTimeout }
+            active.filter { !$0.waitingForBody && $0.options.clock.now - $0.lastActivity > $0.options.stallTimeout }
         }
         for transfer in stalled {
             let seconds = transfer.options.stallTimeout

@@ -1,3 +1,4 @@
+import VoiceNoteAttachments
 import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
@@ -156,25 +157,37 @@ extension Recorder {
         device?.close()
         configuration.sessionHooks.deactivate?(.recording)
         var keptPath = ""
+        let dropped = { (duration: Double) in
+            VoiceNoteError(.cancelled, "the take was too short (\(duration) s) and was dropped")
+        }
         if cancel {
             try? FileSystem.remove(take.partPath)
+            settleLiveUpload(of: take, kept: nil, waveform: nil, reason: VoiceNoteError(.cancelled, "the take was cancelled"))
         } else if take.duration < configuration.minimumDuration || take.frames == 0 {
             try? FileSystem.remove(take.partPath)
+            settleLiveUpload(of: take, kept: nil, waveform: nil, reason: dropped(take.duration))
             events.emit(.tooShort(duration: take.duration))
         } else {
             let waveform = take.waveform()  // before the rename: its fallback reads the file by its .part name
-            switch keep(take, writeFailed: saveError != nil || end?.isWriteFailure == true) {
+            let writeFailed = saveError != nil || end?.isWriteFailure == true
+            switch keep(take, writeFailed: writeFailed) {
             case .kept(let kept):
                 keptPath = kept.path
+                // A repaired file's last page was rewritten: what was sent is not the file; it goes whole.
+                let repaired = VoiceNoteError(.io, "the take's file was repaired after a failed write; upload \(kept.path) whole")
+                settleLiveUpload(of: take, kept: writeFailed ? nil : kept, waveform: waveform, reason: repaired)
                 events.emit(.finished(RecordingResult(path: kept.path, duration: kept.duration, size: kept.size,
                                                       waveform: waveform, format: take.format)))
             case .tooShort(let duration):
+                settleLiveUpload(of: take, kept: nil, waveform: nil, reason: dropped(duration))
                 events.emit(.tooShort(duration: duration))
             case .nothingWritten:
-                break  // the write failure that caused it is reported below
+                settleLiveUpload(of: take, kept: nil, waveform: nil,
+                                 reason: saveError ?? VoiceNoteError(.io, "no audio of the take reached the disk"))
             case .failed(let error):
                 saveError = saveError ?? error  // the .part stays for `recover`
                 keptPath = take.partPath
+                settleLiveUpload(of: take, kept: nil, waveform: nil, reason: error)
             }
         }
         switch end {
@@ -243,5 +256,38 @@ extension Take.AutomaticEnd {
     /// Whether the take ended because writing the file failed.
     var isWriteFailure: Bool {
         if case .encoderFailed = self { true } else { false }
+    }
+}
+
+extension Recorder {
+    /// Sends the running take while it is recorded: a `LiveTake` over its file, from its first byte, growing as the
+    /// encoder writes whole pages; the take's end finishes it (stopped: the finished take's payload) or abandons it
+    /// (cancelled, too short, rewritten after a failed write). Hand it to `Uploader.upload(.live(…))`.
+    /// Callable from the moment the take's file exists (`begin`'s `beforeCapture` hook) until it is stopping.
+    /// - Throws: `.misuse` unless a take is starting, recording or paused; `.busy` when this take is already being
+    ///   sent.
+    public func streamTake() throws(VoiceNoteError) -> LiveTake {
+        let running = monitor.locked { () -> Take? in
+            [.starting, .recording, .pausing, .paused, .resuming].contains(phase) ? take : nil
+        }
+        guard let running else { throw VoiceNoteError(.misuse, "a take is sent while it is recorded: begin one first") }
+        let fileName = running.finalPath.split(separator: "/").last.map(String.init) ?? running.finalPath
+        return try running.output.attach { (written) throws(VoiceNoteError) -> LiveTake in
+            try LiveTake(path: running.partPath, bytes: written, fileName: fileName,
+                         mimeType: MIMEType(fileName: running.finalPath).rawValue)
+        }
+    }
+
+    /// Tells the take's live upload, if any, how the take ended: `kept` finishes it with the payload of the file
+    /// (whole, as it was sent), anything else abandons it with `reason`.
+    func settleLiveUpload(of take: Take, kept: RecoveredRecording?, waveform: [Float]?, reason: VoiceNoteError) {
+        guard let live = take.output.live else { return }
+        guard let kept else { return live.abandon(reason) }
+        do throws(VoiceNoteError) {
+            let payload = try VoiceRecordingPayload.fromRecording(path: kept.path, duration: kept.duration, waveform: waveform)
+            live.finish(payload, size: kept.size)
+        } catch {
+            live.abandon(error)
+        }
     }
 }

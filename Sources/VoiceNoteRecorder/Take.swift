@@ -20,6 +20,8 @@ final class Take: @unchecked Sendable {
     let rate: Int
     let channels: Int
     let encoder: any RecordingEncoder
+    /// The bytes written, and the upload sending them as they are (`Recorder.streamTake`).
+    let output: TakeOutput
     private(set) var frames: Int64 = 0
     private var meter: LevelMeter
     /// The waveform algorithm on the captured PCM, only when the written bytes cannot be analysed as they are written.
@@ -49,9 +51,14 @@ final class Take: @unchecked Sendable {
         self.channels = channels
         let encodedWaveform = EncodedTakeWaveform(format: configuration.format)
         self.encodedWaveform = encodedWaveform
+        let output = TakeOutput()
+        self.output = output
         encoder = try RecordingEncoders.create(configuration.format, path: partPath, inputRate: rate, channels: channels,
                                                settings: configuration.encoder,
-                                               onWritten: encodedWaveform.map { analysis in { analysis.feed($0) } })
+                                               onWritten: { bytes in
+                                                   encodedWaveform?.feed(bytes)
+                                                   output.appended(bytes.count)
+                                               })
         let meterFrames = max(1, Int((configuration.meterInterval * Double(rate)).rounded()))
         do {
             meter = try LevelMeter(windowFrames: meterFrames, channels: channels)

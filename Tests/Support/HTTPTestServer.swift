@@ -48,6 +48,12 @@ public final class HTTPTestServer: @unchecked Sendable {
         Self.records(logPath + ".receiving").contains { $0["path"] as? String == path }
     }
 
+    /// Whether an upload to a path beginning with `prefix` (its query included, e.g. `?filename=`) has reached the
+    /// server, as `isReceiving`.
+    public func isReceiving(pathPrefix prefix: String) -> Bool {
+        Self.records(logPath + ".receiving").contains { ($0["path"] as? String)?.hasPrefix(prefix) == true }
+    }
+
     private static func records(_ path: String) -> [[String: Any]] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap {

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import VoiceNoteAttachments
+import VoiceNoteAudio
+import VoiceNoteCore
+import VoiceNoteNetwork
+import VoiceNoteTestSupport
+@testable import VoiceNoteRecorder
+
+/// A take uploaded while it is recorded (`Recorder.streamTake` → `Uploader.upload(.live(…))`) to
+/// Tests/Servers/http_server.py on 127.0.0.1: raw (Matrix-like) and multipart (Stream-like) bodies, chunked, the
+/// stored bytes compared with the finished file; the first bytes reach the server while the take still records
+/// (a real-time microphone: PulseAudio with a null sink); a cancelled take never completes on the server.
+@Suite(.serialized) struct LiveUploadTests {
+    /// An uploader to `path` of `server` (raw or multipart) with its states collected.
+    final class Upload: @unchecked Sendable {
+        let uploader: Uploader
+        let states = Locked<[UploadState]>([])
+
+        init(_ server: HTTPTestServer, _ path: String, mode: UploadMode) throws {
+            var options = UploadOptions()
+            options.mode = mode
+            uploader = try Uploader(endpoint: server.url(path), options: options)
+            _ = try uploader.events.subscribe({ [states] state in states.withLock { $0.append(state) } }, release: nil)
+        }
+
+        /// The final state, waiting (bounded) for it and its event.
+        func finish() -> UploadState? {
+            let state = uploader.wait(timeout: 30)
+            _ = eventually { states.withLock { $0.last?.isFinal == true } }
+            return state
+        }
+
+        deinit { uploader.close() }
+    }
+
+    /// The logged requests whose path starts with `prefix`, once there are `count` (logged after the answer).
+    static func records(_ server: HTTPTestServer, _ prefix: String, count: Int = 1) -> [[String: Any]] {
+        _ = eventually(seconds: 10) { server.requests().filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }.count >= count }
+        return server.requests().filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }
+    }
+
+    static func bytes(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// A take from the (unpaced) file microphone streamed from its first byte, attached before capture starts:
+    /// the server stores exactly the finished file, sent chunked, and the payload is the finished take's.
+    @Test(arguments: [UploadMode.raw, .multipart])
+    func aTakeSentFromItsFirstByteArrivesWhole(mode: UploadMode) throws {
+        let root = try Fixtures.temporaryDirectory()
+        let server = try HTTPTestServer(root: root)
+        defer { server.stop() }
+        let path = mode == .raw ? "/_matrix/media/v3/upload" : "/channels/messaging/general/file"
+        let upload = try Upload(server, path, mode: mode)
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: fileMicrophone(infile: input.path), maximum: 3))
+        defer { recorder.close() }
+        let log = try EventLog(recorder)
+        var attached: VoiceNoteError?
+        try recorder.begin(in: directory + "/takes") { _ in
+            do throws(VoiceNoteError) {
+                let take = try recorder.streamTake()
+                try upload.uploader.upload(UploadItem.live(take))
+            } catch {
+                attached = error
+            }
+        }
+        #expect(attached == nil)
+        let result = try #require(log.finished())
+        guard case .uploaded(let payload) = upload.finish() else {
+            Issue.record("not uploaded: \(String(describing: upload.uploader.state))")
+            return
+        }
+        #expect(payload.duration == result.duration)
+        #expect(payload.waveform?.count == 100)
+        #expect(payload.fileSize == result.size)
+        #expect(payload.mimeType == "audio/ogg")
+        #expect(payload.title == (result.path as NSString).lastPathComponent)
+        let record = try #require(Self.records(server, path).first)
+        let headers = record["headers"] as? [String: String] ?? [:]
+        #expect(headers["transfer-encoding"] == "chunked", "\(headers)")
+        #expect(headers["content-length"] == nil)
+        let stored = try #require(record["upload"] as? String)
+        #expect(try Self.bytes(root + "/" + stored) == Self.bytes(result.path))
+        if mode == .raw {
+            #expect(payload.assetURL.hasPrefix("mxc://localhost/"))
+        } else {
+            let parts = record["parts"] as? [[String: Any]] ?? []
+            #expect(parts.first?["filename"] as? String == (result.path as NSString).lastPathComponent)
+            #expect(parts.first?["content_type"] as? String == "audio/ogg")
+        }
+        #expect(status(of: { try upload.uploader.retry() }) == .misuse)  // it succeeded
+    }
+
+    /// A real-time take: its first pages reach the server while it still records; at the stop only its last pages
+    /// remain, and the stored body is the finished file.
+    @Test func theFirstPagesArriveWhileTheTakeRecords() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        try pulse.warm()
+        _ = try pulse.play(try Fixtures.path(.wav))
+        let root = try Fixtures.temporaryDirectory()
+        let server = try HTTPTestServer(root: root)
+        defer { server.stop() }
+        let path = "/_matrix/media/v3/upload"
+        let upload = try Upload(server, path, mode: .raw)
+        let directory = try Fixtures.temporaryDirectory()
+        let device = DeviceSelection(name: "vn_rt", configuration: pulse.alsaConfiguration(pcmName: "vn_rt"))
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: device))
+        defer { recorder.close() }
+        let log = try EventLog(recorder)
+        try recorder.begin()
+        let live = try recorder.streamTake()
+        try upload.uploader.upload(UploadItem.live(live))
+        #expect(status(of: { _ = try recorder.streamTake() }) == .busy)
+        // Pages are written every 0.5 s or so: the server reads body bytes while the take goes on.
+        #expect(eventually(seconds: 10) { server.isReceiving(pathPrefix: path) })
+        #expect(recorder.context.state == .recording)
+        let duringTake = recorder.context.duration
+        #expect(eventually { recorder.context.duration >= duringTake + 1.5 })
+        let sentBeforeStop = live.file.bytesRead
+        try recorder.stop()
+        let result = try #require(log.finished())
+        // About a second of pages (32 kbit/s: some 4 kB) is what the stop leaves to send, whatever the length.
+        #expect(sentBeforeStop > 0 && result.size - sentBeforeStop < 16_000, "\(sentBeforeStop) of \(result.size) sent before the stop")
+        guard case .uploaded(let payload) = upload.finish() else {
+            Issue.record("not uploaded: \(String(describing: upload.uploader.state))")
+            return
+        }
+        #expect(payload.duration == result.duration)
+        let record = try #require(Self.records(server, path).first)
+        let stored = try #require(record["upload"] as? String)
+        #expect(try Self.bytes(root + "/" + stored) == Self.bytes(result.path))
+    }
+
+    /// A cancelled take: the upload fails `.cancelled`, and the server never completes the body (nothing stored).
+    @Test func aCancelledTakeNeverCompletesOnTheServer() throws {
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        try pulse.warm()
+        _ = try pulse.play(try Fixtures.path(.wav))
+        let root = try Fixtures.temporaryDirectory()
+        let server = try HTTPTestServer(root: root)
+        defer { server.stop() }
+        let path = "/channels/messaging/general/file"
+        let upload = try Upload(server, path, mode: .multipart)
+        let directory = try Fixtures.temporaryDirectory()
+        let device = DeviceSelection(name: "vn_rt", configuration: pulse.alsaConfiguration(pcmName: "vn_rt"))
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: device))
+        defer { recorder.close() }
+        try recorder.begin()
+        try upload.uploader.upload(UploadItem.live(recorder.streamTake()))
+        #expect(eventually(seconds: 10) { server.isReceiving(pathPrefix: path) })
+        try recorder.cancel()
+        guard case .uploadFailed(let error) = upload.finish() else {
+            Issue.record("not failed: \(String(describing: upload.uploader.state))")
+            return
+        }
+        #expect(error.status == .cancelled, "\(error.message)")
+        let record = try #require(Self.records(server, path).first)
+        #expect(record["upload"] == nil, "stored: \(record)")
+        #expect(status(of: { try upload.uploader.retry() }) == .unsupported)
+    }
+
+    /// Nothing to stream while no take runs.
+    @Test func streamingWithoutATakeIsMisuse() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: fileMicrophone(infile: "/dev/null")))
+        defer { recorder.close() }
+        #expect(status(of: { _ = try recorder.streamTake() }) == .misuse)
+    }
+}
