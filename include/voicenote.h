@@ -2820,6 +2820,29 @@ int vn_uploader_upload_source(vn_uploader *uploader, vn_source *source, const ch
                               const vn_payload *payload);
 
 /**
+ * Starts uploading the recorder's running take while it is recorded; returns at once. The pages the recorder has
+ * written are sent at once and the rest as they are written (HTTP chunked transfer: the body's length is not
+ * announced), so when the take stops only its last pages remain to send. The take's end decides the upload's:
+ * stopped, it completes with the finished take's payload (its duration, waveform and size, as
+ * vn_payload_from_recording() makes it) and the uploaded URL; cancelled, dropped as too short or repaired after a
+ * failed write, it fails (#VN_E_CANCELLED for the first two, #VN_E_IO for the last: upload the finished file with
+ * vn_uploader_upload_file() then). The server sees the request end without its last chunk, so nothing is stored.
+ * Such an upload cannot be retried (vn_uploader_retry() is #VN_E_UNSUPPORTED): send the finished file instead.
+ * While the recorder pauses, the request waits without counting the stall timeout; the transfer timeout does not
+ * apply (it lasts as long as the take). A server that needs the length first (Synapse's media upload) refuses it:
+ * upload the finished file there.
+ *
+ * \param uploader the uploader (the voiceRecording or audio type).
+ * \param recorder a recorder whose take is recording or paused.
+ * \returns #VN_OK; #VN_E_BUSY while an upload runs or when this take is already being sent; #VN_E_MISUSE when no
+ *          take runs, and for a NULL or destroyed uploader or recorder; #VN_E_UNSUPPORTED for another attachment
+ *          type.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_upload_recording(vn_uploader *uploader, vn_recorder *recorder);
+
+/**
  * Cancels the running upload: it ends FAILED with #VN_E_CANCELLED (unless it already ended). No-op when none runs.
  *
  * \param uploader the uploader.

@@ -5,6 +5,7 @@ import CVoiceNote
 import VoiceNoteAttachments
 import VoiceNoteCore
 import VoiceNoteNetwork
+import VoiceNoteRecorder
 
 /// What a `vn_upload_options *` holds: the upload options and the dispatcher for events.
 struct UploadSettings: Sendable {
@@ -179,6 +180,14 @@ private func payload(_ handle: OpaquePointer?) throws(VoiceNoteError) -> VoiceRe
         let held = try HeldSource(claiming: sourceHandle)
         try handle.uploader.upload(.source(held, fileName: name, mimeType: type), payload: completing)
         handle.sources.hold(held)
+    }
+}
+
+@c @implementation public func vn_uploader_upload_recording(_ uploader: OpaquePointer?, _ recorder: OpaquePointer?) -> Int32 {
+    withUploader(uploader) { (handle) throws(VoiceNoteError) in
+        let recording = try Handles.get(recorder, as: Recorder.self, "recorder")
+        try handle.uploader.upload(.live(try recording.streamTake()))
+        handle.sources.hold(nil)
     }
 }
 

@@ -11,6 +11,7 @@
 
 #include "attachments.hpp"
 #include "core.hpp"
+#include "recorder.hpp"
 #include "sources.hpp"
 
 #include <new>
@@ -238,6 +239,19 @@ public:
     void upload_source(source &bytes, std::string_view file_name, std::optional<std::string_view> mime_type,
                        const payload &completing) {
         upload_source_with(bytes, file_name, mime_type, completing.get());
+    }
+
+    /**
+     * Starts uploading the recorder's running take while it is recorded (vn_uploader_upload_recording()): its
+     * written pages at once, the rest as they are written (chunked), so at the stop only the last pages remain. It
+     * completes with the finished take's payload when the take stops, and fails with errc::cancelled when it is
+     * cancelled or dropped as too short (errc::io when its file was repaired after a failed write: upload the file
+     * then). It cannot be retried. Throws `error`: errc::busy while an upload runs or when the take is already being
+     * sent; errc::misuse when no take runs; errc::unsupported for another attachment type than voiceRecording or
+     * audio.
+     */
+    void upload_recording(recorder &take) {
+        detail::check(vn_uploader_upload_recording(uploader_.get(), take.get()));
     }
 
     /** Cancels the running upload: it ends failed with errc::cancelled (unless it already ended). No-op when none runs. */

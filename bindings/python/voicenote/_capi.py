@@ -746,6 +746,7 @@ vn_uploader_upload_file = _declare("vn_uploader_upload_file", c_int, [vn_uploade
 vn_uploader_upload_source = _declare(
     "vn_uploader_upload_source", c_int, [vn_uploader_p, vn_source_p, c_char_p, c_char_p, vn_payload_p]
 )
+vn_uploader_upload_recording = _declare("vn_uploader_upload_recording", c_int, [vn_uploader_p, vn_recorder_p])
 vn_uploader_cancel = _declare("vn_uploader_cancel", c_int, [vn_uploader_p])
 vn_uploader_retry = _declare("vn_uploader_retry", c_int, [vn_uploader_p])
 vn_uploader_wait = _declare("vn_uploader_wait", c_int, [vn_uploader_p, c_int, POINTER(c_int)])

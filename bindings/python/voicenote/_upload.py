@@ -15,6 +15,7 @@ from ._events import Subscription
 from ._http import Headers, HTTPOptions
 from ._loop import EventLoop
 from ._payload import VoiceRecordingPayload
+from ._recorder import Recorder
 from ._strings import c_text, take_owned
 from ._upload_events import (_FINAL, PostProcessor, Query, UploadEvent, UploadMode, UploadSource, UploadState,
                              upload_event_trampoline)
@@ -217,8 +218,13 @@ class Uploader(_lifecycle.Closing):
 
         Args:
             source: a file (a path, ``str`` or ``os.PathLike``, or a ``file://`` URL; checked now, read by the
-                upload thread, never changed), or the bytes themselves (``bytes``, ``bytearray``, ``memoryview``:
-                copied now; a retry sends them again).
+                upload thread, never changed), the bytes themselves (``bytes``, ``bytearray``, ``memoryview``:
+                copied now; a retry sends them again), or a :class:`~voicenote.Recorder` whose take is recording or
+                paused: the take is sent while it is recorded (its written pages at once, the rest as they are
+                written, chunked), so at its stop only the last pages remain; the upload completes with the finished
+                take's payload, fails with :class:`~voicenote.CancelledError` when the take is cancelled or dropped
+                as too short, and cannot be retried (upload the finished file instead). ``payload``, ``file_name``
+                and ``mime_type`` do not apply to it.
             payload: the payload to complete (e.g. :meth:`VoiceRecordingPayload.from_recording` with the
                 recorder's duration and waveform; copied): its ``asset_url`` becomes the uploaded one, and a
                 missing ``title``, ``file_size`` or ``mime_type`` is filled in. None: made from the file (for a
@@ -230,7 +236,8 @@ class Uploader(_lifecycle.Closing):
                 with the MIME type of its extension.
 
         Raises:
-            BusyError: an upload is running.
+            BusyError: an upload is running, or the recorder's take is already being sent.
+            MisuseError: a recorder with no take running.
             NotFoundError, AccessDeniedError: the file is missing or cannot be read.
             TooLargeError: over the size limit.
             InvalidArgumentError: a directory, a URL of another scheme, an empty path or ``file_name``.
@@ -239,6 +246,14 @@ class Uploader(_lifecycle.Closing):
             TypeError: an argument of the wrong type.
         """
         handle = self._live_handle()
+        if isinstance(source, Recorder):
+            if payload is not None or file_name is not None or mime_type is not None:
+                raise ValueError("payload, file_name and mime_type do not apply to a take sent while it is recorded")
+            recorder = source._live_handle()
+            self._run_start(lambda: _capi.vn_uploader_upload_recording(handle, recorder))
+            self._keep_source(None)
+            self._started = True
+            return
         if payload is not None and not isinstance(payload, VoiceRecordingPayload):
             raise TypeError(f"payload must be a voicenote.VoiceRecordingPayload or None, not {type(payload).__name__}")
         payload_handle = payload._handle_for_call() if payload is not None else None
@@ -250,7 +265,7 @@ class Uploader(_lifecycle.Closing):
             name = c_text(DEFAULT_FILE_NAME if file_name is None else file_name, "file_name")
             mime = None if mime_type is None else c_text(mime_type, "mime_type")
         else:
-            raise TypeError("source must be a path (str or os.PathLike) or bytes-like data, "
+            raise TypeError("source must be a path (str or os.PathLike), bytes-like data or a Recorder, "
                             f"not {type(source).__name__}")
         _sources.call_with_location(
             source,

@@ -7,11 +7,14 @@ import enum
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional, Tuple, Union
 
 from . import _capi, _cevents, _enums, _events
 from ._payload import VoiceRecordingPayload
 from .errors import VoiceNoteError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ._recorder import Recorder
 
 __all__ = ["UploadMode", "UploadState", "UploadEvent", "PostProcessor", "Query", "UploadSource"]
 
@@ -64,8 +67,9 @@ class UploadEvent:
 PostProcessor = Callable[[VoiceRecordingPayload], Optional[VoiceRecordingPayload]]
 #: Query parameters: a mapping, or ``(name, value)`` pairs (a name may then repeat).
 Query = Union[Mapping[str, Any], Iterable[Tuple[str, Any]]]
-#: What an upload sends: a file (a path or a ``file://`` URL), or the bytes themselves.
-UploadSource = Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytearray, memoryview]
+#: What an upload sends: a file (a path or a ``file://`` URL), the bytes themselves, or a :class:`voicenote.Recorder`
+#: whose take is sent while it is recorded.
+UploadSource = Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytearray, memoryview, "Recorder"]
 
 
 # --- events --------------------------------------------------------------------------------------------------------

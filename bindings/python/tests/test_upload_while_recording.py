@@ -1,0 +1,139 @@
+"""A take uploaded while it is recorded (``Uploader.start(recorder)``, ``voicenote.aio.upload(uploader, recorder)``,
+``vn_uploader_upload_recording``): a real-time microphone (a private PulseAudio server with speech playing into its
+null sink, tests/pulse.py) and Tests/Servers/http_server.py on 127.0.0.1. The first pages reach the server while the
+take still records; the stored body is the finished file byte for byte, sent chunked; a cancelled take never
+completes on the server; the wrong calls are refused."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+import pulse
+from helpers import TIMEOUT, wait_until
+from microphones import Speech
+
+import voicenote
+import voicenote.aio
+from voicenote import Uploader, UploadMode, UploadState
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "Tests" / "Servers"))
+from http_server import HTTPTestServer  # noqa: E402
+
+MULTIPART = "/channels/messaging/general/file"
+RAW = "/_matrix/media/v3/upload"
+
+
+@pytest.fixture
+def microphone(speech: Speech) -> Iterator[pulse.PulseServer]:
+    """A warmed private PulseAudio server with about a minute of speech playing into its sink."""
+    missing = pulse.available()
+    if missing:
+        pytest.skip(f"PulseAudio: {missing}")
+    running = pulse.PulseServer()
+    try:
+        running.warm()
+        running.play(speech.long_wav)
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "served"
+    folder.mkdir()
+    return folder
+
+
+@pytest.fixture
+def server(root: Path) -> Iterator[HTTPTestServer]:
+    with HTTPTestServer(str(root)) as running:
+        yield running
+
+
+def recorder(microphone: pulse.PulseServer, directory: Path) -> voicenote.Recorder:
+    return voicenote.Recorder(directory, device="vn_rt", device_config=microphone.alsa_config("vn_rt"))
+
+
+def finished_path(take: voicenote.Recorder) -> Path:
+    assert wait_until(lambda: take.context.state is voicenote.RecorderState.STOPPED, TIMEOUT), "the take's end"
+    return Path(take.context.path)
+
+
+@pytest.mark.parametrize("mode,path", [("raw", RAW), ("multipart", MULTIPART)])
+def test_the_first_pages_arrive_while_the_take_records(microphone: pulse.PulseServer, server: HTTPTestServer,
+                                                       root: Path, tmp_path: Path, mode: str, path: str) -> None:
+    with recorder(microphone, tmp_path / "takes") as take, Uploader(server.url(path), mode=mode) as uploader:
+        take.begin()
+        uploader.start(take)
+        with pytest.raises(voicenote.BusyError):
+            uploader.start(take)  # an upload runs (and the take is being sent)
+        # The take's own bytes reach the server while it records (a multipart body's preamble would come first
+        # anyway: its first part's bytes are what counts, so the raw case is the proof; both must get there).
+        server.wait_for_receiving(path, timeout=TIMEOUT)
+        assert take.context.state is voicenote.RecorderState.RECORDING
+        assert wait_until(lambda: take.context.duration >= 1.5, TIMEOUT), "1.5 s recorded"
+        take.stop()
+        file = finished_path(take)
+        assert uploader.wait(TIMEOUT) is UploadState.UPLOADED
+        payload = uploader.result()
+        assert payload.duration >= 1.5
+        assert len(payload.waveform_data or []) == 100
+        assert payload.file_size == file.stat().st_size
+        entry = server.wait_for_request(lambda r: r["path"].startswith(path) and "upload" in r, timeout=TIMEOUT)
+        assert entry["headers"].get("transfer-encoding") == "chunked", entry["headers"]
+        assert "content-length" not in entry["headers"]
+        assert (root / entry["upload"]).read_bytes() == file.read_bytes()
+        with pytest.raises(voicenote.MisuseError):
+            uploader.retry()  # it succeeded
+
+
+def test_a_cancelled_take_fails_the_upload_and_is_never_stored(microphone: pulse.PulseServer, server: HTTPTestServer,
+                                                                tmp_path: Path) -> None:
+    with recorder(microphone, tmp_path / "takes") as take, Uploader(server.url(RAW), mode="raw") as uploader:
+        take.begin()
+        uploader.start(take)
+        server.wait_for_receiving(RAW, timeout=TIMEOUT)
+        take.cancel()
+        assert uploader.wait(TIMEOUT) is UploadState.FAILED
+        with pytest.raises(voicenote.CancelledError):
+            uploader.result()
+        entry = server.wait_for_request(lambda r: r["path"].startswith(RAW), timeout=TIMEOUT)
+        assert "upload" not in entry, entry
+        with pytest.raises(voicenote.UnsupportedError):
+            uploader.retry()  # its bytes went by as they were written
+
+
+def test_aio_upload_of_a_recorder(microphone: pulse.PulseServer, server: HTTPTestServer, root: Path,
+                                  tmp_path: Path) -> None:
+    async def scenario() -> Any:
+        with recorder(microphone, tmp_path / "takes") as take, Uploader(server.url(RAW), mode=UploadMode.RAW) as uploader:
+            take.begin()
+            sending = asyncio.ensure_future(voicenote.aio.upload(uploader, take))
+            await asyncio.get_running_loop().run_in_executor(None, server.wait_for_receiving, RAW, TIMEOUT)
+            take.stop()
+            payload = await asyncio.wait_for(sending, TIMEOUT)
+            return payload, finished_path(take)
+
+    payload, file = asyncio.run(scenario())
+    assert payload.asset_url.startswith("mxc://localhost/")
+    entry = server.wait_for_request(lambda r: r["path"].startswith(RAW) and "upload" in r, timeout=TIMEOUT)
+    assert (root / entry["upload"]).read_bytes() == file.read_bytes()
+
+
+def test_the_wrong_calls_are_refused(server: HTTPTestServer, tmp_path: Path, microphone: pulse.PulseServer) -> None:
+    with recorder(microphone, tmp_path / "takes") as take, Uploader(server.url(RAW), mode="raw") as uploader:
+        with pytest.raises(voicenote.MisuseError):
+            uploader.start(take)  # no take runs
+        take.begin()
+        with pytest.raises(ValueError):
+            uploader.start(take, file_name="x.ogg")
+        take.cancel()
+    with Uploader(server.url(RAW), mode="raw") as uploader:
+        with pytest.raises(ValueError):
+            uploader.start(take)  # a closed recorder
