@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import VoiceNoteAttachments
 import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
@@ -19,6 +20,11 @@ struct RecordCommand: ParsableCommand {
             Space starts a take and Space again stops it into preview; P plays or pauses it; ←/→ move the selected \
             trim handle, Tab selects the other, T cuts the take to them; Enter sends (prints the voiceRecording \
             payload); Esc cancels or discards; q quits, keeping a take that was not sent.
+
+            With --upload URL, the take is uploaded while it is recorded (its pages as they are written, chunked: at \
+            the stop only the last ones remain to send) and the uploaded voiceRecording payload is printed after the \
+            file's line (with --progress json, as {"uploaded": PAYLOAD}). A server that needs the length first \
+            (Synapse's media upload) refuses such a body: record, then `voicenote upload` there.
 
             Without --flow, Enter stops the take in every --progress mode: a newline on standard input, from a \
             terminal or a pipe (other bytes are ignored). At the end of standard input (</dev/null, a pipe closed \
@@ -61,6 +67,12 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "With --flow: ALSA configuration text that defines --speaker.")
     var speakerConfig: String?
 
+    @Option(help: ArgumentHelp("Upload the take while it is recorded to this http(s) URL (see below).", valueName: "url"))
+    var upload: String?
+
+    @OptionGroup(title: "Upload (with --upload)")
+    var sending: UploadArguments
+
     /// The longest take the options may ask for: the recorder's own limit.
     static let longestDuration = RecorderConfiguration.longestLimit
 
@@ -80,6 +92,12 @@ struct RecordCommand: ParsableCommand {
         if !flow, speakerConfig != nil || speaker != "default" {
             throw ValidationError("--speaker and --speaker-config are for --flow")
         }
+        if upload == nil, sending.isGiven {
+            throw ValidationError("--raw, --query and --url-key are for --upload")
+        }
+        if flow, upload != nil {
+            throw ValidationError("--upload is for a take without --flow")
+        }
     }
 
     func run() throws {
@@ -93,9 +111,11 @@ struct RecordCommand: ParsableCommand {
         let loop = try EventLoop()
         let recorder = try Recorder(configuration: configuration, dispatcher: loop)
         if flow { return try runFlow(recorder: recorder, loop: loop) }
+        let uploader = try upload.map { (endpoint) throws -> Uploader in try Uploader(endpoint: endpoint, options: try sending.options()) }
+        defer { uploader?.close() }
         let session = RecordingSession(recorder: recorder, loop: loop, output: output,
                                        display: progress == .json ? .json : (progress == .none || !Terminal.isInteractive ? .none : .meter),
-                                       enter: enter)
+                                       enter: enter, uploader: uploader)
         try session.run()
     }
 }

@@ -1,11 +1,13 @@
 import Glibc
+import VoiceNoteAttachments
 import VoiceNoteCore
 import VoiceNoteJSON
 import VoiceNoteRecorder
 import VoiceNoteWaveform
 
 /// Runs one take for `voicenote record`: starts the recorder, waits on its event loop, standard input and
-/// signals, shows progress, and moves the finished file to `--output`.
+/// signals, shows progress, and moves the finished file to `--output`; with `--upload`, sends the take while it is
+/// recorded and prints the uploaded payload once the upload ends.
 ///
 /// Every way the user or the system can end the command finishes the take and keeps the file: Enter (a newline on
 /// standard input, in every display: `EnterWatch`), SIGINT
@@ -29,9 +31,11 @@ final class RecordingSession: @unchecked Sendable {
     private var outputClosed = false
     private var lastLine = ""
     private var enter: EnterWatch
+    private let uploader: Uploader?
 
-    init(recorder: Recorder, loop: EventLoop, output: String?, display: Display, enter: EnterWatch) {
+    init(recorder: Recorder, loop: EventLoop, output: String?, display: Display, enter: EnterWatch, uploader: Uploader?) {
         self.recorder = recorder
+        self.uploader = uploader
         self.enter = enter
         self.loop = loop
         self.output = output
@@ -42,6 +46,14 @@ final class RecordingSession: @unchecked Sendable {
         let stopSignals = try SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGPIPE])
         _ = try recorder.events.subscribe({ [self] event in handle(event) }, release: nil)
         try recorder.begin()
+        if let uploader {
+            do throws(VoiceNoteError) {
+                try uploader.upload(.live(recorder.streamTake()))
+            } catch {
+                try? recorder.stop()  // the take is kept; the upload could not start
+                failure = error
+            }
+        }
         if display == .meter { Terminal.writeError("Recording… press Enter or Ctrl-C to stop.\n") }
         var stopping = false
         while !done {
@@ -64,6 +76,25 @@ final class RecordingSession: @unchecked Sendable {
         if display == .meter { Terminal.writeError("\n") }
         if let result { try deliver(result) }
         if let failure { throw failure }
+        if let uploader { try report(uploader.wait()) }
+    }
+
+    /// Prints the uploaded payload (indented, or as {"uploaded": …} with `--progress json`), or throws the
+    /// upload's failure.
+    private func report(_ outcome: UploadState?) throws(VoiceNoteError) {
+        switch outcome {
+        case .uploaded(let payload)?:
+            if display == .json {
+                print("{\"uploaded\":\(payload.json(indent: 0))}")
+            } else {
+                print(payload.json(indent: 2))
+            }
+            if fflush(nil) != 0 { throw VoiceNoteError(.io, "standard output was closed; the upload ended") }
+        case .uploadFailed(let error)?:
+            throw VoiceNoteError(error.status, "the upload failed (the recording was kept): \(error.message)")
+        default:
+            throw VoiceNoteError(.internal, "the upload did not end")
+        }
     }
 
     private func handle(_ event: RecorderEvent) {

@@ -22,40 +22,17 @@ struct UploadCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The http(s) URL to upload to.", valueName: "url"))
     var endpoint: String
 
-    @Option(name: .customLong("query"), help: ArgumentHelp("A query parameter, name=value (repeatable).", valueName: "name=value"))
-    var query: [String] = []
-
-    @Flag(help: "Send the file as the body (Matrix media upload) instead of multipart/form-data (Stream).")
-    var raw = false
-
-    @Option(help: ArgumentHelp("The response key holding the uploaded URL (default: file, or content_uri with --raw).",
-                               valueName: "key"))
-    var urlKey: String?
-
     @Option(help: "The title (default: the file name).")
     var title: String?
 
-    @OptionGroup(title: "HTTP")
-    var http: HTTPArguments
+    @OptionGroup
+    var sending: UploadArguments
 
     @Flag(help: "Print on one line instead of indented.")
     var compact = false
 
-    func validate() throws {
-        for item in query where !item.contains("=") || item.hasPrefix("=") {
-            throw ValidationError("--query: \"\(item)\" is not name=value")
-        }
-    }
-
     func run() throws {
-        var options = UploadOptions()
-        options.mode = raw ? .raw : .multipart
-        options.urlKey = urlKey
-        options.http = try http.options()
-        for item in query {
-            let equals = item.firstIndex(of: "=") ?? item.endIndex
-            try options.addQuery(name: String(item[..<equals]), value: String(item[item.index(after: equals)...]))
-        }
+        let options = try sending.options()
         let uploader = try Uploader(endpoint: endpoint, options: options)
         defer { uploader.close() }
         var payload = try VoiceRecordingPayload.fromRecording(path: file)

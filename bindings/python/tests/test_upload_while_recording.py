@@ -7,6 +7,8 @@ completes on the server; the wrong calls are refused."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Iterator
@@ -14,6 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 import pulse
+from audiofiles import find_cli
 from helpers import TIMEOUT, wait_until
 from microphones import Speech
 
@@ -137,3 +140,47 @@ def test_the_wrong_calls_are_refused(server: HTTPTestServer, tmp_path: Path, mic
     with Uploader(server.url(RAW), mode="raw") as uploader:
         with pytest.raises(ValueError):
             uploader.start(take)  # a closed recorder
+
+
+def test_the_cli_records_and_uploads_at_once(microphone: pulse.PulseServer, server: HTTPTestServer, root: Path,
+                                             tmp_path: Path) -> None:
+    """`voicenote record --upload URL --raw --progress json`: the take's bytes reach the server while it records;
+    Enter stops it, and the last line is the uploaded payload, whose file is the kept recording byte for byte."""
+    cli = find_cli()
+    if cli is None:
+        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
+    output = tmp_path / "note.ogg"
+    child = subprocess.Popen([str(cli), "record", "--device", "vn_rt", "--device-config", microphone.alsa_config("vn_rt"),
+                              "-o", str(output), "--progress", "json", "--upload", server.url(RAW), "--raw",
+                              "--header", "Authorization: Bearer cli-token"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        server.wait_for_receiving(RAW, timeout=TIMEOUT)
+        assert child.poll() is None, "still recording when the first bytes arrived"
+        assert child.stdin is not None
+        child.stdin.write(b"\n")
+        child.stdin.flush()
+        out, errors = child.communicate(timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(TIMEOUT)
+    assert child.returncode == 0, errors
+    lines = [json.loads(line) for line in out.decode().splitlines()]
+    assert lines[-2]["finished"] == str(output)
+    uploaded = lines[-1]["uploaded"]
+    assert uploaded["asset_url"].startswith("mxc://localhost/")
+    assert uploaded["file_size"] == output.stat().st_size
+    entry = server.wait_for_request(lambda r: r["path"].startswith(RAW) and "upload" in r, timeout=TIMEOUT)
+    assert entry["headers"]["authorization"] == "Bearer cli-token"
+    assert entry["headers"].get("transfer-encoding") == "chunked"
+    assert (root / entry["upload"]).read_bytes() == output.read_bytes()
+
+
+def test_the_cli_refuses_upload_options_without_upload(tmp_path: Path) -> None:
+    cli = find_cli()
+    if cli is None:
+        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
+    for extra in (["--raw"], ["--query", "a=b"], ["--upload", "http://127.0.0.1:1/x", "--flow"]):
+        done = subprocess.run([str(cli), "record", "--device", "null", *extra], capture_output=True, timeout=TIMEOUT)
+        assert done.returncode != 0 and b"upload" in done.stderr, (extra, done.stderr)

@@ -1,0 +1,41 @@
+import ArgumentParser
+import VoiceNoteAttachments
+
+/// How `upload` and `record --upload` send a recording: multipart (Stream) or raw (Matrix), query parameters, the
+/// response's URL key and the HTTP options.
+struct UploadArguments: ParsableArguments {
+    @Option(name: .customLong("query"), help: ArgumentHelp("A query parameter, name=value (repeatable).", valueName: "name=value"))
+    var query: [String] = []
+
+    @Flag(help: "Send the file as the body (Matrix media upload) instead of multipart/form-data (Stream).")
+    var raw = false
+
+    @Option(help: ArgumentHelp("The response key holding the uploaded URL (default: file, or content_uri with --raw).",
+                               valueName: "key"))
+    var urlKey: String?
+
+    @OptionGroup(title: "HTTP")
+    var http: HTTPArguments
+
+    /// Whether any of these was given (`record` takes them only with `--upload`).
+    var isGiven: Bool { !query.isEmpty || raw || urlKey != nil }
+
+    func validate() throws {
+        for item in query where !item.contains("=") || item.hasPrefix("=") {
+            throw ValidationError("--query: \"\(item)\" is not name=value")
+        }
+    }
+
+    /// The uploader's options.
+    func options() throws -> UploadOptions {
+        var options = UploadOptions()
+        options.mode = raw ? .raw : .multipart
+        options.urlKey = urlKey
+        options.http = try http.options()
+        for item in query {
+            let equals = item.firstIndex(of: "=") ?? item.endIndex
+            try options.addQuery(name: String(item[..<equals]), value: String(item[item.index(after: equals)...]))
+        }
+        return options
+    }
+}
