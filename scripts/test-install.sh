@@ -116,7 +116,8 @@ play_url() {
 }
 # upload_note PREFIX DIR: attachment.c (built in DIR against PREFIX) uploads the note to Tests/Servers/http_server.py,
 # multipart (Stream's /channels/<type>/<id>/file, with an api_key query parameter and a header the server must see)
-# and raw (Matrix's /_matrix/media/v3/upload, an mxc:// asset_url); the server stored the note's exact bytes.
+# and raw (Matrix's /_matrix/media/v3/upload, an mxc:// asset_url); the server stored the note's exact bytes. Then
+# record.c uploads its take while it records it (raw), and the server stored the finished take's exact bytes.
 upload_note() {
     local word port out status=0 root=$tmp/upload-root
     local -a attachment=(env LD_LIBRARY_PATH="$1/lib" "$2/attachment")
@@ -139,6 +140,21 @@ upload_note() {
     grep -qF '"authorization": "Bearer tok"' "$root/http.log" || { echo "no request carried the header"; status=1; }
     grep -qF '"query": {"api_key": "key-1"}' "$root/http.log" || { echo "no request carried api_key"; status=1; }
     cmp "$note" "$root/uploads/1.bin" && cmp "$note" "$root/uploads/2.bin" || status=1
+    # record.c with an upload URL: the take uploaded while it is recorded (or, when the unpaced virtual microphone
+    # ended it first, as a file); the server stored the finished take's exact bytes.
+    rm -rf "$root" "$tmp/recorded" && mkdir -p "$root" "$tmp/recorded"
+    coproc http_server { exec "$python" "$repo/Tests/Servers/http_server.py" --root "$root" --log "$root/http.log" \
+        --port 0 --exit-with-stdin; }
+    if ! read -r -t 10 word port <&"${http_server[0]}" || [[ $word != PORT ]]; then
+        echo "http_server.py did not print PORT <n> within 10 s"; kill "$http_server_PID"; wait "$http_server_PID"
+        return 1
+    fi
+    out=$(env LD_LIBRARY_PATH="$1/lib" "$2/record" "$tmp/recorded" 1.5 vn_mic "$tmp/mic.conf" \
+        "http://127.0.0.1:$port/_matrix/media/v3/upload") || status=1
+    echo "$out"
+    kill "$http_server_PID"; wait "$http_server_PID"
+    grep -qF '"asset_url":"mxc://localhost/1"' <<<"$out" || { echo "record.c: not the server's mxc:// URI"; status=1; }
+    cmp "$root/uploads/1.bin" "$tmp"/recorded/*.ogg || { echo "record.c: the stored take is not the file"; status=1; }
     return $status
 }
 # build_with_cmake PREFIX DIR: configures, builds and runs (ctest) the samples with bindings/c/CMakeLists.txt.
@@ -443,7 +459,7 @@ echo "== a) pkg-config + Makefile"
 check "pkg-config finds voicenote $version in the prefix" pkg_config_points_to "$prefix"
 check "samples build with bindings/c/Makefile and run" build_with_make "$prefix" "$tmp/make-samples"
 check "play.c plays an http URL with a header and a key, then from the cache" play_url "$prefix" "$tmp/make-samples"
-check "attachment.c uploads a note to http_server.py (multipart and raw)" upload_note "$prefix" "$tmp/make-samples"
+check "attachment.c uploads a note to http_server.py (multipart and raw), record.c a take while recording it" upload_note "$prefix" "$tmp/make-samples"
 
 echo "== b) CMake find_package"
 check "the imported target voicenote::voicenote points into the prefix" imported_target_is "$prefix"

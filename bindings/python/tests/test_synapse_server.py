@@ -3,6 +3,7 @@ through it, as a Matrix voice bot's would, and its media is only to be had with 
 
 from __future__ import annotations
 
+import http.client
 import uuid
 from pathlib import Path
 from typing import List, Tuple
@@ -72,3 +73,21 @@ def test_rate_limits_are_out_of_reach(synapse: Synapse) -> None:
 def test_module_and_fixture_agree_on_the_checkout() -> None:
     """synapse.py finds the checkout (and so ``build/synapse-venv``) where audiofiles.py does."""
     assert SYNAPSE_REPO_ROOT == REPO_ROOT
+
+
+def test_synapse_refuses_a_media_upload_without_a_length(synapse: Synapse) -> None:
+    """What docs/attachments.md says of uploading while recording: Synapse's media upload wants a Content-Length and
+    refuses a chunked body (one sent as a take is recorded), while the same bytes with their length are taken."""
+    (_, alice), _, _ = two_users_in_a_room(synapse)
+    note = b"OggS" + bytes(4000)
+    path = "/_matrix/media/v3/upload?filename=note.ogg"
+    headers = {"Authorization": f"Bearer {alice}", "Content-Type": "audio/ogg"}
+    connection = http.client.HTTPConnection(synapse.host, synapse.port, timeout=30)
+    try:
+        connection.request("POST", path, body=iter([note[:2000], note[2000:]]), headers=headers, encode_chunked=True)
+        answer = connection.getresponse()
+        refused = (answer.status, answer.read())
+    finally:
+        connection.close()
+    assert refused[0] == 400 and b"Content-Length" in refused[1], refused  # M_UNKNOWN "Request must specify a Content-Length"
+    assert synapse.upload_media(alice, note, "audio/ogg", "note.ogg").startswith("mxc://localhost/")
