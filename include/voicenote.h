@@ -2570,7 +2570,13 @@ typedef struct vn_upload_options vn_upload_options;
 /** How uploads are framed. */
 typedef enum vn_upload_mode {
     VN_UPLOAD_MULTIPART = 0, /**< multipart/form-data, Stream's file upload (the default) */
-    VN_UPLOAD_RAW = 1        /**< the bare body, Matrix's media upload */
+    VN_UPLOAD_RAW = 1,       /**< the bare body, Matrix's media upload */
+    /** Matrix's upload to a content URI created first (MSC2246, spec v1.7): the endpoint is the homeserver's base
+     *  URL (`https://matrix.example.org`); `POST /_matrix/media/v1/create` reserves the `mxc://` URI at once
+     *  (vn_uploader_copy_content_uri(): a message can name it before the bytes are sent), then the bare body goes
+     *  with its length to `PUT /_matrix/media/v3/upload/{server}/{id}?filename=` (a take sent with
+     *  vn_uploader_upload_recording() goes when it ends: Synapse wants the length); `asset_url` is that URI. */
+    VN_UPLOAD_MATRIX = 2
 } vn_upload_mode;
 
 /** Where an upload is (Stream's `LocalAttachmentState`). */
@@ -2876,6 +2882,20 @@ int vn_uploader_retry(vn_uploader *uploader);
  * \since 0.1.0
  */
 int vn_uploader_wait(vn_uploader *uploader, int timeout_ms, int *out_state);
+
+/**
+ * The `mxc://` content URI the last upload reserved in #VN_UPLOAD_MATRIX mode: known from its first UPLOADING event
+ * on, before the bytes are sent, so the message can be built and sent at once (receivers that follow MSC2246 wait
+ * for the media; those that do not fail to fetch it until it is there).
+ *
+ * \param uploader the uploader.
+ * \param out_uri receives the URI, NUL-terminated, owned by the caller (free with vn_free()); NULL on failure.
+ * \returns #VN_OK; #VN_E_NOT_FOUND while none is reserved (before the homeserver answered, in the other modes);
+ *          #VN_E_INVALID_ARG when `out_uri` is NULL; #VN_E_MISUSE for a NULL or destroyed uploader.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_uploader_copy_content_uri(vn_uploader *uploader, char **out_uri);
 
 /**
  * The outcome of the last upload.

@@ -32,6 +32,7 @@ typealias UploadOptionsHandle = OptionsHandle<UploadSettings>
         switch UInt32(bitPattern: mode) {
         case VN_UPLOAD_MULTIPART.rawValue: value.options.mode = .multipart
         case VN_UPLOAD_RAW.rawValue: value.options.mode = .raw
+        case VN_UPLOAD_MATRIX.rawValue: value.options.mode = .matrix
         default: throw VoiceNoteError(.invalidArgument, "mode \(mode) is not a vn_upload_mode")
         }
     }
@@ -225,6 +226,17 @@ private func cState(_ state: UploadState?) -> Int32 {
         case .uploadFailed(let error): throw error
         case nil, .pendingUpload, .uploading: throw VoiceNoteError(.misuse, "no upload has ended")
         }
+    }
+}
+
+@c @implementation public func vn_uploader_copy_content_uri(_ uploader: OpaquePointer?, _ outURI: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    outURI?.pointee = nil
+    return withUploader(uploader) { (handle) throws(VoiceNoteError) in
+        let out = try required(outURI, "out_uri")
+        guard let uri = handle.uploader.contentURI else {
+            throw VoiceNoteError(.notFound, "no content URI is reserved (the Matrix mode reserves one as its upload starts)")
+        }
+        out.pointee = try ownedCString(uri)
     }
 }
 

@@ -9,6 +9,12 @@ public enum UploadMode: String, Sendable, CaseIterable {
     /// `POST <endpoint>?filename=<name>`, the body is the file with its `Content-Type`; the response's
     /// `content_uri` is the URL (Matrix `/_matrix/media/v3/upload`, an `mxc://` URI).
     case raw
+    /// Matrix's upload to a content URI created first (MSC2246, in the spec since v1.7): the endpoint is the
+    /// homeserver's base URL; `POST <endpoint>/_matrix/media/v1/create` reserves the `mxc://` URI at once (the
+    /// message can be built before the bytes are sent), then `PUT <endpoint>/_matrix/media/v3/upload/{server}/{id}
+    /// ?filename=<name>` sends the file with its `Content-Type` and length (Synapse wants the length: a take sent so
+    /// goes when it ends).
+    case matrix
 }
 
 /// How an `Uploader` sends: the HTTP options (headers such as Stream's `api_key`,
@@ -31,7 +37,7 @@ public struct UploadOptions: Sendable, Equatable {
     public var http = HTTPOptions()
     /// Query parameters added to the endpoint, in order.
     public var query: [QueryItem] = []
-    /// Multipart (Stream) or raw (Matrix).
+    /// Multipart (Stream), raw (Matrix) or Matrix's create-then-upload.
     public var mode = UploadMode.multipart
     /// The response key holding the uploaded file's URL; nil for the mode's (`file`, or `content_uri`).
     public var urlKey: String?
@@ -52,11 +58,27 @@ public struct UploadOptions: Sendable, Equatable {
     /// The key whose value in the response is the uploaded URL.
     public var responseURLKey: String { urlKey ?? (mode == .multipart ? "file" : "content_uri") }
 
+    /// Matrix mode: the URL that creates a content URI on the homeserver at `endpoint`.
+    public func createURL(endpoint: String) -> String { Self.base(endpoint) + "/_matrix/media/v1/create" }
+
+    /// Matrix mode: the URL the bytes of `contentURI` (`mxc://server/id`) named `fileName` are put to.
+    func putURL(endpoint: String, contentURI: MatrixContentURI, fileName: String) -> String {
+        let path = "/_matrix/media/v3/upload/" + PercentEncoding.encode(contentURI.server) + "/" + PercentEncoding.encode(contentURI.mediaID)
+        return requestURL(endpoint: Self.base(endpoint) + path, fileName: fileName)
+    }
+
+    /// A homeserver's base URL without a trailing slash.
+    private static func base(_ endpoint: String) -> String {
+        var base = Substring(endpoint)
+        while base.hasSuffix("/") { base = base.dropLast() }
+        return String(base)
+    }
+
     /// The URL to post to for a file named `fileName`: `endpoint` with the query parameters (raw mode adds
     /// `filename`), after any the endpoint has.
     public func requestURL(endpoint: String, fileName: String) -> String {
         var items = query
-        if mode == .raw { items.append(QueryItem(name: "filename", value: fileName)) }
+        if mode != .multipart { items.append(QueryItem(name: "filename", value: fileName)) }
         guard !items.isEmpty else { return endpoint }
         let fragment = endpoint.firstIndex(of: "#") ?? endpoint.endIndex
         let base = endpoint[..<fragment]

@@ -36,6 +36,8 @@ public final class Uploader: @unchecked Sendable {
     private var generation: UInt64 = 0
     private var storedGeneration: UInt64 = 0
     private var postProcessor: PostProcessor?
+    /// Matrix mode: the content URI the running (or last) upload reserved.
+    private var reservedURI: String?
 
     /// An uploader to `endpoint` delivering its events through `dispatcher`.
     /// - Throws: `.invalidArgument` unless `endpoint` is an http(s) URL.
@@ -49,6 +51,10 @@ public final class Uploader: @unchecked Sendable {
 
     /// The state of the last upload; nil before the first.
     public var state: UploadState? { monitor.locked { current } }
+
+    /// Matrix mode: the `mxc://` URI the last upload reserved on the homeserver, known from its first `uploading`
+    /// state on (before the bytes are sent: a message can name it at once); nil before, and in the other modes.
+    public var contentURI: String? { monitor.locked { reservedURI } }
 
     /// Sets (or with nil removes) the post-processor; it applies from the next upload that reaches its end.
     public func setPostProcessor(_ hook: PostProcessor?) { monitor.locked { postProcessor = hook } }
@@ -96,12 +102,14 @@ public final class Uploader: @unchecked Sendable {
     /// Cancels the running upload: it fails with `.cancelled` (unless it already ended). Any thread; no-op when
     /// nothing runs.
     public func cancel() {
-        let running = monitor.locked { () -> HTTPPost? in
-            guard let current, !current.isFinal else { return nil }
+        let (running, waiting) = monitor.locked { () -> (HTTPPost?, LiveTake?) in
+            guard let current, !current.isFinal else { return (nil, nil) }
             cancelled = true
-            return post
+            if case .live(let take)? = request?.item { return (post, take) }
+            return (post, nil)
         }
         running?.cancel()
+        waiting?.file.interrupt()  // a Matrix upload waiting for the take's end
     }
 
     /// Waits until the upload ends or `timeout` seconds pass (nil: no limit) on the options' clock
@@ -138,6 +146,7 @@ public final class Uploader: @unchecked Sendable {
             self.request = request
             cancelled = false
             post = nil
+            reservedURI = nil
             current = .pendingUpload
             generation &+= 1
             defer { thread = nil }
@@ -166,20 +175,29 @@ public final class Uploader: @unchecked Sendable {
     private func run(_ request: Request, generation: UInt64) {
         monitor.locked { while storedGeneration < generation { monitor.wait() } }
         do throws(VoiceNoteError) {
-            let (body, base) = try prepare(request)
-            let made = HTTPPost(url: configuration.requestURL(endpoint: endpoint, fileName: request.item.fileName), options: configuration.http, body: body)
-            let proceed = monitor.locked { () -> Bool in
-                post = made
-                return !cancelled
+            var (body, base) = try prepare(request)
+            var url = configuration.requestURL(endpoint: endpoint, fileName: request.item.fileName)
+            var reserved: MatrixContentURI?
+            if configuration.mode == .matrix {
+                let uri = try reserveContentURI()
+                reserved = uri
+                url = configuration.putURL(endpoint: endpoint, contentURI: uri, fileName: request.item.fileName)
+                report(.uploading(progress: 0))  // the URI is known: a take's bytes may still wait for its end
+                body = try putBody(of: body, item: request.item)
+            } else {
+                report(.uploading(progress: 0))
             }
-            guard proceed else { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
-            report(.uploading(progress: 0))
             var steps = ProgressSteps(total: body.knownSize)
-            let response = try made.send { [self] sent in
+            let response = try send(HTTPPost(url: url, options: configuration.http, body: body)) { [self] sent in
                 if let fraction = steps.advance(sent: sent) { report(.uploading(progress: fraction)) }
             }
-            var payload = try Self.completed(Self.finishedPayload(base, of: request.item), with: response,
-                                             urlKey: configuration.responseURLKey)
+            let finished = try Self.finishedPayload(base, of: request.item)
+            var payload: VoiceRecordingPayload
+            if let reserved {
+                payload = try Self.completed(finished, contentURI: reserved)
+            } else {
+                payload = try Self.completed(finished, with: response, urlKey: configuration.responseURLKey)
+            }
             report(.uploading(progress: 1))
             if let hook = monitor.locked({ postProcessor }) {
                 guard !monitor.locked({ cancelled }) else { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
@@ -281,6 +299,17 @@ public final class Uploader: @unchecked Sendable {
         }
         return payload
     }
+
+    /// Makes `post` the request `cancel` ends; false when the upload was cancelled already (nothing to send).
+    func setCurrentPost(_ made: HTTPPost) -> Bool {
+        monitor.locked { () -> Bool in
+            post = made
+            return !cancelled
+        }
+    }
+
+    /// Stores the content URI a Matrix upload reserved.
+    func setReservedURI(_ uri: String) { monitor.locked { reservedURI = uri } }
 
     /// A progress state, unless the upload already ended (a final state is final) or was cancelled.
     private func report(_ state: UploadState) {

@@ -26,17 +26,21 @@ public struct HTTPRequestBody: @unchecked Sendable {
     public let form: Form
     /// The bytes.
     public let content: Content
+    /// The request's method: "POST", or "PUT" (Matrix's upload to a content URI created first).
+    public let method: String
 
-    /// A body of `source`'s bytes framed as `form`.
-    public init(_ form: Form, source: ByteSource) {
+    /// A body of `source`'s bytes framed as `form`, sent with `method` ("POST" or "PUT").
+    public init(_ form: Form, source: ByteSource, method: String = "POST") {
         self.form = form
         content = .source(source)
+        self.method = method
     }
 
-    /// A body of `file`'s bytes as they are written, framed as `form`.
-    public init(_ form: Form, growing file: GrowingFile) {
+    /// A body of `file`'s bytes as they are written, framed as `form`, sent with `method`.
+    public init(_ form: Form, growing file: GrowingFile, method: String = "POST") {
         self.form = form
         content = .growing(file)
+        self.method = method
     }
 
     /// The bytes still to send when known now (a source's size past its position); nil for a growing file.

@@ -30,8 +30,8 @@ final class HTTPTransfer: @unchecked Sendable {
     let handlers: Handlers
     /// What a POST sends; nil for a GET.
     let requestBody: HTTPRequestBody?
-    /// "GET" or "POST", for messages.
-    var method: String { requestBody == nil ? "GET" : "POST" }
+    /// "GET", or the body's "POST" or "PUT", for messages.
+    var method: String { requestBody?.method ?? "GET" }
     /// Whether the request body is a file still being written.
     var isGrowing: Bool {
         if case .growing? = requestBody?.content { true } else { false }
@@ -209,10 +209,13 @@ final class HTTPTransfer: @unchecked Sendable {
             guard let me, let buffer else { return Int(CURL_READFUNC_ABORT) }
             return Unmanaged<HTTPTransfer>.fromOpaque(me).takeUnretainedValue().send(into: buffer, size * count)
         }
+        // A PUT is sent as libcurl sends a POST's body, under the other method's name.
+        let method = body.method == "POST" ? CURLE_OK : vnshim_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, body.method)
         switch body.form {
         case .raw(let contentType):
             headerList = curl_slist_append(headerList, "Content-Type: \(contentType)")
             return [
+                method,
                 vnshim_curl_setopt_long(easy, CURLOPT_POST, 1),
                 vnshim_curl_setopt_read_callback(easy, CURLOPT_READFUNCTION, read),
                 vnshim_curl_setopt_pointer(easy, CURLOPT_READDATA, me),
@@ -227,6 +230,7 @@ final class HTTPTransfer: @unchecked Sendable {
                 curl_mime_type(part, contentType),
                 curl_mime_data_cb(part, size, read, nil, nil, me),
                 vnshim_curl_setopt_pointer(easy, CURLOPT_MIMEPOST, UnsafeRawPointer(made)),
+                method,
             ]
         }
     }

@@ -28,6 +28,7 @@ public final class GrowingFile: @unchecked Sendable {
     private var failure: VoiceNoteError?
     private var position: Int64 = 0
     private var wake: (@Sendable () -> Void)?
+    private var interrupted = false
 
     /// Opens `path` (a regular file, never a link) with `bytes` already whole and written.
     /// - Throws: `.notFound`, `.permission`, `.invalidArgument` as `FileSource` does; `.invalidArgument` for a
@@ -44,6 +45,7 @@ public final class GrowingFile: @unchecked Sendable {
         let wakeUp = monitor.locked { () -> (@Sendable () -> Void)? in
             guard finalSize == nil, failure == nil, total > announced else { return nil }
             announced = total
+            monitor.broadcast()
             return wake
         }
         wakeUp?()
@@ -55,6 +57,7 @@ public final class GrowingFile: @unchecked Sendable {
             guard finalSize == nil, failure == nil else { return nil }
             announced = max(announced, size)
             finalSize = announced
+            monitor.broadcast()
             return wake
         }
         wakeUp?()
@@ -66,6 +69,7 @@ public final class GrowingFile: @unchecked Sendable {
         let wakeUp = monitor.locked { () -> (@Sendable () -> Void)? in
             guard finalSize == nil, failure == nil else { return nil }
             failure = error
+            monitor.broadcast()
             return wake
         }
         wakeUp?()
@@ -77,6 +81,39 @@ public final class GrowingFile: @unchecked Sendable {
 
     /// The size once complete; nil while it grows.
     public var size: Int64? { monitor.locked { finalSize } }
+
+    /// Waits until the file is complete (a server that needs the length first is sent it then) and returns its
+    /// size, or until `interrupt()`. Waits as long as the writer writes: the writer's end (a take stopped,
+    /// cancelled, failed) always comes. - Throws: the abandoning error; `.cancelled` after `interrupt()`.
+    public func waitUntilComplete() throws(VoiceNoteError) -> Int64 {
+        try monitor.locked { () throws(VoiceNoteError) -> Int64 in
+            while true {
+                if let failure { throw failure }
+                if let finalSize { return finalSize }
+                if interrupted { throw VoiceNoteError(.cancelled, "the wait for \(name) was cancelled") }
+                monitor.wait()
+            }
+        }
+    }
+
+    /// Ends a `waitUntilComplete` on another thread (it throws `.cancelled`), now and from now on. Any thread.
+    public func interrupt() {
+        monitor.locked {
+            interrupted = true
+            monitor.broadcast()
+        }
+    }
+
+    /// The complete file as a source from its start (read through the descriptor opened at the start, whatever the
+    /// file is called now). - Throws: `.misuse` while it grows; the abandoning error.
+    public func completeSource() throws(VoiceNoteError) -> FileSource {
+        let size = try monitor.locked { () throws(VoiceNoteError) -> Int64 in
+            if let failure { throw failure }
+            guard let finalSize else { throw VoiceNoteError(.misuse, "\(name) is still being written") }
+            return finalSize
+        }
+        return FileSource(window: file, offset: 0, size: size, name: name)
+    }
 
     /// Bytes read so far.
     public var bytesRead: Int64 { monitor.locked { position } }

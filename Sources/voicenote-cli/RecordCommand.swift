@@ -24,7 +24,8 @@ struct RecordCommand: ParsableCommand {
             With --upload URL, the take is uploaded while it is recorded (its pages as they are written, chunked: at \
             the stop only the last ones remain to send) and the uploaded voiceRecording payload is printed after the \
             file's line (with --progress json, as {"uploaded": PAYLOAD}). A server that needs the length first \
-            (Synapse's media upload) refuses such a body: record, then `voicenote upload` there.
+            (Synapse's media upload) refuses such a body: with --matrix (--upload then names the homeserver), the content \
+            URI is reserved as the take begins and the bytes are put there when it ends.
 
             Without --flow, Enter stops the take in every --progress mode: a newline on standard input, from a \
             terminal or a pipe (other bytes are ignored). At the end of standard input (</dev/null, a pipe closed \
@@ -93,7 +94,7 @@ struct RecordCommand: ParsableCommand {
             throw ValidationError("--speaker and --speaker-config are for --flow")
         }
         if upload == nil, sending.isGiven {
-            throw ValidationError("--raw, --query and --url-key are for --upload")
+            throw ValidationError("--raw, --matrix, --query and --url-key are for --upload")
         }
         if flow, upload != nil {
             throw ValidationError("--upload is for a take without --flow")

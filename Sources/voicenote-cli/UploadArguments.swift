@@ -10,6 +10,10 @@ struct UploadArguments: ParsableArguments {
     @Flag(help: "Send the file as the body (Matrix media upload) instead of multipart/form-data (Stream).")
     var raw = false
 
+    @Flag(help: ArgumentHelp("Matrix's upload to a content URI created first (MSC2246): the URL is the homeserver's "
+                             + "base URL; the mxc:// URI is reserved, then the bytes are put there with their length."))
+    var matrix = false
+
     @Option(help: ArgumentHelp("The response key holding the uploaded URL (default: file, or content_uri with --raw).",
                                valueName: "key"))
     var urlKey: String?
@@ -18,9 +22,10 @@ struct UploadArguments: ParsableArguments {
     var http: HTTPArguments
 
     /// Whether any of these was given (`record` takes them only with `--upload`).
-    var isGiven: Bool { !query.isEmpty || raw || urlKey != nil }
+    var isGiven: Bool { !query.isEmpty || raw || matrix || urlKey != nil }
 
     func validate() throws {
+        if raw && matrix { throw ValidationError("--raw and --matrix are two modes: choose one") }
         for item in query where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--query: \"\(item)\" is not name=value")
         }
@@ -29,7 +34,7 @@ struct UploadArguments: ParsableArguments {
     /// The uploader's options.
     func options() throws -> UploadOptions {
         var options = UploadOptions()
-        options.mode = raw ? .raw : .multipart
+        options.mode = raw ? .raw : (matrix ? .matrix : .multipart)
         options.urlKey = urlKey
         options.http = try http.options()
         for item in query {

@@ -13,13 +13,13 @@ struct UploadCommand: ParsableCommand {
             Stream: --endpoint https://chat.stream-io-api.com/channels/messaging/ID/file --query api_key=KEY \
             --header "Authorization: JWT" --header "Stream-Auth-Type: jwt". Matrix: --raw --endpoint \
             https://HOMESERVER/_matrix/media/v3/upload --header "Authorization: Bearer TOKEN" (asset_url is then \
-            the mxc:// URI).
+            the mxc:// URI), or --matrix --endpoint https://HOMESERVER (the URI created first, then the bytes put there).
             """)
 
     @Argument(help: ArgumentHelp("The recording.", valueName: "file"))
     var file: String
 
-    @Option(help: ArgumentHelp("The http(s) URL to upload to.", valueName: "url"))
+    @Option(help: ArgumentHelp("The http(s) URL to upload to (with --matrix, the homeserver's base URL).", valueName: "url"))
     var endpoint: String
 
     @Option(help: "The title (default: the file name).")

@@ -22,7 +22,9 @@ namespace voicenote {
 /** How uploads are framed (vn_upload_mode). */
 enum class upload_mode : int {
     multipart = VN_UPLOAD_MULTIPART, /**< multipart/form-data, Stream's file upload (the default). */
-    raw = VN_UPLOAD_RAW              /**< The bare body, Matrix's media upload. */
+    raw = VN_UPLOAD_RAW,             /**< The bare body, Matrix's media upload. */
+    matrix = VN_UPLOAD_MATRIX        /**< Matrix's upload to a content URI created first (the endpoint is the
+                                          homeserver's base URL; content_uri() is known before the bytes go). */
 };
 
 /** Where an upload is (vn_upload_state, Stream's `LocalAttachmentState`). */
@@ -286,6 +288,18 @@ public:
         char *json = nullptr;
         detail::check(vn_uploader_copy_result(uploader_.get(), &json));
         return detail::take_string(json);
+    }
+
+    /**
+     * upload_mode::matrix: the `mxc://` URI the last upload reserved (vn_uploader_copy_content_uri()), from its first
+     * uploading event on; std::nullopt while none is (and in the other modes).
+     */
+    std::optional<std::string> content_uri() const {
+        char *uri = nullptr;
+        int status = vn_uploader_copy_content_uri(uploader_.get(), &uri);
+        if (status == VN_E_NOT_FOUND) return std::nullopt;
+        detail::check(status);
+        return detail::take_string(uri);
     }
 
     /** The C uploader, still owned (NULL when moved from; calls then throw errc::misuse). */

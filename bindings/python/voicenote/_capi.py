@@ -127,6 +127,7 @@ VN_NEXT_CONSECUTIVE = 2
 # vn_upload_mode
 VN_UPLOAD_MULTIPART = 0
 VN_UPLOAD_RAW = 1
+VN_UPLOAD_MATRIX = 2
 
 # vn_upload_state
 VN_UPLOAD_PENDING = 0
@@ -747,6 +748,7 @@ vn_uploader_upload_source = _declare(
     "vn_uploader_upload_source", c_int, [vn_uploader_p, vn_source_p, c_char_p, c_char_p, vn_payload_p]
 )
 vn_uploader_upload_recording = _declare("vn_uploader_upload_recording", c_int, [vn_uploader_p, vn_recorder_p])
+vn_uploader_copy_content_uri = _declare("vn_uploader_copy_content_uri", c_int, [vn_uploader_p, _owned_p])
 vn_uploader_cancel = _declare("vn_uploader_cancel", c_int, [vn_uploader_p])
 vn_uploader_retry = _declare("vn_uploader_retry", c_int, [vn_uploader_p])
 vn_uploader_wait = _declare("vn_uploader_wait", c_int, [vn_uploader_p, c_int, POINTER(c_int)])

@@ -323,6 +323,23 @@ class Uploader(_lifecycle.Closing):
             raise failure
         return VoiceRecordingPayload.from_json(take_owned(owned.value) or "")
 
+    @property
+    def content_uri(self) -> Optional[str]:
+        """In :attr:`UploadMode.MATRIX`: the ``mxc://`` URI the last upload reserved on the homeserver, known from
+        its first ``UPLOADING`` event on, before the bytes are sent (a message can name it at once); None before,
+        and in the other modes.
+
+        Raises:
+            ValueError: the uploader is closed.
+        """
+        handle = self._live_handle()
+        owned = ctypes.c_void_p()
+        rc = _capi.vn_uploader_copy_content_uri(handle, ctypes.byref(owned))
+        if rc == _capi.VN_E_NOT_FOUND:
+            return None
+        check(rc)
+        return take_owned(owned.value)
+
     def upload(self, source: UploadSource, on_progress: Optional[Callable[[float], Any]] = None,
                payload: Optional[VoiceRecordingPayload] = None, file_name: Optional[str] = None,
                mime_type: Optional[str] = None, timeout: Optional[float] = None) -> VoiceRecordingPayload:

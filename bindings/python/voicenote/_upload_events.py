@@ -20,8 +20,8 @@ __all__ = ["UploadMode", "UploadState", "UploadEvent", "PostProcessor", "Query",
 
 
 class UploadMode(_enums.NamedIntEnum):
-    """How uploads are framed (``vn_upload_mode``). :class:`Uploader` also accepts the names ``"multipart"`` and
-    ``"raw"`` (any case)."""
+    """How uploads are framed (``vn_upload_mode``). :class:`Uploader` also accepts the names ``"multipart"``,
+    ``"raw"`` and ``"matrix"`` (any case)."""
 
     #: ``multipart/form-data`` with one part named ``file`` (Stream's ``POST /channels/{type}/{id}/file``); the
     #: response's ``file`` becomes ``asset_url`` and its ``thumb_url`` is kept.
@@ -29,6 +29,10 @@ class UploadMode(_enums.NamedIntEnum):
     #: The bare body with its ``Content-Type`` and the file name as the ``filename`` query parameter (Matrix's
     #: ``/_matrix/media/v3/upload``); the response's ``content_uri`` becomes ``asset_url``.
     RAW = _capi.VN_UPLOAD_RAW
+    #: Matrix's upload to a content URI created first (MSC2246): the endpoint is the homeserver's base URL; the
+    #: ``mxc://`` URI is reserved at once (:attr:`Uploader.content_uri`, before the bytes are sent), then the bytes
+    #: go with their length to ``PUT /_matrix/media/v3/upload/{server}/{id}``; ``asset_url`` is that URI.
+    MATRIX = _capi.VN_UPLOAD_MATRIX
 
 
 class UploadState(enum.IntEnum):
