@@ -110,3 +110,14 @@ def test_the_cli_uploads_to_a_content_uri_created_first(synapse: Synapse, tones:
     sent = json.loads(done.stdout)
     assert sent["asset_url"].startswith("mxc://localhost/")
     assert synapse.download_media(alice, sent["asset_url"]) == tones[0].read_bytes()
+
+
+def test_a_reserved_uri_makes_receivers_wait(synapse: Synapse) -> None:
+    """What docs/attachments.md says receivers see of a message sent before its media: a download of a reserved,
+    empty URI answers 504 M_NOT_YET_UPLOADED once its wait (timeout_ms) ran out."""
+    alice = token(synapse)
+    created = synapse.request("POST", "/_matrix/media/v1/create", alice)
+    mxc = created.json()["content_uri"]
+    server, media_id = mxc[len("mxc://"):].split("/")
+    waited = synapse.request("GET", f"/_matrix/client/v1/media/download/{server}/{media_id}?timeout_ms=200", alice)
+    assert (waited.status, waited.json()["errcode"]) == (504, "M_NOT_YET_UPLOADED")
