@@ -712,7 +712,9 @@ static void test_argument_checks(void) {
     vn_uploader *uploader = (vn_uploader *)&uploader;
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_create(NULL));
     EXPECT_STATUS(VN_OK, vn_upload_options_create(&options));
-    EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_set_mode(options, 2));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_set_mode(options, 3));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_set_mode(options, -1));
+    EXPECT_STATUS(VN_OK, vn_upload_options_set_mode(options, VN_UPLOAD_MATRIX));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_add_query(options, "", "v"));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_add_query(options, NULL, "v"));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_add_query(options, "k", NULL));
@@ -736,7 +738,19 @@ static void test_argument_checks(void) {
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_uploader_subscribe(uploader, NULL, NULL, NULL, NULL));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_uploader_upload_file(uploader, NULL, NULL));
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_upload_source(uploader, NULL, "a.bin", NULL, NULL));
+    EXPECT_STATUS(VN_E_MISUSE, vn_uploader_upload_recording(uploader, NULL));
+    vn_recorder *idle = NULL;
+    EXPECT_STATUS(VN_OK, vn_recorder_create(NULL, &idle));
+    EXPECT_STATUS(VN_E_MISUSE, vn_uploader_upload_recording(uploader, idle)); /* no take runs */
+    vn_recorder_destroy(idle);
+    EXPECT_STATUS(VN_E_MISUSE, vn_uploader_upload_recording(uploader, idle)); /* a destroyed recorder */
+    char *uri = (char *)&uri;
+    EXPECT_STATUS(VN_E_NOT_FOUND, vn_uploader_copy_content_uri(uploader, &uri));
+    EXPECT(uri == NULL, "*out_uri is not NULL without a content URI");
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_uploader_copy_content_uri(uploader, NULL));
     vn_uploader_destroy(uploader);
+    EXPECT_STATUS(VN_E_MISUSE, vn_uploader_upload_recording(NULL, NULL));
+    EXPECT_STATUS(VN_E_MISUSE, vn_uploader_copy_content_uri(NULL, &uri));
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_cancel(uploader));
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_cancel(NULL));
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_retry(NULL));

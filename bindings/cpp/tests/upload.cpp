@@ -21,6 +21,7 @@
 #include "harness.hpp"
 
 #include <voicenote/attachments.hpp>
+#include <voicenote/recorder.hpp>
 #include <voicenote/sources.hpp>
 #include <voicenote/upload.hpp>
 
@@ -517,6 +518,9 @@ static void test_ownership_and_refusals() {
     expect_error(errc::invalid_argument, [&] { limited.upload_file("https://cdn.example.com/a.ogg"); }, "https");
     expect_error(errc::invalid_argument, [&] { (void)limited.subscribe(nullptr); }, "an empty callback");
     expect_error(errc::misuse, [&] { limited.retry(); }, "retry before any upload");
+    voicenote::recorder idle;  // no take runs: nothing to send while it records
+    expect_error(errc::misuse, [&] { limited.upload_recording(idle); }, "a recorder with no take");
+    EXPECT(!limited.content_uri(), "a content URI outside the matrix mode");
     EXPECT(limited.wait(0ms) == upload_state::pending, "a refused upload started");
 }
 
