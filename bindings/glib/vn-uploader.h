@@ -19,12 +19,16 @@ G_BEGIN_DECLS
  *   `file` is the uploaded URL (`VN_UPLOAD_MULTIPART`).
  * @VN_UPLOAD_MODE_RAW: the bare body, Matrix's `/_matrix/media/v3/upload`; the response's `content_uri` is the
  *   uploaded `mxc://` URI (`VN_UPLOAD_RAW`).
+ * @VN_UPLOAD_MODE_MATRIX: Matrix's upload to a content URI created first (MSC2246): the endpoint is the
+ *   homeserver's base URL; the `mxc://` URI is reserved, then the bytes are put there with their length
+ *   (`VN_UPLOAD_MATRIX`).
  *
  * How a [class@Voicenote.Uploader] frames its uploads: libvoicenote's `vn_upload_mode` values, the same numbers.
  */
 typedef enum {
     VN_UPLOAD_MODE_MULTIPART = VN_UPLOAD_MULTIPART,
-    VN_UPLOAD_MODE_RAW = VN_UPLOAD_RAW
+    VN_UPLOAD_MODE_RAW = VN_UPLOAD_RAW,
+    VN_UPLOAD_MODE_MATRIX = VN_UPLOAD_MATRIX
 } VnUploadMode;
 
 /**

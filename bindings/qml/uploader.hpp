@@ -48,7 +48,9 @@ public:
     /** How uploads are framed (voicenote::upload_mode). */
     enum Mode {
         Multipart = VN_UPLOAD_MULTIPART, /**< multipart/form-data. */
-        Raw = VN_UPLOAD_RAW              /**< The bare body. */
+        Raw = VN_UPLOAD_RAW,             /**< The bare body. */
+        Matrix = VN_UPLOAD_MATRIX        /**< Matrix's upload to a content URI created first (the endpoint is the
+                                              homeserver's base URL). */
     };
     Q_ENUM(Mode)
     /** Where an upload is (voicenote::upload_state). */
