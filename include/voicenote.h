@@ -2576,7 +2576,14 @@ typedef enum vn_upload_mode {
      *  (vn_uploader_copy_content_uri(): a message can name it before the bytes are sent), then the bare body goes
      *  with its length to `PUT /_matrix/media/v3/upload/{server}/{id}?filename=` (a take sent with
      *  vn_uploader_upload_recording() goes when it ends: Synapse wants the length); `asset_url` is that URI. */
-    VN_UPLOAD_MATRIX = 2
+    VN_UPLOAD_MATRIX = 2,
+    /** tus 1.0.0, the open resumable-upload protocol (with its creation, creation-defer-length and termination
+     *  extensions): the endpoint is the server's creation URL; a `POST` with `Upload-Length` (a take sent while it
+     *  is recorded: `Upload-Defer-Length: 1`) and `Upload-Metadata` (`filename`, `filetype`) creates the upload,
+     *  whose URL (the `Location`, vn_uploader_copy_content_uri()) becomes `asset_url`; `PATCH`es at offsets send
+     *  the bytes (a take's as its pages are written, the last naming its length); a failed PATCH resumes from the
+     *  offset `HEAD` gives (three times, after 0.5, 1 and 2 s); a failed or cancelled upload is `DELETE`d. */
+    VN_UPLOAD_TUS = 3
 } vn_upload_mode;
 
 /** Where an upload is (Stream's `LocalAttachmentState`). */
@@ -2884,13 +2891,13 @@ int vn_uploader_retry(vn_uploader *uploader);
 int vn_uploader_wait(vn_uploader *uploader, int timeout_ms, int *out_state);
 
 /**
- * The `mxc://` content URI the last upload reserved in #VN_UPLOAD_MATRIX mode: known from its first UPLOADING event
- * on, before the bytes are sent, so the message can be built and sent at once (receivers that follow MSC2246 wait
- * for the media; those that do not fail to fetch it until it is there).
+ * The URL the last upload reserved before sending its bytes: the `mxc://` content URI in #VN_UPLOAD_MATRIX mode,
+ * the upload's URL in #VN_UPLOAD_TUS mode. Known from its first UPLOADING event on, so a message can be built and
+ * sent at once (Matrix receivers that follow MSC2246 wait for the media; others fail to fetch it until it is there).
  *
  * \param uploader the uploader.
  * \param out_uri receives the URI, NUL-terminated, owned by the caller (free with vn_free()); NULL on failure.
- * \returns #VN_OK; #VN_E_NOT_FOUND while none is reserved (before the homeserver answered, in the other modes);
+ * \returns #VN_OK; #VN_E_NOT_FOUND while none is reserved (before the server answered, in the other modes);
  *          #VN_E_INVALID_ARG when `out_uri` is NULL; #VN_E_MISUSE for a NULL or destroyed uploader.
  * \threadsafety Any thread.
  * \since 0.1.0

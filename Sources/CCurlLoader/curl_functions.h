@@ -20,6 +20,13 @@ VNCURL(CURLMcode, curl_multi_poll,
        (multi, extra_fds, extra_nfds, timeout_ms, ret))
 VNCURL(CURLMcode, curl_multi_wakeup, (CURLM *multi), (multi))
 VNCURL(CURLcode, curl_easy_pause, (CURL *handle, int bitmask), (handle, bitmask))
+VNCURL(CURLU *, curl_url, (void), ())
+VNCURL_VOID(curl_url_cleanup, (CURLU *handle), (handle))
+VNCURL(CURLUcode, curl_url_set, (CURLU *handle, CURLUPart what, const char *part, unsigned int flags),
+       (handle, what, part, flags))
+VNCURL(CURLUcode, curl_url_get, (CURLU *handle, CURLUPart what, char **part, unsigned int flags),
+       (handle, what, part, flags))
+VNCURL_VOID(curl_free, (void *p), (p))
 VNCURL(CURLMsg *, curl_multi_info_read, (CURLM *multi, int *msgs_in_queue), (multi, msgs_in_queue))
 VNCURL(struct curl_slist *, curl_slist_append, (struct curl_slist *list, const char *data), (list, data))
 VNCURL_VOID(curl_slist_free_all, (struct curl_slist *list), (list))

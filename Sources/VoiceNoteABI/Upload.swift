@@ -33,6 +33,7 @@ typealias UploadOptionsHandle = OptionsHandle<UploadSettings>
         case VN_UPLOAD_MULTIPART.rawValue: value.options.mode = .multipart
         case VN_UPLOAD_RAW.rawValue: value.options.mode = .raw
         case VN_UPLOAD_MATRIX.rawValue: value.options.mode = .matrix
+        case VN_UPLOAD_TUS.rawValue: value.options.mode = .tus
         default: throw VoiceNoteError(.invalidArgument, "mode \(mode) is not a vn_upload_mode")
         }
     }
@@ -234,7 +235,7 @@ private func cState(_ state: UploadState?) -> Int32 {
     return withUploader(uploader) { (handle) throws(VoiceNoteError) in
         let out = try required(outURI, "out_uri")
         guard let uri = handle.uploader.contentURI else {
-            throw VoiceNoteError(.notFound, "no content URI is reserved (the Matrix mode reserves one as its upload starts)")
+            throw VoiceNoteError(.notFound, "no URL is reserved (the Matrix and tus modes reserve one as their upload starts)")
         }
         out.pointee = try ownedCString(uri)
     }

@@ -15,6 +15,13 @@ public enum UploadMode: String, Sendable, CaseIterable {
     /// ?filename=<name>` sends the file with its `Content-Type` and length (Synapse wants the length: a take sent so
     /// goes when it ends).
     case matrix
+    /// tus, the open resumable-upload protocol (1.0.0 with its creation, creation-defer-length and termination
+    /// extensions): the endpoint is the server's creation URL; `POST` with `Upload-Length` (or, for a take sent
+    /// while it is recorded, `Upload-Defer-Length: 1`) and `Upload-Metadata` (`filename`, `filetype`) creates the
+    /// upload, then `PATCH`es at offsets send the bytes (a take's as its pages are written, the last one with its
+    /// `Upload-Length`); a failed PATCH resumes where `HEAD` says the server is; a cancel `DELETE`s it. The upload's
+    /// URL (`Location`) is the uploaded URL.
+    case tus
 }
 
 /// How an `Uploader` sends: the HTTP options (headers such as Stream's `api_key`,
@@ -37,7 +44,7 @@ public struct UploadOptions: Sendable, Equatable {
     public var http = HTTPOptions()
     /// Query parameters added to the endpoint, in order.
     public var query: [QueryItem] = []
-    /// Multipart (Stream), raw (Matrix) or Matrix's create-then-upload.
+    /// Multipart (Stream), raw (Matrix), Matrix's create-then-upload, or tus.
     public var mode = UploadMode.multipart
     /// The response key holding the uploaded file's URL; nil for the mode's (`file`, or `content_uri`).
     public var urlKey: String?
@@ -78,7 +85,7 @@ public struct UploadOptions: Sendable, Equatable {
     /// `filename`), after any the endpoint has.
     public func requestURL(endpoint: String, fileName: String) -> String {
         var items = query
-        if mode != .multipart { items.append(QueryItem(name: "filename", value: fileName)) }
+        if mode == .raw || mode == .matrix { items.append(QueryItem(name: "filename", value: fileName)) }
         guard !items.isEmpty else { return endpoint }
         let fragment = endpoint.firstIndex(of: "#") ?? endpoint.endIndex
         let base = endpoint[..<fragment]

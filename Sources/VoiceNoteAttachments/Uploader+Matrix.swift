@@ -13,6 +13,18 @@ extension Uploader {
         return try post.send(progress: progress)
     }
 
+    /// Reserves a content URI, reports `uploading(0)` (the URI is known; a take's bytes may still wait for its
+    /// end), then puts the bytes there with their length. Returns the URI.
+    func sendToContentURI(_ body: HTTPRequestBody, fileName: String,
+                          progress: @escaping (Int64) -> Void) throws(VoiceNoteError) -> MatrixContentURI {
+        let uri = try reserveContentURI()
+        report(.uploading(progress: 0))
+        let put = try putBody(of: body)
+        let url = configuration.putURL(endpoint: endpoint, contentURI: uri, fileName: fileName)
+        _ = try send(HTTPPost(url: url, options: configuration.http, body: put), progress: progress)
+        return uri
+    }
+
     /// `POST <endpoint>/_matrix/media/v1/create` (no body): the homeserver reserves a content URI, which is stored
     /// for `contentURI`. - Throws: the request's failures; `.format` for an answer without a valid `mxc://` URI.
     func reserveContentURI() throws(VoiceNoteError) -> MatrixContentURI {
@@ -39,7 +51,7 @@ extension Uploader {
 
     /// The PUT of `body`'s bytes: a take sent while it was recorded once it has ended (the homeserver wants the
     /// length), anything else as it is. - Throws: the take's end when it did not finish; `.cancelled` after `cancel`.
-    func putBody(of body: HTTPRequestBody, item: UploadItem) throws(VoiceNoteError) -> HTTPRequestBody {
+    func putBody(of body: HTTPRequestBody) throws(VoiceNoteError) -> HTTPRequestBody {
         switch body.content {
         case .source(let source):
             return HTTPRequestBody(body.form, source: source, method: "PUT")

@@ -105,6 +105,7 @@ public final class Uploader: @unchecked Sendable {
         let (running, waiting) = monitor.locked { () -> (HTTPPost?, LiveTake?) in
             guard let current, !current.isFinal else { return (nil, nil) }
             cancelled = true
+            monitor.broadcast()  // a back-off between attempts (pause) ends
             if case .live(let take)? = request?.item { return (post, take) }
             return (post, nil)
         }
@@ -175,28 +176,27 @@ public final class Uploader: @unchecked Sendable {
     private func run(_ request: Request, generation: UInt64) {
         monitor.locked { while storedGeneration < generation { monitor.wait() } }
         do throws(VoiceNoteError) {
-            var (body, base) = try prepare(request)
-            var url = configuration.requestURL(endpoint: endpoint, fileName: request.item.fileName)
-            var reserved: MatrixContentURI?
-            if configuration.mode == .matrix {
-                let uri = try reserveContentURI()
-                reserved = uri
-                url = configuration.putURL(endpoint: endpoint, contentURI: uri, fileName: request.item.fileName)
-                report(.uploading(progress: 0))  // the URI is known: a take's bytes may still wait for its end
-                body = try putBody(of: body, item: request.item)
-            } else {
-                report(.uploading(progress: 0))
-            }
+            let (body, base) = try prepare(request)
             var steps = ProgressSteps(total: body.knownSize)
-            let response = try send(HTTPPost(url: url, options: configuration.http, body: body)) { [self] sent in
+            let progress = { [self] (sent: Int64) in
                 if let fraction = steps.advance(sent: sent) { report(.uploading(progress: fraction)) }
             }
-            let finished = try Self.finishedPayload(base, of: request.item)
+            let fileName = request.item.fileName
             var payload: VoiceRecordingPayload
-            if let reserved {
-                payload = try Self.completed(finished, contentURI: reserved)
-            } else {
-                payload = try Self.completed(finished, with: response, urlKey: configuration.responseURLKey)
+            switch configuration.mode {
+            case .multipart, .raw:
+                report(.uploading(progress: 0))
+                let url = configuration.requestURL(endpoint: endpoint, fileName: fileName)
+                let response = try send(HTTPPost(url: url, options: configuration.http, body: body), progress: progress)
+                payload = try Self.completed(Self.finishedPayload(base, of: request.item), with: response,
+                                             urlKey: configuration.responseURLKey)
+            case .matrix:
+                let uri = try sendToContentURI(body, fileName: fileName, progress: progress)
+                payload = try Self.completed(Self.finishedPayload(base, of: request.item), contentURI: uri)
+            case .tus:
+                let location = try sendOverTus(body, fileName: fileName, mimeType: body.mimeType, progress: progress)
+                payload = try Self.finishedPayload(base, of: request.item)
+                try payload.setAssetURL(location)
             }
             report(.uploading(progress: 1))
             if let hook = monitor.locked({ postProcessor }) {
@@ -300,6 +300,19 @@ public final class Uploader: @unchecked Sendable {
         return payload
     }
 
+    /// Waits `seconds` on the options' clock (a back-off), or until `cancel`. - Throws: `.cancelled` after `cancel`.
+    func pause(seconds: Double) throws(VoiceNoteError) {
+        let clock = configuration.http.clock
+        let deadline = clock.now + seconds
+        let stopped = monitor.locked { () -> Bool in
+            while !cancelled {
+                if !clock.wait(on: monitor, until: deadline) { break }
+            }
+            return cancelled
+        }
+        if stopped { throw VoiceNoteError(.cancelled, "the upload was cancelled") }
+    }
+
     /// Makes `post` the request `cancel` ends; false when the upload was cancelled already (nothing to send).
     func setCurrentPost(_ made: HTTPPost) -> Bool {
         monitor.locked { () -> Bool in
@@ -312,7 +325,7 @@ public final class Uploader: @unchecked Sendable {
     func setReservedURI(_ uri: String) { monitor.locked { reservedURI = uri } }
 
     /// A progress state, unless the upload already ended (a final state is final) or was cancelled.
-    private func report(_ state: UploadState) {
+    func report(_ state: UploadState) {
         let reported = monitor.locked { () -> Bool in
             guard let current, !current.isFinal, !cancelled else { return false }
             self.current = state

@@ -1,7 +1,8 @@
 import VoiceNoteCore
 
-/// One POST with a request body, sent on the network thread while the caller's thread waits for the answer (an
-/// upload runs on its own library thread, so nothing of the host's waits). `cancel` from any thread ends it.
+/// One request of an upload — a POST (or PUT, PATCH) with a request body, or a HEAD or DELETE without one — sent on
+/// the network thread while the caller's thread waits for the answer (an upload runs on its own library thread, so
+/// nothing of the host's waits). `cancel` from any thread ends it.
 public final class HTTPPost: @unchecked Sendable {
     /// A successful (2xx or 3xx after redirects) response.
     public struct Response: Sendable, Equatable {
@@ -11,6 +12,8 @@ public final class HTTPPost: @unchecked Sendable {
         public let contentType: String?
         /// The body.
         public let body: [UInt8]
+        /// The headers by lower-case name (the last of repeated ones).
+        public var headers: [String: String] = [:]
     }
 
     /// The most response bytes kept (an upload's answer is a small JSON object).
@@ -18,7 +21,8 @@ public final class HTTPPost: @unchecked Sendable {
 
     private let url: String
     private let options: HTTPOptions
-    private let body: HTTPRequestBody
+    private let body: HTTPRequestBody?
+    private let bodilessMethod: String
     private let monitor = Monitor()
     private var cancelled = false
     private var outcome: Result<Response, VoiceNoteError>?
@@ -28,7 +32,19 @@ public final class HTTPPost: @unchecked Sendable {
         self.url = url
         self.options = options
         self.body = body
+        bodilessMethod = "POST"
     }
+
+    /// A request without a body: `method` "HEAD" (no response body is read) or "DELETE".
+    public init(url: String, options: HTTPOptions, method: String) {
+        self.url = url
+        self.options = options
+        body = nil
+        bodilessMethod = method
+    }
+
+    /// The method, for messages.
+    public var method: String { body?.method ?? bodilessMethod }
 
     /// Sends the request and waits for its response; `progress` gets the request body bytes handed to libcurl so
     /// far, on the network thread. Call once. - Throws: `.invalidArgument` for a URL that is not http(s);
@@ -40,21 +56,22 @@ public final class HTTPPost: @unchecked Sendable {
         let loop = try NetworkLoop.shared()
         var response: HTTPResponse?
         var received: [UInt8] = []
-        let made = HTTPTransfer(url: url, options: options, body: body, handlers: .init(
+        let made = HTTPTransfer(url: url, options: options, body: body, method: body == nil ? bodilessMethod : nil, handlers: .init(
             response: { answer in
                 response = answer
                 return nil
             },
             body: { bytes in
                 guard received.count + bytes.count <= Self.maximumResponseBytes else {
-                    return VoiceNoteError(.network, "POST \(Location.redacted(self.url)): the response is over \(Self.maximumResponseBytes) bytes")
+                    return VoiceNoteError(.network, "\(self.method) \(Location.redacted(self.url)): the response is over \(Self.maximumResponseBytes) bytes")
                 }
                 received.append(contentsOf: bytes)
                 return nil
             },
             finished: { [monitor] failure in
                 let result: Result<Response, VoiceNoteError> = if let failure { .failure(failure) } else {
-                    .success(Response(code: response?.code ?? 0, contentType: response?.headers["content-type"], body: received))
+                    .success(Response(code: response?.code ?? 0, contentType: response?.headers["content-type"], body: received,
+                                      headers: response?.headers ?? [:]))
                 }
                 monitor.locked {
                     self.outcome = result

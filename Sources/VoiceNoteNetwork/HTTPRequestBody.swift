@@ -51,6 +51,14 @@ public struct HTTPRequestBody: @unchecked Sendable {
         }
     }
 
+    /// The MIME type of the bytes (the raw body's `Content-Type`, the multipart part's).
+    public var mimeType: String {
+        switch form {
+        case .raw(let contentType): contentType
+        case .multipart(_, _, let contentType): contentType
+        }
+    }
+
     /// A name for messages: the source's or the file's.
     public var name: String {
         switch content {

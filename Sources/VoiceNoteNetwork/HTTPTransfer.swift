@@ -30,8 +30,10 @@ final class HTTPTransfer: @unchecked Sendable {
     let handlers: Handlers
     /// What a POST sends; nil for a GET.
     let requestBody: HTTPRequestBody?
-    /// "GET", or the body's "POST" or "PUT", for messages.
-    var method: String { requestBody?.method ?? "GET" }
+    /// A request without a body other than a GET: "HEAD" (no response body) or "DELETE".
+    let bodilessMethod: String?
+    /// "GET", "HEAD", "DELETE", or the body's "POST", "PUT" or "PATCH", for messages.
+    var method: String { requestBody?.method ?? bodilessMethod ?? "GET" }
     /// Whether the request body is a file still being written.
     var isGrowing: Bool {
         if case .growing? = requestBody?.content { true } else { false }
@@ -65,7 +67,8 @@ final class HTTPTransfer: @unchecked Sendable {
     private var abortedWith: VoiceNoteError?
 
     init(url: String, options: HTTPOptions, first: Int64 = 0, last: Int64? = nil, body: HTTPRequestBody? = nil,
-         handlers: Handlers) {
+         method: String? = nil, handlers: Handlers) {
+        bodilessMethod = body == nil ? method : nil
         self.url = url
         currentURL = url
         self.requestBody = body
@@ -121,6 +124,11 @@ final class HTTPTransfer: @unchecked Sendable {
             results.append(vnshim_curl_setopt_pointer(easy, CURLOPT_RANGE, range))
         }
         if let requestBody { results += attach(requestBody, to: easy, me: me) }
+        switch bodilessMethod {
+        case "HEAD"?: results.append(vnshim_curl_setopt_long(easy, CURLOPT_NOBODY, 1))
+        case let other?: results.append(vnshim_curl_setopt_pointer(easy, CURLOPT_CUSTOMREQUEST, other))
+        case nil: break
+        }
         for header in options.headers { headerList = curl_slist_append(headerList, header) }
         if let headerList { results.append(vnshim_curl_setopt_pointer(easy, CURLOPT_HTTPHEADER, headerList)) }
         if let failed = results.first(where: { $0 != CURLE_OK }) {

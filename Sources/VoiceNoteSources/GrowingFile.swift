@@ -96,7 +96,32 @@ public final class GrowingFile: @unchecked Sendable {
         }
     }
 
-    /// Ends a `waitUntilComplete` on another thread (it throws `.cancelled`), now and from now on. Any thread.
+    /// Waits until more than `offset` bytes are announced or the file is complete, and returns what is announced
+    /// and whether that is all; or until `interrupt()`. - Throws: the abandoning error; `.cancelled` after
+    /// `interrupt()`.
+    public func waitForBytes(beyond offset: Int64) throws(VoiceNoteError) -> (announced: Int64, complete: Bool) {
+        try monitor.locked { () throws(VoiceNoteError) -> (Int64, Bool) in
+            while true {
+                if let failure { throw failure }
+                if announced > offset || finalSize != nil { return (announced, finalSize != nil) }
+                if interrupted { throw VoiceNoteError(.cancelled, "the wait for \(name) was cancelled") }
+                monitor.wait()
+            }
+        }
+    }
+
+    /// The announced bytes `start..<end` as a source (a window of the descriptor opened at the start).
+    /// - Throws: `.invalidArgument` for a range outside what was announced.
+    public func window(_ range: Range<Int64>) throws(VoiceNoteError) -> FileSource {
+        let limit = monitor.locked { announced }
+        guard range.lowerBound >= 0, range.upperBound <= limit else {
+            throw VoiceNoteError(.invalidArgument, "\(range) is outside the \(limit) bytes written to \(name)")
+        }
+        return FileSource(window: file, offset: range.lowerBound, size: range.upperBound - range.lowerBound, name: name)
+    }
+
+    /// Ends a `waitUntilComplete` or `waitForBytes` on another thread (it throws `.cancelled`), now and from now on.
+    /// Any thread.
     public func interrupt() {
         monitor.locked {
             interrupted = true

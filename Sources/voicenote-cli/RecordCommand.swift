@@ -94,7 +94,7 @@ struct RecordCommand: ParsableCommand {
             throw ValidationError("--speaker and --speaker-config are for --flow")
         }
         if upload == nil, sending.isGiven {
-            throw ValidationError("--raw, --matrix, --query and --url-key are for --upload")
+            throw ValidationError("--raw, --matrix, --tus, --query and --url-key are for --upload")
         }
         if flow, upload != nil {
             throw ValidationError("--upload is for a take without --flow")

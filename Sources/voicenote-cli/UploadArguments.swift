@@ -14,6 +14,10 @@ struct UploadArguments: ParsableArguments {
                              + "base URL; the mxc:// URI is reserved, then the bytes are put there with their length."))
     var matrix = false
 
+    @Flag(help: ArgumentHelp("tus, the resumable-upload protocol: the URL is the server's creation URL; the upload's "
+                             + "URL is the uploaded one."))
+    var tus = false
+
     @Option(help: ArgumentHelp("The response key holding the uploaded URL (default: file, or content_uri with --raw).",
                                valueName: "key"))
     var urlKey: String?
@@ -22,10 +26,10 @@ struct UploadArguments: ParsableArguments {
     var http: HTTPArguments
 
     /// Whether any of these was given (`record` takes them only with `--upload`).
-    var isGiven: Bool { !query.isEmpty || raw || matrix || urlKey != nil }
+    var isGiven: Bool { !query.isEmpty || raw || matrix || tus || urlKey != nil }
 
     func validate() throws {
-        if raw && matrix { throw ValidationError("--raw and --matrix are two modes: choose one") }
+        if [raw, matrix, tus].filter({ $0 }).count > 1 { throw ValidationError("--raw, --matrix and --tus are modes: choose one") }
         for item in query where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--query: \"\(item)\" is not name=value")
         }
@@ -34,7 +38,7 @@ struct UploadArguments: ParsableArguments {
     /// The uploader's options.
     func options() throws -> UploadOptions {
         var options = UploadOptions()
-        options.mode = raw ? .raw : (matrix ? .matrix : .multipart)
+        options.mode = raw ? .raw : (matrix ? .matrix : (tus ? .tus : .multipart))
         options.urlKey = urlKey
         options.http = try http.options()
         for item in query {

@@ -68,6 +68,7 @@ GType vng_upload_mode_get_type(void) {
         {VN_UPLOAD_MODE_MULTIPART, "VN_UPLOAD_MODE_MULTIPART", "multipart"},
         {VN_UPLOAD_MODE_RAW, "VN_UPLOAD_MODE_RAW", "raw"},
         {VN_UPLOAD_MODE_MATRIX, "VN_UPLOAD_MODE_MATRIX", "matrix"},
+        {VN_UPLOAD_MODE_TUS, "VN_UPLOAD_MODE_TUS", "tus"},
         {0, NULL, NULL},
     };
     if (g_once_init_enter(&type_once)) {

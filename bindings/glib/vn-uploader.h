@@ -22,13 +22,16 @@ G_BEGIN_DECLS
  * @VN_UPLOAD_MODE_MATRIX: Matrix's upload to a content URI created first (MSC2246): the endpoint is the
  *   homeserver's base URL; the `mxc://` URI is reserved, then the bytes are put there with their length
  *   (`VN_UPLOAD_MATRIX`).
+ * @VN_UPLOAD_MODE_TUS: tus 1.0.0, the resumable-upload protocol: the endpoint is the server's creation URL; the
+ *   upload's URL is the uploaded one (`VN_UPLOAD_TUS`).
  *
  * How a [class@Voicenote.Uploader] frames its uploads: libvoicenote's `vn_upload_mode` values, the same numbers.
  */
 typedef enum {
     VN_UPLOAD_MODE_MULTIPART = VN_UPLOAD_MULTIPART,
     VN_UPLOAD_MODE_RAW = VN_UPLOAD_RAW,
-    VN_UPLOAD_MODE_MATRIX = VN_UPLOAD_MATRIX
+    VN_UPLOAD_MODE_MATRIX = VN_UPLOAD_MATRIX,
+    VN_UPLOAD_MODE_TUS = VN_UPLOAD_TUS
 } VnUploadMode;
 
 /**

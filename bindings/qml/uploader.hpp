@@ -49,8 +49,9 @@ public:
     enum Mode {
         Multipart = VN_UPLOAD_MULTIPART, /**< multipart/form-data. */
         Raw = VN_UPLOAD_RAW,             /**< The bare body. */
-        Matrix = VN_UPLOAD_MATRIX        /**< Matrix's upload to a content URI created first (the endpoint is the
+        Matrix = VN_UPLOAD_MATRIX,       /**< Matrix's upload to a content URI created first (the endpoint is the
                                               homeserver's base URL). */
+        Tus = VN_UPLOAD_TUS              /**< tus 1.0.0, resumable (the endpoint is the creation URL). */
     };
     Q_ENUM(Mode)
     /** Where an upload is (voicenote::upload_state). */

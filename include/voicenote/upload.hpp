@@ -23,8 +23,10 @@ namespace voicenote {
 enum class upload_mode : int {
     multipart = VN_UPLOAD_MULTIPART, /**< multipart/form-data, Stream's file upload (the default). */
     raw = VN_UPLOAD_RAW,             /**< The bare body, Matrix's media upload. */
-    matrix = VN_UPLOAD_MATRIX        /**< Matrix's upload to a content URI created first (the endpoint is the
+    matrix = VN_UPLOAD_MATRIX,       /**< Matrix's upload to a content URI created first (the endpoint is the
                                           homeserver's base URL; content_uri() is known before the bytes go). */
+    tus = VN_UPLOAD_TUS              /**< tus 1.0.0, resumable (the endpoint is the creation URL; content_uri()
+                                          is the upload's URL). */
 };
 
 /** Where an upload is (vn_upload_state, Stream's `LocalAttachmentState`). */
@@ -291,8 +293,8 @@ public:
     }
 
     /**
-     * upload_mode::matrix: the `mxc://` URI the last upload reserved (vn_uploader_copy_content_uri()), from its first
-     * uploading event on; std::nullopt while none is (and in the other modes).
+     * upload_mode::matrix: the `mxc://` URI the last upload reserved (vn_uploader_copy_content_uri()); upload_mode::tus:
+     * the upload's URL; from its first uploading event on; std::nullopt while none is (and in the other modes).
      */
     std::optional<std::string> content_uri() const {
         char *uri = nullptr;

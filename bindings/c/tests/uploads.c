@@ -712,7 +712,8 @@ static void test_argument_checks(void) {
     vn_uploader *uploader = (vn_uploader *)&uploader;
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_create(NULL));
     EXPECT_STATUS(VN_OK, vn_upload_options_create(&options));
-    EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_set_mode(options, 3));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_set_mode(options, 4));
+    EXPECT_STATUS(VN_OK, vn_upload_options_set_mode(options, VN_UPLOAD_TUS));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_set_mode(options, -1));
     EXPECT_STATUS(VN_OK, vn_upload_options_set_mode(options, VN_UPLOAD_MATRIX));
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_upload_options_add_query(options, "", "v"));

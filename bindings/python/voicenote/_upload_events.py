@@ -21,7 +21,7 @@ __all__ = ["UploadMode", "UploadState", "UploadEvent", "PostProcessor", "Query",
 
 class UploadMode(_enums.NamedIntEnum):
     """How uploads are framed (``vn_upload_mode``). :class:`Uploader` also accepts the names ``"multipart"``,
-    ``"raw"`` and ``"matrix"`` (any case)."""
+    ``"raw"``, ``"matrix"`` and ``"tus"`` (any case)."""
 
     #: ``multipart/form-data`` with one part named ``file`` (Stream's ``POST /channels/{type}/{id}/file``); the
     #: response's ``file`` becomes ``asset_url`` and its ``thumb_url`` is kept.
@@ -33,6 +33,11 @@ class UploadMode(_enums.NamedIntEnum):
     #: ``mxc://`` URI is reserved at once (:attr:`Uploader.content_uri`, before the bytes are sent), then the bytes
     #: go with their length to ``PUT /_matrix/media/v3/upload/{server}/{id}``; ``asset_url`` is that URI.
     MATRIX = _capi.VN_UPLOAD_MATRIX
+    #: tus 1.0.0, the resumable-upload protocol: the endpoint is the server's creation URL; the upload is created
+    #: (its length deferred for a take sent while it is recorded), its bytes PATCHed at offsets (resumed from the
+    #: offset HEAD gives after a failed PATCH), and a failed or cancelled one DELETEd; its URL is ``asset_url`` (and
+    #: :attr:`Uploader.content_uri` from the first ``UPLOADING`` event on).
+    TUS = _capi.VN_UPLOAD_TUS
 
 
 class UploadState(enum.IntEnum):
