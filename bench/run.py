@@ -7,6 +7,7 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections player [--quick]        only the player
        bench/run.py --sections remote [--quick]        only the player over HTTP (media cache cold and warm)
        bench/run.py --sections upload [--quick]        only the 10 MB upload against curl -F
+       bench/run.py --sections upload-live [--quick]   only stop → uploaded while recording, at 256 kbit/s
        bench/run.py --sections convert [--quick]       only voicenote convert at 2x against ffmpeg atempo + libopus
        bench/run.py --sections batch [--quick]         only the batch waveform of 1000 notes against a process per file
        bench/run.py --sections long [--quick]          only the 600 s note on every core against -j 1 and the floor
@@ -16,7 +17,7 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
 
 This file is the runner: the options, which sections run, and the report. Sections (budgets: docs/performance.md,
 in bench/common/budgets.py; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, player,
-remote, upload, convert, batch, long, dask, json, flow, all, recorder), each described in its module's docstring:
+remote, upload, upload-live, convert, batch, long, dask, json, flow, all, recorder), each described in its module's docstring:
 - size              bench/sections/size.py: the stripped .so against its budget.
 - waveform          bench/sections/waveform.py (inputs: waveform_inputs.py): our CLI and C call against a C floor
                     and ffprobe, time, memory and values, and libcurl not mapped.
@@ -30,6 +31,8 @@ remote, upload, convert, batch, long, dask, json, flow, all, recorder), each des
                     play → first frame against alsa-lib alone.
 - remote            bench/sections/remote.py: play → first frame over HTTP from nginx, media cache cold and warm.
 - upload            bench/sections/upload.py: a 10 MB multipart upload against curl -F.
+- upload-live       bench/sections/upload_live.py (its child: bench/upload_live.py): stop → the whole take on the
+                    server through a 256 kbit/s uplink, uploaded while recording against after the stop.
 - convert           bench/sections/convert.py: `voicenote convert` of the 60 s note at 2x (pitch kept, Opus 32
                     kbit/s) against ffmpeg's atempo and libopus, time and memory, both outputs checked.
 - batch             bench/sections/batch.py: 1000 five-second notes in one `voicenote waveform --from LIST -j CORES`
@@ -92,16 +95,19 @@ from sections.recorder_instructions import CALLGRIND_LENGTHS, QUICK_CALLGRIND_LE
 from sections.recorder_latency import LATENCY_COUNTS, QUICK_LATENCY_COUNTS, recorder_latency_section
 from sections.remote import QUICK_REMOTE_COUNTS, REMOTE_COUNTS, remote_section
 from sections.size import library_size
+from sections.upload_live import QUICK_TURNS as QUICK_UPLOAD_LIVE_TURNS
+from sections.upload_live import TURNS as UPLOAD_LIVE_TURNS
+from sections.upload_live import upload_live_section
 from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "convert", "batch", "long", "dask", "json", "flow")
+            "upload-live", "convert", "batch", "long", "dask", "json", "flow")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
-                "remote": "remote", "upload": "upload", "convert": "convert", "batch": "batch",
+                "remote": "remote", "upload": "upload", "upload-live": "upload_live", "convert": "convert", "batch": "batch",
                 "long": "long", "dask": "dask", "json": "json_parsing", "flow": "flow"}
 
 
@@ -223,6 +229,9 @@ def main() -> int:
             measured["json"] = json_section(build, work, args.runs or (QUICK_JSON_RUNS if args.quick else JSON_RUNS))
         if "flow" in sections:
             measured["flow"] = flow_section(build, work, args.runs or (QUICK_FLOW_RUNS if args.quick else FLOW_RUNS))
+        if "upload-live" in sections:
+            measured["upload-live"] = upload_live_section(
+                build, work, args.runs or (QUICK_UPLOAD_LIVE_TURNS if args.quick else UPLOAD_LIVE_TURNS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

@@ -23,7 +23,8 @@ struct RecordCommand: ParsableCommand {
 
             With --upload URL, the take is uploaded while it is recorded (its pages as they are written, chunked: at \
             the stop only the last ones remain to send) and the uploaded voiceRecording payload is printed after the \
-            file's line (with --progress json, as {"uploaded": PAYLOAD}). A server that needs the length first \
+            file's line (with --progress json, as {"uploaded": PAYLOAD}); with --matrix or --tus, the URL reserved before \
+            the bytes go is printed as soon as the server gives it ({"reserved": URL}, or "reserved: URL"). A server that needs the length first \
             (Synapse's media upload) refuses such a body: with --matrix (--upload then names the homeserver), the content \
             URI is reserved as the take begins and the bytes are put there when it ends.
 
@@ -112,7 +113,9 @@ struct RecordCommand: ParsableCommand {
         let loop = try EventLoop()
         let recorder = try Recorder(configuration: configuration, dispatcher: loop)
         if flow { return try runFlow(recorder: recorder, loop: loop) }
-        let uploader = try upload.map { (endpoint) throws -> Uploader in try Uploader(endpoint: endpoint, options: try sending.options()) }
+        let uploader = try upload.map { (endpoint) throws -> Uploader in
+            try Uploader(endpoint: endpoint, options: try sending.options(), dispatcher: loop)
+        }
         defer { uploader?.close() }
         let session = RecordingSession(recorder: recorder, loop: loop, output: output,
                                        display: progress == .json ? .json : (progress == .none || !Terminal.isInteractive ? .none : .meter),

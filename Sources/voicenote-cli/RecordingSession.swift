@@ -32,6 +32,7 @@ final class RecordingSession: @unchecked Sendable {
     private var lastLine = ""
     private var enter: EnterWatch
     private let uploader: Uploader?
+    private var reservedShown = false
 
     init(recorder: Recorder, loop: EventLoop, output: String?, display: Display, enter: EnterWatch, uploader: Uploader?) {
         self.recorder = recorder
@@ -45,6 +46,9 @@ final class RecordingSession: @unchecked Sendable {
     func run() throws(VoiceNoteError) {
         let stopSignals = try SignalPipe(signals: [SIGINT, SIGTERM, SIGHUP, SIGPIPE])
         _ = try recorder.events.subscribe({ [self] event in handle(event) }, release: nil)
+        if let uploader {
+            _ = try uploader.events.subscribe({ [self] state in showReserved(state, uploader) }, release: nil)
+        }
         try recorder.begin()
         if let uploader {
             do throws(VoiceNoteError) {
@@ -77,6 +81,20 @@ final class RecordingSession: @unchecked Sendable {
         if let result { try deliver(result) }
         if let failure { throw failure }
         if let uploader { try report(uploader.wait()) }
+    }
+
+    /// With a Matrix or tus upload: prints the URL it reserved, once, as soon as it is known (its first uploading
+    /// state), so a message can name it before the bytes are on the server.
+    private func showReserved(_ state: UploadState, _ uploader: Uploader) {
+        guard !reservedShown, !outputClosed, case .uploading = state, let url = uploader.contentURI else { return }
+        reservedShown = true
+        if display == .json {
+            print(JSONValue.members([("reserved", .string(url))]).line)
+        } else {
+            if display == .meter { Terminal.writeError("\n") }
+            print("reserved: \(url)")
+        }
+        if fflush(nil) != 0 { outputClosed = true; stopRequested = true }
     }
 
     /// Prints the uploaded payload (indented, or as {"uploaded": …} with `--progress json`), or throws the

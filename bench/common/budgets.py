@@ -43,3 +43,4 @@ BUDGET_JSON_GROWTH_VS_FLOOR = 1.5             # docs/performance.md: "JSON parse
 
 # Flow (bench/sections/flow.py: every vn_flow_* call with a 10-minute AAC take in preview)
 BUDGET_FLOW_CALL_MS = 5.0                     # issue #35: no vn_flow_* call blocks its caller more than 5 ms
+BUDGET_UPLOAD_LIVE_RELEASE_S = 0.5            # issue #38: release → the whole file on a streaming destination at 256 kbit/s

@@ -121,3 +121,39 @@ def test_a_reserved_uri_makes_receivers_wait(synapse: Synapse) -> None:
     server, media_id = mxc[len("mxc://"):].split("/")
     waited = synapse.request("GET", f"/_matrix/client/v1/media/download/{server}/{media_id}?timeout_ms=200", alice)
     assert (waited.status, waited.json()["errcode"]) == (504, "M_NOT_YET_UPLOADED")
+
+
+def test_the_cli_records_and_reserves_the_uri_first(synapse: Synapse, microphone: pulse.PulseServer,
+                                                    tmp_path: Path) -> None:
+    """`voicenote record --upload HOMESERVER --matrix --progress json`: a {"reserved": mxc} line while the take
+    records, then, after Enter, the finished file and the uploaded payload naming that URI; the homeserver serves
+    the file byte for byte."""
+    cli = find_cli()
+    if cli is None:
+        pytest.skip("no CLI: set $VOICENOTE_CLI or run `make build` (build/bin/voicenote)")
+    alice = token(synapse)
+    output = tmp_path / "note.ogg"
+    child = subprocess.Popen([str(cli), "record", "--device", "vn_rt", "--device-config", microphone.alsa_config("vn_rt"),
+                              "-o", str(output), "--progress", "json", "--upload", synapse.base_url, "--matrix",
+                              "--header", f"Authorization: Bearer {alice}"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        reserved = None
+        for _ in range(200):  # context lines until the reserved URI (bounded: a line a meter step)
+            line = json.loads(child.stdout.readline() or b"{}")
+            if "reserved" in line:
+                reserved = line["reserved"]
+                break
+        assert reserved and reserved.startswith("mxc://localhost/"), "no reserved line while recording"
+        child.stdin.write(b"\n")
+        child.stdin.flush()
+        out, errors = child.communicate(timeout=TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait(TIMEOUT)
+    assert child.returncode == 0, errors
+    lines = [json.loads(line) for line in out.decode().splitlines()]
+    assert lines[-1]["uploaded"]["asset_url"] == reserved
+    assert synapse.download_media(alice, reserved) == output.read_bytes()
