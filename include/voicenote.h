@@ -3139,6 +3139,25 @@ int vn_flow_options_set_clock(vn_flow_options *options, vn_manual_clock *clock);
 int vn_flow_options_set_draft(vn_flow_options *options, const char *key, const char *directory);
 
 /**
+ * Sends every take through an uploader (Matrix, Stream, tus…, as the uploader is made): each take is uploaded while
+ * it is recorded, from its first page (vn_uploader_upload_recording()), so when it is sent only its last pages were
+ * left to go; a take trimmed in preview, restored from a draft, or begun while the uploader was still busy with the
+ * last one is uploaded as its file when it is sent (#VN_FLOW_EVENT_ATTACHMENT_READY), once the uploader's previous
+ * upload ended (up to 30 s, on the flow's worker); a take cancelled or discarded has its upload cancelled. The host
+ * follows the upload on the uploader's own events (its payload then has the uploaded `asset_url`); an upload the
+ * flow could not start is a #VN_FLOW_EVENT_FAILED. The uploader must outlive the flow (destroyed first, the flow's
+ * later uploads fail with #VN_E_MISUSE).
+ *
+ * \param options the options.
+ * \param uploader the uploader (its handle is kept, not copied), or NULL for none (the default: the host uploads
+ *        the attachment's file).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed uploader.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_uploader(vn_flow_options *options, vn_uploader *uploader);
+
+/**
  * Creates a recording flow over a recorder and a player (the flow begins, stops and cancels takes, and plays
  * previews; a take's beginning stops the player). Both stay the host's and must outlive the flow. With a draft key
  * whose draft can be restored, the draft is read back on the flow's worker: the flow reads #VN_FLOW_IDLE and

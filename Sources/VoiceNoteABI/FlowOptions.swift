@@ -73,6 +73,16 @@ private func configure(_ options: OpaquePointer?, _ change: (inout FlowConfigura
     }
 }
 
+@c @implementation public func vn_flow_options_set_uploader(_ options: OpaquePointer?, _ uploader: OpaquePointer?) -> Int32 {
+    let handle: UploaderHandle?
+    do throws(VoiceNoteError) {
+        handle = try uploader.map { (pointer) throws(VoiceNoteError) in try Handles.get(pointer, as: UploaderHandle.self, "uploader") }
+    } catch {
+        return abiCall { () throws(VoiceNoteError) in throw error }
+    }
+    return configure(options) { configuration in configuration.uploader = handle?.uploader }
+}
+
 @c @implementation public func vn_flow_options_set_draft(
     _ options: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ directory: UnsafePointer<CChar>?
 ) -> Int32 {

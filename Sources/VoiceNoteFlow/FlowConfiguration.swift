@@ -1,7 +1,17 @@
+import VoiceNoteAttachments
 import VoiceNoteCore
 
 /// The recording flow's constants (all configurable; the defaults are Stream's composer's).
 public struct FlowConfiguration: Equatable, Sendable {
+    /// Equal when every constant is and the uploader is the same object (or both have none).
+    public static func == (lhs: FlowConfiguration, rhs: FlowConfiguration) -> Bool {
+        lhs.slideToCancelDistance == rhs.slideToCancelDistance && lhs.lockDistance == rhs.lockDistance
+            && lhs.minimumPressDuration == rhs.minimumPressDuration && lhs.hideTipDelay == rhs.hideTipDelay
+            && lhs.waveformSamples == rhs.waveformSamples && lhs.confirmationRequired == rhs.confirmationRequired
+            && lhs.toggleMode == rhs.toggleMode && lhs.keyInputs == rhs.keyInputs && lhs.draftKey == rhs.draftKey
+            && lhs.draftsDirectory == rhs.draftsDirectory && lhs.uploader === rhs.uploader
+    }
+
     /// Pixels the pointer slides left of the press point to cancel a take.
     public var slideToCancelDistance: Double = 75
     /// Pixels the pointer slides up from the press point to lock a take.
@@ -25,6 +35,11 @@ public struct FlowConfiguration: Equatable, Sendable {
     public var draftKey: String?
     /// Where drafts are kept (nil: `$XDG_DATA_HOME/voicenote/drafts`).
     public var draftsDirectory: String?
+    /// The uploader every sent take goes through (nil: none; the host uploads `attachmentReady`'s file). Each take
+    /// is uploaded while it is recorded (from its first page); a take trimmed in preview, restored from a draft or
+    /// begun while the uploader was still busy with the last one is uploaded as a file when it is sent; a take
+    /// cancelled or discarded has its upload cancelled. The host follows the upload on the uploader's own events.
+    public var uploader: Uploader?
 
     /// The defaults.
     public init() {}

@@ -57,6 +57,8 @@ public final class RecordingFlow: @unchecked Sendable {
     /// The recorder's take as the worker left it: begun, asked to stop (its end on its way), or none.
     enum TakeStage { case none, running, stopping }
     var takeStage = TakeStage.none
+    /// The configured uploader's part in the current take (RecordingFlow+Upload.swift).
+    var liveUpload = LiveUpload.none
     /// A take handed to the host (`attachmentReady` emitted) that no subscriber has received yet: a close before it
     /// arrives keeps the take as the draft, since the host never got it. Its own lock (set under `driving`, cleared
     /// on the delivery thread).
@@ -247,6 +249,7 @@ public final class RecordingFlow: @unchecked Sendable {
         for event in events {
             if case .attachmentReady(let take) = event, draftHeld { undelivered.withLock { $0 = take.path } }
             if case .parked(let take) = event { work.append(.park(take)) }
+            if case .attachmentReady(let take) = event, configuration.uploader != nil { work.append(.upload(take)) }
             self.events.emit(event)
         }
         for command in commands {
@@ -279,11 +282,12 @@ public final class RecordingFlow: @unchecked Sendable {
         }
     }
 
-    /// What the worker does for the machine: a command (with the trim's cancellation), a parked take's record, or the
-    /// draft record brought up to date.
+    /// What the worker does for the machine: a command (with the trim's cancellation), a parked take's record, a sent
+    /// take's upload, or the draft record brought up to date.
     private enum Job: Sendable {
         case command(FlowMachine.Command, CancellationFlag?)
         case park(FlowTake)
+        case upload(FlowTake)
         case keepDraft(DraftTarget)
     }
 
@@ -312,6 +316,7 @@ public final class RecordingFlow: @unchecked Sendable {
         switch job {
         case .command(let command, let cancellation): carryOut(command, cancellation: cancellation)
         case .park(let take): keepParkedTake(take)
+        case .upload(let take): uploadSentTake(take)
         case .keepDraft(let target): keepDraft(target)
         }
     }
@@ -331,6 +336,7 @@ public final class RecordingFlow: @unchecked Sendable {
                 try recorder.begin(in: claimForTake()) { [self] path in
                     runningPath = path
                     keepDraft(.running)
+                    startLiveUpload()
                 }
                 takeStage = .running
                 report(.recordingBegan)
@@ -346,6 +352,7 @@ public final class RecordingFlow: @unchecked Sendable {
             guard takeStage != .none else { return }
             takeStage = .none
             try? recorder.cancel()
+            cancelLiveUpload()
         case .loadPreview(let path):
             guard !closed else { return }
             attempt { () throws(VoiceNoteError) in try player.load(.file(path), autoplay: false) }
@@ -362,12 +369,14 @@ public final class RecordingFlow: @unchecked Sendable {
             try? player.stop()
         case .deleteFile(let path):
             try? FileSystem.remove(path)
+            cancelLiveUpload()
         case .trimTake(let path, let start, let end):
             try? player.stop()
             do throws(VoiceNoteError) {
                 try (cancellation ?? closing).check("the trim")
                 let take = try TakeEditor.trim(path, start: start, end: end, bitrate: recorder.configuration.encoder.bitrate,
                                                samples: configuration.waveformSamples, cancellation: cancellation)
+                liveUploadCut()
                 report(.trimmed(take))
             } catch {
                 report(.trimFailed(error))

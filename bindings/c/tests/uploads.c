@@ -751,6 +751,12 @@ static void test_argument_checks(void) {
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_uploader_copy_content_uri(uploader, NULL));
     vn_uploader_destroy(uploader);
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_upload_recording(NULL, NULL));
+    vn_flow_options *flowing = NULL;
+    EXPECT_STATUS(VN_OK, vn_flow_options_create(&flowing));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_options_set_uploader(flowing, uploader)); /* destroyed */
+    EXPECT_STATUS(VN_OK, vn_flow_options_set_uploader(flowing, NULL));
+    EXPECT_STATUS(VN_E_MISUSE, vn_flow_options_set_uploader(NULL, NULL));
+    vn_flow_options_destroy(flowing);
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_copy_content_uri(NULL, &uri));
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_cancel(uploader));
     EXPECT_STATUS(VN_E_MISUSE, vn_uploader_cancel(NULL));

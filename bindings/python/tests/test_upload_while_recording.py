@@ -11,7 +11,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, List
 
 import pytest
 
@@ -184,3 +184,29 @@ def test_the_cli_refuses_upload_options_without_upload(tmp_path: Path) -> None:
     for extra in (["--raw"], ["--query", "a=b"], ["--upload", "http://127.0.0.1:1/x", "--flow"]):
         done = subprocess.run([str(cli), "record", "--device", "null", *extra], capture_output=True, timeout=TIMEOUT)
         assert done.returncode != 0 and b"upload" in done.stderr, (extra, done.stderr)
+
+
+def test_a_flow_sends_its_take_through_its_uploader(microphone: pulse.PulseServer, server: HTTPTestServer,
+                                                    root: Path, tmp_path: Path) -> None:
+    """RecordingFlow(uploader=…): the held take's bytes reach the server while it records; on release the take is
+    handed over and its upload completes with the take's file, sent chunked."""
+    clock = voicenote.ManualClock()
+    with recorder(microphone, tmp_path / "takes") as take, \
+            voicenote.Player(device="null") as player, \
+            Uploader(server.url(RAW), mode="raw") as uploader, \
+            voicenote.RecordingFlow(take, player, clock=clock, uploader=uploader) as flow:
+        ready: List[Any] = []
+        flow.subscribe(lambda event: ready.append(event.take) if isinstance(event, voicenote.AttachmentReady) else None)
+        flow.press(100, 100)
+        clock.advance(0.5)
+        server.wait_for_receiving(RAW, timeout=TIMEOUT)
+        assert wait_until(lambda: take.context.duration >= 1.0, TIMEOUT)
+        flow.release()
+        assert wait_until(lambda: bool(ready), TIMEOUT), "the take was handed over"
+        assert uploader.wait(TIMEOUT) is UploadState.UPLOADED
+        sent = uploader.result()
+    handed = Path(ready[0].path)
+    assert sent.file_size == handed.stat().st_size
+    entry = server.wait_for_request(lambda r: r["path"].startswith(RAW) and "upload" in r, timeout=TIMEOUT)
+    assert entry["headers"].get("transfer-encoding") == "chunked"
+    assert (root / entry["upload"]).read_bytes() == handed.read_bytes()

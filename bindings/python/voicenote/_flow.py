@@ -12,6 +12,7 @@ from . import _buffers, _capi, _cevents, _events, _lifecycle
 from ._events import Subscription
 from ._loop import EventLoop
 from ._player import Player
+from ._upload import Uploader
 from ._recorder import Recorder
 from ._strings import c_text
 from .errors import check
@@ -257,6 +258,7 @@ class RecordingFlow(_lifecycle.Closing):
         loop: Optional[EventLoop] = None,
         draft_key: Optional[str] = None,
         drafts_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
+        uploader: Optional[Uploader] = None,
     ) -> None:
         """Makes a flow over ``recorder`` and ``player`` (both stay yours; close the flow first).
 
@@ -278,6 +280,10 @@ class RecordingFlow(_lifecycle.Closing):
                 recorded in the drafts directory (a crash loses at most half a second), :meth:`park` keeps it, and
                 the next flow with this key (in any process) restores it into PREVIEW. None: no drafts.
             drafts_dir: where drafts are kept (None: ``$XDG_DATA_HOME/voicenote/drafts``).
+            uploader: an :class:`Uploader` every take goes through: uploaded while it is recorded (only its last
+                pages are left when it is sent), or as its file when it is sent if it was trimmed, restored from a
+                draft or begun while the uploader was busy; a cancelled or discarded take's upload is cancelled.
+                Follow the upload on the uploader (its events, :meth:`Uploader.wait`). Close the flow first.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``).
@@ -292,6 +298,8 @@ class RecordingFlow(_lifecycle.Closing):
             raise TypeError("clock must be a voicenote.ManualClock or None")
         if loop is not None and not isinstance(loop, EventLoop):
             raise TypeError("loop must be a voicenote.EventLoop or None")
+        if uploader is not None and not isinstance(uploader, Uploader):
+            raise TypeError("uploader must be a voicenote.Uploader or None")
         samples = _buffers.count_arg("waveform_samples", waveform_samples, 1, 1048576)
         key_arg = c_text(draft_key, "draft_key") if draft_key is not None else None
         dir_arg = _directory_arg(drafts_dir)
@@ -312,6 +320,8 @@ class RecordingFlow(_lifecycle.Closing):
                 check(_capi.vn_flow_options_set_event_loop(options, loop._handle_for_child()))
             if key_arg is not None or dir_arg is not None:
                 check(_capi.vn_flow_options_set_draft(options, key_arg, dir_arg))
+            if uploader is not None:
+                check(_capi.vn_flow_options_set_uploader(options, uploader._live_handle()))
             check(_capi.vn_flow_create(recorder._live_handle(), player._live_handle(), options, ctypes.byref(handle)))
         finally:
             _capi.vn_flow_options_destroy(options)
@@ -320,6 +330,7 @@ class RecordingFlow(_lifecycle.Closing):
         self._player = player
         self._clock = clock
         self._loop = loop
+        self._uploader = uploader
         self._own(handle, _capi.vn_flow_destroy, handle)
 
     @property
