@@ -31,6 +31,28 @@ import VoiceNoteTestSupport
         }
     }
 
+    /// A server, an uploader to it, and a flow rig sending through that uploader; `close` ends them in order.
+    struct Setup {
+        let root: String
+        let server: HTTPTestServer
+        let sending: Sending
+        let rig: Rig
+
+        init() throws {
+            root = try Fixtures.temporaryDirectory()
+            server = try HTTPTestServer(root: root)
+            sending = try Sending(server)
+            let uploader = sending.uploader
+            rig = try Rig { $0.uploader = uploader }
+        }
+
+        func close() {
+            rig.close()
+            sending.uploader.close()
+            server.stop()
+        }
+    }
+
     /// The stored body of every upload the server completed, in order, and whether each was chunked.
     static func stored(_ server: HTTPTestServer, root: String, count: Int) -> [(bytes: [UInt8], chunked: Bool)] {
         _ = eventually(seconds: 10) { server.requests().filter { $0["upload"] != nil }.count >= count }
@@ -43,13 +65,9 @@ import VoiceNoteTestSupport
     }
 
     @Test func aSentTakeWasUploadedWhileItWasRecorded() throws {
-        let root = try Fixtures.temporaryDirectory()
-        let server = try HTTPTestServer(root: root)
-        defer { server.stop() }
-        let sending = try Sending(server)
-        defer { sending.uploader.close() }
-        let rig = try Rig { $0.uploader = sending.uploader }
-        defer { rig.close() }
+        let setup = try Setup()
+        defer { setup.close() }
+        let (root, server, sending, rig) = (setup.root, setup.server, setup.sending, setup.rig)
         try rig.holdToRecord()
         #expect(eventually(seconds: 10) { server.isReceiving(pathPrefix: "/_matrix/media/v3/upload") }, "bytes while recording")
         try rig.flow.release()
@@ -64,13 +82,9 @@ import VoiceNoteTestSupport
     }
 
     @Test func aTrimmedTakeIsUploadedAsTheTrimmedFile() throws {
-        let root = try Fixtures.temporaryDirectory()
-        let server = try HTTPTestServer(root: root)
-        defer { server.stop() }
-        let sending = try Sending(server)
-        defer { sending.uploader.close() }
-        let rig = try Rig { $0.uploader = sending.uploader }
-        defer { rig.close() }
+        let setup = try Setup()
+        defer { setup.close() }
+        let (root, server, sending, rig) = (setup.root, setup.server, setup.sending, setup.rig)
         try rig.recordIntoPreview()
         try rig.flow.trim(start: 0.2, end: 0.7)
         rig.log.wait("trimmed") { $0.trimmed.count == 1 && $0.states.last == .preview }
@@ -86,13 +100,9 @@ import VoiceNoteTestSupport
     }
 
     @Test func aCancelledTakeCancelsItsUpload() throws {
-        let root = try Fixtures.temporaryDirectory()
-        let server = try HTTPTestServer(root: root)
-        defer { server.stop() }
-        let sending = try Sending(server)
-        defer { sending.uploader.close() }
-        let rig = try Rig { $0.uploader = sending.uploader }
-        defer { rig.close() }
+        let setup = try Setup()
+        defer { setup.close() }
+        let (root, server, sending, rig) = (setup.root, setup.server, setup.sending, setup.rig)
         try rig.holdToRecord()
         try rig.flow.move(x: 100, y: 200)  // slide left: cancel
         rig.log.wait("idle") { $0.states.last == .idle }

@@ -34,6 +34,24 @@ import VoiceNoteTestSupport
         deinit { uploader.close() }
     }
 
+    /// A warmed PulseAudio server with speech playing into its sink: a real-time microphone.
+    static func microphone() throws -> PulseServer {
+        let pulse = try PulseServer()
+        do {
+            try pulse.warm()
+            _ = try pulse.play(try Fixtures.path(.wav))
+        } catch {
+            pulse.stop()
+            throw error
+        }
+        return pulse
+    }
+
+    /// The ALSA device that hears `pulse`'s sink.
+    static func device(_ pulse: PulseServer) -> DeviceSelection {
+        DeviceSelection(name: "vn_rt", configuration: pulse.alsaConfiguration(pcmName: "vn_rt"))
+    }
+
     /// The logged requests whose path starts with `prefix`, once there are `count` (logged after the answer).
     static func records(_ server: HTTPTestServer, _ prefix: String, count: Int = 1) -> [[String: Any]] {
         _ = eventually(seconds: 10) { server.requests().filter { ($0["path"] as? String)?.hasPrefix(prefix) == true }.count >= count }
@@ -95,18 +113,15 @@ import VoiceNoteTestSupport
     /// A real-time take: its first pages reach the server while it still records; at the stop only its last pages
     /// remain, and the stored body is the finished file.
     @Test func theFirstPagesArriveWhileTheTakeRecords() throws {
-        let pulse = try PulseServer()
+        let pulse = try Self.microphone()
         defer { pulse.stop() }
-        try pulse.warm()
-        _ = try pulse.play(try Fixtures.path(.wav))
         let root = try Fixtures.temporaryDirectory()
         let server = try HTTPTestServer(root: root)
         defer { server.stop() }
         let path = "/_matrix/media/v3/upload"
         let upload = try Upload(server, path, mode: .raw)
         let directory = try Fixtures.temporaryDirectory()
-        let device = DeviceSelection(name: "vn_rt", configuration: pulse.alsaConfiguration(pcmName: "vn_rt"))
-        let recorder = try Recorder(configuration: configuration(directory: directory, device: device))
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: Self.device(pulse)))
         defer { recorder.close() }
         let log = try EventLog(recorder)
         try recorder.begin()
@@ -135,18 +150,15 @@ import VoiceNoteTestSupport
 
     /// A cancelled take: the upload fails `.cancelled`, and the server never completes the body (nothing stored).
     @Test func aCancelledTakeNeverCompletesOnTheServer() throws {
-        let pulse = try PulseServer()
+        let pulse = try Self.microphone()
         defer { pulse.stop() }
-        try pulse.warm()
-        _ = try pulse.play(try Fixtures.path(.wav))
         let root = try Fixtures.temporaryDirectory()
         let server = try HTTPTestServer(root: root)
         defer { server.stop() }
         let path = "/channels/messaging/general/file"
         let upload = try Upload(server, path, mode: .multipart)
         let directory = try Fixtures.temporaryDirectory()
-        let device = DeviceSelection(name: "vn_rt", configuration: pulse.alsaConfiguration(pcmName: "vn_rt"))
-        let recorder = try Recorder(configuration: configuration(directory: directory, device: device))
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: Self.device(pulse)))
         defer { recorder.close() }
         try recorder.begin()
         try upload.uploader.upload(UploadItem.live(recorder.streamTake()))

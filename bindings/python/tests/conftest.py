@@ -14,6 +14,7 @@ import pytest
 from helpers import Recorder
 from audiofiles import REPO_ROOT, Media, find_cli, is_tsan_build, loaded_library_path, make_media, make_tones
 from microphones import Speech, make_speech
+import pulse
 from synapse import Synapse, SynapseUnavailable, ensure_venv
 
 import voicenote  # noqa: F401  (fails early and clearly when the library cannot be loaded)
@@ -21,6 +22,23 @@ from voicenote import _events, _queue, _session, _sources
 
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "Servers"))
 from http_server import HTTPTestServer  # noqa: E402
+
+
+@pytest.fixture
+def pulse_microphone(speech: Speech) -> Iterator[pulse.PulseServer]:
+    """A real-time microphone: a warmed private PulseAudio server (tests/pulse.py) with about a minute of speech
+    playing into its null sink, heard through ALSA's pulse plugin (``alsa_config("vn_rt")``); stopped by its pid.
+    Skips visibly where PulseAudio is missing."""
+    missing = pulse.available()
+    if missing:
+        pytest.skip(f"PulseAudio: {missing}")
+    running = pulse.PulseServer()
+    try:
+        running.warm()
+        running.play(speech.long_wav)
+        yield running
+    finally:
+        running.stop()
 
 
 @pytest.fixture(scope="session")

@@ -9,14 +9,13 @@ import json
 import subprocess
 import uuid
 from pathlib import Path
-from typing import Iterator, List
+from typing import List
 
 import pytest
 
 import pulse
 from audiofiles import find_cli
 from helpers import TIMEOUT, wait_until
-from microphones import Speech
 from synapse import Synapse
 
 import voicenote
@@ -50,17 +49,9 @@ def test_a_refused_token_fails_before_anything_is_reserved(synapse: Synapse, ton
 
 
 @pytest.fixture
-def microphone(speech: Speech) -> Iterator[pulse.PulseServer]:
-    missing = pulse.available()
-    if missing:
-        pytest.skip(f"PulseAudio: {missing}")
-    running = pulse.PulseServer()
-    try:
-        running.warm()
-        running.play(speech.long_wav)
-        yield running
-    finally:
-        running.stop()
+def microphone(pulse_microphone: pulse.PulseServer) -> pulse.PulseServer:
+    """The real-time microphone of conftest.py's ``pulse_microphone``."""
+    return pulse_microphone
 
 
 def test_a_take_reserves_its_uri_as_it_begins_and_is_put_when_it_ends(synapse: Synapse, microphone: pulse.PulseServer,

@@ -37,18 +37,9 @@ RATE = 48000
 
 
 @pytest.fixture
-def server(speech: Speech) -> Iterator[pulse.PulseServer]:
-    """A warmed private PulseAudio server with about a minute of speech playing into its sink."""
-    missing = pulse.available()
-    if missing:
-        pytest.skip(f"PulseAudio: {missing}")
-    running = pulse.PulseServer()
-    try:
-        running.warm()
-        running.play(speech.long_wav)
-        yield running
-    finally:
-        running.stop()
+def server(pulse_microphone: pulse.PulseServer) -> pulse.PulseServer:
+    """The real-time microphone of conftest.py's ``pulse_microphone``."""
+    return pulse_microphone
 
 
 def realtime_recorder(server: pulse.PulseServer, directory: Path, **options: Any) -> voicenote.Recorder:

@@ -17,7 +17,6 @@ import pytest
 import pulse
 from audiofiles import find_cli
 from helpers import TIMEOUT, wait_until
-from microphones import Speech
 
 import voicenote
 from voicenote import Uploader, UploadState
@@ -39,17 +38,9 @@ def tus(tmp_path: Path) -> Iterator[TusTestServer]:
 
 
 @pytest.fixture
-def microphone(speech: Speech) -> Iterator[pulse.PulseServer]:
-    missing = pulse.available()
-    if missing:
-        pytest.skip(f"PulseAudio: {missing}")
-    running = pulse.PulseServer()
-    try:
-        running.warm()
-        running.play(speech.long_wav)
-        yield running
-    finally:
-        running.stop()
+def microphone(pulse_microphone: pulse.PulseServer) -> pulse.PulseServer:
+    """The real-time microphone of conftest.py's ``pulse_microphone``."""
+    return pulse_microphone
 
 
 def completed_once(server: TusTestServer, data: bytes) -> Dict[str, Any]:

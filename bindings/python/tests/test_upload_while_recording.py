@@ -18,7 +18,6 @@ import pytest
 import pulse
 from audiofiles import find_cli
 from helpers import TIMEOUT, wait_until
-from microphones import Speech
 
 import voicenote
 import voicenote.aio
@@ -32,18 +31,9 @@ RAW = "/_matrix/media/v3/upload"
 
 
 @pytest.fixture
-def microphone(speech: Speech) -> Iterator[pulse.PulseServer]:
-    """A warmed private PulseAudio server with about a minute of speech playing into its sink."""
-    missing = pulse.available()
-    if missing:
-        pytest.skip(f"PulseAudio: {missing}")
-    running = pulse.PulseServer()
-    try:
-        running.warm()
-        running.play(speech.long_wav)
-        yield running
-    finally:
-        running.stop()
+def microphone(pulse_microphone: pulse.PulseServer) -> pulse.PulseServer:
+    """The real-time microphone of conftest.py's ``pulse_microphone``."""
+    return pulse_microphone
 
 
 @pytest.fixture
