@@ -174,6 +174,72 @@ import VoiceNoteTestSupport
         #expect(status(of: { try upload.uploader.retry() }) == .unsupported)
     }
 
+    /// A take whose disk filled up is repaired (its last page rewritten): what was sent is not the file, so the
+    /// upload fails with `.io` and the server stores nothing; the repaired file is the recorder's finished take.
+    @Test(.enabled(if: getuid() == 0, "mounting a 64 KiB tmpfs needs root (CI runs as root)"))
+    func aTakeRepairedAfterAFullDiskFailsItsUpload() throws {
+        let root = try Fixtures.temporaryDirectory()
+        let server = try HTTPTestServer(root: root)
+        defer { server.stop() }
+        let path = "/_matrix/media/v3/upload"
+        let upload = try Upload(server, path, mode: .raw)
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let small = directory + "/small"
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        try Fixtures.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", small])
+        defer { _ = try? Fixtures.run(["umount", "-l", small]) }
+        let long = directory + "/long.raw"
+        try Fixtures.run(["sox", "-t", "raw", "-e", "signed-integer", "-b", "16", "-L", "-c", "1", "-r", "48000", input.path,
+                          "-t", "raw", long, "repeat", "12"])
+        let recorder = try Recorder(configuration: configuration(directory: small, device: fileMicrophone(infile: long), maximum: 60))
+        defer { recorder.close() }
+        let log = try EventLog(recorder)
+        try recorder.begin(in: small) { _ in
+            _ = try? upload.uploader.upload(UploadItem.live(recorder.streamTake()))
+        }
+        #expect(log.wait { _ in log.stopped })
+        #expect(log.failures.map(\.status) == [.noSpace])
+        _ = try #require(log.finished(seconds: 1))
+        guard case .uploadFailed(let error) = upload.finish() else {
+            Issue.record("not failed: \(String(describing: upload.uploader.state))")
+            return
+        }
+        #expect(error.status == .io, "\(error.message)")
+        #expect(Self.records(server, path).allSatisfy { $0["upload"] == nil })
+    }
+
+    /// Hurried: the upload cancelled, the take stopped and cancelled from three threads at once, ten times over one
+    /// uploader and recorder: every upload ends exactly once (uploaded or failed), nothing hangs, and the next take's
+    /// upload starts (the TSan suite runs this too).
+    @Test func cancelStopAndCancelRacingEndEachUploadOnce() throws {
+        let root = try Fixtures.temporaryDirectory()
+        let server = try HTTPTestServer(root: root)
+        defer { server.stop() }
+        let upload = try Upload(server, "/_matrix/media/v3/upload", mode: .raw)
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let recorder = try Recorder(configuration: configuration(directory: directory, device: fileMicrophone(infile: input.path), maximum: 5))
+        defer { recorder.close() }
+        for round in 0..<10 {
+            let finals = upload.states.withLock { $0.filter(\.isFinal).count }
+            try recorder.begin(in: directory + "/takes") { _ in
+                _ = try? upload.uploader.upload(UploadItem.live(recorder.streamTake()))
+            }
+            DispatchQueue.concurrentPerform(iterations: 3) { lane in
+                switch lane {
+                case 0: upload.uploader.cancel()
+                case 1: try? recorder.stop()
+                default: try? recorder.cancel()
+                }
+            }
+            #expect(eventually { recorder.context.state == .stopped }, "round \(round): the take ended")
+            #expect(upload.uploader.wait(timeout: 20)?.isFinal == true, "round \(round): the upload ended")
+            #expect(eventually { upload.states.withLock { $0.filter(\.isFinal).count } == finals + 1 },
+                    "round \(round): one final state")
+        }
+    }
+
     /// Nothing to stream while no take runs.
     @Test func streamingWithoutATakeIsMisuse() throws {
         let directory = try Fixtures.temporaryDirectory()
