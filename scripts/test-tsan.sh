@@ -14,13 +14,15 @@ export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66"
 
 echo "test-tsan: Python suite against the TSan library"
 # pytest captures file descriptor 2, and a report ends the process (halt_on_error) before pytest shows what it
-# captured: the reports go to files of their own, printed here.
+# captured: the reports go to files of their own, printed here. Bounded (20 min, four times its usual length): a
+# worker a report ended has been seen to leave pytest-xdist waiting for it forever.
 reports=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-tsan-py.XXXXXX")
 trap 'rm -rf "$reports"' EXIT
 status=0
 TSAN_OPTIONS="$TSAN_OPTIONS log_path=$reports/report" LD_PRELOAD="$runtime $dispatch" \
     VOICENOTE_LIBRARY="$libdir/libvoicenote.so" VOICENOTE_CLI="$top/build/bin/voicenote" \
-    "$python" -m pytest -q -p no:cacheprovider ${VOICENOTE_PYTEST_ARGS:-} "$top/bindings/python/tests" || status=$?
+    timeout --kill-after=30 1200 "$python" -m pytest -q -p no:cacheprovider ${VOICENOTE_PYTEST_ARGS:-} \
+    "$top/bindings/python/tests" || status=$?
 if compgen -G "$reports/report*" >/dev/null; then
     cat "$reports"/report*
     echo "test-tsan: ThreadSanitizer report(s) above"

@@ -33,30 +33,32 @@ struct HonestLength {
         }
 
         // The bounds, each far above what honest encoders write for ten minutes of digital silence, the sparsest audio
-        // there is (measured per packet byte; docs/errors.md lists them).
+        // there is (measured per packet byte; docs/errors.md lists them). Computed, not lazily stored: a stored
+        // static is initialized under swift_once, which ThreadSanitizer cannot see through in the uninstrumented
+        // runtime, so two decoders opening at once (a flow's trim beside a player's load) were reported as a race.
 
         /// Ogg Opus packet by packet: 20 ms a byte (400 bit/s, a fifteenth of Opus's lowest bitrate, 6 kbit/s;
         /// libopus's smallest real frames, CELT silence at 3 bytes and SILK comfort noise at about 6 bytes per 20 ms,
         /// stay far below it), empty packets at most 32 times the sounding audio.
-        static let opus = Bound(millisecondsPerByte: 20, emptyPacketBytes: 2, emptyPerSounding: 32)
+        static var opus: Bound { Bound(millisecondsPerByte: 20, emptyPacketBytes: 2, emptyPerSounding: 32) }
         /// The later links of a chained Ogg Opus file, which libopusfile decodes: their length against their bytes,
         /// pages included (packets are not seen there). opusenc's sparsest note, DTX at 6 kbit/s in 60 ms frames, is
         /// 13.6 ms a byte; 2-byte packets of 120 ms are 39 ms a byte.
-        static let opusLinks = Bound(millisecondsPerByte: 20)
+        static var opusLinks: Bound { Bound(millisecondsPerByte: 20) }
         /// MP3 and MP2: LAME's silence at 8 kHz (its lowest bitrate, 8 kbit/s) is 1 ms a byte; a free-format frame of
         /// only its header and side information stays under 20.
-        static let mpegAudio = Bound(millisecondsPerByte: 20)
+        static var mpegAudio: Bound { Bound(millisecondsPerByte: 20) }
         /// AAC: FFmpeg's silence in M4A at 8 kHz is 4-byte packets of 1024 samples, 31.5 ms a byte (ADTS adds a 7-byte
         /// header: 11.6); 4 bytes is the least a raw frame with a channel element takes.
-        static let aac = Bound(millisecondsPerByte: 40)
+        static var aac: Bound { Bound(millisecondsPerByte: 40) }
         /// FLAC: an encoder keeping to FLAC's streamable subset (at most 4,608 samples a frame up to 48 kHz) writes
         /// silence as frames of about 12 bytes: 48.5 ms a byte at 8 kHz at most (libFLAC through sox, -C 5: 43;
         /// FFmpeg's default: 5.7); a frame of 65,535 constant samples is 632 ms a byte at 8 kHz, 100 at 48 kHz. Also
         /// ALAC (FFmpeg's silence at 8 kHz: 27), Speex (DTX: 16), AMR, PCM and the telephony codecs (under 1).
-        static let lossless = Bound(millisecondsPerByte: 100)
+        static var lossless: Bound { Bound(millisecondsPerByte: 100) }
         /// Vorbis: libvorbis writes silence as 1-byte packets, 32 ms a byte at 8 kHz in short blocks; long blocks of
         /// 2,048 would be 128; 1-byte packets of 8,192-sample blocks would be 512.
-        static let vorbis = Bound(millisecondsPerByte: 150)
+        static var vorbis: Bound { Bound(millisecondsPerByte: 150) }
     }
 
     /// Audio any stream may hold whatever its bytes: 60 s.
