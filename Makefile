@@ -184,7 +184,8 @@ build-fuzz:
 
 test-tsan: $(NEEDS_BUILD) $(if $(VOICENOTE_BUILT),,build-tsan)
 	rm -rf .build-test-cache
-	$(SWIFT_TEST_ENV) swift test --sanitize=thread --scratch-path $(TSAN_SCRATCH) --skip-build --skip '$(TSAN_SKIP)'
+	$(SWIFT_TEST_ENV) TSAN_OPTIONS=suppressions=$(CURDIR)/scripts/tsan.supp swift test --sanitize=thread \
+		--scratch-path $(TSAN_SCRATCH) --skip-build --skip '$(TSAN_SKIP)'
 	scripts/test-tsan.sh $(BUILD)/tsan/lib "$(PYTHON)"
 
 # The memory bounds of hostile input are measured on the release CLI (VOICENOTE_CLI), not an instrumented one.

@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 toolchain=$(dirname "$(dirname "$(command -v swift)")")
 runtime=$toolchain/lib/swift/clang/lib/linux/libclang_rt.tsan-x86_64.so
 dispatch=$toolchain/lib/swift/linux/libdispatch.so
-export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66"
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66 suppressions=$top/scripts/tsan.supp"
 
 "$top/scripts/test-tsan-c.sh" "$libdir"
 
