@@ -117,12 +117,13 @@ extension Uploader {
         return next
     }
 
-    /// `DELETE` of an abandoned upload (tus termination), best effort: not cancellable, bounded by short timeouts,
-    /// its failure ignored (a server without termination lets the upload expire).
+    /// `DELETE` of an abandoned upload (tus termination), best effort: not cancellable, bounded by short timeouts
+    /// (2 s to connect, 5 s in all), its failure ignored (a server without termination lets the upload expire).
+    /// Skipped once the uploader is closing: its close waits for this thread and must not wait on the network.
     private func tusTerminate(_ location: String) {
-        guard var options = try? tusOptions([]) else { return }
-        try? options.setConnectTimeout(5)
-        try? options.setTransferTimeout(10)
+        guard !isClosing, var options = try? tusOptions([]) else { return }
+        try? options.setConnectTimeout(2)
+        try? options.setTransferTimeout(5)
         _ = try? HTTPPost(url: location, options: options, method: "DELETE").send(progress: { _ in })
     }
 

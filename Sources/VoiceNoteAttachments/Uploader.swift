@@ -32,6 +32,7 @@ public final class Uploader: @unchecked Sendable {
     private var post: HTTPPost?
     private var cancelled = false
     private var closed = false
+    private var closeBegun = false
     /// Numbers uploads; `storedGeneration` is the last whose thread `begin` has stored (or given up storing).
     private var generation: UInt64 = 0
     private var storedGeneration: UInt64 = 0
@@ -129,6 +130,7 @@ public final class Uploader: @unchecked Sendable {
     /// Cancels any upload, waits for its thread (unless called on it, from the post-processor) and ends the
     /// events: no callback runs after this returns.
     public func close() {
+        monitor.locked { closeBegun = true }  // before the cancel: the upload thread's tus DELETE is then skipped
         cancel()
         let running = monitor.locked { () -> LibraryThread? in
             closed = true
@@ -320,6 +322,9 @@ public final class Uploader: @unchecked Sendable {
             return !cancelled
         }
     }
+
+    /// Whether `close` has begun (it cancels and then waits for the upload thread).
+    var isClosing: Bool { monitor.locked { closeBegun } }
 
     /// Stores the content URI a Matrix upload reserved.
     func setReservedURI(_ uri: String) { monitor.locked { reservedURI = uri } }
