@@ -154,9 +154,10 @@ final class NetworkLoop: @unchecked Sendable {
                 active.append(transfer)
             }
             if case .growing(let file)? = transfer.requestBody?.content {
-                file.setWake { [weak self, weak transfer] in
-                    if let self, let transfer { self.resume(transfer) }
-                }
+                // Strong captures (the loop lives as long as the process; a weak reference would give it a side
+                // table LeakSanitizer reports): the cycle file → wake → transfer → body → file is broken by
+                // `retire`, which every admitted transfer goes through.
+                file.setWake { [self, transfer] in resume(transfer) }
             }
         } catch {
             let report = monitor.locked { () -> Bool in
