@@ -42,6 +42,7 @@ struct UploadCommand: ParsableCommand {
             if case .uploading(let progress) = state { bar.show(progress) }
         }, release: nil)
         try uploader.upload(.file(file), payload: payload)
+        bar.show(0)  // it started at 0%, whenever (or whether) that event reaches the subscriber before the end
         let outcome = uploader.wait()
         // The last progress event may still be on its way to the subscriber: the bar ends at 100% on success.
         if case .uploaded = outcome { bar.show(1) }
@@ -66,12 +67,13 @@ final class ProgressBar: @unchecked Sendable {
 
     init(enabled: Bool) { self.enabled = enabled }
 
-    /// Draws `fraction` (0…1) when the shown percentage changes; nothing after `finish`.
+    /// Draws `fraction` (0…1) when the shown percentage grows (an event late from the event thread never takes it
+    /// back); nothing after `finish`.
     func show(_ fraction: Double) {
         guard enabled else { return }
         let percent = Int((min(max(fraction, 0), 1) * 100).rounded(.down))
         state.withLock { state in
-            guard !state.finished, state.drawn != percent else { return }
+            guard !state.finished, percent > state.drawn else { return }
             state.drawn = percent
             let width = 30
             let filled = percent * width / 100
