@@ -45,6 +45,9 @@ let package = Package(
         .target(name: "COpusShims", dependencies: ["COpus", "COpusEnc"]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),
         .target(name: "CCurlLoader", dependencies: ["CCurl", "CShims"]),
+        // SQLite's header only; CSQLiteLoader opens libsqlite3 on first use (the outbox's database).
+        systemLibrary("CSQLite", pkgConfig: nil, apt: "libsqlite3-dev"),
+        .target(name: "CSQLiteLoader", dependencies: ["CSQLite", "CShims"]),
         .target(name: "VoiceNoteCore", dependencies: ["CShims", "CVoiceNote"]),
         // Byte sources (file, memory, host callbacks; HTTP in VoiceNoteNetwork) under one read contract; decoders
         // never know where bytes come from.
@@ -65,6 +68,8 @@ let package = Package(
         // The queue player over a channel's messages: connects the player and the next-item provider (neither
         // imports the other).
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments"]),
+        // The durable outbox: every send recorded in SQLite, resumed and retried across crashes, handed off once.
+        .target(name: "VoiceNoteOutbox", dependencies: ["VoiceNoteCore", "VoiceNoteAttachments", "CSQLiteLoader"]),
         // The recording flow (hold to record, slide to cancel, lock, preview, send) over a recorder and a player.
         .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments"]),
         .target(
@@ -100,6 +105,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteOutboxTests", dependencies: ["VoiceNoteOutbox", "VoiceNoteAttachments", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]
 )

@@ -13,15 +13,33 @@ extension Uploader {
         return try post.send(progress: progress)
     }
 
-    /// Reserves a content URI, reports `uploading(0)` (the URI is known; a take's bytes may still wait for its
-    /// end), then puts the bytes there with their length. Returns the URI.
-    func sendToContentURI(_ body: HTTPRequestBody, fileName: String,
+    /// Reserves a content URI (or takes the one an earlier attempt reserved, `resuming`), reports `uploading(0)`
+    /// (the URI is known; a take's bytes may still wait for its end), then puts the bytes there with their length.
+    /// Returns the URI. A resumed URI the homeserver already holds the bytes of (409 `M_CANNOT_OVERWRITE_MEDIA`) is
+    /// done; one it no longer knows (404: an unused reservation expires) is reserved again.
+    func sendToContentURI(_ body: HTTPRequestBody, fileName: String, resuming: String? = nil,
                           progress: @escaping (Int64) -> Void) throws(VoiceNoteError) -> MatrixContentURI {
-        let uri = try reserveContentURI()
+        var uri: MatrixContentURI
+        if let resuming, let earlier = try? MatrixContentURI(resuming) {
+            uri = earlier
+            try setReservedURI(earlier.text, isNew: false)
+        } else {
+            uri = try reserveContentURI()
+        }
         report(.uploading(progress: 0))
         let put = try putBody(of: body)
-        let url = configuration.putURL(endpoint: endpoint, contentURI: uri, fileName: fileName)
-        _ = try send(HTTPPost(url: url, options: configuration.http, body: put), progress: progress)
+        do throws(VoiceNoteError) {
+            _ = try send(HTTPPost(url: configuration.putURL(endpoint: endpoint, contentURI: uri, fileName: fileName),
+                                  options: configuration.http, body: put), progress: progress)
+        } catch where resuming != nil && error.httpCode == 409 {
+            return uri
+        } catch where resuming != nil && error.httpCode == 404 {
+            uri = try reserveContentURI()
+            guard case .source(let source) = put.content else { throw error }
+            try source.seek(to: 0)
+            _ = try send(HTTPPost(url: configuration.putURL(endpoint: endpoint, contentURI: uri, fileName: fileName),
+                                  options: configuration.http, body: put), progress: progress)
+        }
         return uri
     }
 
@@ -45,7 +63,7 @@ extension Uploader {
         } catch {
             throw VoiceNoteError(.format, "the content URI answer (HTTP \(response.code)) names no mxc:// URI: \(error.message)")
         }
-        setReservedURI(uri.text)
+        try setReservedURI(uri.text)
         return uri
     }
 

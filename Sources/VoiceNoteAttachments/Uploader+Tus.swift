@@ -10,19 +10,30 @@ extension Uploader {
     /// How often a failed PATCH is resumed (from the offset `HEAD` gives) before the upload fails.
     static let tusResumeAttempts = 3
 
-    /// Sends `body` over tus: creates the upload at the endpoint, reports `uploading(0)`, sends the bytes, and
-    /// returns the upload's URL. A failure after the creation deletes the partial upload (best effort).
+    /// Sends `body` over tus: creates the upload at the endpoint (or goes on with the one an earlier attempt created,
+    /// `resuming`, from the offset its `HEAD` gives; one the server no longer knows is created again), reports
+    /// `uploading(0)`, sends the bytes, and returns the upload's URL. A failure after the creation deletes the
+    /// partial upload (best effort) unless the upload is resumable (`resuming` or a resumption hook: the outbox
+    /// goes on from it later).
     /// - Throws: the requests' failures; `.format` for a creation answer without a `Location`.
-    func sendOverTus(_ body: HTTPRequestBody, fileName: String, mimeType: String,
+    func sendOverTus(_ body: HTTPRequestBody, fileName: String, mimeType: String, resuming: String? = nil,
                      progress: @escaping (Int64) -> Void) throws(VoiceNoteError) -> String {
-        let location = try tusCreate(length: body.knownSize, fileName: fileName, mimeType: mimeType)
+        var location: String
+        var resumedAt: Int64 = 0
+        if let resuming, let offset = try tusOffset(of: resuming) {
+            location = resuming
+            resumedAt = offset
+            try setReservedURI(resuming, isNew: false)
+        } else {
+            location = try tusCreate(length: body.knownSize, fileName: fileName, mimeType: mimeType)
+        }
         report(.uploading(progress: 0))
         do throws(VoiceNoteError) {
             switch body.content {
             case .source(let source):
                 let start = source.position
                 let size = source.size ?? start
-                try tusSendAll(location: location, total: size - start, progress: progress) { (range) throws(VoiceNoteError) in
+                try tusSendAll(location: location, from: resumedAt, total: size - start, progress: progress) { (range) throws(VoiceNoteError) in
                     try source.seek(to: start + range.lowerBound)
                     return source
                 }
@@ -30,10 +41,25 @@ extension Uploader {
                 try tusSendGrowing(file, location: location, progress: progress)
             }
         } catch {
-            tusTerminate(location)
+            if !isResumable || error.status == .cancelled { tusTerminate(location) }
             throw error
         }
         return location
+    }
+
+    /// The offset a tus upload created earlier has reached (`HEAD`), or nil when the server no longer knows it
+    /// (404, 410). - Throws: the request's other failures; `.format` for an answer without `Upload-Offset`.
+    private func tusOffset(of location: String) throws(VoiceNoteError) -> Int64? {
+        guard Location.scheme(of: location).map({ $0 == "http" || $0 == "https" }) == true else { return nil }
+        do throws(VoiceNoteError) {
+            let head = try send(HTTPPost(url: location, options: try tusOptions([]), method: "HEAD"))
+            guard let offset = head.headers["upload-offset"].flatMap({ Int64($0) }), offset >= 0 else {
+                throw VoiceNoteError(.format, "the tus server's HEAD (HTTP \(head.code)) gives no Upload-Offset")
+            }
+            return offset
+        } catch where error.status == .notFound {
+            return nil
+        }
     }
 
     /// `POST <endpoint>` with the length (or `Upload-Defer-Length: 1`) and the metadata tus servers expect
@@ -52,14 +78,14 @@ extension Uploader {
         guard Self.isUploadedURL(absolute), Location.scheme(of: absolute) != "mxc" else {
             throw VoiceNoteError(.format, "the tus creation answer names an upload URL that is not http(s)")
         }
-        setReservedURI(absolute)
+        try setReservedURI(absolute)
         return absolute
     }
 
     /// Sends `total` bytes of a source whose bytes `range` `window` gives, from offset 0, resuming failed PATCHes.
-    private func tusSendAll(location: String, total: Int64, progress: @escaping (Int64) -> Void,
+    private func tusSendAll(location: String, from start: Int64, total: Int64, progress: @escaping (Int64) -> Void,
                             window: (Range<Int64>) throws(VoiceNoteError) -> ByteSource) throws(VoiceNoteError) {
-        var offset: Int64 = 0
+        var offset = min(max(start, 0), total)
         var attempts = 0
         while offset < total {  // an empty file is complete once created (Upload-Length: 0)
             do throws(VoiceNoteError) {

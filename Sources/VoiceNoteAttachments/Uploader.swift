@@ -23,6 +23,8 @@ public final class Uploader: @unchecked Sendable {
         var payload: VoiceRecordingPayload?
         /// Where a source's bytes start, to send them again on retry.
         var start: Int64
+        /// Where an earlier attempt got to, and the hook for a new reservation.
+        var resumption = UploadResumption()
     }
 
     private let monitor = Monitor()
@@ -65,7 +67,9 @@ public final class Uploader: @unchecked Sendable {
     /// from a voice recording) or from the source's name and size.
     /// - Throws: `.busy` while an upload runs; `.misuse` after `close`; for a file, `LocalAttachment`'s statuses
     ///   (`.notFound`, `.unsupported`, `.tooLarge`, `.invalidArgument`); for a source over the limit `.tooLarge`.
-    public func upload(_ item: UploadItem, payload: VoiceRecordingPayload? = nil) throws(VoiceNoteError) {
+    /// `resumption` goes on from an earlier attempt of the same note (the outbox's): its reservation, its key.
+    public func upload(_ item: UploadItem, payload: VoiceRecordingPayload? = nil,
+                       resumption: UploadResumption = UploadResumption()) throws(VoiceNoteError) {
         switch item {
         case .file(let location):
             _ = try LocalAttachment(location: location, type: configuration.type, maximumBytes: configuration.maximumBytes)
@@ -83,7 +87,7 @@ public final class Uploader: @unchecked Sendable {
             }
         }
         let start: Int64 = if case .source(let source, _, _) = item { source.position } else { 0 }
-        try begin(Request(item: item, payload: payload, start: start))
+        try begin(Request(item: item, payload: payload, start: start, resumption: resumption))
     }
 
     /// Sends the last upload again. - Throws: `.misuse` unless it failed (or was cancelled); `.unsupported` for a
@@ -189,14 +193,17 @@ public final class Uploader: @unchecked Sendable {
             case .multipart, .raw:
                 report(.uploading(progress: 0))
                 let url = configuration.requestURL(endpoint: endpoint, fileName: fileName)
-                let response = try send(HTTPPost(url: url, options: configuration.http, body: body), progress: progress)
+                var http = configuration.http
+                if let key = request.resumption.key { try http.addHeader(name: "Idempotency-Key", value: key) }
+                let response = try send(HTTPPost(url: url, options: http, body: body), progress: progress)
                 payload = try Self.completed(Self.finishedPayload(base, of: request.item), with: response,
                                              urlKey: configuration.responseURLKey)
             case .matrix:
-                let uri = try sendToContentURI(body, fileName: fileName, progress: progress)
+                let uri = try sendToContentURI(body, fileName: fileName, resuming: request.resumption.reserved, progress: progress)
                 payload = try Self.completed(Self.finishedPayload(base, of: request.item), contentURI: uri)
             case .tus:
-                let location = try sendOverTus(body, fileName: fileName, mimeType: body.mimeType, progress: progress)
+                let location = try sendOverTus(body, fileName: fileName, mimeType: body.mimeType,
+                                               resuming: request.resumption.reserved, progress: progress)
                 payload = try Self.finishedPayload(base, of: request.item)
                 try payload.setAssetURL(location)
             }
@@ -323,11 +330,24 @@ public final class Uploader: @unchecked Sendable {
         }
     }
 
+    /// Whether the running upload can be gone on with later (its request came with a resumption hook or from a
+    /// reservation): its server-side object is then kept when it fails.
+    var isResumable: Bool {
+        monitor.locked { request.map { $0.resumption.onReserved != nil || $0.resumption.reserved != nil } ?? false }
+    }
+
     /// Whether `close` has begun (it cancels and then waits for the upload thread).
     var isClosing: Bool { monitor.locked { closeBegun } }
 
-    /// Stores the content URI a Matrix upload reserved.
-    func setReservedURI(_ uri: String) { monitor.locked { reservedURI = uri } }
+    /// Stores the object a Matrix or tus upload reserved (a content URI, an upload URL) and, when it is new, tells
+    /// the request's resumption hook. - Throws: what the hook throws.
+    func setReservedURI(_ uri: String, isNew: Bool = true) throws(VoiceNoteError) {
+        let hook = monitor.locked { () -> (@Sendable (String) throws(VoiceNoteError) -> Void)? in
+            reservedURI = uri
+            return request?.resumption.onReserved
+        }
+        if isNew, let hook { try hook(uri) }
+    }
 
     /// A progress state, unless the upload already ended (a final state is final) or was cancelled.
     func report(_ state: UploadState) {

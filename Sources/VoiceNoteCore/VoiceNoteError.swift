@@ -8,11 +8,14 @@ public struct VoiceNoteError: Error, Sendable, Equatable, CustomStringConvertibl
     public let status: Status
     /// Detail text, with the errno or HTTP status where there is one.
     public let message: String
+    /// The HTTP status code of the response this error stands for (400 or more); nil for any other failure.
+    public let httpCode: Int?
 
-    /// Makes an error with a status and a detail message.
-    public init(_ status: Status, _ message: String) {
+    /// Makes an error with a status and a detail message (and the HTTP status code of an error response).
+    public init(_ status: Status, _ message: String, httpCode: Int? = nil) {
         self.status = status
         self.message = message
+        self.httpCode = httpCode
     }
 
     /// `"VN_E_FORMAT: <message>"`.

@@ -18,7 +18,7 @@ enum NetworkFailure {
 
     /// The failure an HTTP error response stands for.
     static func http(_ code: Int, _ url: String, method: String = "GET") -> VoiceNoteError {
-        VoiceNoteError(status(httpCode: code), "\(method) \(Location.redacted(url)): HTTP \(code)")
+        VoiceNoteError(status(httpCode: code), "\(method) \(Location.redacted(url)): HTTP \(code)", httpCode: code)
     }
 
     /// The failure a libcurl result stands for (`detail`: libcurl's error buffer, may be empty).

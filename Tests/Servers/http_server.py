@@ -72,7 +72,8 @@ client went away): method, path, headers (lower-case names), range, status, byte
 (request body bytes read, so far if the client went away), query (the query parameters; a repeated one as a list)
 and then as far as the upload got: parts (multipart: a list of {name, filename, content_type, size, sha256}, the
 filename and content_type null when absent), content_type and sha256 (raw upload: the Content-Type header and the
-body's SHA-256, hex), upload ("uploads/<n>.bin", once stored).
+body's SHA-256, hex), upload ("uploads/<n>.bin", once stored), idempotent_replay (true when the request's
+Idempotency-Key named an upload stored before: nothing was stored again and the answer names that upload).
 
 As a script (prints one line ``PORT <n>`` once listening, serves until SIGTERM or SIGINT, then exits 0):
 
@@ -781,8 +782,11 @@ class TestRequestHandler(BaseHTTPRequestHandler):
         return self._store(pieces)
 
     def _store(self, pieces: Iterable[bytes]) -> int:
-        number = self.server.store_upload(pieces)
+        key = self.headers.get("Idempotency-Key")
+        number, replayed = self.server.store_upload(pieces, key=key) if key else (self.server.store_upload(pieces), False)
         self._record["upload"] = f"uploads/{number}.bin"
+        if replayed:
+            self._record["idempotent_replay"] = True
         return number
 
     def _authorized(self, token: object) -> bool:
@@ -1102,9 +1106,24 @@ class TestHTTPServer(ThreadingHTTPServer):
             self._counts[path] = self._counts.get(path, 0) + 1
             return self._counts[path]
 
-    def store_upload(self, body: bytes | Iterable[bytes]) -> int:
+    def store_upload(self, body: bytes | Iterable[bytes], key: str | None = None):
         """Stores an upload (bytes, or a list of pieces) as <root>/uploads/<n>.bin with the first free n (from 1)
-        and returns n."""
+        and returns n. With `key` (an Idempotency-Key header), returns (n, replayed): an upload under a key stored
+        before (<root>/uploads/keys/<key>, kept across restarts of the server) is not stored again, and answers
+        with that upload's n."""
+        if key is not None:
+            safe = hashlib.sha256(key.encode()).hexdigest()
+            keys = os.path.join(self.root, "uploads", "keys")
+            os.makedirs(keys, exist_ok=True)
+            known = os.path.join(keys, safe)
+            if os.path.exists(known):
+                with open(known, encoding="ascii") as file:
+                    return int(file.read()), True
+            number = self.store_upload(body)
+            with open(known + ".new", "w", encoding="ascii") as file:
+                file.write(str(number))
+            os.replace(known + ".new", known)
+            return number, False
         pieces = [body] if isinstance(body, (bytes, bytearray, memoryview)) else list(body)
         folder = os.path.join(self.root, "uploads")
         os.makedirs(folder, exist_ok=True)
