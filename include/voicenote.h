@@ -2920,6 +2920,201 @@ int vn_uploader_copy_result(vn_uploader *uploader, char **out_payload_json);
 /** @} */
 
 /* ------------------------------------------------------------------------------------------------------------ */
+/** \name Outbox
+ * A durable outbox (docs/outbox.md): every note added is copied into the outbox's directory and recorded in its
+ * SQLite database (write-ahead log, synced at every commit) before vn_outbox_add() returns, then sent, oldest
+ * first, by one library thread (`vn-outbox`) through an uploader to the outbox's endpoint. It survives SIGKILL and
+ * power loss: at the next start an item found mid-send goes on where the server allows (a tus upload from the
+ * offset `HEAD` gives, a Matrix content URI reserved once and `PUT` again) and starts again otherwise (multipart and
+ * raw, every attempt with the note's `Idempotency-Key` header, so a server that honours it stores the note once).
+ * A transient failure (the link, a timeout, 5xx, 408, 429) waits with exponential back-off and jitter, then tries
+ * again (at the next start at once); a permanent one (another 4xx, a note that is not one, an answer without a URL)
+ * stays #VN_OUTBOX_FAILED until the host retries or cancels it. Each uploaded payload is offered to the host
+ * (#VN_OUTBOX_EVENT_UPLOADED), again at every start, until the host acknowledges it: send the message, then
+ * vn_outbox_acknowledge(); deduplicate by the item's id if the host can die between the two.
+ * SQLite (`libsqlite3.so.0`) is opened on first use; without it vn_outbox_create() is #VN_E_UNSUPPORTED. The
+ * endpoint's credentials (the upload options' HTTP headers) are given at each vn_outbox_create(), never written
+ * to disk. One outbox per directory at a time (#VN_E_BUSY).
+ * @{ */
+
+/** An outbox (opaque). */
+typedef struct vn_outbox vn_outbox;
+
+/** Where an item of the outbox is. */
+typedef enum vn_outbox_state {
+    VN_OUTBOX_QUEUED = 0,  /**< waiting for its turn (new, or found mid-send at the start) */
+    VN_OUTBOX_SENDING = 1, /**< being sent now */
+    VN_OUTBOX_WAITING = 2, /**< its last attempt failed in a way that may pass; tried again after a back-off */
+    VN_OUTBOX_FAILED = 3,  /**< refused for good; kept, with its error, until retried or cancelled */
+    VN_OUTBOX_UPLOADED = 4 /**< uploaded; its payload is offered until vn_outbox_acknowledge() removes it */
+} vn_outbox_state;
+
+/** What an outbox event tells. */
+typedef enum vn_outbox_event_kind {
+    VN_OUTBOX_EVENT_ADDED = 0,    /**< an item was added (durable) */
+    VN_OUTBOX_EVENT_SENDING = 1,  /**< an attempt is under way; `progress` 0 … 1 */
+    VN_OUTBOX_EVENT_WAITING = 2,  /**< an attempt failed and is tried again in `retry_in` seconds; `status`, `message` */
+    VN_OUTBOX_EVENT_FAILED = 3,   /**< refused for good; `status`, `message`, `http_code` */
+    VN_OUTBOX_EVENT_UPLOADED = 4, /**< uploaded: send the message with `payload_json`, then acknowledge */
+    VN_OUTBOX_EVENT_REMOVED = 5   /**< the item is gone (acknowledged or cancelled) */
+} vn_outbox_event_kind;
+
+/** An outbox's event. */
+typedef struct vn_outbox_event {
+    size_t size;              /**< sizeof(vn_outbox_event) as built by the library */
+    int kind;                 /**< a #vn_outbox_event_kind */
+    int64_t id;               /**< the item's id */
+    double progress;          /**< SENDING: 0 … 1; else 0 */
+    double retry_in;          /**< WAITING: seconds until the next attempt; else 0 */
+    int status;               /**< WAITING, FAILED: the failure's status; else #VN_OK */
+    int http_code;            /**< WAITING, FAILED: the HTTP status of the answer that failed it, or 0 */
+    const char *message;      /**< WAITING, FAILED: the detail; else NULL */
+    const char *payload_json; /**< UPLOADED: the uploaded payload; else NULL */
+} vn_outbox_event;
+
+/**
+ * Receives an outbox's events.
+ *
+ * \param user_data as given to vn_outbox_subscribe().
+ * \param event valid during the call only.
+ * \threadsafety Runs on the library's event thread, or inside vn_event_loop_dispatch() for an outbox made with
+ *               options naming a loop; never on the outbox's or the network thread.
+ */
+typedef void (*vn_outbox_event_fn)(void *user_data, const vn_outbox_event *event);
+
+/**
+ * Opens (creating it, mode 0700, when missing) the outbox kept in a directory, for uploads to an endpoint. Items
+ * found mid-send go back to #VN_OUTBOX_QUEUED; nothing is sent before vn_outbox_start().
+ *
+ * \param directory the outbox's directory (UTF-8): ours alone (not a symbolic link, not writable by others).
+ * \param endpoint the http(s) URL uploads go to, as for vn_uploader_create().
+ * \param options the upload options (copied: mode, HTTP headers, event loop…), or NULL for the defaults.
+ * \param out receives the outbox; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for NULL arguments or an endpoint that is not http(s); #VN_E_BUSY while
+ *          another outbox has the directory open; #VN_E_FORMAT for a damaged database (left as it is);
+ *          #VN_E_UNSUPPORTED without SQLite or for a database of a later voicenote; #VN_E_PERMISSION for a directory
+ *          that cannot be trusted; #VN_E_MISUSE for destroyed options.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_create(const char *directory, const char *endpoint, const vn_upload_options *options, vn_outbox **out);
+
+/**
+ * Closes an outbox: an item being sent is interrupted (it goes on at the next start); when this returns no
+ * callback of it runs again and another process may open the directory. The directory stays as it is.
+ *
+ * \param outbox the outbox, or NULL (no-op).
+ * \threadsafety Any thread except the outbox's own callbacks.
+ * \since 0.1.0
+ */
+void vn_outbox_destroy(vn_outbox *outbox);
+
+/**
+ * Sets the back-off of transient failures: `min(cap, base · 2^(attempts−1))`, scaled by a random factor in
+ * [0.5, 1]. The defaults are 1 s and 300 s.
+ *
+ * \param outbox the outbox.
+ * \param base_seconds the first wait, 0.01 … 3600.
+ * \param cap_seconds the longest wait, `base_seconds` … 86400.
+ * \returns #VN_OK; #VN_E_INVALID_ARG out of range; #VN_E_MISUSE for a NULL or destroyed outbox.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_set_retry(vn_outbox *outbox, double base_seconds, double cap_seconds);
+
+/**
+ * Subscribes to an outbox's events (before vn_outbox_start(), to see the hand-offs it offers again).
+ *
+ * \param outbox the outbox.
+ * \param callback the callback.
+ * \param user_data passed to the callback.
+ * \param release called once with `user_data` after the last callback, or NULL.
+ * \param out_id receives the subscription's id (for vn_unsubscribe()), or NULL.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed outbox; #VN_E_INVALID_ARG for a NULL callback.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_subscribe(vn_outbox *outbox, vn_outbox_event_fn callback, void *user_data, vn_release_fn release,
+                        vn_subscription_id *out_id);
+
+/**
+ * Starts sending: first an #VN_OUTBOX_EVENT_UPLOADED for every item not yet acknowledged, oldest first, then the
+ * queue.
+ *
+ * \param outbox the outbox.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed outbox, or one started already.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_start(vn_outbox *outbox);
+
+/**
+ * Adds a note: the file is copied into the outbox (the caller may delete its own once this returns) and recorded,
+ * synced to disk, before this returns.
+ *
+ * \param outbox the outbox.
+ * \param path the note's file (a path or a `file://` URL, UTF-8).
+ * \param payload the payload the upload completes (copied), or NULL to make it from the file.
+ * \param out_id receives the item's id (unique in the outbox, never reused), or NULL.
+ * \returns #VN_OK; #VN_E_NOT_FOUND for a missing file; #VN_E_INVALID_ARG for what is not a regular file or NULL
+ *          arguments; #VN_E_NO_SPACE when the disk is full (nothing was added); #VN_E_MISUSE for a NULL or destroyed
+ *          outbox or payload.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_add(vn_outbox *outbox, const char *path, const vn_payload *payload, int64_t *out_id);
+
+/**
+ * Acknowledges an uploaded item (the host sent its message): the item and its copy go.
+ *
+ * \param outbox the outbox.
+ * \param id the item's id.
+ * \returns #VN_OK; #VN_E_NOT_FOUND unless the item is #VN_OUTBOX_UPLOADED; #VN_E_MISUSE for a NULL or destroyed
+ *          outbox.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_acknowledge(vn_outbox *outbox, int64_t id);
+
+/**
+ * Sends a #VN_OUTBOX_FAILED or #VN_OUTBOX_WAITING item again now.
+ *
+ * \param outbox the outbox.
+ * \param id the item's id.
+ * \returns #VN_OK; #VN_E_NOT_FOUND unless the item is failed or waiting; #VN_E_MISUSE for a NULL or destroyed
+ *          outbox.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_retry(vn_outbox *outbox, int64_t id);
+
+/**
+ * Removes an item whatever its state; one being sent is cancelled first (a tus upload is deleted on the server).
+ *
+ * \param outbox the outbox.
+ * \param id the item's id.
+ * \returns #VN_OK; #VN_E_NOT_FOUND for no such item; #VN_E_MISUSE for a NULL or destroyed outbox.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_cancel(vn_outbox *outbox, int64_t id);
+
+/**
+ * Lists the items as a JSON array, oldest first: objects with `id`, `state` ("queued", "sending", "waiting",
+ * "failed", "uploaded"), `path` (the outbox's copy), `attempts`, `key` (the `Idempotency-Key`), and when known
+ * `reserved` (a tus URL or `mxc://` URI), `error` (`status` as "VN_E_…", `message`, `http`), `payload`, `uploaded`.
+ *
+ * \param outbox the outbox.
+ * \param out_json receives the JSON (free with vn_free()); set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG when `out_json` is NULL; #VN_E_MISUSE for a NULL or destroyed outbox.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_outbox_copy_items(vn_outbox *outbox, char **out_json);
+
+/** @} */
+
+/* ------------------------------------------------------------------------------------------------------------ */
 /** \name Recording flow
  *
  * The hold-to-record button as one object with no thread and no toolkit of its own (docs/flow.md): the host

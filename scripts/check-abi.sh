@@ -52,6 +52,11 @@ no_curl_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 
 check "libcurl is not linked (.so and CLI)" no_curl_needed
 no_curl_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' curl_' <<<"$symbols"; }
 check "no libcurl symbol, defined or undefined, in the dynamic tables" no_curl_symbols
+# SQLite likewise (CSQLiteLoader): only a host that keeps an outbox loads it.
+no_sqlite_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 'NEEDED.*\[libsqlite3' <<<"$dynamic"; }
+check "SQLite is not linked (.so and CLI)" no_sqlite_needed
+no_sqlite_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' sqlite3_' <<<"$symbols"; }
+check "no SQLite symbol, defined or undefined, in the dynamic tables" no_sqlite_symbols
 cli_version() { [[ $("$cli" --version) == "$("$top/scripts/version.sh")" ]]; }
 check "the CLI reports the header's version" cli_version
 

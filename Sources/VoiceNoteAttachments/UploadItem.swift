@@ -25,7 +25,7 @@ public enum UploadItem: @unchecked Sendable {
 extension LocalAttachment {
     /// The path of a location given as a path or a `file://` URL (parsed by `Location`).
     /// - Throws: `.invalidArgument` for empty text, a `file://` URL of another host, or a URL of another scheme.
-    static func path(of location: String) throws(VoiceNoteError) -> String {
+    public static func path(of location: String) throws(VoiceNoteError) -> String {
         let parsed: Location
         do throws(VoiceNoteError) {
             parsed = try Location(location)

@@ -19,7 +19,7 @@ public final class Outbox: @unchecked Sendable {
 
     private let store: OutboxStore
     private let uploader: Uploader
-    private let options: OutboxOptions
+    private var options: OutboxOptions
     private let clock: any VoiceNoteClock
     private let monitor = Monitor()
     private var worker: LibraryThread?
@@ -85,6 +85,9 @@ public final class Outbox: @unchecked Sendable {
         poke()
         return item.id
     }
+
+    /// Sets how transient failures are retried (from the next failure on).
+    public func setOptions(_ changed: OutboxOptions) { monitor.locked { options = changed } }
 
     /// Every item, oldest first. - Throws: `.misuse` after `close`; the database's statuses.
     public func items() throws(VoiceNoteError) -> [OutboxItem] {

@@ -6,8 +6,8 @@ the tus uploads' tests. It stores uploads in ``<root>`` and logs, one JSON objec
         length (Upload-Length sent), body_bytes (Content-Length), time (time.monotonic())
     every completed upload: {"complete": <upload id>, "size": n, "sha256": hex, "metadata": {...}}
 
-``--fail-patch N`` answers the N-th PATCH (counted from 1) with 503 without reading its body, as a proxy or a
-restarting server would: a client resumes from the offset its HEAD gives.
+``--fail-patch N[,M…]`` answers the N-th (and M-th…) PATCH (counted from 1) with 503 without reading its body, as a
+proxy or a restarting server would: a client resumes from the offset its HEAD gives.
 
 As a script (prints ``PORT <n>`` once listening, serves until SIGTERM/SIGINT or, with ``--exit-with-stdin``, until
 standard input closes):
@@ -42,7 +42,7 @@ def read_log(path: str) -> List[Dict[str, Any]]:
         return []
 
 
-def serve(root: str, log_path: str, fail_patch: int, exit_with_stdin: bool) -> None:
+def serve(root: str, log_path: str, fail_patch: "set[int]", exit_with_stdin: bool) -> None:
     import uvicorn  # noqa: PLC0415 - only the child needs them
     from fastapi import FastAPI, Request
     from fastapi.responses import Response
@@ -68,7 +68,7 @@ def serve(root: str, log_path: str, fail_patch: int, exit_with_stdin: bool) -> N
     async def record(request: Request, call_next: Callable[[Request], Any]) -> Any:
         if request.method == "PATCH":
             patches["count"] += 1
-            if patches["count"] == fail_patch:
+            if patches["count"] in fail_patch:
                 log({"method": "PATCH", "path": request.url.path, "status": 503, "failed_on_purpose": True,
                      "time": time.monotonic()})
                 return Response(status_code=503, headers={"Connection": "close"})
@@ -96,7 +96,7 @@ def serve(root: str, log_path: str, fail_patch: int, exit_with_stdin: bool) -> N
 class TusTestServer:
     """tus_server.py in a child process over ``root``, stopped (SIGTERM, then SIGKILL) by its pid on exit."""
 
-    def __init__(self, root: str, fail_patch: int = 0) -> None:
+    def __init__(self, root: str, fail_patch: "int | tuple[int, ...]" = 0) -> None:
         self.root = root
         self.log_path = os.path.join(root, "tus.log")
         self.fail_patch = fail_patch
@@ -105,7 +105,8 @@ class TusTestServer:
 
     def __enter__(self) -> "TusTestServer":
         self.process = subprocess.Popen([sys.executable, SCRIPT, "--root", self.root, "--log", self.log_path,
-                                         "--fail-patch", str(self.fail_patch)],
+                                         "--fail-patch", ",".join(map(str, self.fail_patch))
+                                         if isinstance(self.fail_patch, tuple) else str(self.fail_patch)],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         deadline = time.monotonic() + 30
@@ -155,11 +156,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--root", required=True)
     parser.add_argument("--log", required=True)
-    parser.add_argument("--fail-patch", type=int, default=0)
+    parser.add_argument("--fail-patch", default="0", help="the PATCHes (numbers from 1, comma-separated) to fail")
     parser.add_argument("--exit-with-stdin", action="store_true")
     arguments = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    serve(arguments.root, arguments.log, arguments.fail_patch, arguments.exit_with_stdin)
+    failing = {int(number) for number in arguments.fail_patch.split(",") if number.strip()}
+    serve(arguments.root, arguments.log, failing, arguments.exit_with_stdin)
 
 
 if __name__ == "__main__":

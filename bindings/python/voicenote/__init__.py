@@ -116,6 +116,7 @@ from ._recovery import RecoveredFile, recover
 from ._session import SessionKind
 from ._testsource import TestEvent, TestSource
 from ._upload import Uploader, UploadEvent, UploadMode, UploadState
+from ._outbox import Outbox, OutboxEvent, OutboxEventKind, OutboxItem, OutboxState
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
 from ._conversion import convert
 from ._waveform_batch import WaveformResult, waveforms
@@ -252,6 +253,11 @@ __all__ = [
     "find_next_item",
     "NEXT_SCOPES",
     "Uploader",
+    "Outbox",
+    "OutboxEvent",
+    "OutboxEventKind",
+    "OutboxItem",
+    "OutboxState",
     "UploadMode",
     "UploadState",
     "UploadEvent",

@@ -345,6 +345,29 @@ class vn_upload_event(Structure):
     ]
 
 
+class vn_outbox(Structure):
+    """Opaque ``struct vn_outbox``; only used through :data:`vn_outbox_p`."""
+
+
+vn_outbox_p = POINTER(vn_outbox)
+
+
+class vn_outbox_event(Structure):
+    """``vn_outbox_event``: valid only during the callback; ``size`` tells how much of it the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("kind", c_int),
+        ("id", c_int64),
+        ("progress", c_double),
+        ("retry_in", c_double),
+        ("status", c_int),
+        ("http_code", c_int),
+        ("message", c_char_p),
+        ("payload_json", c_char_p),
+    ]
+
+
 #: ``void (*vn_log_fn)(void *user_data, int level, const char *message)``
 vn_log_fn = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 #: ``void (*vn_release_fn)(void *user_data)``
@@ -754,6 +777,25 @@ vn_uploader_cancel = _declare("vn_uploader_cancel", c_int, [vn_uploader_p])
 vn_uploader_retry = _declare("vn_uploader_retry", c_int, [vn_uploader_p])
 vn_uploader_wait = _declare("vn_uploader_wait", c_int, [vn_uploader_p, c_int, POINTER(c_int)])
 vn_uploader_copy_result = _declare("vn_uploader_copy_result", c_int, [vn_uploader_p, _owned_p])
+
+# --- Outbox ---------------------------------------------------------------------------------------------------
+
+#: ``void (*vn_outbox_event_fn)(void *user_data, const vn_outbox_event *event)``
+vn_outbox_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_outbox_event))
+vn_outbox_create = _declare("vn_outbox_create", c_int, [c_char_p, c_char_p, vn_upload_options_p, POINTER(vn_outbox_p)])
+vn_outbox_destroy = _declare("vn_outbox_destroy", None, [vn_outbox_p])
+vn_outbox_set_retry = _declare("vn_outbox_set_retry", c_int, [vn_outbox_p, c_double, c_double])
+vn_outbox_subscribe = _declare(
+    "vn_outbox_subscribe",
+    c_int,
+    [vn_outbox_p, _Nullable(vn_outbox_event_fn), c_void_p, _Nullable(vn_release_fn), POINTER(vn_subscription_id)],
+)
+vn_outbox_start = _declare("vn_outbox_start", c_int, [vn_outbox_p])
+vn_outbox_add = _declare("vn_outbox_add", c_int, [vn_outbox_p, c_char_p, vn_payload_p, POINTER(c_int64)])
+vn_outbox_acknowledge = _declare("vn_outbox_acknowledge", c_int, [vn_outbox_p, c_int64])
+vn_outbox_retry = _declare("vn_outbox_retry", c_int, [vn_outbox_p, c_int64])
+vn_outbox_cancel = _declare("vn_outbox_cancel", c_int, [vn_outbox_p, c_int64])
+vn_outbox_copy_items = _declare("vn_outbox_copy_items", c_int, [vn_outbox_p, _owned_p])
 
 # --- Recording flow -------------------------------------------------------------------------------------------
 

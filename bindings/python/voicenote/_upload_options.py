@@ -17,7 +17,7 @@ from ._upload_events import Query, UploadMode
 from ._strings import c_text
 from .errors import check, invalid_argument
 
-__all__ = ["create_uploader"]
+__all__ = ["create_uploader", "create_with_upload_options"]
 
 _INT64_MIN = -(1 << 63)
 _INT64_MAX = (1 << 63) - 1
@@ -28,7 +28,24 @@ def _query_pairs(query: Query) -> Tuple[Tuple[bytes, bytes], ...]:
     return tuple((c_text(str(name), "a query name"), c_text(str(value), "a query value")) for name, value in items)
 
 
-def create_uploader(
+def create_uploader(*arguments: Any) -> Tuple[Any, str, UploadMode]:
+    """Creates the ``vn_uploader`` for :class:`~voicenote.Uploader`'s arguments (see there); returns its handle, the
+    endpoint as given and the mode. Everything is checked before anything is created.
+
+    Raises:
+        as :class:`~voicenote.Uploader`.
+    """
+
+    def make(url: bytes, options: Any) -> Any:
+        handle = _capi.vn_uploader_p()
+        check(_capi.vn_uploader_create(url, options, ctypes.byref(handle)))
+        return handle
+
+    return create_with_upload_options(make, *arguments)
+
+
+def create_with_upload_options(
+    make: Any,
     endpoint: str,
     headers: Optional[Headers],
     query: Optional[Query],
@@ -40,11 +57,12 @@ def create_uploader(
     http: Optional[HTTPOptions],
     loop: Optional[EventLoop],
 ) -> Tuple[Any, str, UploadMode]:
-    """Creates the ``vn_uploader`` for :class:`~voicenote.Uploader`'s arguments (see there); returns its handle, the
-    endpoint as given and the mode. Everything is checked before anything is created.
+    """Makes the ``vn_upload_options`` for an uploader's arguments (see :class:`~voicenote.Uploader`) and returns
+    ``make(endpoint, options)`` (the C object made from them: an uploader, an outbox), the endpoint as given and the
+    mode. Everything is checked before anything is created; the options are destroyed after ``make``.
 
     Raises:
-        as :class:`~voicenote.Uploader`.
+        as :class:`~voicenote.Uploader`, and what ``make`` raises.
     """
     url = c_text(endpoint, "endpoint")
     upload_mode = UploadMode.parse(mode)
@@ -66,7 +84,6 @@ def create_uploader(
     loop_handle = loop._handle_for_child() if loop is not None else None
 
     options = _capi.vn_upload_options_p()
-    handle = _capi.vn_uploader_p()
     check(_capi.vn_upload_options_create(ctypes.byref(options)))
     try:
         check(_capi.vn_upload_options_set_mode(options, int(upload_mode)))
@@ -82,7 +99,7 @@ def create_uploader(
             check(_capi.vn_upload_options_set_max_bytes(options, limit))
         if loop_handle is not None:
             check(_capi.vn_upload_options_set_event_loop(options, loop_handle))
-        check(_capi.vn_uploader_create(url, options, ctypes.byref(handle)))
+        handle = make(url, options)
     finally:
         _capi.vn_upload_options_destroy(options)
     return handle, url.decode("utf-8"), upload_mode
