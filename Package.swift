@@ -71,7 +71,7 @@ let package = Package(
         // The durable outbox: every send recorded in SQLite, resumed and retried across crashes, handed off once.
         .target(name: "VoiceNoteOutbox", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteAttachments", "CSQLiteLoader"]),
         // The recording flow (hold to record, slide to cancel, lock, preview, send) over a recorder and a player.
-        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments"]),
+        .target(name: "VoiceNoteFlow", dependencies: ["VoiceNoteCore", "VoiceNoteCodec", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteOutbox"]),
         .target(
             name: "VoiceNoteABI",
             dependencies: [
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
-        .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteOutboxTests", dependencies: ["VoiceNoteOutbox", "VoiceNoteAttachments", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]

@@ -2942,11 +2942,14 @@ typedef struct vn_outbox vn_outbox;
 
 /** Where an item of the outbox is. */
 typedef enum vn_outbox_state {
-    VN_OUTBOX_QUEUED = 0,  /**< waiting for its turn (new, or found mid-send at the start) */
-    VN_OUTBOX_SENDING = 1, /**< being sent now */
-    VN_OUTBOX_WAITING = 2, /**< its last attempt failed in a way that may pass; tried again after a back-off */
-    VN_OUTBOX_FAILED = 3,  /**< refused for good; kept, with its error, until retried or cancelled */
-    VN_OUTBOX_UPLOADED = 4 /**< uploaded; its payload is offered until vn_outbox_acknowledge() removes it */
+    VN_OUTBOX_QUEUED = 0,   /**< waiting for its turn (new, or found mid-send at the start) */
+    VN_OUTBOX_SENDING = 1,  /**< being sent now */
+    VN_OUTBOX_WAITING = 2,  /**< its last attempt failed in a way that may pass; tried again after a back-off */
+    VN_OUTBOX_FAILED = 3,   /**< refused for good; kept, with its error, until retried or cancelled */
+    VN_OUTBOX_UPLOADED = 4, /**< uploaded; its payload is offered until vn_outbox_acknowledge() removes it */
+    /** being sent by the flow's uploader (streamed while recorded); the outbox sends it only if that fails or the
+     *  process ends first (vn_flow_options_set_outbox()) */
+    VN_OUTBOX_HELD = 5
 } vn_outbox_state;
 
 /** What an outbox event tells. */
@@ -3101,7 +3104,7 @@ int vn_outbox_cancel(vn_outbox *outbox, int64_t id);
 
 /**
  * Lists the items as a JSON array, oldest first: objects with `id`, `state` ("queued", "sending", "waiting",
- * "failed", "uploaded"), `path` (the outbox's copy), `attempts`, `key` (the `Idempotency-Key`), and when known
+ * "failed", "uploaded", "held"), `path` (the outbox's copy), `attempts`, `key` (the `Idempotency-Key`), and when known
  * `reserved` (a tus URL or `mxc://` URI), `error` (`status` as "VN_E_…", `message`, `http`), `payload`, `uploaded`.
  *
  * \param outbox the outbox.
@@ -3351,6 +3354,23 @@ int vn_flow_options_set_draft(vn_flow_options *options, const char *key, const c
  * \since 0.1.0
  */
 int vn_flow_options_set_uploader(vn_flow_options *options, vn_uploader *uploader);
+
+/**
+ * Sends every take through an outbox (vn_outbox_create()): a sent take is copied into it and recorded, synced to
+ * disk, on the flow's worker, so from #VN_FLOW_EVENT_ATTACHMENT_READY on it survives a crash, and the outbox sends
+ * it (resumed and retried) and hands its payload off on the outbox's events. With an uploader too
+ * (vn_flow_options_set_uploader()), a take streamed while it was recorded waits in the outbox as
+ * #VN_OUTBOX_HELD while that upload ends: its payload is then the outbox's #VN_OUTBOX_EVENT_UPLOADED, and the outbox
+ * sends the file itself only if that upload failed or the process ended first. A take that could not be added is a
+ * #VN_FLOW_EVENT_FAILED. The outbox must be started by the host and outlive the flow.
+ *
+ * \param options the options.
+ * \param outbox the outbox (its handle is kept, not copied), or NULL for none (the default).
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options or a destroyed outbox.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_flow_options_set_outbox(vn_flow_options *options, vn_outbox *outbox);
 
 /**
  * Creates a recording flow over a recorder and a player (the flow begins, stops and cancels takes, and plays

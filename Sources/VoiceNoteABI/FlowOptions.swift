@@ -1,5 +1,6 @@
 import CVoiceNote
 import VoiceNoteCore
+import VoiceNoteOutbox
 import VoiceNoteFlow
 
 /// What a `vn_flow_options *` holds: a configuration, the clock and the dispatcher for events.
@@ -81,6 +82,16 @@ private func configure(_ options: OpaquePointer?, _ change: (inout FlowConfigura
         return abiCall { () throws(VoiceNoteError) in throw error }
     }
     return configure(options) { configuration in configuration.uploader = handle?.uploader }
+}
+
+@c @implementation public func vn_flow_options_set_outbox(_ options: OpaquePointer?, _ outbox: OpaquePointer?) -> Int32 {
+    let box: Outbox?
+    do throws(VoiceNoteError) {
+        box = try outbox.map { (pointer) throws(VoiceNoteError) in try Handles.get(pointer, as: Outbox.self, "outbox") }
+    } catch {
+        return abiCall { () throws(VoiceNoteError) in throw error }
+    }
+    return configure(options) { configuration in configuration.outbox = box }
 }
 
 @c @implementation public func vn_flow_options_set_draft(

@@ -25,6 +25,8 @@ public final class Uploader: @unchecked Sendable {
         var start: Int64
         /// Where an earlier attempt got to, and the hook for a new reservation.
         var resumption = UploadResumption()
+        /// Told this request's final state, on the thread that ended it (the upload thread, or `begin`'s caller).
+        var completion: (@Sendable (UploadState) -> Void)?
     }
 
     private let monitor = Monitor()
@@ -68,8 +70,11 @@ public final class Uploader: @unchecked Sendable {
     /// - Throws: `.busy` while an upload runs; `.misuse` after `close`; for a file, `LocalAttachment`'s statuses
     ///   (`.notFound`, `.unsupported`, `.tooLarge`, `.invalidArgument`); for a source over the limit `.tooLarge`.
     /// `resumption` goes on from an earlier attempt of the same note (the outbox's): its reservation, its key.
+    /// `completion`, when given, is told this upload's final state (and no other upload's) on the thread that ended
+    /// it, with no lock held, before the final event is delivered; it must not block.
     public func upload(_ item: UploadItem, payload: VoiceRecordingPayload? = nil,
-                       resumption: UploadResumption = UploadResumption()) throws(VoiceNoteError) {
+                       resumption: UploadResumption = UploadResumption(),
+                       completion: (@Sendable (UploadState) -> Void)? = nil) throws(VoiceNoteError) {
         switch item {
         case .file(let location):
             _ = try LocalAttachment(location: location, type: configuration.type, maximumBytes: configuration.maximumBytes)
@@ -87,7 +92,7 @@ public final class Uploader: @unchecked Sendable {
             }
         }
         let start: Int64 = if case .source(let source, _, _) = item { source.position } else { 0 }
-        try begin(Request(item: item, payload: payload, start: start, resumption: resumption))
+        try begin(Request(item: item, payload: payload, start: start, resumption: resumption, completion: completion))
     }
 
     /// Sends the last upload again. - Throws: `.misuse` unless it failed (or was cancelled); `.unsupported` for a
@@ -361,15 +366,17 @@ public final class Uploader: @unchecked Sendable {
 
     /// Ends the upload once: a success after `cancel` (the post-processor was running) is a cancellation.
     private func finish(_ state: UploadState) {
-        let final = monitor.locked { () -> UploadState? in
-            if let current, current.isFinal { return nil }
+        let (final, completion) = monitor.locked { () -> (UploadState?, (@Sendable (UploadState) -> Void)?) in
+            if let current, current.isFinal { return (nil, nil) }
             var state = state
             if case .uploaded = state, cancelled { state = .uploadFailed(VoiceNoteError(.cancelled, "the upload was cancelled")) }
             current = state
             post = nil
             monitor.broadcast()
-            return state
+            return (state, request?.completion)
         }
-        if let final { events.emit(final) }
+        guard let final else { return }
+        completion?(final)
+        events.emit(final)
     }
 }

@@ -1,5 +1,6 @@
 import VoiceNoteAttachments
 import VoiceNoteCore
+import VoiceNoteOutbox
 
 /// The recording flow's constants (all configurable; the defaults are Stream's composer's).
 public struct FlowConfiguration: Equatable, Sendable {
@@ -9,7 +10,7 @@ public struct FlowConfiguration: Equatable, Sendable {
             && lhs.minimumPressDuration == rhs.minimumPressDuration && lhs.hideTipDelay == rhs.hideTipDelay
             && lhs.waveformSamples == rhs.waveformSamples && lhs.confirmationRequired == rhs.confirmationRequired
             && lhs.toggleMode == rhs.toggleMode && lhs.keyInputs == rhs.keyInputs && lhs.draftKey == rhs.draftKey
-            && lhs.draftsDirectory == rhs.draftsDirectory && lhs.uploader === rhs.uploader
+            && lhs.draftsDirectory == rhs.draftsDirectory && lhs.uploader === rhs.uploader && lhs.outbox === rhs.outbox
     }
 
     /// Pixels the pointer slides left of the press point to cancel a take.
@@ -40,6 +41,11 @@ public struct FlowConfiguration: Equatable, Sendable {
     /// begun while the uploader was still busy with the last one is uploaded as a file when it is sent; a take
     /// cancelled or discarded has its upload cancelled. The host follows the upload on the uploader's own events.
     public var uploader: Uploader?
+    /// The outbox every sent take goes into (nil: none): copied and recorded durably when it is sent, then sent by
+    /// the outbox (resumed and retried across crashes) and handed off on the outbox's events. With an `uploader`
+    /// too, a take streamed while it was recorded is kept `held` in the outbox while that upload ends: its payload
+    /// is then the outbox's hand-off, and the outbox sends the file only if that upload failed or the process ended.
+    public var outbox: Outbox?
 
     /// The defaults.
     public init() {}

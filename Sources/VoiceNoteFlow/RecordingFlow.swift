@@ -59,6 +59,8 @@ public final class RecordingFlow: @unchecked Sendable {
     var takeStage = TakeStage.none
     /// The configured uploader's part in the current take (RecordingFlow+Upload.swift).
     var liveUpload = LiveUpload.none
+    /// The streamed take's upload and the outbox item kept for it, met whichever comes first.
+    var liveHold: HeldSend?
     /// A take handed to the host (`attachmentReady` emitted) that no subscriber has received yet: a close before it
     /// arrives keeps the take as the draft, since the host never got it. Its own lock (set under `driving`, cleared
     /// on the delivery thread).
@@ -249,7 +251,9 @@ public final class RecordingFlow: @unchecked Sendable {
         for event in events {
             if case .attachmentReady(let take) = event, draftHeld { undelivered.withLock { $0 = take.path } }
             if case .parked(let take) = event { work.append(.park(take)) }
-            if case .attachmentReady(let take) = event, configuration.uploader != nil { work.append(.upload(take)) }
+            if case .attachmentReady(let take) = event, configuration.uploader != nil || configuration.outbox != nil {
+                work.append(.upload(take))
+            }
             self.events.emit(event)
         }
         for command in commands {

@@ -78,12 +78,27 @@ public final class Outbox: @unchecked Sendable {
     /// upload completes (nil: made from the file, as `Uploader.upload` does), durable on return. Returns its id.
     /// - Throws: `.misuse` after `close`; the file's statuses (`.notFound`, `.invalidArgument`); `.noSpace` and the
     ///   database's statuses (then nothing was added).
+    /// `held`: someone else is sending the note (the flow's uploader, while the take was recorded); the item waits
+    /// `held` for `release`, and is sent by the outbox only if that upload fails or the process ends first.
     @discardableResult
-    public func add(path: String, payload: VoiceRecordingPayload? = nil) throws(VoiceNoteError) -> Int64 {
-        let item = try serialized { () throws(VoiceNoteError) in try store.add(source: path, payload: payload) }
+    public func add(path: String, payload: VoiceRecordingPayload? = nil, held: Bool = false) throws(VoiceNoteError) -> Int64 {
+        let item = try serialized { () throws(VoiceNoteError) in try store.add(source: path, payload: payload, held: held) }
         events.emit(.added(id: item.id))
-        poke()
+        if !held { poke() }
         return item.id
+    }
+
+    /// Ends the hold of item `id`: the other upload succeeded with `uploaded` (the item is `uploaded` and handed
+    /// off as if the outbox had sent it), or failed (nil: the outbox sends the item itself).
+    /// - Throws: `.notFound` unless item `id` is `held`; `.misuse` after `close`.
+    public func release(_ id: Int64, uploaded: VoiceRecordingPayload?) throws(VoiceNoteError) {
+        let found = try serialized { () throws(VoiceNoteError) -> Bool in
+            guard let item = try store.item(id: id), item.state == .held else { return false }
+            if let uploaded { try store.setUploaded(id: id, uploaded) } else { _ = try store.requeue(id: id, from: [.held]) }
+            return true
+        }
+        guard found else { throw VoiceNoteError(.notFound, "the outbox has no held item \(id)") }
+        if let uploaded { events.emit(.uploaded(id: id, payload: uploaded)) } else { poke() }
     }
 
     /// Sets how transient failures are retried (from the next failure on).

@@ -7,6 +7,10 @@ public struct OutboxItem: Sendable, Equatable {
     public enum State: String, Sendable, CaseIterable {
         /// Waiting for its turn (new, or found mid-send at the start: it goes on from where the server has it).
         case queued
+        /// Being sent by someone else — the flow's uploader sent the take while it was recorded — and kept here in
+        /// case that fails: `release` makes it `uploaded` (that upload's payload) or `queued`; at the next start
+        /// (the process ended meanwhile) it is `queued`.
+        case held
         /// Being sent now.
         case sending
         /// Its last attempt failed in a way that may pass (the link, a timeout, a 5xx, 408, 429); tried again after a

@@ -62,7 +62,7 @@ final class OutboxStore {
             }
         }
         try FileSystem.makeOwnedDirectory(directory + "/items")
-        try database.query("UPDATE items SET state = 'queued' WHERE state = 'sending'")
+        try database.query("UPDATE items SET state = 'queued' WHERE state IN ('sending', 'held')")
         try removeOrphans()
     }
 
@@ -78,7 +78,7 @@ final class OutboxStore {
     /// Copies the note at `source` into a fresh `items/<key>/` and records it `queued`; returns the item.
     /// - Throws: the source's statuses (`.notFound`, `.invalidArgument` for what is not a regular file); `.noSpace`
     ///   and the like (then nothing is left behind: neither a copy nor a row).
-    func add(source: String, payload: VoiceRecordingPayload?) throws(VoiceNoteError) -> OutboxItem {
+    func add(source: String, payload: VoiceRecordingPayload?, held: Bool = false) throws(VoiceNoteError) -> OutboxItem {
         let (input, _) = try FileDescriptor.openRegularFile(source, flags: O_RDONLY)
         let name = Self.keptName(source)
         var key = randomHex(bytes: 16)
@@ -92,8 +92,9 @@ final class OutboxStore {
             FileSystem.syncDirectory(of: copy)
             FileSystem.syncDirectory(of: "\(directory)/items/\(key)")
             let id = try database.transaction { () throws(VoiceNoteError) -> Int64 in
-                try database.query("INSERT INTO items(key, name, payload, state) VALUES (?, ?, ?, 'queued')",
-                                   [.text(key), .text(name), payload.map { .text($0.json()) } ?? .null])
+                try database.query("INSERT INTO items(key, name, payload, state) VALUES (?, ?, ?, ?)",
+                                   [.text(key), .text(name), payload.map { .text($0.json()) } ?? .null,
+                                    .text(held ? "held" : "queued")])
                 return database.lastRowID
             }
             guard let item = try item(id: id) else { throw VoiceNoteError(.internal, "the outbox lost item \(id)") }
@@ -147,9 +148,11 @@ final class OutboxStore {
                            [.text(payload.json()), .integer(id)])
     }
 
-    /// Item `id` goes to `queued` (a retry asked for); false unless it was `waiting` or `failed`.
-    func requeue(id: Int64) throws(VoiceNoteError) -> Bool {
-        try database.query("UPDATE items SET state = 'queued' WHERE id = ? AND state IN ('waiting', 'failed')", [.integer(id)])
+    /// Item `id` goes to `queued` (a retry asked for, a held item released); false unless it was in `from`.
+    func requeue(id: Int64, from states: [OutboxItem.State] = [.waiting, .failed]) throws(VoiceNoteError) -> Bool {
+        let marks = states.map { _ in "?" }.joined(separator: ", ")
+        try database.query("UPDATE items SET state = 'queued' WHERE id = ? AND state IN (\(marks))",
+                           [.integer(id)] + states.map { .text($0.rawValue) })
         return database.changes == 1
     }
 

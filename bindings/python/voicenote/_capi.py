@@ -898,6 +898,7 @@ vn_flow_options_set_event_loop = _declare("vn_flow_options_set_event_loop", c_in
 vn_flow_options_set_clock = _declare("vn_flow_options_set_clock", c_int, [vn_flow_options_p, vn_manual_clock_p])
 vn_flow_options_set_draft = _declare("vn_flow_options_set_draft", c_int, [vn_flow_options_p, c_char_p, c_char_p])
 vn_flow_options_set_uploader = _declare("vn_flow_options_set_uploader", c_int, [vn_flow_options_p, vn_uploader_p])
+vn_flow_options_set_outbox = _declare("vn_flow_options_set_outbox", c_int, [vn_flow_options_p, vn_outbox_p])
 vn_flow_create = _declare("vn_flow_create", c_int, [vn_recorder_p, vn_player_p, vn_flow_options_p, POINTER(vn_flow_p)])
 vn_flow_destroy = _declare("vn_flow_destroy", None, [vn_flow_p])
 vn_flow_press = _declare("vn_flow_press", c_int, [vn_flow_p, c_double, c_double])

@@ -12,6 +12,7 @@ from . import _buffers, _capi, _cevents, _events, _lifecycle
 from ._events import Subscription
 from ._loop import EventLoop
 from ._player import Player
+from ._outbox import Outbox
 from ._upload import Uploader
 from ._recorder import Recorder
 from ._strings import c_text
@@ -259,6 +260,7 @@ class RecordingFlow(_lifecycle.Closing):
         draft_key: Optional[str] = None,
         drafts_dir: Optional[Union[str, "os.PathLike[str]"]] = None,
         uploader: Optional[Uploader] = None,
+        outbox: Optional[Outbox] = None,
     ) -> None:
         """Makes a flow over ``recorder`` and ``player`` (both stay yours; close the flow first).
 
@@ -284,6 +286,11 @@ class RecordingFlow(_lifecycle.Closing):
                 pages are left when it is sent), or as its file when it is sent if it was trimmed, restored from a
                 draft or begun while the uploader was busy; a cancelled or discarded take's upload is cancelled.
                 Follow the upload on the uploader (its events, :meth:`Uploader.wait`). Close the flow first.
+            outbox: an :class:`Outbox` every sent take goes into (copied and recorded durably when it is sent, then
+                sent, resumed and retried by the outbox; its payload handed off on the outbox's events). With an
+                ``uploader`` too, a take streamed while it was recorded is ``HELD`` in the outbox while that upload
+                ends: its payload is then the outbox's ``UPLOADED``, and the outbox sends the file only if that
+                upload failed. Start the outbox yourself; close the flow first.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``).
@@ -300,6 +307,8 @@ class RecordingFlow(_lifecycle.Closing):
             raise TypeError("loop must be a voicenote.EventLoop or None")
         if uploader is not None and not isinstance(uploader, Uploader):
             raise TypeError("uploader must be a voicenote.Uploader or None")
+        if outbox is not None and not isinstance(outbox, Outbox):
+            raise TypeError("outbox must be a voicenote.Outbox or None")
         samples = _buffers.count_arg("waveform_samples", waveform_samples, 1, 1048576)
         key_arg = c_text(draft_key, "draft_key") if draft_key is not None else None
         dir_arg = _directory_arg(drafts_dir)
@@ -322,6 +331,8 @@ class RecordingFlow(_lifecycle.Closing):
                 check(_capi.vn_flow_options_set_draft(options, key_arg, dir_arg))
             if uploader is not None:
                 check(_capi.vn_flow_options_set_uploader(options, uploader._live_handle()))
+            if outbox is not None:
+                check(_capi.vn_flow_options_set_outbox(options, outbox._live_handle()))
             check(_capi.vn_flow_create(recorder._live_handle(), player._live_handle(), options, ctypes.byref(handle)))
         finally:
             _capi.vn_flow_options_destroy(options)
@@ -331,6 +342,7 @@ class RecordingFlow(_lifecycle.Closing):
         self._clock = clock
         self._loop = loop
         self._uploader = uploader
+        self._outbox = outbox
         self._own(handle, _capi.vn_flow_destroy, handle)
 
     @property

@@ -32,6 +32,7 @@ class OutboxState(enum.Enum):
     WAITING = "waiting"  #: its last attempt failed in a way that may pass; tried again after a back-off
     FAILED = "failed"  #: refused for good; kept until :meth:`Outbox.retry` or :meth:`Outbox.cancel`
     UPLOADED = "uploaded"  #: uploaded; offered until :meth:`Outbox.acknowledge` removes it
+    HELD = "held"  #: sent by a flow's uploader while recorded; the outbox sends it only if that fails
 
 
 class OutboxEventKind(enum.IntEnum):
