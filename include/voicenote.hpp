@@ -27,6 +27,7 @@
 #include "voicenote/flow.hpp"
 #include "voicenote/attachments.hpp"
 #include "voicenote/upload.hpp"
+#include "voicenote/outbox.hpp"
 #include "voicenote/test_source.hpp"
 
 #endif /* VOICENOTE_HPP */

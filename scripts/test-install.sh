@@ -117,7 +117,8 @@ play_url() {
 # upload_note PREFIX DIR: attachment.c (built in DIR against PREFIX) uploads the note to Tests/Servers/http_server.py,
 # multipart (Stream's /channels/<type>/<id>/file, with an api_key query parameter and a header the server must see)
 # and raw (Matrix's /_matrix/media/v3/upload, an mxc:// asset_url); the server stored the note's exact bytes. Then
-# record.c uploads its take while it records it (raw), and the server stored the finished take's exact bytes.
+# record.c uploads its take while it records it (raw), and the server stored the finished take's exact bytes; outbox.c
+# sends the note through a durable outbox.
 upload_note() {
     local word port out status=0 root=$tmp/upload-root
     local -a attachment=(env LD_LIBRARY_PATH="$1/lib" "$2/attachment")
@@ -155,6 +156,22 @@ upload_note() {
     kill "$http_server_PID"; wait "$http_server_PID"
     grep -qF '"asset_url":"mxc://localhost/1"' <<<"$out" || { echo "record.c: not the server's mxc:// URI"; status=1; }
     cmp "$root/uploads/1.bin" "$tmp"/recorded/*.ogg || { echo "record.c: the stored take is not the file"; status=1; }
+    # outbox.c: the note through a durable outbox (raw, with a header), handed off once and acknowledged.
+    rm -rf "$root" "$tmp/outbox" && mkdir -p "$root"
+    coproc http_server { exec "$python" "$repo/Tests/Servers/http_server.py" --root "$root" --log "$root/http.log" \
+        --port 0 --exit-with-stdin; }
+    if ! read -r -t 10 word port <&"${http_server[0]}" || [[ $word != PORT ]]; then
+        echo "http_server.py did not print PORT <n> within 10 s"; kill "$http_server_PID"; wait "$http_server_PID"
+        return 1
+    fi
+    out=$(env LD_LIBRARY_PATH="$1/lib" "$2/outbox" "$tmp/outbox" "http://127.0.0.1:$port/_matrix/media/v3/upload" \
+        --raw --header "Authorization: Bearer tok" "$note") || status=1
+    echo "$out"
+    kill "$http_server_PID"; wait "$http_server_PID"
+    grep -qF '"id":1,"payload":' <<<"$out" && grep -qF '"asset_url":"mxc://localhost/1"' <<<"$out" ||
+        { echo "outbox.c: not the uploaded payload"; status=1; }
+    cmp "$note" "$root/uploads/1.bin" || { echo "outbox.c: the stored note is not the file"; status=1; }
+    grep -qF '"authorization": "Bearer tok"' "$root/http.log" || { echo "outbox.c: no request carried the header"; status=1; }
     return $status
 }
 # build_with_cmake PREFIX DIR: configures, builds and runs (ctest) the samples with bindings/c/CMakeLists.txt.
