@@ -8,6 +8,7 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections remote [--quick]        only the player over HTTP (media cache cold and warm)
        bench/run.py --sections upload [--quick]        only the 10 MB upload against curl -F
        bench/run.py --sections upload-live [--quick]   only stop → uploaded while recording, at 256 kbit/s
+       bench/run.py --sections outbox [--quick]        only the outbox's fault trials (SIGKILL, cut links, 5xx, restarts)
        bench/run.py --sections convert [--quick]       only voicenote convert at 2x against ffmpeg atempo + libopus
        bench/run.py --sections batch [--quick]         only the batch waveform of 1000 notes against a process per file
        bench/run.py --sections long [--quick]          only the 600 s note on every core against -j 1 and the floor
@@ -33,6 +34,8 @@ remote, upload, upload-live, convert, batch, long, dask, json, flow, all, record
 - upload            bench/sections/upload.py: a 10 MB multipart upload against curl -F.
 - upload-live       bench/sections/upload_live.py (its child: bench/upload_live.py): stop → the whole take on the
                     server through a 256 kbit/s uplink, uploaded while recording against after the stop.
+- outbox            bench/sections/outbox_faults.py (its proxy: bench/common/fault_proxy.py): the outbox's fault
+                    trials — the host SIGKILLed and restarted, links cut, 5xx, the server restarted — exactly once.
 - convert           bench/sections/convert.py: `voicenote convert` of the 60 s note at 2x (pitch kept, Opus 32
                     kbit/s) against ffmpeg's atempo and libopus, time and memory, both outputs checked.
 - batch             bench/sections/batch.py: 1000 five-second notes in one `voicenote waveform --from LIST -j CORES`
@@ -98,16 +101,19 @@ from sections.size import library_size
 from sections.upload_live import QUICK_TURNS as QUICK_UPLOAD_LIVE_TURNS
 from sections.upload_live import TURNS as UPLOAD_LIVE_TURNS
 from sections.upload_live import upload_live_section
+from sections.outbox_faults import QUICK_TRIALS as QUICK_OUTBOX_TRIALS
+from sections.outbox_faults import TRIALS as OUTBOX_TRIALS
+from sections.outbox_faults import outbox_section
 from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "upload-live", "convert", "batch", "long", "dask", "json", "flow")
+            "upload-live", "outbox", "convert", "batch", "long", "dask", "json", "flow")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
-                "remote": "remote", "upload": "upload", "upload-live": "upload_live", "convert": "convert", "batch": "batch",
+                "remote": "remote", "upload": "upload", "upload-live": "upload_live", "outbox": "outbox", "convert": "convert", "batch": "batch",
                 "long": "long", "dask": "dask", "json": "json_parsing", "flow": "flow"}
 
 
@@ -232,6 +238,8 @@ def main() -> int:
         if "upload-live" in sections:
             measured["upload-live"] = upload_live_section(
                 build, work, args.runs or (QUICK_UPLOAD_LIVE_TURNS if args.quick else UPLOAD_LIVE_TURNS))
+        if "outbox" in sections:
+            measured["outbox"] = outbox_section(build, work, args.runs or (QUICK_OUTBOX_TRIALS if args.quick else OUTBOX_TRIALS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

@@ -2987,7 +2987,8 @@ typedef void (*vn_outbox_event_fn)(void *user_data, const vn_outbox_event *event
 
 /**
  * Opens (creating it, mode 0700, when missing) the outbox kept in a directory, for uploads to an endpoint. Items
- * found mid-send go back to #VN_OUTBOX_QUEUED; nothing is sent before vn_outbox_start().
+ * found mid-send, held or waiting out a back-off go back to #VN_OUTBOX_QUEUED (tried at once); nothing is sent
+ * before vn_outbox_start().
  *
  * \param directory the outbox's directory (UTF-8): ours alone (not a symbolic link, not writable by others).
  * \param endpoint the http(s) URL uploads go to, as for vn_uploader_create().

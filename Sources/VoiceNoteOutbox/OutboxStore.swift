@@ -19,7 +19,8 @@ final class OutboxStore {
 
     /// Opens the outbox at `directory` (created, mode 0700, when missing; it must be ours: see
     /// `FileSystem.makeOwnedDirectory`), its database checked (`quick_check`) and its schema made or verified.
-    /// Items found mid-send go back to `queued`; copies in `items/` that no item names (a crash inside `add`) go.
+    /// Items found mid-send, held or waiting go back to `queued`; copies in `items/` that no item names (a crash inside
+    /// `add`) go.
     /// - Throws: `.busy` while another process has it open; `.format` for a damaged database (nothing is changed);
     ///   `.unsupported` for a later schema or no SQLite; `.permission` for a directory we cannot trust.
     init(directory: String) throws(VoiceNoteError) {
@@ -62,7 +63,8 @@ final class OutboxStore {
             }
         }
         try FileSystem.makeOwnedDirectory(directory + "/items")
-        try database.query("UPDATE items SET state = 'queued' WHERE state IN ('sending', 'held')")
+        // Found mid-send or held (that process ended), or waiting out a back-off of that process: tried at once.
+        try database.query("UPDATE items SET state = 'queued' WHERE state IN ('sending', 'held', 'waiting')")
         try removeOrphans()
     }
 

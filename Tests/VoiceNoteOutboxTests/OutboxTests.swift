@@ -95,6 +95,22 @@ import VoiceNoteTestSupport
         #expect(try run.outbox.items().first?.attempts == 3)
     }
 
+    @Test func anItemWaitingOutABackoffIsTriedAtOnceByTheNextProcess() throws {
+        let (server, _) = try Self.server()
+        defer { server.stop() }
+        let directory = try Fixtures.temporaryDirectory() + "/outbox"
+        var slow = OutboxOptions()
+        try slow.setRetry(base: 3600, cap: 3600)
+        let failing = try Outbox(directory: directory, endpoint: server.url("/uploadmode/status-503/_matrix/media/v3/upload"),
+                                 upload: try Self.raw(), options: slow)
+        try failing.start()
+        let id = try failing.add(path: try Fixtures.path(.opus))
+        #expect(eventually { (try? failing.items().first?.state) == .waiting })
+        failing.close()
+        let run = try Run(directory, server.url("/_matrix/media/v3/upload"), upload: try Self.raw())
+        #expect(run.uploaded(id).count == 1, "\(run.events.withLock { $0 })")
+    }
+
     @Test func aPermanentFailureStaysForTheHostToRetryOrCancel() throws {
         let (server, _) = try Self.server()
         defer { server.stop() }
