@@ -20,7 +20,7 @@ PYTHON ?= python3
 DEBIAN_PACKAGES := \
 	pkg-config cmake ninja-build gcc g++ make binutils file time dpkg-dev libpng-dev \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev \
-	libcurl4-openssl-dev libjansson-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
+	libcurl4-openssl-dev libjansson-dev libsqlite3-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
 	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev \
