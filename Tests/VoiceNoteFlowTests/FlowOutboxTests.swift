@@ -34,6 +34,17 @@ import VoiceNoteTestSupport
 
     static func uploads(_ server: HTTPTestServer) -> [[String: Any]] { server.requests().filter { $0["upload"] != nil } }
 
+    /// Holds the button until `path` receives the take's bytes, releases (the take is sent), and waits for the
+    /// outbox's hand-off; returns the sent take.
+    static func streamAndSend(_ rig: Rig, _ server: HTTPTestServer, _ box: Box, receiving path: String) throws -> FlowTake {
+        try rig.holdToRecord()
+        #expect(eventually(seconds: 10) { server.isReceiving(pathPrefix: path) }, "bytes while recording")
+        try rig.flow.release()
+        rig.log.wait("the attachment") { $0.ready.count == 1 }
+        #expect(eventually(seconds: 20) { box.handoffs.count == 1 }, "\(box.events.withLock { $0 })")
+        return try #require(rig.log.ready.first)
+    }
+
     @Test func aSentTakeGoesIntoTheOutboxWhichSendsIt() throws {
         let root = try Fixtures.temporaryDirectory()
         let server = try HTTPTestServer(root: root)
@@ -68,11 +79,7 @@ import VoiceNoteTestSupport
             $0.outbox = outbox
         }
         defer { rig.close() }
-        try rig.holdToRecord()
-        #expect(eventually(seconds: 10) { server.isReceiving(pathPrefix: "/_matrix/media/v3/upload") }, "bytes while recording")
-        try rig.flow.release()
-        rig.log.wait("the attachment") { $0.ready.count == 1 }
-        #expect(eventually(seconds: 20) { box.handoffs.count == 1 }, "\(box.events.withLock { $0 })")
+        _ = try Self.streamAndSend(rig, server, box, receiving: "/_matrix/media/v3/upload")
         #expect(eventually(seconds: 20) { sending.uploaded.count == 1 })
         #expect(box.handoffs.first == sending.uploaded.first, "the outbox hands off the streamed upload's payload")
         #expect(Self.uploads(server).count == 1, "stored once: the outbox did not send it again")
@@ -94,12 +101,7 @@ import VoiceNoteTestSupport
             $0.outbox = outbox
         }
         defer { rig.close() }
-        try rig.holdToRecord()
-        #expect(eventually(seconds: 10) { server.isReceiving(pathPrefix: "/uploadmode/") }, "bytes while recording")
-        try rig.flow.release()
-        rig.log.wait("the attachment") { $0.ready.count == 1 }
-        let take = try #require(rig.log.ready.first)
-        #expect(eventually(seconds: 20) { box.handoffs.count == 1 }, "\(box.events.withLock { $0 })")
+        let take = try Self.streamAndSend(rig, server, box, receiving: "/uploadmode/")
         #expect(try outbox.items().first?.attempts == 1, "the outbox sent the file itself")
         let stored = Self.uploads(server).filter { ($0["path"] as? String)?.hasPrefix("/_matrix/") == true }
         #expect(stored.count == 1)

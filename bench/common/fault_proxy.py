@@ -14,10 +14,9 @@ The random choices come from SEED. Prints ``PORT <n>`` once listening; serves un
 Usage: fault_proxy.py TARGET_PORT RATE MODE P SEED"""
 import asyncio
 import random
-import signal
 import sys
 
-from throttle import pump
+from throttle import forward, serve
 
 CUT_MAX_BYTES = 65536
 
@@ -62,26 +61,18 @@ async def main(target: int, rate: float, mode: str, probability: float, seed: in
         if spoiled and mode == "refuse":
             refusals[0] += 1
             await refuse(client_reader, client_writer, 503 if refusals[0] % 2 else 500)
-            return
-        try:
-            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", target)
-        except OSError:
+        elif spoiled and mode == "cut":
+            try:
+                _, server_writer = await asyncio.open_connection("127.0.0.1", target)
+            except OSError:
+                client_writer.close()
+                return
+            await cut_after(client_reader, server_writer, rate, chance.randrange(0, CUT_MAX_BYTES))
             client_writer.close()
-            return
-        if spoiled and mode == "cut":
-            limit = chance.randrange(0, CUT_MAX_BYTES)
-            await cut_after(client_reader, server_writer, rate, limit)
-            client_writer.close()
-            return
-        await asyncio.gather(pump(client_reader, server_writer, rate), pump(server_reader, client_writer, 0))
+        else:
+            await forward(client_reader, client_writer, target, rate)
 
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
-    print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
-    stop = asyncio.Event()
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-    async with server:
-        await stop.wait()
-
+    await serve(handle)
 
 if __name__ == "__main__":
     asyncio.run(main(int(sys.argv[1]), float(sys.argv[2]), sys.argv[3], float(sys.argv[4]), int(sys.argv[5])))

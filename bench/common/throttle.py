@@ -39,21 +39,29 @@ async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, rate:
         writer.close()
 
 
-async def main(target: int, rate: float) -> None:
-    async def handle(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
-        try:
-            server_reader, server_writer = await asyncio.open_connection("127.0.0.1", target)
-        except OSError:
-            client_writer.close()
-            return
-        await asyncio.gather(pump(client_reader, server_writer, rate), pump(server_reader, client_writer, 0))
+async def forward(client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter, target: int,
+                  rate: float) -> None:
+    """Forwards one connection to `target` both ways, the client's bytes paced at `rate`."""
+    try:
+        server_reader, server_writer = await asyncio.open_connection("127.0.0.1", target)
+    except OSError:
+        client_writer.close()
+        return
+    await asyncio.gather(pump(client_reader, server_writer, rate), pump(server_reader, client_writer, 0))
 
+
+async def serve(handle) -> None:
+    """Listens on 127.0.0.1 with `handle` for each connection, prints ``PORT <n>``, serves until SIGTERM."""
     server = await asyncio.start_server(handle, "127.0.0.1", 0)
     print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
     async with server:
         await stop.wait()
+
+
+async def main(target: int, rate: float) -> None:
+    await serve(lambda reader, writer: forward(reader, writer, target, rate))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Section `outbox`: the durable outbox's fault trials. Each trial gives a fresh outbox three notes (speech, 2, 5 and
-9 s, Ogg Opus from sox and opusenc) to send with `voicenote outbox send --messages LOG` — a host that appends each
+"""Section `outbox`: the durable outbox's fault trials. Each trial adds three notes (speech, 2, 5 and 9 s, Ogg Opus from
+sox and opusenc) to a fresh outbox (`voicenote outbox add`: durable once it returns) and sends them with
+`voicenote outbox send --messages LOG` — a host that appends each
 uploaded payload to its message log (synced, each item id once) and then acknowledges it — to
 Tests/Servers/http_server.py (multipart, Stream's path, and raw, Matrix's, alternately; it honours Idempotency-Key
 across its restarts) through a faulty proxy (bench/common/fault_proxy.py, paced at 96 kB/s so an upload takes a
@@ -132,7 +133,9 @@ def trial(number: int, kind: str, cli: pathlib.Path, sources: list, work: pathli
     endpoint = f"http://127.0.0.1:{proxy_port}{path}"
     kills = 0
     try:
-        first = host(cli, outbox, log, endpoint, raw, sources)
+        # The user sent three notes: `add` returned for each (durable from then on), then the host sends.
+        capture([str(cli), "outbox", "add", str(outbox), *map(str, sources)], "voicenote outbox add")
+        first = host(cli, outbox, log, endpoint, raw, [])
         started = time.monotonic()
         if kind == "restart":
             time.sleep(chance.uniform(0.05, 0.8))
