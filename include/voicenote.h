@@ -2934,7 +2934,8 @@ int vn_uploader_copy_result(vn_uploader *uploader, char **out_payload_json);
  * vn_outbox_acknowledge(); deduplicate by the item's id if the host can die between the two.
  * SQLite (`libsqlite3.so.0`) is opened on first use; without it vn_outbox_create() is #VN_E_UNSUPPORTED. The
  * endpoint's credentials (the upload options' HTTP headers) are given at each vn_outbox_create(), never written
- * to disk. One outbox per directory at a time (#VN_E_BUSY).
+ * to disk; each item records its destination (the endpoint and mode of the outbox it was added to) and is sent only
+ * by an outbox opened for that destination. One outbox per directory at a time (#VN_E_BUSY).
  * @{ */
 
 /** An outbox (opaque). */
@@ -3105,7 +3106,8 @@ int vn_outbox_cancel(vn_outbox *outbox, int64_t id);
 
 /**
  * Lists the items as a JSON array, oldest first: objects with `id`, `state` ("queued", "sending", "waiting",
- * "failed", "uploaded", "held"), `path` (the outbox's copy), `attempts`, `key` (the `Idempotency-Key`), and when known
+ * "failed", "uploaded", "held"), `path` (the outbox's copy), `attempts`, `key` (the `Idempotency-Key`), `endpoint`
+ * and `mode` ("multipart", "raw", "matrix", "tus": the destination it was added for), and when known
  * `reserved` (a tus URL or `mxc://` URI), `error` (`status` as "VN_E_…", `message`, `http`), `payload`, `uploaded`.
  *
  * \param outbox the outbox.

@@ -18,6 +18,9 @@ public final class Outbox: @unchecked Sendable {
     public let events: EventChannel<OutboxEvent>
 
     private let store: OutboxStore
+    /// Where this outbox sends: the items added for it (an item added for another endpoint or mode waits for an
+    /// outbox opened for that one).
+    private let destination: OutboxItem.Destination
     private let uploader: Uploader
     private var options: OutboxOptions
     private let clock: any VoiceNoteClock
@@ -45,6 +48,7 @@ public final class Outbox: @unchecked Sendable {
         uploader = try Uploader(endpoint: endpoint, options: upload, dispatcher: dispatcher)
         store = try OutboxStore(directory: directory)
         self.directory = directory
+        destination = OutboxItem.Destination(endpoint: endpoint, mode: upload.mode)
         self.options = options
         clock = upload.http.clock
         events = EventChannel(dispatcher: dispatcher)
@@ -82,7 +86,9 @@ public final class Outbox: @unchecked Sendable {
     /// `held` for `release`, and is sent by the outbox only if that upload fails or the process ends first.
     @discardableResult
     public func add(path: String, payload: VoiceRecordingPayload? = nil, held: Bool = false) throws(VoiceNoteError) -> Int64 {
-        let item = try serialized { () throws(VoiceNoteError) in try store.add(source: path, payload: payload, held: held) }
+        let item = try serialized { () throws(VoiceNoteError) in
+            try store.add(source: path, payload: payload, destination: destination, held: held)
+        }
         events.emit(.added(id: item.id))
         if !held { poke() }
         return item.id
@@ -194,7 +200,7 @@ public final class Outbox: @unchecked Sendable {
                     try? store.requeueWaiting()
                 }
                 do throws(VoiceNoteError) {
-                    if let item = try store.first(in: [.queued]), try store.beginAttempt(id: item.id) {
+                    if let item = try store.firstQueued(for: destination), try store.beginAttempt(id: item.id) {
                         sending = item.id
                         sendingCancelled = false
                         return item

@@ -2,12 +2,14 @@ import VoiceNoteCore
 import VoiceNoteJSON
 
 extension OutboxItem {
-    /// The item as a JSON object (docs/outbox.md): `id`, `state`, `path`, `attempts`, `key`, and when known
+    /// The item as a JSON object (docs/outbox.md): `id`, `state`, `path`, `attempts`, `key`, `endpoint`, `mode`, and
+    /// when known
     /// `reserved`, `error` (`{"status": "VN_E_…", "message": …, "http": nnn}`), `payload`, `uploaded`.
     public var jsonValue: JSONValue {
         var members: [(String, JSONValue)] = [
             ("id", .integer(id)), ("state", .string(state.rawValue)), ("path", .string(path)),
             ("attempts", .integer(Int64(attempts))), ("key", .string(key)),
+            ("endpoint", .string(destination.endpoint)), ("mode", .string(destination.mode.rawValue)),
         ]
         if let reserved { members.append(("reserved", .string(reserved))) }
         if let lastError {

@@ -42,6 +42,22 @@ public struct OutboxItem: Sendable, Equatable {
     public let uploaded: VoiceRecordingPayload?
     /// The key sent as `Idempotency-Key` with every attempt of this note (multipart and raw).
     public let key: String
+    /// Where the note goes: it is sent only by an outbox opened for this destination.
+    public let destination: Destination
+
+    /// Where an item goes (its credentials are the outbox's, given at each start, never stored).
+    public struct Destination: Sendable, Equatable {
+        /// The endpoint it was added for.
+        public let endpoint: String
+        /// The upload mode it was added for.
+        public let mode: UploadMode
+
+        /// A destination.
+        public init(endpoint: String, mode: UploadMode) {
+            self.endpoint = endpoint
+            self.mode = mode
+        }
+    }
 }
 
 /// What an outbox tells its host.

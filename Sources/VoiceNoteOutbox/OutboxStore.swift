@@ -5,8 +5,9 @@ import VoiceNoteAttachments
 import VoiceNoteCore
 
 /// The outbox's directory: `outbox.db` (SQLite, write-ahead log, synced at every commit), `items/<key>/<name>` (the
-/// outbox's own copy of each note, under the name it is sent with) and `lock` (one process at a time). Every method
-/// is durable when it returns. Not thread-safe: `Outbox` serializes the calls.
+/// outbox's own copy of each note, under the name it is sent with) and `lock` (one process at a time). Every item
+/// records its destination (endpoint and mode: never the credentials). Every method is durable when it returns. Not
+/// thread-safe: `Outbox` serializes the calls.
 final class OutboxStore {
     /// The schema this code writes; a database of a later one is refused rather than misread.
     static let schemaVersion: Int64 = 1
@@ -51,6 +52,8 @@ final class OutboxStore {
                         key TEXT NOT NULL UNIQUE,
                         name TEXT NOT NULL,
                         payload TEXT,
+                        endpoint TEXT NOT NULL,
+                        mode TEXT NOT NULL,
                         state TEXT NOT NULL,
                         attempts INTEGER NOT NULL DEFAULT 0,
                         reserved TEXT,
@@ -80,7 +83,8 @@ final class OutboxStore {
     /// Copies the note at `source` into a fresh `items/<key>/` and records it `queued`; returns the item.
     /// - Throws: the source's statuses (`.notFound`, `.invalidArgument` for what is not a regular file); `.noSpace`
     ///   and the like (then nothing is left behind: neither a copy nor a row).
-    func add(source: String, payload: VoiceRecordingPayload?, held: Bool = false) throws(VoiceNoteError) -> OutboxItem {
+    func add(source: String, payload: VoiceRecordingPayload?, destination: OutboxItem.Destination,
+             held: Bool = false) throws(VoiceNoteError) -> OutboxItem {
         let (input, _) = try FileDescriptor.openRegularFile(source, flags: O_RDONLY)
         let name = Self.keptName(source)
         var key = randomHex(bytes: 16)
@@ -94,8 +98,9 @@ final class OutboxStore {
             FileSystem.syncDirectory(of: copy)
             FileSystem.syncDirectory(of: "\(directory)/items/\(key)")
             let id = try database.transaction { () throws(VoiceNoteError) -> Int64 in
-                try database.query("INSERT INTO items(key, name, payload, state) VALUES (?, ?, ?, ?)",
+                try database.query("INSERT INTO items(key, name, payload, endpoint, mode, state) VALUES (?, ?, ?, ?, ?, ?)",
                                    [.text(key), .text(name), payload.map { .text($0.json()) } ?? .null,
+                                    .text(destination.endpoint), .text(destination.mode.rawValue),
                                     .text(held ? "held" : "queued")])
                 return database.lastRowID
             }
@@ -117,11 +122,11 @@ final class OutboxStore {
         try database.query("SELECT \(Self.columns) FROM items WHERE id = ?", [.integer(id)]).first.flatMap(makeItem)
     }
 
-    /// The oldest item in one of `states`.
-    func first(in states: [OutboxItem.State]) throws(VoiceNoteError) -> OutboxItem? {
-        let marks = states.map { _ in "?" }.joined(separator: ", ")
-        return try database.query("SELECT \(Self.columns) FROM items WHERE state IN (\(marks)) ORDER BY id LIMIT 1",
-                                  states.map { .text($0.rawValue) }).first.flatMap(makeItem)
+    /// The oldest `queued` item added for `destination`.
+    func firstQueued(for destination: OutboxItem.Destination) throws(VoiceNoteError) -> OutboxItem? {
+        try database.query("""
+            SELECT \(Self.columns) FROM items WHERE state = 'queued' AND endpoint = ? AND mode = ? ORDER BY id LIMIT 1
+            """, [.text(destination.endpoint), .text(destination.mode.rawValue)]).first.flatMap(makeItem)
     }
 
     /// Item `id` begins an attempt (`sending`, one more attempt). False when it is gone.
@@ -172,19 +177,23 @@ final class OutboxStore {
         return found
     }
 
-    private static let columns = "id, key, name, payload, state, attempts, reserved, error_status, error_message, error_http, uploaded"
+    private static let columns = """
+        id, key, name, payload, state, attempts, reserved, error_status, error_message, error_http, uploaded, endpoint, mode
+        """
 
     /// A row as an item; nil for a row this code cannot read (an unknown state), which is then left alone.
     private func makeItem(_ row: [SQLiteDatabase.Value]) -> OutboxItem? {
-        guard row.count == 11, let id = row[0].integer, let key = row[1].text, let name = row[2].text,
-              let state = row[4].text.flatMap(OutboxItem.State.init(rawValue:)) else { return nil }
+        guard row.count == 13, let id = row[0].integer, let key = row[1].text, let name = row[2].text,
+              let state = row[4].text.flatMap(OutboxItem.State.init(rawValue:)), let endpoint = row[11].text,
+              let mode = row[12].text.flatMap(UploadMode.init(rawValue:)) else { return nil }
         let error = row[7].integer.flatMap { Status(rawValue: Int32(clamping: $0)) }.map { status in
             VoiceNoteError(status, row[8].text ?? "", httpCode: row[9].integer.map { Int(clamping: $0) })
         }
         return OutboxItem(id: id, state: state, path: path(key: key, name: name),
                           attempts: Int(clamping: row[5].integer ?? 0), reserved: row[6].text, lastError: error,
                           payload: row[3].text.flatMap { try? VoiceRecordingPayload(json: $0) },
-                          uploaded: row[10].text.flatMap { try? VoiceRecordingPayload(json: $0) }, key: key)
+                          uploaded: row[10].text.flatMap { try? VoiceRecordingPayload(json: $0) }, key: key,
+                          destination: OutboxItem.Destination(endpoint: endpoint, mode: mode))
     }
 
     /// Removes `items/<key>/`'s files and the directory (no link is followed; best effort).

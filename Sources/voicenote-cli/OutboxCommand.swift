@@ -39,12 +39,17 @@ struct OutboxList: ParsableCommand {
 }
 
 struct OutboxAdd: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add notes (copied); print each one's id.")
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add notes (copied) for a destination; print each one's id.",
+        discussion: "Each note is sent only by an `outbox send` to the same endpoint and mode.")
     @OptionGroup var outbox: OutboxDirectory
     @Argument(help: ArgumentHelp("The notes.", valueName: "file")) var files: [String]
+    @Option(help: ArgumentHelp("The http(s) URL the notes go to (with --matrix, the homeserver's base URL).", valueName: "url"))
+    var endpoint: String
+    @OptionGroup var sending: UploadArguments
 
     func run() throws {
-        let opened = try outbox.open()
+        let opened = try Outbox(directory: outbox.directory, endpoint: endpoint, upload: try sending.options())
         defer { opened.close() }
         for file in files { print("{\"added\":\(try opened.add(path: file))}") }
     }

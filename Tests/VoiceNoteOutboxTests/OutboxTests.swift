@@ -101,14 +101,38 @@ import VoiceNoteTestSupport
         let directory = try Fixtures.temporaryDirectory() + "/outbox"
         var slow = OutboxOptions()
         try slow.setRetry(base: 3600, cap: 3600)
-        let failing = try Outbox(directory: directory, endpoint: server.url("/uploadmode/status-503/_matrix/media/v3/upload"),
-                                 upload: try Self.raw(), options: slow)
+        let endpoint = server.url("/uploadmode/failfirst-1/_matrix/media/v3/upload")
+        let failing = try Outbox(directory: directory, endpoint: endpoint, upload: try Self.raw(), options: slow)
         try failing.start()
         let id = try failing.add(path: try Fixtures.path(.opus))
         #expect(eventually { (try? failing.items().first?.state) == .waiting })
         failing.close()
-        let run = try Run(directory, server.url("/_matrix/media/v3/upload"), upload: try Self.raw())
+        let run = try Run(directory, endpoint, upload: try Self.raw())
         #expect(run.uploaded(id).count == 1, "\(run.events.withLock { $0 })")
+    }
+
+    @Test func anItemIsSentOnlyToTheDestinationItWasAddedFor() throws {
+        let (server, _) = try Self.server()
+        defer { server.stop() }
+        let directory = try Fixtures.temporaryDirectory() + "/outbox"
+        let matrix = server.url("/_matrix/media/v3/upload")
+        var id: Int64 = 0
+        do {
+            let elsewhere = try Run(directory, server.url("/channels/messaging/general/file"), start: false)
+            id = try elsewhere.outbox.add(path: try Fixtures.path(.opus))
+            #expect(try elsewhere.outbox.items().first?.destination == OutboxItem.Destination(
+                endpoint: server.url("/channels/messaging/general/file"), mode: .multipart))
+            elsewhere.outbox.close()
+        }
+        do {
+            let other = try Run(directory, matrix, upload: try Self.raw())
+            let mine = try other.outbox.add(path: try Fixtures.path(.opus))
+            #expect(other.uploaded(mine).count == 1)
+            #expect(try other.outbox.items().first { $0.id == id }?.state == .queued, "left for its own destination")
+            other.outbox.close()
+        }
+        let own = try Run(directory, server.url("/channels/messaging/general/file"))
+        #expect(own.uploaded(id).count == 1)
     }
 
     @Test func aPermanentFailureStaysForTheHostToRetryOrCancel() throws {

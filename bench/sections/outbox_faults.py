@@ -134,7 +134,8 @@ def trial(number: int, kind: str, cli: pathlib.Path, sources: list, work: pathli
     kills = 0
     try:
         # The user sent three notes: `add` returned for each (durable from then on), then the host sends.
-        capture([str(cli), "outbox", "add", str(outbox), *map(str, sources)], "voicenote outbox add")
+        capture([str(cli), "outbox", "add", str(outbox), *map(str, sources), "--endpoint", endpoint,
+                 *(["--raw"] if raw else [])], "voicenote outbox add")
         first = host(cli, outbox, log, endpoint, raw, [])
         started = time.monotonic()
         if kind == "restart":

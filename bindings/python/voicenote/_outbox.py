@@ -86,6 +86,10 @@ class OutboxItem:
     payload: Optional[VoiceRecordingPayload] = None
     #: ``UPLOADED``: the uploaded payload; else None.
     uploaded: Optional[VoiceRecordingPayload] = None
+    #: The endpoint it was added for (it is sent only by an outbox opened for this endpoint and mode).
+    endpoint: str = ""
+    #: The upload mode it was added for (``"multipart"``, ``"raw"``, ``"matrix"``, ``"tus"``).
+    mode: str = ""
 
     @classmethod
     def _from_json(cls, value: Dict[str, Any]) -> "OutboxItem":
@@ -94,7 +98,8 @@ class OutboxItem:
             return VoiceRecordingPayload.from_json(json.dumps(given)) if given is not None else None
 
         return cls(int(value["id"]), OutboxState(value["state"]), value["path"], int(value["attempts"]),
-                   value["key"], value.get("reserved"), value.get("error"), payload("payload"), payload("uploaded"))
+                   value["key"], value.get("reserved"), value.get("error"), payload("payload"), payload("uploaded"),
+                   value.get("endpoint", ""), value.get("mode", ""))
 
 
 def _event(kind: OutboxEventKind) -> Callable[[_cevents.Fields], OutboxEvent]:
