@@ -33,8 +33,8 @@ public final class Outbox: @unchecked Sendable {
     /// The item the worker is sending, and whether the host cancelled it meanwhile.
     private var sending: Int64?
     private var sendingCancelled = false
-    /// When the soonest back-off ends (clock time); nil when nothing waits.
-    private var retryAt: Double?
+    /// When each waiting item's back-off ends (clock time); a database that could not be read waits under id 0.
+    private var retryTimes: [Int64: Double] = [:]
     private var uploaderSubscription: UInt64?
 
     /// Opens (creating it when missing) the outbox at `directory` for uploads to `endpoint` with `upload`'s
@@ -127,7 +127,10 @@ public final class Outbox: @unchecked Sendable {
     /// Sends item `id` again now: a `failed` item (after the host fixed what it needed), or a `waiting` one before
     /// its back-off ends. - Throws: `.notFound` unless item `id` is `failed` or `waiting`; `.misuse` after `close`.
     public func retry(_ id: Int64) throws(VoiceNoteError) {
-        guard try serialized({ () throws(VoiceNoteError) in try store.requeue(id: id) }) else {
+        guard try serialized({ () throws(VoiceNoteError) -> Bool in
+            retryTimes[id] = nil
+            return try store.requeue(id: id)
+        }) else {
             throw VoiceNoteError(.notFound, "the outbox has no failed or waiting item \(id)")
         }
         poke()
@@ -143,7 +146,10 @@ public final class Outbox: @unchecked Sendable {
             return true
         }
         if isSending { uploader.cancel() }
-        guard try serialized({ () throws(VoiceNoteError) in try store.remove(id: id) }) != nil else {
+        guard try serialized({ () throws(VoiceNoteError) -> OutboxItem? in
+            retryTimes[id] = nil
+            return try store.remove(id: id)
+        }) != nil else {
             throw VoiceNoteError(.notFound, "the outbox has no item \(id)")
         }
         events.emit(.removed(id: id))
@@ -195,9 +201,10 @@ public final class Outbox: @unchecked Sendable {
         monitor.locked { () -> OutboxItem? in
             while !closed {
                 poked = false
-                if let retryAt, clock.now >= retryAt {
-                    self.retryAt = nil
-                    try? store.requeueWaiting()
+                let now = clock.now
+                for (id, due) in retryTimes where due <= now {
+                    retryTimes[id] = nil
+                    if id != 0 { _ = try? store.requeue(id: id, from: [.waiting]) }
                 }
                 do throws(VoiceNoteError) {
                     if let item = try store.firstQueued(for: destination), try store.beginAttempt(id: item.id) {
@@ -207,10 +214,11 @@ public final class Outbox: @unchecked Sendable {
                     }
                 } catch {
                     Log.write(.warning, "the outbox cannot read its database: \(error.message)")
-                    retryAt = retryAt ?? clock.now + options.retryBase
+                    retryTimes[0] = retryTimes[0] ?? clock.now + options.retryBase
                 }
+                let soonest = retryTimes.values.min() ?? .infinity
                 while !closed && !poked {
-                    if !clock.wait(on: monitor, until: retryAt ?? .infinity) { break }
+                    if !clock.wait(on: monitor, until: soonest) { break }
                 }
             }
             return nil
@@ -222,6 +230,10 @@ public final class Outbox: @unchecked Sendable {
         let id = item.id
         let resumption = UploadResumption(reserved: item.reserved, key: item.key) { [self] (reserved: String) throws(VoiceNoteError) in
             try serialized { () throws(VoiceNoteError) in try store.setReserved(id: id, reserved) }
+        }
+        guard !monitor.locked({ sendingCancelled || closed }) else {  // cancelled or closed as it was picked
+            monitor.locked { sending = nil }
+            return
         }
         events.emit(.sending(id: id, progress: 0))
         var outcome: UploadState?
@@ -242,7 +254,7 @@ public final class Outbox: @unchecked Sendable {
                 case .uploadFailed(let error)? where OutboxOptions.isTransient(error):
                     let delay = options.backoff(attempts: item.attempts + 1, random: Double.random(in: 0...1))
                     try store.endAttempt(id: id, state: .waiting, error: error)
-                    retryAt = min(retryAt ?? .infinity, clock.now + delay)
+                    retryTimes[id] = clock.now + delay
                     return .waiting(id: id, error: error, retryIn: delay)
                 case .uploadFailed(let error)?:
                     try store.endAttempt(id: id, state: .failed, error: error)

@@ -163,11 +163,6 @@ final class OutboxStore {
         return database.changes == 1
     }
 
-    /// Every `waiting` item goes to `queued` (their back-off is over).
-    func requeueWaiting() throws(VoiceNoteError) {
-        try database.query("UPDATE items SET state = 'queued' WHERE state = 'waiting'")
-    }
-
     /// Removes item `id` (row, then copy: a crash between leaves an orphan copy, removed at the next open). Returns
     /// the item removed, or nil when there was none (in `states`, when given).
     func remove(id: Int64, onlyIn states: [OutboxItem.State]? = nil) throws(VoiceNoteError) -> OutboxItem? {

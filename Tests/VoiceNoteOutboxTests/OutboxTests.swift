@@ -111,6 +111,37 @@ import VoiceNoteTestSupport
         #expect(run.uploaded(id).count == 1, "\(run.events.withLock { $0 })")
     }
 
+    @Test func eachWaitingItemKeepsItsOwnBackoff() throws {
+        let (server, _) = try Self.server()
+        defer { server.stop() }
+        let clock = ManualClock()
+        var upload = try Self.raw()
+        upload.http.clock = clock
+        var options = OutboxOptions()
+        try options.setRetry(base: 10, cap: 1000)
+        let outbox = try Outbox(directory: try Fixtures.temporaryDirectory() + "/outbox",
+                                endpoint: server.url("/uploadmode/status-503/_matrix/media/v3/upload"), upload: upload,
+                                options: options)
+        defer { outbox.close() }
+        let waits = Locked<[(Int64, Double)]>([])
+        _ = try outbox.events.subscribe({ event in
+            if case .waiting(let id, _, let delay) = event { waits.withLock { $0.append((id, delay)) } }
+        }, release: nil)
+        try outbox.start()
+        let first = try outbox.add(path: try Fixtures.path(.opus))
+        #expect(eventually { waits.withLock { $0.count } == 1 })
+        try clock.advance(waits.withLock { $0[0].1 })  // first's first back-off (5 … 10 s) ends: tried again
+        #expect(eventually { waits.withLock { $0.count } == 2 })
+        let second = try outbox.add(path: try Fixtures.path(.opus))
+        #expect(eventually { waits.withLock { $0.count } == 3 })
+        let (firstWait, secondWait) = waits.withLock { ($0[1].1, $0[2].1) }
+        #expect(firstWait >= 10 && secondWait <= 10 && waits.withLock { $0[2].0 } == second)
+        try clock.advance(secondWait)  // second's back-off ends; first's (10 … 20 s) has not
+        #expect(eventually { waits.withLock { $0.count } == 4 })
+        let attempts = Dictionary(uniqueKeysWithValues: try outbox.items().map { ($0.id, $0.attempts) })
+        #expect(attempts[second] == 2 && attempts[first] == 2, "\(attempts)")
+    }
+
     @Test func anItemIsSentOnlyToTheDestinationItWasAddedFor() throws {
         let (server, _) = try Self.server()
         defer { server.stop() }
