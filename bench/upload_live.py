@@ -6,8 +6,9 @@ Each turn records SECONDS of a real-time microphone (the ALSA configuration text
 monitor) and sends it raw (`POST /_matrix/media/v3/upload`) through the throttling proxy at URL:
     live    Uploader.start(recorder) right after begin; the figure is stop() → the upload's end (wait)
     after   stop(), then Uploader.start(file) of the finished take; the figure is stop() → the upload's end
-The process's CPU time (user + system, getrusage) is taken over each whole turn (recording and upload). Prints, as
-JSON, {"live": [{"release_s", "cpu_s", "bytes"}...], "after": [...], "max_rss_kib"}.
+The process's CPU time (user + system, getrusage) is taken over each whole turn (recording and upload), and its peak
+RSS during the turn (VmHWM, reset before the turn by writing 5 to /proc/self/clear_refs). Prints, as JSON,
+{"live": [{"release_s", "cpu_s", "bytes", "peak_rss_kib"}...], "after": [...], "max_rss_kib"}.
 
 Usage: upload_live.py PACKAGE_DIR LIBRARY WORK URL ALSA_CONFIG SECONDS TURNS"""
 import json
@@ -31,7 +32,22 @@ def cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def reset_peak_rss() -> None:
+    """Makes VmHWM the current RSS (Linux's clear_refs 5), so the next reading is this turn's peak."""
+    with open("/proc/self/clear_refs", "w") as refs:
+        refs.write("5")
+
+
+def peak_rss_kib() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise SystemExit("no VmHWM in /proc/self/status")
+
+
 def take(live: bool, folder: pathlib.Path) -> dict:
+    reset_peak_rss()
     started = cpu()
     with voicenote.Recorder(folder, device="vn_rt", device_config=ALSA) as recorder, \
             voicenote.Uploader(URL, mode="raw") as uploader:
@@ -55,7 +71,8 @@ def take(live: bool, folder: pathlib.Path) -> dict:
         sent = uploader.result()
     if sent.file_size != path.stat().st_size:
         raise SystemExit(f"uploaded {sent.file_size} bytes of {path.stat().st_size}")
-    return {"release_s": ended - stopped, "cpu_s": cpu() - started, "bytes": path.stat().st_size}
+    return {"release_s": ended - stopped, "cpu_s": cpu() - started, "bytes": path.stat().st_size,
+            "peak_rss_kib": peak_rss_kib()}
 
 
 def main() -> None:

@@ -11,7 +11,8 @@ final class HeldSend: Sendable {
         var item: Int64?
         var released = false
     }
-    private let outbox: Outbox
+    /// Weak: the host's uploader keeps its last request, and with it this; a closed outbox needs no release.
+    private weak let outbox: Outbox?
     private let state = Locked(State())
 
     init(outbox: Outbox) { self.outbox = outbox }
@@ -40,7 +41,7 @@ final class HeldSend: Sendable {
     }
 
     private func release(_ due: (Int64, UploadState)?) {
-        guard let (item, outcome) = due else { return }
+        guard let (item, outcome) = due, let outbox else { return }
         let uploaded: VoiceRecordingPayload? = if case .uploaded(let payload) = outcome { payload } else { nil }
         do throws(VoiceNoteError) {
             try outbox.release(item, uploaded: uploaded)

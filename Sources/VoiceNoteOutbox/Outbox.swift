@@ -228,8 +228,10 @@ public final class Outbox: @unchecked Sendable {
     /// One attempt of `item`, its outcome recorded before it is told.
     private func send(_ item: OutboxItem) {
         let id = item.id
-        let resumption = UploadResumption(reserved: item.reserved, key: item.key) { [self] (reserved: String) throws(VoiceNoteError) in
-            try serialized { () throws(VoiceNoteError) in try store.setReserved(id: id, reserved) }
+        // Weak: the uploader keeps its last request (for a retry), and the outbox owns the uploader.
+        let resumption = UploadResumption(reserved: item.reserved, key: item.key) { [weak self] (reserved: String) throws(VoiceNoteError) in
+            guard let self else { throw VoiceNoteError(.misuse, "the outbox was closed") }
+            try self.serialized { () throws(VoiceNoteError) in try self.store.setReserved(id: id, reserved) }
         }
         guard !monitor.locked({ sendingCancelled || closed }) else {  // cancelled or closed as it was picked
             monitor.locked { sending = nil }

@@ -74,7 +74,8 @@ def upload_live_section(build: pathlib.Path, work: pathlib.Path, turns: int) -> 
                  str(length), str(count)], "bench/upload_live.py", timeout=count * 2 * (length + 90) + 120))
             figures = {kind: {"release_s": statistics.median(t["release_s"] for t in measured[kind]),
                               "cpu_s": statistics.median(t["cpu_s"] for t in measured[kind]),
-                              "bytes": statistics.median(t["bytes"] for t in measured[kind])}
+                              "bytes": statistics.median(t["bytes"] for t in measured[kind]),
+                              "peak_rss_kib": statistics.median(t["peak_rss_kib"] for t in measured[kind])}
                        for kind in ("live", "after")}
             figures["max_rss_kib"] = measured["max_rss_kib"]
             figures["turns"] = count
@@ -94,6 +95,11 @@ def upload_live_section(build: pathlib.Path, work: pathlib.Path, turns: int) -> 
             "budget_s": BUDGET_UPLOAD_LIVE_RELEASE_S, "pass": worst <= BUDGET_UPLOAD_LIVE_RELEASE_S}
 
 
+def rss(figures: dict) -> str:
+    """A turn's peak RSS in MiB (results of runs before it was measured per turn have none)."""
+    return f"{figures['peak_rss_kib'] / 1024:.1f} MiB" if "peak_rss_kib" in figures else "–"
+
+
 def upload_live_markdown(section: dict) -> str:
     lines = [
         f"Upload while recording: stop → the whole file on the server through a {section['uplink_bytes_per_s'] * 8 // 1000} "
@@ -101,12 +107,12 @@ def upload_live_markdown(section: dict) -> str:
         f"{section['turns']} alternating turns (600 s: one turn of each). Budget: ≤ {section['budget_s']:g} s while "
         f"recording, at every length.",
         "",
-        "| take | while recording: stop → uploaded | after the stop (reference) | file | CPU per turn, live / after | peak RSS |",
+        "| take | while recording: stop → uploaded | after the stop (reference) | file | CPU per turn, live / after | peak RSS per turn, live / after |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for length, figures in section["lengths"].items():
         live, after = figures["live"], figures["after"]
         lines.append(f"| {length} s | {live['release_s']:.3f} s | {after['release_s']:.3f} s | {live['bytes'] / 1000:.0f} kB "
-                     f"| {live['cpu_s']:.2f} / {after['cpu_s']:.2f} s | {figures['max_rss_kib'] / 1024:.0f} MiB |")
+                     f"| {live['cpu_s']:.2f} / {after['cpu_s']:.2f} s | {rss(live)} / {rss(after)} |")
     lines.append(f"| **worst** | **{section['worst_live_s']:.3f} s: {'pass' if section['pass'] else 'miss'}** | | | | |")
     return "\n".join(lines) + "\n"
