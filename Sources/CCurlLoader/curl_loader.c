@@ -9,6 +9,7 @@
 
 #include "curl_loader.h"
 #include "lazy_library.h"
+#include "sockets.h"
 
 /* Never in the dynamic symbol table: a host that links libcurl itself keeps its own functions. */
 #define VNCURL_HIDDEN __attribute__((visibility("hidden")))
@@ -127,6 +128,13 @@ CURLcode vnshim_curl_setopt_blob(CURL *curl, CURLoption option, const void *data
     VNCURL_REQUIRE(curl_easy_setopt);
     struct curl_blob blob = {(void *)data, length, CURL_BLOB_COPY};
     return vncurl_curl_easy_setopt(curl, option, &blob);
+}
+
+CURLcode vnshim_curl_track_sockets(CURL *curl) {
+    VNCURL_REQUIRE(curl_easy_setopt);
+    CURLcode code = vncurl_curl_easy_setopt(curl, CURLOPT_OPENSOCKETFUNCTION, vnsock_opened);
+    if (code != CURLE_OK) return code;
+    return vncurl_curl_easy_setopt(curl, CURLOPT_CLOSESOCKETFUNCTION, vnsock_closed);
 }
 
 CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value) {

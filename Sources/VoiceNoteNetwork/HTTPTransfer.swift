@@ -44,6 +44,8 @@ final class HTTPTransfer: @unchecked Sendable {
     var easy: UnsafeMutableRawPointer?
     /// The time of the last byte (or of the start) on `options.clock`, for the stall timeout.
     var lastActivity = 0.0
+    /// The connection's unacknowledged bytes when the loop last looked (-1: not known).
+    private var lastUnsent: Int32 = -1
     /// A growing request body had nothing new: libcurl's transfer is paused until the loop unpauses it (`resume`),
     /// and no stall is counted meanwhile (the writer is waited for, not the server). Loop thread only.
     var waitingForBody = false
@@ -95,6 +97,7 @@ final class HTTPTransfer: @unchecked Sendable {
         var results: [CURLcode] = [
             vnshim_curl_setopt_pointer(easy, CURLOPT_URL, url),
             vnshim_curl_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+            vnshim_curl_track_sockets(easy),  // noteSendQueue finds the connection's socket
             vnshim_curl_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0),  // followed here, hop by hop (followRedirect)
             vnshim_curl_setopt_pointer(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
             vnshim_curl_setopt_pointer(easy, CURLOPT_USERAGENT, "voicenote/\(Version.string)"),
@@ -274,6 +277,16 @@ final class HTTPTransfer: @unchecked Sendable {
             abortedWith = error
             return Int(CURL_READFUNC_ABORT)
         }
+    }
+
+    /// Counts the connection's send queue draining as activity (loop thread): libcurl hands a request body to the
+    /// kernel as fast as the socket's buffer takes it, and on a slow uplink that buffer can hold more than the stall
+    /// timeout's worth of bytes; while the peer keeps acknowledging them, the transfer is moving, not stalled.
+    func noteSendQueue() {
+        guard let easy else { return }
+        let unsent = vnshim_curl_unsent_bytes(easy)
+        if unsent >= 0, lastUnsent >= 0, unsent < lastUnsent { lastActivity = options.clock.now }
+        lastUnsent = unsent
     }
 
     /// Unpauses a transfer paused for its growing body (on the loop's thread, outside libcurl's callbacks):

@@ -195,8 +195,10 @@ final class NetworkLoop: @unchecked Sendable {
     }
 
     /// Fails every transfer that has had no byte for longer than its stall timeout (on its own clock); one paused
-    /// for its growing body waits for its writer, not the server, and is not stalled.
+    /// for its growing body waits for its writer, not the server, and is not stalled; one whose connection's send
+    /// queue drains (the peer acknowledges bytes libcurl handed over earlier) is moving.
     private func enforceStallTimeouts() {
+        for transfer in monitor.locked({ active }) { transfer.noteSendQueue() }
         let stalled = monitor.locked {
             active.filter { !$0.waitingForBody && $0.options.clock.now - $0.lastActivity > $0.options.stallTimeout }
         }

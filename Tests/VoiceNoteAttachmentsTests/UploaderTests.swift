@@ -154,6 +154,28 @@ import VoiceNoteTestSupport
         #expect(server.requests(to: "/channels/messaging/notaudio/file").isEmpty)
     }
 
+    /// libcurl hands the body to the kernel as fast as the socket's buffer takes it; a server reading slowly keeps it
+    /// there far longer than the stall timeout while acknowledging it bit by bit: moving, not stalled (found by the
+    /// upload-live bench: a 600 s note through a 256 kbit/s uplink failed after 30 s).
+    @Test func aBodyDrainingSlowlyFromTheSendQueueIsNotAStall() throws {
+        let root = try Fixtures.temporaryDirectory()
+        let server = try HTTPTestServer(root: root)
+        defer { server.stop() }
+        var options = UploadOptions()
+        options.mode = .raw
+        try options.http.setStallTimeout(1)
+        let (path, bytes) = try Self.randomFile(250_000, name: "memo.bin")
+        let run = try Run(server, "/uploadmode/slowread-125000/_matrix/media/v3/upload", options: options)
+        try run.uploader.upload(.file(path), payload: try Self.placeholder())
+        let state = run.finish()
+        guard case .uploaded? = state else {
+            Issue.record("a slowly drained body is not a stall: \(String(describing: state))")
+            return
+        }
+        let record = try #require(Self.records(server) { $0["upload"] != nil }.first)
+        #expect(try Self.stored(server, root: root, record) == bytes)
+    }
+
     @Test func cancelHalfWayAgainstASlowServer() throws {
         let root = try Fixtures.temporaryDirectory()
         let server = try HTTPTestServer(root: root)

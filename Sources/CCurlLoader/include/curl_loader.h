@@ -32,6 +32,17 @@ CURLcode vnshim_curl_setopt_offset(CURL *curl, CURLoption option, curl_off_t val
 CURLcode vnshim_curl_setopt_blob(CURL *curl, CURLoption option, const void *data, size_t length);
 /** curl_easy_getinfo of a long (CURLINFO_LONG). */
 CURLcode vnshim_curl_getinfo_long(CURL *curl, CURLINFO info, long *value);
+/** Makes libcurl open and close this handle's sockets through voicenote (CURLOPT_OPENSOCKETFUNCTION and
+ *  CURLOPT_CLOSESOCKETFUNCTION: the same socket(2) and close(2), close-on-exec), which keeps the set of open ones,
+ *  so vnshim_curl_unsent_bytes can find a transfer's connection (libcurl tells it only once a transfer is over). */
+CURLcode vnshim_curl_track_sockets(CURL *curl);
+
+/** The bytes the handle's current connection has queued that the peer has not acknowledged yet (SIOCOUTQ): a
+ *  request body libcurl handed over may wait there, draining, longer than a stall timeout on a slow uplink. The
+ *  connection is the tracked socket whose local and peer ports are the handle's (CURLINFO_LOCAL_PORT,
+ *  CURLINFO_PRIMARY_PORT). -1 when it cannot be told. Any thread. */
+int vnshim_curl_unsent_bytes(CURL *curl);
+
 /** curl_easy_getinfo of a string (CURLINFO_STRING): `*value` is libcurl's, valid until the handle changes, or NULL. */
 CURLcode vnshim_curl_getinfo_string(CURL *curl, CURLINFO info, const char **value);
 
