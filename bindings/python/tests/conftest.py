@@ -144,14 +144,25 @@ def contract_checks(caplog: pytest.LogCaptureFixture):
     assert not _queue._data_sources, f"queue data sources never released: {_queue._data_sources}"
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "one_thread: the test's library calls run on its own thread alone, no library "
+                            "thread involved (parsing, a child process's synchronous calls): the ThreadSanitizer run, "
+                            "which has nothing to see there, skips it (visibly); the plain run runs it")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the marks into the tests' ids
 def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
     """Keeps together, when pytest-xdist spreads the suite over processes (``make test`` runs it with
     ``-n N --dist loadgroup``), the tests that share something costly to make: those of a module that has a
     module-scoped fixture (a built example client, a wheel, a recorded note) run in one worker, so it is made once,
     and every test of the one Synapse homeserver runs in one worker, so one server starts. Every other test goes to
-    whichever worker is free. Without xdist the marks change nothing."""
+    whichever worker is free. Without xdist the marks change nothing. Under ThreadSanitizer, the ``one_thread`` tests
+    are skipped (their reason says why)."""
+    tsan = is_tsan_build(loaded_library_path())
     for item in items:
+        if tsan and item.get_closest_marker("one_thread") is not None:
+            item.add_marker(pytest.mark.skip(reason="one thread's synchronous calls: nothing for ThreadSanitizer to "
+                                                    "see; it runs in the plain run"))
         definitions = getattr(item, "_fixtureinfo", None)
         if definitions is None:
             continue

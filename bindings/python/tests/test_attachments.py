@@ -541,6 +541,7 @@ def test_bad_message_lists() -> None:
         voicenote.find_next_item(5, "u", None, "same-message")  # type: ignore[arg-type]
 
 
+@pytest.mark.one_thread
 def test_ten_megabytes_of_messages() -> None:
     messages = []
     size = 0

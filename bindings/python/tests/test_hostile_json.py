@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from helpers import PACKAGE_ROOT, TIMEOUT
 
 CHILD = r"""
@@ -41,6 +43,7 @@ print(json.dumps(outcome))
 """
 
 
+@pytest.mark.one_thread
 def test_hostile_json_gives_a_status_with_bounded_memory() -> None:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
