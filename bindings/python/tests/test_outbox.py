@@ -63,10 +63,10 @@ def test_a_host_killed_mid_upload_sends_each_note_once(cli: Path, tmp_path: Path
     root = tmp_path / "server"
     root.mkdir()
     outbox, messages = tmp_path / "outbox", tmp_path / "messages.jsonl"
-    # Mid-body: the server reads 4 KiB/s, so the host dies with the body half sent. Stored-before-answer: the
+    # Mid-body: the server reads 8 KiB/s, so the host dies with the body part sent. Stored-before-answer: the
     # server has stored the note and holds its answer, so the host dies before it knows. The restarted host sends
     # to the same destination (an item is sent only to the one it was added for).
-    mode = "slowread-4096" if moment == "mid-body" else "holdanswer-2"
+    mode = "slowread-8192" if moment == "mid-body" else "holdanswer-1"
     with HTTPTestServer(str(root)) as server:
         endpoint = server.url(f"/uploadmode/{mode}{STREAM_PATH}")
         first = send(cli, outbox, endpoint, messages, tones[0])
