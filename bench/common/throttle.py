@@ -7,6 +7,7 @@ small). Prints ``PORT <n>`` once listening; serves until SIGTERM.
 Usage: throttle.py TARGET_PORT RATE"""
 import asyncio
 import signal
+import socket
 import sys
 import time
 
@@ -50,9 +51,19 @@ async def forward(client_reader: asyncio.StreamReader, client_writer: asyncio.St
     await asyncio.gather(pump(client_reader, server_writer, rate), pump(server_reader, client_writer, 0))
 
 
+#: The proxy's receive buffer: small, so the backlog of a paced upload waits in the client's send queue and drains
+#: as the proxy reads, as it does behind a real slow uplink (acknowledged at the link's rate). A large buffer would
+#: take megabytes at once and then hold its window shut while it drains, which no real link does.
+RECEIVE_BUFFER = 16384
+
+
 async def serve(handle) -> None:
     """Listens on 127.0.0.1 with `handle` for each connection, prints ``PORT <n>``, serves until SIGTERM."""
-    server = await asyncio.start_server(handle, "127.0.0.1", 0)
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, RECEIVE_BUFFER)  # before listen: accepted ones inherit it
+    listener.bind(("127.0.0.1", 0))
+    server = await asyncio.start_server(handle, sock=listener)
     print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
     stop = asyncio.Event()
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)

@@ -4,9 +4,11 @@ it was recorded, against uploading the finished file after the stop (the referen
 Tests/Servers/http_server.py (raw, `POST /_matrix/media/v3/upload`, chunked). The microphone is real time: a private
 PulseAudio server's null-sink monitor with pink noise playing into the sink (the encoder's rate as for speech).
 Takes of 10 s and 60 s in alternating turns, and of 600 s in one turn of each kind (ten minutes of recording a
-turn; `--quick` leaves it out), each length in a child process of its own (bench/upload_live.py). Figures: the medians of the stop → uploaded times; the process's CPU over a whole turn (recording and
+turn; `--quick` leaves it out), each length in a child process of its own (bench/upload_live.py).
+VOICENOTE_BENCH_UPLOAD_LIVE_LENGTHS (e.g. `600`) runs only the lengths it names. Figures: the medians of the stop → uploaded times; the process's CPU over a whole turn (recording and
 upload) of each kind, and its peak RSS. Budget: live ≤ 0.5 s at every length."""
 import json
+import os
 import pathlib
 import statistics
 import subprocess
@@ -53,8 +55,9 @@ def upload_live_section(build: pathlib.Path, work: pathlib.Path, turns: int) -> 
     require_tools(["pulseaudio", "paplay", "parec"])
     folder = work / "upload_live"
     folder.mkdir(parents=True, exist_ok=True)
+    only = {int(text) for text in os.environ.get("VOICENOTE_BENCH_UPLOAD_LIVE_LENGTHS", "").split(",") if text}
     plan = [(length, 1 if length in LONG_LENGTHS_S else turns) for length in LENGTHS_S
-            if not (turns == QUICK_TURNS and length in LONG_LENGTHS_S)]
+            if not (turns == QUICK_TURNS and length in LONG_LENGTHS_S) and (not only or length in only)]
     total = sum(2 * count * (length + 8) for length, count in plan) + 60
     pulse = PulseServer()
     server = proxy = None
