@@ -59,13 +59,9 @@ cli:
 	mkdir -p $(BUILD)/bin
 	install -m 0755 $(RELEASE_SCRATCH)/release/voicenote-cli $(BUILD)/bin/voicenote
 
-# The instrumented builds are for running tests, never for an editor: no index store (SwiftPM indexes debug builds
-# while it compiles them by default, which only an IDE reads).
-INSTRUMENTED_BUILD_FLAGS := --disable-index-store
-
 # The library built with ThreadSanitizer, for the C and Python contract tests under TSan.
 tsan-so:
-	swift build --sanitize=thread $(INSTRUMENTED_BUILD_FLAGS) --scratch-path $(TSAN_SCRATCH) --product voicenote \
+	swift build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product voicenote \
 		-Xlinker --version-script=$(CURDIR)/voicenote.map -Xlinker -soname=libvoicenote.so.$(MAJOR)
 	mkdir -p $(BUILD)/tsan/lib
 	install -m 0755 $(TSAN_SCRATCH)/debug/libvoicenote.so $(BUILD)/tsan/lib/$(SO)
@@ -180,9 +176,9 @@ TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTes
 # The instrumented builds (scripts/test.sh makes them in the background): the library and the Swift tests' one
 # program, not the CLI and fuzz targets, which their suites do not run instrumented.
 build-tsan: tsan-so
-	swift build --sanitize=thread $(INSTRUMENTED_BUILD_FLAGS) --scratch-path $(TSAN_SCRATCH) --product VoiceNotePackageTests
+	swift build --sanitize=thread --scratch-path $(TSAN_SCRATCH) --product VoiceNotePackageTests
 build-asan:
-	swift build --sanitize=address $(INSTRUMENTED_BUILD_FLAGS) --scratch-path .build-asan --product VoiceNotePackageTests
+	swift build --sanitize=address --scratch-path .build-asan --product VoiceNotePackageTests
 build-fuzz:
 	scripts/fuzz.sh --build-only
 

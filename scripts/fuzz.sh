@@ -18,7 +18,7 @@ esac
 targets=(voicenote-fuzz-decoders voicenote-fuzz-ffmpeg voicenote-fuzz-json)
 if [[ $build == only ]]; then
     for target in "${targets[@]}"; do
-        swift build --sanitize=fuzzer --disable-index-store --scratch-path "$(dirname "$0")/../.build-fuzz" --product "$target"
+        swift build --sanitize=fuzzer --scratch-path "$(dirname "$0")/../.build-fuzz" --product "$target"
     done
     exit 0
 fi
@@ -79,7 +79,7 @@ fuzz() {
 }
 
 [[ $build == no ]] || for target in "${targets[@]}"; do
-    swift build --sanitize=fuzzer --disable-index-store --scratch-path .build-fuzz --product "$target" >/dev/null
+    swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" >/dev/null
 done
 speech
 pids=()
