@@ -52,7 +52,13 @@ def send(cli: Path, outbox: Path, endpoint: str, messages: Path, *files: Path, *
 
 
 def finish(process: subprocess.Popen) -> str:
-    out, err = process.communicate(timeout=TIMEOUT * 2)
+    """The host's output once it exits 0; a host still running after the bound is killed, never left behind."""
+    try:
+        out, err = process.communicate(timeout=TIMEOUT * 2)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise
     assert process.returncode == 0, err
     return out
 
