@@ -35,7 +35,6 @@ public final class Outbox: @unchecked Sendable {
     private var sendingCancelled = false
     /// When each waiting item's back-off ends (clock time); a database that could not be read waits under id 0.
     private var retryTimes: [Int64: Double] = [:]
-    private var uploaderSubscription: UInt64?
 
     /// Opens (creating it when missing) the outbox at `directory` for uploads to `endpoint` with `upload`'s
     /// settings, delivering events through `dispatcher`. Nothing is sent before `start`.
@@ -62,7 +61,8 @@ public final class Outbox: @unchecked Sendable {
             guard !started else { throw VoiceNoteError(.misuse, "the outbox is started already") }
             started = true
         }
-        uploaderSubscription = try? uploader.events.subscribe({ [weak self] state in
+        // Ends with the uploader's events (close): nothing to keep.
+        _ = try? uploader.events.subscribe({ [weak self] state in
             guard let self, case .uploading(let progress) = state,
                   let id = self.monitor.locked({ self.sending }) else { return }
             self.events.emitCoalescing(.sending(id: id, progress: progress))

@@ -99,14 +99,13 @@ class TusTestServer:
     def __init__(self, root: str, fail_patch: "int | tuple[int, ...]" = 0) -> None:
         self.root = root
         self.log_path = os.path.join(root, "tus.log")
-        self.fail_patch = fail_patch
+        self.fail_patch = (fail_patch,) if isinstance(fail_patch, int) else fail_patch
         self.process: Optional[subprocess.Popen] = None
         self.port = 0
 
     def __enter__(self) -> "TusTestServer":
         self.process = subprocess.Popen([sys.executable, SCRIPT, "--root", self.root, "--log", self.log_path,
-                                         "--fail-patch", ",".join(map(str, self.fail_patch))
-                                         if isinstance(self.fail_patch, tuple) else str(self.fail_patch)],
+                                         "--fail-patch", ",".join(map(str, self.fail_patch))],
                                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         deadline = time.monotonic() + 30
