@@ -42,6 +42,8 @@ typedef struct {
     int trimmed, trimmed_status, too_short;
     double trimmed_duration_s, too_short_duration_s;
     char order[64]; /* one letter per event other than views: R ready, F failed, P parked, T trimmed, S too short */
+    int last_failed_status;
+    char last_failed_message[256]; /* what the last failure said, for a message when a test fails */
 } seen_state;
 
 static void seen_in_order(seen_state *seen, char kind) {
@@ -68,7 +70,13 @@ static void on_flow_event(void *user_data, const vn_flow_event *event) {
         if (event->view.state == VN_FLOW_RECORDING || event->view.state == VN_FLOW_LOCKED) seen->take_views++;
         break;
     case VN_FLOW_EVENT_ATTACHMENT_READY: seen->ready++; seen_in_order(seen, 'R'); break;
-    case VN_FLOW_EVENT_FAILED: seen->failed++; seen_in_order(seen, 'F'); break;
+    case VN_FLOW_EVENT_FAILED:
+        seen->failed++;
+        seen->last_failed_status = event->status;
+        snprintf(seen->last_failed_message, sizeof seen->last_failed_message, "%s",
+                 event->message ? event->message : "");
+        seen_in_order(seen, 'F');
+        break;
     case VN_FLOW_EVENT_TRIMMED:
         seen->trimmed++;
         seen->trimmed_status = event->status;
@@ -384,8 +392,9 @@ static void test_hurried_inputs_from_two_threads(void) {
                 vn_event_loop_dispatch(r.loop, NULL);
             }
         }
-        EXPECT(recording_now(&r), "the flow did not record after the hurry (state %d, %d views)",
-               current_state(&r), r.seen.views);
+        EXPECT(recording_now(&r),
+               "the flow did not record after the hurry (state %d, %d views, %d failures, the last %d \"%s\")",
+               current_state(&r), r.seen.views, r.seen.failed, r.seen.last_failed_status, r.seen.last_failed_message);
         rig_close(&r);
     }
 }
