@@ -26,6 +26,8 @@ let package = Package(
         systemLibrary("COpusEnc", pkgConfig: "libopusenc", apt: "libopusenc-dev"),
         systemLibrary("COpusFile", pkgConfig: "opusfile", apt: "libopusfile-dev"),
         systemLibrary("CSonic", pkgConfig: nil, apt: "libsonic-dev"),
+        // EBU R128 loudness (libebur128, the reference implementation): measured in the waveform's decode pass.
+        systemLibrary("CEBUR128", pkgConfig: "libebur128", apt: "libebur128-dev"),
         // libcurl's headers only, like FFmpeg's: CCurlLoader opens libcurl on first use.
         systemLibrary("CCurl", pkgConfig: nil, apt: "libcurl4-openssl-dev"),
         systemLibrary("CJansson", pkgConfig: "jansson", apt: "libjansson-dev"),
@@ -59,7 +61,7 @@ let package = Package(
         .target(name: "VoiceNoteJSON", dependencies: ["VoiceNoteCore", "CJansson"]),
         .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "COpusShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CRealtime", "CALSA"]),
-        .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec"]),
+        .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "CEBUR128"]),
         .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteAttachments"]),
         // The player's decoder-thread stages: silence skipping, libsonic time stretching, software gain.
         .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "VoiceNoteJSON", "CSonic"]),
@@ -99,7 +101,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteSourcesTests", dependencies: ["VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteCodecTests", dependencies: ["VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteCore", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "CEBUR128", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),

@@ -11,6 +11,14 @@ public struct PCMChunk {
     public var frames: Int { channels > 0 ? samples.count / channels : 0 }
 }
 
+/// The order of the channels in a decoder's interleaved output (what a loudness meter weights by).
+public enum ChannelOrder: Sendable, Equatable {
+    /// WAV's and FFmpeg's: front left, front right, centre, LFE, back left, back right, side left, side right.
+    case wave
+    /// Vorbis's and Opus's (RFC 7845 §5.1.1.2): left, centre, right, surrounds, LFE last.
+    case vorbis
+}
+
 /// A decoder over a `ByteSource`, chosen by content (`Decoders.open`). Output is interleaved int16, the scale
 /// the waveform (docs/waveform.md) is defined on.
 public protocol AudioDecoder: AnyObject {
@@ -20,6 +28,8 @@ public protocol AudioDecoder: AnyObject {
     var outputRate: Int { get }
     /// Channels of the PCM this decoder produces.
     var outputChannels: Int { get }
+    /// The order of those channels (the same for one or two).
+    var channelOrder: ChannelOrder { get }
     /// Frames this decoder will produce at `outputRate`, when known exactly in advance.
     var exactFrameCount: Int64? { get }
     /// Decodes the next piece and passes it to `consume`; returns false at the end of the stream.
@@ -42,6 +52,9 @@ extension AudioDecoder {
         let stated = info.duration * Double(outputRate)
         return exactFrameCount ?? (info.durationIsEstimate || !stated.isFinite ? nil : Int64(min(max(stated, 0), 9e15).rounded()))
     }
+
+    /// Decoders whose output is in WAV's order (FFmpeg's, and mono or stereo Opus).
+    public var channelOrder: ChannelOrder { .wave }
 
     /// Decoders whose output follows the timestamps, or that count no damage.
     public var skippedDamagedPacket: Bool { false }

@@ -33,13 +33,15 @@ extension WaveformAnalysis {
               let plan = try Decoders.ranges(of: source, count: ranges, minimumSeconds: minimumRangeSeconds) else {
             return try analyse(source, samples: samples, cancellation: cancellation)
         }
-        guard let values = RangeWork.run(plan, first: source, open: open, samples: samples, cancellation: cancellation) else {
+        guard let (values, loudness) = RangeWork.run(plan, first: source, open: open, samples: samples,
+                                                     cancellation: cancellation) else {
             try cancellation?.check("the waveform of \(source.name)")
             Log.write(.debug, "waveform of \(source.name): a range did not line up; analysed in one pass")
             return try analyse(source, samples: samples, cancellation: cancellation)
         }
         Log.write(.debug, "waveform of \(source.name): \(plan.count) ranges decoded in parallel")
-        return Result(values: values, duration: Double(plan.frameCount) / Double(plan.outputRate), ranges: plan.count)
+        return Result(values: values, duration: Double(plan.frameCount) / Double(plan.outputRate), ranges: plan.count,
+                      loudness: loudness)
     }
 }
 
@@ -49,8 +51,9 @@ private final class RangeWork: @unchecked Sendable {
     private let samples: Int
     private let cancellation: CancellationFlag?
     private let monitor = Monitor()
-    /// Each range's buckets once it delivered exactly its frames; nil for one that did not (or has not finished).
-    private var parts: [WaveformBuckets?]
+    /// Each range's buckets and loudness meter once it delivered exactly its frames; nil for one that did not (or
+    /// has not finished).
+    private var parts: [(WaveformBuckets, LoudnessMeter)?]
 
     private init(plan: DecodingRanges, samples: Int, cancellation: CancellationFlag?) {
         self.plan = plan
@@ -59,11 +62,11 @@ private final class RangeWork: @unchecked Sendable {
         parts = Array(repeating: nil, count: plan.count)
     }
 
-    /// The combined values, or nil when any range did not line up or was cancelled (the caller analyses in one
-    /// pass, or throws `.cancelled`).
+    /// The combined values and loudness (the ranges' gating blocks taken together), or nil when any range did not
+    /// line up or was cancelled (the caller analyses in one pass, or throws `.cancelled`).
     static func run(_ plan: DecodingRanges, first: any ByteSource,
                     open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, samples: Int,
-                    cancellation: CancellationFlag?) -> [Float]? {
+                    cancellation: CancellationFlag?) -> ([Float], Loudness)? {
         let work = RangeWork(plan: plan, samples: samples, cancellation: cancellation)
         var threads: [LibraryThread] = []
         for index in 1..<plan.count {
@@ -77,23 +80,25 @@ private final class RangeWork: @unchecked Sendable {
         guard threads.count == plan.count - 1 else { return nil }
         let parts = work.monitor.locked { work.parts.compactMap { $0 } }
         guard parts.count == plan.count else { return nil }
-        return WaveformBuckets.combined(parts)
+        guard let values = WaveformBuckets.combined(parts.map(\.0)) else { return nil }
+        return (values, LoudnessMeter.combined(parts.map(\.1)))
     }
 
-    private func file(_ index: Int, _ part: WaveformBuckets?) {
+    private func file(_ index: Int, _ part: (WaveformBuckets, LoudnessMeter)?) {
         monitor.locked { parts[index] = part }
     }
 
     /// Range `index` from `source`: its decoder's frames before the cut dropped, the range's frames bucketed; nil
     /// when they are not exactly the range's (the last range must also end exactly at N).
-    private func analyse(_ index: Int, source: any ByteSource) -> WaveformBuckets? {
+    private func analyse(_ index: Int, source: any ByteSource) -> (WaveformBuckets, LoudnessMeter)? {
         let low = plan.cuts[index]
         let high = plan.cuts[index + 1]
         let isLast = index == plan.count - 1
         guard let (decoder, firstFrame) = try? plan.decoder(for: index, source: source),
               decoder.outputRate == plan.outputRate, decoder.outputChannels == plan.channels,
               var buckets = try? WaveformBuckets(frameCount: Int(plan.frameCount), channels: plan.channels,
-                                                 samples: samples, startingAt: Int(low)) else { return nil }
+                                                 samples: samples, startingAt: Int(low)),
+              let meter = try? LoudnessMeter(sampleRate: plan.outputRate, channels: plan.channels) else { return nil }
         let channels = plan.channels
         var position = firstFrame
         do {
@@ -103,7 +108,9 @@ private final class RangeWork: @unchecked Sendable {
                 let from = max(low, start)
                 let to = min(high, position)
                 guard to > from else { return }
-                buckets.append(UnsafeBufferPointer(rebasing: chunk.samples[Int(from - start) * channels..<Int(to - start) * channels]))
+                let part = UnsafeBufferPointer(rebasing: chunk.samples[Int(from - start) * channels..<Int(to - start) * channels])
+                buckets.append(part)
+                meter.append(part)
             }) {}
         } catch {
             return nil
@@ -111,6 +118,6 @@ private final class RangeWork: @unchecked Sendable {
         guard !decoder.skippedDamagedPacket, Int64(buckets.framesReceived) == high - low, !isLast || position == high else {
             return nil
         }
-        return buckets
+        return (buckets, meter)
     }
 }

@@ -14,12 +14,15 @@ public enum WaveformAnalysis {
         /// How many ranges of the file were decoded in parallel for it (`analyse(_:samples:ranges:reopening:)`); 1 for
         /// one pass.
         public var ranges: Int
+        /// The audio's loudness, measured in the same pass; nil where it was not measured.
+        public var loudness: Loudness?
 
         /// Makes a result.
-        public init(values: [Float], duration: Double, ranges: Int = 1) {
+        public init(values: [Float], duration: Double, ranges: Int = 1, loudness: Loudness? = nil) {
             self.values = values
             self.duration = duration
             self.ranges = ranges
+            self.loudness = loudness
         }
     }
 
@@ -29,22 +32,30 @@ public enum WaveformAnalysis {
         try analyse(source, samples: samples).values
     }
 
-    /// The waveform of `source` and the length of its audio, in one decoding pass (see `waveform(of:samples:)`).
-    /// `.cancelled` at the next packet once `cancellation` is set.
+    /// The waveform of `source`, the length of its audio and its loudness, in one decoding pass (see
+    /// `waveform(of:samples:)`). `.cancelled` at the next packet once `cancellation` is set.
     public static func analyse(_ source: ByteSource, samples: Int = Waveform.defaultSampleCount,
                                cancellation: CancellationFlag? = nil) throws(VoiceNoteError) -> Result {
         try VoiceNoteError.rethrowing { () throws -> Result in
             try Waveform.checkSampleCount(samples)
             let decoder = try Decoders.open(source, purpose: .analysis)
             let seconds = { (frames: Int) in Double(frames) / Double(max(decoder.outputRate, 1)) }
+            let meter = try LoudnessMeter(sampleRate: decoder.outputRate, channels: decoder.outputChannels,
+                                          order: decoder.channelOrder)
             if let frames = decoder.knownFrameCount {
                 var buckets = try WaveformBuckets(frameCount: Int(frames), channels: decoder.outputChannels, samples: samples)
-                let decoded = try decodeEverything(decoder, source: source, cancellation) { buckets.append($0.samples) }
-                return Result(values: buckets.finish(), duration: seconds(decoded))
+                let decoded = try decodeEverything(decoder, source: source, cancellation) {
+                    buckets.append($0.samples)
+                    meter.append($0.samples)
+                }
+                return Result(values: buckets.finish(), duration: seconds(decoded), loudness: meter.loudness)
             }
             var blocks = try WaveformBlocks(channels: decoder.outputChannels)
-            let decoded = try decodeEverything(decoder, source: source, cancellation) { blocks.append($0.samples) }
-            return Result(values: try blocks.finish(samples: samples), duration: seconds(decoded))
+            let decoded = try decodeEverything(decoder, source: source, cancellation) {
+                blocks.append($0.samples)
+                meter.append($0.samples)
+            }
+            return Result(values: try blocks.finish(samples: samples), duration: seconds(decoded), loudness: meter.loudness)
         }
     }
 

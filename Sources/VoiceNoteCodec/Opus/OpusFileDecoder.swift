@@ -18,6 +18,8 @@ final class OpusFileDecoder: AudioDecoder {
     private let file: OpaquePointer
     private let box: Unmanaged<SourceBox>
     private let downmixToStereo: Bool
+    /// Vorbis's order for more than two channels (libopusfile's), unless downmixed to stereo.
+    var channelOrder: ChannelOrder { downmixToStereo || outputChannels <= 2 ? .wave : .vorbis }
     private var pcm: [Int16]
     /// Frames still allowed out, when the length is known.
     private var framesLeft: Int64?

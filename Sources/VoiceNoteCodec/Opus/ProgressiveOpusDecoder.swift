@@ -22,6 +22,7 @@ final class ProgressiveOpusDecoder: AudioDecoder {
     private(set) var info: StreamInfo
     private(set) var exactFrameCount: Int64?
     let outputChannels: Int
+    var channelOrder: ChannelOrder { decoder.channelOrder }
     var outputRate: Int { 48_000 }
 
     /// Opens a download whose first bytes hold an Opus stream; nil when they hold another codec's (FFmpeg's).
