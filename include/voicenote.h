@@ -822,6 +822,47 @@ int vn_audio_info_source(vn_source *source, vn_audio_info *info);
 int vn_waveform_file(const char *path, size_t samples, float *out, size_t capacity, size_t *count);
 
 /**
+ * A note's loudness by EBU R128 (ITU-R BS.1770), measured by libebur128 in the waveform's decode pass, so it costs no
+ * second decode: what levelled playback plays every note at one loudness by (docs/loudness.md).
+ * \since 0.1.0
+ */
+typedef struct vn_loudness {
+    int known;              /**< 1 when measured (the figures below hold it); 0 when not known (they are 0). */
+    double integrated_lufs; /**< Integrated loudness in LUFS (gated at −70 LUFS and −10 LU); -INFINITY for a silent
+                                 note (nothing above −70 LUFS). */
+    double range_lu;        /**< Loudness range in LU (short-term loudness, 10th to 95th percentile); 0 for a note
+                                 under 3 s. */
+    double true_peak_dbtp;  /**< True peak in dBTP (between samples, 4× oversampled); -INFINITY for digital
+                                 silence. */
+} vn_loudness;
+
+/**
+ * The waveform, length and loudness of an audio file in one decoding pass (vn_waveform_file() and the loudness).
+ *
+ * \param path, samples, out, capacity, count as for vn_waveform_file().
+ * \param duration_s receives the decoded audio's length in seconds; may be NULL.
+ * \param loudness receives the loudness (`known` 1); may be NULL (then the loudness is not measured: the call costs
+ *        what vn_waveform_file() does).
+ * \returns as vn_waveform_file().
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_analyse_file(const char *path, size_t samples, float *out, size_t capacity, size_t *count,
+                             double *duration_s, vn_loudness *loudness);
+
+/**
+ * vn_waveform_analyse_file() of the audio in a source (read from its start).
+ *
+ * \param source the source.
+ * \param samples, out, capacity, count, duration_s, loudness as for vn_waveform_analyse_file().
+ * \returns as vn_waveform_source().
+ * \threadsafety Any thread, one call per source at a time.
+ * \since 0.1.0
+ */
+int vn_waveform_analyse_source(vn_source *source, size_t samples, float *out, size_t capacity, size_t *count,
+                               double *duration_s, vn_loudness *loudness);
+
+/**
  * The waveform of encoded audio in memory.
  *
  * \param data the encoded bytes (not copied; read during the call only).
@@ -861,6 +902,8 @@ typedef struct vn_waveform_result {
     double duration_s;    /**< The decoded audio's length in seconds; 0 on failure. */
     const float *values;  /**< `count` values 0…1; NULL on failure. */
     size_t count;         /**< The number of values: the batch's `samples`, or 0 on failure. */
+    vn_loudness loudness; /**< The note's loudness, measured in the same pass; `known` 0 on failure or when the
+                               batch does not measure it (vn_waveform_batch_set_loudness()). */
 } vn_waveform_result;
 
 /**
@@ -900,6 +943,18 @@ int vn_waveform_batch_create(size_t samples, int jobs, const vn_http_options *ht
  * \since 0.1.0
  */
 int vn_waveform_batch_add(vn_waveform_batch *batch, const char *location);
+
+/**
+ * Whether the batch measures each note's loudness with its waveform (the default); off, a note costs only its
+ * waveform. Applies to the notes started after the call.
+ *
+ * \param batch the batch.
+ * \param measure 1 to measure (the default), 0 not to.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed batch; #VN_E_INVALID_ARG for a `measure` other than 0 or 1.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_waveform_batch_set_loudness(vn_waveform_batch *batch, int measure);
 
 /**
  * Says no note will be added: once every result is taken, vn_waveform_batch_next() returns 0. Idempotent.
@@ -1424,6 +1479,7 @@ typedef struct vn_recorder_event {
     int status;                  /**< FAILED: a negative status. */
     const char *message;         /**< FAILED: the detail. */
     double remaining_s;          /**< MAX_DURATION_WARNING: seconds left. */
+    vn_loudness loudness;        /**< FINISHED: the take's loudness, measured on the PCM as it was encoded. */
 } vn_recorder_event;
 
 /**
@@ -2103,7 +2159,9 @@ int vn_payload_parse(const char *json, size_t length, vn_payload **out);
  *
  * \param path the recording (UTF-8).
  * \param duration_s its duration (the recorder's `finished` event has it), or negative to read it from the file.
- * \param waveform its waveform levels (the recorder's 100 values), or NULL to compute 100 from the file.
+ * \param waveform its waveform levels (the recorder's 100 values), or NULL to compute 100 from the file (and the
+ *        loudness with them, in the extra data: vn_payload_get_loudness(); given levels, set the FINISHED event's
+ *        loudness with vn_payload_set_loudness()).
  * \param count how many levels `waveform` holds.
  * \param out receives the payload; set to NULL on failure.
  * \returns #VN_OK; #VN_E_NOT_FOUND, #VN_E_PERMISSION or #VN_E_INVALID_ARG (a directory) for the file;
@@ -2217,6 +2275,33 @@ int vn_payload_get_duration_s(const vn_payload *payload, double *out_s);
  * \since 0.1.0
  */
 int vn_payload_set_duration_s(vn_payload *payload, double seconds);
+
+/**
+ * Reads the note's loudness from the extra data (the `voicenote_loudness` member, docs/attachments.md): what the
+ * sender measured, so a receiver levels the note without measuring it.
+ *
+ * \param payload the payload.
+ * \param out receives it; `known` 0 when the payload has none, or one that is not a plausible loudness (a
+ *        stranger's payload never sets a gain it should not).
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for a NULL `out`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_get_loudness(const vn_payload *payload, vn_loudness *out);
+
+/**
+ * Sets the note's loudness in the extra data (`voicenote_loudness`), as vn_payload_from_recording() does when it
+ * reads the file, and as the recorder's FINISHED event gives it.
+ *
+ * \param payload the payload.
+ * \param loudness the loudness; NULL, or `known` 0, removes it.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_INVALID_ARG for figures that are not a
+ *          plausible loudness (integrated −70…10 LUFS or -INFINITY, range 0…100 LU, true peak −200…40 dBTP or
+ *          -INFINITY; never NaN).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_set_loudness(vn_payload *payload, const vn_loudness *loudness);
 
 /**
  * Reads `waveform_data` (as doubles, so values round-trip exactly).

@@ -113,6 +113,7 @@ extension RecorderEvent: CEventConvertible {
             cEvent.format = Int32(result.format == .opus ? VN_FORMAT_OPUS.rawValue : VN_FORMAT_AAC.rawValue)
             cEvent.path = memory.string(result.path)
             cEvent.waveform = memory.values(result.waveform, count: &cEvent.waveform_count)
+            cEvent.loudness = vn_loudness(result.loudness)
         case .failed(let error):
             cEvent.type = Int32(VN_RECORDER_EVENT_FAILED.rawValue)
             memory.failure(error, status: &cEvent.status, message: &cEvent.message)

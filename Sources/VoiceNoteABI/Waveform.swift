@@ -135,7 +135,7 @@ private func integerEncoding(_ encoding: Int32) throws(VoiceNoteError) -> Wavefo
 }
 
 /// Checks the output arguments, computes, and copies the result out.
-private func waveformCall(
+func waveformCall(
     samples: Int, out: UnsafeMutablePointer<Float>?, capacity: Int, count: UnsafeMutablePointer<Int>?,
     _ compute: () throws(VoiceNoteError) -> [Float]
 ) -> Int32 {

@@ -99,6 +99,7 @@ private func filled(_ item: WaveformBatch.Item, _ memory: CEventMemory) -> vn_wa
         var count = analysis.values.count
         result.values = memory.values(analysis.values, count: &count)
         result.count = count
+        result.loudness = vn_loudness(analysis.loudness)
     case .failure(let error):
         result.status = error.status.rawValue
         result.message = memory.string(error.message)

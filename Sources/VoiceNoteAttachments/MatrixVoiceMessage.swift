@@ -7,6 +7,10 @@ import VoiceNoteWaveform
 /// waveform as 100 integers 0…1024, and `org.matrix.msc3245.voice: {}` marking it a voice message), made from a
 /// `voiceRecording` payload and read back into one; and the authenticated-media URL a client downloads it from.
 public enum MatrixVoiceMessage {
+    /// The content's key of the note's loudness (ours, namespaced as Matrix asks of unspecified fields;
+    /// `Loudness.json`): read back into the payload's extra data, so a receiver levels the note without measuring.
+    public static let loudnessKey = "org.voicenote.loudness"
+
     /// The content for `payload`, whose `asset_url` is the `mxc://` URI of the uploaded audio (a raw upload gives
     /// it); `body` is the text clients without voice messages show (default "Voice message").
     /// - Throws: `.invalidArgument` when the payload's `asset_url` is not an `mxc://` URI or its duration is missing.
@@ -20,7 +24,7 @@ public enum MatrixVoiceMessage {
         if let mimeType = payload.mimeType { info["mimetype"] = .string(mimeType) }
         if let size = payload.fileSize { info["size"] = .integer(size) }
         let waveform = MatrixWaveform.encode((payload.waveform ?? []).map { Float($0) }).map { JSONValue.integer(Int64($0)) }
-        let content = JSONObject([
+        var content = JSONObject([
             ("msgtype", .string("m.audio")),
             ("body", .string(body ?? "Voice message")),
             ("url", .string(payload.assetURL)),
@@ -28,6 +32,7 @@ public enum MatrixVoiceMessage {
             ("org.matrix.msc1767.audio", .object(JSONObject([("duration", milliseconds), ("waveform", .array(waveform))]))),
             ("org.matrix.msc3245.voice", .object(JSONObject())),
         ])
+        if let loudness = payload.loudness { content[loudnessKey] = loudness.json }
         return try JSONValue.object(content).text()
     }
 
@@ -74,7 +79,9 @@ public enum MatrixVoiceMessage {
         let payload = try VoiceRecordingPayload(
             assetURL: url, title: body, fileSize: size.map { Int64(min(max($0, 0), 1e15)) },
             mimeType: mimeType, duration: milliseconds.map { max(0, $0) / 1000 }, waveform: waveform)
-        return (payload, top["org.matrix.msc3245.voice"]?.isObject ?? false)
+        var levelled = payload
+        levelled.setLoudness(Loudness(json: top[loudnessKey]?.value))
+        return (levelled, top["org.matrix.msc3245.voice"]?.isObject ?? false)
     }
 
     /// A number field, nil when absent. - Throws: `.format` when it is there but not a finite number.

@@ -177,7 +177,7 @@ extension Recorder {
                 let repaired = VoiceNoteError(.io, "the take's file was repaired after a failed write; upload \(kept.path) whole")
                 settleLiveUpload(of: take, kept: writeFailed ? nil : kept, waveform: waveform, reason: repaired)
                 events.emit(.finished(RecordingResult(path: kept.path, duration: kept.duration, size: kept.size,
-                                                      waveform: waveform, format: take.format)))
+                                                      waveform: waveform, format: take.format, loudness: take.loudness)))
             case .tooShort(let duration):
                 settleLiveUpload(of: take, kept: nil, waveform: nil, reason: dropped(duration))
                 events.emit(.tooShort(duration: duration))
@@ -284,7 +284,8 @@ extension Recorder {
         guard let live = take.output.live else { return }
         guard let kept else { return live.abandon(reason) }
         do throws(VoiceNoteError) {
-            let payload = try VoiceRecordingPayload.fromRecording(path: kept.path, duration: kept.duration, waveform: waveform)
+            let payload = try VoiceRecordingPayload.fromRecording(path: kept.path, duration: kept.duration, waveform: waveform,
+                                                                  loudness: take.loudness)
             live.finish(payload, size: kept.size)
         } catch {
             live.abandon(error)

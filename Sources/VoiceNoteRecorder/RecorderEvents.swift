@@ -1,5 +1,6 @@
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteWaveform
 
 /// Stream's `AudioRecordingState`.
 public enum RecorderState: Int32, Sendable {
@@ -39,6 +40,19 @@ public struct RecordingResult: Sendable, Equatable {
     public var waveform: [Float]
     /// Its format.
     public var format: RecordingFormat
+    /// Its loudness, measured as it was encoded; nil where it could not be.
+    public var loudness: Loudness?
+
+    /// Makes a result.
+    public init(path: String, duration: Double, size: Int64, waveform: [Float], format: RecordingFormat,
+                loudness: Loudness? = nil) {
+        self.path = path
+        self.duration = duration
+        self.size = size
+        self.waveform = waveform
+        self.format = format
+        self.loudness = loudness
+    }
 }
 
 /// What a recorder tells its subscribers.

@@ -28,6 +28,8 @@ final class Take: @unchecked Sendable {
     private var blocks: BlockDecibelAccumulator?
     /// The waveform algorithm on the bytes as written: the waveform of the take.
     private let encodedWaveform: EncodedTakeWaveform?
+    /// The take's loudness, measured on the captured PCM as it is encoded (nil only if libebur128 had no memory).
+    private let loudnessMeter: LoudnessMeter?
     /// Frames after which the take stops (0: no limit).
     let maximumFrames: Int64
     private let warningFrames: Int64
@@ -59,6 +61,7 @@ final class Take: @unchecked Sendable {
                                                    encodedWaveform?.feed(bytes)
                                                    output.appended(bytes.count)
                                                })
+        loudnessMeter = try? LoudnessMeter(sampleRate: rate, channels: channels)
         let meterFrames = max(1, Int((configuration.meterInterval * Double(rate)).rounded()))
         do {
             meter = try LevelMeter(windowFrames: meterFrames, channels: channels)
@@ -109,6 +112,7 @@ final class Take: @unchecked Sendable {
             progress.meterSteps += 1
         }
         blocks?.append(chunk)
+        loudnessMeter?.append(chunk)
         frames += Int64(usable)
         while frames >= nextDurationStep {
             progress.durationSteps += 1
@@ -135,6 +139,9 @@ final class Take: @unchecked Sendable {
         }
         return (try? blocks?.waveform(samples: Waveform.defaultSampleCount)) ?? silence
     }
+
+    /// The take's loudness: of the PCM captured and encoded (what the file holds, within the codec's error).
+    var loudness: Loudness? { loudnessMeter?.loudness }
 }
 
 extension RecordingFormat {

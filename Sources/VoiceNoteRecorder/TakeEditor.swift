@@ -32,12 +32,14 @@ public enum TakeEditor {
                                 cancellation: CancellationFlag? = nil) throws(VoiceNoteError) -> RecordedTake {
         let duration: Double
         if let seconds { duration = seconds } else { duration = try Decoders.info(of: FileSource(path: path)).duration }
-        let waveform = try WaveformAnalysis.analyse(FileSource(path: path), samples: samples, cancellation: cancellation).values
+        let analysis = try WaveformAnalysis.analyse(FileSource(path: path), samples: samples, cancellation: cancellation)
+        let waveform = analysis.values
         var payloadWaveform: [Float]? = waveform.count == Waveform.defaultSampleCount ? waveform : nil
         if payloadWaveform == nil {
             payloadWaveform = try WaveformAnalysis.analyse(FileSource(path: path), cancellation: cancellation).values
         }
-        let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: duration, waveform: payloadWaveform)
+        let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: duration, waveform: payloadWaveform,
+                                                              loudness: analysis.loudness)
         return RecordedTake(path: path, duration: duration, waveform: waveform, payloadJSON: payload.json())
     }
 
@@ -50,7 +52,8 @@ public enum TakeEditor {
            let values = try? WaveformAnalysis.waveform(of: source, samples: samples) {
             waveform = values
         }
-        let payload = try? VoiceRecordingPayload.fromRecording(path: result.path, duration: result.duration, waveform: result.waveform)
+        let payload = try? VoiceRecordingPayload.fromRecording(path: result.path, duration: result.duration, waveform: result.waveform,
+                                                               loudness: result.loudness)
         return RecordedTake(path: result.path, duration: result.duration, waveform: waveform, payloadJSON: payload?.json() ?? "")
     }
 }

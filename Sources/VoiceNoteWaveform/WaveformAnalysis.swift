@@ -29,33 +29,34 @@ public enum WaveformAnalysis {
     /// The waveform of `source` (read from its start): exactly `samples` values in 0…1.
     /// `.format` when it is not audio or yields no audio at all; source failures keep their status.
     public static func waveform(of source: ByteSource, samples: Int = Waveform.defaultSampleCount) throws(VoiceNoteError) -> [Float] {
-        try analyse(source, samples: samples).values
+        try analyse(source, samples: samples, loudness: false).values
     }
 
     /// The waveform of `source`, the length of its audio and its loudness, in one decoding pass (see
-    /// `waveform(of:samples:)`). `.cancelled` at the next packet once `cancellation` is set.
-    public static func analyse(_ source: ByteSource, samples: Int = Waveform.defaultSampleCount,
+    /// `waveform(of:samples:)`). `loudness` false leaves the loudness unmeasured (nil), for callers that only draw.
+    /// `.cancelled` at the next packet once `cancellation` is set.
+    public static func analyse(_ source: ByteSource, samples: Int = Waveform.defaultSampleCount, loudness: Bool = true,
                                cancellation: CancellationFlag? = nil) throws(VoiceNoteError) -> Result {
         try VoiceNoteError.rethrowing { () throws -> Result in
             try Waveform.checkSampleCount(samples)
             let decoder = try Decoders.open(source, purpose: .analysis)
             let seconds = { (frames: Int) in Double(frames) / Double(max(decoder.outputRate, 1)) }
-            let meter = try LoudnessMeter(sampleRate: decoder.outputRate, channels: decoder.outputChannels,
-                                          order: decoder.channelOrder)
+            let meter = loudness ? try LoudnessMeter(sampleRate: decoder.outputRate, channels: decoder.outputChannels,
+                                                     order: decoder.channelOrder) : nil
             if let frames = decoder.knownFrameCount {
                 var buckets = try WaveformBuckets(frameCount: Int(frames), channels: decoder.outputChannels, samples: samples)
                 let decoded = try decodeEverything(decoder, source: source, cancellation) {
                     buckets.append($0.samples)
-                    meter.append($0.samples)
+                    meter?.append($0.samples)
                 }
-                return Result(values: buckets.finish(), duration: seconds(decoded), loudness: meter.loudness)
+                return Result(values: buckets.finish(), duration: seconds(decoded), loudness: meter?.loudness)
             }
             var blocks = try WaveformBlocks(channels: decoder.outputChannels)
             let decoded = try decodeEverything(decoder, source: source, cancellation) {
                 blocks.append($0.samples)
-                meter.append($0.samples)
+                meter?.append($0.samples)
             }
-            return Result(values: try blocks.finish(samples: samples), duration: seconds(decoded), loudness: meter.loudness)
+            return Result(values: try blocks.finish(samples: samples), duration: seconds(decoded), loudness: meter?.loudness)
         }
     }
 

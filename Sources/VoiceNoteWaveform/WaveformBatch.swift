@@ -64,6 +64,13 @@ public final class WaveformBatch: Sendable {
 
     deinit { pool.close() }
 
+    /// Whether each note's loudness is measured with its waveform (the default); off, a note costs only its
+    /// waveform. A change applies to the notes started after it.
+    public var measuresLoudness: Bool {
+        get { pool.measuresLoudness }
+        set { pool.measuresLoudness = newValue }
+    }
+
     /// Adds a note. `.misuse` after `endInput` or `close`.
     public func add(_ location: String) throws(VoiceNoteError) { try pool.add(location) }
 
@@ -111,6 +118,13 @@ private final class WaveformPool: @unchecked Sendable {
     private var workers: [LibraryThread] = []
     /// Set by `close`: the notes being decoded stop at their next packet.
     private let stopping = CancellationFlag()
+    private var loudnessOn = true
+
+    /// See `WaveformBatch.measuresLoudness`.
+    var measuresLoudness: Bool {
+        get { monitor.locked { loudnessOn } }
+        set { monitor.locked { loudnessOn = newValue } }
+    }
 
     init(samples: Int, jobs: Int, window: Int?, clock: any VoiceNoteClock,
          open: @escaping @Sendable (Location) throws(VoiceNoteError) -> any ByteSource) throws(VoiceNoteError) {
@@ -207,7 +221,8 @@ private final class WaveformPool: @unchecked Sendable {
                 defer { monitor.locked { _ = reading.removeValue(forKey: worker) } }
                 let open = self.open
                 outcome = .success(try WaveformAnalysis.analyse(
-                    source, samples: samples, ranges: parsed.isFile ? ranges : 1, cancellation: stopping,
+                    source, samples: samples, ranges: parsed.isFile ? ranges : 1, loudness: measuresLoudness,
+                    cancellation: stopping,
                     reopening: { () throws(VoiceNoteError) in try open(parsed) }))
             } catch {
                 outcome = .failure(error)

@@ -40,7 +40,8 @@ final class DemoSession: @unchecked Sendable {
         let take = try record()
         let note = path("note.ogg")
         try FileSystem.rename(take.path, to: note)
-        var payload = try VoiceRecordingPayload.fromRecording(path: note, duration: take.duration, waveform: take.waveform)
+        var payload = try VoiceRecordingPayload.fromRecording(path: note, duration: take.duration, waveform: take.waveform,
+                                                              loudness: (try? VoiceRecordingPayload(json: take.payloadJSON))?.loudness)
         payload.title = "Voice message"
         written.append((note, "the note, Ogg Opus"))
         step("the take: \(formatSeconds(take.duration)) s")
