@@ -71,6 +71,11 @@ def test_take_finishes_by_itself_at_max_duration(speech: Speech, tmp_path: Path)
         # pages as waveform() decodes the file, so they agree within 0.001.
         from_file = voicenote.waveform(done.path)
         assert max(abs(a - b) for a, b in zip(done.waveform, from_file)) <= 0.001
+        # Its loudness, measured on the captured audio as it was encoded, is the file's within the codec's error.
+        file_loudness = voicenote.analyse(done.path).loudness
+        assert done.loudness is not None and file_loudness is not None
+        assert abs(done.loudness.integrated_lufs - file_loudness.integrated_lufs) <= 0.5, (done.loudness, file_loudness)
+        assert abs(done.loudness.true_peak_dbtp - file_loudness.true_peak_dbtp) <= 1.0, (done.loudness, file_loudness)
 
         others = [event for event in events if not isinstance(event, RecorderContextEvent)]
         assert [type(event) for event in others] == [MaxDurationWarning, MaxDurationReached, RecordingFinished]

@@ -19,7 +19,8 @@ channel's messages) which one comes next.
 
 Waveforms and stream facts are plain functions: :func:`waveform` and :func:`info` read a path, encoded bytes or a
 binary file-like object, or an http(s) URL (fetched through the media cache: :func:`set_cache_directory`,
-:func:`cache_size`, :func:`clear_cache`); :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
+:func:`cache_size`, :func:`clear_cache`); :func:`analyse` gives the waveform, length and EBU R128 :class:`Loudness`
+in one pass; :func:`waveform_from_pcm` takes decoded samples; :func:`resample`, :func:`bars`,
 :func:`encode_waveform` and :func:`decode_waveform` prepare a waveform for display and for the wire.
 
 Attachments: :class:`VoiceRecordingPayload` is Stream's ``voiceRecording`` payload (read and written back exactly);
@@ -118,6 +119,7 @@ from ._testsource import TestEvent, TestSource
 from ._upload import Uploader, UploadEvent, UploadMode, UploadState
 from ._outbox import Outbox, OutboxEvent, OutboxEventKind, OutboxItem, OutboxState
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
+from ._loudness import Analysis, Loudness, analyse
 from ._conversion import convert
 from ._waveform_batch import WaveformResult, waveforms
 from ._cancellation import Cancellation
@@ -215,6 +217,9 @@ __all__ = [
     "LOG_DEBUG",
     "set_log_handler",
     "waveform",
+    "analyse",
+    "Analysis",
+    "Loudness",
     "convert",
     "waveforms",
     "WaveformResult",

@@ -169,6 +169,17 @@ class vn_waveform_batch(Structure):
     """Opaque ``struct vn_waveform_batch``; only used through :data:`vn_waveform_batch_p`."""
 
 
+class vn_loudness(Structure):
+    """``struct vn_loudness``: a note's loudness; ``known`` 0 when not measured."""
+
+    _fields_ = [
+        ("known", c_int),
+        ("integrated_lufs", c_double),
+        ("range_lu", c_double),
+        ("true_peak_dbtp", c_double),
+    ]
+
+
 class vn_waveform_result(Structure):
     """``struct vn_waveform_result``: one note's result from ``vn_waveform_batch_next``."""
 
@@ -181,6 +192,7 @@ class vn_waveform_result(Structure):
         ("duration_s", c_double),
         ("values", POINTER(c_float)),
         ("count", c_size_t),
+        ("loudness", vn_loudness),
     ]
 
 
@@ -270,6 +282,7 @@ class vn_recorder_event(Structure):
         ("status", c_int),
         ("message", c_char_p),
         ("remaining_s", c_double),
+        ("loudness", vn_loudness),
     ]
 
 
@@ -521,6 +534,7 @@ vn_waveform_batch_create = _declare("vn_waveform_batch_create", c_int,
                                     [c_size_t, c_int, vn_http_options_p, POINTER(vn_waveform_batch_p)])
 vn_waveform_batch_add = _declare("vn_waveform_batch_add", c_int, [vn_waveform_batch_p, c_char_p])
 vn_waveform_batch_end_input = _declare("vn_waveform_batch_end_input", c_int, [vn_waveform_batch_p])
+vn_waveform_batch_set_loudness = _declare("vn_waveform_batch_set_loudness", c_int, [vn_waveform_batch_p, c_int])
 vn_waveform_batch_next = _declare("vn_waveform_batch_next", c_int,
                                   [vn_waveform_batch_p, c_int, POINTER(vn_waveform_result)])
 vn_waveform_batch_destroy = _declare("vn_waveform_batch_destroy", None, [vn_waveform_batch_p])
@@ -544,6 +558,11 @@ vn_waveform_memory = _declare(
     "vn_waveform_memory", c_int, [c_void_p, c_size_t, c_size_t, _float_p, c_size_t, _size_p]
 )
 vn_waveform_source = _declare("vn_waveform_source", c_int, [vn_source_p, c_size_t, _float_p, c_size_t, _size_p])
+vn_waveform_analyse_file = _declare("vn_waveform_analyse_file", c_int, [c_char_p, c_size_t, _float_p, c_size_t, _size_p,
+                                                                        POINTER(c_double), POINTER(vn_loudness)])
+vn_waveform_analyse_source = _declare("vn_waveform_analyse_source", c_int,
+                                      [vn_source_p, c_size_t, _float_p, c_size_t, _size_p, POINTER(c_double),
+                                       POINTER(vn_loudness)])
 vn_waveform_from_pcm_s16 = _declare(
     "vn_waveform_from_pcm_s16", c_int,
     [POINTER(c_int16), c_size_t, c_int, c_size_t, _float_p, c_size_t, _size_p],
@@ -692,6 +711,8 @@ vn_payload_set_field = _declare("vn_payload_set_field", c_int, [vn_payload_p, c_
 vn_payload_get_file_size = _declare("vn_payload_get_file_size", c_int, [vn_payload_p, POINTER(c_int64)])
 vn_payload_set_file_size = _declare("vn_payload_set_file_size", c_int, [vn_payload_p, c_int64])
 vn_payload_get_duration_s = _declare("vn_payload_get_duration_s", c_int, [vn_payload_p, POINTER(c_double)])
+vn_payload_get_loudness = _declare("vn_payload_get_loudness", c_int, [vn_payload_p, POINTER(vn_loudness)])
+vn_payload_set_loudness = _declare("vn_payload_set_loudness", c_int, [vn_payload_p, POINTER(vn_loudness)])
 vn_payload_set_duration_s = _declare("vn_payload_set_duration_s", c_int, [vn_payload_p, c_double])
 vn_payload_get_waveform = _declare(
     "vn_payload_get_waveform", c_int, [vn_payload_p, POINTER(c_double), c_size_t, _size_p]

@@ -10,6 +10,8 @@ from collections.abc import Mapping
 from typing import Any, Dict, Iterable, List, Optional, Union
 
 from . import _buffers, _capi, _lifecycle
+from ._loudness import Loudness
+from ._loudness import from_c as loudness_from_c
 from ._strings import JSONText, c_text, json_argument, json_bytes, owned_text
 from .errors import check, invalid_argument
 
@@ -396,6 +398,31 @@ class VoiceRecordingPayload(_lifecycle.Closing):
             return
         levels = _doubles(values)
         check(_capi.vn_payload_set_waveform(handle, levels, len(levels)))
+
+    @property
+    def loudness(self) -> Optional[Loudness]:
+        """The note's loudness, carried in the extra data (``voicenote_loudness``, docs/attachments.md) so a receiver
+        levels the note without measuring it; None when the payload has none or one that is not a plausible loudness
+        (a stranger's figures never set a gain). Set None to remove it.
+
+        Raises:
+            InvalidArgumentError: (setting) figures that are not a plausible loudness (NaN, a range below 0, ...).
+            TypeError: (setting) not a :class:`~voicenote.Loudness` or None.
+            ValueError: the payload is closed.
+        """
+        value = _capi.vn_loudness()
+        check(_capi.vn_payload_get_loudness(self._live_handle(), ctypes.byref(value)))
+        return loudness_from_c(value)
+
+    @loudness.setter
+    def loudness(self, value: Optional[Loudness]) -> None:
+        handle = self._live_handle()
+        if value is None:
+            check(_capi.vn_payload_set_loudness(handle, None))
+            return
+        if not isinstance(value, Loudness):
+            raise TypeError(f"loudness must be a voicenote.Loudness or None, not {type(value).__name__}")
+        check(_capi.vn_payload_set_loudness(handle, ctypes.byref(value._c())))
 
     # -- extra data -------------------------------------------------------------------------------------------
 

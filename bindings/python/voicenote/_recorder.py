@@ -14,6 +14,8 @@ from ._session import ActivateHook, DeactivateHook
 from ._events import Subscription
 from ._focus import FocusGroup
 from ._loop import EventLoop
+from ._loudness import Loudness
+from ._loudness import from_c as loudness_from_c
 from ._strings import c_text
 from .errors import VoiceNoteError, check, error_for
 
@@ -107,6 +109,8 @@ class RecordingFinished:
     waveform: List[float]
     #: Its format.
     format: RecordingFormat
+    #: Its loudness, measured on the captured audio as it was encoded; None where it could not be.
+    loudness: Optional[Loudness] = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,7 @@ def _finished(fields: _cevents.Fields) -> RecordingFinished:
         size=fields.integer("size_bytes"),
         waveform=fields.floats("waveform", "waveform_count"),
         format=RecordingFormat(fields.integer("format", _capi.VN_FORMAT_OPUS)),
+        loudness=fields.get("loudness", loudness_from_c, None),
     )
 
 

@@ -9,6 +9,8 @@ from typing import Iterable, Iterator, List, Optional, Union
 
 from . import _buffers, _capi, _cevents
 from ._http import HTTPOptions, options_handle
+from ._loudness import Loudness
+from ._loudness import from_c as loudness_from_c
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES
 from .errors import VoiceNoteError, check
 
@@ -32,6 +34,8 @@ class WaveformResult:
     values: List[float] = field(default_factory=list)
     #: Why there is no waveform (the :class:`~voicenote.VoiceNoteError` subclass of the status, not raised), or None.
     error: Optional[VoiceNoteError] = None
+    #: The note's loudness, measured in the same pass; None on failure or with ``loudness=False``.
+    loudness: Optional[Loudness] = None
 
     @property
     def ok(self) -> bool:
@@ -40,7 +44,7 @@ class WaveformResult:
 
 
 def waveforms(locations: Iterable[Location], samples: int = DEFAULT_SAMPLES, jobs: Optional[int] = None, *,
-              http: Optional[HTTPOptions] = None) -> Iterator[WaveformResult]:
+              http: Optional[HTTPOptions] = None, loudness: bool = True) -> Iterator[WaveformResult]:
     """The waveforms of many notes, computed by one pool of the library's threads and yielded in input order, one
     :class:`WaveformResult` per note: what a backend needs to fill in the waveforms of thousands of voice messages in
     one process (the GIL is not held while the library decodes).
@@ -59,6 +63,8 @@ def waveforms(locations: Iterable[Location], samples: int = DEFAULT_SAMPLES, job
         samples: values per waveform, 1…:data:`MAX_SAMPLES`.
         jobs: worker threads, 1…256; None for the CPUs this process may use (``os.sched_getaffinity``).
         http: how URLs are fetched (headers, a CA file, timeouts); None for the defaults.
+        loudness: whether each note's loudness is measured with its waveform (:attr:`WaveformResult.loudness`);
+            False costs only the waveforms.
 
     Raises:
         InvalidArgumentError: ``samples`` or ``jobs`` out of range (before anything is read); a location that is not
@@ -71,6 +77,11 @@ def waveforms(locations: Iterable[Location], samples: int = DEFAULT_SAMPLES, job
     batch = _capi.vn_waveform_batch_p()
     with options_handle(http) as options:
         check(_capi.vn_waveform_batch_create(count, workers, options, ctypes.byref(batch)))
+    if not loudness:
+        status = _capi.vn_waveform_batch_set_loudness(batch, 0)
+        if status != _capi.VN_OK:
+            _capi.vn_waveform_batch_destroy(batch)
+            check(status)
     return _results(batch, iter(locations), ahead)
 
 
@@ -107,4 +118,4 @@ def _converted(result: _capi.vn_waveform_result) -> WaveformResult:
         return WaveformResult(index=int(result.index), location=location,
                               error=_cevents.event_failure(result.status, result.message))
     return WaveformResult(index=int(result.index), location=location, duration=float(result.duration_s),
-                          values=result.values[: result.count])
+                          values=result.values[: result.count], loudness=loudness_from_c(result.loudness))

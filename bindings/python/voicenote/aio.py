@@ -32,7 +32,7 @@ import asyncio
 import functools
 from typing import Any, AsyncIterator, Callable, Optional, TypeVar
 
-from . import _audioinfo, _cancellation, _capi, _conversion, _loop, _payload, _recovery, _waveform
+from . import _audioinfo, _cancellation, _capi, _conversion, _loop, _loudness, _payload, _recovery, _waveform
 from ._flow import FlowState, FlowTake, FlowViewEvent, RecordingFlow, Trimmed
 from ._player import PlaybackFailed, PlaybackFinished, Player
 from ._recorder import Recorder, RecordingFailed, RecordingFinished, TooShort
@@ -40,7 +40,7 @@ from ._upload import Uploader, UploadSource
 from ._upload_events import UploadEvent, UploadState
 from .errors import CancelledError, status_name
 
-__all__ = ["EventLoop", "events", "finished", "stop", "trim", "upload", "waveform", "info", "from_recording", "recover",
+__all__ = ["EventLoop", "events", "finished", "stop", "trim", "upload", "waveform", "analyse", "info", "from_recording", "recover",
            "convert"]
 
 _T = TypeVar("_T")
@@ -265,6 +265,12 @@ async def waveform(*args: Any, **kwargs: Any) -> Any:
     """:func:`voicenote.waveform` in the loop's default executor (it decodes the whole note); cancelling the task
     cancels its reads."""
     return await _cancellable(_waveform.waveform, *args, **kwargs)
+
+
+async def analyse(*args: Any, **kwargs: Any) -> Any:
+    """:func:`voicenote.analyse` in the loop's default executor (it decodes the whole note); cancelling the task
+    cancels its reads."""
+    return await _cancellable(_loudness.analyse, *args, **kwargs)
 
 
 async def info(*args: Any, **kwargs: Any) -> Any:
