@@ -5,6 +5,7 @@ a payload made from the file carries them, and a Matrix content too; a silent no
 from __future__ import annotations
 
 import asyncio
+import json
 import io
 import math
 import re
@@ -90,3 +91,19 @@ def test_aio_analyse(media: Media) -> None:
     path = media.files["aac"]
     analysis = asyncio.run(asyncio.wait_for(vaio.analyse(path), 60))
     assert analysis == voicenote.analyse(path)
+
+
+def test_the_cli_info_prints_the_loudness(cli: Path, media: Media) -> None:
+    path = media.files["mp3"]
+    measured = voicenote.analyse(path).loudness
+    facts = json.loads(run([str(cli), "info", str(path), "--json"]).stdout)
+    assert facts["loudness"] == {"integrated_lufs": round(measured.integrated_lufs, 2),
+                                 "range_lu": round(measured.range_lu, 2),
+                                 "true_peak_dbtp": round(measured.true_peak_dbtp, 2)}
+    text = run([str(cli), "info", str(path)]).stdout.decode()
+    line = re.search(r"^loudness:    (-?[0-9.]+) LUFS, range ([0-9.]+) LU, true peak (-?[0-9.]+) dBTP$", text, re.M)
+    assert line, text
+    printed = [float(figure) for figure in line.groups()]
+    wanted = [measured.integrated_lufs, measured.range_lu, measured.true_peak_dbtp]
+    assert all(abs(a - b) <= 0.051 for a, b in zip(printed, wanted)), (printed, wanted)
+    assert "loudness" not in json.loads(run([str(cli), "info", str(path), "--json", "--no-loudness"]).stdout)
