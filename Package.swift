@@ -63,8 +63,9 @@ let package = Package(
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CRealtime", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "CEBUR128"]),
         .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteAttachments"]),
-        // The player's decoder-thread stages: silence skipping, libsonic time stretching, software gain.
-        .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "VoiceNoteJSON", "CSonic"]),
+        // The player's decoder-thread stages: levelling (gain and true-peak limiter), silence skipping, libsonic time
+    // stretching, software gain.
+        .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "VoiceNoteJSON", "VoiceNoteWaveform", "CSonic"]),
         // Attachments and messages: Stream's voiceRecording payload, the next-item provider, uploads.
         .target(name: "VoiceNoteAttachments", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         // The queue player over a channel's messages: connects the player and the next-item provider (neither
@@ -103,7 +104,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteRecorderTests", dependencies: ["VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "CEBUR128", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
-        .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteWaveform", "CEBUR128", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),

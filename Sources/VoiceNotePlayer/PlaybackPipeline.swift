@@ -1,7 +1,7 @@
 import VoiceNoteCore
 
-/// The signal path of the player's decoder thread: decoded PCM → `SilenceSkipper` → `TimeStretcher` → `Gain` →
-/// device, reporting for every chunk it emits the source frames (the file's time) it plays.
+/// The signal path of the player's decoder thread: decoded PCM → `Leveler` (when levelling) → `SilenceSkipper` →
+/// `TimeStretcher` → `Gain` → device, reporting for every chunk it emits the source frames (the file's time) it plays.
 ///
 /// The player's current time is the source time of the frames written to the device less the device's delay;
 /// each chunk carries its source span, and the stretcher's backlog and the skipper's hold are already taken off
@@ -16,6 +16,8 @@ public final class PlaybackPipeline {
     /// Channels per interleaved frame, in and out.
     public let channels: Int
 
+    /// The levelling stage, when the note is levelled.
+    private let leveler: Leveler?
     private let skipper: SilenceSkipper
     private let stretcher: TimeStretcher
     private var gain: Gain
@@ -29,10 +31,11 @@ public final class PlaybackPipeline {
     /// - Throws: `.invalidArgument` unless 8000…384000 Hz and 1…255 channels; `.noMemory` from libsonic.
     public init(
         sampleRate: Int, channels: Int, startFrame: Int64 = 0, rate: PlaybackRate = .normal,
-        volume: Volume = .full, skipsSilence: Bool = false
+        volume: Volume = .full, skipsSilence: Bool = false, levelingGain: Double? = nil
     ) throws(VoiceNoteError) {
         self.sampleRate = sampleRate
         self.channels = channels
+        leveler = levelingGain.map { Leveler(sampleRate: sampleRate, channels: channels, gainDecibels: $0) }
         skipper = try SilenceSkipper(sampleRate: sampleRate, channels: channels, enabled: skipsSilence, startFrame: startFrame)
         stretcher = try TimeStretcher(sampleRate: sampleRate, channels: channels, rate: rate)
         gain = Gain(volume: volume, sampleRate: sampleRate)
@@ -57,6 +60,12 @@ public final class PlaybackPipeline {
         set { skipper.isEnabled = newValue }
     }
 
+    /// Whether the note is levelled (`Leveling`): its stage exists from the start or not at all.
+    public var isLevelled: Bool { leveler != nil }
+
+    /// Moves the levelling gain to `decibels` over 50 ms (nothing when the note is not levelled).
+    public func setLevelingGain(decibels: Double) { leveler?.setGain(decibels: decibels) }
+
     /// The source frame of the next frame the pipeline will emit.
     public var sourceFrame: Int64 { map.sourceFrame(atInput: emittedThrough) }
 
@@ -66,12 +75,18 @@ public final class PlaybackPipeline {
     /// Takes decoded interleaved frames (whole frames); `emit` receives every chunk ready for the device.
     /// - Throws: `.noMemory` from libsonic.
     public func process(_ input: UnsafeBufferPointer<Int16>, _ emit: (PlaybackChunk) -> Void) throws(VoiceNoteError) {
+        guard let leveler else { return try skip(input, emit) }
+        try leveler.process(input) { (levelled) throws(VoiceNoteError) in try skip(levelled, emit) }
+    }
+
+    private func skip(_ input: UnsafeBufferPointer<Int16>, _ emit: (PlaybackChunk) -> Void) throws(VoiceNoteError) {
         try skipper.process(input) { (run, source) throws(VoiceNoteError) in try stretch(run, from: source, emit) }
     }
 
     /// Ends the item: everything held is emitted; the last chunk ends at the note's last frame.
     /// - Throws: `.noMemory` from libsonic.
     public func finish(_ emit: (PlaybackChunk) -> Void) throws(VoiceNoteError) {
+        try leveler?.finish { (levelled) throws(VoiceNoteError) in try skip(levelled, emit) }
         try skipper.finish { (run, source) throws(VoiceNoteError) in try stretch(run, from: source, emit) }
         try stretcher.finish { samples, consumed in deliver(samples, consumedThrough: consumed, emit) }
     }
@@ -79,6 +94,7 @@ public final class PlaybackPipeline {
     /// Drops everything held (a seek): the next input is the note from `sourceFrame`. Settings are kept.
     /// - Throws: `.noMemory` from libsonic.
     public func seek(toSourceFrame sourceFrame: Int64) throws(VoiceNoteError) {
+        leveler?.reset()
         skipper.reset(toSourceFrame: sourceFrame)
         try stretcher.reset()
         map.reset(origin: sourceFrame)

@@ -123,7 +123,8 @@ extension Player {
         let startFrame: Int64
         do {
             next = try PlayerItem(request, source: source, rate: try PlaybackRate(state.settings.rate),
-                                  volume: try Volume(state.settings.volume), skipsSilence: state.settings.skipsSilence)
+                                  volume: try Volume(state.settings.volume), skipsSilence: state.settings.skipsSilence,
+                                  leveling: state.settings.leveling)
             guard next.sampleRate == item.sampleRate, next.channels == item.channels else {
                 monitor.locked { shared.following.source = nil }
                 work.prefetched = PrefetchedSource(key: key, source: source)  // the load after the end takes it

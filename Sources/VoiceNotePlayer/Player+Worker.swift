@@ -152,7 +152,8 @@ extension Player {
             }
             guard current else { return }
             item = try PlayerItem(request, source: source, rate: try PlaybackRate(settings.rate),
-                                  volume: try Volume(settings.volume), skipsSilence: settings.skipsSilence)
+                                  volume: try Volume(settings.volume), skipsSilence: settings.skipsSilence,
+                                  leveling: settings.leveling)
         } catch {
             // `failed`; a queue then asks what comes after the item that failed, and only the end of the queue
             // shows the state `notLoaded`.
@@ -308,6 +309,7 @@ extension Player {
         item.pipeline.rate = (try? PlaybackRate(settings.rate)) ?? .normal
         item.pipeline.volume = (try? Volume(settings.volume)) ?? .full
         item.pipeline.skipsSilence = settings.skipsSilence
+        if item.pipeline.isLevelled { item.pipeline.setLevelingGain(decibels: levelingGain(of: item, settings.leveling)) }
         // Output goes into the ring half a ring at a time (the rest of the item at its end): the playback thread,
         // woken by every write it waits for, then wakes once per half ring, not once per decoded packet.
         let halfRing = ring.capacity / 2
@@ -432,6 +434,12 @@ extension Player {
             context.durationIsEstimate = info.durationIsEstimate
         }
         context.bufferedFraction = item.bufferedFraction
+        context.levelingGain = item.pipeline.isLevelled ? levelingGain(of: item, context.leveling) : 0
+    }
+
+    /// The gain levelling gives `item` under `leveling` now, dB (0 once levelling is off: its note ramps back).
+    func levelingGain(of item: PlayerItem, _ leveling: Leveling) -> Double {
+        leveling.enabled ? leveling.gain(for: item.loudness) : 0
     }
 
     /// Whether `error` is a read this player woke on purpose (a seek, a new load or a close during a wait for the

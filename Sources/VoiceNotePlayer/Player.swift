@@ -2,6 +2,7 @@ import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteSources
+import VoiceNoteWaveform
 
 /// Plays voice messages (docs/player.md): files, memory and host sources, Opus through libopusfile and every other
 /// format through FFmpeg, at 0.5–2.5x with the pitch kept, with a software volume, skip silence, seeking, resume
@@ -72,6 +73,8 @@ public final class Player: @unchecked Sendable {
         let key: LocationKey
         let generation: UInt64
         let durationHint: Double?
+        /// The note's loudness as the host knows it (a payload's), for levelling without a pre-pass.
+        var loudness: Loudness? = nil
     }
 
     /// A player delivering its events through `dispatcher`; `.invalidArgument` for a bad configuration.
@@ -111,11 +114,16 @@ public final class Player: @unchecked Sendable {
     /// stops (it reports `stopped`), the state becomes `loading`, and the item then plays (`autoplay`) or ends
     /// `paused` at its resume position. Returns at once: every failure to open or decode the location arrives as a
     /// `failed` event (state `notLoaded`, the location kept). `durationHint` (seconds, e.g. a payload's duration) is
-    /// shown until the real duration is known.
+    /// shown until the real duration is known. `loudness` (a payload's) levels the note without a pre-pass when
+    /// levelling is on (`setLeveling`).
     /// - Throws: `.invalidArgument` for an empty path, a hint that is negative or not finite, a `file://` URL of
     ///   another host; `.unsupported` for other URL schemes; `.busy` when `autoplay` asked the activate hook and it
     ///   refused (nothing changes); `.misuse` after `close`.
-    public func load(_ location: PlayerLocation, autoplay: Bool = true, durationHint: Double? = nil) throws(VoiceNoteError) {
+    public func load(_ location: PlayerLocation, autoplay: Bool = true, durationHint: Double? = nil,
+                     loudness: Loudness? = nil) throws(VoiceNoteError) {
+        if let loudness, !loudness.isPlausible {
+            throw VoiceNoteError(.invalidArgument, "\(loudness) is not a plausible loudness")
+        }
         if let durationHint, !(durationHint.isFinite && durationHint >= 0 && durationHint <= Self.longestDuration) {
             throw VoiceNoteError(.invalidArgument, "duration hint \(durationHint) s is outside 0…\(Int(Self.longestDuration)) seconds")
         }
@@ -136,14 +144,15 @@ public final class Player: @unchecked Sendable {
             noteInterruption(by: key)
             leaveCurrentItem()
             shared.queue.forgetFailures()
-            beginLoad(location, key: key, autoplay: autoplay, durationHint: durationHint)
+            beginLoad(location, key: key, autoplay: autoplay, durationHint: durationHint, loudness: loudness)
         }
         if autoplay { configuration.focusGroup?.take(by: self, for: .playback) }
     }
 
     /// Shared: hands `location` to the decoder thread (the current item was left already): state `loading`, and
     /// for a queue player `itemChanged` first.
-    func beginLoad(_ location: PlayerLocation, key: LocationKey, autoplay: Bool, durationHint: Double?) {
+    func beginLoad(_ location: PlayerLocation, key: LocationKey, autoplay: Bool, durationHint: Double?,
+                   loudness: Loudness? = nil) {
         shared.source?.source.cancel()
         shared.following.drop()
         if case .source(let source) = location { shared.source = SourceReference(source: source) } else { shared.source = nil }
@@ -152,7 +161,8 @@ public final class Player: @unchecked Sendable {
         shared.location = location
         shared.queue.reached(key)
         shared.queue.dropSkipRequest()
-        shared.load = LoadRequest(location: location, key: key, generation: shared.generation, durationHint: durationHint)
+        shared.load = LoadRequest(location: location, key: key, generation: shared.generation, durationHint: durationHint,
+                                  loudness: loudness)
         shared.wantsPlaying = autoplay
         shared.stopAfterLoad = false
         shared.seekPending = false
@@ -309,6 +319,19 @@ public final class Player: @unchecked Sendable {
         change {
             guard shared.context.volume != value.value else { return false }
             shared.context.volume = value.value
+            return true
+        }
+    }
+
+    /// Levelled playback (`Leveling`, docs/loudness.md): on, every note plays at the target loudness plus the offset
+    /// with its peaks under −1 dBTP. Turning it on or off applies from the next note loaded; a new target or offset
+    /// moves the note playing over 50 ms.
+    /// - Throws: `.invalidArgument` for a target or offset out of range.
+    public func setLeveling(_ leveling: Leveling) throws(VoiceNoteError) {
+        try leveling.check()
+        change {
+            guard shared.context.leveling != leveling else { return false }
+            shared.context.leveling = leveling
             return true
         }
     }

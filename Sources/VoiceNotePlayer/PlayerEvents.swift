@@ -1,4 +1,5 @@
 import VoiceNoteCore
+import VoiceNoteWaveform
 
 /// Where a player is (Stream's `AudioPlaybackState`).
 public enum PlayerState: Int32, Sendable {
@@ -38,6 +39,10 @@ public struct PlayerContext: Sendable, Equatable {
     public var volume = 1.0
     /// Whether pauses longer than 0.6 s are shortened.
     public var skipsSilence = false
+    /// Levelled playback's settings (`Leveling.off` by default).
+    public var leveling = Leveling.off
+    /// The gain levelling gives the loaded note, dB (0 when it is not levelled).
+    public var levelingGain = 0.0
     /// The last failure of this player (load, decode or device), nil when none since the last successful load.
     public var lastError: VoiceNoteError?
 

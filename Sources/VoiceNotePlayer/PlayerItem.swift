@@ -1,6 +1,7 @@
 import VoiceNoteCodec
 import VoiceNoteCore
 import VoiceNoteSources
+import VoiceNoteWaveform
 
 /// A loaded location on the decoder thread: its source (kept alive while loaded), decoder and pipeline.
 final class PlayerItem {
@@ -23,10 +24,18 @@ final class PlayerItem {
     var lastSourceFrame: Int64?
     /// The frame the decoder produces next, when known (after opening and after a seek).
     private var decoderFrame: Int64? = 0
+    /// The note's loudness when it is levelled: the load's, or measured on its first seconds (`prefix`); nil when
+    /// levelling was off as it loaded, or the pre-pass found nothing to measure.
+    let loudness: Loudness?
+    /// The note's first frames, decoded by levelling's pre-pass and not yet played (they play first, unless a seek
+    /// elsewhere drops them); `prefixEnd` is the frame the decoder produces after them.
+    private var prefix: [Int16] = []
+    private var prefixEnd: Int64 = 0
 
-    /// Opens the decoder of a location's bytes, `source` (on the decoder thread). Throws what probing throws.
+    /// Opens the decoder of a location's bytes, `source` (on the decoder thread), levelled by `leveling` from its
+    /// first frame. Throws what probing throws, and what decoding the pre-pass throws.
     init(_ request: Player.LoadRequest, source: any ByteSource, rate: PlaybackRate, volume: Volume,
-         skipsSilence: Bool) throws(VoiceNoteError) {
+         skipsSilence: Bool, leveling: Leveling = .off) throws(VoiceNoteError) {
         generation = request.generation
         key = request.key
         durationHint = request.durationHint
@@ -40,8 +49,34 @@ final class PlayerItem {
             // The file's own format, not an argument of the caller's: audio the player's stages cannot take.
             throw VoiceNoteError(.unsupported, "\(source.name): \(error.message); the player plays 8000…384000 Hz, 1…255 channels")
         }
+        var loudness: Loudness?
+        if leveling.enabled {
+            loudness = request.loudness
+            if loudness == nil {
+                let (frames, measured) = try Self.preScan(decoder, seconds: Leveling.preScanSeconds)
+                prefix = frames
+                prefixEnd = Int64(frames.count / max(channels, 1))
+                loudness = measured
+            }
+        }
+        self.loudness = loudness
         pipeline = try PlaybackPipeline(sampleRate: sampleRate, channels: channels, rate: rate, volume: volume,
-                                        skipsSilence: skipsSilence)
+                                        skipsSilence: skipsSilence,
+                                        levelingGain: leveling.enabled ? leveling.gain(for: loudness) : nil)
+    }
+
+    /// Levelling's pre-pass: the first `seconds` of the note decoded (kept, to play) and their loudness.
+    private static func preScan(_ decoder: any AudioDecoder, seconds: Double) throws(VoiceNoteError) -> ([Int16], Loudness?) {
+        let wanted = Int(seconds * Double(decoder.outputRate)) * decoder.outputChannels
+        var frames: [Int16] = []
+        frames.reserveCapacity(wanted)
+        let meter = try? LoudnessMeter(sampleRate: decoder.outputRate, channels: decoder.outputChannels,
+                                       order: decoder.channelOrder)
+        while frames.count < wanted, try decoder.decodeNext({ chunk in
+            frames.append(contentsOf: chunk.samples)
+            meter?.append(chunk.samples)
+        }) {}
+        return (frames, meter?.loudness)
     }
 
     /// What the container says (a download's duration is refined as its bytes arrive).
@@ -59,6 +94,11 @@ final class PlayerItem {
 
     /// Makes the next decoded audio start at `frame` and empties the pipeline (settings kept).
     func reposition(to frame: Int64) throws(VoiceNoteError) {
+        if !prefix.isEmpty {
+            if frame == 0 { return try pipeline.seek(toSourceFrame: 0) }  // the pre-pass's frames play first
+            prefix = []
+            decoderFrame = prefixEnd
+        }
         if decoderFrame != frame {
             decoderFrame = nil
             try decoder.seek(toFrame: frame)
@@ -70,6 +110,13 @@ final class PlayerItem {
     /// Decodes the next piece into the pipeline; `emit` receives what it makes. Returns false at the end (after the
     /// pipeline gave up everything it held).
     func decodeNext(_ emit: (PlaybackChunk) -> Void) throws(VoiceNoteError) -> Bool {
+        if !prefix.isEmpty {
+            let frames = prefix
+            prefix = []
+            decoderFrame = prefixEnd
+            try frames.withUnsafeBufferPointer { (samples) throws(VoiceNoteError) in try pipeline.process(samples, emit) }
+            return true
+        }
         decoderFrame = nil
         var failure: VoiceNoteError?
         let more = try decoder.decodeNext { chunk in

@@ -1,0 +1,113 @@
+import CEBUR128
+import Foundation
+import Testing
+import VoiceNoteCore
+import VoiceNotePlayer
+import VoiceNoteTestSupport
+import VoiceNoteWaveform
+
+/// Levelled playback (docs/loudness.md): the note's gain to the target and the true-peak limiter. Every output is
+/// measured by libebur128 over every sample (true peak included), not by the code under test.
+@Suite struct LevelingTests {
+    /// libebur128's integrated loudness and true peak of `samples` (48 kHz, `channels`).
+    static func measure(_ samples: [Int16], channels: Int = 1) -> (integrated: Double, truePeak: Double) {
+        var state = ebur128_init(UInt32(channels), 48_000,
+                                 Int32(bitPattern: EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue))
+        defer { ebur128_destroy(&state) }
+        samples.withUnsafeBufferPointer { _ = ebur128_add_frames_short(state, $0.baseAddress, $0.count / channels) }
+        var integrated = 0.0, peak = 0.0
+        _ = ebur128_loudness_global(state, &integrated)
+        for channel in 0..<channels {
+            var value = 0.0
+            _ = ebur128_true_peak(state, UInt32(channel), &value)
+            peak = max(peak, value)
+        }
+        return (integrated, peak > 0 ? 20 * log10(peak) : -.infinity)
+    }
+
+    /// `samples` scaled by `decibels`, saturated.
+    static func scaled(_ samples: [Int16], by decibels: Double) -> [Int16] {
+        let factor = pow(10, decibels / 20)
+        return samples.map { Int16(max(-32768, min(32767, (Double($0) * factor).rounded()))) }
+    }
+
+    /// Plays `input` through a levelled pipeline at the gain `leveling` gives `loudness`.
+    static func levelled(_ input: [Int16], _ leveling: Leveling, loudness: Loudness?, channels: Int = 1) throws -> [Int16] {
+        let pipeline = try PlaybackPipeline(sampleRate: Signal.rate, channels: channels,
+                                            levelingGain: leveling.gain(for: loudness))
+        return try play(input, through: pipeline).samples
+    }
+
+    /// Speech from −40 to −14 LUFS, its loudness measured as the waveform's pass does: every one comes out within
+    /// 1 LU of −16 LUFS, its true peak at or under −1 dBTP, every frame there in order (the look-ahead holds none back).
+    @Test(arguments: [-40.0, -32.0, -24.0, -18.0, -14.0])
+    func speechAtAnyLoudnessComesOutAtTheTarget(_ level: Double) throws {
+        let speech = try Signal.speech()
+        let original = Self.measure(speech).integrated
+        let input = Self.scaled(speech, by: level - original)
+        let loudness = try LoudnessMeter(sampleRate: Signal.rate, channels: 1)
+        input.withUnsafeBufferPointer { loudness.append($0) }
+        let output = try Self.levelled(input, Leveling(), loudness: loudness.loudness)
+        #expect(output.count == input.count)
+        let heard = Self.measure(output)
+        #expect(abs(heard.integrated - Leveling.defaultTarget) <= 1, "\(level) LUFS in: \(heard.integrated) LUFS out")
+        #expect(heard.truePeak <= Leveling.ceiling, "\(level) LUFS in: true peak \(heard.truePeak) dBTP")
+    }
+
+    /// A full-scale square wave pushed 10 dB louder still comes out under −1 dBTP: no sample clips, nothing between
+    /// samples goes over.
+    @Test func theLimiterNeverLetsASquareWaveClip() throws {
+        let square = (0..<Signal.frames(2)).map { $0 % 48 < 24 ? Int16(32767) : Int16(-32768) }
+        let output = try Self.levelled(square, Leveling(target: -10, offset: 12), loudness: nil)
+        #expect(output.count == square.count)
+        let heard = Self.measure(output)
+        #expect(heard.truePeak <= Leveling.ceiling, "true peak \(heard.truePeak) dBTP")
+        #expect(!output.contains(32767) && !output.contains(-32768))
+        // Stereo too: the channels share one gain.
+        let stereo = square.flatMap { [$0, $0 / 2] }
+        let both = try Self.levelled(stereo, Leveling(target: -10, offset: 12), loudness: nil, channels: 2)
+        #expect(Self.measure(both, channels: 2).truePeak <= Leveling.ceiling)
+    }
+
+    /// A silent note gets no gain at all (the offset alone): silence stays silence, and a hiss in it is not raised
+    /// 30 dB.
+    @Test func aSilentNoteIsNotBlownUp() throws {
+        let silence = [Int16](repeating: 0, count: Signal.frames(2))
+        #expect(try Self.levelled(silence, Leveling(), loudness: .silent) == silence)
+        let hiss = Signal.noise(seconds: 2, decibels: -80)
+        let meter = try LoudnessMeter(sampleRate: Signal.rate, channels: 1)
+        hiss.withUnsafeBufferPointer { meter.append($0) }
+        #expect(meter.loudness.isSilent)
+        #expect(try Self.levelled(hiss, Leveling(), loudness: meter.loudness) == hiss)
+    }
+
+    /// Levelling off is the pipeline without the stage: bit-exact.
+    @Test func offIsBitExact() throws {
+        let speech = try Signal.speech()
+        let plain = try play(speech, through: PlaybackPipeline(sampleRate: Signal.rate, channels: 1)).samples
+        #expect(plain == speech)
+        let pipeline = try PlaybackPipeline(sampleRate: Signal.rate, channels: 1, levelingGain: nil)
+        #expect(!pipeline.isLevelled)
+        #expect(try play(speech, through: pipeline).samples == speech)
+    }
+
+    /// The offset is the contact's knob: +6 dB comes out 6 dB louder than the target (within the limiter's work).
+    @Test func theOffsetMovesTheLevel() throws {
+        let speech = Self.scaled(try Signal.speech(), by: -20)
+        let meter = try LoudnessMeter(sampleRate: Signal.rate, channels: 1)
+        speech.withUnsafeBufferPointer { meter.append($0) }
+        let quieter = Self.measure(try Self.levelled(speech, Leveling(target: -24, offset: -6), loudness: meter.loudness))
+        #expect(abs(quieter.integrated - -30) <= 1, "\(quieter.integrated)")
+        let louder = Self.measure(try Self.levelled(speech, Leveling(target: -24, offset: 6), loudness: meter.loudness))
+        #expect(abs(louder.integrated - -18) <= 1, "\(louder.integrated)")
+    }
+
+    @Test func settingsOutOfRangeAreRefused() {
+        #expect(throws: VoiceNoteError.self) { try Leveling(target: -5).check() }
+        #expect(throws: VoiceNoteError.self) { try Leveling(target: .nan).check() }
+        #expect(throws: VoiceNoteError.self) { try Leveling(offset: 13).check() }
+        #expect(throws: Never.self) { try Leveling(target: -30, offset: -12).check() }
+        #expect(Leveling().gain(for: Loudness(integrated: -70, range: 0, truePeak: -50)) == Leveling.maximumGain)
+        #expect(Leveling(offset: 3).gain(for: nil) == 3)
+    }
+}
