@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import VoiceNoteCore
 import VoiceNotePlayer
+import VoiceNoteSources
 import VoiceNoteTestSupport
 import VoiceNoteWaveform
 
@@ -109,5 +110,64 @@ import VoiceNoteWaveform
         #expect(throws: Never.self) { try Leveling(target: -30, offset: -12).check() }
         #expect(Leveling().gain(for: Loudness(integrated: -70, range: 0, truePeak: -50)) == Leveling.maximumGain)
         #expect(Leveling(offset: 3).gain(for: nil) == 3)
+    }
+}
+
+/// Levelling in a player, through a virtual speaker.
+@Suite struct PlayerLevelingTests {
+    /// Quiet speech (−36 LUFS) in an Ogg Opus file, its loudness unknown: the player's pre-pass over its first 3 s sets
+    /// the gain before the first frame; the speaker hears it within 1.5 LU of −16 LUFS, under −1 dBTP, all of it.
+    /// Given the loudness with the load (a payload's), the same.
+    @Test(arguments: [false, true])
+    func aQuietNoteIsHeardAtTheTarget(givenLoudness: Bool) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let speech = try Signal.speech()
+        let quiet = LevelingTests.scaled(speech, by: -36 - LevelingTests.measure(speech).integrated)
+        let path = try writeOpus(quiet, in: directory)
+        let analysed = try WaveformAnalysis.analyse(FileSource(path: path)).loudness
+        let speaker = FileSpeaker(directory: directory)
+        let player = try makePlayer(speaker.selection)
+        defer { player.close() }
+        try player.setLeveling(Leveling())
+        let log = try PlayerLog(player)
+        try player.load(.file(path), loudness: givenLoudness ? analysed : nil)
+        #expect(log.waitFinished())
+        let heard = try speaker.samples()
+        #expect(abs(heard.count - quiet.count) <= 960, "\(heard.count) frames heard of \(quiet.count)")
+        let measured = LevelingTests.measure(heard)
+        #expect(abs(measured.integrated - Leveling.defaultTarget) <= 1.5, "heard at \(measured.integrated) LUFS")
+        #expect(measured.truePeak <= Leveling.ceiling, "true peak \(measured.truePeak)")
+        #expect(log.all.contains { if case .context(let c) = $0 { c.levelingGain > 15 } else { false } })
+    }
+
+    /// A note positioned before it plays (a seek while paused) drops the pre-pass's frames: what is heard starts at
+    /// the seek, levelled.
+    @Test func aSeekBeforePlayingDropsThePrePassFrames() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let speech = LevelingTests.scaled(try Signal.speech(), by: -20)
+        let path = try writeWAV(speech, in: directory)
+        let speaker = FileSpeaker(directory: directory)
+        let player = try makePlayer(speaker.selection)
+        defer { player.close() }
+        try player.setLeveling(Leveling())
+        let log = try PlayerLog(player)
+        try player.load(.file(path), autoplay: false)
+        #expect(log.wait(for: .paused) != nil)
+        try player.seek(to: 4)
+        try player.play()
+        #expect(log.waitFinished())
+        let heard = try speaker.samples()
+        let expected = speech.count - Signal.frames(4)
+        #expect(abs(heard.count - expected) <= 960, "\(heard.count) frames heard, \(expected) after the seek")
+    }
+
+    @Test func outOfRangeSettingsAndLoudnessAreRefused() throws {
+        let player = try makePlayer(FileSpeaker(directory: try Fixtures.temporaryDirectory()).selection)
+        defer { player.close() }
+        #expect(throws: VoiceNoteError.self) { try player.setLeveling(Leveling(target: 0)) }
+        #expect(player.context.leveling == .off)
+        #expect(throws: VoiceNoteError.self) {
+            try player.load(.file("/nonexistent.ogg"), loudness: Loudness(integrated: .nan, range: 0, truePeak: 0))
+        }
     }
 }
