@@ -2022,6 +2022,42 @@ int vn_player_set_volume(vn_player *player, double volume);
  */
 int vn_player_set_skip_silence(vn_player *player, int enabled);
 
+/** The default levelling target, LUFS: what streaming services and podcast guidelines give speech. \since 0.1.0 */
+#define VN_LEVELING_DEFAULT_TARGET_LUFS (-16.0)
+
+/**
+ * Levelled playback (docs/loudness.md): on, every note plays at `target_lufs` plus `offset_db` (the "louder for
+ * this contact" knob), its true peak held under −1 dBTP by a limiter. A note's gain (target − its integrated
+ * loudness + offset, at most +30 dB; the offset alone for a silent note) is known before its first frame: from the
+ * loudness given with vn_player_load_with_loudness() (a payload's), else from a pre-pass over its first 3 s (decoded
+ * once: those frames then play). It stays for the note; a new target or offset moves the note playing over 50 ms.
+ * Turning levelling on or off applies from the next note loaded. Off by default: notes play as recorded, bit-exact.
+ *
+ * \param player the player.
+ * \param enabled 1 to level, 0 not to.
+ * \param target_lufs the loudness every note plays at, −30…−10 LUFS (#VN_LEVELING_DEFAULT_TARGET_LUFS).
+ * \param offset_db added to every note's gain, −12…12 dB (0 for none).
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for `enabled` other than 0 or 1, or
+ *          a target or offset out of range (NaN too).
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_set_leveling(vn_player *player, int enabled, double target_lufs, double offset_db);
+
+/**
+ * vn_player_load() with the note's loudness as the host knows it (a payload's: vn_payload_get_loudness()), so a
+ * levelled note needs no pre-pass; ignored while levelling is off.
+ *
+ * \param player, location, autoplay, duration_hint_s as for vn_player_load().
+ * \param loudness the note's loudness; NULL or `known` 0 when unknown.
+ * \returns as vn_player_load(); #VN_E_INVALID_ARG also for figures that are not a plausible loudness (as
+ *          vn_payload_set_loudness()).
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_load_with_loudness(vn_player *player, const char *location, int autoplay, double duration_hint_s,
+                                 const vn_loudness *loudness);
+
 /** A player's context (Stream's `AudioPlaybackContext` and more). \since 0.1.0 */
 typedef struct vn_player_context {
     size_t size;              /**< sizeof(vn_player_context) as the library knows it (set by the caller for get). */
@@ -2037,6 +2073,10 @@ typedef struct vn_player_context {
     int last_status;          /**< The last failure's status (negative), 0 when none since the last load. */
     const char *location;     /**< The location as given; in events valid during the callback; NULL from
                                    vn_player_get_context() (use vn_player_copy_location()). */
+    int leveling;             /**< 1 when levelled playback is on (vn_player_set_leveling()). */
+    double leveling_target_lufs; /**< Its target, LUFS. */
+    double leveling_offset_db;   /**< Its offset, dB. */
+    double leveling_gain_db;  /**< The gain levelling gives the loaded note, dB; 0 when it is not levelled. */
 } vn_player_context;
 
 /** Kinds of player events. \since 0.1.0 */

@@ -59,6 +59,20 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
     }
 }
 
+@c @implementation public func vn_player_load_with_loudness(
+    _ player: OpaquePointer?, _ location: UnsafePointer<CChar>?, _ autoplay: Int32, _ durationHintS: Double,
+    _ loudness: UnsafePointer<vn_loudness>?
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let handle = try Handles.get(player, as: PlayerHandle.self, "player")
+        let location = try nonEmptyString(location, "location")
+        let hint = try durationHint(durationHintS)
+        try handle.player.load(PlayerLocation(parsing: location), autoplay: autoplay != 0, durationHint: hint,
+                               loudness: try loudness?.pointee.checked())
+        handle.sources.hold(nil)
+    }
+}
+
 @c @implementation public func vn_player_load_url(
     _ player: OpaquePointer?, _ url: UnsafePointer<CChar>?, _ options: OpaquePointer?, _ key: UnsafePointer<CChar>?,
     _ autoplay: Int32, _ durationHintS: Double
@@ -104,6 +118,15 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
 
 @c @implementation public func vn_player_set_volume(_ player: OpaquePointer?, _ volume: Double) -> Int32 {
     control(player) { (p) throws(VoiceNoteError) in try p.setVolume(volume) }
+}
+
+@c @implementation public func vn_player_set_leveling(
+    _ player: OpaquePointer?, _ enabled: Int32, _ targetLUFS: Double, _ offsetDB: Double
+) -> Int32 {
+    control(player) { (p) throws(VoiceNoteError) in
+        guard enabled == 0 || enabled == 1 else { throw VoiceNoteError(.invalidArgument, "enabled is \(enabled); 0 or 1") }
+        try p.setLeveling(Leveling(enabled: enabled == 1, target: targetLUFS, offset: offsetDB))
+    }
 }
 
 @c @implementation public func vn_player_set_skip_silence(_ player: OpaquePointer?, _ enabled: Int32) -> Int32 {
@@ -152,7 +175,9 @@ func cContext(_ context: PlayerContext, location: UnsafePointer<CChar>?) -> vn_p
                       is_seeking: context.isSeeking ? 1 : 0, buffered_fraction: context.bufferedFraction,
                       duration_is_estimate: context.durationIsEstimate ? 1 : 0, volume: context.volume,
                       skip_silence: context.skipsSilence ? 1 : 0, last_status: context.lastError?.status.rawValue ?? 0,
-                      location: location)
+                      location: location, leveling: context.leveling.enabled ? 1 : 0,
+                      leveling_target_lufs: context.leveling.target, leveling_offset_db: context.leveling.offset,
+                      leveling_gain_db: context.levelingGain)
 }
 
 extension PlayerEvent: CEventConvertible {

@@ -2,7 +2,8 @@
  * loudness.c: a note's loudness through the C API (voicenote.h, vn_loudness): vn_waveform_analyse_file() and
  * _source() give the waveform of vn_waveform_file() and the loudness in one pass; the batch's results carry it (or
  * not, vn_waveform_batch_set_loudness()); a payload made from the file carries it in its extra data and in its Matrix
- * content, and reads it back; a stranger's implausible figures are never taken; refusals and NULLs.
+ * content, and reads it back; a stranger's implausible figures are never taken; a player levels a note by the
+ * loudness given with its load (vn_player_set_leveling(), vn_player_load_with_loudness()); refusals and NULLs.
  *
  * The note is harness.h's 440 Hz triangle at -12 dBFS peak (RMS -16.8 dBFS, so about -17.5 LUFS: BS.1770's
  * K-weighting leaves 440 Hz nearly alone) encoded by opusenc. Needs opusenc on PATH.
@@ -173,6 +174,58 @@ static void test_the_batch_gives_the_loudness_unless_told_not_to(void) {
     vn_waveform_batch_destroy(batch);
 }
 
+/* The largest magnitude among the S16 frames a file speaker wrote to `path`; -1 when unreadable. */
+static int peak_of(const char *path) {
+    FILE *file = fopen(path, "rb");
+    if (file == NULL) return -1;
+    int16_t frames[4096];
+    size_t count;
+    int peak = 0;
+    while ((count = fread(frames, sizeof frames[0], 4096, file)) > 0)
+        for (size_t i = 0; i < count; i++) peak = frames[i] < 0 ? (-frames[i] > peak ? -frames[i] : peak) : (frames[i] > peak ? frames[i] : peak);
+    fclose(file);
+    return peak;
+}
+
+static int stopped_after_playing(vn_player *player, const char *output) {
+    vn_player_context context = {.size = sizeof context};
+    return vn_player_get_context(player, &context) == VN_OK && context.state == VN_PLAYER_STOPPED &&
+           frames_written(output) >= (long long)(TONE_SECONDS * 48000 * 0.95);
+}
+
+/* The player levels the tone (-17.5 LUFS) to -10 LUFS from the loudness given with the load: a gain of +7.5 dB, seen in
+ * its context and in what the speaker got (the triangle's -12 dBFS peak, 8192, raised 2.37 times). */
+static void test_a_player_levels_a_note_by_its_given_loudness(void) {
+    char output[320];
+    snprintf(output, sizeof output, "%s/levelled.raw", directory);
+    vn_player *player = speaker_player(output);
+    if (player == NULL) return;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_set_leveling(player, 2, -16, 0));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_set_leveling(player, 1, -5, 0));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_set_leveling(player, 1, NAN, 0));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_set_leveling(player, 1, -16, 12.5));
+    EXPECT_STATUS(VN_E_MISUSE, vn_player_set_leveling(NULL, 1, -16, 0));
+    vn_loudness bad = {.known = 1, .integrated_lufs = NAN};
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_load_with_loudness(player, note_path, 1, -1, &bad));
+    EXPECT_STATUS(VN_OK, vn_player_set_leveling(player, 1, -10, 0));
+    vn_loudness loudness = {0};
+    float values[100];
+    EXPECT_STATUS(VN_OK, vn_waveform_analyse_file(note_path, 100, values, 100, NULL, NULL, &loudness));
+    EXPECT_STATUS(VN_OK, vn_player_load_with_loudness(player, note_path, 1, -1, &loudness));
+    int ok = 0;
+    POLL_UNTIL(ok, stopped_after_playing(player, output), 20, 30000);
+    EXPECT(ok, "the levelled tone did not play to its end (%lld frames)", frames_written(output));
+    vn_player_context context = {.size = sizeof context};
+    EXPECT_STATUS(VN_OK, vn_player_get_context(player, &context));
+    EXPECT(context.leveling == 1 && context.leveling_target_lufs == -10 && context.leveling_offset_db == 0,
+           "leveling %d, target %g, offset %g", context.leveling, context.leveling_target_lufs, context.leveling_offset_db);
+    EXPECT(distance(context.leveling_gain_db, -10 - loudness.integrated_lufs) < 1e-9 && distance(context.leveling_gain_db, 7.5) < 1.2,
+           "gain %g dB for a note at %g LUFS", context.leveling_gain_db, loudness.integrated_lufs);
+    int peak = peak_of(output);
+    EXPECT(peak > 8192 * 2.0 && peak < 8192 * 2.8, "peak %d, the tone's 8192 raised by %g dB", peak, context.leveling_gain_db);
+    vn_player_destroy(player);
+}
+
 int main(void) {
     harness_init("loudness");
     if (!temp_directory_create(directory, sizeof directory, "loudness")) return 1;
@@ -181,6 +234,7 @@ int main(void) {
     TEST(test_a_payload_carries_the_loudness_to_stream_and_matrix);
     TEST(test_implausible_figures_from_a_stranger_are_not_taken);
     TEST(test_the_batch_gives_the_loudness_unless_told_not_to);
+    TEST(test_a_player_levels_a_note_by_its_given_loudness);
     temp_directory_remove(directory);
     return harness_finish();
 }
