@@ -146,6 +146,55 @@ inline std::vector<float> waveform_file(std::string_view path, std::size_t sampl
     });
 }
 
+/** What analyse_file() and analyse_source() give: the waveform, length and loudness of one decoding pass. */
+struct analysis {
+    /** The waveform's values 0…1. */
+    std::vector<float> values;
+    /** The decoded audio's length. */
+    seconds duration{0};
+    /** Its loudness. */
+    std::optional<voicenote::loudness> loudness;
+};
+
+namespace detail {
+
+/** One analysis call (`call(out, capacity, count, duration, loudness)`) into an `analysis`. */
+template <typename Call>
+inline analysis analyse_into(std::size_t samples, Call call) {
+    analysis result;
+    double duration = 0;
+    vn_loudness measured{};
+    result.values = waveform_into_vector(samples, [&](float *out, std::size_t capacity, std::size_t *count) {
+        return call(out, capacity, count, &duration, &measured);
+    });
+    result.duration = seconds(duration);
+    result.loudness = to_loudness(measured);
+    return result;
+}
+
+}  // namespace detail
+
+/**
+ * The waveform, length and EBU R128 loudness of an audio file in one decoding pass (vn_waveform_analyse_file()).
+ * Throws as waveform_file().
+ */
+inline analysis analyse_file(std::string_view path, std::size_t samples = waveform_default_samples) {
+    detail::c_string c_path(path);
+    return detail::analyse_into(samples, [&](float *out, std::size_t capacity, std::size_t *count, double *duration,
+                                             vn_loudness *measured) {
+        return vn_waveform_analyse_file(c_path.get(), samples, out, capacity, count, duration, measured);
+    });
+}
+
+/** analyse_file() of the audio in `source`, read from its start (vn_waveform_analyse_source()). Throws as
+ *  waveform_source(). */
+inline analysis analyse_source(source &source, std::size_t samples = waveform_default_samples) {
+    return detail::analyse_into(samples, [&](float *out, std::size_t capacity, std::size_t *count, double *duration,
+                                             vn_loudness *measured) {
+        return vn_waveform_analyse_source(source.get(), samples, out, capacity, count, duration, measured);
+    });
+}
+
 /** The waveform of `size` encoded bytes at `data`, read during the call only (vn_waveform_memory). Throws as
  *  waveform_file(). */
 inline std::vector<float> waveform_memory(const void *data, std::size_t size,
@@ -279,6 +328,9 @@ struct waveform_result {
     seconds duration{0};
     /** The batch's `samples` values 0…1; empty on failure. */
     std::vector<float> values;
+    /** The note's loudness, measured in the same pass; std::nullopt on failure or when the batch does not measure
+     *  it (waveform_batch::set_loudness()). */
+    std::optional<voicenote::loudness> loudness;
 
     /** Whether the note has its waveform. */
     bool ok() const noexcept { return status == VN_OK; }
@@ -297,6 +349,7 @@ inline waveform_result to_waveform_result(const vn_waveform_result &result) {
     copy.message = copy_string(result.message);
     copy.duration = seconds(result.duration_s);
     if (result.values && result.count > 0) copy.values.assign(result.values, result.values + result.count);
+    copy.loudness = to_loudness(result.loudness);
     return copy;
 }
 
@@ -327,6 +380,10 @@ public:
     void add(std::string_view location) {
         detail::check(vn_waveform_batch_add(batch_.get(), detail::c_string(location).get()));
     }
+
+    /** Whether each note's loudness is measured with its waveform (the default); off, a note costs only its
+     *  waveform. Applies to the notes started after the call (vn_waveform_batch_set_loudness()). */
+    void set_loudness(bool measure) { detail::check(vn_waveform_batch_set_loudness(batch_.get(), measure ? 1 : 0)); }
 
     /** Says no note will be added: once every result is taken, next() returns std::nullopt with ended() true.
      *  Idempotent. */

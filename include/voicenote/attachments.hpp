@@ -171,6 +171,21 @@ public:
         detail::check(vn_payload_set_file_size(payload_.get(), bytes ? *bytes : -1));
     }
 
+    /** The note's loudness from the extra data (vn_payload_get_loudness()); std::nullopt when the payload has none
+     *  or one that is not a plausible loudness. */
+    std::optional<voicenote::loudness> loudness() const {
+        vn_loudness value{};
+        detail::check(vn_payload_get_loudness(payload_.get(), &value));
+        return detail::to_loudness(value);
+    }
+
+    /** Sets the note's loudness in the extra data, or removes it with std::nullopt (vn_payload_set_loudness()).
+     *  Throws `error` (#VN_E_INVALID_ARG) for figures that are not a plausible loudness. */
+    void set_loudness(const std::optional<voicenote::loudness> &value) {
+        vn_loudness c_value = detail::to_c_loudness(value);
+        detail::check(vn_payload_set_loudness(payload_.get(), value ? &c_value : nullptr));
+    }
+
     /** `duration` (vn_payload_get_duration_s()); std::nullopt when the payload has none. */
     std::optional<seconds> duration() const {
         double value = -1;

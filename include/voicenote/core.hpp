@@ -568,6 +568,43 @@ inline void set_log_handler(log_handler handler, log_level max_level = log_level
     slot.current = std::move(next);  // the old one: no call of it is running any more
 }
 
+/** A note's loudness by EBU R128 (vn_loudness): integrated, range, true peak; measured in the waveform's pass. */
+struct loudness {
+    /** Integrated loudness, LUFS; -infinity for a silent note (nothing above -70 LUFS). */
+    double integrated_lufs = -HUGE_VAL;
+    /** Loudness range, LU. */
+    double range_lu = 0;
+    /** True peak, dBTP; -infinity for digital silence. */
+    double true_peak_dbtp = -HUGE_VAL;
+
+    /** Whether nothing of the note is above the -70 LUFS gate. */
+    bool silent() const noexcept { return !std::isfinite(integrated_lufs); }
+    /** Equal figures. */
+    bool operator==(const loudness &other) const noexcept {
+        return integrated_lufs == other.integrated_lufs && range_lu == other.range_lu &&
+               true_peak_dbtp == other.true_peak_dbtp;
+    }
+    /** Different figures. */
+    bool operator!=(const loudness &other) const noexcept { return !(*this == other); }
+};
+
+namespace detail {
+
+/** The C loudness as the C++ one; std::nullopt when not known. */
+inline std::optional<loudness> to_loudness(const vn_loudness &value) {
+    if (!value.known) return std::nullopt;
+    return loudness{value.integrated_lufs, value.range_lu, value.true_peak_dbtp};
+}
+
+/** The C form of an optional loudness (`known` 0 for none). */
+inline vn_loudness to_c_loudness(const std::optional<loudness> &value) noexcept {
+    vn_loudness result{};
+    if (value) result = vn_loudness{1, value->integrated_lufs, value->range_lu, value->true_peak_dbtp};
+    return result;
+}
+
+}  // namespace detail
+
 }  // namespace voicenote
 
 namespace std {

@@ -62,6 +62,14 @@ struct player_context {
     int last_status = 0;
     /** The location as given to the load, in events; empty from `player::context()` (use `player::location()`). */
     std::string location;
+    /** Whether levelled playback is on (player::set_leveling()). */
+    bool leveling = false;
+    /** Its target, LUFS. */
+    double leveling_target_lufs = VN_LEVELING_DEFAULT_TARGET_LUFS;
+    /** Its offset, dB. */
+    double leveling_offset_db = 0;
+    /** The gain levelling gives the loaded note, dB; 0 when it is not levelled. */
+    double leveling_gain_db = 0;
 
     /** `last_status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
     std::error_code code() const noexcept { return detail::status_code(last_status); }
@@ -153,6 +161,10 @@ inline player_context to_player_context(const vn_player_context &context) {
     result.skip_silence = context.skip_silence != 0;
     result.last_status = context.last_status;
     result.location = copy_string(context.location);
+    result.leveling = context.leveling != 0;
+    result.leveling_target_lufs = context.leveling_target_lufs;
+    result.leveling_offset_db = context.leveling_offset_db;
+    result.leveling_gain_db = context.leveling_gain_db;
     return result;
 }
 
@@ -225,6 +237,21 @@ public:
     }
 
     /**
+     * Loads a location as `load`, with the note's loudness as the host knows it (a payload's: payload::loudness()),
+     * so a levelled note needs no pre-pass (vn_player_load_with_loudness()). Throws as `load`, and
+     * #VN_E_INVALID_ARG for figures that are not a plausible loudness.
+     */
+    void load(std::string_view location, bool autoplay, std::optional<seconds> duration_hint,
+              const std::optional<voicenote::loudness> &note_loudness) {
+        detail::c_string c_location(location);
+        vn_loudness c_loudness = detail::to_c_loudness(note_loudness);
+        detail::session_hooks::checked([&] {
+            return vn_player_load_with_loudness(player_.get(), c_location.get(), autoplay ? 1 : 0,
+                                                detail::c_duration_hint(duration_hint), &c_loudness);
+        });
+    }
+
+    /**
      * Loads an http(s) URL with HTTP options and a stable key, as `load` (vn_player_load_url()). `options` (copied)
      * are the request headers, CA file and timeouts; `key` names the media in the media cache and the resume
      * positions instead of the URL (a signed CDN URL changes, the key does not); none: the URL. Network failures
@@ -286,6 +313,15 @@ public:
     /** Sets the software volume, 0…1, ramped over 10 ms (vn_player_set_volume()). Throws `error`
      *  (#VN_E_INVALID_ARG) outside the range, NaN included. */
     void set_volume(double volume) { detail::check(vn_player_set_volume(player_.get(), volume)); }
+
+    /**
+     * Levelled playback (vn_player_set_leveling(), docs/loudness.md): every note at `target_lufs` (−30…−10) plus
+     * `offset_db` (−12…12), its peaks under −1 dBTP; on or off from the next note loaded, a new target or offset
+     * moving the note playing over 50 ms. Throws `error` (#VN_E_INVALID_ARG) out of range, NaN included.
+     */
+    void set_leveling(bool enabled, double target_lufs = VN_LEVELING_DEFAULT_TARGET_LUFS, double offset_db = 0) {
+        detail::check(vn_player_set_leveling(player_.get(), enabled ? 1 : 0, target_lufs, offset_db));
+    }
 
     /** Turns skip silence on or off: pauses over 0.6 s are shortened to 0.25 s; times stay in the file's time
      *  (vn_player_set_skip_silence()). */

@@ -134,6 +134,8 @@ struct recorder_event {
     std::vector<float> waveform;
     /** `finished`: the file's format. */
     recording_format format = recording_format::opus;
+    /** `finished`: the take's loudness, measured as it was encoded. */
+    std::optional<voicenote::loudness> loudness;
     /** `failed`: the negative `VN_E_*` status; 0 otherwise. */
     int status = 0;
     /** `failed`: the detail. */
@@ -173,6 +175,7 @@ inline recorder_event to_recorder_event(const vn_recorder_event &event) {
         result.size_bytes = event.size_bytes;
         if (event.waveform) result.waveform.assign(event.waveform, event.waveform + event.waveform_count);
         result.format = static_cast<recording_format>(event.format);
+        result.loudness = to_loudness(event.loudness);
         break;
     case recorder_event_type::failed:
         result.status = event.status;

@@ -98,6 +98,35 @@ static void test_info_and_waveforms_equal_the_c_calls() {
     EXPECT(missing == voicenote::errc::not_found, name_of(missing));
 }
 
+/* analyse_file/_source give waveform_file's values, the C call's length and loudness; the batch's results carry the
+ * loudness unless told not to; a payload round-trips it. */
+static void test_the_analysis_and_its_loudness_equal_the_c_calls() {
+    for (const std::string &path : {note, wav}) {
+        auto analysis = voicenote::analyse_file(path);
+        float values[100];
+        double duration = 0;
+        vn_loudness c{};
+        REQUIRE(vn_waveform_analyse_file(path.c_str(), 100, values, 100, nullptr, &duration, &c) == VN_OK,
+                vn_last_error_message());
+        EXPECT(analysis.values == voicenote::waveform_file(path) && analysis.duration.count() == duration, path);
+        EXPECT(analysis.loudness && c.known == 1 && analysis.loudness->integrated_lufs == c.integrated_lufs &&
+                   analysis.loudness->range_lu == c.range_lu && analysis.loudness->true_peak_dbtp == c.true_peak_dbtp &&
+                   !analysis.loudness->silent(),
+               path);
+        voicenote::source source = voicenote::source::file(path);
+        auto again = voicenote::analyse_source(source);
+        EXPECT(again.loudness == analysis.loudness && again.values == analysis.values, path);
+    }
+    voicenote::waveform_batch batch(voicenote::waveform_default_samples, 1);
+    batch.add(note);
+    auto measured = batch.next(30s);
+    EXPECT(measured && measured->loudness == voicenote::analyse_file(note).loudness, "the batch's loudness");
+    batch.set_loudness(false);
+    batch.add(note);
+    auto plain = batch.next(30s);
+    EXPECT(plain && plain->ok() && !plain->loudness, "a batch told not to measure");
+}
+
 static void test_pcm_waveforms_equal_the_c_calls() {
     std::vector<std::int16_t> s16;
     std::vector<float> f32;
@@ -494,6 +523,7 @@ int main() {
         if (!harness::write_note(temp, 3.0, note) || !harness::write_tone(wav, 1.5))
             throw std::runtime_error("cannot write the notes (opusenc?)");
         TEST(test_info_and_waveforms_equal_the_c_calls);
+        TEST(test_the_analysis_and_its_loudness_equal_the_c_calls);
         TEST(test_pcm_waveforms_equal_the_c_calls);
         TEST(test_numbers_out_of_range_are_refused_before_sizing_a_buffer);
         TEST(test_resample_and_bars_equal_the_c_calls);

@@ -74,6 +74,15 @@ static void test_payload_from_a_recorded_note() {
     EXPECT(note.file_size() == std::optional<std::int64_t>(info.st_size), note.file_size().value_or(-1));
     auto duration = note.duration();
     EXPECT(duration && std::abs(duration->count() - tone_seconds) < 0.05, (duration ? duration->count() : -1.0));
+    auto loudness = note.loudness();  // read with the waveform, in the extra data
+    EXPECT(loudness && !loudness->silent() && loudness->integrated_lufs < -10 && loudness->integrated_lufs > -30,
+           (loudness ? loudness->integrated_lufs : 0.0));
+    note.set_loudness(std::nullopt);
+    EXPECT(!note.loudness(), "the loudness was not removed");
+    note.set_loudness(voicenote::loudness{-23.5, 2.25, -3.5});
+    EXPECT(note.loudness() == std::optional<voicenote::loudness>(voicenote::loudness{-23.5, 2.25, -3.5}), "set");
+    auto refused = harness::error_of([&] { note.set_loudness(voicenote::loudness{NAN, 0, 0}); });
+    EXPECT(refused == voicenote::errc::invalid_argument, harness::name_of(refused));
     auto levels = note.waveform();
     std::size_t in_range = 0, above_zero = 0;
     for (double level : levels) {

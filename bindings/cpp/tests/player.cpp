@@ -127,12 +127,18 @@ static void test_pause_seek_rate_and_settings_show_in_the_context() {
     player.set_rate(2.0);
     player.set_volume(0.25);
     player.set_skip_silence(true);
+    player.set_leveling(true, -20, 3);
+    auto refused = harness::error_of([&] { player.set_leveling(true, -5); });
+    EXPECT(refused == voicenote::errc::invalid_argument, harness::name_of(refused));
     EXPECT(log.waiter.wait_until([&] {
         if (log.events.empty()) return false;
         const auto &context = log.events.back().context;
         return context.skip_silence && !context.is_seeking && context.state == voicenote::player_state::paused;
     }), "the settings' contexts did not come");
     voicenote::player_context context = player.context();
+    EXPECT(context.leveling && context.leveling_target_lufs == -20 && context.leveling_offset_db == 3 &&
+               context.leveling_gain_db == 0,  // on from the next note loaded
+           context.leveling_target_lufs);
     EXPECT(context.state == voicenote::player_state::paused && near(context.current_time.count(), 12.5, 0.001),
            "paused at " << context.current_time.count());
     EXPECT(context.rate == 2.0 && context.volume == 0.25 && context.skip_silence,
