@@ -107,3 +107,43 @@ def test_the_cli_info_prints_the_loudness(cli: Path, media: Media) -> None:
     wanted = [measured.integrated_lufs, measured.range_lu, measured.true_peak_dbtp]
     assert all(abs(a - b) <= 0.051 for a, b in zip(printed, wanted)), (printed, wanted)
     assert "loudness" not in json.loads(run([str(cli), "info", str(path), "--json", "--no-loudness"]).stdout)
+
+
+def test_a_player_levels_a_quiet_note(tmp_path: Path) -> None:
+    """A note at −40 LUFS played levelled, its loudness given (a payload's) and not (the pre-pass): the speaker hears
+    it within 1.5 LU of the target by FFmpeg's meter, its true peak at or under −1 dBTP; the context says the gain."""
+    from test_player import file_speaker
+    speech = tmp_path / "speech.wav"
+    run(["espeak-ng", "-w", str(tmp_path / "raw.wav"), "Voice notes arrive at wildly different loudness, "
+         "one friend whispers and the next one shouts into the phone."])
+    as_made = voicenote.analyse(tmp_path / "raw.wav").loudness
+    run(["sox", str(tmp_path / "raw.wav"), "-r", "48000", str(speech), "rate", "-v", "48k", "gain",
+         str(-40 - as_made.integrated_lufs)])
+    quiet = tmp_path / "quiet.ogg"
+    run(["opusenc", "--quiet", str(speech), str(quiet)])
+    measured = voicenote.analyse(quiet).loudness
+    assert measured is not None and -42 < measured.integrated_lufs < -38, measured
+    for given in (measured, None):
+        heard = tmp_path / f"heard-{given is not None}.raw"
+        player = voicenote.Player(device="vn_spk", device_config=file_speaker(heard))
+        try:
+            player.set_leveling(target=-16.0)
+            assert player.context.leveling and player.context.leveling_target == -16.0
+            done = __import__("threading").Event()
+            player.subscribe(lambda event: done.set() if isinstance(event, voicenote.PlaybackFinished) else None)
+            player.load(quiet, loudness=given)
+            assert done.wait(30), "the note did not play to its end"
+            assert player.context.leveling_gain > 20
+        finally:
+            player.close()
+        wav = tmp_path / "heard.wav"
+        run(["sox", "-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", str(heard), str(wav)])
+        out = subprocess.run(["ffmpeg", "-nostdin", "-hide_banner", "-nostats", "-i", str(wav), "-af",
+                              "ebur128=peak=true:framelog=verbose", "-f", "null", "-"],
+                             capture_output=True, text=True, timeout=60, check=True).stderr
+        integrated = float(re.findall(r"I:\s+(-?[0-9.]+) LUFS", out)[-1])
+        peak = float(re.findall(r"Peak:\s+(-?[0-9.]+) dBFS", out)[-1])
+        assert abs(integrated - -16.0) <= 1.5, (given, integrated)
+        assert peak <= -1.0, (given, peak)
+    with pytest.raises(voicenote.InvalidArgumentError):
+        voicenote.Player().set_leveling(target=-5.0)

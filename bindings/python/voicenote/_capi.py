@@ -61,6 +61,7 @@ VN_LOG_DEBUG = 4
 
 # --- Waveforms ------------------------------------------------------------------------------------------------
 
+VN_LEVELING_DEFAULT_TARGET_LUFS = -16.0
 VN_WAVEFORM_DEFAULT_SAMPLES = 100
 VN_WAVEFORM_MAX_SAMPLES = 1048576
 VN_WAVEFORM_MAX_DECODED = 4096
@@ -303,6 +304,10 @@ class vn_player_context(Structure):
         ("skip_silence", c_int),
         ("last_status", c_int),
         ("location", c_char_p),
+        ("leveling", c_int),
+        ("leveling_target_lufs", c_double),
+        ("leveling_offset_db", c_double),
+        ("leveling_gain_db", c_double),
     ]
 
 
@@ -677,6 +682,9 @@ vn_resume_positions_clear = _declare("vn_resume_positions_clear", c_int, [])
 vn_player_create = _declare("vn_player_create", c_int, [vn_player_options_p, POINTER(vn_player_p)])
 vn_player_destroy = _declare("vn_player_destroy", None, [vn_player_p])
 vn_player_load = _declare("vn_player_load", c_int, [vn_player_p, c_char_p, c_int, c_double])
+vn_player_load_with_loudness = _declare("vn_player_load_with_loudness", c_int,
+                                        [vn_player_p, c_char_p, c_int, c_double, POINTER(vn_loudness)])
+vn_player_set_leveling = _declare("vn_player_set_leveling", c_int, [vn_player_p, c_int, c_double, c_double])
 vn_player_load_url = _declare(
     "vn_player_load_url", c_int, [vn_player_p, c_char_p, vn_http_options_p, c_char_p, c_int, c_double]
 )

@@ -15,6 +15,7 @@ from ._events import Subscription
 from ._focus import FocusGroup
 from ._http import Headers, HTTPOptions, options_handle
 from ._loop import EventLoop
+from ._loudness import Loudness
 from ._session import ActivateHook, DeactivateHook
 from ._strings import c_text
 from .errors import VoiceNoteError, check, error_for, invalid_argument
@@ -77,6 +78,14 @@ class PlayerContext:
     #: The location as given: the path or ``file://`` URL, ``"memory"`` for bytes, ``"host source"`` for a
     #: file-like object; ``""`` when nothing was loaded.
     location: str
+    #: True when levelled playback is on (:meth:`Player.set_leveling`).
+    leveling: bool = False
+    #: Its target, LUFS.
+    leveling_target: float = -16.0
+    #: Its offset, dB.
+    leveling_offset: float = 0.0
+    #: The gain levelling gives the loaded note, dB; 0.0 when it is not levelled.
+    leveling_gain: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -144,6 +153,10 @@ def _context(fields: _cevents.Fields, location: Optional[str] = None) -> PlayerC
         skip_silence=fields.flag("skip_silence"),
         last_status=fields.integer("last_status"),
         location=fields.text("location") if location is None else location,
+        leveling=fields.flag("leveling"),
+        leveling_target=fields.number("leveling_target_lufs", _capi.VN_LEVELING_DEFAULT_TARGET_LUFS),
+        leveling_offset=fields.number("leveling_offset_db"),
+        leveling_gain=fields.number("leveling_gain_db"),
     )
 
 
@@ -333,6 +346,24 @@ class Player(_lifecycle.Closing):
     def skip_silence(self, value: bool) -> None:
         check(_capi.vn_player_set_skip_silence(self._live_handle(), 1 if value else 0))
 
+    def set_leveling(self, enabled: bool = True, target: float = -16.0, offset: float = 0.0) -> None:
+        """Levelled playback (docs/loudness.md): every note at ``target`` LUFS plus ``offset`` dB (the "louder for this
+        contact" knob), its peaks held under −1 dBTP. A note's gain is known before its first frame (from the
+        ``loudness`` given to :meth:`load`, else a pre-pass over its first 3 s) and stays for the note; on or off
+        applies from the next note loaded, a new target or offset moves the note playing over 50 ms.
+
+        Args:
+            enabled: levelling on or off (off by default: notes play as recorded).
+            target: −30…−10 LUFS; −16 by default (speech on phones and laptops).
+            offset: −12…12 dB.
+
+        Raises:
+            InvalidArgumentError: a target or offset out of range, NaN included.
+            ValueError: the player is closed.
+        """
+        check(_capi.vn_player_set_leveling(self._live_handle(), 1 if enabled else 0, _buffers.real(target),
+                                           _buffers.real(offset)))
+
     # -- subscriptions ----------------------------------------------------------------------------------------
 
     def subscribe(
@@ -384,7 +415,8 @@ class Player(_lifecycle.Closing):
 
     def load(self, location: Union[str, "os.PathLike[str]", "os.PathLike[bytes]", bytes, bytearray, memoryview, Any],
              autoplay: bool = True, duration_hint: Optional[float] = None, *, headers: Optional[Headers] = None,
-             key: Optional[str] = None, http: Optional[HTTPOptions] = None) -> None:
+             key: Optional[str] = None, http: Optional[HTTPOptions] = None,
+             loudness: Optional[Loudness] = None) -> None:
         """Loads a voice message, with Stream's ``loadAsset`` rules: the same location already loaded → paused
         plays, stopped plays from the start, playing or loading does nothing; another location → the current item
         reports ``STOPPED`` (its position is kept for a later load), the state becomes ``LOADING``, then the item
@@ -407,6 +439,8 @@ class Player(_lifecycle.Closing):
                 it instead of the URL, whose CDN signature may change. The same URL under two keys is two
                 locations; two URLs under one key are one.
             http: how a URL is fetched (headers, a CA file, timeouts); None for the defaults.
+            loudness: the note's loudness as the host knows it (a payload's :attr:`VoiceRecordingPayload.loudness`),
+                so a levelled note needs no pre-pass (:meth:`set_leveling`); for a path or a plain URL only.
 
         Raises:
             ValueError: the player is closed, or a NUL byte in the path.
@@ -414,13 +448,28 @@ class Player(_lifecycle.Closing):
             UnsupportedError: a URL scheme other than ``file://``, ``http://`` and ``https://``.
             BusyError: ``autoplay`` asked ``on_activate`` and it refused (nothing changed).
             TypeError: ``location`` is none of the above.
-            ValueError: ``headers``, ``key`` or ``http`` given with a location that is not an http(s) URL.
+            ValueError: ``headers``, ``key`` or ``http`` given with a location that is not an http(s) URL;
+                ``loudness`` with one that is not a path or a plain URL.
         """
         handle = self._live_handle()
         hint = -1.0 if duration_hint is None else _buffers.real(duration_hint)
         if hint < 0 and duration_hint is not None:
             raise invalid_argument(f"duration_hint must be 0…1000000 seconds or None, not {duration_hint!r}")
         play = 1 if autoplay else 0
+        if loudness is not None:
+            if not isinstance(loudness, Loudness):
+                raise TypeError(f"loudness must be a voicenote.Loudness or None, not {type(loudness).__name__}")
+            if headers is not None or key is not None or http is not None or not isinstance(location, (str, os.PathLike)):
+                raise ValueError("loudness is given with a path or a plain URL only")
+            measured = loudness._c()
+            _sources.call_with_location(
+                location,
+                file=lambda path: _capi.vn_player_load_with_loudness(handle, path, play, hint, ctypes.byref(measured)),
+                source=lambda source: _capi.VN_E_INVALID_ARG,  # not reached: paths and URLs only
+                urls_as_paths=True,
+                run=self._call_activating,
+            )
+            return
         if headers is not None or key is not None or http is not None:
             _sources.require_url(location)
             self._load_url(handle, location, play, hint, headers, key, http)
