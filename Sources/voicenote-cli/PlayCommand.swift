@@ -36,6 +36,15 @@ struct PlayCommand: ParsableCommand {
     @Option(help: "Software volume, 0…1.")
     var volume = 1.0
 
+    @Flag(help: "Level every note to one loudness (--level-target), peaks under -1 dBTP.")
+    var level = false
+
+    @Option(parsing: .unconditional, help: "With --level: the loudness every note plays at, -30…-10 LUFS.")
+    var levelTarget = Leveling.defaultTarget
+
+    @Option(parsing: .unconditional, help: "With --level: dB added to every note's gain, -12…12 (louder or softer for this contact).")
+    var levelOffset = 0.0
+
     @OptionGroup(title: "HTTP")
     var http: HTTPArguments
 
@@ -48,6 +57,8 @@ struct PlayCommand: ParsableCommand {
             throw ValidationError("--start must be 0…\(Int(Player.longestDuration)) seconds")
         }
         guard volume >= 0 && volume <= 1 else { throw ValidationError("--volume must be 0…1") }
+        guard Leveling.targetRange.contains(levelTarget) else { throw ValidationError("--level-target must be -30…-10 LUFS") }
+        guard Leveling.offsetRange.contains(levelOffset) else { throw ValidationError("--level-offset must be -12…12 dB") }
         guard !files.isEmpty else { throw ValidationError("give at least one file or URL") }
         if resume && start > 0 { throw ValidationError("--resume and --start both say where to start: give one") }
     }
@@ -63,6 +74,7 @@ struct PlayCommand: ParsableCommand {
         try player.setRate(rate)
         try player.setVolume(volume)
         player.setSkipsSilence(skipSilence)
+        try player.setLeveling(Leveling(enabled: level, target: levelTarget, offset: levelOffset))
         let locations = try files.map { (file) throws(VoiceNoteError) in try playerLocation(file, http: http) }
         if locations.count > 1 { player.setDataSource(PlayList(locations).dataSource) }
         let session = PlaybackSession(player: player, loop: loop, interactive: Terminal.isInteractive)

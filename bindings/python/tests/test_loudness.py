@@ -147,3 +147,23 @@ def test_a_player_levels_a_quiet_note(tmp_path: Path) -> None:
         assert peak <= -1.0, (given, peak)
     with pytest.raises(voicenote.InvalidArgumentError):
         voicenote.Player().set_leveling(target=-5.0)
+
+
+def test_the_cli_plays_levelled(cli: Path, tmp_path: Path) -> None:
+    """``voicenote play --level``: a −36 LUFS note heard within 1.5 LU of −16 LUFS (FFmpeg's meter), and with
+    ``--level-offset -6`` 6 dB softer; out-of-range settings are refused before anything plays."""
+    from test_player import file_speaker
+    run(["espeak-ng", "-w", str(tmp_path / "raw.wav"), "Play every voice note at the same loudness, please."])
+    made = voicenote.analyse(tmp_path / "raw.wav").loudness
+    note = tmp_path / "note.wav"
+    run(["sox", str(tmp_path / "raw.wav"), "-r", "48000", str(note), "gain", str(-36 - made.integrated_lufs)])
+    for offset, wanted in ((0.0, -16.0), (-6.0, -22.0)):
+        heard = tmp_path / f"heard{offset}.raw"
+        run([str(cli), "play", str(note), "--device", "vn_spk", "--device-config", file_speaker(heard), "--level",
+             "--level-offset", str(offset)])
+        wav = tmp_path / f"heard{offset}.wav"
+        run(["sox", "-t", "raw", "-r", "48000", "-e", "signed", "-b", "16", "-c", "1", str(heard), str(wav)])
+        assert abs(ffmpeg_integrated(wav) - wanted) <= 1.5, (offset, ffmpeg_integrated(wav))
+    refused = subprocess.run([str(cli), "play", str(note), "--level", "--level-target", "-5"], capture_output=True,
+                             text=True, timeout=60)
+    assert refused.returncode != 0 and "--level-target must be -30…-10 LUFS" in refused.stderr
