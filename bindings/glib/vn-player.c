@@ -391,6 +391,12 @@ gboolean vng_player_set_rate(VnPlayer *self, gdouble rate, GError **error) {
     return TRUE;
 }
 
+gboolean vng_player_set_leveling(VnPlayer *self, gboolean enabled, gdouble target_lufs, gdouble offset_db,
+                                 GError **error) {
+    g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
+    return vng_error_set_from_status(error, vn_player_set_leveling(self->handle, enabled ? 1 : 0, target_lufs, offset_db));
+}
+
 vn_player *vng_player_handle(VnPlayer *player) {
     return player->handle;
 }

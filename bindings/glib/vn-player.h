@@ -256,6 +256,23 @@ gdouble vng_player_get_rate(VnPlayer *self);
  */
 gboolean vng_player_set_rate(VnPlayer *self, gdouble rate, GError **error);
 
+/**
+ * vng_player_set_leveling:
+ * @self: the player.
+ * @enabled: %TRUE to level every note to one loudness.
+ * @target_lufs: the loudness every note plays at, −30…−10 LUFS (−16 is the default of the C library).
+ * @offset_db: dB added to every note's gain, −12…12 (louder or softer for this contact).
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Levelled playback (vn_player_set_leveling()): every note at @target_lufs plus @offset_db, its true peak held under
+ * −1 dBTP; on or off from the next note loaded, a new target or offset moving the note playing over 50 ms.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for a target or offset out of range (NaN too),
+ *   %VN_ERROR_MISUSE after dispose.
+ */
+gboolean vng_player_set_leveling(VnPlayer *self, gboolean enabled, gdouble target_lufs, gdouble offset_db,
+                                 GError **error);
+
 G_END_DECLS
 
 #endif /* VOICENOTE_GLIB_PLAYER_H */

@@ -212,6 +212,10 @@ static void test_plays_to_finished(void) {
     g_assert_false(vng_player_set_rate(player, 3.0, &error));
     g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
     g_clear_error(&error);
+    g_assert_true(vng_player_set_leveling(player, TRUE, -16, 0, &error));
+    g_assert_false(vng_player_set_leveling(player, TRUE, -5, 0, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
     g_assert_cmpuint(count(&log.events, SAID_RATE), ==, 1);
     g_assert_cmpfloat(vng_player_get_rate(player), ==, 2.0);
 
