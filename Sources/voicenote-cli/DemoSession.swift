@@ -10,6 +10,7 @@ import VoiceNoteNetwork
 import VoiceNotePlayer
 import VoiceNoteRecorder
 import VoiceNoteSources
+import VoiceNoteWaveform
 
 /// Runs `voicenote demo` step by step, printing what each step did: one line per step (and, on a terminal, the
 /// recording's live line on standard error). Every object delivers its events through one `EventLoop` that this
@@ -49,6 +50,9 @@ final class DemoSession: @unchecked Sendable {
         let svg = path("waveform.svg")
         try WaveformRendering.write(WaveformRendering.svg(take.waveform, width: 300, height: 40), to: svg)
         written.append((svg, "its waveform"))
+        if let loudness = payload.loudness {
+            step("its loudness (EBU R128, measured as it was recorded): \(loudnessText(loudness))")
+        }
         step("its voiceRecording payload (what a chat message carries):")
         print(payload.json())
 
@@ -60,14 +64,15 @@ final class DemoSession: @unchecked Sendable {
         let speaker = defaultSpeaker()
         for rate in [1.0, 2.0] {
             let output = path("playback-\(Int(rate))x.wav")
-            step("playing it at \(Int(rate))x" + (speaker == nil ? " to \(output)" : " to the default device"))
-            try play([location], rate: rate, to: try device(speaker, orFile: output))
+            step("playing it at \(Int(rate))x, levelled to \(formatTenths(Leveling.defaultTarget)) LUFS"
+                 + (speaker == nil ? " to \(output)" : " to the default device"))
+            try play([location], rate: rate, loudness: payload.loudness, to: try device(speaker, orFile: output))
             if speaker == nil { written.append((output, "what the speaker got at \(Int(rate))x: \(try length(of: output)) s")) }
         }
         let queue = try [location] + moreNotes(after: location)
         let output = path("queue.wav")
         step("a queue of three notes, each starting when the one before ends" + (speaker == nil ? ", to \(output)" : ""))
-        try play(queue, rate: 1, to: try device(speaker, orFile: output))
+        try play(queue, rate: 1, loudness: nil, to: try device(speaker, orFile: output))
         if speaker == nil { written.append((output, "the queue: \(try length(of: output)) s")) }
         _ = rmdir(path("takes"))  // empty: every take was moved out of it
         step("files:")
@@ -254,8 +259,10 @@ final class DemoSession: @unchecked Sendable {
     }
 
     /// Plays `locations` back to back (a queue when there are several) at `rate` to `speaker`, to the end of the
-    /// last; prints each note as it starts.
-    private func play(_ locations: [PlayerLocation], rate: Double, to speaker: DeviceSelection) throws(VoiceNoteError) {
+    /// last, levelled (the first with `loudness` when known, the others by their pre-pass); prints each note as it
+    /// starts.
+    private func play(_ locations: [PlayerLocation], rate: Double, loudness: Loudness?,
+                      to speaker: DeviceSelection) throws(VoiceNoteError) {
         var configuration = PlayerConfiguration()
         configuration.device = speaker
         configuration.focusGroup = nil
@@ -263,6 +270,7 @@ final class DemoSession: @unchecked Sendable {
         configuration.resumeStore = nil  // the demo starts each note from its beginning, every run
         let player = try Player(configuration: configuration, dispatcher: loop)
         try player.setRate(rate)
+        try player.setLeveling(Leveling())  // every note at one loudness: on in the demo, as in the example clients
         if locations.count > 1 {
             player.setDataSource(PlayList(locations).dataSource)
             _ = try player.subscribe({ event in
@@ -270,7 +278,7 @@ final class DemoSession: @unchecked Sendable {
             })
         }
         let session = PlaybackSession(player: player, loop: loop, interactive: false)
-        _ = try session.run(location: locations[0], start: 0)
+        _ = try session.run(location: locations[0], start: 0, loudness: loudness)
     }
 
     /// A WAV file's length in seconds, as decoded.

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import VoiceNoteCore
 import VoiceNotePlayer
+import VoiceNoteWaveform
 
 /// Plays for `voicenote play`: loads the first file or URL (a player with a data source plays the rest back to
 /// back), waits on the player's event loop, signals and (on a terminal) the keyboard, and draws the position line.
@@ -47,8 +48,9 @@ final class PlaybackSession: @unchecked Sendable {
         self.interactive = interactive
     }
 
-    /// Plays `location` from `start` seconds until its end, `q` or a signal; throws the player's failure.
-    func run(location: PlayerLocation, start: Double) throws(VoiceNoteError) -> Ending {
+    /// Plays `location` from `start` seconds until its end, `q` or a signal; throws the player's failure. `loudness`
+    /// (a payload's) levels it without a pre-pass when the player levels.
+    func run(location: PlayerLocation, start: Double, loudness: Loudness? = nil) throws(VoiceNoteError) -> Ending {
         let keysWanted = interactive && isatty(STDIN_FILENO) == 1
         // The signal handlers go in before the terminal changes, so no signal can leave it in raw mode.
         let stops = [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE]
@@ -61,11 +63,11 @@ final class PlaybackSession: @unchecked Sendable {
         }
         _ = try player.subscribe({ [self] event in handle(event) })
         if start > 0 {
-            try player.load(location, autoplay: false)
+            try player.load(location, autoplay: false, loudness: loudness)
             try player.seek(to: start)
             try player.play()
         } else {
-            try player.load(location)
+            try player.load(location, loudness: loudness)
         }
         while true {
             var descriptors = [
