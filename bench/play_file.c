@@ -1,6 +1,6 @@
 /* play_file.c — the "ours" side of the player CPU bench (bench/run.py, section player).
  *
- *   play_file FILE RATE NAME CONFIGURATION [TIMEOUT_S]
+ *   play_file FILE RATE NAME CONFIGURATION [TIMEOUT_S [plain|level|level-given I R TP]]
  *
  * Plays FILE to its end through libvoicenote's player at RATE (vn_player_set_rate, 0.5…2.5; pitch kept by
  * libsonic), to the playback device NAME defined by the ALSA configuration text CONFIGURATION
@@ -8,6 +8,9 @@
  * takes frames as fast as they are written, so the item plays at the decoder's pace. Everything else is the
  * default (progress every 0.1 s of played audio, volume 1, skip silence off). The program loads FILE with
  * autoplay, waits for the FINISHED event (a condition variable with a deadline of TIMEOUT_S, default 600) and exits.
+ * `level` plays levelled (vn_player_set_leveling at the default target: the gain from the player's 3 s pre-pass);
+ * `level-given` too, with the note's loudness I LUFS, range R LU, true peak TP dBTP given with the load (a payload's
+ * case: the sender measured it; the bench measures it beforehand, outside the timed run).
  *
  * On success prints one line on stdout:
  *   {"finished": 1, "events": E, "progress_events": P, "duration_s": D, "last_time_s": T}
@@ -69,8 +72,10 @@ static int fail(const char *what, int status) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 5 || argc > 6) {
-        fprintf(stderr, "usage: play_file FILE RATE NAME CONFIGURATION [TIMEOUT_S]\n");
+    const char *mode = argc > 6 ? argv[6] : "plain";
+    int level = strcmp(mode, "level") == 0, given = strcmp(mode, "level-given") == 0;
+    if (argc < 5 || argc > (given ? 10 : 7) || (given && argc != 10) || (!level && !given && strcmp(mode, "plain") != 0)) {
+        fprintf(stderr, "usage: play_file FILE RATE NAME CONFIGURATION [TIMEOUT_S [plain|level|level-given I R TP]]\n");
         return 2;
     }
     const char *file = argv[1], *name = argv[3], *configuration = argv[4];
@@ -110,9 +115,15 @@ int main(int argc, char **argv) {
         vn_player_destroy(player);
         return fail("vn_player_set_rate", status);
     }
-    if ((status = vn_player_load(player, file, 1, -1)) != VN_OK) {
+    vn_loudness loudness = {0};
+    if (given) loudness = (vn_loudness){1, atof(argv[7]), atof(argv[8]), atof(argv[9])};
+    if ((level || given) && (status = vn_player_set_leveling(player, 1, VN_LEVELING_DEFAULT_TARGET_LUFS, 0)) != VN_OK) {
         vn_player_destroy(player);
-        return fail("vn_player_load", status);
+        return fail("vn_player_set_leveling", status);
+    }
+    if ((status = vn_player_load_with_loudness(player, file, 1, -1, given ? &loudness : NULL)) != VN_OK) {
+        vn_player_destroy(player);
+        return fail("vn_player_load_with_loudness", status);
     }
 
     struct timespec deadline;

@@ -2022,8 +2022,9 @@ int vn_player_set_volume(vn_player *player, double volume);
  */
 int vn_player_set_skip_silence(vn_player *player, int enabled);
 
-/** The default levelling target, LUFS: what streaming services and podcast guidelines give speech. \since 0.1.0 */
-#define VN_LEVELING_DEFAULT_TARGET_LUFS (-16.0)
+/** The default levelling target, LUFS: what the AES streaming recommendation and podcast practice give mono speech.
+ * \since 0.1.0 */
+#define VN_LEVELING_DEFAULT_TARGET_LUFS (-19.0)
 
 /**
  * Levelled playback (docs/loudness.md): on, every note plays at `target_lufs` plus `offset_db` (the "louder for

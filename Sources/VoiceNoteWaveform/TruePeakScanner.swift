@@ -5,16 +5,17 @@ import VoiceNoteCore
 ///
 /// libebur128's true peak runs a 49-tap interpolator over every sample: four times the cost of the whole loudness
 /// measurement, which would make the waveform's pass half as slow again. A stretch whose sample peak is more than
-/// `margin` below the highest sample peak so far cannot hold the note's true peak (band-limited audio does not peak
-/// between samples more than 6 dB above its samples; the margin is 9 dB). So each piece fed is measured only when its
-/// sample peak is within the margin of the running highest: libebur128 is given the `contextFrames` frames before it
+/// `margin` (3 dB) below the highest sample peak so far does not hold the note's true peak: speech and music peak
+/// between their samples by a fraction of a dB, a full-scale square wave by under 1 dB; only a signal built for it
+/// (a full-scale alternation near a quarter of the rate) overshoots by 3 dB. So each piece fed is measured only when
+/// its sample peak is within the margin of the running highest: libebur128 is given the `contextFrames` frames before it
 /// first (the interpolator's history, their peaks not counted) unless it follows the last measured stretch, and the
 /// `contextFrames` frames after it (its last samples' interpolation needs them, their peaks counted: they are the
 /// note's own samples too). The answer equals libebur128's over every sample whenever that holds; the tests compare
 /// them on speech and music from several encoders.
 struct TruePeakScanner {
-    /// How far below the running sample peak a piece may be and still be measured: 9 dB, as an amplitude ratio.
-    static let margin: Float = 0.355
+    /// How far below the running sample peak a piece may be and still be measured: 3 dB, as an amplitude ratio.
+    static let margin: Float = 0.708
     /// Frames of context before and after a measured piece: the interpolator's length at 4× (49 taps, 13 frames)
     /// with room to spare.
     static let contextFrames = 24

@@ -44,3 +44,8 @@ BUDGET_JSON_GROWTH_VS_FLOOR = 1.5             # docs/performance.md: "JSON parse
 # Flow (bench/sections/flow.py: every vn_flow_* call with a 10-minute AAC take in preview)
 BUDGET_FLOW_CALL_MS = 5.0                     # issue #35: no vn_flow_* call blocks its caller more than 5 ms
 BUDGET_UPLOAD_LIVE_RELEASE_S = 0.5            # issue #38: release → the whole file on a streaming destination at 256 kbit/s
+
+# Loudness (bench/sections/loudness.py, docs/loudness.md)
+LEVELLING_SPREAD_LU = 1.0                     # issue #39: every note played levelled within ±1 LU of the target
+BUDGET_LOUDNESS_IN_WAVEFORM = 1.10            # issue #39: waveform + loudness ≤ 1.10x the waveform alone (600 s)
+BUDGET_LEVELLED_PLAYBACK = 1.05               # issue #39: levelled playback CPU ≤ 1.05x plain playback

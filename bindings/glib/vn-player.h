@@ -260,7 +260,7 @@ gboolean vng_player_set_rate(VnPlayer *self, gdouble rate, GError **error);
  * vng_player_set_leveling:
  * @self: the player.
  * @enabled: %TRUE to level every note to one loudness.
- * @target_lufs: the loudness every note plays at, −30…−10 LUFS (−16 is the default of the C library).
+ * @target_lufs: the loudness every note plays at, −30…−10 LUFS (−19 is the default of the C library).
  * @offset_db: dB added to every note's gain, −12…12 (louder or softer for this contact).
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *

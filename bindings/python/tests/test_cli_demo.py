@@ -73,11 +73,11 @@ def test_the_demo_tells_the_whole_story_without_a_sound_card(cli: Path, tmp_path
     note = tmp_path / "out" / "note.ogg"
     assert payload["asset_url"] == f"file://{note}" and len(payload["waveform_data"]) == 100
     assert abs(payload["duration"] - seconds(note)) < 0.05
-    # Its loudness, measured as it was recorded, shown and carried; the notes played levelled to -16 LUFS.
+    # Its loudness, measured as it was recorded, shown and carried; the notes played levelled to -19 LUFS.
     loudness = payload["voicenote_loudness"]
     assert -40 < loudness["integrated_lufs"] < -5 and loudness["true_peak_dbtp"] < 1, loudness
     assert "its loudness (EBU R128, measured as it was recorded): " in output
-    assert "levelled to -16.0 LUFS" in output
+    assert "levelled to -19.0 LUFS" in output
     # The speaker's files hold the playback: the note at 1x, at 2x in half the time, and the three notes in a row.
     one, two = seconds(tmp_path / "out" / "playback-1x.wav"), seconds(tmp_path / "out" / "playback-2x.wav")
     assert abs(one - payload["duration"]) < 0.1 and abs(two - one / 2) < 0.1

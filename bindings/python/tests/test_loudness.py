@@ -150,14 +150,14 @@ def test_a_player_levels_a_quiet_note(tmp_path: Path) -> None:
 
 
 def test_the_cli_plays_levelled(cli: Path, tmp_path: Path) -> None:
-    """``voicenote play --level``: a −36 LUFS note heard within 1.5 LU of −16 LUFS (FFmpeg's meter), and with
+    """``voicenote play --level``: a −36 LUFS note heard within 1.5 LU of −19 LUFS (the default; FFmpeg's meter), and with
     ``--level-offset -6`` 6 dB softer; out-of-range settings are refused before anything plays."""
     from test_player import file_speaker
     run(["espeak-ng", "-w", str(tmp_path / "raw.wav"), "Play every voice note at the same loudness, please."])
     made = voicenote.analyse(tmp_path / "raw.wav").loudness
     note = tmp_path / "note.wav"
     run(["sox", str(tmp_path / "raw.wav"), "-r", "48000", str(note), "gain", str(-36 - made.integrated_lufs)])
-    for offset, wanted in ((0.0, -16.0), (-6.0, -22.0)):
+    for offset, wanted in ((0.0, -19.0), (-6.0, -25.0)):
         heard = tmp_path / f"heard{offset}.raw"
         run([str(cli), "play", str(note), "--device", "vn_spk", "--device-config", file_speaker(heard), "--level",
              "--level-offset", str(offset)])

@@ -61,7 +61,7 @@ VN_LOG_DEBUG = 4
 
 # --- Waveforms ------------------------------------------------------------------------------------------------
 
-VN_LEVELING_DEFAULT_TARGET_LUFS = -16.0
+VN_LEVELING_DEFAULT_TARGET_LUFS = -19.0
 VN_WAVEFORM_DEFAULT_SAMPLES = 100
 VN_WAVEFORM_MAX_SAMPLES = 1048576
 VN_WAVEFORM_MAX_DECODED = 4096

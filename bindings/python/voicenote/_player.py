@@ -81,7 +81,7 @@ class PlayerContext:
     #: True when levelled playback is on (:meth:`Player.set_leveling`).
     leveling: bool = False
     #: Its target, LUFS.
-    leveling_target: float = -16.0
+    leveling_target: float = -19.0
     #: Its offset, dB.
     leveling_offset: float = 0.0
     #: The gain levelling gives the loaded note, dB; 0.0 when it is not levelled.
@@ -346,7 +346,7 @@ class Player(_lifecycle.Closing):
     def skip_silence(self, value: bool) -> None:
         check(_capi.vn_player_set_skip_silence(self._live_handle(), 1 if value else 0))
 
-    def set_leveling(self, enabled: bool = True, target: float = -16.0, offset: float = 0.0) -> None:
+    def set_leveling(self, enabled: bool = True, target: float = -19.0, offset: float = 0.0) -> None:
         """Levelled playback (docs/loudness.md): every note at ``target`` LUFS plus ``offset`` dB (the "louder for this
         contact" knob), its peaks held under −1 dBTP. A note's gain is known before its first frame (from the
         ``loudness`` given to :meth:`load`, else a pre-pass over its first 3 s) and stays for the note; on or off
@@ -354,7 +354,7 @@ class Player(_lifecycle.Closing):
 
         Args:
             enabled: levelling on or off (off by default: notes play as recorded).
-            target: −30…−10 LUFS; −16 by default (speech on phones and laptops).
+            target: −30…−10 LUFS; −19 by default (mono speech, as the AES streaming recommendation gives it).
             offset: −12…12 dB.
 
         Raises:

@@ -77,7 +77,7 @@ ChatWindow::ChatWindow(const ChatOptions &options, voicenote::manual_clock *cloc
     playing.loop = loop_.get();
     previewPlayer_ = std::make_unique<voicenote::player>(playing);
     player_ = std::make_unique<voicenote::player>(playing);
-    player_->set_leveling(true);  // every note at one loudness (-16 LUFS), peaks under -1 dBTP
+    player_->set_leveling(true);  // every note at one loudness (-19 LUFS), peaks under -1 dBTP
 
     voicenote::flow_options flowing;
     flowing.confirmation_required = false;  // a sent take is published at once

@@ -10,7 +10,7 @@ GObject Introspection; this file only lays them out and keeps the conversation:
 - **The conversation**: messages from a JSON file in Stream's shape (``{"messages": [...]}``, oldest first); each
   voice message is a ``VoicenoteGtk.VoiceMessage`` row (play/pause, waveform to scrub, time, speed). All rows share
   one ``Voicenote.Player``, made a ``Voicenote.QueuePlayer`` over the conversation's notes: when one ends, the next
-  plays by itself. Every note plays at one loudness (levelled playback, −16 LUFS, peaks under −1 dBTP).
+  plays by itself. Every note plays at one loudness (levelled playback, −19 LUFS, peaks under −1 dBTP).
 - **Sending**: the flow's ``attachment-ready`` gives the take's ``voiceRecording`` payload, added to the list as the
   user's message (this example has no server; a client would upload it with ``Voicenote.Uploader``).
 - The objects' signals run on GTK's main context (voicenote-glib's event bridge): nothing polls.
@@ -85,7 +85,7 @@ class ChatWindow(Gtk.ApplicationWindow):
         recorder = Voicenote.Recorder.new(options.mic or "default", options.mic_config, options.recordings)
         preview_player = Voicenote.Player.new_for_device(options.speaker or "default", options.speaker_config)
         self.player = Voicenote.Player.new_for_device(options.speaker or "default", options.speaker_config)
-        self.player.set_leveling(True, -16.0, 0.0)  # the whisperer and the shouter at one loudness
+        self.player.set_leveling(True, -19.0, 0.0)  # the whisperer and the shouter at one loudness
         self.queue = Voicenote.QueuePlayer.new(self.player)
         # A manual clock and key inputs are construct-only: the flow is made as a GInitable.
         self.flow = GObject.new(Voicenote.Flow, recorder=recorder, player=preview_player, clock=clock,
