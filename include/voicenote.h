@@ -2399,7 +2399,9 @@ int vn_payload_set_extra_data(vn_payload *payload, const char *json);
  * The content of a Matrix voice message (`m.room.message`) for a payload, as Element sends one: `msgtype` `m.audio`,
  * `body`, `url` (the payload's `asset_url`, an `mxc://` URI: upload with #VN_UPLOAD_RAW first), `info` (`duration`
  * in milliseconds, `mimetype`, `size`), `org.matrix.msc1767.audio` (`duration`, and `waveform`: 100 integers 0…1024,
- * #VN_WAVEFORM_MATRIX) and `org.matrix.msc3245.voice: {}`.
+ * #VN_WAVEFORM_MATRIX) and `org.matrix.msc3245.voice: {}`; with the payload's loudness (vn_payload_get_loudness()),
+ * `org.voicenote.loudness` too: the figures in hundredths, as integers (`integrated_lufs_x100`, `range_lu_x100`,
+ * `true_peak_dbtp_x100`; Matrix events allow no reals), which vn_payload_from_matrix_content() reads back.
  *
  * \param payload the payload (its duration is required; its waveform, MIME type and size when present).
  * \param body the text clients without voice messages show, or NULL for "Voice message".

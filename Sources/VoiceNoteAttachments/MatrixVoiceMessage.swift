@@ -8,7 +8,8 @@ import VoiceNoteWaveform
 /// `voiceRecording` payload and read back into one; and the authenticated-media URL a client downloads it from.
 public enum MatrixVoiceMessage {
     /// The content's key of the note's loudness (ours, namespaced as Matrix asks of unspecified fields;
-    /// `Loudness.json`): read back into the payload's extra data, so a receiver levels the note without measuring.
+    /// `Loudness.matrixJSON`: integers, as Matrix events allow no reals): read back into the payload's extra data, so a
+    /// receiver levels the note without measuring.
     public static let loudnessKey = "org.voicenote.loudness"
 
     /// The content for `payload`, whose `asset_url` is the `mxc://` URI of the uploaded audio (a raw upload gives
@@ -32,7 +33,7 @@ public enum MatrixVoiceMessage {
             ("org.matrix.msc1767.audio", .object(JSONObject([("duration", milliseconds), ("waveform", .array(waveform))]))),
             ("org.matrix.msc3245.voice", .object(JSONObject())),
         ])
-        if let loudness = payload.loudness { content[loudnessKey] = loudness.json }
+        if let loudness = payload.loudness { content[loudnessKey] = loudness.matrixJSON }
         return try JSONValue.object(content).text()
     }
 
@@ -80,7 +81,7 @@ public enum MatrixVoiceMessage {
             assetURL: url, title: body, fileSize: size.map { Int64(min(max($0, 0), 1e15)) },
             mimeType: mimeType, duration: milliseconds.map { max(0, $0) / 1000 }, waveform: waveform)
         var levelled = payload
-        levelled.setLoudness(Loudness(json: top[loudnessKey]?.value))
+        levelled.setLoudness(Loudness(matrixJSON: top[loudnessKey]?.value))
         return (levelled, top["org.matrix.msc3245.voice"]?.isObject ?? false)
     }
 

@@ -33,6 +33,38 @@ extension Loudness {
     }
 }
 
+extension Loudness {
+    /// The figures as a Matrix content carries them (`MatrixVoiceMessage.loudnessKey`): integers in hundredths,
+    /// `{"integrated_lufs_x100": -1931, "range_lu_x100": 210, "true_peak_dbtp_x100": -102}`, since Matrix events are
+    /// canonical JSON and homeservers refuse reals in them; `null` for a silent note's integrated loudness and true
+    /// peak.
+    public var matrixJSON: JSONValue {
+        func hundredths(_ value: Double) -> JSONValue { value.isFinite ? .integer(Int64((value * 100).rounded())) : .null }
+        return .object(JSONObject([
+            ("integrated_lufs_x100", hundredths(integrated)), ("range_lu_x100", hundredths(range)),
+            ("true_peak_dbtp_x100", hundredths(truePeak)),
+        ]))
+    }
+
+    /// Reads what `matrixJSON` writes; nil for anything else (reals, members missing, figures out of range).
+    public init?(matrixJSON value: JSONValue?) {
+        guard let object = value?.object else { return nil }
+        func figure(_ key: String, silentAllowed: Bool) -> Double?? {
+            switch object[key] {
+            case .null? where silentAllowed: return .some(-.infinity)
+            case .integer(let hundredths)? where abs(hundredths) <= 1_000_000: return .some(Double(hundredths) / 100)
+            default: return nil
+            }
+        }
+        guard let integrated = figure("integrated_lufs_x100", silentAllowed: true) ?? nil,
+              let range = figure("range_lu_x100", silentAllowed: false) ?? nil,
+              let truePeak = figure("true_peak_dbtp_x100", silentAllowed: true) ?? nil else { return nil }
+        let loudness = Loudness(integrated: integrated, range: range, truePeak: truePeak)
+        guard loudness.isPlausible else { return nil }
+        self = loudness
+    }
+}
+
 extension VoiceRecordingPayload {
     /// The extra-data key of the note's loudness in a Stream payload (`Loudness.json`).
     public static let loudnessKey = "voicenote_loudness"

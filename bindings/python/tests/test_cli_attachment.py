@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO_ROOT / "Tests" / "Servers"))
 from http_server import HTTPTestServer  # noqa: E402
 
 FAILURE, USAGE = 1, 64
-KEYS = ["type", "title", "asset_url", "file_size", "mime_type", "duration", "waveform_data"]
+KEYS = ["type", "title", "asset_url", "file_size", "mime_type", "duration", "waveform_data", "voicenote_loudness"]
 
 
 @pytest.fixture
@@ -53,6 +53,7 @@ def test_attachment_prints_the_payload_of_a_recording(cli: Path, media: Media) -
     info = json.loads(run(cli, "info", str(note), "--json").stdout)
     assert payload["duration"] == info["duration"]
     assert len(payload["waveform_data"]) == 100 and all(0 <= v <= 1 for v in payload["waveform_data"])
+    assert payload["voicenote_loudness"] == info["loudness"]  # the note's EBU R128 figures, in the extra data
     assert payload == json.loads(run(cli, "attachment", str(note), "--compact").stdout)
 
 

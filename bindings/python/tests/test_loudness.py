@@ -72,9 +72,17 @@ def test_a_payload_carries_it_to_stream_and_matrix(media: Media) -> None:
     assert "voicenote_loudness" in payload.to_json()
     payload.asset_url = "mxc://example.org/abcdef"
     content = payload.to_matrix_content()
-    assert content["org.voicenote.loudness"] == {"integrated_lufs": carried.integrated_lufs,
-                                                 "range_lu": carried.range_lu, "true_peak_dbtp": carried.true_peak_dbtp}
+    # Matrix events are canonical JSON (no reals): the figures in hundredths, as integers.
+    assert content["org.voicenote.loudness"] == {"integrated_lufs_x100": round(carried.integrated_lufs * 100),
+                                                 "range_lu_x100": round(carried.range_lu * 100),
+                                                 "true_peak_dbtp_x100": round(carried.true_peak_dbtp * 100)}
     assert voicenote.VoiceRecordingPayload.from_matrix_content(content).loudness == carried
+    # Reals (which no homeserver relays) or figures out of range in a received content are not a loudness.
+    for figures in ({"integrated_lufs_x100": -19.5, "range_lu_x100": 2, "true_peak_dbtp_x100": -1},
+                    {"integrated_lufs_x100": -900000, "range_lu_x100": 2, "true_peak_dbtp_x100": -1},
+                    {"integrated_lufs": -19.5, "range_lu": 2.0, "true_peak_dbtp": -1.0}):
+        assert voicenote.VoiceRecordingPayload.from_matrix_content(
+            dict(content, **{"org.voicenote.loudness": figures})).loudness is None
     payload.loudness = None
     assert payload.loudness is None and "voicenote_loudness" not in payload.to_json()
     with pytest.raises(voicenote.InvalidArgumentError):
