@@ -16,20 +16,28 @@ extension Loudness {
     /// Reads what `json` writes; nil for anything else (a missing or non-numeric member, a figure out of
     /// `isPlausible`'s ranges): a stranger's payload never sets a gain it should not.
     public init?(json value: JSONValue?) {
+        guard let loudness = Self.read(value, keys: ("integrated_lufs", "range_lu", "true_peak_dbtp"), figure: \.number)
+        else { return nil }
+        self = loudness
+    }
+
+    /// The loudness in `value`, an object with the three `keys` (integrated, range, true peak) whose members
+    /// `figure` reads (nil: not a figure); `null` integrated and true peak are a silent note's. Nil for anything else,
+    /// or for figures out of `isPlausible`'s ranges.
+    private static func read(_ value: JSONValue?, keys: (String, String, String),
+                             figure: (JSONValue) -> Double?) -> Loudness? {
         guard let object = value?.object else { return nil }
-        func figure(_ key: String, silentAllowed: Bool) -> Double?? {
+        func member(_ key: String, silentAllowed: Bool) -> Double? {
             switch object[key] {
-            case .null? where silentAllowed: return .some(-.infinity)
-            case let member?: return member.number.map { .some($0) } ?? nil
+            case .null? where silentAllowed: return -.infinity
+            case let present?: return figure(present)
             case nil: return nil
             }
         }
-        guard let integrated = figure("integrated_lufs", silentAllowed: true) ?? nil,
-              let range = figure("range_lu", silentAllowed: false) ?? nil,
-              let truePeak = figure("true_peak_dbtp", silentAllowed: true) ?? nil else { return nil }
+        guard let integrated = member(keys.0, silentAllowed: true), let range = member(keys.1, silentAllowed: false),
+              let truePeak = member(keys.2, silentAllowed: true) else { return nil }
         let loudness = Loudness(integrated: integrated, range: range, truePeak: truePeak)
-        guard loudness.isPlausible else { return nil }
-        self = loudness
+        return loudness.isPlausible ? loudness : nil
     }
 }
 
@@ -48,19 +56,11 @@ extension Loudness {
 
     /// Reads what `matrixJSON` writes; nil for anything else (reals, members missing, figures out of range).
     public init?(matrixJSON value: JSONValue?) {
-        guard let object = value?.object else { return nil }
-        func figure(_ key: String, silentAllowed: Bool) -> Double?? {
-            switch object[key] {
-            case .null? where silentAllowed: return .some(-.infinity)
-            case .integer(let hundredths)? where abs(hundredths) <= 1_000_000: return .some(Double(hundredths) / 100)
-            default: return nil
-            }
-        }
-        guard let integrated = figure("integrated_lufs_x100", silentAllowed: true) ?? nil,
-              let range = figure("range_lu_x100", silentAllowed: false) ?? nil,
-              let truePeak = figure("true_peak_dbtp_x100", silentAllowed: true) ?? nil else { return nil }
-        let loudness = Loudness(integrated: integrated, range: range, truePeak: truePeak)
-        guard loudness.isPlausible else { return nil }
+        let keys = ("integrated_lufs_x100", "range_lu_x100", "true_peak_dbtp_x100")
+        guard let loudness = Self.read(value, keys: keys, figure: { member in
+            guard case .integer(let hundredths) = member, abs(hundredths) <= 1_000_000 else { return nil }
+            return Double(hundredths) / 100
+        }) else { return nil }
         self = loudness
     }
 }
