@@ -2,6 +2,7 @@ import VoiceNoteAttachments
 import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteWaveform
 
 extension Recorder {
     /// The control calls, as named in messages.
@@ -169,15 +170,17 @@ extension Recorder {
             events.emit(.tooShort(duration: take.duration))
         } else {
             let waveform = take.waveform()  // before the rename: its fallback reads the file by its .part name
+            let loudness = take.loudness
             let writeFailed = saveError != nil || end?.isWriteFailure == true
             switch keep(take, writeFailed: writeFailed) {
             case .kept(let kept):
                 keptPath = kept.path
                 // A repaired file's last page was rewritten: what was sent is not the file; it goes whole.
                 let repaired = VoiceNoteError(.io, "the take's file was repaired after a failed write; upload \(kept.path) whole")
-                settleLiveUpload(of: take, kept: writeFailed ? nil : kept, waveform: waveform, reason: repaired)
+                settleLiveUpload(of: take, kept: writeFailed ? nil : kept, waveform: waveform, loudness: loudness,
+                                 reason: repaired)
                 events.emit(.finished(RecordingResult(path: kept.path, duration: kept.duration, size: kept.size,
-                                                      waveform: waveform, format: take.format, loudness: take.loudness)))
+                                                      waveform: waveform, format: take.format, loudness: loudness)))
             case .tooShort(let duration):
                 settleLiveUpload(of: take, kept: nil, waveform: nil, reason: dropped(duration))
                 events.emit(.tooShort(duration: duration))
@@ -279,13 +282,15 @@ extension Recorder {
     }
 
     /// Tells the take's live upload, if any, how the take ended: `kept` finishes it with the payload of the file
-    /// (whole, as it was sent), anything else abandons it with `reason`.
-    func settleLiveUpload(of take: Take, kept: RecoveredRecording?, waveform: [Float]?, reason: VoiceNoteError) {
+    /// (whole, as it was sent; with `loudness`, the take's as measured while encoding), anything else abandons it with
+    /// `reason`.
+    func settleLiveUpload(of take: Take, kept: RecoveredRecording?, waveform: [Float]?, loudness: Loudness? = nil,
+                          reason: VoiceNoteError) {
         guard let live = take.output.live else { return }
         guard let kept else { return live.abandon(reason) }
         do throws(VoiceNoteError) {
             let payload = try VoiceRecordingPayload.fromRecording(path: kept.path, duration: kept.duration, waveform: waveform,
-                                                                  loudness: take.loudness)
+                                                                  loudness: loudness)
             live.finish(payload, size: kept.size)
         } catch {
             live.abandon(error)

@@ -36,7 +36,9 @@ public enum TakeEditor {
         let waveform = analysis.values
         var payloadWaveform: [Float]? = waveform.count == Waveform.defaultSampleCount ? waveform : nil
         if payloadWaveform == nil {
-            payloadWaveform = try WaveformAnalysis.analyse(FileSource(path: path), cancellation: cancellation).values
+            // The loudness came with the first pass: this one only draws.
+            payloadWaveform = try WaveformAnalysis.analyse(FileSource(path: path), loudness: false,
+                                                           cancellation: cancellation).values
         }
         let payload = try VoiceRecordingPayload.fromRecording(path: path, duration: duration, waveform: payloadWaveform,
                                                               loudness: analysis.loudness)

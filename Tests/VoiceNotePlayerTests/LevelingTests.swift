@@ -1,4 +1,3 @@
-import CEBUR128
 import Foundation
 import Testing
 import VoiceNoteCore
@@ -10,20 +9,10 @@ import VoiceNoteWaveform
 /// Levelled playback (docs/loudness.md): the note's gain to the target and the true-peak limiter. Every output is
 /// measured by libebur128 over every sample (true peak included), not by the code under test.
 @Suite struct LevelingTests {
-    /// libebur128's integrated loudness and true peak of `samples` (48 kHz, `channels`).
+    /// libebur128's integrated loudness and true peak of `samples` (48 kHz, `channels`; `ReferenceLoudness`).
     static func measure(_ samples: [Int16], channels: Int = 1) -> (integrated: Double, truePeak: Double) {
-        var state = ebur128_init(UInt32(channels), 48_000,
-                                 Int32(bitPattern: EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue))
-        defer { ebur128_destroy(&state) }
-        samples.withUnsafeBufferPointer { _ = ebur128_add_frames_short(state, $0.baseAddress, $0.count / channels) }
-        var integrated = 0.0, peak = 0.0
-        _ = ebur128_loudness_global(state, &integrated)
-        for channel in 0..<channels {
-            var value = 0.0
-            _ = ebur128_true_peak(state, UInt32(channel), &value)
-            peak = max(peak, value)
-        }
-        return (integrated, peak > 0 ? 20 * log10(peak) : -.infinity)
+        let reference = ReferenceLoudness.measure(samples, rate: 48_000, channels: channels)
+        return (reference.integrated, reference.truePeak)
     }
 
     /// `samples` scaled by `decibels`, saturated.

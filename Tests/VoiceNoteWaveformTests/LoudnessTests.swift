@@ -1,4 +1,3 @@
-import CEBUR128
 import Foundation
 import Testing
 import VoiceNoteCodec
@@ -10,22 +9,10 @@ import VoiceNoteWaveform
 /// Loudness in the waveform's pass (`LoudnessMeter`) against libebur128's own measurement over FFmpeg's decode of the
 /// same file (every sample, true peak included): within 0.1 LU for every format the decoders read.
 @Suite struct LoudnessTests {
-    /// libebur128 over every frame of `pcm`: integrated, range and true peak, nothing skipped.
+    /// libebur128 over every frame of `pcm` (`ReferenceLoudness`), as a `Loudness`.
     static func libebur128(_ pcm: [Int16], rate: Int, channels: Int) -> Loudness {
-        var state = ebur128_init(UInt32(channels), UInt(rate),
-                                 Int32(bitPattern: EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue))
-        defer { ebur128_destroy(&state) }
-        pcm.withUnsafeBufferPointer { _ = ebur128_add_frames_short(state, $0.baseAddress, $0.count / channels) }
-        var integrated = 0.0, range = 0.0, peak = 0.0
-        _ = ebur128_loudness_global(state, &integrated)
-        _ = ebur128_loudness_range(state, &range)
-        for channel in 0..<channels {
-            var value = 0.0
-            _ = ebur128_true_peak(state, UInt32(channel), &value)
-            peak = max(peak, value)
-        }
-        return Loudness(integrated: integrated.isFinite ? integrated : -.infinity, range: range,
-                        truePeak: peak > 0 ? 20 * log10(peak) : -.infinity)
+        let reference = ReferenceLoudness.measure(pcm, rate: rate, channels: channels)
+        return Loudness(integrated: reference.integrated, range: reference.range, truePeak: reference.truePeak)
     }
 
     /// libebur128 over FFmpeg's decode of `path` at the rate and channels our analysis decoder gives.
