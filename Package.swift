@@ -28,6 +28,8 @@ let package = Package(
         systemLibrary("CSonic", pkgConfig: nil, apt: "libsonic-dev"),
         // EBU R128 loudness (libebur128, the reference implementation): measured in the waveform's decode pass.
         systemLibrary("CEBUR128", pkgConfig: "libebur128", apt: "libebur128-dev"),
+        // speexdsp's headers only: CSpeexDSPLoader opens it on first use (voice cleanup on record).
+        systemLibrary("CSpeexDSP", pkgConfig: nil, apt: "libspeexdsp-dev"),
         // libcurl's headers only, like FFmpeg's: CCurlLoader opens libcurl on first use.
         systemLibrary("CCurl", pkgConfig: nil, apt: "libcurl4-openssl-dev"),
         systemLibrary("CJansson", pkgConfig: "jansson", apt: "libjansson-dev"),
@@ -47,6 +49,7 @@ let package = Package(
         .target(name: "COpusShims", dependencies: ["COpus", "COpusEnc"]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),
         .target(name: "CCurlLoader", dependencies: ["CCurl", "CShims"]),
+        .target(name: "CSpeexDSPLoader", dependencies: ["CSpeexDSP", "CShims"]),
         // SQLite's header only; CSQLiteLoader opens libsqlite3 on first use (the outbox's database).
         systemLibrary("CSQLite", pkgConfig: nil, apt: "libsqlite3-dev"),
         .target(name: "CSQLiteLoader", dependencies: ["CSQLite", "CShims"]),
@@ -62,7 +65,7 @@ let package = Package(
         .target(name: "VoiceNoteCodec", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "COpusShims", "COgg", "COpus", "COpusEnc", "COpusFile", "CFFmpeg", "CFFmpegLoader"]),
         .target(name: "VoiceNoteAudio", dependencies: ["VoiceNoteCore", "CRealtime", "CALSA"]),
         .target(name: "VoiceNoteWaveform", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "CEBUR128"]),
-        .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteAttachments"]),
+        .target(name: "VoiceNoteRecorder", dependencies: ["VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteAttachments", "CSpeexDSPLoader"]),
         // The player's decoder-thread stages: levelling (gain and true-peak limiter), silence skipping, libsonic time
     // stretching, software gain.
         .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "VoiceNoteJSON", "VoiceNoteWaveform", "CSonic"]),

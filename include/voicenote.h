@@ -1363,6 +1363,24 @@ int vn_recorder_options_set_session_hooks(vn_recorder_options *options, vn_sessi
                                           vn_session_deactivate_fn deactivate, void *user_data);
 
 /**
+ * Turns voice cleanup on or off for recorders made with these options (vn_recorder_set_voice_cleanup() changes it
+ * later). Cleanup runs on the captured audio before the encoder, so the file, the live levels, the waveform and the
+ * loudness are all of the cleaned voice: a high-pass at 80 Hz against rumble, noise suppression (at most 60 dB off
+ * steady noise: fans, hiss, hum) and automatic gain bringing a quiet voice up to a normal one's level (at most
+ * +30 dB), by speexdsp, loaded on first use. The take keeps exactly the captured length (the processing's 10 ms
+ * delay is taken out). Off by default: a take is then the captured audio bit for bit.
+ *
+ * \param options the options.
+ * \param enabled 1 to clean, 0 not to.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for `enabled` other than 0 or 1;
+ *          #VN_E_UNSUPPORTED, naming what to install, when turning it on where speexdsp (Debian: libspeexdsp1) cannot
+ *          be loaded (the options are then unchanged).
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_voice_cleanup(vn_recorder_options *options, int enabled);
+
+/**
  * Creates a recorder. No device is opened until vn_recorder_begin().
  *
  * \param options the options, or NULL for the defaults; copied.
@@ -1398,6 +1416,30 @@ void vn_recorder_destroy(vn_recorder *recorder);
  * \since 0.1.0
  */
 int vn_recorder_begin(vn_recorder *recorder);
+
+/**
+ * Turns voice cleanup (vn_recorder_options_set_voice_cleanup()) on or off from the next take on; a take being
+ * recorded keeps what it began with. For a settings switch the user flips between notes.
+ *
+ * \param recorder the recorder.
+ * \param enabled 1 to clean, 0 not to.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder; #VN_E_INVALID_ARG for `enabled` other than 0 or 1;
+ *          #VN_E_UNSUPPORTED, naming what to install, when turning it on without speexdsp (unchanged then).
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_set_voice_cleanup(vn_recorder *recorder, int enabled);
+
+/**
+ * Whether the recorder's next take is cleaned (vn_recorder_set_voice_cleanup()).
+ *
+ * \param recorder the recorder.
+ * \param out_enabled receives 1 or 0.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed recorder; #VN_E_INVALID_ARG when `out_enabled` is NULL.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_recorder_get_voice_cleanup(vn_recorder *recorder, int *out_enabled);
 
 /**
  * Pauses: capture stops and every encoded packet is flushed to disk. Paused time is not in the file.

@@ -18,6 +18,13 @@ func utf8String(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(Voic
     return string
 }
 
+/// A C `int` flag that must be 0 or 1 (`.invalidArgument` naming `name` otherwise): other values are refused rather
+/// than read as true, so a caller's wrong argument (a count, a status) is found at once.
+func flag(_ value: Int32, _ name: StaticString) throws(VoiceNoteError) -> Bool {
+    guard value == 0 || value == 1 else { throw VoiceNoteError(.invalidArgument, "\(name) is \(value); 0 or 1") }
+    return value == 1
+}
+
 /// A `size_t` count from C, checked: Swift sees one above `Int.max` as negative, and `limit` bounds what the
 /// function can sensibly allocate. `.invalidArgument` naming the allowed range otherwise.
 func checkedCount(_ count: Int, _ name: StaticString, atMost limit: Int = Int.max) throws(VoiceNoteError) -> Int {

@@ -76,8 +76,7 @@ private func analysisCall(
 @c @implementation public func vn_waveform_batch_set_loudness(_ batch: OpaquePointer?, _ measure: Int32) -> Int32 {
     abiCall { () throws(VoiceNoteError) in
         let handle = try Handles.get(batch, as: WaveformBatchHandle.self, "batch")
-        guard measure == 0 || measure == 1 else { throw VoiceNoteError(.invalidArgument, "measure is \(measure); 0 or 1") }
-        handle.batch.measuresLoudness = measure == 1
+        handle.batch.measuresLoudness = try flag(measure, "measure")
     }
 }
 

@@ -124,8 +124,7 @@ private func durationHint(_ seconds: Double) throws(VoiceNoteError) -> Double? {
     _ player: OpaquePointer?, _ enabled: Int32, _ targetLUFS: Double, _ offsetDB: Double
 ) -> Int32 {
     control(player) { (p) throws(VoiceNoteError) in
-        guard enabled == 0 || enabled == 1 else { throw VoiceNoteError(.invalidArgument, "enabled is \(enabled); 0 or 1") }
-        try p.setLeveling(Leveling(enabled: enabled == 1, target: targetLUFS, offset: offsetDB))
+        try p.setLeveling(Leveling(enabled: try flag(enabled, "enabled"), target: targetLUFS, offset: offsetDB))
     }
 }
 

@@ -27,6 +27,14 @@ private func control(_ recorder: OpaquePointer?, _ action: (Recorder) throws(Voi
 @c @implementation public func vn_recorder_stop(_ recorder: OpaquePointer?) -> Int32 { control(recorder) { (r) throws(VoiceNoteError) in try r.stop() } }
 @c @implementation public func vn_recorder_cancel(_ recorder: OpaquePointer?) -> Int32 { control(recorder) { (r) throws(VoiceNoteError) in try r.cancel() } }
 
+@c @implementation public func vn_recorder_set_voice_cleanup(_ recorder: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    control(recorder) { (r) throws(VoiceNoteError) in try r.setVoiceCleanup(try flag(enabled, "enabled")) }
+}
+
+@c @implementation public func vn_recorder_get_voice_cleanup(_ recorder: OpaquePointer?, _ outEnabled: UnsafeMutablePointer<Int32>?) -> Int32 {
+    control(recorder) { (r) throws(VoiceNoteError) in try required(outEnabled, "out_enabled").pointee = r.cleansVoice ? 1 : 0 }
+}
+
 @c @implementation public func vn_recorder_subscribe(
     _ recorder: OpaquePointer?, _ callback: vn_recorder_event_fn?, _ userData: UnsafeMutableRawPointer?,
     _ release: vn_release_fn?, _ outId: UnsafeMutablePointer<vn_subscription_id>?

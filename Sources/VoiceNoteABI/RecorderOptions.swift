@@ -107,3 +107,11 @@ func encoderSettings(_ bitrate: Int32, _ complexity: Int32, _ frameMs: Double) t
 ) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in value.configuration.sessionHooks = sessionHooks(activate, deactivate, userData) }
 }
+
+@c @implementation public func vn_recorder_options_set_voice_cleanup(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        let on = try flag(enabled, "enabled")
+        if on { try Recorder.requireVoiceCleanup() }
+        value.configuration.voiceCleanup = on
+    }
+}

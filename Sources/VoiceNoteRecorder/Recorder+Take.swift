@@ -47,7 +47,8 @@ extension Recorder {
         let ring = try SampleRing(minimumSamples: device.sampleRate * device.channels)
         self.ring = ring
         take = try Take(directory: directory, configuration: configuration,
-                        rate: device.sampleRate, channels: device.channels)
+                        rate: device.sampleRate, channels: device.channels,
+                        voiceCleanup: monitor.locked { voiceCleanup })
     }
 
     /// Starts capturing and the encoder thread of an opened take.
@@ -154,7 +155,12 @@ extension Recorder {
     func finish(end: Take.AutomaticEnd?, cancel: Bool = false) {
         guard let take else { return }
         var saveError: VoiceNoteError?
-        do { try take.encoder.finish() } catch { saveError = error }
+        do {
+            if !cancel, end?.isWriteFailure != true { try take.drainCleanup() }
+            try take.encoder.finish()
+        } catch {
+            saveError = error
+        }
         device?.close()
         configuration.sessionHooks.deactivate?(.recording)
         var keptPath = ""

@@ -23,6 +23,7 @@ public final class Recorder: @unchecked Sendable {
     var liveLevels: [Float] = []
     var closed = false
     var worker: LibraryThread?
+    var voiceCleanup: Bool
     // Owned by the controlling thread, handed to the encoder thread while it runs:
     var device: CaptureDevice?
     var ring: SampleRing?
@@ -33,7 +34,9 @@ public final class Recorder: @unchecked Sendable {
     public init(configuration: RecorderConfiguration = RecorderConfiguration(),
                 dispatcher: any EventDispatcher = EventThread.shared) throws(VoiceNoteError) {
         try configuration.check()
+        if configuration.voiceCleanup { try Self.requireVoiceCleanup() }
         self.configuration = configuration
+        voiceCleanup = configuration.voiceCleanup
         events = EventChannel(dispatcher: dispatcher)
         configuration.focusGroup?.join(self, as: .recording)
     }
@@ -47,6 +50,22 @@ public final class Recorder: @unchecked Sendable {
     public func levels(last count: Int) -> [Float] {
         monitor.locked { Array(liveLevels.suffix(max(0, count))) }
     }
+
+    /// Whether the next take is cleaned (`RecorderConfiguration.voiceCleanup`); a take being recorded keeps what it
+    /// began with.
+    public var cleansVoice: Bool { monitor.locked { voiceCleanup } }
+
+    /// Turns voice cleanup on or off from the next take on (one being recorded keeps what it began with). Any
+    /// thread. `.unsupported` naming what to install when turning it on without speexdsp; the setting is then
+    /// unchanged.
+    public func setVoiceCleanup(_ enabled: Bool) throws(VoiceNoteError) {
+        if enabled { try Self.requireVoiceCleanup() }
+        monitor.locked { voiceCleanup = enabled }
+    }
+
+    /// Loads what voice cleanup needs (speexdsp, once per process); `.unsupported` naming what to install when it
+    /// cannot be loaded.
+    public static func requireVoiceCleanup() throws(VoiceNoteError) { try VoiceCleanup.requireLibrary() }
 
     /// How long `begin` waits for the previous take to finish (its file closed and renamed, its events out) before
     /// it gives up with `.busy`: the `finished` event goes out before the take's last step, so a host that begins the
@@ -120,6 +139,7 @@ public final class Recorder: @unchecked Sendable {
         stopCapture()
         if let end = take?.automaticEnd { return finish(end: end) }
         do {
+            try take?.drainCleanup()
             try take?.encoder.flush()
         } catch {
             return finish(end: .encoderFailed(error))

@@ -27,6 +27,12 @@ public struct RecorderConfiguration: Sendable {
     public var maximumDurationWarning = 10.0
     /// Shorter takes are discarded with a `tooShort` event; 0 keeps everything.
     public var minimumDuration = 0.0
+    /// Voice cleanup (docs/recorder.md, "Voice cleanup"): a high-pass against rumble, noise suppression and
+    /// automatic gain for quiet voices, before the encoder, with speexdsp (loaded on first use). Off by default: a
+    /// take is then the captured samples bit for bit, as before cleanup existed, and a host whose sound server already
+    /// cleans the microphone (PipeWire's echo-cancel, a headset's own processing) does not clean twice.
+    /// `Recorder.setVoiceCleanup` changes it between takes.
+    public var voiceCleanup = false
     /// The host's session hooks.
     public var sessionHooks = SessionHooks()
     /// The audio-focus group the recorder joins (beginning a take pauses its players; a player starting pauses the

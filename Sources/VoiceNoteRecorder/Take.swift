@@ -30,6 +30,9 @@ final class Take: @unchecked Sendable {
     private let encodedWaveform: EncodedTakeWaveform?
     /// The take's loudness, measured on the captured PCM as it is encoded (nil only if libebur128 had no memory).
     private let loudnessMeter: LoudnessMeter?
+    /// Voice cleanup between the capture and everything else, when the recorder has it on (nil: the captured
+    /// samples are encoded as they are, bit for bit).
+    private let cleanup: VoiceCleanup?
     /// Frames after which the take stops (0: no limit).
     let maximumFrames: Int64
     private let warningFrames: Int64
@@ -44,7 +47,9 @@ final class Take: @unchecked Sendable {
     /// Set by the encoder thread when it ended the take by itself, read by whoever finishes it.
     var automaticEnd: AutomaticEnd?
 
-    init(directory: String, configuration: RecorderConfiguration, rate: Int, channels: Int) throws(VoiceNoteError) {
+    init(directory: String, configuration: RecorderConfiguration, rate: Int, channels: Int,
+         voiceCleanup: Bool) throws(VoiceNoteError) {
+        cleanup = voiceCleanup ? try VoiceCleanup(sampleRate: rate, channels: channels) : nil
         let name = randomUUIDString() + "." + configuration.format.fileExtension
         finalPath = directory + "/" + name
         partPath = finalPath + ".part"
@@ -94,7 +99,8 @@ final class Take: @unchecked Sendable {
         var reachedMaximum = false
     }
 
-    /// Encodes, meters and accumulates captured samples, stopping at the maximum frame count exactly.
+    /// Encodes, meters and accumulates captured samples (cleaned first when cleanup is on), stopping at the maximum
+    /// frame count exactly.
     func consume(_ samples: UnsafeBufferPointer<Int16>) throws(VoiceNoteError) -> Progress {
         var progress = Progress()
         var usable = samples.count / channels
@@ -104,15 +110,11 @@ final class Take: @unchecked Sendable {
             return progress
         }
         let chunk = UnsafeBufferPointer(rebasing: samples[0..<(usable * channels)])
-        try encoder.write(chunk)
-        meter.append(chunk) { reading in
-            averagePower = reading.averagePower
-            peakPower = reading.peakPower
-            pendingLevels.append(reading.averagePower)
-            progress.meterSteps += 1
+        if let cleanup {
+            try cleanup.process(chunk) { (cleaned) throws(VoiceNoteError) in try keep(cleaned, progress: &progress) }
+        } else {
+            try keep(chunk, progress: &progress)
         }
-        blocks?.append(chunk)
-        loudnessMeter?.append(chunk)
         frames += Int64(usable)
         while frames >= nextDurationStep {
             progress.durationSteps += 1
@@ -126,6 +128,27 @@ final class Take: @unchecked Sendable {
             progress.reachedMaximum = frames >= maximumFrames
         }
         return progress
+    }
+
+    /// Encodes, meters and accumulates samples on their way into the file.
+    private func keep(_ chunk: UnsafeBufferPointer<Int16>, progress: inout Progress) throws(VoiceNoteError) {
+        try encoder.write(chunk)
+        meter.append(chunk) { reading in
+            averagePower = reading.averagePower
+            peakPower = reading.peakPower
+            pendingLevels.append(reading.averagePower)
+            progress.meterSteps += 1
+        }
+        blocks?.append(chunk)
+        loudnessMeter?.append(chunk)
+    }
+
+    /// Sends the audio the cleanup still holds (its last 10 ms and a part-frame) into the file, so everything
+    /// captured is encoded: before a pause's flush and before the encoder finishes. Nothing without cleanup.
+    func drainCleanup() throws(VoiceNoteError) {
+        guard let cleanup else { return }
+        var progress = Progress()
+        try cleanup.drain { (cleaned) throws(VoiceNoteError) in try keep(cleaned, progress: &progress) }
     }
 
     /// The take's 100-value waveform, after the encoder finished and before the file moves: from the bytes as
