@@ -30,7 +30,7 @@ DEBIAN_PACKAGES := \
 	qml6-module-qtquick-window qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-templates \
 	qml6-module-qtquick-layouts qt6-l10n-tools
 # Python packages the tests and bench use (from PyPI).
-PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed tuspyserver uvicorn
+PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed tuspyserver uvicorn numpy pesq pystoi
 
 SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/voicenote.map \
 	-Xlinker -soname=libvoicenote.so.$(MAJOR)

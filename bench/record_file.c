@@ -1,7 +1,8 @@
 /* record_file.c — the "ours" side of the recorder CPU bench (bench/run.py, section recorder-cpu).
  *
- *   record_file DIRECTORY RAW SECONDS [TIMEOUT_S]
+ *   record_file DIRECTORY RAW SECONDS [TIMEOUT_S [clean]]
  *
+ * With `clean`, voice cleanup is on (vn_recorder_options_set_voice_cleanup(): bench section `cleanup`).
  * Records RAW (headerless S16_LE, 48 kHz, mono) through libvoicenote's recorder, from a virtual microphone: ALSA's
  * `file` plugin reading RAW (`infile`) over a `null` slave, given to the library as configuration text with
  * vn_recorder_options_set_device(). The file plugin delivers as fast as it is read, so the take runs at the
@@ -68,10 +69,11 @@ static int fail(const char *what, int status) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4 || argc > 5) {
-        fprintf(stderr, "usage: record_file DIRECTORY RAW SECONDS [TIMEOUT_S]\n");
+    if (argc < 4 || argc > 6 || (argc == 6 && strcmp(argv[5], "clean") != 0)) {
+        fprintf(stderr, "usage: record_file DIRECTORY RAW SECONDS [TIMEOUT_S [clean]]\n");
         return 2;
     }
+    int clean = argc == 6;
     const char *directory = argv[1], *raw = argv[2];
     double seconds = atof(argv[3]);
     double timeout_s = argc > 4 ? atof(argv[4]) : seconds + 120;
@@ -88,7 +90,8 @@ int main(int argc, char **argv) {
     if (status != VN_OK) return fail("vn_recorder_options_create", status);
     if ((status = vn_recorder_options_set_directory(options, directory)) != VN_OK ||
         (status = vn_recorder_options_set_device(options, "vn_mic", configuration)) != VN_OK ||
-        (status = vn_recorder_options_set_limits(options, seconds, 10, 0)) != VN_OK) {
+        (status = vn_recorder_options_set_limits(options, seconds, 10, 0)) != VN_OK ||
+        (status = vn_recorder_options_set_voice_cleanup(options, clean)) != VN_OK) {
         vn_recorder_options_destroy(options);
         return fail("setting recorder options", status);
     }

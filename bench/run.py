@@ -16,10 +16,11 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
        bench/run.py --sections json [--quick]          only JSON parsing at n and 4n members against jansson alone
        bench/run.py --sections flow [--quick]          only how long vn_flow_* calls block, a 10-minute AAC take in preview
        bench/run.py --sections loudness [--quick]      only levelled playback's spread and the loudness's cost
+       bench/run.py --sections cleanup [--quick]       only voice cleanup's PESQ, STOI, noise, quiet voice and CPU
 
 This file is the runner: the options, which sections run, and the report. Sections (budgets: docs/performance.md,
 in bench/common/budgets.py; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, player,
-remote, upload, upload-live, convert, batch, long, dask, json, flow, loudness, all, recorder), each described in its
+remote, upload, upload-live, convert, batch, long, dask, json, flow, loudness, cleanup, all, recorder), each described in its
 module's docstring:
 - size              bench/sections/size.py: the stripped .so against its budget.
 - waveform          bench/sections/waveform.py (inputs: waveform_inputs.py): our CLI and C call against a C floor
@@ -58,6 +59,8 @@ module's docstring:
 - loudness          bench/sections/loudness.py (its children: bench/play_file.c, bench/analyse_file.c): 20 notes at
                     −40…−14 LUFS played levelled, measured by FFmpeg's ebur128 filter; the loudness's cost in the
                     waveform's pass and levelled playback's CPU.
+- cleanup           bench/sections/cleanup.py (its child: bench/record_file.c): noisy speech recorded with voice
+                    cleanup off and on, scored by PyPI's pesq and pystoi; a quiet voice's level; cleanup's CPU.
 The player and remote sections share bench/sections/player_inputs.py; every section uses the helpers of
 bench/common/ (running and timing children, medians, peak memory, the PulseAudio and nginx servers, the
 tables' number formats, latest.json).
@@ -110,17 +113,19 @@ from sections.outbox_faults import QUICK_TRIALS as QUICK_OUTBOX_TRIALS
 from sections.outbox_faults import TRIALS as OUTBOX_TRIALS
 from sections.outbox_faults import outbox_section
 from sections.loudness import LOUDNESS_RUNS, QUICK_LOUDNESS_RUNS, loudness_section
+from sections.cleanup import CLEANUP_RUNS, QUICK_CLEANUP_RUNS, cleanup_section
 from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "upload-live", "outbox", "convert", "batch", "long", "dask", "json", "flow", "loudness")
+            "upload-live", "outbox", "convert", "batch", "long", "dask", "json", "flow", "loudness", "cleanup")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
                 "remote": "remote", "upload": "upload", "upload-live": "upload_live", "outbox": "outbox", "convert": "convert", "batch": "batch",
-                "long": "long", "dask": "dask", "json": "json_parsing", "flow": "flow", "loudness": "loudness"}
+                "long": "long", "dask": "dask", "json": "json_parsing", "flow": "flow", "loudness": "loudness",
+                "cleanup": "cleanup"}
 
 
 def parse_sections(text: str) -> list:
@@ -249,6 +254,9 @@ def main() -> int:
         if "loudness" in sections:
             measured["loudness"] = loudness_section(build, work, args.runs or (QUICK_LOUDNESS_RUNS if args.quick
                                                                               else LOUDNESS_RUNS))
+        if "cleanup" in sections:
+            measured["cleanup"] = cleanup_section(build, work, args.runs or (QUICK_CLEANUP_RUNS if args.quick
+                                                                            else CLEANUP_RUNS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

@@ -41,22 +41,20 @@ no_swift_cli() { ! ldd "$cli" | grep -i swift; }
 check "the CLI needs no Swift runtime library" no_swift_cli
 no_foundation() { local symbols; symbols=$(nm "$so" 2>/dev/null); ! grep -q 'icu_' <<<"$symbols"; }
 check "the .so does not carry Foundation's ICU" no_foundation
-# FFmpeg is opened with dlopen on first use (ARCHITECTURE.md): never a NEEDED entry, and its trampolines stay out
-# of the dynamic symbol table, so they neither get exported nor bind to a host's FFmpeg.
-no_ffmpeg_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 'NEEDED.*\[lib(av|sw)[a-z]*\.so' <<<"$dynamic"; }
-check "FFmpeg is not linked (.so and CLI)" no_ffmpeg_needed
-no_ffmpeg_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' (av|swr)[a-z]*_' <<<"$symbols"; }
-check "no FFmpeg symbol, defined or undefined, in the dynamic tables" no_ffmpeg_symbols
-# libcurl likewise (CCurlLoader): a process that never touches a URL never loads it or its ~30 dependencies.
-no_curl_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 'NEEDED.*\[libcurl' <<<"$dynamic"; }
-check "libcurl is not linked (.so and CLI)" no_curl_needed
-no_curl_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' curl_' <<<"$symbols"; }
-check "no libcurl symbol, defined or undefined, in the dynamic tables" no_curl_symbols
-# SQLite likewise (CSQLiteLoader): only a host that keeps an outbox loads it.
-no_sqlite_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E 'NEEDED.*\[libsqlite3' <<<"$dynamic"; }
-check "SQLite is not linked (.so and CLI)" no_sqlite_needed
-no_sqlite_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E ' sqlite3_' <<<"$symbols"; }
-check "no SQLite symbol, defined or undefined, in the dynamic tables" no_sqlite_symbols
+# The libraries opened with dlopen on first use (ARCHITECTURE.md): never a NEEDED entry, and their trampolines stay
+# out of the dynamic symbol table, so they neither get exported nor bind to a host's own copy. FFmpeg (any format but
+# Opus), libcurl (a URL: it and its ~30 dependencies), SQLite (an outbox), speexdsp (a take with voice cleanup).
+not_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E "NEEDED.*\[$1" <<<"$dynamic"; }
+no_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E " $1" <<<"$symbols"; }
+while IFS=';' read -r name library symbol; do
+    check "$name is not linked (.so and CLI)" not_needed "$library"
+    check "no $name symbol, defined or undefined, in the dynamic tables" no_symbols "$symbol"
+done <<'LAZY'
+FFmpeg;lib(av|sw)[a-z]*\.so;(av|swr)[a-z]*_
+libcurl;libcurl;curl_
+SQLite;libsqlite3;sqlite3_
+speexdsp;libspeexdsp;speex_
+LAZY
 cli_version() { [[ $("$cli" --version) == "$("$top/scripts/version.sh")" ]]; }
 check "the CLI reports the header's version" cli_version
 

@@ -48,7 +48,21 @@ extension Recorder {
         self.ring = ring
         take = try Take(directory: directory, configuration: configuration,
                         rate: device.sampleRate, channels: device.channels,
-                        voiceCleanup: monitor.locked { voiceCleanup })
+                        cleanup: try cleanup(rate: device.sampleRate, channels: device.channels))
+    }
+
+    /// The cleanup for the next take, when it is on: the last take's when its format matches, so its noise estimate
+    /// and gain carry over (the room is usually the same; a first take's suppression settles within about a
+    /// second), else a new one.
+    private func cleanup(rate: Int, channels: Int) throws(VoiceNoteError) -> VoiceCleanup? {
+        guard monitor.locked({ voiceCleanup }) else { return nil }
+        if let previous = lastCleanup, previous.sampleRate == rate, previous.channels == channels {
+            previous.startOver()
+            return previous
+        }
+        let cleanup = try VoiceCleanup(sampleRate: rate, channels: channels)
+        lastCleanup = cleanup
+        return cleanup
     }
 
     /// Starts capturing and the encoder thread of an opened take.

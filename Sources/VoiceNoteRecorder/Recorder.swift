@@ -28,6 +28,8 @@ public final class Recorder: @unchecked Sendable {
     var device: CaptureDevice?
     var ring: SampleRing?
     var take: Take?
+    /// The last take's voice cleanup, kept for the next take (its noise estimate and gain).
+    var lastCleanup: VoiceCleanup?
     let stopWorker = Atomic<Bool>(false)
 
     /// A recorder delivering its events through `dispatcher`; `.invalidArgument` for a bad configuration.

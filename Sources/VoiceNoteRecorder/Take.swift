@@ -32,7 +32,7 @@ final class Take: @unchecked Sendable {
     private let loudnessMeter: LoudnessMeter?
     /// Voice cleanup between the capture and everything else, when the recorder has it on (nil: the captured
     /// samples are encoded as they are, bit for bit).
-    private let cleanup: VoiceCleanup?
+    let cleanup: VoiceCleanup?
     /// Frames after which the take stops (0: no limit).
     let maximumFrames: Int64
     private let warningFrames: Int64
@@ -47,9 +47,10 @@ final class Take: @unchecked Sendable {
     /// Set by the encoder thread when it ended the take by itself, read by whoever finishes it.
     var automaticEnd: AutomaticEnd?
 
+    /// A take cleaned by `cleanup` (nil: not cleaned), which must be for `rate` and `channels`.
     init(directory: String, configuration: RecorderConfiguration, rate: Int, channels: Int,
-         voiceCleanup: Bool) throws(VoiceNoteError) {
-        cleanup = voiceCleanup ? try VoiceCleanup(sampleRate: rate, channels: channels) : nil
+         cleanup: VoiceCleanup?) throws(VoiceNoteError) {
+        self.cleanup = cleanup
         let name = randomUUIDString() + "." + configuration.format.fileExtension
         finalPath = directory + "/" + name
         partPath = finalPath + ".part"

@@ -18,13 +18,19 @@ final class VoiceCleanup {
     /// The level the automatic gain brings speech to, in speexdsp's units (16-bit amplitude): a voice at −26 dBFS
     /// (ITU-T P.56's nominal active speech level) stays within 2 dB of it, one at −45 dBFS is raised to it.
     static let gainLevel: Float = 12_000
-    /// The most the automatic gain raises a quiet voice, in dB (speexdsp's default): enough for −45 dBFS speech.
-    static let maximumGainDecibels: Int32 = 30
+    /// The most the automatic gain raises a quiet voice, in dB: enough for −45 dBFS speech (+19 dB), and less than
+    /// speexdsp's default 30, which the gain climbs to over a silent start and then takes a voice's first syllable
+    /// to full scale.
+    static let maximumGainDecibels: Int32 = 24
+    /// How fast the gain may fall, in dB per second (speexdsp's default is −40): a voice that begins loud after a
+    /// quiet start is brought down within its first 50 ms instead of clipping (measured: the first syllable's peak
+    /// after 2 s of a fan went from −0.2 to −6.8 dBFS, the speech's level unchanged).
+    static let gainDecrementDecibelsPerSecond: Int32 = -200
 
     let channels: Int
     /// Frames per preprocessor frame: 10 ms.
     let frameLength: Int
-    private let sampleRate: Int
+    let sampleRate: Int
     private var states: [OpaquePointer]
     private var filters: [HighPassFilter]
     /// One preprocessor frame of interleaved input being gathered, then cleaned in place.
@@ -78,12 +84,14 @@ final class VoiceCleanup {
     private static func configure(_ state: OpaquePointer) {
         var on: Int32 = 1, off: Int32 = 0
         var suppression = noiseSuppressionDecibels, maximumGain = maximumGainDecibels
+        var decrement = gainDecrementDecibelsPerSecond
         var level = gainLevel
         _ = speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_DENOISE, &on)
         _ = speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_NOISE_SUPPRESS, &suppression)
         _ = speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_AGC, &on)
         _ = speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_AGC_LEVEL, &level)
         _ = speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_AGC_MAX_GAIN, &maximumGain)
+        _ = speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_AGC_DECREMENT, &decrement)
         // Dereverberation smears consonants on a close microphone and costs a third more; off (speexdsp's default).
         _ = speex_preprocess_ctl(state, SPEEX_PREPROCESS_SET_DEREVERB, &off)
     }
@@ -118,6 +126,12 @@ final class VoiceCleanup {
             }
             try cleanFrame(output: output)
         }
+        startOver()
+    }
+
+    /// Forgets the audio held for output (a part-frame, the delayed frame) but keeps the noise estimate and the gain:
+    /// for the next take after one that ended without a drain (cancelled, a failed write).
+    func startOver() {
         framesIn = 0
         framesOut = 0
         toDrop = frameLength

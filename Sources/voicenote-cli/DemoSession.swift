@@ -53,6 +53,14 @@ final class DemoSession: @unchecked Sendable {
         if let loudness = payload.loudness {
             step("its loudness (EBU R128, measured as it was recorded): \(loudnessText(loudness))")
         }
+        if let noisyMicrophone {
+            // The fan alone, once cleanup has settled: the last second of the lead before the sentence (the take
+            // begins 0.1 s into the microphone's input: the trim's start).
+            let microphone = Self.level(of: noisyMicrophone.samples, rate: noisyMicrophone.rate, from: Self.noiseLead - 1, to: Self.noiseLead - 0.1)
+            let take = try firstChannel(of: note)
+            let kept = Self.level(of: take.samples, rate: take.rate, from: Self.noiseLead - 1.1, to: Self.noiseLead - 0.2)
+            step("voice cleanup: the fan at \(formatTenths(microphone)) dBFS at the microphone, \(formatTenths(kept)) dBFS in the take")
+        }
         step("its voiceRecording payload (what a chat message carries):")
         print(payload.json())
 
@@ -90,13 +98,14 @@ final class DemoSession: @unchecked Sendable {
             microphone = DeviceSelection(name: "default")
             spoken = 5
         } else {
-            (microphone, spoken) = try virtualMicrophone(saying: text, name: "speech")
-            written.append((path("speech.wav"), "what the microphone heard, from espeak-ng"))
+            (microphone, spoken) = try virtualMicrophone(saying: text, name: "speech", noisyRoom: true)
+            written.append((path("speech.wav"), "the sentence, from espeak-ng (the microphone heard it beside a fan)"))
         }
         var recording = RecorderConfiguration()
         recording.directory = path("takes")
         recording.device = microphone
         recording.focusGroup = nil
+        recording.voiceCleanup = true  // on in the demo, as in the example clients
         let recorder = try Recorder(configuration: recording, dispatcher: loop)
         var previewing = PlayerConfiguration()
         previewing.device = DeviceSelection(name: "vn_demo_preview", configuration: "pcm.vn_demo_preview { type null }")
@@ -155,18 +164,26 @@ final class DemoSession: @unchecked Sendable {
 
     /// A virtual microphone (ALSA's `file` plugin behind a `plug` that converts the rate) reading `sentence`,
     /// spoken by espeak-ng into `<name>.wav`, then 30 s of silence, so a take never reaches the end of the input;
-    /// and how long the sentence is.
-    private func virtualMicrophone(saying sentence: String, name: String) throws(VoiceNoteError) -> (DeviceSelection, Double) {
+    /// and how long the sentence is. In a `noisyRoom`, a fan (a 100 Hz hum and hiss at about −38 dBFS) runs from
+    /// `noiseLead` seconds before the sentence to the end, and the length includes that lead.
+    private func virtualMicrophone(saying sentence: String, name: String,
+                                   noisyRoom: Bool = false) throws(VoiceNoteError) -> (DeviceSelection, Double) {
         let speech = path(name + ".wav")
         try Subprocess.run(["espeak-ng", "-w", speech, sentence])
-        let decoder = try Decoders.open(try FileSource(path: speech), purpose: .playback)
-        var samples: [Int16] = []
-        while try decoder.decodeNext({ chunk in
-            for frame in 0..<chunk.frames { samples.append(chunk.samples[frame * chunk.channels]) }
-        }) {}
-        let rate = decoder.outputRate
+        var (samples, rate) = try firstChannel(of: speech)
+        if noisyRoom { samples = repeatElement(0, count: Int(Self.noiseLead * Double(rate))) + samples }
         let spoken = Double(samples.count) / Double(rate)
         samples += repeatElement(0, count: rate * 30)
+        if noisyRoom {
+            var state: UInt32 = 0x9E37_79B9
+            for index in samples.indices {
+                state ^= state << 13; state ^= state >> 17; state ^= state << 5  // xorshift: the same hiss every run
+                let hiss = Double(Int32(bitPattern: state) >> 16) / 32768 * 700
+                let hum = 350 * sin(2 * Double.pi * 100 * Double(index) / Double(rate))
+                samples[index] = Int16(max(-32768, min(32767, Double(samples[index]) + hiss + hum)))
+            }
+            noisyMicrophone = (samples, rate)
+        }
         let raw = path(name + ".raw")
         microphoneFiles.append(raw)
         do throws(Errno) {
@@ -181,6 +198,29 @@ final class DemoSession: @unchecked Sendable {
             "rate \(rate) format S16_LE channels 1 } }"
         return (DeviceSelection(name: "vn_demo_mic", configuration: configuration), spoken)
     }
+
+    /// RMS level in dBFS of mono `samples` from `from` to `to` seconds.
+    static func level(of samples: [Int16], rate: Int, from: Double, to: Double) -> Double {
+        let first = min(samples.count, Int(from * Double(rate))), last = min(samples.count, Int(to * Double(rate)))
+        guard last > first else { return -.infinity }
+        let power = samples[first..<last].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(last - first)
+        return 10 * log10(power / (32768.0 * 32768.0))
+    }
+
+    /// The first channel of a file, decoded, and its rate.
+    private func firstChannel(of file: String) throws(VoiceNoteError) -> (samples: [Int16], rate: Int) {
+        let decoder = try Decoders.open(try FileSource(path: file), purpose: .playback)
+        var samples: [Int16] = []
+        while try decoder.decodeNext({ chunk in
+            for frame in 0..<chunk.frames { samples.append(chunk.samples[frame * chunk.channels]) }
+        }) {}
+        return (samples, decoder.outputRate)
+    }
+
+    /// Seconds of the fan alone before the first note's sentence: cleanup's noise estimate settles in the first.
+    static let noiseLead = 2.0
+    /// The first note's microphone input in a noisy room, to show what cleanup took off.
+    private var noisyMicrophone: (samples: [Int16], rate: Int)?
 
     /// The virtual microphones' input files, removed at the end.
     private var microphoneFiles: [String] = []

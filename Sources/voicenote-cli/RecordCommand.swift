@@ -60,6 +60,9 @@ struct RecordCommand: ParsableCommand {
     @Option(help: "Progress output: auto (a live meter on a terminal), none, or json (one context per line).")
     var progress = Progress.auto
 
+    @Flag(help: "Clean the voice before it is encoded: high-pass, noise suppression, automatic gain (speexdsp).")
+    var clean = false
+
     @Flag(help: "Record with the hold-to-record flow driven from the keyboard: preview, trim, send (see below).")
     var flow = false
 
@@ -110,6 +113,7 @@ struct RecordCommand: ParsableCommand {
         configuration.format = format == .aac ? .aac : .opus
         configuration.encoder.bitrate = bitrate * 1000
         configuration.maximumDuration = [duration, maxDuration > 0 ? maxDuration : nil].compactMap { $0 }.min() ?? 0
+        configuration.voiceCleanup = clean
         let loop = try EventLoop()
         let recorder = try Recorder(configuration: configuration, dispatcher: loop)
         if flow { return try runFlow(recorder: recorder, loop: loop) }
