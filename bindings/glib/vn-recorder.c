@@ -481,6 +481,17 @@ gboolean vng_recorder_stop(VnRecorder *self, GError **error) {
     return vng_error_set_from_status(error, vn_recorder_stop(self->handle));
 }
 
+gboolean vng_recorder_set_voice_cleanup(VnRecorder *self, gboolean enabled, GError **error) {
+    g_return_val_if_fail(VNG_IS_RECORDER(self), FALSE);
+    return vng_error_set_from_status(error, vn_recorder_set_voice_cleanup(self->handle, enabled ? 1 : 0));
+}
+
+gboolean vng_recorder_get_voice_cleanup(VnRecorder *self) {
+    g_return_val_if_fail(VNG_IS_RECORDER(self), FALSE);
+    int enabled = 0;
+    return vn_recorder_get_voice_cleanup(self->handle, &enabled) == VN_OK && enabled == 1;
+}
+
 gboolean vng_recorder_cancel(VnRecorder *self, GError **error) {
     g_return_val_if_fail(VNG_IS_RECORDER(self), FALSE);
     return vng_error_set_from_status(error, vn_recorder_cancel(self->handle));

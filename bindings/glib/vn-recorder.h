@@ -151,6 +151,31 @@ gboolean vng_recorder_stop(VnRecorder *self, GError **error);
 gboolean vng_recorder_cancel(VnRecorder *self, GError **error);
 
 /**
+ * vng_recorder_set_voice_cleanup:
+ * @self: the recorder.
+ * @enabled: %TRUE to clean the voice before it is encoded.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Voice cleanup (vn_recorder_set_voice_cleanup()) from the next take on: a high-pass against rumble, noise
+ * suppression and automatic gain for a quiet voice, by speexdsp; a take being recorded keeps what it began with.
+ * Off by default: a take is the captured audio bit for bit.
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_UNSUPPORTED, naming what to install, when turning it on
+ *   without speexdsp; %VN_ERROR_MISUSE after dispose.
+ */
+gboolean vng_recorder_set_voice_cleanup(VnRecorder *self, gboolean enabled, GError **error);
+
+/**
+ * vng_recorder_get_voice_cleanup:
+ * @self: the recorder.
+ *
+ * Whether the next take is cleaned (vng_recorder_set_voice_cleanup()).
+ *
+ * Returns: %TRUE when it is; %FALSE when not, or after dispose.
+ */
+gboolean vng_recorder_get_voice_cleanup(VnRecorder *self);
+
+/**
  * vng_recorder_get_state:
  * @self: the recorder.
  *

@@ -69,6 +69,12 @@ struct recorder_options {
     std::optional<recorder_intervals> intervals;
     /** The length limits of a take. */
     std::optional<recorder_limits> limits;
+    /**
+     * Voice cleanup (vn_recorder_options_set_voice_cleanup): a high-pass, noise suppression and automatic gain
+     * before the encoder, by speexdsp (loaded on first use; `errc::unsupported` from the constructor without it).
+     * Unset or false: off, the take is the captured audio bit for bit.
+     */
+    std::optional<bool> voice_cleanup;
     /** Delivers events through this loop (callbacks run in its `dispatch()`); null: the library's event thread. */
     voicenote::event_loop *loop = nullptr;
     /** The focus group the recorder joins; null: the process's default group. */
@@ -309,6 +315,19 @@ public:
         }
     }
 
+    /**
+     * Turns voice cleanup on or off from the next take on (a take being recorded keeps what it began with). Throws
+     * `errc::unsupported`, naming what to install, when turning it on without speexdsp.
+     */
+    void set_voice_cleanup(bool enabled) { detail::check(vn_recorder_set_voice_cleanup(recorder_.get(), enabled ? 1 : 0)); }
+
+    /** Whether the next take is cleaned. */
+    bool voice_cleanup() const {
+        int enabled = 0;
+        detail::check(vn_recorder_get_voice_cleanup(recorder_.get(), &enabled));
+        return enabled == 1;
+    }
+
     /** The C recorder, still owned. */
     vn_recorder *get() const noexcept { return recorder_.get(); }
 
@@ -335,6 +354,7 @@ private:
                                                          options.limits->warning.count(),
                                                          options.limits->minimum.count()));
         }
+        if (options.voice_cleanup) detail::check(vn_recorder_options_set_voice_cleanup(o, *options.voice_cleanup ? 1 : 0));
         if (options.loop) detail::check(vn_recorder_options_set_event_loop(o, detail::live_handle(options.loop)));
         if (options.focus) detail::check(vn_recorder_options_set_focus_group(o, detail::live_handle(options.focus)));
         detail::set_session_hooks(vn_recorder_options_set_session_hooks, o, hooks);

@@ -214,6 +214,30 @@ static void test_a_take_from_begin_to_finished() {
     EXPECT(error_of([&] { recorder.cancel(); }) == voicenote::errc::misuse, "cancel after the end");
 }
 
+static void test_voice_cleanup_on_off_and_between_takes() {
+    rig r;
+    REQUIRE(r.ready, "cannot write the tone");
+    auto options = r.options(1.5s, 0.5s);
+    EXPECT(!voicenote::recorder(options).voice_cleanup(), "off by default");
+    options.voice_cleanup = true;
+    voicenote::recorder recorder(options);
+    EXPECT(recorder.voice_cleanup(), "the options turned it on");
+    std::vector<double> durations;
+    for (bool on : {true, false, true}) {
+        recorder.set_voice_cleanup(on);
+        EXPECT(recorder.voice_cleanup() == on, on);
+        event_log log;
+        auto subscription = recorder.subscribe(log.callback());
+        recorder.begin();
+        REQUIRE(log.wait_ended(), "the take did not end");
+        auto events = log.snapshot();
+        const auto *finished = first(events, recorder_event_type::finished);
+        REQUIRE(finished != nullptr, "no finished event");
+        durations.push_back(finished->duration.count());
+    }
+    for (double duration : durations) EXPECT(std::abs(duration - 1.5) < tolerance_s, duration);
+}
+
 static void test_pause_resume_and_stop() {
     rig r;
     REQUIRE(r.ready, "cannot write the tone");
@@ -525,6 +549,7 @@ static void test_a_subscription_destroyed_inside_its_own_callback() {
 int main() {
     harness::name() = "recorder";
     TEST(test_a_take_from_begin_to_finished);
+    TEST(test_voice_cleanup_on_off_and_between_takes);
     TEST(test_pause_resume_and_stop);
     TEST(test_cancel_removes_the_file);
     TEST(test_events_come_through_the_loop_on_this_thread);

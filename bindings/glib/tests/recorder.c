@@ -303,6 +303,23 @@ static void test_too_short(void) {
     log_clear(&log);
 }
 
+static void test_voice_cleanup(void) {
+    Log log;
+    VnRecorder *recorder = microphone_recorder(&log, 1.5, 1.0, 0);
+    g_assert_false(vng_recorder_get_voice_cleanup(recorder));
+    g_assert_true(vng_recorder_set_voice_cleanup(recorder, TRUE, NULL));
+    g_assert_true(vng_recorder_get_voice_cleanup(recorder));
+    g_assert_true(vng_recorder_begin(recorder, NULL));
+    wait_for_end(recorder, &log);
+    gint finished = find(&log.events, 0, SAID_FINISHED, 0);
+    g_assert_cmpint(finished, >=, 0);
+    g_assert_cmpfloat_with_epsilon(entry_at(&log.events, (guint)finished)->value, 1.5, 1e-9);
+    g_assert_true(vng_recorder_set_voice_cleanup(recorder, FALSE, NULL));
+    g_assert_false(vng_recorder_get_voice_cleanup(recorder));
+    g_object_unref(recorder);
+    log_clear(&log);
+}
+
 static void test_maximum_duration(void) {
     Log log;
     VnRecorder *recorder = microphone_recorder(&log, 1.5, 1.0, 0);
@@ -410,6 +427,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/recorder/encoder-options", test_encoder_options);
     g_test_add_func("/recorder/too-short", test_too_short);
     g_test_add_func("/recorder/maximum-duration", test_maximum_duration);
+    g_test_add_func("/recorder/voice-cleanup", test_voice_cleanup);
     g_test_add_func("/recorder/errors", test_errors);
     g_test_add_func("/recorder/dispose-in-notify", test_dispose_in_notify);
     g_test_add_func("/recorder/dispose-in-finished", test_dispose_in_finished);

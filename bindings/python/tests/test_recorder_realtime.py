@@ -106,8 +106,8 @@ CRASH_CHILD = r"""
 import json, sys, threading
 import voicenote
 
-directory, config, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
-recorder = voicenote.Recorder(directory, device="vn_rt", device_config=config)
+directory, config, limit, clean = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4] == "clean"
+recorder = voicenote.Recorder(directory, device="vn_rt", device_config=config, voice_cleanup=clean)
 
 def on_event(event):
     if isinstance(event, voicenote.RecorderContextEvent):
@@ -122,14 +122,17 @@ sys.exit(3)
 """
 
 
-def test_a_killed_process_loses_at_most_the_last_second(server: pulse.PulseServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("cleanup", ["plain", "clean"])
+def test_a_killed_process_loses_at_most_the_last_second(server: pulse.PulseServer, tmp_path: Path,
+                                                        cleanup: str) -> None:
     """docs/recorder.md, "why nothing captured is lost": a child process records and reports each context step; once it has
     captured 2.5 s it is killed with SIGKILL. Its .part decodes to at least the last reported duration − 1 s, and
-    recover() makes it a finished .ogg of about the same length, leaving no .part."""
+    recover() makes it a finished .ogg of about the same length, leaving no .part. The same with voice cleanup on:
+    a cleaned take survives as any take does."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(PACKAGE_ROOT)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     child = subprocess.Popen([sys.executable, "-c", CRASH_CHILD, str(tmp_path), server.alsa_config("vn_rt"),
-                              str(2 * TIMEOUT)], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              str(2 * TIMEOUT), cleanup], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, env=env, text=True)
     steps = Collector()
     stderr: List[str] = []

@@ -623,6 +623,9 @@ vn_recorder_options_set_session_hooks = _declare(
     c_int,
     [vn_recorder_options_p, _Nullable(vn_session_activate_fn), _Nullable(vn_session_deactivate_fn), c_void_p],
 )
+vn_recorder_options_set_voice_cleanup = _declare(
+    "vn_recorder_options_set_voice_cleanup", c_int, [vn_recorder_options_p, c_int]
+)
 vn_recorder_create = _declare("vn_recorder_create", c_int, [vn_recorder_options_p, POINTER(vn_recorder_p)])
 vn_recorder_destroy = _declare("vn_recorder_destroy", None, [vn_recorder_p])
 vn_recorder_begin = _declare("vn_recorder_begin", c_int, [vn_recorder_p])
@@ -630,6 +633,8 @@ vn_recorder_pause = _declare("vn_recorder_pause", c_int, [vn_recorder_p])
 vn_recorder_resume = _declare("vn_recorder_resume", c_int, [vn_recorder_p])
 vn_recorder_stop = _declare("vn_recorder_stop", c_int, [vn_recorder_p])
 vn_recorder_cancel = _declare("vn_recorder_cancel", c_int, [vn_recorder_p])
+vn_recorder_set_voice_cleanup = _declare("vn_recorder_set_voice_cleanup", c_int, [vn_recorder_p, c_int])
+vn_recorder_get_voice_cleanup = _declare("vn_recorder_get_voice_cleanup", c_int, [vn_recorder_p, POINTER(c_int)])
 vn_recorder_subscribe = _declare(
     "vn_recorder_subscribe",
     c_int,

@@ -238,6 +238,7 @@ class Recorder(_lifecycle.Closing):
         max_duration: float = 3600,
         max_duration_warning: float = 10,
         min_duration: float = 0,
+        voice_cleanup: bool = False,
         loop: Optional[EventLoop] = None,
         focus_group: Optional[FocusGroup] = None,
         on_activate: Optional[ActivateHook] = None,
@@ -265,6 +266,10 @@ class Recorder(_lifecycle.Closing):
             max_duration_warning: how many seconds before the maximum :class:`MaxDurationWarning` comes, 0…1000000.
             min_duration: shorter takes are deleted with a :class:`TooShort` event, 0…1000000; 0 keeps every take
                 that captured at least one frame (a take with none always ends with :class:`TooShort`).
+            voice_cleanup: clean the voice before it is encoded (docs/recorder.md, "Voice cleanup"): a high-pass
+                against rumble, noise suppression and automatic gain for a quiet voice, by speexdsp (loaded on first
+                use). The file, the live levels, the waveform and the loudness are then of the cleaned voice, as long
+                as what was captured. Off by default: a take is the captured audio bit for bit.
             loop: the :class:`EventLoop` that delivers the events, or None for the library's event thread. The
                 recorder keeps the Python loop object alive; close the recorder before the loop.
             focus_group: the :class:`FocusGroup` it joins (beginning or resuming a take pauses the group's players;
@@ -281,6 +286,7 @@ class Recorder(_lifecycle.Closing):
             ValueError: an unknown format name, a NUL byte in a text, or ``loop`` is closed.
             TypeError: an argument of the wrong type.
             MisuseError: ``loop`` was destroyed.
+            UnsupportedError: ``voice_cleanup`` without speexdsp (Debian: libspeexdsp1); the message says so.
         """
         fmt = RecordingFormat.parse(format)
         directory_arg = c_text(directory, "path", path=True) if directory is not None else None
@@ -295,6 +301,7 @@ class Recorder(_lifecycle.Closing):
             check(_capi.vn_recorder_options_set_encoder(options, *encoder))
             check(_capi.vn_recorder_options_set_intervals(options, *intervals))
             check(_capi.vn_recorder_options_set_limits(options, *limits))
+            check(_capi.vn_recorder_options_set_voice_cleanup(options, 1 if voice_cleanup else 0))
 
         handle, key, hooks = _audio_object.create("recorder", device, device_config, loop, focus_group, on_activate,
                                                   on_deactivate, configure)
@@ -330,6 +337,23 @@ class Recorder(_lifecycle.Closing):
         raw.size = ctypes.sizeof(_capi.vn_recorder_context)
         check(_capi.vn_recorder_get_context(handle, ctypes.byref(raw)))
         return _context(_cevents.Fields(raw, _capi.vn_recorder_context), self._copy_path(handle))
+
+    @property
+    def voice_cleanup(self) -> bool:
+        """Whether the next take is cleaned (the ``voice_cleanup`` argument); set it to turn cleanup on or off from
+        the next take on (a take being recorded keeps what it began with): a settings switch flipped between notes.
+
+        Raises:
+            ValueError: the recorder is closed.
+            UnsupportedError: set to true without speexdsp (Debian: libspeexdsp1); the setting is then unchanged.
+        """
+        enabled = ctypes.c_int()
+        check(_capi.vn_recorder_get_voice_cleanup(self._live_handle(), ctypes.byref(enabled)))
+        return enabled.value == 1
+
+    @voice_cleanup.setter
+    def voice_cleanup(self, value: bool) -> None:
+        check(_capi.vn_recorder_set_voice_cleanup(self._live_handle(), 1 if value else 0))
 
     @staticmethod
     def _copy_path(handle: Any) -> str:
