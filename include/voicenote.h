@@ -2690,7 +2690,8 @@ int vn_player_set_data_source(vn_player *player, vn_queue_next_fn next, void *us
  * an item whose location is a message's `voiceRecording` `asset_url`, the next one the scope names plays. A URL that
  * follows on the same scheme, host and port as the current URL is fetched with the current item's HTTP options (its
  * headers, CA file); any other without. Calling it again replaces the messages, also while an item plays: what comes
- * next follows the new messages.
+ * next follows the new messages. A next note whose attachment carries the sender's loudness (`voicenote_loudness`,
+ * plausible figures only) is levelled by it (vn_player_set_leveling()) with no pre-pass.
  *
  * \param player the player.
  * \param messages_json the messages, oldest first (UTF-8; need not be NUL-terminated).

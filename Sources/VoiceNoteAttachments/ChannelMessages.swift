@@ -1,8 +1,10 @@
 import VoiceNoteCore
 import VoiceNoteJSON
+import VoiceNoteWaveform
 
 /// A channel's messages as the next-item provider needs them: in chronological order (oldest first, as Stream's
-/// REST API returns them), each with its author and the `asset_url` of each of its `voiceRecording` attachments.
+/// REST API returns them), each with its author and the `asset_url` of each of its `voiceRecording` attachments (and
+/// the loudness the sender measured, when the attachment carries it).
 public struct ChannelMessages: Sendable, Equatable {
     /// One message.
     public struct Message: Sendable, Equatable {
@@ -12,12 +14,16 @@ public struct ChannelMessages: Sendable, Equatable {
         public var authorID: String?
         /// The `asset_url` of each `voiceRecording` attachment, in the message's order; other types are left out.
         public var voiceRecordings: [String]
+        /// The loudness each of those attachments carries (`voicenote_loudness`, docs/attachments.md), by
+        /// `asset_url`; only plausible figures are kept.
+        public var loudness: [String: Loudness]
 
         /// A message.
-        public init(id: String? = nil, authorID: String?, voiceRecordings: [String]) {
+        public init(id: String? = nil, authorID: String?, voiceRecordings: [String], loudness: [String: Loudness] = [:]) {
             self.id = id
             self.authorID = authorID
             self.voiceRecordings = voiceRecordings
+            self.loudness = loudness
         }
     }
 
@@ -26,6 +32,11 @@ public struct ChannelMessages: Sendable, Equatable {
 
     /// Messages given directly.
     public init(_ messages: [Message]) { self.messages = messages }
+
+    /// The loudness the latest message naming `url` carries for it, or nil.
+    public func loudness(of url: String) -> Loudness? {
+        messages.last { $0.voiceRecordings.contains(url) }?.loudness[url]
+    }
 
     /// Reads messages from JSON (at most 64 MiB): an array of message objects, or an object with a `messages`
     /// array (a Stream channel response). Each message is `{"id", "user": {"id"}, "attachments": [...]}`; keys it
@@ -50,6 +61,7 @@ public struct ChannelMessages: Sendable, Equatable {
     private static func message(_ node: JSONNode, index: Int) throws(VoiceNoteError) -> Message {
         guard node.isObject else { throw VoiceNoteError(.format, "message \(index) is not a JSON object") }
         var recordings: [String] = []
+        var loudness: [String: Loudness] = [:]
         if let attachments = node["attachments"] {
             guard attachments.isArray else { throw VoiceNoteError(.format, "message \(index)'s attachments are not an array") }
             for attachment in attachments.elements {
@@ -61,9 +73,11 @@ public struct ChannelMessages: Sendable, Equatable {
                         throw VoiceNoteError(.format, "a voiceRecording asset_url of message \(index) holds a NUL character")
                     }
                     recordings.append(url)
+                    if let figures = Loudness(json: attachment[VoiceRecordingPayload.loudnessKey]?.value) { loudness[url] = figures }
                 }
             }
         }
-        return Message(id: node["id"]?.string, authorID: node["user"]?["id"]?.string, voiceRecordings: recordings)
+        return Message(id: node["id"]?.string, authorID: node["user"]?["id"]?.string, voiceRecordings: recordings,
+                       loudness: loudness)
     }
 }

@@ -118,7 +118,8 @@ extension Player {
             shared.following.source = SourceReference(source: source)
             return true
         }) else { return }
-        let request = LoadRequest(location: answer, key: key, generation: state.generation, durationHint: nil)
+        let request = LoadRequest(location: answer, key: key, generation: state.generation, durationHint: nil,
+                                  loudness: queueLoudness(of: answer))
         let next: PlayerItem
         let startFrame: Int64
         do {

@@ -1,5 +1,6 @@
 import VoiceNoteCore
 import VoiceNoteSources
+import VoiceNoteWaveform
 
 /// The item a queue's data source is asked about.
 public struct QueueItem {
@@ -19,6 +20,10 @@ public struct QueueItem {
 /// has played to its end (the last answer decides).
 public typealias QueueDataSource = @Sendable (_ current: QueueItem) -> PlayerLocation?
 
+/// What a queue knows of the loudness of a location its data source answered (a message's payload's), so levelled
+/// playback needs no pre-pass for it; nil when it knows none. Called on the decoder thread with no library lock held.
+public typealias QueueLoudness = @Sendable (_ location: PlayerLocation) -> Loudness?
+
 /// The queue mode (docs/queue.md): with a data source the player asks it for the next location at the end of an
 /// item and plays it back to back; `next()` skips ahead.
 extension Player {
@@ -27,6 +32,8 @@ extension Player {
     struct QueueState {
         /// The queue's data source; the player is a queue player while it is set.
         fileprivate(set) var dataSource: QueueDataSource?
+        /// The loudness of the data source's answers, when it knows them.
+        fileprivate(set) var loudness: QueueLoudness?
         /// `next()` was called and the decoder thread has not asked the data source yet.
         fileprivate(set) var skipRequested = false
         /// Locations that failed to load since an item last loaded: an answer naming one ends the queue.
@@ -36,7 +43,7 @@ extension Player {
 
         /// The data source, taken away (the player is closing).
         mutating func takeDataSource() -> QueueDataSource? {
-            defer { dataSource = nil }
+            defer { dataSource = nil; loudness = nil }
             return dataSource
         }
 
@@ -71,15 +78,26 @@ extension Player {
         let after: LocationKey
     }
 
-    /// Sets the data source (nil leaves queue mode); the old one is released once no call of it runs any more.
+    /// Sets the data source (nil leaves queue mode) and, when it knows them, the loudness of its answers (levelled
+    /// playback then needs no pre-pass for them); the old ones are released once no call of them runs any more.
     /// Does nothing after `close`.
-    public func setDataSource(_ dataSource: QueueDataSource?) {
+    public func setDataSource(_ dataSource: QueueDataSource?, loudness: QueueLoudness? = nil) {
         var old = dataSource
+        var oldLoudness = dataSource == nil ? nil : loudness
         monitor.locked {
             guard !shared.closed else { return }
             swap(&old, &shared.queue.dataSource)
+            swap(&oldLoudness, &shared.queue.loudness)
         }
         old = nil  // released with no lock held
+        oldLoudness = nil
+    }
+
+    /// The loudness the queue knows for `location`, a data source's answer (decoder thread, no lock held).
+    func queueLoudness(of location: PlayerLocation) -> Loudness? {
+        guard let loudness = monitor.locked({ shared.queue.loudness }), let figures = loudness(location),
+              figures.isPlausible else { return nil }
+        return figures
     }
 
     /// Whether a data source is set.
@@ -158,6 +176,7 @@ extension Player {
         if case .failed = reason, !backOffAfterFailedLoads(generation: generation, serial: serial, whenEnded: whenEnded) { return }
         guard let current = monitor.locked({ currentQueueItem() }) else { return }
         let answer = askDataSource(about: current)
+        let loudness = answer.flatMap { queueLoudness(of: $0) }
         monitor.locked {
             guard !shared.closed, shared.generation == generation, shared.restart.serial == serial, shared.load == nil else { return }
             guard let answer else { return whenEnded() }
@@ -184,7 +203,7 @@ extension Player {
                 autoplay = true
                 haltKeepingPosition()
             }
-            beginLoad(answer, key: key, autoplay: autoplay, durationHint: nil)
+            beginLoad(answer, key: key, autoplay: autoplay, durationHint: nil, loudness: loudness)
         }
     }
 

@@ -2,6 +2,7 @@ import VoiceNoteAttachments
 import VoiceNoteCore
 import VoiceNoteNetwork
 import VoiceNotePlayer
+import VoiceNoteWaveform
 
 /// The built-in data source of a queue player (Stream's `AudioQueuePlayerNextItemProvider` behind
 /// `AudioQueuePlayerDatasource`): after an item whose location is a message's `voiceRecording` `asset_url`, the one
@@ -41,6 +42,12 @@ public struct MessagesDataSource: Sendable {
         return answer
     }
 
+    /// The loudness the messages carry for `location`, one of `next`'s answers: looked up by the text the message
+    /// names (its `asset_url`).
+    public func loudness(of location: PlayerLocation) -> Loudness? {
+        messages.loudness(of: location.displayName)
+    }
+
     /// `scheme://host[:port]` of an http(s) URL, lowercased; nil for anything else.
     static func origin(of url: String) -> String? {
         guard let range = url.firstRange(of: "://") else { return nil }
@@ -53,9 +60,10 @@ public struct MessagesDataSource: Sendable {
 
 extension Player {
     /// Makes this player a queue player over `messages` (see `MessagesDataSource`); calling it again replaces the
-    /// messages, also while an item plays.
+    /// messages, also while an item plays. A note whose attachment carries its loudness (`voicenote_loudness`) is
+    /// levelled by it, without a pre-pass.
     public func useMessages(_ messages: ChannelMessages, currentUserID: String?, scope: NextItemScope) {
         let source = MessagesDataSource(messages: messages, currentUserID: currentUserID, scope: scope)
-        setDataSource { source.next(after: $0) }
+        setDataSource({ source.next(after: $0) }, loudness: { source.loudness(of: $0) })
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import VoiceNoteCore
+import VoiceNoteAttachments
 import VoiceNotePlayer
+import VoiceNoteQueue
 import VoiceNoteSources
 import VoiceNoteTestSupport
 import VoiceNoteWaveform
@@ -148,6 +150,49 @@ import VoiceNoteWaveform
         let heard = try speaker.samples()
         let expected = speech.count - Signal.frames(4)
         #expect(abs(heard.count - expected) <= 960, "\(heard.count) frames heard, \(expected) after the seek")
+    }
+
+    /// A queue over a channel's messages levels the next note by the loudness its attachment carries
+    /// (`voicenote_loudness`), with no pre-pass: figures that claim −40 LUFS for a −20 LUFS note give it +21 dB
+    /// (−19 − (−40)), which only the message can have said; without them the pre-pass measures about +1 dB. Implausible
+    /// figures are not taken.
+    @Test(arguments: ["given", "absent", "implausible"])
+    func aQueueLevelsTheNextNoteByItsMessagesLoudness(_ figures: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let speech = try Signal.speech()
+        let note = LevelingTests.scaled(speech, by: -20 - LevelingTests.measure(speech).integrated)
+        let first = try writeWAV(Array(note.prefix(Signal.frames(1))), in: directory, name: "first.wav")
+        let second = try writeOpus(note, in: directory, name: "second.ogg")
+        let loudness = switch figures {
+        case "given": #", "voicenote_loudness": {"integrated_lufs": -40, "range_lu": 5, "true_peak_dbtp": -20}"#
+        case "implausible": #", "voicenote_loudness": {"integrated_lufs": 40, "range_lu": 5, "true_peak_dbtp": -20}"#
+        default: ""
+        }
+        let json = """
+            {"messages": [{"id": "1", "user": {"id": "friend"}, "attachments": [{"type": "voiceRecording", "asset_url": "\(first)"}]},
+                          {"id": "2", "user": {"id": "friend"}, "attachments": [{"type": "voiceRecording", "asset_url": "\(second)"\(loudness)}]}]}
+            """
+        let messages = try ChannelMessages(json: json)
+        #expect((messages.loudness(of: second) != nil) == (figures == "given"))
+        let player = try makePlayer(FileSpeaker(directory: directory).selection)
+        defer { player.close() }
+        try player.setLeveling(Leveling())
+        player.useMessages(messages, currentUserID: "me", scope: .consecutive)
+        let log = try PlayerLog(player)
+        try player.load(.file(first))
+        #expect(log.wait { _ in log.finishedCount == 2 && player.context.state == .stopped })
+        var onSecond: [Double] = []
+        var current = ""
+        for event in log.all {
+            if case .itemChanged(let location, _) = event { current = location }
+            if case .context(let context) = event, current == second, context.levelingGain != 0 { onSecond.append(context.levelingGain) }
+        }
+        let gain = try #require(onSecond.last, "no levelled context for the second note")
+        if figures == "given" {
+            #expect(abs(gain - 21) < 1e-9, "gain \(gain) dB")
+        } else {
+            #expect(abs(gain - 1) < 1.5, "the pre-pass's gain, \(gain) dB")
+        }
     }
 
     @Test func outOfRangeSettingsAndLoudnessAreRefused() throws {
