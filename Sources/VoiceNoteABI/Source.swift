@@ -105,6 +105,9 @@ final class HeldSource: ByteSource, @unchecked Sendable {
 
     var size: Int64? { (try? handle.withHeldSource { $0.size }) ?? nil }
 
+    /// The handle's source's (a URL's: beside its media cache entry).
+    var keptAnalysis: KeptAnalysis? { (try? handle.withHeldSource { $0.keptAnalysis }) ?? nil }
+
     /// Read and changed on the player's thread only.
     var position: Int64 { offset }
 

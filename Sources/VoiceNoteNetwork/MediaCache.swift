@@ -82,7 +82,7 @@ public final class MediaCache: Sendable {
     }
 
     /// The media kept for `key`, as a source named `name`, or nil; a hit makes the entry the most recently used.
-    public func source(for key: String, name: String) -> (any ByteSource)? {
+    public func source(for key: String, name: String) -> FileSource? {
         guard limit > 0 else { return nil }
         return CacheEntry.open(directory + "/" + CacheEntry.fileName(for: key), key: key, name: name)
     }
@@ -90,22 +90,28 @@ public final class MediaCache: Sendable {
     /// Keeps `length` bytes for `key`, written by `copy` (into the file, from offset `start` on). Failures (a full
     /// disk, a read-only directory) leave the cache as it was: the media plays on from its download.
     func store(key: String, length: Int64, copy: (FileDescriptor, _ start: Int64) throws(VoiceNoteError) -> Void) {
+        guard length > 0, length <= limit else { return }
+        keep(CacheEntry.fileName(for: key)) { (file) throws(VoiceNoteError) in
+            let header = CacheEntry.header(key: key, length: length)
+            try Self.write(header, to: file, at: 0)
+            try copy(file, Int64(header.count))
+        }
+    }
+
+    /// Writes a file of the directory aside (a fresh `.incoming-` name, 0600, locked while written) with `write`,
+    /// renames it to `name` and evicts what no longer fits. Failures are logged at `warning` and leave the cache as
+    /// it was.
+    func keep(_ name: String, write: (FileDescriptor) throws(VoiceNoteError) -> Void) {
         let limit = self.limit
-        guard limit > 0, length > 0, length <= limit else { return }
+        guard limit > 0 else { return }
         let directory = self.directory
         do throws(VoiceNoteError) {
             try FileSystem.makeOwnedDirectory(directory)
             let (file, temporary) = try FileSystem.createTemporary(in: directory, prefix: ".incoming-")  // 0600
             _ = file.tryLockExclusively()  // held while writing: a sweep never takes a live writer's file
             do throws(VoiceNoteError) {
-                let header = CacheEntry.header(key: key, length: length)
-                let failure = header.withUnsafeBytes { (bytes) -> Errno? in
-                    do throws(Errno) { try file.write(at: 0, bytes) } catch { return error }
-                    return nil
-                }
-                if let failure { throw VoiceNoteError.fromErrno(failure.code, "write \(temporary)") }
-                try copy(file, Int64(header.count))
-                try FileSystem.rename(temporary, to: directory + "/" + CacheEntry.fileName(for: key))
+                try write(file)
+                try FileSystem.rename(temporary, to: directory + "/" + name)
             } catch {
                 try? FileSystem.remove(temporary)
                 throw error
@@ -116,6 +122,15 @@ public final class MediaCache: Sendable {
         }
     }
 
+    /// Writes `bytes` at `offset` of `file`.
+    static func write(_ bytes: [UInt8], to file: FileDescriptor, at offset: Int64) throws(VoiceNoteError) {
+        let failure = bytes.withUnsafeBytes { (raw) -> Errno? in
+            do throws(Errno) { try file.write(at: offset, raw) } catch { return error }
+            return nil
+        }
+        if let failure { throw VoiceNoteError.fromErrno(failure.code, "write the media cache's file") }
+    }
+
     /// An entry file.
     private struct Entry {
         let path: String
@@ -123,9 +138,9 @@ public final class MediaCache: Sendable {
         let used: timespec
     }
 
-    /// The entry files of the directory.
+    /// The entry files of the directory: media, and the analyses kept beside them.
     private func entries() throws(VoiceNoteError) -> [Entry] {
-        try files { $0.hasSuffix(CacheEntry.suffix) }
+        try files { $0.hasSuffix(CacheEntry.suffix) || $0.hasSuffix(KeptAnalysisEntry.suffix) }
     }
 
     /// The unfinished files of the directory (an entry being written, or one whose writer died).

@@ -17,7 +17,8 @@ public enum RemoteMedia {
     }
 
     /// The bytes of `url`: the cached copy kept for `key` (the URL when nil) when there is one, read without any
-    /// network; else a download (`URLSource`) that the cache keeps under `key` once complete.
+    /// network; else a download (`URLSource`) that the cache keeps under `key` once complete. Either way the source
+    /// says where its analysis is kept (`keptAnalysis`, beside the entry).
     /// A key names the media, not the URL: CDN URLs carry signatures that expire and change, so a stable key (a
     /// message id and an attachment index) finds the same entry under a new URL; the same URL under two keys is
     /// two entries.
@@ -33,13 +34,18 @@ public enum RemoteMedia {
         _ = try Location(url: url)
         let name = Location.redacted(url)
         let identity = try cacheIdentity(url: url, headers: options.headers, key: key)
-        if let identity, let cached = cache.source(for: identity, name: name) { return cached }
-        return try URLSource(url: url, options: options) { download in
+        if let identity, let cached = cache.source(for: identity, name: name) {
+            cached.keptAnalysis = cache.keptAnalysis(for: identity)
+            return cached
+        }
+        let download = try URLSource(url: url, options: options) { download in
             guard let identity, let length = download.size else { return }
             cache.store(key: identity, length: length) { (file, start) throws(VoiceNoteError) in
                 try download.copyDownload(into: file, at: start)
             }
         }
+        download.keptAnalysis = identity.map { cache.keptAnalysis(for: $0) }
+        return download
     }
 
     /// The cache entry's identity: `key`; else the URL, followed by a digest of the request headers when there are

@@ -24,6 +24,9 @@ public final class URLSource: ArrivingSource, @unchecked Sendable {
     public let name: String
     /// The offset of the next read (the reading thread's).
     public private(set) var position: Int64 = 0
+    /// Where the analysis of this media is kept: beside its media cache entry (`RemoteMedia` sets it before the
+    /// source is handed out; read-only after).
+    public var keptAnalysis: KeptAnalysis?
 
     private let options: HTTPOptions
     private let loop: NetworkLoop

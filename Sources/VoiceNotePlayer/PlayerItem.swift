@@ -24,8 +24,9 @@ final class PlayerItem {
     var lastSourceFrame: Int64?
     /// The frame the decoder produces next, when known (after opening and after a seek).
     private var decoderFrame: Int64? = 0
-    /// The note's loudness when it is levelled: the load's, or measured on its first seconds (`prefix`); nil when
-    /// levelling was off as it loaded, or the pre-pass found nothing to measure.
+    /// The note's loudness when it is levelled: the load's, else the one kept from an earlier analysis of the same
+    /// media (a URL's, beside its cache entry), else measured on its first seconds (`prefix`); nil when levelling
+    /// was off as it loaded, or the pre-pass found nothing to measure.
     let loudness: Loudness?
     /// The note's first frames, decoded by levelling's pre-pass and not yet played (they play first, unless a seek
     /// elsewhere drops them); `prefixEnd` is the frame the decoder produces after them.
@@ -51,7 +52,7 @@ final class PlayerItem {
         }
         var loudness: Loudness?
         if leveling.enabled {
-            loudness = request.loudness
+            loudness = request.loudness ?? WaveformAnalysis.keptLoudness(of: source)
             if loudness == nil {
                 let (frames, measured) = try Self.preScan(decoder, seconds: Leveling.preScanSeconds)
                 prefix = frames

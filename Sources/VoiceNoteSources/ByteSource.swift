@@ -24,11 +24,16 @@ public protocol ByteSource: AnyObject {
     /// Makes a read that waits, on another thread, return within 100 ms with `.cancelled`. Sources whose reads
     /// never wait (a file, memory, host callbacks, which are the host's to bound) do nothing.
     func cancel()
+    /// Where the analysis of these bytes is kept (a media cache's), or nil.
+    var keptAnalysis: KeptAnalysis? { get }
 }
 
 extension ByteSource {
     /// Reads of a file, memory or host callbacks never wait on another thread: nothing to wake.
     public func cancel() {}
+
+    /// Most sources' analyses are kept nowhere.
+    public var keptAnalysis: KeptAnalysis? { nil }
 
     /// Reads until `buffer` is full or the source ends; returns the bytes read.
     public func readFully(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {

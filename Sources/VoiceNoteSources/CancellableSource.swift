@@ -16,6 +16,7 @@ public final class CancellableSource: ByteSource {
     public var name: String { base.name }
     public var size: Int64? { base.size }
     public var position: Int64 { base.position }
+    public var keptAnalysis: KeptAnalysis? { base.keptAnalysis }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(VoiceNoteError) -> Int {
         if cancelRequested.exchange(false, ordering: .acquiringAndReleasing) {

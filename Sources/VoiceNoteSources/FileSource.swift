@@ -12,6 +12,8 @@ public final class FileSource: ByteSource {
     public let size: Int64?
     /// The offset of the next read.
     public private(set) var position: Int64 = 0
+    /// Where the analysis of these bytes is kept: a media cache entry's (`RemoteMedia` sets it).
+    public var keptAnalysis: KeptAnalysis?
     private let file: FileDescriptor
     /// Where offset 0 is in the file, and the window's end (nil: the file's end, wherever it is when read).
     private let base: Int64

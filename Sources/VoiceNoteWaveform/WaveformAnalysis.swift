@@ -34,9 +34,21 @@ public enum WaveformAnalysis {
 
     /// The waveform of `source`, the length of its audio and its loudness, in one decoding pass (see
     /// `waveform(of:samples:)`). `loudness` false leaves the loudness unmeasured (nil), for callers that only draw.
-    /// `.cancelled` at the next packet once `cancellation` is set.
+    /// `.cancelled` at the next packet once `cancellation` is set. A source whose analysis is kept (a URL's, beside
+    /// its media cache entry: `ByteSource.keptAnalysis`) is answered from there without decoding, and a fresh
+    /// analysis is kept there.
     public static func analyse(_ source: ByteSource, samples: Int = Waveform.defaultSampleCount, loudness: Bool = true,
                                cancellation: CancellationFlag? = nil) throws(VoiceNoteError) -> Result {
+        try Waveform.checkSampleCount(samples)
+        if let kept = kept(for: source, samples: samples, loudness: loudness) { return kept }
+        let result = try decodeAndAnalyse(source, samples: samples, loudness: loudness, cancellation: cancellation)
+        keep(result, for: source)
+        return result
+    }
+
+    /// `analyse` without what is kept: one decoding pass.
+    private static func decodeAndAnalyse(_ source: ByteSource, samples: Int, loudness: Bool,
+                                         cancellation: CancellationFlag?) throws(VoiceNoteError) -> Result {
         try VoiceNoteError.rethrowing { () throws -> Result in
             try Waveform.checkSampleCount(samples)
             let decoder = try Decoders.open(source, purpose: .analysis)

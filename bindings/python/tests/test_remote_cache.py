@@ -154,3 +154,40 @@ def test_processes_sharing_a_cache_directory_leave_every_entry_whole(cli: Path, 
                             for where in (url, str(media.files["opus"].parent / name)))
         remote.pop("file"), expected.pop("file")
         assert remote == expected
+
+
+def test_a_urls_analysis_is_kept_beside_its_media(cli: Path, media: Media, own_media_cache: Path) -> None:
+    """voicenote.analyse(URL) keeps the waveform, length and loudness beside the media's cache entry (a `.vna`
+    file); the next analysis of the URL reads it: with the cached media's bytes zeroed (undecodable) it still gives
+    the first figures. `voicenote info URL` prints the kept loudness (a record edited to say -33.3 LUFS shows so),
+    and a damaged record is analysed again, never trusted."""
+    note = media.files["opus"]
+    with HTTPTestServer(str(note.parent)) as server:
+        url = server.url(f"/range/{note.name}")
+        first = voicenote.analyse(url)
+        assert first.loudness is not None
+    (record,) = own_media_cache.glob("*.vna")
+    (entry,) = own_media_cache.glob("*.vnc")
+    whole = entry.read_bytes()
+    size = note.stat().st_size
+    entry.write_bytes(whole[:len(whole) - size] + bytes(size))  # the media undecodable, its entry still whole
+    # The server is gone and the media zeroed: only the kept record can answer.
+    again = voicenote.analyse(url)
+    assert again.values == first.values and again.duration == first.duration and again.loudness == first.loudness
+    entry.write_bytes(whole)
+
+    # The CLI's cache is $XDG_CACHE_HOME/voicenote/media: this one, through a link.
+    cli_cache = own_media_cache.parent / "cli-xdg" / "voicenote"
+    cli_cache.mkdir(parents=True)
+    (cli_cache / "media").symlink_to(own_media_cache, target_is_directory=True)
+    text = record.read_text(encoding="latin-1")
+    lines = [("loudness -33.33 4 -5" if line.startswith("loudness ") else line) for line in text.split("\n")]
+    record.write_text("\n".join(lines), encoding="latin-1")
+    shown = subprocess.run([str(cli), "info", url], capture_output=True, text=True, timeout=TIMEOUT,
+                           env={**os.environ, "XDG_CACHE_HOME": str(cli_cache.parent)})
+    assert shown.returncode == 0, shown.stderr
+    assert "-33.3 LUFS" in shown.stdout, shown.stdout
+
+    # A damaged record (a value out of range) is not trusted: the media is decoded again.
+    record.write_text(text.replace("values ", "values 7 ", 1), encoding="latin-1")
+    assert voicenote.analyse(url) == first
