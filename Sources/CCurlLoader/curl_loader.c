@@ -69,16 +69,11 @@ int vnshim_curl_loaded(void) { return atomic_load_explicit(&vncurl_ready, memory
 
 unsigned long vnshim_curl_load_calls_on_thread(void) { return vncurl_calls_on_thread; }
 
-/* A trampoline reached before a successful load is a bug in voicenote (a path that skipped CurlLibrary.require()):
- * stop with its name rather than jump to NULL. */
-__attribute__((noreturn, cold)) static void vncurl_not_loaded(const char *name) {
-    fprintf(stderr, "voicenote: internal error: libcurl function %s called before libcurl was loaded "
-                    "(vnshim_curl_load)\n", name);
-    abort();
-}
+/* A trampoline reached before a successful load is a bug in voicenote: stopped, named (vnshim_lazy_not_loaded). */
+#define VNCURL_NOT_LOADED(name) vnshim_lazy_not_loaded("libcurl", name, "vnshim_curl_load")
 
 #define VNCURL_REQUIRE(name) \
-    if (__builtin_expect(vncurl_##name == NULL, 0)) vncurl_not_loaded(#name)
+    if (__builtin_expect(vncurl_##name == NULL, 0)) VNCURL_NOT_LOADED(#name)
 
 #define VNCURL(type, name, parameters, arguments) \
     VNCURL_HIDDEN type name parameters {          \

@@ -90,23 +90,18 @@ unsigned long vnshim_ffmpeg_load_calls_on_thread(void) {
     return vnff_calls_on_thread;
 }
 
-/* A trampoline reached before a successful load is a bug in voicenote (a path that skipped
- * FFmpegLibraries.require()): stop with its name rather than jump to NULL. */
-__attribute__((noreturn, cold)) static void vnff_not_loaded(const char *name) {
-    fprintf(stderr, "voicenote: internal error: FFmpeg function %s called before FFmpeg was loaded "
-                    "(vnshim_ffmpeg_load)\n", name);
-    abort();
-}
+/* A trampoline reached before a successful load is a bug in voicenote: stopped, named (vnshim_lazy_not_loaded). */
+#define VNFF_NOT_LOADED(name) vnshim_lazy_not_loaded("FFmpeg", name, "vnshim_ffmpeg_load")
 
 /* The trampolines: FFmpeg's own prototypes, forwarding to the resolved functions. */
 #define VNFF(library, type, name, parameters, arguments)                        \
     VNFF_HIDDEN type name parameters {                                          \
-        if (__builtin_expect(vnff_##name == NULL, 0)) vnff_not_loaded(#name);   \
+        if (__builtin_expect(vnff_##name == NULL, 0)) VNFF_NOT_LOADED(#name);   \
         return vnff_##name arguments;                                           \
     }
 #define VNFF_VOID(library, name, parameters, arguments)                         \
     VNFF_HIDDEN void name parameters {                                          \
-        if (__builtin_expect(vnff_##name == NULL, 0)) vnff_not_loaded(#name);   \
+        if (__builtin_expect(vnff_##name == NULL, 0)) VNFF_NOT_LOADED(#name);   \
         vnff_##name arguments;                                                  \
     }
 #include "ffmpeg_functions.h"

@@ -47,17 +47,12 @@ int vnshim_sqlite_load(const char **message) {
     return vnsql_status;
 }
 
-/* A trampoline reached before a successful load is a bug in voicenote (a path that skipped SQLiteLibrary.require):
- * stop with its name rather than jump to NULL. */
-__attribute__((noreturn, cold)) static void vnsql_not_loaded(const char *name) {
-    fprintf(stderr, "voicenote: internal error: SQLite function %s called before SQLite was loaded "
-                    "(vnshim_sqlite_load)\n", name);
-    abort();
-}
+/* A trampoline reached before a successful load is a bug in voicenote: stopped, named (vnshim_lazy_not_loaded). */
+#define VNSQL_NOT_LOADED(name) vnshim_lazy_not_loaded("SQLite", name, "vnshim_sqlite_load")
 
 #define VNSQL(type, name, parameters, arguments)                           \
     VNSQL_HIDDEN type name parameters {                                    \
-        if (__builtin_expect(vnsql_##name == NULL, 0)) vnsql_not_loaded(#name); \
+        if (__builtin_expect(vnsql_##name == NULL, 0)) VNSQL_NOT_LOADED(#name); \
         return vnsql_##name arguments;                                     \
     }
 #include "sqlite_functions.h"

@@ -3,6 +3,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int vnshim_lazy_load(const char *what, const char *const *sonames, size_t library_count,
                      const vnshim_lazy_symbol *symbols, size_t symbol_count, char *message, size_t message_size) {
@@ -32,4 +33,10 @@ int vnshim_lazy_load(const char *what, const char *const *sonames, size_t librar
     }
     if (message_size > 0) message[0] = '\0';
     return 0;
+}
+
+void vnshim_lazy_not_loaded(const char *what, const char *function, const char *loader) {
+    fprintf(stderr, "voicenote: internal error: %s function %s called before %s was loaded (%s)\n", what, function, what,
+            loader);
+    abort();
 }

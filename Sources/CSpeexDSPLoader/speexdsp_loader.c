@@ -41,17 +41,12 @@ int vnshim_speexdsp_load(const char **message) {
     return vnspx_status;
 }
 
-/* A trampoline reached before a successful load is a bug in voicenote (a path that skipped the load): stop with its
- * name rather than jump to NULL. */
-__attribute__((noreturn, cold)) static void vnspx_not_loaded(const char *name) {
-    fprintf(stderr, "voicenote: internal error: speexdsp function %s called before speexdsp was loaded "
-                    "(vnshim_speexdsp_load)\n", name);
-    abort();
-}
+/* A trampoline reached before a successful load is a bug in voicenote: stopped, named (vnshim_lazy_not_loaded). */
+#define VNSPX_NOT_LOADED(name) vnshim_lazy_not_loaded("speexdsp", name, "vnshim_speexdsp_load")
 
 #define VNSPX(type, name, parameters, arguments)                                  \
     VNSPX_HIDDEN type name parameters {                                           \
-        if (__builtin_expect(vnspx_##name == NULL, 0)) vnspx_not_loaded(#name);   \
+        if (__builtin_expect(vnspx_##name == NULL, 0)) VNSPX_NOT_LOADED(#name);   \
         return vnspx_##name arguments;                                            \
     }
 #include "speexdsp_functions.h"

@@ -1,5 +1,6 @@
 /* Libraries opened with dlopen on first use instead of linked (ARCHITECTURE.md, "Heavy libraries are loaded
- * lazily"): FFmpeg (CFFmpegLoader) and libcurl (CCurlLoader) share this one way of opening them. */
+ * lazily"): FFmpeg (CFFmpegLoader), libcurl (CCurlLoader), SQLite (CSQLiteLoader) and speexdsp (CSpeexDSPLoader)
+ * share this one way of opening them. */
 #ifndef VOICENOTE_LAZY_LIBRARY_H
 #define VOICENOTE_LAZY_LIBRARY_H
 
@@ -22,5 +23,10 @@ typedef struct vnshim_lazy_symbol {
  *  \returns 0 when every symbol is resolved; -1 with every slot NULL otherwise. */
 int vnshim_lazy_load(const char *what, const char *const *sonames, size_t library_count,
                      const vnshim_lazy_symbol *symbols, size_t symbol_count, char *message, size_t message_size);
+
+/** Stops the process for a trampoline reached before its library was loaded: a bug in voicenote (a path that
+ *  skipped the load), named rather than a jump to NULL. Prints `what`'s `function` and the `loader` that should have
+ *  run on stderr (the one place the library prints: it is about to abort). */
+__attribute__((noreturn, cold)) void vnshim_lazy_not_loaded(const char *what, const char *function, const char *loader);
 
 #endif
