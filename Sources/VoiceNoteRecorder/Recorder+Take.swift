@@ -169,12 +169,10 @@ extension Recorder {
     func finish(end: Take.AutomaticEnd?, cancel: Bool = false) {
         guard let take else { return }
         var saveError: VoiceNoteError?
-        do {
-            if !cancel, end?.isWriteFailure != true { try take.drainCleanup() }
-            try take.encoder.finish()
-        } catch {
-            saveError = error
+        if !cancel, end?.isWriteFailure != true {
+            do { try take.drainCleanup() } catch { saveError = error }  // the encoder still finishes what it has
         }
+        do { try take.encoder.finish() } catch { saveError = saveError ?? error }
         device?.close()
         configuration.sessionHooks.deactivate?(.recording)
         var keptPath = ""

@@ -153,6 +153,28 @@ import VoiceNoteSources
         #expect(output.count == 37)
     }
 
+    /// Every capture rate a device may give (the plug converts to none of them): 10 ms frames of 80…960 frames,
+    /// the frame count kept exactly, the noise taken down.
+    @Test(arguments: [8_000, 16_000, 22_050, 44_100, 96_000])
+    func everyRateKeepsItsLengthAndIsCleaned(_ rate: Int) throws {
+        var generator = SplitMix(seed: UInt64(rate))
+        let noise = (0..<(rate * 3)).map { _ in Int16(truncatingIfNeeded: Int64(generator.next() % 1000) - 500) }
+        let cleanup = try VoiceCleanup(sampleRate: rate, channels: 1)
+        var output: [Int16] = []
+        for start in stride(from: 0, to: noise.count, by: 1234) {
+            try noise[start..<min(noise.count, start + 1234)].withUnsafeBufferPointer { part throws(VoiceNoteError) in
+                try cleanup.process(part) { output.append(contentsOf: $0) }
+            }
+        }
+        try cleanup.drain { output.append(contentsOf: $0) }
+        #expect(output.count == noise.count)
+        func level(_ samples: ArraySlice<Int16>) -> Double {
+            10 * log10(samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count) + 1e-9)
+        }
+        let lastSecond = (2 * rate)..<(3 * rate)
+        #expect(level(noise[lastSecond]) - level(output[lastSecond]) >= 15, "at \(rate) Hz")
+    }
+
     @Test func ratesWithoutA10MillisecondFrameAreRefused() {
         #expect(status { _ = try VoiceCleanup(sampleRate: 4_000, channels: 1) } == .invalidArgument)
         #expect(status { _ = try VoiceCleanup(sampleRate: 48_000, channels: 0) } == .invalidArgument)

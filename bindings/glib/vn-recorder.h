@@ -169,7 +169,7 @@ gboolean vng_recorder_set_voice_cleanup(VnRecorder *self, gboolean enabled, GErr
  * vng_recorder_get_voice_cleanup:
  * @self: the recorder.
  *
- * Whether the next take is cleaned (vng_recorder_set_voice_cleanup()).
+ * Whether the next take is cleaned ([method@Voicenote.Recorder.set_voice_cleanup]).
  *
  * Returns: %TRUE when it is; %FALSE when not, or after dispose.
  */

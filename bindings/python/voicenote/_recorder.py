@@ -238,11 +238,11 @@ class Recorder(_lifecycle.Closing):
         max_duration: float = 3600,
         max_duration_warning: float = 10,
         min_duration: float = 0,
-        voice_cleanup: bool = False,
         loop: Optional[EventLoop] = None,
         focus_group: Optional[FocusGroup] = None,
         on_activate: Optional[ActivateHook] = None,
         on_deactivate: Optional[DeactivateHook] = None,
+        voice_cleanup: bool = False,
     ) -> None:
         """Creates a recorder. No device is opened until :meth:`begin`.
 
@@ -266,10 +266,6 @@ class Recorder(_lifecycle.Closing):
             max_duration_warning: how many seconds before the maximum :class:`MaxDurationWarning` comes, 0…1000000.
             min_duration: shorter takes are deleted with a :class:`TooShort` event, 0…1000000; 0 keeps every take
                 that captured at least one frame (a take with none always ends with :class:`TooShort`).
-            voice_cleanup: clean the voice before it is encoded (docs/recorder.md, "Voice cleanup"): a high-pass
-                against rumble, noise suppression and automatic gain for a quiet voice, by speexdsp (loaded on first
-                use). The file, the live levels, the waveform and the loudness are then of the cleaned voice, as long
-                as what was captured. Off by default: a take is the captured audio bit for bit.
             loop: the :class:`EventLoop` that delivers the events, or None for the library's event thread. The
                 recorder keeps the Python loop object alive; close the recorder before the loop.
             focus_group: the :class:`FocusGroup` it joins (beginning or resuming a take pauses the group's players;
@@ -280,6 +276,10 @@ class Recorder(_lifecycle.Closing):
             on_deactivate: ``on_deactivate(kind: SessionKind)``, told after the device closed: on the thread that
                 called :meth:`stop`, :meth:`cancel` or :meth:`close`, or on a library thread when a take ended by
                 itself (maximum length, device lost). Exceptions are logged.
+            voice_cleanup: clean the voice before it is encoded (docs/recorder.md, "Voice cleanup"): a high-pass
+                against rumble, noise suppression and automatic gain for a quiet voice, by speexdsp (loaded on first
+                use). The file, the live levels, the waveform and the loudness are then of the cleaned voice, as long
+                as what was captured. Off by default: a take is the captured audio bit for bit.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``), an empty directory or device.
