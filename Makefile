@@ -169,10 +169,11 @@ test-install: $(NEEDS_BUILD)
 	scripts/test-install.sh "$(PYTHON)"
 
 # The ThreadSanitizer run is for the thread contract: the suites of single-threaded parsing and decoding (codecs,
-# waveforms, JSON, byte sources) and the levelling stage's signal tests (LevelingTests: one pipeline on one thread)
-# run under AddressSanitizer, not here, where instrumented decoding and DSP are slow; the waveform batch (a pool of
-# threads) runs here too, with one long note split over its idle workers, and so does levelling in a player.
-TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests|WaveformRangesTests\.aBatch)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.LevelingTests/)
+# waveforms, JSON, byte sources), the levelling stage's signal tests (LevelingTests: one pipeline on one thread) and
+# voice cleanup's (VoiceCleanupTests: one cleanup on one thread) run under AddressSanitizer, not here, where
+# instrumented decoding and DSP are slow; the waveform batch (a pool of threads) runs here too, and so do levelling
+# in a player and cleanup in a recorder (RecorderVoiceCleanupTests). (Test ids are `Module.Suite/test()`.)
+TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.LevelingTests/|VoiceNoteRecorderTests\.VoiceCleanupTests/)
 
 # The instrumented builds (scripts/test.sh makes them in the background): the library and the Swift tests' one
 # program, not the CLI and fuzz targets, which their suites do not run instrumented.

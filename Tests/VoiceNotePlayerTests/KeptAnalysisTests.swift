@@ -86,6 +86,25 @@ import VoiceNoteWaveform
         #expect(gains.last.map { abs($0 - (Leveling.defaultTarget - analysed.integrated)) < 1e-9 } == true, "\(gains)")
     }
 
+    /// A URL whose loudness nothing knows (no payload figures, nothing kept, the cache off): the pre-pass over the
+    /// download's first 3 s sets the gain, and the speaker hears the note at the target (libebur128 on its output).
+    @Test func aURLWhoseLoudnessIsUnknownIsLevelledByThePrePass() throws {
+        let (url, cache, server, _) = try Self.served()
+        defer { withExtendedLifetime(server) {} }
+        try cache.setLimit(0)
+        let speaker = FileSpeaker(directory: try Fixtures.temporaryDirectory())
+        let player = try makePlayer(speaker.selection, cache: cache)
+        defer { player.close() }
+        try player.setLeveling(Leveling())
+        let log = try PlayerLog(player)
+        try player.load(.url(url))
+        #expect(log.waitFinished())
+        let heard = LevelingTests.measure(try speaker.samples())
+        #expect(abs(heard.integrated - Leveling.defaultTarget) <= 1.5, "heard at \(heard.integrated) LUFS")
+        #expect(heard.truePeak <= Leveling.ceiling)
+        #expect(Self.keptFiles(cache).isEmpty)
+    }
+
     @Test func aCacheTurnedOffKeepsNothing() throws {
         let (url, cache, server, _) = try Self.served()
         defer { withExtendedLifetime(server) {} }  // the server stops when released
