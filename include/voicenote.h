@@ -1367,7 +1367,7 @@ int vn_recorder_options_set_session_hooks(vn_recorder_options *options, vn_sessi
  * later). Cleanup runs on the captured audio before the encoder, so the file, the live levels, the waveform and the
  * loudness are all of the cleaned voice: a high-pass at 80 Hz against rumble, noise suppression (at most 60 dB off
  * steady noise: fans, hiss, hum) and automatic gain bringing a quiet voice up to a normal one's level (at most
- * +30 dB), by speexdsp, loaded on first use. The take keeps exactly the captured length (the processing's 10 ms
+ * +24 dB), by speexdsp, loaded on first use. The take keeps exactly the captured length (the processing's 10 ms
  * delay is taken out). Off by default: a take is then the captured audio bit for bit.
  *
  * \param options the options.
