@@ -68,7 +68,8 @@ opusenc --quiet "$tmp/note.wav" "$note"
 sox "$tmp/note.wav" -t raw -e signed-integer -b 16 -L -c 1 -r 48000 "$tmp/mic.raw"
 printf 'pcm.vn_mic { type file slave.pcm { type null } file "/dev/null" infile "%s" format raw }\n' "$tmp/mic.raw" >"$tmp/mic.conf"
 mkdir -p "$tmp/recordings"
-record_args="$tmp/recordings 1.5 vn_mic $tmp/mic.conf"
+# --clean: the installed library's voice cleanup (speexdsp, opened on first use) in the C and C++ samples.
+record_args="--clean $tmp/recordings 1.5 vn_mic $tmp/mic.conf"
 # A longer virtual microphone for flow.c (its script records for over 3 s): 30 s of tone.
 sox -n -r 48000 -c 1 -b 16 -e signed-integer -L -t raw "$tmp/tone.raw" synth 30 sine 300 vol 0.3
 printf 'pcm.vn_tone { type file slave.pcm { type null } file "/dev/null" infile "%s" format raw }\n' "$tmp/tone.raw" >"$tmp/tone.conf"

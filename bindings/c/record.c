@@ -1,7 +1,9 @@
 /* record.c — records a voice message with voicenote's recorder and prints what happened.
  *
- *   record DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE [UPLOAD_URL]]]
+ *   record [--clean] DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE [UPLOAD_URL]]]
  *
+ * With --clean, voice cleanup is on (vn_recorder_options_set_voice_cleanup: noise suppression, a high-pass and
+ * automatic gain before the encoder).
  * Shows: recorder options (directory, device by name or by ALSA configuration text, a length limit), subscribing
  * to events (context steps with levels, then FINISHED with the file, its duration, size and waveform), waiting for
  * the take to finish with a condition variable, and the error path (vn_strerror + vn_last_error_message).
@@ -16,6 +18,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <voicenote.h>
 
@@ -94,8 +97,14 @@ static int upload_while_recording(vn_uploader *uploader, vn_recorder *recorder) 
 }
 
 int main(int argc, char **argv) {
+    int clean = argc > 1 && strcmp(argv[1], "--clean") == 0;
+    if (clean) { /* the rest as without it */
+        argv[1] = argv[0];
+        argv++;
+        argc--;
+    }
     if (argc < 3 || argc > 6) {
-        fprintf(stderr, "usage: record DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE [UPLOAD_URL]]]\n");
+        fprintf(stderr, "usage: record [--clean] DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE [UPLOAD_URL]]]\n");
         return 2;
     }
     char *configuration = argc > 4 ? read_text(argv[4]) : NULL;
@@ -109,7 +118,8 @@ int main(int argc, char **argv) {
     if (status != VN_OK) return fail("vn_recorder_options_create", status);
     if ((status = vn_recorder_options_set_directory(options, argv[1])) != VN_OK ||
         (status = vn_recorder_options_set_device(options, argc > 3 ? argv[3] : "default", configuration)) != VN_OK ||
-        (status = vn_recorder_options_set_limits(options, seconds, 1, 0)) != VN_OK) {
+        (status = vn_recorder_options_set_limits(options, seconds, 1, 0)) != VN_OK ||
+        (status = vn_recorder_options_set_voice_cleanup(options, clean)) != VN_OK) {
         vn_recorder_options_destroy(options);
         free(configuration);
         return fail("setting recorder options", status);

@@ -1,7 +1,8 @@
 /* record.cpp — records a voice message with voicenote's recorder (the C++ layer) and prints what happened.
  *
- *   record DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE]]
+ *   record [--clean] DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE]]
  *
+ * With --clean, voice cleanup is on (recorder_options::voice_cleanup).
  * Shows: recorder_options (directory, device by name or by ALSA configuration text, a length limit), subscribing
  * to events (context steps with levels, then `finished` with the file, its duration, size and waveform), waiting
  * for the take to finish with a condition variable, and the error path (voicenote::error: the status's name, its
@@ -62,11 +63,18 @@ void on_event(take_state &take, const voicenote::recorder_event &event) {
 }  // namespace
 
 int main(int argc, char **argv) {
+    bool clean = argc > 1 && std::string(argv[1]) == "--clean";
+    if (clean) {  // the rest as without it
+        argv[1] = argv[0];
+        argv++;
+        argc--;
+    }
     if (argc < 3 || argc > 5) {
-        std::cerr << "usage: record DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE]]\n";
+        std::cerr << "usage: record [--clean] DIRECTORY SECONDS [DEVICE [ALSA_CONFIG_FILE]]\n";
         return 2;
     }
     voicenote::recorder_options options;
+    options.voice_cleanup = clean;
     options.directory = argv[1];
     options.device = argc > 3 ? argv[3] : "default";
     if (argc > 4) {
