@@ -46,11 +46,10 @@ public enum WaveformAnalysis {
         return result
     }
 
-    /// `analyse` without what is kept: one decoding pass.
+    /// `analyse` without what is kept: one decoding pass (`samples` already checked).
     private static func decodeAndAnalyse(_ source: ByteSource, samples: Int, loudness: Bool,
                                          cancellation: CancellationFlag?) throws(VoiceNoteError) -> Result {
         try VoiceNoteError.rethrowing { () throws -> Result in
-            try Waveform.checkSampleCount(samples)
             let decoder = try Decoders.open(source, purpose: .analysis)
             let seconds = { (frames: Int) in Double(frames) / Double(max(decoder.outputRate, 1)) }
             let meter = loudness ? try LoudnessMeter(sampleRate: decoder.outputRate, channels: decoder.outputChannels,

@@ -199,12 +199,14 @@ final class DemoSession: @unchecked Sendable {
         return (DeviceSelection(name: "vn_demo_mic", configuration: configuration), spoken)
     }
 
-    /// RMS level in dBFS of mono `samples` from `from` to `to` seconds.
+    /// RMS level in dBFS of mono `samples` from `from` to `to` seconds: the live meter's (`LevelMeter`) over that
+    /// one window.
     static func level(of samples: [Int16], rate: Int, from: Double, to: Double) -> Double {
         let first = min(samples.count, Int(from * Double(rate))), last = min(samples.count, Int(to * Double(rate)))
-        guard last > first else { return -.infinity }
-        let power = samples[first..<last].reduce(0.0) { $0 + Double($1) * Double($1) } / Double(last - first)
-        return 10 * log10(power / (32768.0 * 32768.0))
+        guard last > first, var meter = try? LevelMeter(windowFrames: last - first) else { return -.infinity }
+        var decibels = Double(LevelMeter.silenceDecibels)
+        samples[first..<last].withUnsafeBufferPointer { meter.append($0) { decibels = Double($0.averageDecibels) } }
+        return decibels
     }
 
     /// The first channel of a file, decoded, and its rate.

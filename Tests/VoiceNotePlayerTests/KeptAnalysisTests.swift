@@ -21,6 +21,18 @@ import VoiceNoteWaveform
         return (server.url("/range/note.ogg"), try testCache(), server, Int(try FileSystem.size(of: path)))
     }
 
+    /// `url` played to its end, levelled at the default target, by a player over `cache` into a new file speaker.
+    static func playedLevelled(_ url: String, cache: MediaCache) throws -> (PlayerLog, FileSpeaker) {
+        let speaker = FileSpeaker(directory: try Fixtures.temporaryDirectory())
+        let player = try makePlayer(speaker.selection, cache: cache)
+        defer { player.close() }
+        try player.setLeveling(Leveling())
+        let log = try PlayerLog(player)
+        try player.load(.url(url))
+        #expect(log.waitFinished())
+        return (log, speaker)
+    }
+
     /// The `.vna` files of `cache`.
     static func keptFiles(_ cache: MediaCache) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: cache.directory)) ?? []).filter { $0.hasSuffix(".vna") }
@@ -74,13 +86,7 @@ import VoiceNoteWaveform
         defer { withExtendedLifetime(server) {} }  // the server stops when released
         let analysed = try #require(try WaveformAnalysis.analyse(RemoteMedia.open(url: url, cache: cache)).loudness)
         #expect(eventually(seconds: 10) { Self.keptFiles(cache).count == 1 })
-        let speaker = FileSpeaker(directory: try Fixtures.temporaryDirectory())
-        let player = try makePlayer(speaker.selection, cache: cache)
-        defer { player.close() }
-        try player.setLeveling(Leveling())
-        let log = try PlayerLog(player)
-        try player.load(.url(url))
-        #expect(log.waitFinished())
+        let (log, speaker) = try Self.playedLevelled(url, cache: cache)
         let gains = log.all.compactMap { if case .context(let c) = $0, c.levelingGain != 0 { c.levelingGain } else { nil } }
         // The whole note's figure, exactly (a pre-pass over 3 s would measure its own).
         #expect(gains.last.map { abs($0 - (Leveling.defaultTarget - analysed.integrated)) < 1e-9 } == true, "\(gains)")
@@ -92,13 +98,7 @@ import VoiceNoteWaveform
         let (url, cache, server, _) = try Self.served()
         defer { withExtendedLifetime(server) {} }
         try cache.setLimit(0)
-        let speaker = FileSpeaker(directory: try Fixtures.temporaryDirectory())
-        let player = try makePlayer(speaker.selection, cache: cache)
-        defer { player.close() }
-        try player.setLeveling(Leveling())
-        let log = try PlayerLog(player)
-        try player.load(.url(url))
-        #expect(log.waitFinished())
+        let (log, speaker) = try Self.playedLevelled(url, cache: cache)
         let heard = LevelingTests.measure(try speaker.samples())
         #expect(abs(heard.integrated - Leveling.defaultTarget) <= 1.5, "heard at \(heard.integrated) LUFS")
         #expect(heard.truePeak <= Leveling.ceiling)
