@@ -129,14 +129,21 @@ import VoiceNoteTestSupport
         }, release: nil)
         try outbox.start()
         let first = try outbox.add(path: try Fixtures.path(.opus))
+        // The worker schedules its wake-up after it tells the wait: advancing before that would pass the wait's end
+        // while no timer is there to end it.
+        func advanceOnceWaiting(_ delay: Double) throws {
+            let end = clock.now + delay
+            #expect(eventually { clock.nextDeadline.map { abs($0 - end) < 1e-6 } == true }, "the worker did not begin to wait")
+            try clock.advance(delay)
+        }
         #expect(eventually { waits.withLock { $0.count } == 1 })
-        try clock.advance(waits.withLock { $0[0].1 })  // first's first back-off (5 … 10 s) ends: tried again
+        try advanceOnceWaiting(waits.withLock { $0[0].1 })  // first's first back-off (5 … 10 s) ends: tried again
         #expect(eventually { waits.withLock { $0.count } == 2 })
         let second = try outbox.add(path: try Fixtures.path(.opus))
         #expect(eventually { waits.withLock { $0.count } == 3 })
         let (firstWait, secondWait) = waits.withLock { ($0[1].1, $0[2].1) }
         #expect(firstWait >= 10 && secondWait <= 10 && waits.withLock { $0[2].0 } == second)
-        try clock.advance(secondWait)  // second's back-off ends; first's (10 … 20 s) has not
+        try advanceOnceWaiting(secondWait)  // second's back-off ends; first's (10 … 20 s) has not
         #expect(eventually { waits.withLock { $0.count } == 4 })
         let attempts = Dictionary(uniqueKeysWithValues: try outbox.items().map { ($0.id, $0.attempts) })
         #expect(attempts[second] == 2 && attempts[first] == 2, "\(attempts)")
