@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),
         .target(name: "CCurlLoader", dependencies: ["CCurl", "CShims"]),
         .target(name: "CSpeexDSPLoader", dependencies: ["CSpeexDSP", "CShims"]),
+        // PocketSphinx opened on first use (transcripts); sphinxbase's headers are on the default path.
+        .target(name: "CPocketSphinxLoader", dependencies: ["CShims"]),
         // SQLite's header only; CSQLiteLoader opens libsqlite3 on first use (the outbox's database).
         systemLibrary("CSQLite", pkgConfig: nil, apt: "libsqlite3-dev"),
         .target(name: "CSQLiteLoader", dependencies: ["CSQLite", "CShims"]),
@@ -73,6 +75,8 @@ let package = Package(
         .target(name: "VoiceNoteAttachments", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform"]),
         // The queue player over a channel's messages: connects the player and the next-item provider (neither
         // imports the other).
+        // Transcripts: a note's words with times, by PocketSphinx or a host's recogniser.
+        .target(name: "VoiceNoteTranscript", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteNetwork", "CPocketSphinxLoader", "CSpeexDSPLoader"]),
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteWaveform"]),
         // The durable outbox: every send recorded in SQLite, resumed and retried across crashes, handed off once.
         .target(name: "VoiceNoteOutbox", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteAttachments", "CSQLiteLoader"]),
@@ -111,6 +115,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteTranscriptTests", dependencies: ["VoiceNoteTranscript", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteOutboxTests", dependencies: ["VoiceNoteOutbox", "VoiceNoteAttachments", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteABITests", dependencies: ["VoiceNoteABI", "VoiceNoteSources", "VoiceNoteWaveform", "CVoiceNote", "VoiceNoteTestSupport"]),
     ]

@@ -138,9 +138,9 @@ public final class MediaCache: Sendable {
         let used: timespec
     }
 
-    /// The entry files of the directory: media, and the analyses kept beside them.
+    /// The entry files of the directory: media, and the analyses and transcripts kept beside them.
     private func entries() throws(VoiceNoteError) -> [Entry] {
-        try files { $0.hasSuffix(CacheEntry.suffix) || $0.hasSuffix(KeptAnalysisEntry.suffix) }
+        try files { name in name.hasSuffix(CacheEntry.suffix) || KeptAnalysisEntry.suffixes.contains { name.hasSuffix($0) } }
     }
 
     /// The unfinished files of the directory (an entry being written, or one whose writer died).

@@ -32,6 +32,14 @@ public final class FileSource: ByteSource {
         limit = nil
     }
 
+    /// What names this file's bytes as they are now, for what is kept about them (a local note's transcript in the
+    /// media cache): its device, inode, size and modification time; a rewritten file is another identity. Nil for a
+    /// window (a cache entry already has its key) or when the file cannot be examined.
+    public var identity: String? {
+        guard base == 0, limit == nil, let status = try? file.status() else { return nil }
+        return "local:\(status.st_dev):\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    }
+
     /// The `size` bytes of `file` from `offset` on, as a source named `name`.
     public init(window file: FileDescriptor, offset: Int64, size: Int64, name: String) {
         self.file = file

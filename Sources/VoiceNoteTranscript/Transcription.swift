@@ -1,0 +1,166 @@
+import VoiceNoteCodec
+import VoiceNoteCore
+import VoiceNoteNetwork
+import VoiceNoteSources
+
+/// What a transcription tells, in order: words as they are recognised, then one end.
+public enum TranscriptionEvent: Sendable {
+    /// Words recognised since the last event (their times from the note's start).
+    case words([TranscriptWord])
+    /// The whole transcript (every word told before, or, read from the cache, all at once); `cached` when no audio
+    /// was decoded for it. The last event.
+    case finished(Transcript, cached: Bool)
+    /// The transcription failed (`.cancelled` after `cancel`); the last event.
+    case failed(VoiceNoteError)
+}
+
+/// One note's transcript, made on a thread of its own: decoded (`Decoders`, as the waveform), brought to the
+/// recogniser's format (`SpeechInput`) and fed to a backend's session piece by piece, the words told as they come
+/// (`events`). A transcript is kept in the media cache under the note's key and the recogniser's identity (a URL's
+/// cache entry, a local file's identity: `FileSource.identity`), so asking again costs a cache read.
+///
+/// A damaged or silent note is not a failure: it finishes with the words heard (none). `cancel` ends it at the next
+/// piece with `.failed(.cancelled)`; `close` also ends its events, without waiting for a backend that blocks (the
+/// thread then ends when the backend returns, its outcome unheard).
+public final class Transcription: Sendable {
+    /// How much audio a piece holds: small enough that a cancel is heard within ~0.1 s of audio decoding, large
+    /// enough that feeding costs nothing.
+    static let pieceSeconds = 0.1
+
+    /// The events; subscribe before `start`.
+    public let events: EventChannel<TranscriptionEvent>
+    private let open: @Sendable () throws(VoiceNoteError) -> any ByteSource
+    private let backend: any TranscriptionBackend
+    private let cache: MediaCache
+    private let cancellation = CancellationFlag()
+    private let state = Locked<(thread: LibraryThread?, started: Bool, result: Transcript?)>((nil, false, nil))
+    private let ended = Monitor()
+    private let done = Locked(false)
+
+    /// A transcription of the note `open` gives (called on the transcription's thread, so a download happens
+    /// there), by `backend`.
+    public init(open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, backend: any TranscriptionBackend,
+                cache: MediaCache = .shared, dispatcher: any EventDispatcher = EventThread.shared) {
+        self.open = open
+        self.backend = backend
+        self.cache = cache
+        events = EventChannel(dispatcher: dispatcher)
+    }
+
+    deinit { cancellation.cancel() }
+
+    /// Starts the thread. `.misuse` when started before; `.noMemory` when no thread can start.
+    public func start() throws(VoiceNoteError) {
+        try state.withLock { (state) throws(VoiceNoteError) in
+            guard !state.started else { throw VoiceNoteError(.misuse, "the transcription has already started") }
+            state.started = true
+        }
+        let thread = try LibraryThread(name: "vn-transcribe") { [self] in run() }
+        thread.detach()
+    }
+
+    /// Ends the transcription at its next piece with `.failed(.cancelled)` (nothing when it has ended). Any thread.
+    public func cancel() { cancellation.cancel() }
+
+    /// Cancels and ends every subscription: no event is delivered after this returns. Idempotent.
+    public func close() {
+        cancellation.cancel()
+        events.close()
+    }
+
+    /// Waits up to `seconds` (nil: as long as it takes) for the end; the transcript, or nil when it failed or has
+    /// not ended in time.
+    public func wait(seconds: Double? = nil) -> (ended: Bool, transcript: Transcript?) {
+        let deadline = seconds.map { MonotonicClock.shared.now + max(0, $0) }
+        return ended.locked {
+            while !done.withLock({ $0 }) {
+                if let deadline {
+                    if !MonotonicClock.shared.wait(on: ended, until: deadline) && !done.withLock({ $0 }) { return (false, nil) }
+                } else {
+                    ended.wait()
+                }
+            }
+            return (true, state.withLock { $0.result })
+        }
+    }
+
+    private func run() {
+        let outcome: TranscriptionEvent
+        do throws(VoiceNoteError) {
+            outcome = try transcribe()
+        } catch {
+            outcome = .failed(error)
+        }
+        if case .finished(let transcript, _) = outcome { state.withLock { $0.result = transcript } }
+        events.emit(outcome)
+        ended.locked {
+            done.withLock { $0 = true }
+            ended.broadcast()
+        }
+    }
+
+    private func transcribe() throws(VoiceNoteError) -> TranscriptionEvent {
+        try cancellation.check("the transcription")
+        let source = try open()
+        let kept = Self.keptStore(of: source, cache: cache)
+        let identity = backend.identity
+        if let text = kept?.read(.transcript), let transcript = Transcript(record: text), transcript.recogniser == identity {
+            return .finished(transcript, cached: true)
+        }
+        let session = try backend.begin()
+        var words: [TranscriptWord] = []
+        let tell = { (found: [TranscriptWord]) in
+            guard !found.isEmpty else { return }
+            words += found
+            self.events.emit(.words(found))
+        }
+        do throws(VoiceNoteError) {
+            try feed(source, to: session, rate: backend.sampleRate, tell)
+        } catch where error.status == .format && !cancellation.isCancelled {
+            Log.write(.info, "transcript of \(source.name): \(error.message); finishing with the words heard")
+        }
+        try cancellation.check("the transcription of \(source.name)")
+        tell(try session.finish())
+        let transcript = Transcript(words: words, recogniser: identity)
+        kept?.write(transcript.record, as: .transcript)
+        return .finished(transcript, cached: false)
+    }
+
+    /// Decodes `source` and feeds the session in pieces of `pieceSeconds`, checking for a cancel between them.
+    private func feed(_ source: any ByteSource, to session: any TranscriptionSession, rate: Int,
+                      _ tell: ([TranscriptWord]) -> Void) throws(VoiceNoteError) {
+        let decoder = try Decoders.open(source, purpose: .analysis)
+        let input = try SpeechInput(inputRate: decoder.outputRate, channels: decoder.outputChannels, outputRate: rate)
+        let pieceLength = max(1, Int(Double(rate) * Self.pieceSeconds))
+        var piece: [Int16] = []
+        piece.reserveCapacity(pieceLength)
+        func send(_ samples: UnsafeBufferPointer<Int16>) throws(VoiceNoteError) {
+            var at = 0
+            while at < samples.count {
+                let taken = min(pieceLength - piece.count, samples.count - at)
+                piece.append(contentsOf: UnsafeBufferPointer(rebasing: samples[at..<(at + taken)]))
+                at += taken
+                if piece.count == pieceLength {
+                    try cancellation.check("the transcription of \(source.name)")
+                    tell(try piece.withUnsafeBufferPointer { (all) throws(VoiceNoteError) in try session.feed(all) })
+                    piece.removeAll(keepingCapacity: true)
+                }
+            }
+        }
+        var failure: VoiceNoteError?
+        while failure == nil, try decoder.decodeNext({ chunk in
+            do throws(VoiceNoteError) { try input.convert(chunk.samples, send) } catch { failure = error }
+        }) {}
+        if let failure { throw failure }
+        try input.finish(send)
+        if !piece.isEmpty { tell(try piece.withUnsafeBufferPointer { (all) throws(VoiceNoteError) in try session.feed(all) }) }
+    }
+
+    /// Where `source`'s transcript is kept: its cache entry's store (a URL), or the media cache under a local file's
+    /// identity; nil when neither (a host's byte source), or the cache is off.
+    static func keptStore(of source: any ByteSource, cache: MediaCache) -> KeptAnalysis? {
+        if let kept = source.keptAnalysis { return kept }
+        if let file = source as? FileSource, let identity = file.identity { return cache.keptAnalysis(for: identity) }
+        return nil
+    }
+}
