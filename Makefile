@@ -20,6 +20,7 @@ PYTHON ?= python3
 DEBIAN_PACKAGES := \
 	pkg-config cmake ninja-build gcc g++ make binutils file time dpkg-dev libpng-dev \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev libebur128-dev libspeexdsp-dev \
+	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx \
 	libcurl4-openssl-dev libjansson-dev libsqlite3-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \
 	alsa-utils libasound2-plugins pulseaudio pulseaudio-utils \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \

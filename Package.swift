@@ -76,7 +76,7 @@ let package = Package(
         // The queue player over a channel's messages: connects the player and the next-item provider (neither
         // imports the other).
         // Transcripts: a note's words with times, by PocketSphinx or a host's recogniser.
-        .target(name: "VoiceNoteTranscript", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteNetwork", "CPocketSphinxLoader", "CSpeexDSPLoader"]),
+        .target(name: "VoiceNoteTranscript", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteNetwork", "VoiceNoteJSON", "CPocketSphinxLoader", "CSpeexDSPLoader"]),
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteWaveform"]),
         // The durable outbox: every send recorded in SQLite, resumed and retried across crashes, handed off once.
         .target(name: "VoiceNoteOutbox", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteAttachments", "CSQLiteLoader"]),
@@ -86,7 +86,7 @@ let package = Package(
             name: "VoiceNoteABI",
             dependencies: [
                 "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform",
-                "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteQueue", "VoiceNoteFlow", "VoiceNoteOutbox", "CVoiceNote", "CShims",
+                "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteQueue", "VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteTranscript", "CVoiceNote", "CShims",
             ]
         ),
         .executableTarget(

@@ -3918,6 +3918,260 @@ int vn_flow_subscribe(vn_flow *flow, vn_flow_event_fn callback, void *user_data,
 
 /** @} */
 
+/* ------------------------------------------------------------------------------------------------------------------
+ * Transcripts: a note's words with their times, recognised on this machine (docs/transcripts.md).
+ * ------------------------------------------------------------------------------------------------------------------ */
+
+/** A speech recogniser: PocketSphinx (vn_transcriber_create_pocketsphinx()) or the host's own
+ * (vn_transcriber_create_callbacks()); opaque. One recogniser serves any number of transcriptions, also at once.
+ * \since 0.1.0 */
+typedef struct vn_transcriber vn_transcriber;
+
+/**
+ * Makes a PocketSphinx recogniser. PocketSphinx (Debian: `libpocketsphinx3`, with the model `pocketsphinx-en-us`)
+ * is opened with dlopen when the first transcription begins, so a host without it keeps every other feature: its
+ * transcriptions then fail with #VN_E_UNSUPPORTED naming what to install. Its log goes through vn_log_set_handler().
+ *
+ * \param model_dir the directory holding the model, laid out as Debian's (`<dir>/<language>/<language>` the
+ *        acoustic model, `<dir>/<language>/<language>.lm.bin`, `<dir>/<language>/cmudict-<language>.dict`); NULL
+ *        for Debian's `/usr/share/pocketsphinx/model`.
+ * \param language the model's name; NULL for `en-us`.
+ * \param out receives the recogniser; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL `out`, an empty `model_dir`, or a `language` that is empty or holds
+ *          `/`. Nothing is loaded or checked on disk here.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_transcriber_create_pocketsphinx(const char *model_dir, const char *language, vn_transcriber **out);
+
+/** Where a host recogniser puts the words it found (vn_transcript_words_add()); valid during the hook only.
+ * \since 0.1.0 */
+typedef struct vn_transcript_words vn_transcript_words;
+
+/**
+ * Adds a word a host recogniser found, from inside its feed or finish hook.
+ *
+ * \param words the collection the hook was given.
+ * \param text the word (UTF-8, no white space or control characters); copied.
+ * \param start_s where it begins, in seconds from the note's start (≥ 0).
+ * \param end_s where it ends (≥ `start_s`).
+ * \param confidence 0…1 (1 when the recogniser has no measure).
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or bad `text`, times that are not finite, negative or reversed, or
+ *          a confidence outside 0…1 (the word is not added); #VN_E_MISUSE for a NULL `words` or one whose hook has
+ *          returned.
+ * \threadsafety The thread of the hook that was given `words`.
+ * \since 0.1.0
+ */
+int vn_transcript_words_add(vn_transcript_words *words, const char *text, double start_s, double end_s,
+                            double confidence);
+
+/**
+ * Begins one note's recognition in a host recogniser.
+ *
+ * \param user_data the pointer given to vn_transcriber_create_callbacks().
+ * \param out_session receives the host's state for this note (passed to feed, finish and end; may stay NULL).
+ * \returns #VN_OK, or a negative #vn_status (the transcription fails with it).
+ * \threadsafety A hook: runs on the transcription's thread.
+ * \since 0.1.0
+ */
+typedef int (*vn_transcriber_begin_fn)(void *user_data, void **out_session);
+
+/**
+ * Gives a host recogniser the note's next samples: mono 16-bit PCM at the rate it asked for.
+ *
+ * \param user_data the pointer given to vn_transcriber_create_callbacks().
+ * \param session what begin set.
+ * \param samples the samples; valid during the call.
+ * \param count how many.
+ * \param words where to add the words recognised so far and not added before (vn_transcript_words_add()).
+ * \returns #VN_OK, or a negative #vn_status (the transcription fails with it).
+ * \threadsafety A hook: runs on the transcription's thread. It may take its time (the words wait for it), but a
+ *               hook that never returns holds that thread forever: vn_transcription_destroy() does not wait for it.
+ * \since 0.1.0
+ */
+typedef int (*vn_transcriber_feed_fn)(void *user_data, void *session, const int16_t *samples, size_t count,
+                                      vn_transcript_words *words);
+
+/**
+ * Tells a host recogniser the note has ended, to add its last words.
+ *
+ * \param user_data the pointer given to vn_transcriber_create_callbacks().
+ * \param session what begin set.
+ * \param words where to add the last words.
+ * \returns #VN_OK, or a negative #vn_status (the transcription fails with it).
+ * \threadsafety A hook: runs on the transcription's thread.
+ * \since 0.1.0
+ */
+typedef int (*vn_transcriber_finish_fn)(void *user_data, void *session, vn_transcript_words *words);
+
+/**
+ * Ends one note's recognition: frees what begin made. Called exactly once per successful begin, whether the note
+ * finished, failed or was cancelled.
+ *
+ * \param user_data the pointer given to vn_transcriber_create_callbacks().
+ * \param session what begin set.
+ * \threadsafety A hook: runs on the transcription's thread.
+ * \since 0.1.0
+ */
+typedef void (*vn_transcriber_end_fn)(void *user_data, void *session);
+
+/**
+ * Makes a recogniser of the host's (whisper.cpp, a server, anything): voicenote decodes each note, brings it to
+ * mono 16-bit PCM at `sample_rate` and feeds it in pieces of 0.1 s to the hooks; the words they add are told as
+ * they come, kept in the media cache under `identity`, and given to everything else a transcript feeds.
+ *
+ * \param identity names the recogniser and its model (`whisper/base.en`): a transcript kept by another identity is
+ *        never served for this one. UTF-8, 1…200 bytes, copied.
+ * \param sample_rate the rate the hooks take, 8000…48000 Hz.
+ * \param begin, feed, finish, end the hooks; all required.
+ * \param user_data passed to every hook and to `release`.
+ * \param release called once when the recogniser is destroyed and no transcription uses it any more; may be NULL.
+ * \param out receives the recogniser; set to NULL on failure (then `release` is not called).
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL hook or `out`, a bad `identity` or a `sample_rate` out of range.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_transcriber_create_callbacks(const char *identity, int sample_rate, vn_transcriber_begin_fn begin,
+                                    vn_transcriber_feed_fn feed, vn_transcriber_finish_fn finish,
+                                    vn_transcriber_end_fn end, void *user_data, vn_release_fn release,
+                                    vn_transcriber **out);
+
+/**
+ * Destroys a recogniser handle; transcriptions made with it go on with it to their end. NULL is a no-op.
+ *
+ * \param transcriber the recogniser.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+void vn_transcriber_destroy(vn_transcriber *transcriber);
+
+/** One note's transcription (vn_transcription_create()); opaque. \since 0.1.0 */
+typedef struct vn_transcription vn_transcription;
+
+/** A recognised word, as events carry them. Its layout never changes. \since 0.1.0 */
+typedef struct vn_transcript_word {
+    const char *text;  /**< The word (UTF-8). */
+    double start_s;    /**< Where it begins, in seconds from the note's start. */
+    double end_s;      /**< Where it ends. */
+    double confidence; /**< 0…1. */
+} vn_transcript_word;
+
+/** What a transcription event tells. \since 0.1.0 */
+typedef enum vn_transcription_event_kind {
+    VN_TRANSCRIPTION_EVENT_WORDS = 0,    /**< Words recognised since the last event. */
+    VN_TRANSCRIPTION_EVENT_FINISHED = 1, /**< The whole transcript; the last event. */
+    VN_TRANSCRIPTION_EVENT_FAILED = 2    /**< The transcription failed (#VN_E_CANCELLED after a cancel); the last. */
+} vn_transcription_event_kind;
+
+/** A transcription event. \since 0.1.0 */
+typedef struct vn_transcription_event {
+    size_t size;                     /**< sizeof(vn_transcription_event) as built by the library. */
+    int kind;                        /**< A #vn_transcription_event_kind. */
+    const vn_transcript_word *words; /**< WORDS: the new words; FINISHED: every word; else NULL. */
+    size_t word_count;               /**< How many `words`. */
+    const char *text;                /**< FINISHED: the words joined by spaces; else NULL. */
+    int cached;                      /**< FINISHED: 1 when read from the media cache (no audio decoded). */
+    int status;                      /**< FAILED: why; else #VN_OK. */
+    const char *message;             /**< FAILED: the detail; else NULL. */
+} vn_transcription_event;
+
+/**
+ * Receives a transcription's events.
+ *
+ * \param user_data as given to vn_transcription_subscribe().
+ * \param event valid during the call only.
+ * \threadsafety Runs on the library's event thread, or inside vn_event_loop_dispatch() for a transcription made
+ *               with a loop; never on the transcription's thread.
+ * \since 0.1.0
+ */
+typedef void (*vn_transcription_event_fn)(void *user_data, const vn_transcription_event *event);
+
+/**
+ * Makes a transcription of a note: a local file's path, a `file://` URL or an http(s) URL (through the media
+ * cache, as vn_source_create_url()). Nothing happens until vn_transcription_start(): subscribe first.
+ *
+ * The note is decoded on the transcription's own thread and fed to the recogniser as it is decoded, so the first
+ * words are told before the note is read to its end. The transcript is kept in the media cache (beside a URL's
+ * media; under a local file's device, inode, size and modification time) with the recogniser's identity, so a
+ * second request for the same note and recogniser is a cache read. A damaged note finishes with the words heard
+ * before the damage; a silent one with none: neither is a failure.
+ *
+ * \param location the note (UTF-8), copied.
+ * \param transcriber the recogniser.
+ * \param http how a URL is fetched (copied), or NULL for the defaults.
+ * \param loop the event loop to deliver events on, or NULL for the library's event thread.
+ * \param out receives the transcription; set to NULL on failure.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL `out` or a location that is no location; #VN_E_UNSUPPORTED for a
+ *          scheme voicenote does not fetch; #VN_E_MISUSE for a NULL or destroyed `transcriber`, `http` or `loop`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_transcription_create(const char *location, vn_transcriber *transcriber, const vn_http_options *http,
+                            vn_event_loop *loop, vn_transcription **out);
+
+/**
+ * Subscribes to a transcription's events (as every object's subscriptions: vn_unsubscribe(), `release`).
+ *
+ * \param transcription the transcription.
+ * \param callback receives each event.
+ * \param user_data passed to `callback` and `release`.
+ * \param release called once after the last callback; may be NULL.
+ * \param out_id receives the subscription's id; may be NULL.
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL `callback`; #VN_E_MISUSE for a NULL or destroyed transcription.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_transcription_subscribe(vn_transcription *transcription, vn_transcription_event_fn callback, void *user_data,
+                               vn_release_fn release, vn_subscription_id *out_id);
+
+/**
+ * Starts the transcription on its own thread; returns at once.
+ *
+ * \param transcription the transcription.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed transcription, or one started before; #VN_E_NOMEM when its
+ *          thread cannot start.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_transcription_start(vn_transcription *transcription);
+
+/**
+ * Cancels the transcription: it ends at its next piece of audio (or when a host hook returns) with a FAILED event
+ * of #VN_E_CANCELLED, and keeps nothing. Nothing happens once it has ended.
+ *
+ * \param transcription the transcription.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed transcription.
+ * \threadsafety Any thread, also inside its own callback.
+ * \since 0.1.0
+ */
+int vn_transcription_cancel(vn_transcription *transcription);
+
+/**
+ * Waits for the transcription's end and gives its transcript as JSON: `{"recogniser", "text", "words": [{"text",
+ * "start", "end", "confidence"}]}` (times in seconds).
+ *
+ * \param transcription the transcription (started).
+ * \param timeout_ms how long to wait at most; negative waits as long as it takes.
+ * \param out_json receives the JSON, to free with vn_free(); NULL unless #VN_OK.
+ * \returns #VN_OK; #VN_E_BUSY when the timeout passed first; the failure's status when it failed (its message in
+ *          vn_last_error_message()); #VN_E_MISUSE for a NULL or destroyed transcription, or one not started;
+ *          #VN_E_INVALID_ARG for a NULL `out_json`.
+ * \threadsafety Any thread, but not inside the transcription's own callback.
+ * \since 0.1.0
+ */
+int vn_transcription_wait(vn_transcription *transcription, int timeout_ms, char **out_json);
+
+/**
+ * Cancels the transcription and destroys it: no callback runs after this returns (a callback running on another
+ * thread is waited for). It does not wait for a host hook that blocks; the thread ends when the hook returns.
+ * NULL is a no-op.
+ *
+ * \param transcription the transcription.
+ * \threadsafety Any thread, also inside its own callback.
+ * \since 0.1.0
+ */
+void vn_transcription_destroy(vn_transcription *transcription);
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,3 +46,11 @@ func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(
     guard !string.isEmpty else { throw VoiceNoteError(.invalidArgument, "\(name) is empty") }
     return string
 }
+
+/// A host hook's answer as an error: nil for `VN_OK`; a negative status as itself, anything else as `.internal`,
+/// with `what` saying which hook.
+func hookFailure(_ status: Int32, _ what: String) -> VoiceNoteError? {
+    guard status != Status.ok.rawValue else { return nil }
+    let known = Status(rawValue: status).flatMap { $0 == .ok ? nil : $0 } ?? .internal
+    return VoiceNoteError(known, "\(what) returned \(Status(rawValue: status).map { String(describing: $0.name) } ?? "status \(status)")")
+}

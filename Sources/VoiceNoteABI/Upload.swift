@@ -103,10 +103,7 @@ extension CHook where Function == vn_upload_post_processor_fn {
         var answer: UnsafeMutablePointer<CChar>?
         let status = payload.json().withCString { function(userData, $0, &answer) }
         defer { free(answer) }
-        guard status == Status.ok.rawValue else {
-            let known = Status(rawValue: status).flatMap { $0 == .ok ? nil : $0 } ?? .internal
-            throw VoiceNoteError(known, "the post-processor returned \(status)")
-        }
+        if let failure = hookFailure(status, "the post-processor") { throw failure }
         guard let answer else { return payload }
         guard let text = String(validatingCString: answer) else {
             throw VoiceNoteError(.format, "the post-processor's payload is not UTF-8")

@@ -33,7 +33,7 @@ public final class Transcription: Sendable {
     private let backend: any TranscriptionBackend
     private let cache: MediaCache
     private let cancellation = CancellationFlag()
-    private let state = Locked<(thread: LibraryThread?, started: Bool, result: Transcript?)>((nil, false, nil))
+    private let state = Locked<(started: Bool, result: Transcript?, failure: VoiceNoteError?)>((false, nil, nil))
     private let ended = Monitor()
     private let done = Locked(false)
 
@@ -58,6 +58,12 @@ public final class Transcription: Sendable {
         let thread = try LibraryThread(name: "vn-transcribe") { [self] in run() }
         thread.detach()
     }
+
+    /// Whether `start` was called.
+    public var isStarted: Bool { state.withLock { $0.started } }
+
+    /// Why it failed, once it has.
+    public var failure: VoiceNoteError? { state.withLock { $0.failure } }
 
     /// Ends the transcription at its next piece with `.failed(.cancelled)` (nothing when it has ended). Any thread.
     public func cancel() { cancellation.cancel() }
@@ -91,7 +97,11 @@ public final class Transcription: Sendable {
         } catch {
             outcome = .failed(error)
         }
-        if case .finished(let transcript, _) = outcome { state.withLock { $0.result = transcript } }
+        switch outcome {
+        case .finished(let transcript, _): state.withLock { $0.result = transcript }
+        case .failed(let error): state.withLock { $0.failure = error }
+        case .words: break
+        }
         events.emit(outcome)
         ended.locked {
             done.withLock { $0 = true }
