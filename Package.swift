@@ -92,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteFlow", "VoiceNoteOutbox", "CPNG",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteTranscript", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

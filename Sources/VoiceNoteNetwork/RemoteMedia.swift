@@ -48,6 +48,20 @@ public enum RemoteMedia {
         return download
     }
 
+    /// Where the analyses of `location` are kept, found without reading the network or decoding: a URL's cache
+    /// entry (by the same identity `open(url:options:key:cache:)` stores under), a local file's identity
+    /// (`FileSource.identity`). Nil when there is none to have (a file that cannot be opened, headers that cannot
+    /// be digested).
+    public static func keptAnalysis(at location: Location, options: () throws(VoiceNoteError) -> HTTPOptions,
+                                    key: String? = nil, cache: MediaCache = .shared) throws(VoiceNoteError) -> KeptAnalysis? {
+        switch location {
+        case .file(let path, _):
+            return try FileSource(path: path).identity.map { cache.keptAnalysis(for: $0) }
+        case .remote(let url):
+            return try cacheIdentity(url: url, headers: options().headers, key: key).map { cache.keptAnalysis(for: $0) }
+        }
+    }
+
     /// The cache entry's identity: `key`; else the URL, followed by a digest of the request headers when there are
     /// any (in any order: the same set is the same identity); nil (not cached) when the digest cannot be made.
     static func cacheIdentity(url: String, headers: [String], key: String?) throws(VoiceNoteError) -> String? {

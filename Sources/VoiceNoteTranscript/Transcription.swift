@@ -33,7 +33,7 @@ public final class Transcription: Sendable {
     private let backend: any TranscriptionBackend
     private let cache: MediaCache
     private let cancellation = CancellationFlag()
-    private let state = Locked<(started: Bool, result: Transcript?, failure: VoiceNoteError?)>((false, nil, nil))
+    private let state = Locked<(started: Bool, result: Transcript?, failure: VoiceNoteError?, cached: Bool)>((false, nil, nil, false))
     private let ended = Monitor()
     private let done = Locked(false)
 
@@ -61,6 +61,9 @@ public final class Transcription: Sendable {
 
     /// Whether `start` was called.
     public var isStarted: Bool { state.withLock { $0.started } }
+
+    /// Whether the transcript it finished with came from the cache.
+    public var wasCached: Bool { state.withLock { $0.cached } }
 
     /// Why it failed, once it has.
     public var failure: VoiceNoteError? { state.withLock { $0.failure } }
@@ -98,7 +101,7 @@ public final class Transcription: Sendable {
             outcome = .failed(error)
         }
         switch outcome {
-        case .finished(let transcript, _): state.withLock { $0.result = transcript }
+        case .finished(let transcript, let cached): state.withLock { ($0.result, $0.cached) = (transcript, cached) }
         case .failed(let error): state.withLock { $0.failure = error }
         case .words: break
         }
@@ -164,6 +167,13 @@ public final class Transcription: Sendable {
         if let failure { throw failure }
         try input.finish(send)
         if !piece.isEmpty { tell(try piece.withUnsafeBufferPointer { (all) throws(VoiceNoteError) in try session.feed(all) }) }
+    }
+
+    /// The transcript kept for the note at `location`, by any recogniser, read without the network or decoding
+    /// (`voicenote search`); nil when none is kept. - Throws: as `RemoteMedia.keptAnalysis(at:options:key:cache:)`.
+    public static func kept(at location: Location, options: () throws(VoiceNoteError) -> HTTPOptions, key: String? = nil,
+                            cache: MediaCache = .shared) throws(VoiceNoteError) -> Transcript? {
+        try RemoteMedia.keptAnalysis(at: location, options: options, key: key, cache: cache)?.read(.transcript).flatMap { Transcript(record: $0) }
     }
 
     /// Where `source`'s transcript is kept: its cache entry's store (a URL), or the media cache under a local file's

@@ -11,7 +11,7 @@ struct VoiceNoteCommand: ParsableCommand {
         commandName: "voicenote",
         abstract: "Record, play, analyse and attach voice messages.",
         version: Version.string.description,
-        subcommands: [DemoCommand.self, RecordCommand.self, PlayCommand.self, RecoverCommand.self, InfoCommand.self, WaveformCommand.self, ConvertCommand.self, AttachmentCommand.self, UploadCommand.self, OutboxCommand.self, DevicesCommand.self, VersionCommand.self]
+        subcommands: [DemoCommand.self, RecordCommand.self, PlayCommand.self, RecoverCommand.self, InfoCommand.self, WaveformCommand.self, TranscribeCommand.self, SearchCommand.self, ConvertCommand.self, AttachmentCommand.self, UploadCommand.self, OutboxCommand.self, DevicesCommand.self, VersionCommand.self]
     )
 
     /// Runs the command with SIGXFSZ ignored: a file-size limit (`ulimit -f`) then fails the write with EFBIG, which
