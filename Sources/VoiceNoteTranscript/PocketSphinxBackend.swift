@@ -99,8 +99,6 @@ final class PocketSphinxSession: TranscriptionSession {
     private let decoder: OpaquePointer
     private let framesPerSecond: Double
     private var pending: [Int16] = []
-    private var fed = 0  // samples given to the decoder
-    private var utteranceStart = 0  // samples fed when the current utterance began
     private var inUtterance = false  // the detector has heard speech since the utterance began
     private var finished = false
 
@@ -157,7 +155,6 @@ final class PocketSphinxSession: TranscriptionSession {
     /// the next (as `pocketsphinx_continuous` does).
     private func process() throws(VoiceNoteError) -> [TranscriptWord] {
         let result = pending.withUnsafeBufferPointer { ps_process_raw(decoder, $0.baseAddress, $0.count, 0, 0) }
-        fed += pending.count
         pending.removeAll(keepingCapacity: true)
         guard result >= 0 else { throw VoiceNoteError(.internal, "PocketSphinx could not process the audio") }
         let speaking = ps_get_in_speech(decoder) != 0
@@ -166,14 +163,13 @@ final class PocketSphinxSession: TranscriptionSession {
         guard ps_end_utt(decoder) >= 0 else { throw VoiceNoteError(.internal, "PocketSphinx could not end an utterance") }
         let words = self.words()
         inUtterance = false
-        utteranceStart = fed
         guard ps_start_utt(decoder) >= 0 else { throw VoiceNoteError(.internal, "PocketSphinx could not start an utterance") }
         return words
     }
 
-    /// The words of the utterance just ended, fillers and silences left out.
+    /// The words of the utterance just ended, fillers and silences left out. PocketSphinx counts frames from the
+    /// decoder's first sample, across utterances, so its times are the note's.
     private func words() -> [TranscriptWord] {
-        let offset = Double(utteranceStart) / Double(PocketSphinxBackend.rate)
         let logmath = ps_get_logmath(decoder)
         var words: [TranscriptWord] = []
         var segment = ps_seg_iter(decoder)
@@ -182,8 +178,8 @@ final class PocketSphinxSession: TranscriptionSession {
                 var first: Int32 = 0, last: Int32 = 0
                 ps_seg_frames(current, &first, &last)
                 let probability = logmath.map { logmath_exp($0, ps_seg_prob(current, nil, nil, nil)) } ?? 1
-                let start = offset + Double(max(first, 0)) / framesPerSecond
-                let end = offset + Double(max(last, first, 0)) / framesPerSecond
+                let start = Double(max(first, 0)) / framesPerSecond
+                let end = Double(max(last, first, 0)) / framesPerSecond
                 let confidence = probability.isFinite ? min(max(probability, 0), 1) : 0
                 if let word = try? TranscriptWord(text: text, start: start, end: end, confidence: confidence) { words.append(word) }
             }

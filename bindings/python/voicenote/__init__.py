@@ -118,6 +118,17 @@ from ._session import SessionKind
 from ._testsource import TestEvent, TestSource
 from ._upload import Uploader, UploadEvent, UploadMode, UploadState
 from ._outbox import Outbox, OutboxEvent, OutboxEventKind, OutboxItem, OutboxState
+from ._transcript import (
+    HostRecogniser,
+    PocketSphinx,
+    Recogniser,
+    Transcript,
+    Transcription,
+    TranscriptionEvent,
+    TranscriptionEventKind,
+    TranscriptWord,
+    transcribe,
+)
 from ._waveform import DEFAULT_SAMPLES, MAX_SAMPLES, waveform, waveform_from_pcm
 from ._loudness import Analysis, Loudness, analyse
 from ._conversion import convert
@@ -283,4 +294,13 @@ __all__ = [
     "FlowDraft",
     "flow_drafts",
     "clear_flow_drafts",
+    "HostRecogniser",
+    "PocketSphinx",
+    "Recogniser",
+    "Transcript",
+    "Transcription",
+    "TranscriptionEvent",
+    "TranscriptionEventKind",
+    "TranscriptWord",
+    "transcribe",
 ]

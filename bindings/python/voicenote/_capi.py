@@ -962,3 +962,85 @@ vn_flow_subscribe = _declare(
     c_int,
     [vn_flow_p, _Nullable(vn_flow_event_fn), c_void_p, _Nullable(vn_release_fn), POINTER(vn_subscription_id)],
 )
+
+# ---- transcripts (docs/transcripts.md) ----
+
+
+class vn_transcriber(Structure):
+    """Opaque ``struct vn_transcriber``; only used through :data:`vn_transcriber_p`."""
+
+
+vn_transcriber_p = POINTER(vn_transcriber)
+
+
+class vn_transcription(Structure):
+    """Opaque ``struct vn_transcription``; only used through :data:`vn_transcription_p`."""
+
+
+vn_transcription_p = POINTER(vn_transcription)
+
+
+class vn_transcript_words(Structure):
+    """Opaque ``struct vn_transcript_words``: a host recogniser's hook adds its words to it."""
+
+
+vn_transcript_words_p = POINTER(vn_transcript_words)
+
+VN_TRANSCRIPTION_EVENT_WORDS = 0
+VN_TRANSCRIPTION_EVENT_FINISHED = 1
+VN_TRANSCRIPTION_EVENT_FAILED = 2
+
+
+class vn_transcript_word(Structure):
+    """``vn_transcript_word``: a recognised word (its layout never changes)."""
+
+    _fields_ = [("text", c_char_p), ("start_s", c_double), ("end_s", c_double), ("confidence", c_double)]
+
+
+class vn_transcription_event(Structure):
+    """``vn_transcription_event``: valid only during the callback; ``size`` tells how much the library filled."""
+
+    _fields_ = [
+        ("size", c_size_t),
+        ("kind", c_int),
+        ("words", POINTER(vn_transcript_word)),
+        ("word_count", c_size_t),
+        ("text", c_char_p),
+        ("cached", c_int),
+        ("status", c_int),
+        ("message", c_char_p),
+    ]
+
+
+#: ``int (*vn_transcriber_begin_fn)(void *user_data, void **out_session)``
+vn_transcriber_begin_fn = ctypes.CFUNCTYPE(c_int, c_void_p, POINTER(c_void_p))
+#: ``int (*vn_transcriber_feed_fn)(void *user_data, void *session, const int16_t *samples, size_t count,
+#: vn_transcript_words *words)``
+vn_transcriber_feed_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, POINTER(c_int16), c_size_t, vn_transcript_words_p)
+#: ``int (*vn_transcriber_finish_fn)(void *user_data, void *session, vn_transcript_words *words)``
+vn_transcriber_finish_fn = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, vn_transcript_words_p)
+#: ``void (*vn_transcriber_end_fn)(void *user_data, void *session)``
+vn_transcriber_end_fn = ctypes.CFUNCTYPE(None, c_void_p, c_void_p)
+#: ``void (*vn_transcription_event_fn)(void *user_data, const vn_transcription_event *event)``
+vn_transcription_event_fn = ctypes.CFUNCTYPE(None, c_void_p, POINTER(vn_transcription_event))
+
+vn_transcriber_create_pocketsphinx = _declare(
+    "vn_transcriber_create_pocketsphinx", c_int, [c_char_p, c_char_p, POINTER(vn_transcriber_p)])
+vn_transcriber_create_callbacks = _declare(
+    "vn_transcriber_create_callbacks", c_int,
+    [c_char_p, c_int, vn_transcriber_begin_fn, vn_transcriber_feed_fn, vn_transcriber_finish_fn, vn_transcriber_end_fn,
+     c_void_p, _Nullable(vn_release_fn), POINTER(vn_transcriber_p)])
+vn_transcriber_destroy = _declare("vn_transcriber_destroy", None, [vn_transcriber_p])
+vn_transcript_words_add = _declare(
+    "vn_transcript_words_add", c_int, [vn_transcript_words_p, c_char_p, c_double, c_double, c_double])
+vn_transcription_create = _declare(
+    "vn_transcription_create", c_int,
+    [c_char_p, vn_transcriber_p, vn_http_options_p, vn_event_loop_p, POINTER(vn_transcription_p)])
+vn_transcription_subscribe = _declare(
+    "vn_transcription_subscribe", c_int,
+    [vn_transcription_p, _Nullable(vn_transcription_event_fn), c_void_p, _Nullable(vn_release_fn),
+     POINTER(vn_subscription_id)])
+vn_transcription_start = _declare("vn_transcription_start", c_int, [vn_transcription_p])
+vn_transcription_cancel = _declare("vn_transcription_cancel", c_int, [vn_transcription_p])
+vn_transcription_wait = _declare("vn_transcription_wait", c_int, [vn_transcription_p, c_int, _owned_p])
+vn_transcription_destroy = _declare("vn_transcription_destroy", None, [vn_transcription_p])

@@ -41,7 +41,7 @@ from ._upload_events import UploadEvent, UploadState
 from .errors import CancelledError, status_name
 
 __all__ = ["EventLoop", "events", "finished", "stop", "trim", "upload", "waveform", "analyse", "info", "from_recording", "recover",
-           "convert"]
+           "convert", "transcribe"]
 
 _T = TypeVar("_T")
 
@@ -265,6 +265,26 @@ async def waveform(*args: Any, **kwargs: Any) -> Any:
     """:func:`voicenote.waveform` in the loop's default executor (it decodes the whole note); cancelling the task
     cancels its reads."""
     return await _cancellable(_waveform.waveform, *args, **kwargs)
+
+
+async def transcribe(location: Any, recogniser: Any = None, *, http: Any = None) -> Any:
+    """:func:`voicenote.transcribe` without blocking the loop: the transcription runs on its own library thread and
+    is awaited in the loop's default executor. Cancelling the task cancels the transcription and waits for it to
+    end before ``asyncio.CancelledError`` propagates: no transcription is left running."""
+    from . import _transcript
+
+    job = _transcript.Transcription(location, recogniser, http=http)
+    try:
+        job.start()
+        running = asyncio.get_running_loop().run_in_executor(None, job.wait)
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            job.cancel()
+            await _outlasting_cancellation(running)
+            raise
+    finally:
+        job.close()
 
 
 async def analyse(*args: Any, **kwargs: Any) -> Any:
