@@ -71,12 +71,12 @@ let package = Package(
         // The player's decoder-thread stages: levelling (gain and true-peak limiter), silence skipping, libsonic time
     // stretching, software gain.
         .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "VoiceNoteJSON", "VoiceNoteWaveform", "CSonic"]),
-        // Attachments and messages: Stream's voiceRecording payload, the next-item provider, uploads.
-        .target(name: "VoiceNoteAttachments", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform"]),
-        // The queue player over a channel's messages: connects the player and the next-item provider (neither
-        // imports the other).
         // Transcripts: a note's words with times, by PocketSphinx or a host's recogniser.
         .target(name: "VoiceNoteTranscript", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteNetwork", "VoiceNoteJSON", "CPocketSphinxLoader", "CSpeexDSPLoader"]),
+        // Attachments and messages: Stream's voiceRecording payload, the next-item provider, uploads.
+        .target(name: "VoiceNoteAttachments", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteTranscript"]),
+        // The queue player over a channel's messages: connects the player and the next-item provider (neither
+        // imports the other).
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteWaveform"]),
         // The durable outbox: every send recorded in SQLite, resumed and retried across crashes, handed off once.
         .target(name: "VoiceNoteOutbox", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteAttachments", "CSQLiteLoader"]),
@@ -113,7 +113,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteWaveform", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
-        .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
+        .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteTranscript", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteTranscriptTests", dependencies: ["VoiceNoteTranscript", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteOutboxTests", dependencies: ["VoiceNoteOutbox", "VoiceNoteAttachments", "VoiceNoteCore", "VoiceNoteTestSupport"]),

@@ -4162,6 +4162,37 @@ int vn_transcription_cancel(vn_transcription *transcription);
 int vn_transcription_wait(vn_transcription *transcription, int timeout_ms, char **out_json);
 
 /**
+ * The transcript a payload carries in its extra data (`voicenote_transcript`; from a Matrix content, its
+ * `org.voicenote.transcript`), as the JSON of vn_transcription_wait(): a receiver without a recogniser reads the
+ * note and seeks to a word with it.
+ *
+ * \param payload the payload.
+ * \param out_json receives the JSON, to free with vn_free(); NULL unless #VN_OK.
+ * \returns #VN_OK; #VN_E_NOT_FOUND when the payload carries none, or one that is not a well-formed transcript (a
+ *          stranger's payload is checked word by word); #VN_E_MISUSE for a NULL or destroyed payload;
+ *          #VN_E_INVALID_ARG for a NULL `out_json`.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_copy_transcript(const vn_payload *payload, char **out_json);
+
+/**
+ * Sets the transcript a payload carries (extra data `voicenote_transcript`). vn_payload_to_matrix_content() then
+ * puts its text in the content's `body` fallback ("Voice message: " and the text, unless a body is given) and in
+ * MSC1767's `org.matrix.msc1767.text`, and its words with their times (integers of milliseconds) in
+ * `org.voicenote.transcript`.
+ *
+ * \param payload the payload.
+ * \param transcript_json the JSON of vn_transcription_wait() (or NULL to remove it).
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed payload; #VN_E_FORMAT for JSON that is not a transcript
+ *          (a word with spaces, times reversed, a confidence outside 0…1, more than 36000 words);
+ *          #VN_E_TOO_LARGE when the payload would pass 1 MiB.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_payload_set_transcript(vn_payload *payload, const char *transcript_json);
+
+/**
  * Cancels the transcription and destroys it: no callback runs after this returns (a callback running on another
  * thread is waited for). It does not wait for a host hook that blocks; the thread ends when the hook returns.
  * NULL is a no-op.

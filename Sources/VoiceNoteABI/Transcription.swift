@@ -1,6 +1,8 @@
 import CVoiceNote
 import Glibc
+import VoiceNoteAttachments
 import VoiceNoteCore
+import VoiceNoteJSON
 import VoiceNoteNetwork
 import VoiceNoteTranscript
 
@@ -202,5 +204,27 @@ extension TranscriptionEvent: CEventConvertible {
             cEvent.kind = Int32(VN_TRANSCRIPTION_EVENT_FAILED.rawValue)
             memory.failure(error, status: &cEvent.status, message: &cEvent.message)
         }
+    }
+}
+
+@c @implementation public func vn_payload_copy_transcript(
+    _ payload: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+) -> Int32 {
+    outJSON?.pointee = nil
+    return PayloadHandle.read(payload) { (payload) throws(VoiceNoteError) in
+        let out = try required(outJSON, "out_json")
+        guard let transcript = payload.transcript else { throw VoiceNoteError(.notFound, "the payload carries no transcript") }
+        out.pointee = try ownedCString(transcript.json())
+    }
+}
+
+@c @implementation public func vn_payload_set_transcript(_ payload: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
+    PayloadHandle.change(payload) { (payload) throws(VoiceNoteError) in
+        guard let json else { return try payload.setTranscript(nil) }
+        let text = try utf8String(json, "transcript_json")
+        guard let transcript = Transcript(jsonValue: try JSONDocument(parsing: text, limits: .payload, what: "a transcript").top.value) else {
+            throw VoiceNoteError(.format, "not a transcript: {\"recogniser\", \"words\": [{\"text\", \"start\", \"end\", \"confidence\"}…]} with words of no spaces, 0 ≤ start ≤ end, confidence 0…1, at most \(Transcript.largestCarried) words")
+        }
+        try payload.setTranscript(transcript)
     }
 }

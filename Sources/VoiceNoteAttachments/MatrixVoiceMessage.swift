@@ -1,5 +1,6 @@
 import VoiceNoteCore
 import VoiceNoteJSON
+import VoiceNoteTranscript
 import VoiceNoteWaveform
 
 /// Matrix voice messages: the content of an `m.room.message` as Element sends one (`msgtype: m.audio`, `info` with
@@ -12,8 +13,14 @@ public enum MatrixVoiceMessage {
     /// receiver levels the note without measuring.
     public static let loudnessKey = "org.voicenote.loudness"
 
+    /// The content's key of the note's transcript with its word times (ours; `Transcript.matrixJSON`, integers).
+    /// The text itself also goes where every client reads it: the `body` fallback and MSC1767's
+    /// `org.matrix.msc1767.text`.
+    public static let transcriptKey = "org.voicenote.transcript"
+
     /// The content for `payload`, whose `asset_url` is the `mxc://` URI of the uploaded audio (a raw upload gives
-    /// it); `body` is the text clients without voice messages show (default "Voice message").
+    /// it); `body` is the text clients without voice messages show (default "Voice message", or "Voice message: "
+    /// and the transcript's text when the payload carries one).
     /// - Throws: `.invalidArgument` when the payload's `asset_url` is not an `mxc://` URI or its duration is missing.
     public static func content(of payload: VoiceRecordingPayload, body: String? = nil) throws(VoiceNoteError) -> String {
         _ = try MatrixContentURI(payload.assetURL)
@@ -25,15 +32,20 @@ public enum MatrixVoiceMessage {
         if let mimeType = payload.mimeType { info["mimetype"] = .string(mimeType) }
         if let size = payload.fileSize { info["size"] = .integer(size) }
         let waveform = MatrixWaveform.encode((payload.waveform ?? []).map { Float($0) }).map { JSONValue.integer(Int64($0)) }
+        let transcript = payload.transcript.flatMap { $0.words.isEmpty ? nil : $0 }
         var content = JSONObject([
             ("msgtype", .string("m.audio")),
-            ("body", .string(body ?? "Voice message")),
+            ("body", .string(body ?? transcript.map { "Voice message: " + $0.text } ?? "Voice message")),
             ("url", .string(payload.assetURL)),
             ("info", .object(info)),
             ("org.matrix.msc1767.audio", .object(JSONObject([("duration", milliseconds), ("waveform", .array(waveform))]))),
             ("org.matrix.msc3245.voice", .object(JSONObject())),
         ])
         if let loudness = payload.loudness { content[loudnessKey] = loudness.matrixJSON }
+        if let transcript {
+            content["org.matrix.msc1767.text"] = .string(transcript.text)
+            content[transcriptKey] = transcript.matrixJSON
+        }
         return try JSONValue.object(content).text()
     }
 
@@ -82,6 +94,7 @@ public enum MatrixVoiceMessage {
             mimeType: mimeType, duration: milliseconds.map { max(0, $0) / 1000 }, waveform: waveform)
         var levelled = payload
         levelled.setLoudness(Loudness(matrixJSON: top[loudnessKey]?.value))
+        if let transcript = Transcript(matrixJSON: top[transcriptKey]?.value) { try? levelled.setTranscript(transcript) }
         return (levelled, top["org.matrix.msc3245.voice"]?.isObject ?? false)
     }
 
