@@ -4162,6 +4162,18 @@ int vn_transcription_cancel(vn_transcription *transcription);
 int vn_transcription_wait(vn_transcription *transcription, int timeout_ms, char **out_json);
 
 /**
+ * Seeks a player to a word of a transcript, 50 ms before its start (PocketSphinx's boundaries fall inside a
+ * consonant's attack; a seek exactly to the start could clip its first sound), as vn_player_seek().
+ *
+ * \param player the player (the note of the transcript loaded).
+ * \param word the word, from an event or a transcript the host holds.
+ * \returns as vn_player_seek(); #VN_E_INVALID_ARG for a NULL `word` or a start that is not finite or negative.
+ * \threadsafety Any thread, including inside callbacks.
+ * \since 0.1.0
+ */
+int vn_player_seek_to_word(vn_player *player, const vn_transcript_word *word);
+
+/**
  * The transcript a payload carries in its extra data (`voicenote_transcript`; from a Matrix content, its
  * `org.voicenote.transcript`), as the JSON of vn_transcription_wait(): a receiver without a recogniser reads the
  * note and seeks to a word with it.

@@ -228,3 +228,12 @@ extension TranscriptionEvent: CEventConvertible {
         try payload.setTranscript(transcript)
     }
 }
+
+@c @implementation public func vn_player_seek_to_word(_ player: OpaquePointer?, _ word: UnsafePointer<vn_transcript_word>?) -> Int32 {
+    guard let word, word.pointee.start_s.isFinite, word.pointee.start_s >= 0 else {
+        return abiCall { () throws(VoiceNoteError) in
+            throw VoiceNoteError(.invalidArgument, "a word to seek to has a finite start ≥ 0")
+        }
+    }
+    return vn_player_seek(player, Transcript.seekTime(ofWordAt: word.pointee.start_s))
+}

@@ -52,6 +52,13 @@ public struct Transcript: Sendable, Equatable {
         words.lastIndex { $0.start <= seconds }
     }
 
+    /// How far before a word a seek to it lands: PocketSphinx's frames are 10 ms and its boundaries fall inside the
+    /// attack of a consonant, so a seek exactly to `start` can clip the word's first sound.
+    public static let seekLeadIn = 0.05
+
+    /// Where a player seeks to play a word starting at `start` seconds from its first sound.
+    public static func seekTime(ofWordAt start: Double) -> Double { max(0, start - seekLeadIn) }
+
     /// Whether every word of `query` (split at white space, compared without regard to case) is among the words, in
     /// any order: `voicenote search`.
     public func contains(allOf query: String) -> Bool {

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "child.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -226,6 +227,54 @@ static void test_destroy_does_not_wait_for_a_blocking_hook(void) {
     EXPECT(!atomic_load(&told.ended), "an event arrived after destroy");
 }
 
+static void test_a_player_seeks_to_a_word_just_before_it(void) {
+    char output[400];
+    snprintf(output, sizeof output, "%s/seek.raw", directory);
+    vn_player *player = speaker_player(output);
+    if (player == NULL) return;
+    EXPECT_STATUS(VN_OK, vn_player_load(player, note_path, 0, -1));
+    vn_transcript_word word = {.text = "tomorrow", .start_s = 3.11, .end_s = 3.55, .confidence = 0.9};
+    EXPECT_STATUS(VN_OK, vn_player_seek_to_word(player, &word));
+    vn_player_context context = {.size = sizeof context};
+    int ok = 0;
+    POLL_UNTIL(ok, vn_player_get_context(player, &context) == VN_OK && !context.is_seeking
+                   && distance(context.current_time_s, 3.06) < 1e-6, 5, 10000);
+    EXPECT(ok, "at %g s after a seek to a word at 3.11 s", context.current_time_s);
+    word.start_s = 0.02;
+    EXPECT_STATUS(VN_OK, vn_player_seek_to_word(player, &word));
+    POLL_UNTIL(ok, vn_player_get_context(player, &context) == VN_OK && !context.is_seeking && context.current_time_s == 0, 5, 10000);
+    EXPECT(ok, "at %g s after a seek to a word at 0.02 s", context.current_time_s);
+    word.start_s = NAN;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_seek_to_word(player, &word));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_seek_to_word(player, NULL));
+    vn_player_destroy(player);
+}
+
+static void test_a_payload_carries_the_transcript(void) {
+    vn_payload *payload = NULL;
+    EXPECT_STATUS(VN_OK, vn_payload_create("mxc://example.org/abc", &payload));
+    if (payload == NULL) return;
+    char *json = NULL;
+    EXPECT_STATUS(VN_E_NOT_FOUND, vn_payload_copy_transcript(payload, &json));
+    EXPECT_STATUS(VN_E_FORMAT, vn_payload_set_transcript(payload, "{\"recogniser\":\"x\",\"words\":[{\"text\":\"a b\",\"start\":0,\"end\":1,\"confidence\":1}]}"));
+    const char *given = "{\"recogniser\":\"x\",\"text\":\"call me\",\"words\":[{\"text\":\"call\",\"start\":0.25,\"end\":0.5,"
+                        "\"confidence\":0.9},{\"text\":\"me\",\"start\":0.52,\"end\":0.7,\"confidence\":0.5}]}";
+    EXPECT_STATUS(VN_OK, vn_payload_set_transcript(payload, given));
+    EXPECT_STATUS(VN_OK, vn_payload_copy_transcript(payload, &json));
+    EXPECT(json != NULL && strcmp(json, given) == 0, "%s", json ? json : "(null)");
+    vn_free(json);
+    EXPECT_STATUS(VN_OK, vn_payload_set_duration_s(payload, 1.5));
+    char *content = NULL;
+    EXPECT_STATUS(VN_OK, vn_payload_to_matrix_content(payload, NULL, &content));
+    EXPECT(content != NULL && strstr(content, "\"body\":\"Voice message: call me\"") &&
+               strstr(content, "\"org.matrix.msc1767.text\":\"call me\"") && strstr(content, "[\"call\",250,500,900]"),
+           "%s", content ? content : "(null)");
+    vn_free(content);
+    EXPECT_STATUS(VN_OK, vn_payload_set_transcript(payload, NULL));
+    EXPECT_STATUS(VN_E_NOT_FOUND, vn_payload_copy_transcript(payload, &json));
+    vn_payload_destroy(payload);
+}
+
 static void test_refusals_and_nulls(void) {
     vn_transcriber *t = (vn_transcriber *)1;
     EXPECT_STATUS(VN_E_INVALID_ARG, vn_transcriber_create_pocketsphinx(NULL, NULL, NULL));
@@ -263,6 +312,8 @@ int main(void) {
     TEST(test_a_host_recogniser_gives_its_words);
     TEST(test_a_failing_host_recogniser_fails_the_transcription);
     TEST(test_destroy_does_not_wait_for_a_blocking_hook);
+    TEST(test_a_player_seeks_to_a_word_just_before_it);
+    TEST(test_a_payload_carries_the_transcript);
     TEST(test_refusals_and_nulls);
     temp_directory_remove(directory);
     return harness_finish();

@@ -218,3 +218,36 @@ def test_without_pocketsphinx_transcripts_are_unsupported_and_the_rest_works(med
     assert count == "20"
     assert failure.startswith("VN_E_UNSUPPORTED") and "libpocketsphinx3" in failure and "cannot load libpocketsphinx.so.3" in failure, failure
     assert child.stderr == ""
+
+
+def test_a_payload_carries_the_transcript_to_matrix_and_back(sentence: Path) -> None:
+    transcript = voicenote.transcribe(sentence)
+    payload = voicenote.VoiceRecordingPayload("mxc://example.org/abc", duration=7.5)
+    assert payload.transcript is None
+    payload.transcript = transcript
+    assert payload.transcript == transcript
+    content = payload.to_matrix_content()
+    assert content["body"] == "Voice message: " + transcript.text
+    assert content["org.matrix.msc1767.text"] == transcript.text
+    assert all(isinstance(n, int) for w in content["org.voicenote.transcript"]["words"] for n in w[1:])
+    received = voicenote.VoiceRecordingPayload.from_matrix_content(json.dumps(content))
+    assert [w.text for w in received.transcript.words] == [w.text for w in transcript.words]
+    payload.transcript = None
+    assert payload.transcript is None
+
+
+def test_a_player_seeks_to_a_word(sentence: Path, tmp_path: Path) -> None:
+    from test_player import speaker_player
+
+    transcript = voicenote.transcribe(sentence)
+    word = next(w for w in transcript.words if w.text == "tomorrow")
+    with speaker_player(tmp_path / "out.raw") as player:
+        player.load(str(sentence), autoplay=False)
+        player.seek_to_word(word)
+        deadline = time.monotonic() + TIMEOUT
+        while (player.context.is_seeking or abs(player.context.current_time - (word.start - 0.05)) > 1e-6) \
+                and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert abs(player.context.current_time - (word.start - 0.05)) < 1e-6
+        with pytest.raises(TypeError):
+            player.seek_to_word("tomorrow")

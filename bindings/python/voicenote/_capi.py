@@ -1044,3 +1044,6 @@ vn_transcription_start = _declare("vn_transcription_start", c_int, [vn_transcrip
 vn_transcription_cancel = _declare("vn_transcription_cancel", c_int, [vn_transcription_p])
 vn_transcription_wait = _declare("vn_transcription_wait", c_int, [vn_transcription_p, c_int, _owned_p])
 vn_transcription_destroy = _declare("vn_transcription_destroy", None, [vn_transcription_p])
+vn_player_seek_to_word = _declare("vn_player_seek_to_word", c_int, [vn_player_p, POINTER(vn_transcript_word)])
+vn_payload_copy_transcript = _declare("vn_payload_copy_transcript", c_int, [vn_payload_p, _owned_p])
+vn_payload_set_transcript = _declare("vn_payload_set_transcript", c_int, [vn_payload_p, c_char_p])

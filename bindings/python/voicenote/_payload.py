@@ -12,7 +12,7 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 from . import _buffers, _capi, _lifecycle
 from ._loudness import Loudness
 from ._loudness import from_c as loudness_from_c
-from ._strings import JSONText, c_text, json_argument, json_bytes, owned_text
+from ._strings import JSONText, c_text, json_argument, json_bytes, owned_text, take_owned
 from .errors import check, invalid_argument
 
 __all__ = ["VoiceRecordingPayload", "is_matrix_voice_message", "matrix_download_url"]
@@ -423,6 +423,41 @@ class VoiceRecordingPayload(_lifecycle.Closing):
         if not isinstance(value, Loudness):
             raise TypeError(f"loudness must be a voicenote.Loudness or None, not {type(value).__name__}")
         check(_capi.vn_payload_set_loudness(handle, ctypes.byref(value._c())))
+
+    @property
+    def transcript(self) -> Optional[Any]:
+        """The note's transcript carried in the extra data (``voicenote_transcript``; from a Matrix content, its
+        ``org.voicenote.transcript``), a :class:`~voicenote.Transcript`, or None when there is none or a malformed
+        one. Set one (None removes it): :meth:`to_matrix_content` then puts its text in the ``body`` fallback and
+        in MSC1767's ``org.matrix.msc1767.text``.
+
+        Raises:
+            TooLargeError: (setting) the payload would pass 1 MiB. TypeError: (setting) not a Transcript or None.
+            ValueError: the payload is closed.
+        """
+        from ._transcript import Transcript
+
+        owned = ctypes.c_void_p()
+        status = _capi.vn_payload_copy_transcript(self._live_handle(), ctypes.byref(owned))
+        if status == _capi.VN_E_NOT_FOUND:
+            return None
+        check(status)
+        return Transcript.from_json(take_owned(owned.value) or "{}")
+
+    @transcript.setter
+    def transcript(self, value: Optional[Any]) -> None:
+        from ._transcript import Transcript
+
+        handle = self._live_handle()
+        if value is None:
+            check(_capi.vn_payload_set_transcript(handle, None))
+            return
+        if not isinstance(value, Transcript):
+            raise TypeError(f"transcript must be a voicenote.Transcript or None, not {type(value).__name__}")
+        text = json.dumps({"recogniser": value.recogniser, "text": value.text,
+                           "words": [{"text": w.text, "start": w.start, "end": w.end, "confidence": w.confidence}
+                                     for w in value.words]})
+        check(_capi.vn_payload_set_transcript(handle, text.encode("utf-8")))
 
     # -- extra data -------------------------------------------------------------------------------------------
 

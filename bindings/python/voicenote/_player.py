@@ -537,6 +537,19 @@ class Player(_lifecycle.Closing):
         """
         check(_capi.vn_player_seek(self._live_handle(), _buffers.real(seconds)))
 
+    def seek_to_word(self, word: Any) -> None:
+        """Moves to a word of the loaded note's transcript (a :class:`~voicenote.TranscriptWord`), 50 ms before its
+        start so its first sound is heard, as :meth:`seek`.
+
+        Raises:
+            as :meth:`seek`; TypeError: not a word.
+        """
+        start = getattr(word, "start", None)
+        if not isinstance(start, (int, float)) or isinstance(start, bool):
+            raise TypeError(f"word must be a voicenote.TranscriptWord, not {type(word).__name__}")
+        c_word = _capi.vn_transcript_word(None, float(start), float(getattr(word, "end", start)), 1.0)
+        check(_capi.vn_player_seek_to_word(self._live_handle(), ctypes.byref(c_word)))
+
     def close(self) -> None:
         """Destroys the player: sound stops, the device closes, a byte source is let go; no event is delivered
         after this returns, and every subscription is released. Also allowed inside the player's own callbacks.
