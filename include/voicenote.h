@@ -4073,6 +4073,7 @@ typedef struct vn_transcription_event {
     int cached;                      /**< FINISHED: 1 when read from the media cache (no audio decoded). */
     int status;                      /**< FAILED: why; else #VN_OK. */
     const char *message;             /**< FAILED: the detail; else NULL. */
+    const char *recogniser;          /**< FINISHED: the identity of the recogniser that made it; else NULL. */
 } vn_transcription_event;
 
 /**

@@ -28,6 +28,7 @@
 #include "voicenote/attachments.hpp"
 #include "voicenote/upload.hpp"
 #include "voicenote/outbox.hpp"
+#include "voicenote/transcript.hpp"
 #include "voicenote/test_source.hpp"
 
 #endif /* VOICENOTE_HPP */

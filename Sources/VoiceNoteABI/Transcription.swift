@@ -200,6 +200,7 @@ extension TranscriptionEvent: CEventConvertible {
             words(transcript.words)
             cEvent.text = memory.string(transcript.text)
             cEvent.cached = cached ? 1 : 0
+            cEvent.recogniser = memory.string(transcript.recogniser)
         case .failed(let error):
             cEvent.kind = Int32(VN_TRANSCRIPTION_EVENT_FAILED.rawValue)
             memory.failure(error, status: &cEvent.status, message: &cEvent.message)

@@ -1009,6 +1009,7 @@ class vn_transcription_event(Structure):
         ("cached", c_int),
         ("status", c_int),
         ("message", c_char_p),
+        ("recogniser", c_char_p),
     ]
 
 

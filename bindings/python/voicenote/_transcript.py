@@ -93,6 +93,8 @@ class TranscriptionEvent:
     cached: bool = False
     #: ``FAILED``: why; else None.
     error: Optional[VoiceNoteError] = None
+    #: ``FINISHED``: the identity of the recogniser that made it; else "".
+    recogniser: str = ""
 
 
 def _words(fields: _cevents.Fields) -> Tuple[TranscriptWord, ...]:
@@ -106,7 +108,7 @@ def _words(fields: _cevents.Fields) -> Tuple[TranscriptWord, ...]:
 _convert_event = _cevents.converter(_capi.vn_transcription_event, {
     _capi.VN_TRANSCRIPTION_EVENT_WORDS: lambda f: TranscriptionEvent(TranscriptionEventKind.WORDS, _words(f)),
     _capi.VN_TRANSCRIPTION_EVENT_FINISHED: lambda f: TranscriptionEvent(
-        TranscriptionEventKind.FINISHED, _words(f), f.text("text"), f.flag("cached")),
+        TranscriptionEventKind.FINISHED, _words(f), f.text("text"), f.flag("cached"), recogniser=f.text("recogniser")),
     _capi.VN_TRANSCRIPTION_EVENT_FAILED: lambda f: TranscriptionEvent(
         TranscriptionEventKind.FAILED, error=f.failure()),
 }, kind="kind")
