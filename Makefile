@@ -95,6 +95,7 @@ test-swift:
 
 test-abi: $(NEEDS_BUILD)
 	scripts/check-abi.sh $(BUILD)
+	scripts/check-pocketsphinx.sh
 
 test-c: $(NEEDS_BUILD)
 	$(MAKE) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include

@@ -72,7 +72,7 @@ let package = Package(
     // stretching, software gain.
         .target(name: "VoiceNotePlayer", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteAudio", "VoiceNoteJSON", "VoiceNoteWaveform", "CSonic"]),
         // Transcripts: a note's words with times, by PocketSphinx or a host's recogniser.
-        .target(name: "VoiceNoteTranscript", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteNetwork", "VoiceNoteJSON", "CPocketSphinxLoader", "CSpeexDSPLoader"]),
+        .target(name: "VoiceNoteTranscript", dependencies: ["VoiceNoteCore", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteNetwork", "VoiceNoteJSON", "CPocketSphinxLoader"]),
         // Attachments and messages: Stream's voiceRecording payload, the next-item provider, uploads.
         .target(name: "VoiceNoteAttachments", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteTranscript"]),
         // The queue player over a channel's messages: connects the player and the next-item provider (neither

@@ -20,7 +20,7 @@ Usage: bench/run.py [--build DIR] [--results DIR] [--work DIR] [--sections LIST]
 
 This file is the runner: the options, which sections run, and the report. Sections (budgets: docs/performance.md,
 in bench/common/budgets.py; --sections takes size, waveform, recorder-cpu, recorder-latency, hostile, player,
-remote, upload, upload-live, convert, batch, long, dask, json, flow, loudness, cleanup, all, recorder), each described in its
+remote, upload, upload-live, convert, batch, long, dask, json, flow, loudness, cleanup, transcripts, all, recorder), each described in its
 module's docstring:
 - size              bench/sections/size.py: the stripped .so against its budget.
 - waveform          bench/sections/waveform.py (inputs: waveform_inputs.py): our CLI and C call against a C floor
@@ -61,6 +61,9 @@ module's docstring:
                     waveform's pass and levelled playback's CPU.
 - cleanup           bench/sections/cleanup.py (its child: bench/record_file.c): noisy speech recorded with voice
                     cleanup off and on, scored by PyPI's pesq and pystoi; a quiet voice's level; cleanup's CPU.
+- transcripts       bench/sections/transcripts.py: `voicenote transcribe` against pocketsphinx_continuous on the same
+                    audio (WER, word times) at 8/16/48 kHz in Opus, MP3, AAC; first words of a 60 s note; real-time
+                    factors; a cached transcript in-process.
 The player and remote sections share bench/sections/player_inputs.py; every section uses the helpers of
 bench/common/ (running and timing children, medians, peak memory, the PulseAudio and nginx servers, the
 tables' number formats, latest.json).
@@ -114,18 +117,19 @@ from sections.outbox_faults import TRIALS as OUTBOX_TRIALS
 from sections.outbox_faults import outbox_section
 from sections.loudness import LOUDNESS_RUNS, QUICK_LOUDNESS_RUNS, loudness_section
 from sections.cleanup import CLEANUP_RUNS, QUICK_CLEANUP_RUNS, cleanup_section
+from sections.transcripts import QUICK_TRANSCRIPT_RUNS, TRANSCRIPT_RUNS, transcripts_section
 from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "upload-live", "outbox", "convert", "batch", "long", "dask", "json", "flow", "loudness", "cleanup")
+            "upload-live", "outbox", "convert", "batch", "long", "dask", "json", "flow", "loudness", "cleanup", "transcripts")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
                 "remote": "remote", "upload": "upload", "upload-live": "upload_live", "outbox": "outbox", "convert": "convert", "batch": "batch",
                 "long": "long", "dask": "dask", "json": "json_parsing", "flow": "flow", "loudness": "loudness",
-                "cleanup": "cleanup"}
+                "cleanup": "cleanup", "transcripts": "transcripts"}
 
 
 def parse_sections(text: str) -> list:
@@ -257,6 +261,9 @@ def main() -> int:
         if "cleanup" in sections:
             measured["cleanup"] = cleanup_section(build, work, args.runs or (QUICK_CLEANUP_RUNS if args.quick
                                                                             else CLEANUP_RUNS))
+        if "transcripts" in sections:
+            measured["transcripts"] = transcripts_section(
+                build, work, args.runs or (QUICK_TRANSCRIPT_RUNS if args.quick else TRANSCRIPT_RUNS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

@@ -10,6 +10,7 @@ import VoiceNoteNetwork
 import VoiceNotePlayer
 import VoiceNoteRecorder
 import VoiceNoteSources
+import VoiceNoteTranscript
 import VoiceNoteWaveform
 
 /// Runs `voicenote demo` step by step, printing what each step did: one line per step (and, on a terminal, the
@@ -61,6 +62,7 @@ final class DemoSession: @unchecked Sendable {
             let kept = Self.level(of: take.samples, rate: take.rate, from: Self.noiseLead - 1.1, to: Self.noiseLead - 0.2)
             step("voice cleanup: the fan at \(formatTenths(microphone)) dBFS at the microphone, \(formatTenths(kept)) dBFS in the take")
         }
+        transcribe(note, into: &payload)
         step("its voiceRecording payload (what a chat message carries):")
         print(payload.json())
 
@@ -85,6 +87,26 @@ final class DemoSession: @unchecked Sendable {
         _ = rmdir(path("takes"))  // empty: every take was moved out of it
         step("files:")
         for (file, what) in written { print("  \(file)  (\(what))") }
+    }
+
+    /// The note's words, recognised on this machine as they come (PocketSphinx), carried in the payload; a host
+    /// without PocketSphinx is told what to install and the demo goes on.
+    private func transcribe(_ note: String, into payload: inout VoiceRecordingPayload) {
+        step("its words, recognised offline by PocketSphinx (espeak-ng's voice is far from the model's speakers):")
+        do throws(VoiceNoteError) {
+            let job = Transcription(open: { () throws(VoiceNoteError) in try FileSource(path: note) }, backend: try PocketSphinxBackend())
+            _ = try job.events.subscribe({ event in
+                if case .words(let words) = event { print("  " + words.map(\.text).joined(separator: " ")) }
+            }, release: nil)
+            try job.start()
+            defer { job.close() }
+            guard let transcript = job.wait(seconds: 120).transcript else {
+                throw job.failure ?? VoiceNoteError(.busy, "the transcript did not end within 120 s")
+            }
+            try payload.setTranscript(transcript)
+        } catch {
+            print("  (no transcript: \(error.message))")
+        }
     }
 
     // MARK: - Recording through the flow

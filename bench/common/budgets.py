@@ -54,3 +54,7 @@ BUDGET_CLEANUP_STOI_DROP = 0.005              # issue #39: STOI does not drop (0
 BUDGET_CLEANUP_NOISE_DB = 15.0                # issue #39: noise-only stretches ≥ 15 dB lower
 BUDGET_CLEANUP_CPU_SHARE = 0.10               # issue #39: cleanup ≤ 10 % of one core at 48 kHz
 BUDGET_CLEANUP_QUIET_DB = 3.0                 # issue #39: a −45 dBFS voice comes out within ±3 dB of a normal one
+BUDGET_TRANSCRIPT_WER_POINTS = 1.0            # issue #40: our word error rate within 1 point of PocketSphinx's own tool
+BUDGET_TRANSCRIPT_TIMES_S = 0.1               # issue #40: word times within 100 ms of the reference tool's
+BUDGET_TRANSCRIPT_FIRST_WORDS_S = 2.0         # issue #40: first words of a 60 s note ≤ 2 s after the request
+BUDGET_TRANSCRIPT_CACHED_MS = 5.0             # issue #40: a cached transcript ≤ 5 ms

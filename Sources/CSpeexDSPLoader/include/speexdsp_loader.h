@@ -1,12 +1,11 @@
 /* CSpeexDSPLoader: speexdsp opened with dlopen on first use, not linked (ARCHITECTURE.md, "Heavy libraries are
- * loaded lazily"): only a recorder with voice cleanup on, or a transcript of a note not at the recogniser's rate, needs it. The functions voicenote calls are hidden
+ * loaded lazily"): only a recorder with voice cleanup on needs it. The functions voicenote calls are hidden
  * trampolines with speexdsp's own prototypes (speexdsp_functions.h). Nothing here is public: the version script
  * exports vn_* alone. */
 #ifndef VOICENOTE_SPEEXDSP_LOADER_H
 #define VOICENOTE_SPEEXDSP_LOADER_H
 
 #include <speex/speex_preprocess.h>
-#include <speex/speex_resampler.h>
 
 /** Loads speexdsp (libspeexdsp.so.1) and resolves every function voicenote calls. The first call does the work,
  *  once per process (pthread_once); later calls return its outcome. Any thread.
