@@ -9,6 +9,7 @@
 #include <voicenote.h>
 
 #include "vn-http-options.h"
+#include "vn-transcript.h"
 
 G_BEGIN_DECLS
 
@@ -176,6 +177,21 @@ gboolean vng_player_pause(VnPlayer *self, GError **error);
  *   %VN_ERROR_MISUSE when nothing is loaded or after dispose.
  */
 gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error);
+
+/**
+ * vng_player_seek_to_word:
+ * @self: the player, the transcript's note loaded.
+ * @transcript: the note's transcript.
+ * @index: the word's index in @transcript.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Moves to a word of the loaded note's transcript, 50 ms before its start so its first sound is heard (libvoicenote's
+ * vn_player_seek_to_word()), as [method@Voicenote.Player.seek].
+ *
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an index out of range, and as
+ *   [method@Voicenote.Player.seek].
+ */
+gboolean vng_player_seek_to_word(VnPlayer *self, VnTranscript *transcript, guint index, GError **error);
 
 /**
  * vng_player_stop:

@@ -21,6 +21,7 @@
 #include "vn-queue-player.h"
 #include "vn-recorder.h"
 #include "vn-uploader.h"
+#include "vn-transcript.h"
 #include "vn-waveform.h"
 
 #endif /* VOICENOTE_GLIB_H */
