@@ -349,16 +349,9 @@ gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error) {
     return vng_error_set_from_status(error, vn_player_seek(self->handle, position));
 }
 
-gboolean vng_player_seek_to_word(VnPlayer *self, VnTranscript *transcript, guint index, GError **error) {
+gboolean vng_player_seek_to_word(VnPlayer *self, gdouble word_start, GError **error) {
     g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
-    g_return_val_if_fail(VNG_IS_TRANSCRIPT(transcript), FALSE);
-    vn_transcript_word word = {0};
-    word.text = vng_transcript_get_word(transcript, index, &word.start_s, &word.end_s, &word.confidence);
-    if (word.text == NULL) {
-        g_set_error(error, VN_ERROR, VN_ERROR_INVALID_ARG, "the transcript has %u words, not a word %u",
-                    vng_transcript_get_n_words(transcript), index);
-        return FALSE;
-    }
+    vn_transcript_word word = {"", word_start, word_start, 1};
     return vng_error_set_from_status(error, vn_player_seek_to_word(self->handle, &word));
 }
 

@@ -9,7 +9,6 @@
 #include <voicenote.h>
 
 #include "vn-http-options.h"
-#include "vn-transcript.h"
 
 G_BEGIN_DECLS
 
@@ -180,18 +179,18 @@ gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error);
 
 /**
  * vng_player_seek_to_word:
- * @self: the player, the transcript's note loaded.
- * @transcript: the note's transcript.
- * @index: the word's index in @transcript.
+ * @self: the player, the note loaded.
+ * @word_start: where the word begins, in seconds (from [method@Voicenote.Transcript.get_word], or a transcript a
+ *   message carried).
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
  *
- * Moves to a word of the loaded note's transcript, 50 ms before its start so its first sound is heard (libvoicenote's
+ * Moves to a word of the loaded note, 50 ms before its start so its first sound is heard (libvoicenote's
  * vn_player_seek_to_word()), as [method@Voicenote.Player.seek].
  *
- * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for an index out of range, and as
- *   [method@Voicenote.Player.seek].
+ * Returns: %TRUE, or %FALSE with @error set: %VN_ERROR_INVALID_ARG for a start that is negative or not finite, and
+ *   as [method@Voicenote.Player.seek].
  */
-gboolean vng_player_seek_to_word(VnPlayer *self, VnTranscript *transcript, guint index, GError **error);
+gboolean vng_player_seek_to_word(VnPlayer *self, gdouble word_start, GError **error);
 
 /**
  * vng_player_stop:

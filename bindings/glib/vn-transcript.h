@@ -60,6 +60,8 @@ VnTranscript *vng_transcript_transcribe_finish(GAsyncResult *result, GError **er
  * vng_transcript_get_recogniser:
  * @self: a transcript.
  *
+ * Names the recogniser: a transcript is kept in the media cache under it.
+ *
  * Returns: (transfer none): the identity of the recogniser that made it ("pocketsphinx/en-us").
  */
 const gchar *vng_transcript_get_recogniser(VnTranscript *self);
@@ -68,6 +70,8 @@ const gchar *vng_transcript_get_recogniser(VnTranscript *self);
  * vng_transcript_get_text:
  * @self: a transcript.
  *
+ * The text a reader sees: what a message carries for receivers without a recogniser.
+ *
  * Returns: (transfer none): the words joined by single spaces ("" when there are none).
  */
 const gchar *vng_transcript_get_text(VnTranscript *self);
@@ -75,6 +79,8 @@ const gchar *vng_transcript_get_text(VnTranscript *self);
 /**
  * vng_transcript_get_n_words:
  * @self: a transcript.
+ *
+ * Counts the words, for [method@Voicenote.Transcript.get_word].
  *
  * Returns: how many words it has.
  */
@@ -88,6 +94,8 @@ guint vng_transcript_get_n_words(VnTranscript *self);
  * @end: (out) (optional): where it ends.
  * @confidence: (out) (optional): how sure the recogniser is, 0…1.
  *
+ * One word and its times, for a link that seeks there ([method@Voicenote.Player.seek_to_word]).
+ *
  * Returns: (transfer none) (nullable): the word, or %NULL for an index out of range.
  */
 const gchar *vng_transcript_get_word(VnTranscript *self, guint index, gdouble *start, gdouble *end,
@@ -97,6 +105,8 @@ const gchar *vng_transcript_get_word(VnTranscript *self, guint index, gdouble *s
  * vng_transcript_get_word_at:
  * @self: a transcript.
  * @seconds: a time in the note.
+ *
+ * Finds the word a player's position is in, to highlight it as the note plays.
  *
  * Returns: the index of the word being said at @seconds (the last one starting at or before it), or -1 before the
  *   first.

@@ -3,7 +3,7 @@
  * speech encoded by opusenc at start (three sentences with pauses; PocketSphinx hears "tomorrow" in them).
  * - /transcript/transcribe: the words and their times in order, the text, "tomorrow" among them, word_at; the
  *   callback on the calling thread; a second request equal and from the cache (well under the first's time).
- * - /transcript/seek-to-word: a player with the note loaded goes 50 ms before the word; an index out of range is
+ * - /transcript/seek-to-word: a player with the note loaded goes 50 ms before the word; a negative start is
  *   VN_ERROR_INVALID_ARG.
  * - /transcript/failures: a missing file is VN_ERROR_NOT_FOUND; a cancelled GCancellable G_IO_ERROR_CANCELLED.
  * Every wait is bounded (rig_wait).
@@ -128,11 +128,11 @@ static void test_seek_to_word(void) {
     guint index = vng_transcript_get_n_words(transcript) / 2;
     gdouble word_start = 0;
     vng_transcript_get_word(transcript, index, &word_start, NULL, NULL);
-    g_assert_true(vng_player_seek_to_word(player, transcript, index, &error));
+    g_assert_true(vng_player_seek_to_word(player, word_start, &error));
     g_assert_no_error(error);
     SeekCheck check = {player, MAX(0, word_start - 0.05)};
     g_assert_true(rig_wait(player_there, &check, WAIT_MS));
-    g_assert_false(vng_player_seek_to_word(player, transcript, vng_transcript_get_n_words(transcript), &error));
+    g_assert_false(vng_player_seek_to_word(player, -1, &error));
     g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
     g_clear_error(&error);
     g_object_run_dispose(G_OBJECT(player));

@@ -151,6 +151,15 @@ class Driver:
         self.report["accessible_record_label"] = button.get_tooltip_text()
         self.report["rate_label"] = first.get_last_child().get_label()
         self.screenshot("window.png")
+        # The first note's transcript (carried by its message): its words shown; a click on "world" seeks there.
+        view = first.get_next_sibling()
+        self.report["transcript_text"] = view.get_text()
+        view.emit("activate-link", "word:1")
+        location = first.get_location()
+        player = self.window.player
+        yield self.until("a click on a word seeks the note there",
+                         lambda: player.get_location() == location and abs(player.props.position - 1.15) < 0.01)
+        self.report["seek_position"] = player.props.position
 
     def screenshot(self, name: str) -> None:
         """The window as the X server shows it (FFmpeg's x11grab: PyGObject 3.42 cannot hand over GTK's render

@@ -18,18 +18,26 @@ from microphones import decoded_samples, run
 import voicenote
 
 
+#: The transcript the first note's attachment carries: the clients show its words and seek to one clicked.
+CARRIED_TRANSCRIPT = {"recogniser": "test/script", "text": "hello world", "words": [
+    {"text": "hello", "start": 0.4, "end": 0.8, "confidence": 0.9},
+    {"text": "world", "start": 1.2, "end": 1.6, "confidence": 0.8}]}
+
+
 def write_conversation(folder: Path) -> "tuple[Path, Path]":
-    """Writes folder/messages.json (alice's notes n440.ogg and n880.ogg, 2 s each) and folder/mic.raw (30 s of a
-    300 Hz sine, raw 48 kHz mono S16LE); returns the two paths."""
+    """Writes folder/messages.json (alice's notes n440.ogg and n880.ogg, 2 s each; the first carrying
+    CARRIED_TRANSCRIPT) and folder/mic.raw (30 s of a 300 Hz sine, raw 48 kHz mono S16LE); returns the two paths."""
     messages = []
     for index, frequency in enumerate((440, 880)):
         wav = write_tone(folder / f"n{frequency}.wav", 2, frequency)
         note = folder / f"n{frequency}.ogg"
         run(["opusenc", "--quiet", str(wav), str(note)])
+        attachment = {"type": "voiceRecording", "asset_url": f"file://{note}",
+                      "duration": voicenote.info(note)["duration"], "waveform_data": voicenote.waveform(note)}
+        if index == 0:  # the first carries its transcript (a tone has no words to recognise)
+            attachment["voicenote_transcript"] = CARRIED_TRANSCRIPT
         messages.append({"id": f"m{index}", "user": {"id": "alice"}, "text": f"note {index}",
-                         "attachments": [{"type": "voiceRecording", "asset_url": f"file://{note}",
-                                          "duration": voicenote.info(note)["duration"],
-                                          "waveform_data": voicenote.waveform(note)}]})
+                         "attachments": [attachment]})
     conversation = folder / "messages.json"
     conversation.write_text(json.dumps({"messages": messages}))
     microphone = folder / "mic.raw"

@@ -90,3 +90,9 @@ def test_play_and_the_next_note_plays_by_itself_on_the_speaker(client_run: "tupl
 def test_the_screenshots_show_the_waveforms(client_run: "tuple[dict, Path]") -> None:
     report, folder = client_run
     check_the_waveform_screenshots(report, folder)
+
+
+def test_a_carried_transcript_is_shown_and_a_word_seeks_the_note(client_run: "tuple[dict, Path]") -> None:
+    report, _ = client_run
+    assert report["transcript_text"] == "hello world"
+    assert abs(report["seek_position"] - 1.15) < 0.01  # 50 ms before "world"

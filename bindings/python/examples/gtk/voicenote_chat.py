@@ -11,6 +11,9 @@ GObject Introspection; this file only lays them out and keeps the conversation:
   voice message is a ``VoicenoteGtk.VoiceMessage`` row (play/pause, waveform to scrub, time, speed). All rows share
   one ``Voicenote.Player``, made a ``Voicenote.QueuePlayer`` over the conversation's notes: when one ends, the next
   plays by itself. Every note plays at one loudness (levelled playback, −19 LUFS, peaks under −1 dBTP).
+- **Transcripts**: under each voice message its words, each a link that seeks the note there — from the transcript
+  the message carries (``voicenote_transcript`` in the attachment), else recognised on this machine by
+  ``Voicenote.Transcript.transcribe_async`` (PocketSphinx; kept in the media cache).
 - **Sending**: the flow's ``attachment-ready`` gives the take's ``voiceRecording`` payload, added to the list as the
   user's message (this example has no server; a client would upload it with ``Voicenote.Uploader``).
 - The objects' signals run on GTK's main context (voicenote-glib's event bridge): nothing polls.
@@ -50,9 +53,62 @@ def voice_attachment(message: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     return next((a for a in message.get("attachments") or [] if a.get("type") == "voiceRecording"), None)
 
 
+class TranscriptView(Gtk.Label):
+    """A voice message's words under its row, each a link: a click loads the note in `player` (paused) when another
+    is loaded and seeks to the word."""
+
+    def __init__(self, player: Voicenote.Player, location: str, duration: float) -> None:
+        super().__init__(xalign=0, wrap=True, visible=False, selectable=False)
+        self.add_css_class("dim-label")
+        self.player, self.location, self.duration = player, location, duration
+        self.starts: List[float] = []
+        self.connect("activate-link", self._activate)
+
+    def set_words(self, words: List["tuple[str, float]"]) -> None:
+        """The words and where each begins, in seconds."""
+        self.starts = [start for _text, start in words]
+        self.set_markup(" ".join(f'<a href="word:{index}">{GLib.markup_escape_text(text)}</a>'
+                                 for index, (text, _start) in enumerate(words)))
+        self.set_visible(bool(words))
+
+    def transcribe(self) -> None:
+        """Recognises the note's words off the main thread (PocketSphinx), shown when they come."""
+        Voicenote.Transcript.transcribe_async(self.location, None, None, self._transcribed)
+
+    def _transcribed(self, _source: Any, result: Any) -> None:
+        try:
+            transcript = Voicenote.Transcript.transcribe_finish(result)
+        except GLib.Error:  # no PocketSphinx, a note that cannot be read: no words shown
+            return
+        words = []
+        for index in range(transcript.get_n_words()):
+            text, start, _end, _confidence = transcript.get_word(index)
+            words.append((text, start))
+        self.set_words(words)
+
+    def _activate(self, _label: Gtk.Label, uri: str) -> bool:
+        index = int(uri.split(":", 1)[1])
+        if self.player.get_location() != self.location:
+            self.player.load(self.location, False, self.duration)
+        self.player.seek_to_word(self.starts[index])
+        return True
+
+
+def carried_words(attachment: Dict[str, Any]) -> Optional[List["tuple[str, float]"]]:
+    """The words of the transcript an attachment carries (``voicenote_transcript``), or None."""
+    carried = attachment.get("voicenote_transcript")
+    if not isinstance(carried, dict) or not isinstance(carried.get("words"), list):
+        return None
+    try:
+        return [(str(word["text"]), float(word["start"])) for word in carried["words"]]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
 def message_row(message: Dict[str, Any],
                 player: Voicenote.Player) -> "tuple[Gtk.Box, Optional[VoicenoteGtk.VoiceMessage]]":
-    """One message: who sent it, its text, and for a voice message its VoiceMessage row on `player`."""
+    """One message: who sent it, its text, and for a voice message its VoiceMessage row on `player` with its
+    transcript under it."""
     box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=4, margin_top=6, margin_bottom=6, margin_start=10,
                   margin_end=10)
     header = Gtk.Label(xalign=0)
@@ -63,9 +119,17 @@ def message_row(message: Dict[str, Any],
     voice = voice_attachment(message)
     if voice is None:
         return box, None
-    row = VoicenoteGtk.VoiceMessage.new(player, voice["asset_url"], float(voice.get("duration") or 0))
+    duration = float(voice.get("duration") or 0)
+    row = VoicenoteGtk.VoiceMessage.new(player, voice["asset_url"], duration)
     row.get_waveform().set_values(voice.get("waveform_data") or [])
     box.append(row)
+    transcript = TranscriptView(player, voice["asset_url"], duration)
+    words = carried_words(voice)
+    if words is not None:
+        transcript.set_words(words)
+    else:
+        transcript.transcribe()
+    box.append(transcript)
     return box, row
 
 
