@@ -238,7 +238,9 @@ static void test_plays_to_finished(void) {
     g_assert_cmpint(find(&log.events, (guint)finished + 1, SAID_STATE, VN_PLAYER_STATE_PLAYING), ==, -1);
     g_assert_cmpint(vng_player_get_state(player), ==, VN_PLAYER_STATE_STOPPED);
     g_assert_cmpint(find(&log.events, (guint)playing, SAID_STATE, VN_PLAYER_STATE_STOPPED), >, playing);
-    /* While playing the position only grows, and progress came more than once. */
+    /* While playing the position only grows, and progress came. (Not "more than once": the file speaker is not paced,
+     * the library coalesces progress a slower subscriber has not taken, and a loaded CI machine ran the whole note
+     * between two deliveries once: one step is all a fast writer promises.) */
     gdouble position = 0;
     guint steps = 0;
     gint stopped = find(&log.events, (guint)playing, SAID_STATE, VN_PLAYER_STATE_STOPPED);
@@ -249,7 +251,7 @@ static void test_plays_to_finished(void) {
         position = entry->value;
         steps++;
     }
-    g_assert_cmpuint(steps, >, 1);
+    g_assert_cmpuint(steps, >=, 1);
     g_assert_cmpfloat(vng_player_get_position(player), ==, 0); /* STOPPED is at 0 */
 
     /* The speaker got the note at 2x: half its duration (±5 %). */
