@@ -125,7 +125,7 @@ def test_a_note_recorded_through_the_flow_is_sent_into_the_list(client_run: Tupl
         "every note after the first plays by itself, the sent ones too",
         "a frame drawn after the end", "the rate button shows 1.5x", "the rate button shows 2x",
         "the rate button shows 0.5x", "the rate button shows 1x", "scrubbed to the middle of the first note",
-        "the window drawn"]
+        "the window drawn", "a click on a word seeks the note there"]
     assert [entry["step"] for entry in report["step_durations"]] == report["steps"]
     assert report["locked_label"].startswith("● 0:0") and report["locked_label"].endswith("locked")
     # The end handle at 80 %: the take is cut to 80 % of what was recorded, and that is what is sent.
@@ -181,3 +181,9 @@ def test_the_screenshots_show_the_waveforms(client_run: Tuple[dict, Path]) -> No
     assert (folder / "out" / "recording.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     bars = report["live_bars"]  # the live levels while locked
     assert bars["visible"] and bars["differing_pixels"] > bars["width"], bars
+
+
+def test_a_carried_transcript_is_shown_and_a_word_seeks_the_note(client_run: Tuple[dict, Path]) -> None:
+    report, _ = client_run
+    assert report["transcript_text"] == "hello world"
+    assert abs(report["seek_position"] - 1.15) < 0.01  # 50 ms before "world"

@@ -117,6 +117,8 @@ ChatWindow::ChatWindow(const ChatOptions &options, voicenote::manual_clock *cloc
 ChatWindow::~ChatWindow() { closeVoicenote(); }
 
 void ChatWindow::closeVoicenote() {
+    transcriptions_.clear();  // each subscription before its transcription (cancelled, not waited for)
+    recogniser_.reset();
     playerSubscription_.reset();
     flowSubscription_.reset();
     flow_.reset();  // first: it cancels a running take on the recorder and stops the preview player
@@ -225,8 +227,45 @@ void ChatWindow::closeEvent(QCloseEvent *event) {
 void ChatWindow::addRow(const QJsonObject &message) {
     auto *row = new MessageRow(*this, message);
     if (row->isVoice()) rows_.push_back(row);
+    if (row->isVoice() && row->transcriptText().isEmpty()) transcribe(row);
     list_->insertWidget(list_->count() - 1, row);  // before the stretch
     QTimer::singleShot(0, this, [this, row] { scroller_->ensureWidgetVisible(row); });
+}
+
+void ChatWindow::transcribe(MessageRow *row) {
+    if (!loop_) return;
+    try {
+        if (!recogniser_) recogniser_.emplace(voicenote::recogniser::pocketsphinx());
+        Transcribing transcribing;
+        transcribing.job = std::make_unique<voicenote::transcription>(row->url().toStdString(), *recogniser_,
+                                                                      voicenote::http_options{}, *loop_);
+        // On the GUI thread (the loop): the row lives as long as the window, and the subscription ends before it.
+        transcribing.events = transcribing.job->subscribe([this, row](const voicenote::transcription_event &event) {
+            countCallback();
+            if (event.kind != voicenote::transcription_event_kind::finished) return;
+            std::vector<std::pair<QString, double>> words;
+            for (const auto &word : event.words) words.emplace_back(QString::fromStdString(word.text), word.start);
+            row->showWords(words);
+        });
+        transcribing.job->start();
+        transcriptions_.push_back(std::move(transcribing));
+    } catch (const voicenote::error &e) {
+        // No PocketSphinx here, or a note it cannot read: the note plays on without its words.
+        qInfo("no transcript for %s: %s", qUtf8Printable(row->url()), e.what());
+    }
+}
+
+void ChatWindow::seekToWord(MessageRow *row, double start) {
+    if (!player_) return;
+    try {
+        if (current_ != row) {
+            current_ = row;
+            player_->load(row->url().toStdString(), false, voicenote::seconds(row->duration()));
+        }
+        voicenote::seek_to_word(*player_, {"", start, start, 1});
+    } catch (const voicenote::error &e) {
+        failed(e.what());
+    }
 }
 
 void ChatWindow::useMessages() {

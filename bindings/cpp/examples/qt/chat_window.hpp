@@ -8,6 +8,8 @@
  * - The conversation: messages from a JSON file in Stream's shape ({"messages": [...]}, oldest first), each voice
  *   message with its waveform (click or drag on it to scrub), play/pause, a rate button (1x → 1.5x → 2x → 0.5x,
  *   kept by the player) and its position; when one ends, the next plays by itself (voicenote::player::use_messages).
+ *   Under each, its transcript: the one the message carries (voicenote_transcript), else recognised on this machine
+ *   (voicenote::transcription with PocketSphinx, kept in the media cache); each word a link that seeks there.
  * - Events reach Qt through the library's event loop: the recorder, both players and the flow deliver into one
  *   voicenote::event_loop whose descriptor a QSocketNotifier watches (EventLoopBridge), so every callback runs on
  *   the GUI thread, and nothing polls.
@@ -21,9 +23,11 @@
 #include <voicenote/flow.hpp>
 #include <voicenote/player.hpp>
 #include <voicenote/recorder.hpp>
+#include <voicenote/transcript.hpp>
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QStringList>
 #include <QToolButton>
 #include <QWidget>
 
@@ -76,6 +80,12 @@ public:
     WaveformView *waveform() const { return waveform_; }
     QLabel *position() const { return position_; }
     QPushButton *rateButton() const { return rateButton_; }
+    QLabel *transcript() const { return transcript_; }
+    /** The words shown under it, joined by spaces ("" until there are any). */
+    QString transcriptText() const { return words_.join(' '); }
+
+    /** Shows the note's words under it, each a link to where it begins (seconds). */
+    void showWords(const std::vector<std::pair<QString, double>> &words);
 
     /** Draws the player's state for this note. */
     void showState(bool playing, double position, double duration);
@@ -90,6 +100,9 @@ private:
     WaveformView *waveform_ = nullptr;
     QLabel *position_ = nullptr;
     QPushButton *rateButton_ = nullptr;
+    QLabel *transcript_ = nullptr;
+    QStringList words_;
+    std::vector<double> starts_;
 };
 
 /** The record button: its press, moves and release (in its own coordinates) go to the flow. */
@@ -192,6 +205,8 @@ public:
     void scrub(MessageRow *row, double fraction);
     /** The next rate of `rates` after the player's. */
     void nextRate();
+    /** Moves to a word of a note (loading it, paused, when another is current), 50 ms before it begins. */
+    void seekToWord(MessageRow *row, double start);
     /** Runs `action` on the flow, showing a refusal (voicenote::error) in the composer. */
     template <class Action>
     void withFlow(Action action) {
@@ -232,6 +247,8 @@ private:
     void failed(const QString &text);
     void addRow(const QJsonObject &message);
     void useMessages();
+    /** Recognises a note's words off the GUI thread; shown under `row` when they come. */
+    void transcribe(MessageRow *row);
 
     QString userId_;
     QJsonArray messages_;
@@ -254,6 +271,13 @@ private:
     std::unique_ptr<voicenote::flow> flow_;
     voicenote::subscription flowSubscription_;
     voicenote::subscription playerSubscription_;
+    std::optional<voicenote::recogniser> recogniser_;
+    /** The transcriptions under way or done, each with its subscription (ended before the transcription). */
+    struct Transcribing {
+        std::unique_ptr<voicenote::transcription> job;
+        voicenote::subscription events;
+    };
+    std::vector<Transcribing> transcriptions_;
 };
 
 }  // namespace voicenote_qt

@@ -256,6 +256,17 @@ private:
                               report_["rate_label"] = rows().front()->rateButton()->text();
                               screenshot("window.png", {});
                           }});
+        // The first note's transcript (carried by its message): its words shown; the link of "world" seeks there.
+        steps_.push_back({"a click on a word seeks the note there",
+                          [=] {
+                              report_["transcript_text"] = rows().front()->transcriptText();
+                              Q_EMIT rows().front()->transcript()->linkActivated("word:1");
+                          },
+                          [=] {
+                              return window_->current() == rows().front() &&
+                                     std::abs(window_->player()->context().current_time.count() - 1.15) < 0.01;
+                          },
+                          [=] { report_["seek_position"] = window_->player()->context().current_time.count(); }});
     }
 
     // -- the step machine -----------------------------------------------------------------------------------

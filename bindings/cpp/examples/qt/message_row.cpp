@@ -29,6 +29,19 @@ std::optional<QJsonObject> voiceRecording(const QJsonObject &message) {
 
 QString rateText(double rate) { return QString::number(rate, 'g', 3) + "x"; }
 
+/** The words of the transcript an attachment carries (voicenote_transcript), if it carries one. */
+std::optional<std::vector<std::pair<QString, double>>> carriedWords(const QJsonObject &attachment) {
+    QJsonValue carried = attachment.value("voicenote_transcript");
+    if (!carried.isObject() || !carried.toObject().value("words").isArray()) return std::nullopt;
+    std::vector<std::pair<QString, double>> words;
+    for (const QJsonValue &word : carried.toObject().value("words").toArray()) {
+        QJsonObject object = word.toObject();
+        if (!object.value("text").isString() || !object.value("start").isDouble()) return std::nullopt;
+        words.emplace_back(object.value("text").toString(), object.value("start").toDouble());
+    }
+    return words;
+}
+
 }  // namespace
 
 MessageRow::MessageRow(ChatWindow &chat, const QJsonObject &message, QWidget *parent) : QWidget(parent) {
@@ -72,6 +85,32 @@ MessageRow::MessageRow(ChatWindow &chat, const QJsonObject &message, QWidget *pa
     controls->addWidget(position_);
     controls->addWidget(rateButton_);
     box->addLayout(controls);
+    transcript_ = new QLabel;
+    transcript_->setTextFormat(Qt::RichText);
+    transcript_->setWordWrap(true);
+    transcript_->setVisible(false);
+    transcript_->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    QObject::connect(transcript_, &QLabel::linkActivated, this, [this, &chat](const QString &link) {
+        bool ok = false;
+        std::size_t index = link.section(':', 1).toULongLong(&ok);
+        if (ok && index < starts_.size()) chat.seekToWord(this, starts_[index]);
+    });
+    box->addWidget(transcript_);
+    if (auto words = carriedWords(*voice)) showWords(*words);
+}
+
+void MessageRow::showWords(const std::vector<std::pair<QString, double>> &words) {
+    if (!voice_) return;
+    starts_.clear();
+    words_.clear();
+    QStringList links;
+    for (const auto &[text, start] : words) {
+        words_ << text;
+        links << QString("<a href=\"word:%1\">%2</a>").arg(starts_.size()).arg(text.toHtmlEscaped());
+        starts_.push_back(start);
+    }
+    transcript_->setText(links.join(' '));
+    transcript_->setVisible(!words.empty());
 }
 
 void MessageRow::showState(bool playing, double position, double duration) {
