@@ -11,9 +11,6 @@
 #include "lazy_library.h"
 #include "pocketsphinx_loader.h"
 
-/* Never in the dynamic symbol table: a host that links PocketSphinx itself keeps its own functions. */
-#define VNPS_HIDDEN __attribute__((visibility("hidden")))
-
 /* The SONAMEs of Debian's libsphinxbase3 and libpocketsphinx3 (5prealpha): sphinxbase first, index 0. */
 static const char *const vnps_sonames[] = {"libsphinxbase.so.3", "libpocketsphinx.so.3"};
 
@@ -102,12 +99,7 @@ int vnshim_pocketsphinx_load(const char **message) {
 }
 
 /* A trampoline reached before a successful load is a bug in voicenote: stopped, named (vnshim_lazy_not_loaded). */
-#define VNPS_NOT_LOADED(name) vnshim_lazy_not_loaded("PocketSphinx", name, "vnshim_pocketsphinx_load")
-
-#define VNPS(type, name, parameters, arguments)                                 \
-    VNPS_HIDDEN type name parameters {                                          \
-        if (__builtin_expect(vnps_##name == NULL, 0)) VNPS_NOT_LOADED(#name);   \
-        return vnps_##name arguments;                                           \
-    }
+#define VNPS(type, name, parameters, arguments) \
+    VNSHIM_LAZY_TRAMPOLINE("PocketSphinx", "vnshim_pocketsphinx_load", vnps_##name, type, name, parameters, arguments)
 #include "pocketsphinx_functions.h"
 #undef VNPS

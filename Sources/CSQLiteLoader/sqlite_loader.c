@@ -7,9 +7,6 @@
 #include "lazy_library.h"
 #include "sqlite_loader.h"
 
-/* Never in the dynamic symbol table: a host that links SQLite itself keeps its own functions. */
-#define VNSQL_HIDDEN __attribute__((visibility("hidden")))
-
 /* SQLite 3's SONAME since 2004; Debian's libsqlite3-0 provides it. */
 static const char *const vnsql_sonames[] = {"libsqlite3.so.0"};
 
@@ -48,13 +45,8 @@ int vnshim_sqlite_load(const char **message) {
 }
 
 /* A trampoline reached before a successful load is a bug in voicenote: stopped, named (vnshim_lazy_not_loaded). */
-#define VNSQL_NOT_LOADED(name) vnshim_lazy_not_loaded("SQLite", name, "vnshim_sqlite_load")
-
-#define VNSQL(type, name, parameters, arguments)                           \
-    VNSQL_HIDDEN type name parameters {                                    \
-        if (__builtin_expect(vnsql_##name == NULL, 0)) VNSQL_NOT_LOADED(#name); \
-        return vnsql_##name arguments;                                     \
-    }
+#define VNSQL(type, name, parameters, arguments) \
+    VNSHIM_LAZY_TRAMPOLINE("SQLite", "vnshim_sqlite_load", vnsql_##name, type, name, parameters, arguments)
 #include "sqlite_functions.h"
 #undef VNSQL
 

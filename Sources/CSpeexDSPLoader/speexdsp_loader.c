@@ -7,9 +7,6 @@
 #include "lazy_library.h"
 #include "speexdsp_loader.h"
 
-/* Never in the dynamic symbol table: a host that links speexdsp itself keeps its own functions. */
-#define VNSPX_HIDDEN __attribute__((visibility("hidden")))
-
 /* speexdsp's SONAME since 1.2 (2012); Debian's libspeexdsp1 provides it. */
 static const char *const vnspx_sonames[] = {"libspeexdsp.so.1"};
 
@@ -42,12 +39,7 @@ int vnshim_speexdsp_load(const char **message) {
 }
 
 /* A trampoline reached before a successful load is a bug in voicenote: stopped, named (vnshim_lazy_not_loaded). */
-#define VNSPX_NOT_LOADED(name) vnshim_lazy_not_loaded("speexdsp", name, "vnshim_speexdsp_load")
-
-#define VNSPX(type, name, parameters, arguments)                                  \
-    VNSPX_HIDDEN type name parameters {                                           \
-        if (__builtin_expect(vnspx_##name == NULL, 0)) VNSPX_NOT_LOADED(#name);   \
-        return vnspx_##name arguments;                                            \
-    }
+#define VNSPX(type, name, parameters, arguments) \
+    VNSHIM_LAZY_TRAMPOLINE("speexdsp", "vnshim_speexdsp_load", vnspx_##name, type, name, parameters, arguments)
 #include "speexdsp_functions.h"
 #undef VNSPX

@@ -29,4 +29,14 @@ int vnshim_lazy_load(const char *what, const char *const *sonames, size_t librar
  *  run on stderr (the one place the library prints: it is about to abort). */
 __attribute__((noreturn, cold)) void vnshim_lazy_not_loaded(const char *what, const char *function, const char *loader);
 
+/** A loader's trampoline for `name`: a hidden definition with the library's own prototype (so the compiler checks
+ *  it against the library's header) that jumps through `pointer`, the address vnshim_lazy_load resolved, and stops
+ *  the process, naming `what`'s function and the `loader` that should have run, while it is still NULL. Hidden: it
+ *  never enters a dynamic symbol table, so it neither leaves the library nor binds to a host's own copy. */
+#define VNSHIM_LAZY_TRAMPOLINE(what, loader, pointer, type, name, parameters, arguments)          \
+    __attribute__((visibility("hidden"))) type name parameters {                               \
+        if (__builtin_expect(pointer == NULL, 0)) vnshim_lazy_not_loaded(what, #name, loader); \
+        return pointer arguments;                                                              \
+    }
+
 #endif
