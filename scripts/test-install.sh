@@ -80,6 +80,7 @@ play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf"
 queue_args="--device vn_spk --device-config $tmp/speaker.conf $note $tmp/note.wav"
 # convert.c writes the note again at 2x beside it.
 convert_args="$note $tmp/note-2x.ogg 2"
+# transcribe.c transcribes the note (PocketSphinx, opened on first use; its media cache is the test's XDG_CACHE_HOME).
 # waveforms.c computes three waveforms in one batch.
 waveforms_args="$note $note $note"
 flow_args="$tmp/recordings --mic vn_tone --mic-config $tmp/tone.conf --speaker vn_spk --speaker-config $tmp/speaker.conf"
@@ -89,10 +90,10 @@ command -v ninja >/dev/null && generator=("-G" "Ninja")
 
 # build_with_make PREFIX OUT: builds and runs the samples with bindings/c/Makefile and pkg-config only.
 build_with_make() {
-    env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" \
+    env PKG_CONFIG_PATH="$1/lib/pkgconfig" LD_LIBRARY_PATH="$1/lib" XDG_CACHE_HOME="$tmp/sample-cache" \
         make -C "$repo/bindings/c" run OUT="$2" EXTRA_CFLAGS=-Werror ARGS_waveform="$note" ARGS_record="$record_args" \
         ARGS_play="$play_args" ARGS_queue="$queue_args" ARGS_flow="$flow_args" ARGS_convert="$convert_args" \
-        ARGS_waveforms="$waveforms_args"
+        ARGS_waveforms="$waveforms_args" ARGS_transcribe="$note"
 }
 # play_url PREFIX DIR: play.c (built in DIR against PREFIX) plays the note over HTTP from Tests/Servers/http_server.py
 # with a bearer header and a key (the server must see the header); then, the server stopped, another URL under the
@@ -181,9 +182,9 @@ build_with_cmake() {
         -DCMAKE_COMPILE_WARNING_AS_ERROR=ON -DVOICENOTE_SAMPLE_ARGS_waveform="$note" -DVOICENOTE_SAMPLE_ARGS_record="$record_args" \
         -DVOICENOTE_SAMPLE_ARGS_play="$play_args" -DVOICENOTE_SAMPLE_ARGS_queue="$queue_args" \
         -DVOICENOTE_SAMPLE_ARGS_flow="$flow_args" -DVOICENOTE_SAMPLE_ARGS_convert="$convert_args" \
-        -DVOICENOTE_SAMPLE_ARGS_waveforms="$waveforms_args" &&
+        -DVOICENOTE_SAMPLE_ARGS_waveforms="$waveforms_args" -DVOICENOTE_SAMPLE_ARGS_transcribe="$note" &&
         cmake --build "$2" &&
-        ctest --test-dir "$2" --output-on-failure
+        XDG_CACHE_HOME="$tmp/sample-cache" ctest --test-dir "$2" --output-on-failure
 }
 # cmake_links_to PREFIX DIR: every sample CMake built runs against PREFIX's library (its RUNPATH and ldd).
 cmake_links_to() {
