@@ -4025,7 +4025,8 @@ typedef void (*vn_transcriber_end_fn)(void *user_data, void *session);
  * \param sample_rate the rate the hooks take, 8000…48000 Hz.
  * \param begin, feed, finish, end the hooks; all required.
  * \param user_data passed to every hook and to `release`.
- * \param release called once when the recogniser is destroyed and no transcription uses it any more; may be NULL.
+ * \param release called once when the recogniser is destroyed and no transcription uses it any more (on the thread of
+ *        vn_transcriber_destroy(), or of the transcription that ended last); may be NULL.
  * \param out receives the recogniser; set to NULL on failure (then `release` is not called).
  * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL hook or `out`, a bad `identity` or a `sample_rate` out of range.
  * \threadsafety Any thread.

@@ -251,3 +251,23 @@ def test_a_player_seeks_to_a_word(sentence: Path, tmp_path: Path) -> None:
         assert abs(player.context.current_time - (word.start - 0.05)) < 1e-6
         with pytest.raises(TypeError):
             player.seek_to_word("tomorrow")
+
+
+def test_a_python_recogniser_dropped_is_released(media: Media) -> None:
+    import gc
+    import weakref
+
+    from voicenote import _transcript
+
+    before = len(_transcript._hosts)
+    recogniser = Scripted("test/dropped")
+    assert voicenote.transcribe(media.files["wav"], recogniser).words
+    watch = weakref.ref(recogniser)
+    del recogniser
+    gc.collect()
+    assert watch() is None
+    deadline = time.monotonic() + TIMEOUT
+    while len(_transcript._hosts) > before and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(_transcript._hosts) == before  # the library's release came
+    assert not _transcript._sessions

@@ -12,6 +12,7 @@ import itertools
 import json
 import logging
 import os
+import weakref
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, Union
 
 from . import _capi, _cevents, _events, _lifecycle
@@ -161,7 +162,7 @@ class HostRecogniser(Recogniser):
         self.identity = identity
         self.sample_rate = int(sample_rate)
         key = next(_keys)
-        _hosts[key] = self
+        _hosts[key] = weakref.ref(self)  # weak: the object's own finalizer destroys the C recogniser
         handle = _capi.vn_transcriber_p()
         status = _capi.vn_transcriber_create_callbacks(
             c_text(identity, "identity"), self.sample_rate, _begin_trampoline, _feed_trampoline, _finish_trampoline,
@@ -177,8 +178,8 @@ class HostRecogniser(Recogniser):
 
 
 _keys = itertools.count(1)
-#: Live host recognisers by key (until the library's release) and their sessions by key.
-_hosts: Dict[int, HostRecogniser] = {}
+#: Host recognisers by key (weakly; the key lives until the library's release) and their sessions by key.
+_hosts: Dict[int, "weakref.ReferenceType[HostRecogniser]"] = {}
 _sessions: Dict[int, Any] = {}
 
 
@@ -196,7 +197,8 @@ def _add(words_handle: Any, found: Optional[Iterable[TranscriptWord]]) -> None:
 
 
 def _begin(user_data: Optional[int], out_session: Any) -> int:
-    host = _hosts.get(user_data or 0)
+    reference = _hosts.get(user_data or 0)
+    host = reference() if reference is not None else None
     if host is None:
         return _capi.VN_E_MISUSE
     try:
