@@ -174,8 +174,10 @@ test-install: $(NEEDS_BUILD)
 # waveforms, JSON, byte sources), the levelling stage's signal tests (LevelingTests: one pipeline on one thread) and
 # voice cleanup's (VoiceCleanupTests: one cleanup on one thread) run under AddressSanitizer, not here, where
 # instrumented decoding and DSP are slow; the waveform batch (a pool of threads) runs here too, and so do levelling
-# in a player and cleanup in a recorder (RecorderVoiceCleanupTests). (Test ids are `Module.Suite/test()`.)
-TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.LevelingTests/|VoiceNoteRecorderTests\.VoiceCleanupTests/)
+# in a player and cleanup in a recorder (RecorderVoiceCleanupTests). Transcripts: PocketSphinx's recognition of
+# every format, of silence and damage (one decoder on one thread) runs under AddressSanitizer; their threads — cancel,
+# close with a blocked backend, host backends, the cache across runs — run here. (Test ids are `Module.Suite/test()`.)
+TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.LevelingTests/|VoiceNoteRecorderTests\.VoiceCleanupTests/|VoiceNoteTranscriptTests\.PocketSphinxTests/|VoiceNoteTranscriptTests\.TranscriptionTests/(everyFormatIsHeard|aSilentNote|recordsParse|aMissingModel))
 
 # The instrumented builds (scripts/test.sh makes them in the background): the library and the Swift tests' one
 # program, not the CLI and fuzz targets, which their suites do not run instrumented.
