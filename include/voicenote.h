@@ -4095,8 +4095,10 @@ typedef void (*vn_transcription_event_fn)(void *user_data, const vn_transcriptio
  * The note is decoded on the transcription's own thread and fed to the recogniser as it is decoded, so the first
  * words are told before the note is read to its end. The transcript is kept in the media cache (beside a URL's
  * media; under a local file's device, inode, size and modification time) with the recogniser's identity, so a
- * second request for the same note and recogniser is a cache read. A damaged note finishes with the words heard
- * before the damage; a silent one with none: neither is a failure.
+ * second request for the same note and recogniser is a cache read. At most one note per CPU this process may use is
+ * recognised at once (a model takes tens of MB, its work is all CPU): the others wait their turn on their own threads,
+ * and a cancel ends that wait at once. A damaged note finishes with the words heard before the damage; a silent one
+ * with none: neither is a failure.
  *
  * \param location the note (UTF-8), copied.
  * \param transcriber the recogniser.

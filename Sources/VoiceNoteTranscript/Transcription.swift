@@ -19,8 +19,9 @@ public enum TranscriptionEvent: Sendable {
 /// (`events`). A transcript is kept in the media cache under the note's key and the recogniser's identity (a URL's
 /// cache entry, a local file's identity: `FileSource.identity`), so asking again costs a cache read.
 ///
-/// A damaged or silent note is not a failure: it finishes with the words heard (none). `cancel` ends it at the next
-/// piece with `.failed(.cancelled)`; `close` also ends its events, without waiting for a backend that blocks (the
+/// At most one note per CPU is recognised at once in the process (`RecognitionSlots`: a model is large and its work
+/// all CPU); the others wait their turn. A damaged or silent note is not a failure: it finishes with the words heard
+/// (none). `cancel` ends it at the next piece (or in its wait for a turn) with `.failed(.cancelled)`; `close` also ends its events, without waiting for a backend that blocks (the
 /// thread then ends when the backend returns, its outcome unheard).
 public final class Transcription: Sendable {
     /// How much audio a piece holds: small enough that a cancel is heard within ~0.1 s of audio decoding, large
@@ -33,17 +34,25 @@ public final class Transcription: Sendable {
     private let backend: any TranscriptionBackend
     private let cache: MediaCache
     private let cancellation = CancellationFlag()
+    private let slots: RecognitionSlots
     private let state = Locked<(started: Bool, result: Transcript?, failure: VoiceNoteError?, cached: Bool)>((false, nil, nil, false))
     private let ended = Monitor()
     private let done = Locked(false)
 
     /// A transcription of the note `open` gives (called on the transcription's thread, so a download happens
     /// there), by `backend`.
-    public init(open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, backend: any TranscriptionBackend,
-                cache: MediaCache = .shared, dispatcher: any EventDispatcher = EventThread.shared) {
+    public convenience init(open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, backend: any TranscriptionBackend,
+                            cache: MediaCache = .shared, dispatcher: any EventDispatcher = EventThread.shared) {
+        self.init(open: open, backend: backend, cache: cache, dispatcher: dispatcher, slots: .shared)
+    }
+
+    /// The same, taking its turn among `slots` (tests: a process-wide limit of their own).
+    init(open: @escaping @Sendable () throws(VoiceNoteError) -> any ByteSource, backend: any TranscriptionBackend,
+         cache: MediaCache, dispatcher: any EventDispatcher, slots: RecognitionSlots) {
         self.open = open
         self.backend = backend
         self.cache = cache
+        self.slots = slots
         events = EventChannel(dispatcher: dispatcher)
     }
 
@@ -68,12 +77,16 @@ public final class Transcription: Sendable {
     /// Why it failed, once it has.
     public var failure: VoiceNoteError? { state.withLock { $0.failure } }
 
-    /// Ends the transcription at its next piece with `.failed(.cancelled)` (nothing when it has ended). Any thread.
-    public func cancel() { cancellation.cancel() }
+    /// Ends the transcription at its next piece with `.failed(.cancelled)` (nothing when it has ended); one still
+    /// waiting for its turn (`RecognitionSlots`) ends at once. Any thread.
+    public func cancel() {
+        cancellation.cancel()
+        slots.wake()
+    }
 
     /// Cancels and ends every subscription: no event is delivered after this returns. Idempotent.
     public func close() {
-        cancellation.cancel()
+        cancel()
         events.close()
     }
 
@@ -120,6 +133,19 @@ public final class Transcription: Sendable {
         if let text = kept?.read(.transcript), let transcript = Transcript(record: text), transcript.recogniser == identity {
             return .finished(transcript, cached: true)
         }
+        try slots.acquire(cancellation, for: source.name)
+        let recognised: Result<[TranscriptWord], VoiceNoteError>
+        do throws(VoiceNoteError) { recognised = .success(try recognise(source)) } catch { recognised = .failure(error) }
+        slots.release()  // the session (and its model) is gone: recognise has returned
+        let words = try recognised.get()
+        let transcript = Transcript(words: words, recogniser: identity)
+        kept?.write(transcript.record, as: .transcript)
+        return .finished(transcript, cached: false)
+    }
+
+    /// The words of `source` by a session of the backend, begun and ended here (so its model is freed before the
+    /// slot is given back).
+    private func recognise(_ source: any ByteSource) throws(VoiceNoteError) -> [TranscriptWord] {
         let session = try backend.begin()
         var words: [TranscriptWord] = []
         let tell = { (found: [TranscriptWord]) in
@@ -134,9 +160,7 @@ public final class Transcription: Sendable {
         }
         try cancellation.check("the transcription of \(source.name)")
         tell(try session.finish())
-        let transcript = Transcript(words: words, recogniser: identity)
-        kept?.write(transcript.record, as: .transcript)
-        return .finished(transcript, cached: false)
+        return words
     }
 
     /// Decodes `source` and feeds the session in pieces of `pieceSeconds`, checking for a cancel between them.

@@ -26,7 +26,7 @@ struct TranscribeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also read inputs from this file, one path or URL per line ('-': standard input).", valueName: "file"))
     var from: String?
 
-    @Option(name: .shortAndLong, help: "Notes transcribed at once (default: the CPUs this process may use).")
+    @Option(name: .shortAndLong, help: "Notes read at once (default: the CPUs this process may use; recognition itself runs one note per CPU at a time).")
     var jobs: Int?
 
     @Flag(help: "Print JSON lines with every word's times and confidence.")

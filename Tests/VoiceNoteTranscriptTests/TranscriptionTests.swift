@@ -118,6 +118,31 @@ import VoiceNoteTestSupport
         #expect(eventually { Self.threads(named: "vn-transcribe") == 0 })
     }
 
+    @Test func notesTakeTurnsAndAWaitingOneIsCancelledAtOnce() throws {
+        let path = try Fixtures.path(.opus)
+        let slots = RecognitionSlots(limit: 1)
+        let gate = Gate()
+        let first = ScriptedBackend(identity: "first", gate: gate), second = ScriptedBackend(identity: "second")
+        let cache = try Self.cache()
+        func make(_ backend: ScriptedBackend) -> Transcription {
+            Transcription(open: { () throws(VoiceNoteError) in try FileSource(path: path) }, backend: backend, cache: cache,
+                          dispatcher: EventThread.shared, slots: slots)
+        }
+        let running = make(first), waiting = make(second), cancelled = make(ScriptedBackend(identity: "third"))
+        try running.start()
+        #expect(eventually { gate.waiting })
+        try waiting.start()
+        try cancelled.start()
+        #expect(eventually { slots.busy == 1 })
+        cancelled.cancel()  // waiting for its turn: ends at once, the first still holding the only slot
+        #expect(cancelled.wait(seconds: 20).ended && cancelled.failure?.status == .cancelled)
+        #expect(second.seconds.withLock { $0 } == 0, "the second began while the first held the only slot")
+        gate.open()
+        #expect(running.wait(seconds: 60).transcript != nil)
+        #expect(waiting.wait(seconds: 60).transcript?.recogniser == "second")
+        #expect(slots.busy == 0)
+    }
+
     @Test func aSilentNoteHasNoWordsAndADamagedOneTheWordsHeard() throws {
         let directory = try Fixtures.temporaryDirectory()
         let silent = directory + "/silent.ogg"
