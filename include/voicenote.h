@@ -3954,7 +3954,7 @@ typedef struct vn_transcript_words vn_transcript_words;
  * \param words the collection the hook was given.
  * \param text the word (UTF-8, no white space or control characters); copied.
  * \param start_s where it begins, in seconds from the note's start (≥ 0).
- * \param end_s where it ends (≥ `start_s`).
+ * \param end_s where it ends (≥ `start_s`, ≤ 10000000).
  * \param confidence 0…1 (1 when the recogniser has no measure).
  * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or bad `text`, times that are not finite, negative or reversed, or
  *          a confidence outside 0…1 (the word is not added); #VN_E_MISUSE for a NULL `words` or one whose hook has
@@ -4020,13 +4020,18 @@ typedef void (*vn_transcriber_end_fn)(void *user_data, void *session);
  * mono 16-bit PCM at `sample_rate` and feeds it in pieces of 0.1 s to the hooks; the words they add are told as
  * they come, kept in the media cache under `identity`, and given to everything else a transcript feeds.
  *
+ * One recogniser serves any number of transcriptions at once: the hooks of different notes may run at the same time
+ * on different threads with the same `user_data` (each note's own calls come one at a time, in order), so `begin`
+ * and whatever the hooks share must be thread-safe. A hook must not wait for another transcription to end. Host
+ * recognisers do not take turns with PocketSphinx's (the host knows what its own recogniser can run at once).
+ *
  * \param identity names the recogniser and its model (`whisper/base.en`): a transcript kept by another identity is
- *        never served for this one. UTF-8, 1…200 bytes, copied.
+ *        never served for this one. UTF-8, 1…200 bytes with no control characters, copied.
  * \param sample_rate the rate the hooks take, 8000…48000 Hz.
  * \param begin, feed, finish, end the hooks; all required.
  * \param user_data passed to every hook and to `release`.
- * \param release called once when the recogniser is destroyed and no transcription uses it any more (on the thread of
- *        vn_transcriber_destroy(), or of the transcription that ended last); may be NULL.
+ * \param release called once when the recogniser is destroyed and no transcription holds it any more (a transcription
+ *        holds it until vn_transcription_destroy()), on whichever thread let it go last; may be NULL.
  * \param out receives the recogniser; set to NULL on failure (then `release` is not called).
  * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL hook or `out`, a bad `identity` or a `sample_rate` out of range.
  * \threadsafety Any thread.

@@ -33,7 +33,9 @@ final class TranscriberHandle: Sendable {
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(out, "out")
         let name = try nonEmptyString(identity, "identity")
-        guard name.utf8.count <= 200 else { throw VoiceNoteError(.invalidArgument, "a recogniser's identity is 1…200 bytes") }
+        guard name.utf8.count <= 200, !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+            throw VoiceNoteError(.invalidArgument, "a recogniser's identity is 1…200 bytes with no control characters")
+        }
         guard (8000...48000).contains(sampleRate) else {
             throw VoiceNoteError(.invalidArgument, "a recogniser takes 8000…48000 Hz, not \(sampleRate)")
         }

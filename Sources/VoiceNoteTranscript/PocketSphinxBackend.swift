@@ -45,6 +45,9 @@ public struct PocketSphinxBackend: TranscriptionBackend {
 
     public var sampleRate: Int { Self.rate }
 
+    /// A decoder takes 93 MB and a CPU: its sessions take turns.
+    public var takesTurns: Bool { true }
+
     /// The files of the model, checked before PocketSphinx sees them (it ends the process on some missing files).
     var modelFiles: (acoustic: String, languageModel: String, dictionary: String) {
         let base = modelDirectory + "/" + language

@@ -2,6 +2,10 @@ import VoiceNoteCore
 
 /// One recognised word of a note.
 public struct TranscriptWord: Sendable, Equatable {
+    /// The latest time a word may have, in seconds (about 115 days): beyond any note, and far inside what every
+    /// form of a transcript (milliseconds in 64-bit integers, JSON's exact integers) holds.
+    public static let latestTime = 1e7
+
     /// The word as the recogniser spells it (UTF-8, no spaces).
     public var text: String
     /// Where it begins in the note, in seconds from the note's start.
@@ -17,8 +21,8 @@ public struct TranscriptWord: Sendable, Equatable {
         guard !text.isEmpty, !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }) else {
             throw VoiceNoteError(.invalidArgument, "a transcript word is one word without spaces or control characters, not \"\(text.prefix(40))\"")
         }
-        guard start.isFinite, end.isFinite, start >= 0, end >= start else {
-            throw VoiceNoteError(.invalidArgument, "a word's times are finite with 0 ≤ start ≤ end, not \(start)…\(end) s")
+        guard start.isFinite, end.isFinite, start >= 0, end >= start, end <= Self.latestTime else {
+            throw VoiceNoteError(.invalidArgument, "a word's times are 0 ≤ start ≤ end ≤ \(Self.latestTime) s, not \(start)…\(end) s")
         }
         guard confidence.isFinite, (0...1).contains(confidence) else {
             throw VoiceNoteError(.invalidArgument, "a word's confidence is 0…1, not \(confidence)")

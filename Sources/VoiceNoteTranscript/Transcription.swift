@@ -64,8 +64,13 @@ public final class Transcription: Sendable {
             guard !state.started else { throw VoiceNoteError(.misuse, "the transcription has already started") }
             state.started = true
         }
-        let thread = try LibraryThread(name: "vn-transcribe") { [self] in run() }
-        thread.detach()
+        do throws(VoiceNoteError) {
+            let thread = try LibraryThread(name: "vn-transcribe") { [self] in run() }
+            thread.detach()
+        } catch {
+            state.withLock { $0.started = false }  // not started: start may be called again, and wait refuses
+            throw error
+        }
     }
 
     /// Whether `start` was called.
@@ -133,10 +138,11 @@ public final class Transcription: Sendable {
         if let text = kept?.read(.transcript), let transcript = Transcript(record: text), transcript.recogniser == identity {
             return .finished(transcript, cached: true)
         }
-        try slots.acquire(cancellation, for: source.name)
+        let turns = backend.takesTurns
+        if turns { try slots.acquire(cancellation, for: source.name) }
         let recognised: Result<[TranscriptWord], VoiceNoteError>
         do throws(VoiceNoteError) { recognised = .success(try recognise(source)) } catch { recognised = .failure(error) }
-        slots.release()  // the session (and its model) is gone: recognise has returned
+        if turns { slots.release() }  // the session (and its model) is gone: recognise has returned
         let words = try recognised.get()
         let transcript = Transcript(words: words, recogniser: identity)
         kept?.write(transcript.record, as: .transcript)
@@ -153,11 +159,7 @@ public final class Transcription: Sendable {
             words += found
             self.events.emit(.words(found))
         }
-        do throws(VoiceNoteError) {
-            try feed(source, to: session, rate: backend.sampleRate, tell)
-        } catch where error.status == .format && !cancellation.isCancelled {
-            Log.write(.info, "transcript of \(source.name): \(error.message); finishing with the words heard")
-        }
+        try feed(source, to: session, rate: backend.sampleRate, tell)
         try cancellation.check("the transcription of \(source.name)")
         tell(try session.finish())
         return words
@@ -184,10 +186,15 @@ public final class Transcription: Sendable {
                 }
             }
         }
-        var failure: VoiceNoteError?
-        while failure == nil, try decoder.decodeNext({ chunk in
-            do throws(VoiceNoteError) { try input.convert(chunk.samples, send) } catch { failure = error }
-        }) {}
+        var failure: VoiceNoteError?  // the session's, the conversion's or a cancel: the transcription's end
+        do throws(VoiceNoteError) {
+            while failure == nil, try decoder.decodeNext({ chunk in
+                do throws(VoiceNoteError) { try input.convert(chunk.samples, send) } catch { failure = error }
+            }) {}
+        } catch where error.status == .format && failure == nil {
+            // The decoder gave up on damage mid-stream (not a file that is no audio: `open` refused that above).
+            Log.write(.info, "transcript of \(source.name): \(error.message); finishing with the words heard")
+        }
         if let failure { throw failure }
         try input.finish(send)
         if !piece.isEmpty { tell(try piece.withUnsafeBufferPointer { (all) throws(VoiceNoteError) in try session.feed(all) }) }

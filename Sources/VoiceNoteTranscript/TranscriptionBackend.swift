@@ -12,6 +12,13 @@ public protocol TranscriptionBackend: Sendable {
     var sampleRate: Int { get }
     /// Begins a note. Runs on the transcription's thread.
     func begin() throws(VoiceNoteError) -> any TranscriptionSession
+    /// Whether its sessions take turns (`RecognitionSlots`: one per CPU in the process): true for a recogniser that
+    /// loads a large model and computes on this machine; false (the default) for a host's, which knows its own limits.
+    var takesTurns: Bool { get }
+}
+
+extension TranscriptionBackend {
+    public var takesTurns: Bool { false }
 }
 
 /// One note's recognition: fed in order, then finished once. Used by one thread at a time.

@@ -118,17 +118,43 @@ import VoiceNoteTestSupport
         #expect(eventually { Self.threads(named: "vn-transcribe") == 0 })
     }
 
+    @Test func aFileThatIsNoAudioAndARecogniserSayingFormatFailIt() throws {
+        let text = try Fixtures.temporaryDirectory() + "/page.html"
+        try Data("<html>404 not found</html>".utf8).write(to: URL(fileURLWithPath: text))
+        let refused = try Self.run({ () throws(VoiceNoteError) in try FileSource(path: text) }, backend: ScriptedBackend(identity: "x"),
+                                   cache: try Self.cache())
+        guard case .failed(let error)? = refused.last else { Issue.record("\(refused)"); return }
+        #expect(error.status == .format)
+
+        final class SaysFormat: TranscriptionBackend, TranscriptionSession {
+            let identity = "says-format"
+            var sampleRate: Int { 16000 }
+            func begin() throws(VoiceNoteError) -> any TranscriptionSession { self }
+            func feed(_ samples: UnsafeBufferPointer<Int16>) throws(VoiceNoteError) -> [TranscriptWord] {
+                throw VoiceNoteError(.format, "the recogniser's own format failure")
+            }
+            func finish() throws(VoiceNoteError) -> [TranscriptWord] { [] }
+        }
+        let path = try Fixtures.path(.opus)
+        let failed = try Self.run({ () throws(VoiceNoteError) in try FileSource(path: path) }, backend: SaysFormat(), cache: try Self.cache())
+        guard case .failed(let own)? = failed.last else { Issue.record("a recogniser's failure was taken for damage: \(failed)"); return }
+        #expect(own.message.contains("own format failure"))
+    }
+
     @Test func notesTakeTurnsAndAWaitingOneIsCancelledAtOnce() throws {
         let path = try Fixtures.path(.opus)
         let slots = RecognitionSlots(limit: 1)
         let gate = Gate()
-        let first = ScriptedBackend(identity: "first", gate: gate), second = ScriptedBackend(identity: "second")
+        let first = ScriptedBackend(identity: "first", gate: gate, takesTurns: true)
+        let second = ScriptedBackend(identity: "second", takesTurns: true)
         let cache = try Self.cache()
         func make(_ backend: ScriptedBackend) -> Transcription {
             Transcription(open: { () throws(VoiceNoteError) in try FileSource(path: path) }, backend: backend, cache: cache,
                           dispatcher: EventThread.shared, slots: slots)
         }
-        let running = make(first), waiting = make(second), cancelled = make(ScriptedBackend(identity: "third"))
+        let running = make(first), waiting = make(second)
+        let cancelled = make(ScriptedBackend(identity: "third", takesTurns: true))
+        let host = make(ScriptedBackend(identity: "host"))  // a host's recogniser does not take turns
         try running.start()
         #expect(eventually { gate.waiting })
         try waiting.start()
@@ -137,6 +163,8 @@ import VoiceNoteTestSupport
         cancelled.cancel()  // waiting for its turn: ends at once, the first still holding the only slot
         #expect(cancelled.wait(seconds: 20).ended && cancelled.failure?.status == .cancelled)
         #expect(second.seconds.withLock { $0 } == 0, "the second began while the first held the only slot")
+        try host.start()
+        #expect(host.wait(seconds: 60).transcript?.recogniser == "host", "a host's recogniser waited for a turn")
         gate.open()
         #expect(running.wait(seconds: 60).transcript != nil)
         #expect(waiting.wait(seconds: 60).transcript?.recogniser == "second")
@@ -212,11 +240,13 @@ final class ScriptedBackend: TranscriptionBackend {
     let identity: String
     let failAfter: Int?
     let gate: Gate?
+    let takesTurns: Bool
     let seconds = Locked(0.0)
-    init(identity: String, failAfter: Int? = nil, gate: Gate? = nil) {
+    init(identity: String, failAfter: Int? = nil, gate: Gate? = nil, takesTurns: Bool = false) {
         self.identity = identity
         self.failAfter = failAfter
         self.gate = gate
+        self.takesTurns = takesTurns
     }
     var sampleRate: Int { 8000 }
     func begin() throws(VoiceNoteError) -> any TranscriptionSession { Session(self) }

@@ -123,7 +123,7 @@ class Recogniser(_lifecycle.Closing):
 
     def close(self) -> None:
         """Lets the recogniser go; transcriptions using it go on with it to their end. Idempotent."""
-        self._finalizer()
+        _lifecycle.run_finalizer(self._finalizer)
 
 
 class PocketSphinx(Recogniser):
@@ -305,7 +305,7 @@ class Transcription(_lifecycle.Closing):
 
     def close(self) -> None:
         """Cancels and destroys it: no callback runs after this returns. Idempotent."""
-        self._finalizer()
+        _lifecycle.run_finalizer(self._finalizer)
 
 
 def transcribe(location: Union[str, "os.PathLike[str]"], recogniser: Optional[Recogniser] = None, *,
