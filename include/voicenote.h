@@ -4201,7 +4201,8 @@ int vn_payload_copy_transcript(const vn_payload *payload, char **out_json);
  * Sets the transcript a payload carries (extra data `voicenote_transcript`). vn_payload_to_matrix_content() then
  * puts its text in the content's `body` fallback ("Voice message: " and the text, unless a body is given) and in
  * MSC1767's `org.matrix.msc1767.text`, and its words with their times (integers of milliseconds) in
- * `org.voicenote.transcript`.
+ * `org.voicenote.transcript` — all within 60,000 bytes (Matrix refuses larger events): when the words do not fit the
+ * text goes alone, and a text too long is cut at a word and ended with "…".
  *
  * \param payload the payload.
  * \param transcript_json the JSON of vn_transcription_wait() (or NULL to remove it).

@@ -42,11 +42,38 @@ public enum MatrixVoiceMessage {
             ("org.matrix.msc3245.voice", .object(JSONObject())),
         ])
         if let loudness = payload.loudness { content[loudnessKey] = loudness.matrixJSON }
-        if let transcript {
-            content["org.matrix.msc1767.text"] = .string(transcript.text)
-            content[transcriptKey] = transcript.matrixJSON
+        guard let transcript else { return try JSONValue.object(content).text() }
+        return try withTranscript(transcript, content, bodyGiven: body != nil)
+    }
+
+    /// The most bytes a content may take: Matrix refuses events over 65536 bytes (M_TOO_LARGE), and the envelope the
+    /// homeserver adds (ids, sender, room, timestamps, signatures) takes some of those.
+    static let contentBudget = 60_000
+
+    /// `content` with the transcript: the words with their times when everything fits in `contentBudget`; else the
+    /// text alone; else the text cut at a word and ended with "…" (in `body`, unless the host gave it, and in
+    /// MSC1767's text), as much as fits.
+    private static func withTranscript(_ transcript: Transcript, _ content: JSONObject, bodyGiven: Bool) throws(VoiceNoteError) -> String {
+        func text(_ shown: String, words: Bool) throws(VoiceNoteError) -> String {
+            var full = content
+            if !bodyGiven { full["body"] = .string("Voice message: " + shown) }
+            full["org.matrix.msc1767.text"] = .string(shown)
+            if words { full[transcriptKey] = transcript.matrixJSON }
+            return try JSONValue.object(full).text()
         }
-        return try JSONValue.object(content).text()
+        let whole = transcript.text
+        if transcript.words.count <= Transcript.largestCarried, case let all = try text(whole, words: true), all.utf8.count <= contentBudget { return all }
+        var shown = whole
+        while true {
+            let attempt = try text(shown, words: false)
+            if attempt.utf8.count <= contentBudget || shown.isEmpty { return attempt }
+            let over = attempt.utf8.count - contentBudget
+            let keep = max(0, shown.utf8.count - over / (bodyGiven ? 1 : 2) - 8)
+            var cut = Substring(shown)
+            while cut.utf8.count > keep { cut = cut.dropLast(max(1, (cut.utf8.count - keep) / 4)) }
+            if let space = cut.lastIndex(of: " ") { cut = cut[..<space] }
+            shown = cut.isEmpty ? "" : String(cut) + "…"
+        }
     }
 
     /// A received content read back: the payload (`asset_url` the `mxc://` URI, `title` the body, the MIME type,

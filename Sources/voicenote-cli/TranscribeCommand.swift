@@ -53,7 +53,7 @@ struct TranscribeCommand: ParsableCommand {
         defer { inputs.close() }
         let single = files.count == 1 && from == nil
         let window = jobs ?? Processors.available
-        var running: [(location: String, job: Transcription?, error: VoiceNoteError?)] = []
+        var running: [Started] = []
         var failures = 0, ended = false
         while true {
             while !ended && running.count < window {
@@ -68,29 +68,58 @@ struct TranscribeCommand: ParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 
+    /// One input: its transcription (started), or why it could not start; and, when its words are printed as they
+    /// come, whether its last event has been printed.
+    struct Started {
+        let location: String
+        let job: Transcription?
+        let error: VoiceNoteError?
+        let told = EndTold()
+    }
+
+    /// Set by the event thread once the last event was handled: the words of the last utterance come with it, and
+    /// closing the transcription before would drop them.
+    final class EndTold: Sendable {
+        private let monitor = Monitor()
+        private let ended = Locked(false)
+        func mark() { monitor.locked { ended.withLock { $0 = true }; monitor.broadcast() } }
+        /// Waits (at most `seconds`) for the mark.
+        func wait(seconds: Double) {
+            let deadline = MonotonicClock.shared.now + seconds
+            monitor.locked {
+                while !ended.withLock({ $0 }) && MonotonicClock.shared.wait(on: monitor, until: deadline) {}
+            }
+        }
+    }
+
     /// Starts one input's transcription (printing its words as they come when `streaming`), or its error.
-    private func start(_ location: String, backend: PocketSphinxBackend, streaming: Bool) -> (location: String, job: Transcription?, error: VoiceNoteError?) {
+    private func start(_ location: String, backend: PocketSphinxBackend, streaming: Bool) -> Started {
         do throws(VoiceNoteError) {
             let parsed = try Location(location)
             let options = try http.options()
             let job = Transcription(open: { () throws(VoiceNoteError) in try RemoteMedia.open(parsed, options: { options }) }, backend: backend)
+            let started = Started(location: location, job: job, error: nil)
             if streaming {
+                let told = started.told
                 _ = try job.events.subscribe({ event in
-                    if case .words(let words) = event {
+                    switch event {
+                    case .words(let words):
                         print(words.map(\.text).joined(separator: " "))
                         fflush(nil)
+                    case .finished, .failed:
+                        told.mark()
                     }
                 }, release: nil)
             }
             try job.start()
-            return (location, job, nil)
+            return started
         } catch {
-            return (location, nil, error)
+            return Started(location: location, job: nil, error: error)
         }
     }
 
     /// Waits for one input and prints its result; false when it failed.
-    private func report(_ item: (location: String, job: Transcription?, error: VoiceNoteError?), streamed: Bool) -> Bool {
+    private func report(_ item: Started, streamed: Bool) -> Bool {
         var failure = item.error
         var transcript: Transcript?
         var cached = false
@@ -98,6 +127,7 @@ struct TranscribeCommand: ParsableCommand {
             transcript = job.wait().transcript
             failure = transcript == nil ? (job.failure ?? VoiceNoteError(.internal, "no transcript")) : nil
             cached = job.wasCached
+            if streamed { item.told.wait(seconds: 10) }  // the last utterance's words are printed before we go on
             job.close()
         }
         if let failure {

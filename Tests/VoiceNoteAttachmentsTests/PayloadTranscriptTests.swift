@@ -59,6 +59,26 @@ import VoiceNoteTranscript
         #expect(payload.transcript == nil)
     }
 
+    @Test func aMatrixContentStaysUnderTheEventLimit() throws {
+        var payload = try Self.payload()
+        // 2500 words: their times do not fit in 64 KiB; the text alone does.
+        let words = try (0..<2500).map { try TranscriptWord(text: "wörd\($0)", start: Double($0), end: Double($0) + 0.5, confidence: 0.5) }
+        try payload.setTranscript(Transcript(words: words, recogniser: "x"))
+        let content = try MatrixVoiceMessage.content(of: payload)
+        #expect(content.utf8.count <= 60_000 && !content.contains("org.voicenote.transcript"))
+        let top = try JSONDocument(parsing: content, limits: .payload, what: "content").top
+        #expect(top["org.matrix.msc1767.text"]?.string == payload.transcript?.text)
+        // 12000 words: the text is cut at a word, ended with "…", in both places.
+        let more = try (0..<12_000).map { try TranscriptWord(text: "wörd\($0)", start: Double($0), end: Double($0) + 0.5, confidence: 0.5) }
+        try payload.setTranscript(Transcript(words: more, recogniser: "x"))
+        let cut = try MatrixVoiceMessage.content(of: payload)
+        let cutTop = try JSONDocument(parsing: cut, limits: .payload, what: "content").top
+        let shown = try #require(cutTop["org.matrix.msc1767.text"]?.string)
+        #expect(cut.utf8.count <= 60_000 && shown.hasSuffix("…") && shown.hasPrefix("wörd0 wörd1"))
+        #expect(cutTop["body"]?.string == "Voice message: " + shown)
+        #expect(String(shown.dropLast()).split(separator: " ").allSatisfy { $0.hasPrefix("wörd") })
+    }
+
     @Test func aTranscriptTooLargeForThePayloadIsRefused() throws {
         var payload = try Self.payload()
         let words = try (0..<30_000).map { try TranscriptWord(text: "word\($0)", start: Double($0), end: Double($0) + 0.5, confidence: 0.5) }

@@ -1,11 +1,12 @@
 /*
  * vn-transcript.c: VnTranscript and vng_transcript_transcribe_async()/_finish(): a vn_transcription by PocketSphinx
- * run to its end on a GTask's worker thread, its GCancellable connected to vn_transcription_cancel(), its words
- * copied from the FINISHED event.
+ * whose events come to the caller's main context through the event bridge; the last one completes the GTask (its
+ * words copied from FINISHED), its GCancellable connected to vn_transcription_cancel() until then.
  */
 #include "vn-transcript.h"
 
 #include "vn-error.h"
+#include "vn-event-bridge.h"
 #include "vn-handles.h"
 
 typedef struct {
@@ -44,29 +45,26 @@ static void vng_transcript_init(VnTranscript *self) {
 /* The GTasks' source tag (ISO C gives no function pointer as a gpointer). */
 static gchar transcribe_tag[] = "vng_transcript_transcribe_async";
 
-/* The worker's job: the location and HTTP options, and what the FINISHED event copied. */
+/* One transcription: libvoicenote's own thread does the work and its events arrive on the caller's main context (the
+ * event bridge), where the last one completes the task: no GLib worker thread is held while a note is recognised
+ * (or waits its turn). Freed by the subscription's release, after its last event. */
 typedef struct {
-    gchar *location;
-    vn_http_options *http;
-    GMutex mutex;
-    GCond ended;
-    gboolean finished; /* under mutex */
-    VnTranscript *result; /* under mutex, set with finished */
+    GTask *task;
+    VngEventBridge *bridge;
+    vn_transcription *transcription;
+    GCancellable *cancellable;
+    gulong cancel_handler;
 } TranscribeJob;
 
-static void transcribe_job_free(gpointer data) {
+static void transcribe_job_release(void *data) {
     TranscribeJob *job = data;
-    g_free(job->location);
-    vn_http_options_destroy(job->http);
-    g_clear_object(&job->result);
-    g_mutex_clear(&job->mutex);
-    g_cond_clear(&job->ended);
+    g_clear_object(&job->task);
+    g_clear_object(&job->cancellable);
+    if (job->bridge) vng_event_bridge_release(job->bridge);
     g_free(job);
 }
 
-static void on_event(void *user_data, const vn_transcription_event *event) {
-    TranscribeJob *job = user_data;
-    if (event->kind != VN_TRANSCRIPTION_EVENT_FINISHED) return;
+static VnTranscript *transcript_from_event(const vn_transcription_event *event) {
     VnTranscript *made = g_object_new(VNG_TYPE_TRANSCRIPT, NULL);
     made->recogniser = g_strdup(event->recogniser ? event->recogniser : "");
     made->text = g_strdup(event->text ? event->text : "");
@@ -75,11 +73,26 @@ static void on_event(void *user_data, const vn_transcription_event *event) {
                      event->words[i].confidence};
         g_array_append_val(made->words, word);
     }
-    g_mutex_lock(&job->mutex);
-    job->result = made;
-    job->finished = TRUE;
-    g_cond_broadcast(&job->ended);
-    g_mutex_unlock(&job->mutex);
+    return made;
+}
+
+/* On the caller's main context. */
+static void on_event(void *user_data, const vn_transcription_event *event) {
+    TranscribeJob *job = user_data;
+    if (event->kind == VN_TRANSCRIPTION_EVENT_WORDS || job->task == NULL) return;
+    if (job->cancellable) g_cancellable_disconnect(job->cancellable, job->cancel_handler);
+    job->cancel_handler = 0;
+    GTask *task = g_steal_pointer(&job->task);
+    if (event->kind == VN_TRANSCRIPTION_EVENT_FINISHED) {
+        g_task_return_pointer(task, transcript_from_event(event), g_object_unref);
+    } else if (event->status == VN_E_CANCELLED) {
+        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the transcription was cancelled");
+    } else {
+        g_task_return_error(task, vng_event_error(event->status, event->message));
+    }
+    g_object_unref(task);
+    /* From inside its own callback: marks the subscription ended without waiting; the release then frees the job. */
+    vn_transcription_destroy(g_steal_pointer(&job->transcription));
 }
 
 static void cancel_transcription(GCancellable *cancellable, gpointer transcription) {
@@ -87,68 +100,52 @@ static void cancel_transcription(GCancellable *cancellable, gpointer transcripti
     (void)vn_transcription_cancel(transcription);
 }
 
-/* How long the FINISHED event may trail the end vn_transcription_wait() saw (it is queued at that end). */
-#define EVENT_WAIT_US (10 * G_TIME_SPAN_SECOND)
-
-static void transcribe_thread(GTask *task, gpointer source_object, gpointer data, GCancellable *cancellable) {
-    (void)source_object;
-    TranscribeJob *job = data;
-    vn_transcriber *sphinx = NULL;
-    vn_transcription *transcription = NULL;
-    GError *error = NULL;
-    if (!vng_error_set_from_status(&error, vn_transcriber_create_pocketsphinx(NULL, NULL, &sphinx)) ||
-        !vng_error_set_from_status(&error, vn_transcription_create(job->location, sphinx, job->http, NULL, &transcription)) ||
-        !vng_error_set_from_status(&error, vn_transcription_subscribe(transcription, on_event, job, NULL, NULL)) ||
-        !vng_error_set_from_status(&error, vn_transcription_start(transcription))) {
-        vn_transcription_destroy(transcription);
-        vn_transcriber_destroy(sphinx);
-        g_task_return_error(task, error);
-        return;
-    }
-    gulong handler = cancellable ? g_cancellable_connect(cancellable, G_CALLBACK(cancel_transcription), transcription, NULL) : 0;
-    char *json = NULL;
-    int status = vn_transcription_wait(transcription, -1, &json); /* ends when the transcription does */
-    vn_free(json);
-    if (cancellable) g_cancellable_disconnect(cancellable, handler);
-    if (status == VN_OK) {
-        gint64 deadline = g_get_monotonic_time() + EVENT_WAIT_US;
-        g_mutex_lock(&job->mutex);
-        while (!job->finished && g_cond_wait_until(&job->ended, &job->mutex, deadline)) {}
-        gboolean finished = job->finished;
-        g_mutex_unlock(&job->mutex);
-        if (!finished) status = VN_E_INTERNAL;
-    } else {
-        vng_error_set_from_status(&error, status);
-    }
-    vn_transcription_destroy(transcription); /* no callback runs after this returns */
-    vn_transcriber_destroy(sphinx);
-    if (status == VN_E_CANCELLED) {
-        g_clear_error(&error);
-        g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the transcription was cancelled");
-    } else if (status != VN_OK) {
-        if (error == NULL) g_set_error(&error, VN_ERROR, VN_ERROR_INTERNAL, "the transcription's end was not told");
-        g_task_return_error(task, error);
-    } else {
-        g_task_return_pointer(task, g_steal_pointer(&job->result), g_object_unref);
-    }
-}
-
 void vng_transcript_transcribe_async(const gchar *location, VnHttpOptions *http_options, GCancellable *cancellable,
                                      GAsyncReadyCallback callback, gpointer user_data) {
     g_return_if_fail(location != NULL);
     g_return_if_fail(http_options == NULL || VNG_IS_HTTP_OPTIONS(http_options));
     g_return_if_fail(cancellable == NULL || G_IS_CANCELLABLE(cancellable));
-    TranscribeJob *job = g_new0(TranscribeJob, 1);
-    job->location = g_strdup(location);
-    job->http = vng_http_options_create_handle(http_options);
-    g_mutex_init(&job->mutex);
-    g_cond_init(&job->ended);
     GTask *task = g_task_new(NULL, cancellable, callback, user_data);
     g_task_set_source_tag(task, transcribe_tag);
     g_task_set_return_on_cancel(task, FALSE); /* the callback runs only after the library's work has ended */
-    g_task_set_task_data(task, job, transcribe_job_free);
-    g_task_run_in_thread(task, transcribe_thread);
-    g_object_unref(task);
+    GError *error = NULL;
+    VngEventBridge *bridge = vng_event_bridge_acquire(&error);
+    vn_transcriber *sphinx = NULL;
+    vn_transcription *transcription = NULL;
+    vn_http_options *http = vng_http_options_create_handle(http_options);
+    if (bridge == NULL ||
+        !vng_error_set_from_status(&error, vn_transcriber_create_pocketsphinx(NULL, NULL, &sphinx)) ||
+        !vng_error_set_from_status(&error, vn_transcription_create(location, sphinx, http, vng_event_bridge_loop(bridge),
+                                                                   &transcription))) {
+        vn_transcriber_destroy(sphinx);
+        vn_http_options_destroy(http);
+        if (bridge) vng_event_bridge_release(bridge);
+        g_task_return_error(task, error);
+        g_object_unref(task);
+        return;
+    }
+    vn_transcriber_destroy(sphinx); /* the transcription holds the recogniser */
+    vn_http_options_destroy(http);  /* copied by the transcription */
+    TranscribeJob *job = g_new0(TranscribeJob, 1);
+    job->task = task;
+    job->bridge = bridge;
+    job->transcription = transcription;
+    job->cancellable = cancellable ? g_object_ref(cancellable) : NULL;
+    if (!vng_error_set_from_status(&error, vn_transcription_subscribe(transcription, on_event, job,
+                                                                      transcribe_job_release, NULL))) {
+        vn_transcription_destroy(transcription);
+        g_task_return_error(task, error);
+        transcribe_job_release(job); /* never subscribed: no release comes */
+        return;
+    }
+    if (cancellable) job->cancel_handler = g_cancellable_connect(cancellable, G_CALLBACK(cancel_transcription), transcription, NULL);
+    if (!vng_error_set_from_status(&error, vn_transcription_start(transcription))) {
+        if (cancellable) g_cancellable_disconnect(cancellable, job->cancel_handler);
+        GTask *failed = g_steal_pointer(&job->task);
+        g_task_return_error(failed, error);
+        g_object_unref(failed);
+        vn_transcription_destroy(g_steal_pointer(&job->transcription)); /* its release frees the job */
+    }
 }
 
 VnTranscript *vng_transcript_transcribe_finish(GAsyncResult *result, GError **error) {

@@ -6,11 +6,10 @@
 #ifndef VOICENOTE_TRANSCRIPT_HPP
 #define VOICENOTE_TRANSCRIPT_HPP
 
-#include <condition_variable>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -242,32 +241,36 @@ private:
 };
 
 /**
- * The transcript of one note, waited for (std::nullopt: as long as it takes). Throws the failure's error, or
- * errc::busy when `timeout` passed first (the transcription is then cancelled).
+ * The transcript of one note, waited for (std::nullopt: as long as it takes) on the calling thread: the
+ * transcription's events go to a loop of this call's own, dispatched here, so it needs no other thread to deliver
+ * them (it may be called from inside any voicenote callback). Throws the failure's error, or errc::busy when
+ * `timeout` passed first (the transcription is then cancelled).
  */
 inline transcript transcribe(std::string_view location, const recogniser &by, std::optional<seconds> timeout = std::nullopt,
                              const http_options &options = {}) {
-    struct outcome {
-        std::mutex mutex;
-        std::condition_variable ended;
-        std::optional<transcription_event> last;
-    };
-    auto shared = std::make_shared<outcome>();
-    transcription job(location, by, options);
-    subscription events = job.subscribe([shared](const transcription_event &event) {
-        if (event.kind == transcription_event_kind::words) return;
-        std::lock_guard<std::mutex> lock(shared->mutex);
-        shared->last = event;
-        shared->ended.notify_all();
+    event_loop loop;
+    transcription job(location, by, options, loop);
+    std::optional<transcription_event> last;
+    subscription events = job.subscribe([&last](const transcription_event &event) {
+        if (event.kind != transcription_event_kind::words) last = event;
     });
     job.start();
-    (void)job.wait_json(timeout);  // throws the failure, or busy
-    std::unique_lock<std::mutex> lock(shared->mutex);
-    // The finished event follows the end at once on the event thread; bounded all the same.
-    if (!shared->ended.wait_for(lock, std::chrono::seconds(30), [&] { return shared->last.has_value(); })) {
-        throw error(VN_E_INTERNAL, "the transcription ended but its finished event did not arrive");
+    const auto deadline = timeout ? std::optional(std::chrono::steady_clock::now() +
+                                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(*timeout))
+                                  : std::nullopt;
+    while (!last) {
+        std::optional<seconds> left;
+        if (deadline) {
+            left = std::chrono::duration_cast<seconds>(*deadline - std::chrono::steady_clock::now());
+            if (left->count() <= 0) {
+                job.cancel();
+                throw error(VN_E_BUSY, "the transcription did not end within the timeout (it was cancelled)");
+            }
+        }
+        if (loop.wait(left)) loop.dispatch();
     }
-    return transcript{shared->last->recogniser, shared->last->words, shared->last->text};
+    if (last->kind == transcription_event_kind::failed) throw error(last->status, last->message);
+    return transcript{last->recogniser, last->words, last->text};
 }
 
 /** Seeks `to` to `word`, 50 ms before its start (vn_player_seek_to_word()). */
