@@ -65,10 +65,13 @@ public struct Transcript: Sendable, Equatable {
 
     /// Whether every word of `query` (split at white space, compared without regard to case) is among the words, in
     /// any order: `voicenote search`.
-    public func contains(allOf query: String) -> Bool {
-        let wanted = query.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init)
-        guard !wanted.isEmpty else { return false }
-        let have = Set(words.map { $0.text.lowercased() })
-        return wanted.allSatisfy { have.contains($0) }
+    public func contains(allOf query: String) -> Bool { firstMatch(allOf: query) != nil }
+
+    /// The first word said of those in `query` when every one of them is among the words (as `contains(allOf:)`),
+    /// else nil: where a search's hit begins.
+    public func firstMatch(allOf query: String) -> TranscriptWord? {
+        let wanted = Set(query.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init))
+        guard !wanted.isEmpty, wanted.isSubset(of: Set(words.map { $0.text.lowercased() })) else { return nil }
+        return words.first { wanted.contains($0.text.lowercased()) }
     }
 }

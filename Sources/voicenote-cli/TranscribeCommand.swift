@@ -181,7 +181,6 @@ struct SearchCommand: ParsableCommand {
 
     func run() throws {
         var matched = false
-        let wanted = Set(words.lowercased().split(whereSeparator: { $0.isWhitespace }).map(String.init))
         for file in files {
             let transcript: Transcript?
             do throws(VoiceNoteError) {
@@ -194,8 +193,7 @@ struct SearchCommand: ParsableCommand {
                 printError("voicenote search: \(file): no transcript kept (voicenote transcribe it first)")
                 continue
             }
-            guard transcript.contains(allOf: words),
-                  let first = transcript.words.first(where: { wanted.contains($0.text.lowercased()) }) else { continue }
+            guard let first = transcript.firstMatch(allOf: words) else { continue }
             matched = true
             print("\(file)\t\((first.start * 100).rounded() / 100)\t\(transcript.text)")
         }
