@@ -1849,10 +1849,11 @@ int vn_player_options_set_resume_limit(vn_player_options *options, size_t count)
  * default). A small store under the cache directory (`$XDG_CACHE_HOME/voicenote/positions`), keyed by the
  * location's key (an absolute path, or a URL's key, or the URL), is written as the player pauses, leaves an item for
  * another, or is destroyed while playing or paused; a stop or an item's end forgets the position; a load starts
- * where the store says when this player has no position of its own. It keeps the 1000 most recently used.
+ * where the store says when this player has no position of its own. It keeps the 1000 most recently used. The
+ * same store keeps which notes were listened (#VN_PLAYER_EVENT_LISTENED, vn_listened()).
  *
  * \param options the options.
- * \param enabled non-zero to remember, 0 to keep positions in this player's memory only.
+ * \param enabled non-zero to remember, 0 to keep positions and listened notes in this player's memory only.
  * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options.
  * \threadsafety Any thread, one call per options object at a time.
  * \since 0.1.0
@@ -1894,6 +1895,46 @@ int vn_resume_position(const char *location, const char *key, double *out_second
  * \since 0.1.0
  */
 int vn_resume_positions_clear(void);
+
+/**
+ * Tells whether a note was listened: heard to 90 % of its duration or to its end by a player of any process
+ * (#VN_PLAYER_EVENT_LISTENED). Kept beside the resume positions (`$XDG_CACHE_HOME/voicenote/positions/listened.json`,
+ * the 10,000 most recently heard notes).
+ *
+ * \param location the note's path or URL, as it is loaded.
+ * \param key its key (as given to vn_player_load_keyed()), or NULL for the location's own.
+ * \param out_listened receives 1 when listened, else 0.
+ * 
+eturns #VN_OK; #VN_E_INVALID_ARG for a NULL or empty `location` or `key`, a location the player would refuse,
+ *          or a NULL `out_listened`.
+ * 	hreadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_listened(const char *location, const char *key, int *out_listened);
+
+/**
+ * Marks a note listened or, with 0, unlistened again (a host's "mark as unplayed", or a played marker that came
+ * from another device). No event is sent.
+ *
+ * \param location the note's path or URL.
+ * \param key its key, or NULL for the location's own.
+ * \param listened 1 to mark it listened, 0 to forget the mark.
+ * 
+eturns #VN_OK; #VN_E_INVALID_ARG as vn_listened().
+ * 	hreadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_listened_set(const char *location, const char *key, int listened);
+
+/**
+ * Forgets every listened mark (the resume positions stay).
+ *
+ * 
+eturns #VN_OK; #VN_E_PERMISSION or #VN_E_IO when the store cannot be removed.
+ * 	hreadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_listened_clear(void);
 
 /**
  * Creates a player. No device is opened until it first plays.
@@ -2131,7 +2172,12 @@ typedef enum vn_player_event_type {
     /** A queue player moved to another item: `location` (as given) and `key` (the URL's key or the URL, the
      * absolute path, or a source's name). Sent whenever the queue moves on, and for every load of another location
      * the host makes while a data source is set, before the new item's CONTEXT. */
-    VN_PLAYER_EVENT_ITEM_CHANGED = 3
+    VN_PLAYER_EVENT_ITEM_CHANGED = 3,
+    /** The note at `location` (its `key` as in #VN_PLAYER_EVENT_ITEM_CHANGED) was heard to 90 % of its duration,
+     * or to its end: it is listened now, remembered across processes and restarts (vn_listened()). Sent once per
+     * note, never for one already listened, before its FINISHED: the moment to send a read receipt or the played
+     * marker. */
+    VN_PLAYER_EVENT_LISTENED = 4
 } vn_player_event_type;
 
 /** One player event; valid only during the callback. \since 0.1.0 */
@@ -2139,10 +2185,10 @@ typedef struct vn_player_event {
     size_t size;               /**< sizeof(vn_player_event) as the library knows it. */
     int type;                  /**< A #vn_player_event_type. */
     vn_player_context context; /**< CONTEXT: the new context. */
-    const char *location;      /**< FINISHED, ITEM_CHANGED: the item's location. */
+    const char *location;      /**< FINISHED, ITEM_CHANGED, LISTENED: the item's location. */
     int status;                /**< FAILED: a negative status. */
     const char *message;       /**< FAILED: the detail. */
-    const char *key;           /**< ITEM_CHANGED: the new item's key. */
+    const char *key;           /**< ITEM_CHANGED: the new item's key; LISTENED: the note's key. */
 } vn_player_event;
 
 /**
@@ -2719,6 +2765,21 @@ int vn_player_use_messages(vn_player *player, const char *messages_json, size_t 
  * \since 0.1.0
  */
 int vn_player_next(vn_player *player);
+
+/**
+ * "Play unplayed": with 1, the queue passes over the notes that are listened (vn_listened()): its data source is asked
+ * again after each such answer, so the queue plays the unlistened notes in order and ends after the last. A load
+ * by the host plays what it names, listened or not. Off by default; takes effect at the next question to the data
+ * source.
+ *
+ * \param player the player.
+ * \param skip 1 to pass over listened notes, 0 to play every answer.
+ * 
+eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
+ * 	hreadsafety Any thread, including inside callbacks and hooks.
+ * \since 0.1.0
+ */
+int vn_player_set_skip_listened(vn_player *player, int skip);
 
 /** @} */
 

@@ -195,6 +195,10 @@ extension PlayerEvent: CEventConvertible {
             cEvent.type = Int32(VN_PLAYER_EVENT_ITEM_CHANGED.rawValue)
             cEvent.location = memory.string(location)
             cEvent.key = memory.string(key)
+        case .listened(let location, let key):
+            cEvent.type = Int32(VN_PLAYER_EVENT_LISTENED.rawValue)
+            cEvent.location = memory.string(location)
+            cEvent.key = memory.string(key)
         }
     }
 }

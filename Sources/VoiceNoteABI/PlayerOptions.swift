@@ -83,12 +83,37 @@ private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) t
     outSeconds?.pointee = 0
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(outSeconds, "out_seconds")
-        let text = try nonEmptyString(location, "location")
-        let key = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
-        out.pointee = try ResumeStore.shared.position(of: PlayerLocation(parsing: text, key: key)) ?? 0
+        out.pointee = try ResumeStore.shared.position(of: storeLocation(location, key)) ?? 0
     }
 }
 
 @c @implementation public func vn_resume_positions_clear() -> Int32 {
     abiCall { () throws(VoiceNoteError) in try ResumeStore.shared.clear() }
+}
+
+/// The location a store call names: `location` loaded under `key` (or its own).
+private func storeLocation(_ location: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?) throws(VoiceNoteError) -> PlayerLocation {
+    let text = try nonEmptyString(location, "location")
+    let key = try key.map { (text) throws(VoiceNoteError) in try nonEmptyString(text, "key") }
+    return PlayerLocation(parsing: text, key: key)
+}
+
+@c @implementation public func vn_listened(
+    _ location: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?, _ outListened: UnsafeMutablePointer<Int32>?
+) -> Int32 {
+    outListened?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let out = try required(outListened, "out_listened")
+        out.pointee = try ResumeStore.shared.isListened(storeLocation(location, key)) ? 1 : 0
+    }
+}
+
+@c @implementation public func vn_listened_set(_ location: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?, _ listened: Int32) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        try ResumeStore.shared.setListened(listened != 0, for: storeLocation(location, key))
+    }
+}
+
+@c @implementation public func vn_listened_clear() -> Int32 {
+    abiCall { () throws(VoiceNoteError) in try ResumeStore.shared.clearListened() }
 }

@@ -77,3 +77,7 @@ private func setAnswer(_ answer: OpaquePointer?, _ location: () throws(VoiceNote
 @c @implementation public func vn_player_next(_ player: OpaquePointer?) -> Int32 {
     abiCall { () throws(VoiceNoteError) in try Handles.get(player, as: PlayerHandle.self, "player").player.next() }
 }
+
+@c @implementation public func vn_player_set_skip_listened(_ player: OpaquePointer?, _ skip: Int32) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in try Handles.get(player, as: PlayerHandle.self, "player").player.setSkipsListened(skip != 0) }
+}

@@ -164,6 +164,7 @@ extension Player {
             work.following = nil
             shared.following.boundary = nil
             shared.resumePositions.forget(following.previous.key)
+            noteListened(following.previous)
             events.emit(.finished(location: shared.context.location))
             let name = following.location.displayName
             shared.key = item.key

@@ -40,6 +40,8 @@ extension Player {
         fileprivate(set) var failedKeys: Set<LocationKey> = []
         /// Where a queue returns once the item a load jumped to has played (`PlayerConfiguration.returnsToInterrupted`).
         fileprivate(set) var returnPoint: ReturnPoint?
+        /// "Play unplayed": the data source's answers that are listened are passed over.
+        fileprivate(set) var skipsListened = false
 
         /// The data source, taken away (the player is closing).
         mutating func takeDataSource() -> QueueDataSource? {
@@ -103,6 +105,21 @@ extension Player {
     /// Whether a data source is set.
     public var isQueue: Bool { monitor.locked { shared.queue.dataSource != nil } }
 
+    /// "Play unplayed": with `true`, the queue passes over the notes that are listened (`PlayerEvent.listened`, kept
+    /// in the resume store across processes): the data source is asked again after each such answer, so the queue
+    /// plays the unlistened notes in order and ends after the last. A load by the host plays what it names, listened
+    /// or not. Off by default; takes effect at the next question to the data source.
+    public func setSkipsListened(_ skips: Bool) {
+        monitor.locked { shared.queue.skipsListened = skips }
+    }
+
+    /// Whether the queue passes over listened notes (`setSkipsListened`).
+    public var skipsListened: Bool { monitor.locked { shared.queue.skipsListened } }
+
+    /// The most listened answers passed over in one question: a data source that keeps answering listened notes
+    /// (or loops among them) ends the queue after this many.
+    static let maximumListenedPassed = 10_000
+
     /// Skips to the next item now: the decoder thread asks the data source about the current item (or the last one
     /// that failed to load) and plays the answer; the current item is left (its position kept for a later load).
     /// No answer stops the player, as at the end of the queue.
@@ -156,7 +173,19 @@ extension Player {
         let (dataSource, returnPoint) = monitor.locked { (shared.queue.dataSource, shared.queue.returnPoint) }
         guard let dataSource else { return nil }
         if let returnPoint, returnPoint.after == item.locationKey { return returnPoint.location }
-        return dataSource(item)
+        var answer = dataSource(item)
+        var passed = 0
+        while let location = answer, let key = try? location.key(), isPassedOver(key) {
+            passed += 1
+            guard passed < Self.maximumListenedPassed, key != item.locationKey else { return nil }
+            answer = dataSource(QueueItem(location: location, key: key.text(sourceName: location.displayName), locationKey: key))
+        }
+        return answer
+    }
+
+    /// Whether an answer of the data source is passed over: "play unplayed" is on and it is listened.
+    private func isPassedOver(_ key: LocationKey) -> Bool {
+        monitor.locked { shared.queue.skipsListened && shared.resumePositions.isListened(key) }
     }
 
     /// Why the decoder thread moves the queue on.

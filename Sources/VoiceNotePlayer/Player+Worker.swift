@@ -387,9 +387,26 @@ extension Player {
             guard shared.restart.serial == work.serial, !shared.restart.pending, shared.context.state == .playing,
                   !shared.context.isSeeking, shared.output.sourceRate > 0 else { return }
             shared.context.currentTime = shared.output.sourceFrame(atOutput: played) / Double(shared.output.sourceRate)
-            if let item = heardItem(work) { showFacts(of: item, in: &shared.context) }
+            guard let item = heardItem(work) else { return events.emitCoalescing(.context(shared.context)) }
+            showFacts(of: item, in: &shared.context)
             events.emitCoalescing(.context(shared.context))
+            let duration = shared.context.duration
+            if !shared.context.durationIsEstimate, duration > 0,
+               shared.context.currentTime >= duration * Self.listenedFraction { noteListened(item) }
         }
+    }
+
+    /// How much of a note must be heard for it to be listened (or its end): 90 %.
+    public static let listenedFraction = 0.9
+
+    /// Shared: `item` was heard to the listened mark or its end: marked in the resume store, and `listened` sent
+    /// the first time the note is (once per load at most; never for a note already listened).
+    func noteListened(_ item: PlayerItem) {
+        guard !item.reachedListened else { return }
+        item.reachedListened = true
+        guard shared.resumePositions.markListened(item.key) else { return }
+        let location = shared.context.location
+        events.emit(.listened(location: location, key: item.key.text(sourceName: location)))
     }
 
     /// The item played to its end: `finished` and `stopped` at 0 (a queue's next item instead, when it has one);
@@ -400,6 +417,7 @@ extension Player {
             guard shared.restart.serial == work.serial, shared.generation == item.generation else { return nil }
             shared.resumePositions.forget(item.key)
             shared.wantsPlaying = false
+            if (item.lastSourceFrame ?? 0) > 0 { noteListened(item) }
             events.emit(.finished(location: shared.context.location))
             var context = shared.context
             showFacts(of: item, in: &context)

@@ -63,4 +63,9 @@ public enum PlayerEvent: Sendable, Equatable {
     /// the URL, the absolute path, or a source's name). Sent whenever the queue moves on, and for every load of
     /// another location the host makes while a data source is set, before the context of the new item.
     case itemChanged(location: String, key: String)
+    /// The note at `location` (its key as in `itemChanged`) was heard to `Player.listenedFraction` of its duration,
+    /// or to its end: it is listened now, kept in the player's `ResumeStore` across processes and restarts. Sent
+    /// once per note — never for a note the store already had as listened —, before its `finished`, so a host can
+    /// send a read receipt or the played marker.
+    case listened(location: String, key: String)
 }

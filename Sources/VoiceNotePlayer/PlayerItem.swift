@@ -22,6 +22,8 @@ final class PlayerItem {
     var frameCount: Int64? { decoder.knownFrameCount }
     /// One past the last source frame given to the device; at the end, the item's real length.
     var lastSourceFrame: Int64?
+    /// Whether this load of the note was found heard to the listened mark (told at most once per load).
+    var reachedListened = false
     /// The frame the decoder produces next, when known (after opening and after a seek).
     private var decoderFrame: Int64? = 0
     /// The note's loudness when it is levelled: the load's, else the one kept from an earlier analysis of the same

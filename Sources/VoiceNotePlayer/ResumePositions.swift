@@ -3,6 +3,9 @@
 struct ResumePositions {
     private var seconds: [LocationKey: Double] = [:]
     private var order: [LocationKey] = []  // least recently used first
+    /// Notes heard to the listened mark by this player (those without a store key too), bounded like the positions.
+    private var listened: Set<LocationKey> = []
+    private var listenedOrder: [LocationKey] = []
     /// The most locations kept in memory.
     let limit: Int
     /// The store shared with other players and processes; nil keeps positions in memory only.
@@ -39,6 +42,25 @@ struct ResumePositions {
     private mutating func forgetInMemory(_ key: LocationKey) {
         guard seconds.removeValue(forKey: key) != nil else { return }
         order.removeAll { $0 == key }
+    }
+
+    /// Whether `key` was heard to the listened mark: by this player, or, in the store, by any.
+    func isListened(_ key: LocationKey) -> Bool {
+        if listened.contains(key) { return true }
+        guard let store, let text = key.storeKey else { return false }
+        return store.isListened(text)
+    }
+
+    /// Marks `key` listened, here and in the store; true when it was not listened before (the `listened` event's
+    /// rule: once per note).
+    mutating func markListened(_ key: LocationKey) -> Bool {
+        let first = !isListened(key)
+        if first, let store, let text = key.storeKey { store.setListened(true, for: text) }
+        if listened.insert(key).inserted {
+            listenedOrder.append(key)
+            if listenedOrder.count > max(limit, 1) { listened.remove(listenedOrder.removeFirst()) }
+        }
+        return first
     }
 
     /// How many locations are kept in memory.

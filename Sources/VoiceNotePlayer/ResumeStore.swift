@@ -1,18 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import VoiceNoteCore
-import VoiceNoteJSON
 
-/// Where each voice message was left, across processes (listening that remembers): one small JSON file under the
-/// cache directory (`$XDG_CACHE_HOME/voicenote/positions/resume-positions.json`, resolved at each use), keyed by the
-/// location's key — an absolute path, or a URL's key (or the URL). Bounded: the `limit` most recently used stay
-/// (1000 for the shared store).
-/// Changes are read, merged and written aside (a fresh name, O_EXCL | O_NOFOLLOW) and renamed under an exclusive
-/// flock(2) on a lock file beside it, so players in several processes never lose each other's positions; readers
-/// need no lock (a rename is atomic). The directory must be the user's own (`FileSystem.makeOwnedDirectory`). It is a
-/// cache: nothing is synced to disk, a damaged file reads as empty and is replaced by the next change, and a change
-/// that cannot take the lock within `lockWaitMilliseconds` is skipped.
+/// Where each voice message was left, and which were heard, across processes (listening that remembers): two small
+/// JSON files under the cache directory (`$XDG_CACHE_HOME/voicenote/positions/`, resolved at each use) —
+/// `resume-positions.json` and `listened.json` —, keyed by the location's key: an absolute path, or a URL's key (or
+/// the URL). Bounded: the `limit` most recently used positions stay (1000 for the shared store), and the
+/// `listenedLimit` most recently heard notes (10,000).
+/// Each file is a `KeyedStoreFile`: changes are merged under a lock file's flock, so players in several processes
+/// never lose each other's; the directory must be the user's own (`FileSystem.makeOwnedDirectory`). It is a cache:
+/// nothing is synced to disk, a damaged file reads as empty and is replaced by the next change, and a change that
+/// cannot take the lock within `lockWaitMilliseconds` is skipped.
 public final class ResumeStore: Sendable {
     /// The one store of this process.
     public static let shared = ResumeStore()
@@ -20,7 +16,8 @@ public final class ResumeStore: Sendable {
     public static let defaultLimit = 1000
     /// The longest key kept, in bytes (longer ones, odd URLs, are not remembered).
     public static let maximumKeyBytes = 2048
-    private static let limits = JSONLimits(maximumBytes: 8 << 20)
+    /// The most listened marks the shared store keeps.
+    public static let defaultListenedLimit = 10_000
 
     /// The longest a change waits for another process's lock on the store before it is skipped.
     public static let lockWaitMilliseconds = 1000
@@ -28,19 +25,28 @@ public final class ResumeStore: Sendable {
     private let directoryOverride: String?
     /// The most locations kept (the least recently used go first).
     public let limit: Int
+    /// The most listened marks kept (the least recently heard go first).
+    public let listenedLimit: Int
+    private let positions: KeyedStoreFile
+    private let listened: KeyedStoreFile
 
-    /// The shared store, or one in `directory` keeping at most `limit` locations (for tests).
-    public init(directory: String? = nil, limit: Int = ResumeStore.defaultLimit) {
+    /// The shared store, or one in `directory` keeping at most `limit` locations and `listenedLimit` listened marks
+    /// (for tests).
+    public init(directory: String? = nil, limit: Int = ResumeStore.defaultLimit,
+                listenedLimit: Int = ResumeStore.defaultListenedLimit) {
         directoryOverride = directory
         self.limit = max(1, limit)
+        self.listenedLimit = max(1, listenedLimit)
+        positions = KeyedStoreFile(name: "resume-positions", valueCount: 1, limit: self.limit, what: "resume positions")
+        listened = KeyedStoreFile(name: "listened", valueCount: 0, limit: self.listenedLimit, what: "listened notes")
     }
 
     private var directory: String { directoryOverride ?? FileSystem.cacheDirectory("positions") }
-    private var file: String { directory + "/resume-positions.json" }
 
     /// The position kept for `key`, if any.
     public func position(of key: String) -> Double? {
-        read()[key]?.seconds
+        guard let seconds = positions.read(in: directory)[key]?.values.first, seconds > 0 else { return nil }
+        return seconds
     }
 
     /// The position kept for `location` (a path or URL, with the key it is loaded under), if any.
@@ -53,9 +59,9 @@ public final class ResumeStore: Sendable {
     /// Keeps `seconds` for `key` (0 or less forgets it).
     public func keep(_ seconds: Double, for key: String) {
         guard key.utf8.count <= Self.maximumKeyBytes, seconds.isFinite else { return }
-        change { entries in
+        positions.change(in: directory) { entries in
             if seconds > 0 {
-                entries[key] = Entry(seconds: seconds, used: Self.now)
+                entries[key] = KeyedStoreFile.Entry(values: [seconds], used: KeyedStoreFile.now)
             } else {
                 entries[key] = nil
             }
@@ -64,75 +70,47 @@ public final class ResumeStore: Sendable {
 
     /// Forgets `key`'s position (the end of the note, a stop).
     public func forget(_ key: String) {
-        guard read()[key] != nil else { return }
-        change { $0[key] = nil }
+        guard positions.read(in: directory)[key] != nil else { return }
+        positions.change(in: directory) { $0[key] = nil }
     }
 
-    /// Forgets every position.
+    /// Forgets every position (the listened marks stay: `clearListened`).
     public func clear() throws(VoiceNoteError) {
-        try FileSystem.remove(file)
+        try positions.remove(in: directory)
     }
 
-    // MARK: - The file
+    // MARK: - Listened
 
-    private struct Entry {
-        var seconds: Double
-        /// When it was kept, in seconds since 1970 (the least recently used go first).
-        var used: Double
+    /// Whether the note under `key` was heard to the listened mark (`Player.listenedFraction`) or its end.
+    public func isListened(_ key: String) -> Bool {
+        listened.read(in: directory)[key] != nil
     }
 
-    private static var now: Double {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    /// Whether the note at `location` (a path or URL, with the key it is loaded under) was heard.
+    /// - Throws: what loading it would throw for a bad location.
+    public func isListened(_ location: PlayerLocation) throws(VoiceNoteError) -> Bool {
+        guard let key = try location.key().storeKey else { return false }
+        return isListened(key)
     }
 
-    /// The entries on disk; none when there is no file or it cannot be read.
-    private func read() -> [String: Entry] {
-        guard (try? FileSystem.checkOwnedDirectory(directory)) != nil,
-              let bytes = try? FileSystem.contents(of: file, atMost: Self.limits.maximumBytes),
-              let document = try? bytes.withUnsafeBytes({ buffer in
-                  Result { () throws(VoiceNoteError) in try JSONDocument(parsing: buffer, limits: Self.limits, what: "resume positions") }
-              }).get() else { return [:] }
-        var entries: [String: Entry] = [:]
-        guard case .object(let object) = document.top.value else { return [:] }
-        for member in object {
-            guard let pair = member.value.array, pair.count == 2, let seconds = pair[0].number, let used = pair[1].number,
-                  seconds.isFinite, seconds > 0 else { continue }
-            entries[member.key] = Entry(seconds: seconds, used: used)
+    /// Marks `key` listened, or, with `false`, unlistened again (a host's "mark as unplayed").
+    public func setListened(_ value: Bool, for key: String) {
+        guard key.utf8.count <= Self.maximumKeyBytes else { return }
+        if !value, !isListened(key) { return }
+        listened.change(in: directory) { entries in
+            entries[key] = value ? KeyedStoreFile.Entry(values: [], used: KeyedStoreFile.now) : nil
         }
-        return entries
     }
 
-    /// Reads, changes and writes the entries under the lock file's flock; failures leave the store as it was
-    /// (positions are a convenience: a full disk must not stop playback). The lock is waited for at most
-    /// `lockWaitMilliseconds`: another process holding it longer (hung, or hostile) costs this change, never the
-    /// player calling it.
-    private func change(_ body: (inout [String: Entry]) -> Void) {
-        let directory = self.directory
-        let lock: FileDescriptor
-        do {
-            try FileSystem.makeOwnedDirectory(directory)
-            lock = try FileDescriptor.openLockFile(directory + "/resume-positions.lock")
-        } catch {
-            Log.write(.debug, "resume positions: not kept: \(error.message)")
-            return
-        }
-        defer { try? lock.close() }
-        guard lock.lockExclusively(within: Self.lockWaitMilliseconds) else {
-            Log.write(.debug, "resume positions: not kept: another process held the store's lock for over \(Self.lockWaitMilliseconds) ms")
-            return
-        }
-        var entries = read()
-        body(&entries)
-        if entries.count > limit {
-            let kept = entries.sorted { $0.value.used > $1.value.used }.prefix(limit)
-            entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
-        }
-        let object = JSONObject(entries.sorted { $0.key < $1.key }.map { key, entry in
-            (key, JSONValue.array([.real(entry.seconds), .real(entry.used)]))
-        })
-        guard let text = try? JSONValue.object(object).text() else { return }
-        try? FileSystem.replace(file, with: Array(text.utf8), sync: false)  // a cache: not synced
+    /// Marks the note at `location` (a path or URL, with the key it is loaded under) listened, or unlistened again.
+    /// - Throws: what loading it would throw for a bad location.
+    public func setListened(_ value: Bool, for location: PlayerLocation) throws(VoiceNoteError) {
+        guard let key = try location.key().storeKey else { return }
+        setListened(value, for: key)
+    }
+
+    /// Forgets every listened mark.
+    public func clearListened() throws(VoiceNoteError) {
+        try listened.remove(in: directory)
     }
 }

@@ -33,6 +33,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Start where this note was left last time (by this command or any other voicenote player), and remember where it is left now.")
     var resume = false
 
+    @Flag(help: "Play only the notes not yet listened (heard to 90 % or to the end by any voicenote player), in order, and remember which are heard now.")
+    var unplayed = false
+
     @Option(help: "Software volume, 0…1.")
     var volume = 1.0
 
@@ -68,14 +71,25 @@ struct PlayCommand: ParsableCommand {
         configuration.device = DeviceSelection(name: device, configuration: deviceConfig)
         configuration.focusGroup = nil
         configuration.resumePositionLimit = 0
-        configuration.resumeStore = resume ? .shared : nil
+        configuration.resumeStore = resume || unplayed ? .shared : nil
         let loop = try EventLoop()
         let player = try Player(configuration: configuration, dispatcher: loop)
         try player.setRate(rate)
         try player.setVolume(volume)
         player.setSkipsSilence(skipSilence)
         try player.setLeveling(Leveling(enabled: level, target: levelTarget, offset: levelOffset))
-        let locations = try files.map { (file) throws(VoiceNoteError) in try playerLocation(file, http: http) }
+        var locations = try files.map { (file) throws(VoiceNoteError) in try playerLocation(file, http: http) }
+        if unplayed {
+            // The first note played is the first unlistened one; the queue passes over the listened ones after it.
+            guard let first = try locations.firstIndex(where: { (location) throws(VoiceNoteError) in
+                try !ResumeStore.shared.isListened(location)
+            }) else {
+                Terminal.writeError("voicenote: every note given was listened already\n")
+                return
+            }
+            locations.removeFirst(first)
+            player.setSkipsListened(true)
+        }
         if locations.count > 1 { player.setDataSource(PlayList(locations).dataSource) }
         let session = PlaybackSession(player: player, loop: loop, interactive: Terminal.isInteractive)
         let ending = try session.run(location: locations[0], start: start)

@@ -127,6 +127,8 @@ final class PlaybackSession: @unchecked Sendable {
             } else {
                 failure = error
             }
+        case .listened:
+            break  // kept in the store by the player (`--unplayed`)
         case .itemChanged(let location, _):
             itemEnded = false
             if interactive {

@@ -78,7 +78,7 @@ import VoiceNoteTestSupport
             case .itemChanged(_, let key): "changed:" + key
             case .finished(let location): "finished:" + location
             case .failed(let error): "failed:\(error.status)"
-            case .context: nil
+            case .context, .listened: nil
             }
         }
     }

@@ -56,4 +56,33 @@ import VoiceNoteTestSupport
         #expect(ResumeStore(directory: directory).position(of: "/b") == nil)
         try ResumeStore(directory: directory).clear()  // nothing to clear: fine
     }
+
+    @Test func listenedMarksComeBackInAnotherStoreAndStayApartFromPositions() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let first = ResumeStore(directory: directory, listenedLimit: 20)
+        #expect(!first.isListened("/notes/a.ogg"))
+        first.setListened(true, for: "/notes/a.ogg")
+        try first.setListened(true, for: .url("https://cdn/x.ogg?sig=1", key: "message-7/0"))
+        first.keep(4, for: "/notes/a.ogg")
+        let second = ResumeStore(directory: directory)
+        #expect(second.isListened("/notes/a.ogg") && second.isListened("message-7/0"))
+        #expect(try second.isListened(.file("file:///notes/a.ogg")))
+        // Forgetting the position (the note's end) keeps the mark; clearing positions keeps it too.
+        second.forget("/notes/a.ogg")
+        try second.clear()
+        #expect(first.isListened("/notes/a.ogg") && first.position(of: "/notes/a.ogg") == nil)
+        second.setListened(false, for: "/notes/a.ogg")  // "mark as unplayed"
+        #expect(!first.isListened("/notes/a.ogg") && first.isListened("message-7/0"))
+        // Bounded: the most recently heard stay.
+        for note in 0..<25 { first.setListened(true, for: "/n/\(note).ogg") }
+        #expect((0..<5).allSatisfy { !first.isListened("/n/\($0).ogg") })
+        #expect((5..<25).allSatisfy { first.isListened("/n/\($0).ogg") })
+        // A damaged file reads as nothing listened and is replaced by the next mark.
+        #expect(FileManager.default.createFile(atPath: directory + "/listened.json", contents: Data("{\"/z\": [1, 2]}".utf8)))
+        #expect(!first.isListened("/z"))
+        first.setListened(true, for: "/y")
+        #expect(first.isListened("/y") && !first.isListened("/z"))
+        try first.clearListened()
+        #expect(!second.isListened("/y"))
+    }
 }

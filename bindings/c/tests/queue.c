@@ -17,6 +17,10 @@
  *   once, no callback after); `release` runs once on replace, unset, destroy and a failed set; the answer's setters
  *   check their arguments and are VN_E_MISUSE outside the hook call; a vn_queue_answer_set_url answer carries its key.
  *
+ * - What was heard: with vn_player_set_skip_listened ("play unplayed") a queue over three notes, the second marked
+ *   with vn_listened_set, plays the first and the third; each sends LISTENED (its key) before its FINISHED, and
+ *   vn_listened tells it after; the store is this test's ($XDG_CACHE_HOME under its directory).
+ *
  * Needs opusenc on PATH (child.h). Every wait is bounded (WAIT_UNTIL); "nothing more arrived" is checked after a
  * fence: a volume change, whose CONTEXT comes after every event sent before it.
  */
@@ -46,6 +50,8 @@ typedef struct {
 static struct {
     item items[MAX_ITEMS];
     int count, changed, finished, failed, failed_status, state, released, context_ahead;
+    int listened, listened_before_finished; /* LISTENED events; those that came before their FINISHED */
+    char listened_keys[4][TEXT_SIZE];
     double volume, playing_time_s;
     char ahead[2 * TEXT_SIZE + 64]; /* the first context that came before its ITEM_CHANGED */
     char current[TEXT_SIZE], playing[TEXT_SIZE], paused[TEXT_SIZE]; /* the last ITEM_CHANGED, PLAYING, PAUSED */
@@ -64,7 +70,8 @@ static void on_event(void *user_data, const vn_player_event *event) {
     (void)user_data;
     pthread_mutex_lock(&harness_sync.mutex);
     const vn_player_context *context = &event->context;
-    item *entry = event->type != VN_PLAYER_EVENT_CONTEXT && seen.count < MAX_ITEMS ? &seen.items[seen.count++] : NULL;
+    int listed = event->type != VN_PLAYER_EVENT_CONTEXT && event->type != VN_PLAYER_EVENT_LISTENED;
+    item *entry = listed && seen.count < MAX_ITEMS ? &seen.items[seen.count++] : NULL;
     if (entry != NULL) entry->type = event->type;
     switch (event->type) {
     case VN_PLAYER_EVENT_CONTEXT:
@@ -92,6 +99,11 @@ static void on_event(void *user_data, const vn_player_event *event) {
     case VN_PLAYER_EVENT_FINISHED:
         seen.finished++;
         if (entry != NULL) copy(entry->text, event->location);
+        break;
+    case VN_PLAYER_EVENT_LISTENED:
+        if (seen.listened < 4) copy(seen.listened_keys[seen.listened], event->key);
+        if (seen.listened == seen.finished) seen.listened_before_finished++;
+        seen.listened++;
         break;
     case VN_PLAYER_EVENT_FAILED:
         seen.failed++;
@@ -781,9 +793,62 @@ static int setup(void) {
     return status == 0;
 }
 
+/* ------------------------------------------------------------------------------------------------------------ */
+/* What was heard */
+
+static void test_play_unplayed_passes_over_listened_notes(void) {
+    int listened = -1;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_listened(NULL, NULL, &listened));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_listened(notes[0], "", &listened));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_listened(notes[0], NULL, NULL));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_listened_set(NULL, NULL, 1));
+    EXPECT_STATUS(VN_E_MISUSE, vn_player_set_skip_listened(NULL, 1));
+    EXPECT_STATUS(VN_OK, vn_listened_clear());
+    for (int i = 0; i < 3; i++) {
+        EXPECT_STATUS(VN_OK, vn_listened(notes[i], NULL, &listened));
+        EXPECT(listened == 0, "note %d listened before it was heard", i);
+    }
+    EXPECT_STATUS(VN_OK, vn_listened_set(notes[1], NULL, 1));
+
+    char output[320];
+    snprintf(output, sizeof output, "%s/unplayed.raw", directory);
+    vn_player *player = queue_player(output);
+    if (player == NULL) return;
+    static list_source list;
+    list_init(&list, notes[0], notes[1], notes[2]);
+    EXPECT_STATUS(VN_OK, vn_player_set_data_source(player, list_next, &list, list_release));
+    EXPECT_STATUS(VN_OK, vn_player_set_skip_listened(player, 1));
+    EXPECT_STATUS(VN_OK, vn_player_load(player, notes[0], 1, -1));
+    int ok = 0;
+    WAIT_UNTIL(ok, seen.finished == 2 && seen.state == VN_PLAYER_STOPPED, WAIT_MS);
+    EXPECT(ok, "two FINISHED then STOPPED did not come within %d ms", WAIT_MS);
+    fence(player);
+    const want expected[] = {CHANGED(notes[0]), FINISHED(notes[0]), CHANGED(notes[2]), FINISHED(notes[2])};
+    expect_items(expected, 4, "play unplayed");
+    pthread_mutex_lock(&harness_sync.mutex);
+    EXPECT(seen.listened == 2 && seen.listened_before_finished == 2, "%d LISTENED, %d before their FINISHED",
+           seen.listened, seen.listened_before_finished);
+    EXPECT(!strcmp(seen.listened_keys[0], notes[0]) && !strcmp(seen.listened_keys[1], notes[2]),
+           "LISTENED keys %s, %s", seen.listened_keys[0], seen.listened_keys[1]);
+    pthread_mutex_unlock(&harness_sync.mutex);
+    vn_player_destroy(player);
+    for (int i = 0; i < 3; i++) {
+        EXPECT_STATUS(VN_OK, vn_listened(notes[i], NULL, &listened));
+        EXPECT(listened == 1, "note %d not listened after the queue", i);
+    }
+    EXPECT_STATUS(VN_OK, vn_listened_set(notes[2], NULL, 0)); /* mark as unplayed */
+    EXPECT_STATUS(VN_OK, vn_listened(notes[2], NULL, &listened));
+    EXPECT(listened == 0, "note 2 still listened after vn_listened_set(0)");
+    unlink(output);
+}
+
 int main(void) {
     harness_init("queue");
     if (!temp_directory_create(directory, sizeof directory, "queue")) return 1;
+    /* The stores (resume positions, listened notes) are this test's, never the user's. */
+    char cache[300];
+    snprintf(cache, sizeof cache, "%s/cache", directory);
+    setenv("XDG_CACHE_HOME", cache, 1);
     if (!fixture_setup(setup, directory, "WAV tones and an Opus note with opusenc")) return 1;
     TEST(test_three_notes_play_in_order);
     TEST(test_contexts_follow_their_item_changed);
@@ -799,6 +864,7 @@ int main(void) {
     TEST(test_hook_destroys_its_player);
     TEST(test_release_runs_once);
     TEST(test_answer_setters);
+    TEST(test_play_unplayed_passes_over_listened_notes);
     temp_directory_remove(directory);
     return harness_finish();
 }

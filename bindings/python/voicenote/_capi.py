@@ -111,6 +111,7 @@ VN_PLAYER_EVENT_CONTEXT = 0
 VN_PLAYER_EVENT_FINISHED = 1
 VN_PLAYER_EVENT_FAILED = 2
 VN_PLAYER_EVENT_ITEM_CHANGED = 3
+VN_PLAYER_EVENT_LISTENED = 4
 
 # --- Attachment payloads, types, messages and uploads ------------------------------------------------------------
 
@@ -684,6 +685,9 @@ vn_player_options_set_return_to_interrupted = _declare(
 )
 vn_resume_position = _declare("vn_resume_position", c_int, [c_char_p, c_char_p, POINTER(c_double)])
 vn_resume_positions_clear = _declare("vn_resume_positions_clear", c_int, [])
+vn_listened = _declare("vn_listened", c_int, [c_char_p, c_char_p, POINTER(c_int)])
+vn_listened_set = _declare("vn_listened_set", c_int, [c_char_p, c_char_p, c_int])
+vn_listened_clear = _declare("vn_listened_clear", c_int, [])
 vn_player_create = _declare("vn_player_create", c_int, [vn_player_options_p, POINTER(vn_player_p)])
 vn_player_destroy = _declare("vn_player_destroy", None, [vn_player_p])
 vn_player_load = _declare("vn_player_load", c_int, [vn_player_p, c_char_p, c_int, c_double])
@@ -767,6 +771,7 @@ vn_player_use_messages = _declare(
     "vn_player_use_messages", c_int, [vn_player_p, c_char_p, c_size_t, c_char_p, c_int]
 )
 vn_player_next = _declare("vn_player_next", c_int, [vn_player_p])
+vn_player_set_skip_listened = _declare("vn_player_set_skip_listened", c_int, [vn_player_p, c_int])
 
 # Uploads
 vn_upload_options_create = _declare("vn_upload_options_create", c_int, [POINTER(vn_upload_options_p)])

@@ -128,8 +128,20 @@ class PlayerItemChanged:
     key: str
 
 
+@dataclass(frozen=True)
+class NoteListened:
+    """``VN_PLAYER_EVENT_LISTENED``: the note was heard to 90 % of its duration, or to its end. It is listened
+    now, remembered across processes and restarts (:func:`is_listened`); sent once per note, never for one already
+    listened, before its :class:`PlaybackFinished`: the moment to send a read receipt or the played marker."""
+
+    #: The note's location as given, as in :attr:`PlayerContext.location`.
+    location: str
+    #: Its key, as in :class:`PlayerItemChanged`.
+    key: str
+
+
 #: What a player subscriber receives.
-PlayerEvent = Union[PlayerContextEvent, PlaybackFinished, PlaybackFailed, PlayerItemChanged]
+PlayerEvent = Union[PlayerContextEvent, PlaybackFinished, PlaybackFailed, PlayerItemChanged, NoteListened]
 
 
 def _state(value: int) -> PlayerState:
@@ -166,6 +178,7 @@ _convert_event = _cevents.converter(_capi.vn_player_event, {
     _capi.VN_PLAYER_EVENT_FINISHED: lambda f: PlaybackFinished(f.text("location")),
     _capi.VN_PLAYER_EVENT_FAILED: lambda f: PlaybackFailed(f.failure()),
     _capi.VN_PLAYER_EVENT_ITEM_CHANGED: lambda f: PlayerItemChanged(f.text("location"), f.text("key")),
+    _capi.VN_PLAYER_EVENT_LISTENED: lambda f: NoteListened(f.text("location"), f.text("key")),
 })
 
 
@@ -582,3 +595,36 @@ def resume_position(location: Union[str, "os.PathLike[str]"], key: Optional[str]
 def clear_resume_positions() -> None:
     """Forgets every remembered position (open players keep their own)."""
     check(_capi.vn_resume_positions_clear())
+
+
+def _store_arguments(location: Union[str, "os.PathLike[str]"], key: Optional[str]) -> tuple:
+    if not isinstance(location, (str, os.PathLike)):
+        raise TypeError("location must be a str or os.PathLike")
+    return c_text(location, "location", path=True), None if key is None else c_text(key, "key")
+
+
+def is_listened(location: Union[str, "os.PathLike[str]"], key: Optional[str] = None) -> bool:
+    """Whether ``location`` (a path or ``file://`` URL, or an http(s) URL loaded with ``key``) was heard to 90 % or
+    to its end by a player of any process (:class:`NoteListened`).
+
+    Raises:
+        InvalidArgumentError: an empty location or key, or a location a player would refuse.
+    """
+    out = ctypes.c_int(0)
+    check(_capi.vn_listened(*_store_arguments(location, key), ctypes.byref(out)))
+    return out.value != 0
+
+
+def set_listened(location: Union[str, "os.PathLike[str]"], listened: bool = True, key: Optional[str] = None) -> None:
+    """Marks a note listened or, with ``listened=False``, unlistened again ("mark as unplayed", or a played marker
+    from another device). No event is sent.
+
+    Raises:
+        InvalidArgumentError: as :func:`is_listened`.
+    """
+    check(_capi.vn_listened_set(*_store_arguments(location, key), 1 if listened else 0))
+
+
+def clear_listened() -> None:
+    """Forgets every listened mark (the resume positions stay)."""
+    check(_capi.vn_listened_clear())

@@ -308,6 +308,16 @@ class QueuePlayer(Player):
             self._data_source = None
             self._uses_messages = True
 
+    def set_skip_listened(self, skip: bool = True) -> None:
+        """"Play unplayed": with True the queue passes over the notes that are listened (:func:`~voicenote.is_listened`):
+        the data source is asked again after each such answer, so the queue plays the unlistened notes in order and
+        ends after the last. A load by the host plays what it names, listened or not. Off by default.
+
+        Raises:
+            ValueError: the player is closed.
+        """
+        check(_capi.vn_player_set_skip_listened(self._live_handle(), 1 if skip else 0))
+
     def next(self) -> None:
         """Skips to the next item now: the data source is asked about the current item (or the one that last
         failed to load) on the player's thread and its answer plays; the current item is left, its position kept
