@@ -8,8 +8,9 @@
  * or sets nothing to end the queue. The hook may be asked several times about one item (ahead of its end, when its
  * audio is decoded, at its end), so it answers from the current location, the same way each time. The player plays
  * the answers back to back and sends VN_PLAYER_EVENT_ITEM_CHANGED (printed as "playing LOCATION") for each item,
- * then FINISHED; an item that cannot be loaded is a FAILED event (printed on stderr) and the queue goes on with the
- * item after it. `release` runs once after the hook's last call. The main thread waits with a condition variable
+ * then LISTENED ("listened LOCATION": heard to 90 % or to its end, the moment a chat client sends its read receipt
+ * or played marker; vn_listened() tells it later, in any process) and FINISHED; an item that cannot be loaded is a
+ * FAILED event (printed on stderr) and the queue goes on with the item after it. `release` runs once after the hook's last call. The main thread waits with a condition variable
  * until the item the hook ended the queue on has finished or failed, and the player is stopped (or not loaded).
  * Items are told apart by location: list each location once.
  * With no --device it plays to the default ALSA device; tests pass a file speaker (ALSA's file plugin), defined in
@@ -75,6 +76,9 @@ static void on_event(void *user_data, const vn_player_event *event) {
         snprintf(q->current, sizeof q->current, "%s", event->location);
         q->current_done = 0;
         printf("playing %s\n", event->location);
+        break;
+    case VN_PLAYER_EVENT_LISTENED:
+        printf("listened %s\n", event->location);
         break;
     case VN_PLAYER_EVENT_FINISHED:
         q->current_done = 1;

@@ -26,7 +26,7 @@ struct _VnPlayer {
 enum { PROP_0, PROP_DEVICE, PROP_CONFIGURATION, PROP_LOCATION, PROP_STATE, PROP_DURATION, PROP_POSITION, PROP_RATE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
-enum { SIGNAL_FINISHED, SIGNAL_FAILED, SIGNAL_ITEM_CHANGED, N_SIGNALS };
+enum { SIGNAL_FINISHED, SIGNAL_FAILED, SIGNAL_ITEM_CHANGED, SIGNAL_LISTENED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void vng_player_initable_init(GInitableIface *iface);
@@ -103,6 +103,9 @@ static void on_player_event(void *user_data, const vn_player_event *event) {
     }
     case VN_PLAYER_EVENT_ITEM_CHANGED:
         g_signal_emit(self, signals[SIGNAL_ITEM_CHANGED], 0, event->location, event->key);
+        break;
+    case VN_PLAYER_EVENT_LISTENED:
+        g_signal_emit(self, signals[SIGNAL_LISTENED], 0, event->location, event->key);
         break;
     default: /* a kind a newer library added: nothing to say about it yet */
         break;
@@ -300,6 +303,18 @@ static void vng_player_class_init(VnPlayerClass *klass) {
      */
     signals[SIGNAL_ITEM_CHANGED] = g_signal_new("item-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                                                 NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
+    /**
+     * VnPlayer::listened:
+     * @self: the player.
+     * @location: the note's location, as given.
+     * @key: its key, as in [signal@Voicenote.Player::item-changed].
+     *
+     * The note was heard to 90 % of its duration or to its end (libvoicenote's `VN_PLAYER_EVENT_LISTENED`): it is
+     * listened now, remembered across processes ([func@Voicenote.listened_get]). Once per note, before its
+     * [signal@Voicenote.Player::finished]: the moment to send a read receipt or the played marker.
+     */
+    signals[SIGNAL_LISTENED] = g_signal_new("listened", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                            NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_STRING);
 }
 
 static void vng_player_init(VnPlayer *self) {
@@ -353,6 +368,24 @@ gboolean vng_player_seek_to_word(VnPlayer *self, gdouble word_start, GError **er
     g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
     vn_transcript_word word = {"", word_start, word_start, 1};
     return vng_error_set_from_status(error, vn_player_seek_to_word(self->handle, &word));
+}
+
+gboolean vng_listened_get(const gchar *location, const gchar *key, gboolean *out_listened, GError **error) {
+    g_return_val_if_fail(location != NULL, FALSE);
+    g_return_val_if_fail(out_listened != NULL, FALSE);
+    int listened = 0;
+    gboolean ok = vng_error_set_from_status(error, vn_listened(location, key, &listened));
+    *out_listened = ok && listened != 0;
+    return ok;
+}
+
+gboolean vng_listened_set(const gchar *location, const gchar *key, gboolean listened, GError **error) {
+    g_return_val_if_fail(location != NULL, FALSE);
+    return vng_error_set_from_status(error, vn_listened_set(location, key, listened ? 1 : 0));
+}
+
+gboolean vng_listened_clear(GError **error) {
+    return vng_error_set_from_status(error, vn_listened_clear());
 }
 
 gboolean vng_player_stop(VnPlayer *self, GError **error) {

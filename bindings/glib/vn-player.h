@@ -193,6 +193,44 @@ gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error);
 gboolean vng_player_seek_to_word(VnPlayer *self, gdouble word_start, GError **error);
 
 /**
+ * vng_listened_get:
+ * @location: the note's path or URL, as it is loaded.
+ * @key: (nullable): its key (as given to the load), or %NULL for the location's own.
+ * @out_listened: (out): whether the note is listened.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Tells whether a note was heard to 90 % or to its end by a player of any process
+ * ([signal@Voicenote.Player::listened]); kept beside the resume positions under the cache directory.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_INVALID_ARG for an empty location or key, or one a player
+ *   would refuse).
+ */
+gboolean vng_listened_get(const gchar *location, const gchar *key, gboolean *out_listened, GError **error);
+
+/**
+ * vng_listened_set:
+ * @location: the note's path or URL.
+ * @key: (nullable): its key, or %NULL for the location's own.
+ * @listened: %TRUE to mark it listened, %FALSE to forget the mark ("mark as unplayed").
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Marks a note listened or unlistened again; no signal is emitted.
+ *
+ * Returns: %TRUE, or %FALSE with @error set, as [func@Voicenote.listened_get].
+ */
+gboolean vng_listened_set(const gchar *location, const gchar *key, gboolean listened, GError **error);
+
+/**
+ * vng_listened_clear:
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Forgets every listened mark (the resume positions stay).
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_PERMISSION or %VN_ERROR_IO).
+ */
+gboolean vng_listened_clear(GError **error);
+
+/**
  * vng_player_stop:
  * @self: the player.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.

@@ -31,6 +31,7 @@ typedef struct {
     GStrv keys;          /* "" for none; as many as locations */
     gint current;        /* the index the main context last knew, where searches start; -1 for none */
     gchar *ended_after;  /* the location the hook last found nothing after; NULL when it last answered */
+    gboolean skip_listened; /* "play unplayed": listened items are passed over */
     VngHttp *http;       /* how http(s) items are requested; NULL for the library's defaults */
 } Queue;
 
@@ -150,11 +151,31 @@ static void on_item_changed(VnQueuePlayer *self, const char *location, const cha
         g_signal_emit(self, signals[SIGNAL_ITEM_CHANGED], 0, index, location, key);
 }
 
-/* The end of the list: the item that finished is the one the hook last found nothing after. */
+/* Whether every one of `locations` (with their `keys`) is listened: the player passes them over with skip_listened. */
+static gboolean all_listened(GStrv locations, GStrv keys) {
+    for (guint i = 0; locations[i] != NULL; i++) {
+        int listened = 0;
+        if (vn_listened(locations[i], keys[i][0] != '\0' ? keys[i] : NULL, &listened) != VN_OK || !listened) return FALSE;
+    }
+    return TRUE;
+}
+
+/* The end of the list: the item that finished is the one the hook last found nothing after, or, passing over
+ * listened items, one followed by listened items only. */
 static void on_finished(VnQueuePlayer *self, const char *location) {
     g_mutex_lock(&self->queue->lock);
-    gboolean last = self->queue->ended_after != NULL && g_strcmp0(self->queue->ended_after, location) == 0;
-    g_mutex_unlock(&self->queue->lock);
+    Queue *queue = self->queue;
+    gboolean last = queue->ended_after != NULL && g_strcmp0(queue->ended_after, location) == 0;
+    /* Not ended_after: while the player passes over listened items, the hook is asked about the finished one again
+     * (it answers the next) before the listened ones (nothing after the last). */
+    gint index = !last && queue->skip_listened ? queue_find(queue, location) : -1;
+    /* The items after it, copied: the store is read with no lock held. */
+    GStrv after = index >= 0 ? g_strdupv(queue->locations + index + 1) : NULL;
+    GStrv after_keys = index >= 0 ? g_strdupv(queue->keys + index + 1) : NULL;
+    g_mutex_unlock(&queue->lock);
+    if (after != NULL) last = all_listened(after, after_keys);
+    g_strfreev(after);
+    g_strfreev(after_keys);
     if (last) g_signal_emit(self, signals[SIGNAL_ENDED], 0);
 }
 
@@ -385,6 +406,14 @@ void vng_queue_player_set_http_options(VnQueuePlayer *self, VnHttpOptions *http_
 gboolean vng_queue_player_next(VnQueuePlayer *self, GError **error) {
     g_return_val_if_fail(VNG_IS_QUEUE_PLAYER(self), FALSE);
     return vng_error_set_from_status(error, vn_player_next(self->handle));
+}
+
+void vng_queue_player_set_skip_listened(VnQueuePlayer *self, gboolean skip) {
+    g_return_if_fail(VNG_IS_QUEUE_PLAYER(self));
+    g_mutex_lock(&self->queue->lock);
+    self->queue->skip_listened = skip;
+    g_mutex_unlock(&self->queue->lock);
+    if (self->handle != NULL) vn_player_set_skip_listened(self->handle, skip ? 1 : 0);
 }
 
 gboolean vng_queue_player_previous(VnQueuePlayer *self, GError **error) {

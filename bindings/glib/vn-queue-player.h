@@ -122,6 +122,17 @@ gboolean vng_queue_player_play_item(VnQueuePlayer *self, guint index, GError **e
 gboolean vng_queue_player_next(VnQueuePlayer *self, GError **error);
 
 /**
+ * vng_queue_player_set_skip_listened:
+ * @self: the queue player.
+ * @skip: %TRUE to pass over the listened items.
+ *
+ * "Play unplayed": with %TRUE the list's items that are listened ([func@Voicenote.listened_get]) are passed over
+ * when the list moves on, so the unlistened ones play in order and [signal@Voicenote.QueuePlayer::ended] comes after
+ * the last of them. [method@Voicenote.QueuePlayer.play_item] plays the item it names, listened or not. Off by default.
+ */
+void vng_queue_player_set_skip_listened(VnQueuePlayer *self, gboolean skip);
+
+/**
  * vng_queue_player_previous:
  * @self: the queue player.
  * @error: (out) (optional) (nullable): where a failure goes, or %NULL.

@@ -55,7 +55,22 @@ void QueuePlayer::setLocations(const QStringList &locations) {
     Q_EMIT locationsChanged();
 }
 
+void QueuePlayer::setSkipListened(bool skip) {
+    if (skip == skipListened_) return;
+    skipListened_ = skip;
+    if (auto player = shared()) attempt(this, [&] { player->set_skip_listened(skip); });
+    Q_EMIT skipListenedChanged();
+}
+
+bool QueuePlayer::isLastItem(int index) {
+    if (index < 0 || index >= count()) return false;
+    for (int i = index + 1; skipListened_ && i < count(); ++i)
+        if (!isListened(locations_[i])) return false;
+    return skipListened_ || index == count() - 1;
+}
+
 void QueuePlayer::prepare(voicenote::player &player) {
+    player.set_skip_listened(skipListened_);
     // Runs on the decoder thread: reads only the shared copy (kept alive by the lambda, which the library owns).
     std::shared_ptr<Shared> shared = shared_;
     player.set_data_source([shared](std::string_view current, std::string_view, voicenote::queue_answer &answer) {
@@ -93,7 +108,7 @@ void QueuePlayer::handleEvent(const voicenote::player_event &event) {
         setCurrentIndex(index);
         Q_EMIT itemChanged(index);
     } else if (event.type == voicenote::player_event_type::finished) {
-        if (currentIndex_ == count() - 1 && QString::fromStdString(event.location) == locations_.value(currentIndex_))
+        if (isLastItem(currentIndex_) && QString::fromStdString(event.location) == locations_.value(currentIndex_))
             Q_EMIT ended();
     }
 }

@@ -26,6 +26,9 @@ class QueuePlayer : public voicenote_qml::VoicePlayer {  // qualified: qmltypere
     Q_PROPERTY(int currentIndex READ currentIndex NOTIFY currentIndexChanged)
     /** How many locations there are. */
     Q_PROPERTY(int count READ count NOTIFY locationsChanged)
+    /** "Play unplayed": the listened items (isListened()) are passed over as the queue moves on; `ended` comes after
+     *  the last unlistened one. playFrom() plays the item it names. False by default. */
+    Q_PROPERTY(bool skipListened READ skipListened WRITE setSkipListened NOTIFY skipListenedChanged)
 
 public:
     /** An empty queue. */
@@ -36,6 +39,8 @@ public:
     void setLocations(const QStringList &locations);
     int currentIndex() const { return currentIndex_; }
     int count() const { return static_cast<int>(locations_.size()); }
+    bool skipListened() const { return skipListened_; }
+    void setSkipListened(bool skip);
 
     /** Loads the item at `index` and plays it, then the ones after it. An index outside the list: failed
      *  "VN_E_INVALID_ARG". */
@@ -48,6 +53,7 @@ public:
 Q_SIGNALS:
     void locationsChanged();
     void currentIndexChanged();
+    void skipListenedChanged();
     /** The queue moved by itself or by next() to the item at `index`. */
     void itemChanged(int index);
     /** The last item played to its end. */
@@ -60,9 +66,13 @@ protected:
 private:
     struct Shared;  // what the data source reads on the decoder thread
     void setCurrentIndex(int index);
+    /** Whether the item at `index` is the queue's last: the list's last, or, passing over listened items, one after
+     *  which every item is listened. */
+    bool isLastItem(int index);
 
     QStringList locations_;
     int currentIndex_ = -1;
+    bool skipListened_ = false;
     int loading_ = -1;  // the index playFrom() loaded, until its item_changed came
     std::shared_ptr<Shared> shared_;
 };

@@ -56,6 +56,9 @@ void VoicePlayer::dispatchEvent(const voicenote::player_event &event) {
     case voicenote::player_event_type::failed:
         Q_EMIT failed(statusName(event.status), QString::fromStdString(event.message));
         break;
+    case voicenote::player_event_type::listened:
+        Q_EMIT listened(QString::fromStdString(event.location), QString::fromStdString(event.key));
+        break;
     case voicenote::player_event_type::item_changed:
         break;
     }
@@ -95,6 +98,16 @@ void VoicePlayer::seek(qreal seconds) {
 
 void VoicePlayer::stop() {
     if (auto player = shared()) attempt(this, [&] { player->stop(); });
+}
+
+bool VoicePlayer::isListened(const QString &location) {
+    bool listened = false;
+    attempt(this, [&] { listened = voicenote::listened(location.toStdString()); });
+    return listened;
+}
+
+void VoicePlayer::setListened(const QString &location, bool listened) {
+    attempt(this, [&] { voicenote::set_listened(location.toStdString(), listened); });
 }
 
 }  // namespace voicenote_qml

@@ -86,6 +86,11 @@ public:
     Q_INVOKABLE void seek(qreal seconds);
     /** Stops: position 0, the item kept. */
     Q_INVOKABLE void stop();
+    /** Whether the note at `location` was heard to 90 % or to its end by a player of any process (listened()). A
+     *  location the library refuses: false, and `failed`. */
+    Q_INVOKABLE bool isListened(const QString &location);
+    /** Marks the note at `location` listened, or with false unlistened again ("mark as unplayed"); no signal. */
+    Q_INVOKABLE void setListened(const QString &location, bool listened = true);
 
     /** The library's player, made now when it is not yet (null when that failed: `failed` was emitted). Shared: a
      *  RecordingFlow keeps the one it previews on. */
@@ -105,6 +110,9 @@ Q_SIGNALS:
     void headersChanged();
     /** The item at `location` played to its end. */
     void finished(const QString &location);
+    /** The note at `location` (its `key`) was heard to 90 % or to its end: listened now, remembered across
+     *  processes; once per note, before finished(): the moment to send a read receipt or the played marker. */
+    void listened(const QString &location, const QString &key);
     /** A call was refused or the player failed: the status's name ("VN_E_NOT_FOUND") and the library's message. */
     void failed(const QString &status, const QString &message);
 

@@ -607,6 +607,30 @@ inline seconds resume_position(std::string_view location, std::optional<std::str
 inline void resume_positions_clear() { detail::check(vn_resume_positions_clear()); }
 
 /**
+ * Whether the note at `location` (loaded with `key`, if any) was heard to 90 % or to its end by a player of any
+ * process (vn_listened; player_event_type::listened). Throws `error` (errc::invalid_argument for an empty location
+ * or key; errc::unsupported for another URL scheme).
+ */
+inline bool listened(std::string_view location, std::optional<std::string_view> key = std::nullopt) {
+    std::optional<detail::c_string> c_key;
+    if (key) c_key.emplace(*key);
+    int out = 0;
+    detail::check(vn_listened(detail::c_string(location).get(), c_key ? c_key->get() : nullptr, &out));
+    return out != 0;
+}
+
+/** Marks a note listened, or with false unlistened again ("mark as unplayed") (vn_listened_set). Throws as
+ *  listened(). */
+inline void set_listened(std::string_view location, bool value, std::optional<std::string_view> key = std::nullopt) {
+    std::optional<detail::c_string> c_key;
+    if (key) c_key.emplace(*key);
+    detail::check(vn_listened_set(detail::c_string(location).get(), c_key ? c_key->get() : nullptr, value ? 1 : 0));
+}
+
+/** Forgets every listened mark (vn_listened_clear). Throws `error` (errc::permission, errc::io). */
+inline void listened_clear() { detail::check(vn_listened_clear()); }
+
+/**
  * The MIME type voicenote sends a file as, by its extension, case-insensitive (vn_mime_type_for_file): ogg/opus
  * `audio/ogg`, aac `audio/aac`, m4a `audio/mp4`, mp3 `audio/mpeg`, wav `audio/wav`, flac `audio/flac`, common
  * image and video types, else `application/octet-stream`.

@@ -84,7 +84,10 @@ enum class player_event_type : int {
     /** A load, decode or device failure: `status` and `message`; a `context` event follows. */
     failed = VN_PLAYER_EVENT_FAILED,
     /** A queue player moved to another item: `location` (as given) and `key`; before the new item's context. */
-    item_changed = VN_PLAYER_EVENT_ITEM_CHANGED
+    item_changed = VN_PLAYER_EVENT_ITEM_CHANGED,
+    /** The note (`location`, `key`) was heard to 90 % or to its end: listened now, remembered across processes
+     *  (voicenote::listened()); once per note, before its `finished`: the moment for a read receipt. */
+    listened = VN_PLAYER_EVENT_LISTENED
 };
 
 /** One player event (vn_player_event), copied: it outlives the callback. */
@@ -93,13 +96,14 @@ struct player_event {
     player_event_type type = player_event_type::context;
     /** `context`: the new context (its `location` is the location as given). */
     player_context context;
-    /** `finished`, `item_changed`: the item's location. */
+    /** `finished`, `item_changed`, `listened`: the item's location. */
     std::string location;
     /** `failed`: the status (a negative `VN_E_*`). */
     int status = 0;
     /** `failed`: the library's detail message. */
     std::string message;
-    /** `item_changed`: the new item's key (a URL's key or the URL, the absolute path, or a source's name). */
+    /** `item_changed`: the new item's key (a URL's key or the URL, the absolute path, or a source's name);
+     *  `listened`: the note's key. */
     std::string key;
 
     /** `status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
@@ -392,6 +396,13 @@ public:
     void next() {
         detail::session_hooks::checked([&] { return vn_player_next(player_.get()); });
     }
+
+    /**
+     * "Play unplayed": with true the queue passes over the notes that are listened (voicenote::listened()): its data
+     * source is asked again after each such answer, so the unlistened notes play in order and the queue ends after
+     * the last. A load by the host plays what it names. Off by default (vn_player_set_skip_listened()).
+     */
+    void set_skip_listened(bool skip) { detail::check(vn_player_set_skip_listened(player_.get(), skip ? 1 : 0)); }
 
     /** The C player, still owned (NULL when moved from). */
     vn_player *get() const noexcept { return player_.get(); }

@@ -76,6 +76,7 @@ void on_event(playback &play, const voicenote::player_event &event) {
         std::fprintf(stderr, "play: failed: %s: %s\n", vn_status_name(event.status), event.message.c_str());
         break;
     case voicenote::player_event_type::item_changed:
+    case voicenote::player_event_type::listened:
         break;
     }
     std::fflush(stdout);

@@ -101,6 +101,9 @@ void on_event(queue_state &q, const voicenote::player_event &event) {
             std::fprintf(stderr, "queue: %s: %s: %s\n", q.current.c_str(), vn_status_name(event.status),
                          event.message.c_str());
             break;
+        case voicenote::player_event_type::listened:
+            std::printf("listened %s\n", event.location.c_str());  // the moment for a read receipt
+            break;
         case voicenote::player_event_type::context:
             q.state = event.context.state;
             break;

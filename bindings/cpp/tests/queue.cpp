@@ -11,6 +11,8 @@
  *   function unsets the data source and releases the old one.
  * - use_messages plays what a channel's messages name next; invalid JSON is errc::format and keeps the data
  *   source set before.
+ * - set_skip_listened ("play unplayed") passes over a note set_listened marked; the others send `listened` (their
+ *   key, before their `finished`) and listened() tells them after.
  *
  * Needs opusenc on PATH. Every wait is bounded; "nothing more arrived" is checked after a fence: a volume change,
  * whose CONTEXT comes after every event sent before it.
@@ -46,6 +48,7 @@ struct queue_log {
     harness::waiter waiter;
     std::vector<std::string> items;
     std::vector<std::string> changed_locations;
+    std::vector<std::string> listened;  // "KEY after N finished"
     int finished = 0, failed = 0;
     std::optional<voicenote::player_state> state;
     double volume = -1;
@@ -70,6 +73,9 @@ struct queue_log {
                 case voicenote::player_event_type::failed:
                     failed++;
                     items.push_back(std::string("failed ") + voicenote::error(event.status, event.message).name());
+                    break;
+                case voicenote::player_event_type::listened:
+                    listened.push_back(event.key + " after " + std::to_string(finished) + " finished");
                     break;
                 }
             }
@@ -324,6 +330,36 @@ static void test_messages_name_what_follows() {
     EXPECT(played.empty(), played);
 }
 
+static void test_play_unplayed_passes_over_a_listened_note() {
+    harness::temp_directory directory("unplayed");
+    std::string notes[3] = {directory / "a.ogg", directory / "b.ogg", directory / "c.ogg"};
+    std::string output = directory / "speaker.raw";
+    for (const auto &note : notes) REQUIRE(harness::write_note(directory, 0.5, note), "opusenc failed");
+    voicenote::listened_clear();
+    EXPECT(!voicenote::listened(notes[1]), "listened before it was heard");
+    voicenote::set_listened(notes[1], true);
+    EXPECT(voicenote::listened("file://" + notes[1]), "a path and its file:// URL are one note");
+    harness::expect_error(voicenote::errc::invalid_argument, [] { voicenote::listened(""); }, "an empty location");
+    queue_log log;
+    {
+        voicenote::player player(harness::speaker(output));
+        auto subscription = player.subscribe(log.callback());
+        player.set_data_source([&](std::string_view, std::string_view key, voicenote::queue_answer &answer) {
+            for (int i = 0; i < 2; i++)
+                if (key == notes[i]) answer.set_location(notes[i + 1]);
+        });
+        player.set_skip_listened(true);
+        std::string played = log.play_back_to_back(player, notes[0], notes[2]);
+        EXPECT(played.empty(), played);
+    }
+    auto listened = log.waiter.read(log.listened);
+    std::vector<std::string> want = {notes[0] + " after 0 finished", notes[2] + " after 1 finished"};
+    EXPECT(listened == want, "listened:" << joined(listened));
+    for (const auto &note : notes) EXPECT(voicenote::listened(note), note << " not listened");
+    voicenote::set_listened(notes[2], false);
+    EXPECT(!voicenote::listened(notes[2]), "still listened after set_listened(false)");
+}
+
 int main() {
     harness::name() = "queue";
     harness::temp_directory cache("queue-cache");
@@ -333,5 +369,6 @@ int main() {
     TEST(test_answers_refuse_carry_a_url_key_and_end_with_their_call);
     TEST(test_next_refuses_then_skips_and_unset_releases);
     TEST(test_messages_name_what_follows);
+    TEST(test_play_unplayed_passes_over_a_listened_note);
     return harness::finish();
 }

@@ -9,6 +9,9 @@
  * - /queue-player/next-previous: `next` skips to item 1, `previous` goes back to item 0 (each an `item-changed`);
  *   `previous` at the first item, an index outside the list and keys of another length are VN_ERROR errors; after
  *   the queue player is gone the player is plain again (no item changes of its own) and plays a note to its end.
+ * - /queue-player/unplayed: with the second note marked listened (vng_listened_set) and skip-listened on, only the
+ *   first plays: `item-changed` 0, the player's `listened` for it before its `finished`, then `ended`; both are listened
+ *   after. The store is the test's ($XDG_CACHE_HOME in its directory).
  * Every wait is bounded (the main context iterated until the condition, under a deadline).
  */
 #include <voicenote-glib.h>
@@ -27,7 +30,17 @@ typedef struct {
     guint finished_after_end; /* `finished` after `ended`: ended must be last */
     gint notified_index;     /* current-index at its last notify */
     guint player_changes;    /* the player's own item-changed, sent while a data source is set */
+    guint listened;          /* the player's `listened` */
+    guint listened_before_finished;
 } Said;
+
+static void on_listened(VnPlayer *player, const gchar *location, const gchar *key, gpointer data) {
+    (void)player;
+    Said *said = data;
+    g_assert_cmpstr(location, ==, key); /* a path: its key is itself */
+    said->listened++;
+    if (said->finished == said->listened - 1) said->listened_before_finished++;
+}
 
 static void on_item_changed(VnQueuePlayer *queue, gint index, const gchar *location, const gchar *key, gpointer data) {
     Said *said = data;
@@ -71,6 +84,7 @@ static void said_connect(Said *said, VnQueuePlayer *queue) {
     g_signal_connect(queue, "notify::current-index", G_CALLBACK(on_index), said);
     g_signal_connect(vng_queue_player_get_player(queue), "finished", G_CALLBACK(on_finished), said);
     g_signal_connect(vng_queue_player_get_player(queue), "item-changed", G_CALLBACK(on_player_item_changed), said);
+    g_signal_connect(vng_queue_player_get_player(queue), "listened", G_CALLBACK(on_listened), said);
 }
 
 static void said_clear(Said *said) {
@@ -218,11 +232,52 @@ static void test_next_previous(void) {
     g_free(output);
 }
 
+static void test_unplayed(void) {
+    GError *error = NULL;
+    g_assert_true(vng_listened_clear(&error));
+    g_assert_true(vng_listened_set(notes[1], NULL, TRUE, &error));
+    g_assert_no_error(error);
+    gboolean listened = TRUE;
+    g_assert_true(vng_listened_get(notes[0], NULL, &listened, &error));
+    g_assert_false(listened);
+    g_assert_false(vng_listened_get("", NULL, &listened, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
+
+    gchar *output = g_build_filename(directory, "unplayed.raw", NULL);
+    Said said;
+    VnQueuePlayer *queue = queue_on_speaker(output, &said);
+    VnPlayer *player = g_object_ref(vng_queue_player_get_player(queue));
+    vng_queue_player_set_skip_listened(queue, TRUE);
+    g_assert_true(vng_player_set_rate(player, 2.0, &error));
+    g_assert_true(vng_queue_player_play_item(queue, 0, &error));
+    g_assert_no_error(error);
+    g_assert_true(rig_wait(queue_ended, &said, WAIT_MS));
+    rig_drain();
+    g_assert_cmpuint(said.indices->len, ==, 1);
+    g_assert_cmpint(g_array_index(said.indices, gint, 0), ==, 0);
+    g_assert_cmpuint(said.finished, ==, 1);
+    g_assert_cmpuint(said.listened, ==, 1);
+    g_assert_cmpuint(said.listened_before_finished, ==, 1);
+    g_assert_cmpuint(said.ended, ==, 1);
+    for (guint i = 0; i < 2; i++) {
+        g_assert_true(vng_listened_get(notes[i], NULL, &listened, &error));
+        g_assert_true(listened);
+    }
+    g_object_unref(queue);
+    g_object_unref(player);
+    said_clear(&said);
+    g_free(output);
+}
+
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     GError *error = NULL;
     directory = g_dir_make_tmp("vn-glib-queue-XXXXXX", &error);
     g_assert_no_error(error);
+    gchar *cache = g_build_filename(directory, "cache", NULL);
+    g_setenv("XDG_CACHE_HOME", cache, TRUE); /* the stores (positions, listened notes) are the test's own */
+    g_free(cache);
     notes[0] = notes_make(directory, "first", "The first voice message.");
     notes[1] = notes_make(directory, "second", "And the second one, right after it.");
     for (guint i = 0; i < 2; i++) {
@@ -233,6 +288,7 @@ int main(int argc, char **argv) {
     }
     g_test_add_func("/queue-player/back-to-back", test_back_to_back);
     g_test_add_func("/queue-player/next-previous", test_next_previous);
+    g_test_add_func("/queue-player/unplayed", test_unplayed);
     int status = g_test_run();
     rig_remove_tree(directory);
     g_free(directory);

@@ -39,6 +39,26 @@ VoicenoteTestCase {
         verifyAllOnGuiThread(queue.threads)
     }
 
+    function test_skip_listened_plays_only_the_unplayed_notes() {
+        const queue = createTemporaryObject(queueComponent, this)
+        queue.locations = [TestRig.note, TestRig.otherNote]
+        queue.setListened(TestRig.note, false)
+        queue.setListened(TestRig.otherNote, true)
+        verify(!queue.isListened(TestRig.note))
+        verify(queue.isListened(TestRig.otherNote))
+        queue.skipListened = true
+        const ended = spy(queue, "ended")
+        const listened = spy(queue, "listened")
+        queue.playFrom(0)
+        ended.wait(20000)
+        compare(queue.items, [0], "the listened second note was passed over")
+        compare(listened.count, 1)
+        compare(listened.signalArguments[0][0], TestRig.note)
+        verify(queue.isListened(TestRig.note))
+        queue.setListened(TestRig.note, false)
+        queue.setListened(TestRig.otherNote, false)
+    }
+
     function test_follows_the_list_and_previous_goes_back() {
         const queue = createTemporaryObject(queueComponent, this)
         queue.locations = [TestRig.note, TestRig.otherNote, TestRig.note]
