@@ -26,12 +26,12 @@ DEBIAN_PACKAGES := \
 	espeak-ng sox opus-tools ffmpeg lame gstreamer1.0-tools gstreamer1.0-plugins-good nginx-light curl doxygen python3-gi \
 	gir1.2-gtk-4.0 python3-gi-cairo xvfb xauth python3-venv python3-wheel qt6-base-dev \
 	libglib2.0-dev gobject-introspection libgirepository1.0-dev valac gjs libgtk-4-dev xdotool gi-docgen lintian gettext \
-	dbus-daemon at-spi2-core gir1.2-atspi-2.0 \
+	dbus-daemon dbus-bin libsystemd-dev playerctl at-spi2-core gir1.2-atspi-2.0 \
 	qt6-declarative-dev qt6-declarative-dev-tools qml6-module-qtqml qml6-module-qtqml-workerscript qml6-module-qtquick \
 	qml6-module-qtquick-window qml6-module-qttest qml6-module-qtquick-controls qml6-module-qtquick-templates \
 	qml6-module-qtquick-layouts qt6-l10n-tools
 # Python packages the tests and bench use (from PyPI).
-PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed tuspyserver uvicorn numpy pesq pystoi
+PYTHON_PACKAGES := pytest pytest-xdist=xdist wheel distributed tuspyserver uvicorn numpy pesq pystoi dbus-next=dbus_next
 
 SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/voicenote.map \
 	-Xlinker -soname=libvoicenote.so.$(MAJOR)

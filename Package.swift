@@ -50,6 +50,9 @@ let package = Package(
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),
         .target(name: "CCurlLoader", dependencies: ["CCurl", "CShims"]),
         .target(name: "CSpeexDSPLoader", dependencies: ["CSpeexDSP", "CShims"]),
+        // The session bus through sd-bus, opened on first use (MPRIS, other players); <systemd/sd-bus.h> is on the
+        // default path (Debian: libsystemd-dev).
+        .target(name: "CDesktopBus", dependencies: ["CShims"]),
         // PocketSphinx opened on first use (transcripts); sphinxbase's headers are on the default path.
         .target(name: "CPocketSphinxLoader", dependencies: ["CShims"]),
         // SQLite's header only; CSQLiteLoader opens libsqlite3 on first use (the outbox's database).
@@ -77,6 +80,8 @@ let package = Package(
         .target(name: "VoiceNoteAttachments", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteTranscript"]),
         // The queue player over a channel's messages: connects the player and the next-item provider (neither
         // imports the other).
+        // The desktop: a player's MPRIS 2 presence on the session bus, other players paused while recording.
+        .target(name: "VoiceNoteDesktop", dependencies: ["VoiceNoteCore", "VoiceNotePlayer", "VoiceNoteRecorder", "CDesktopBus", "CShims"]),
         .target(name: "VoiceNoteQueue", dependencies: ["VoiceNoteCore", "VoiceNoteNetwork", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteWaveform"]),
         // The durable outbox: every send recorded in SQLite, resumed and retried across crashes, handed off once.
         .target(name: "VoiceNoteOutbox", dependencies: ["VoiceNoteCore", "VoiceNoteJSON", "VoiceNoteAttachments", "CSQLiteLoader"]),
@@ -86,13 +91,13 @@ let package = Package(
             name: "VoiceNoteABI",
             dependencies: [
                 "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform",
-                "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteQueue", "VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteTranscript", "CVoiceNote", "CShims",
+                "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteQueue", "VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteTranscript", "VoiceNoteDesktop", "CVoiceNote", "CShims",
             ]
         ),
         .executableTarget(
             name: "voicenote-cli",
             dependencies: [
-                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteTranscript", "CPNG",
+                "VoiceNoteCore", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteNetwork", "VoiceNoteCodec", "VoiceNoteWaveform", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteJSON", "VoiceNoteAttachments", "VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteTranscript", "VoiceNoteDesktop", "CPNG",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -112,6 +117,7 @@ let package = Package(
         .testTarget(name: "VoiceNoteWaveformTests", dependencies: ["VoiceNoteWaveform", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteNetworkTests", dependencies: ["VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNotePlayerTests", dependencies: ["VoiceNotePlayer", "VoiceNoteWaveform", "VoiceNoteQueue", "VoiceNoteAttachments", "VoiceNoteNetwork", "VoiceNoteAudio", "VoiceNoteSources", "VoiceNoteCodec", "VoiceNoteCore", "VoiceNoteTestSupport"]),
+        .testTarget(name: "VoiceNoteDesktopTests", dependencies: ["VoiceNoteDesktop", "VoiceNotePlayer", "VoiceNoteAudio", "VoiceNoteCore", "VoiceNoteTestSupport"]),
         .testTarget(name: "VoiceNoteJSONTests", dependencies: ["VoiceNoteJSON", "VoiceNoteCore"]),
         .testTarget(name: "VoiceNoteAttachmentsTests", dependencies: ["VoiceNoteAttachments", "VoiceNoteTranscript", "VoiceNoteJSON", "VoiceNoteNetwork", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport", "VoiceNoteWaveform"]),
         .testTarget(name: "VoiceNoteFlowTests", dependencies: ["VoiceNoteFlow", "VoiceNoteOutbox", "VoiceNoteRecorder", "VoiceNotePlayer", "VoiceNoteAttachments", "VoiceNoteAudio", "VoiceNoteCodec", "VoiceNoteSources", "VoiceNoteCore", "VoiceNoteTestSupport"]),

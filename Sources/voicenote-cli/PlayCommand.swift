@@ -1,6 +1,7 @@
 import ArgumentParser
 import VoiceNoteAudio
 import VoiceNoteCore
+import VoiceNoteDesktop
 import VoiceNotePlayer
 
 /// `voicenote play FILE|URL…`: plays voice messages (local files or http(s) URLs) to their end, one after another
@@ -36,6 +37,15 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Play only the notes not yet listened (heard to 90 % or to the end by any voicenote player), in order, and remember which are heard now.")
     var unplayed = false
 
+    @Flag(help: "Show the player to the desktop's media keys and controls (MPRIS on the session bus) while a note is loaded.")
+    var mpris = false
+
+    @Option(help: "With --mpris: the title the media controls show (default: the file's name).")
+    var title: String?
+
+    @Option(help: "With --mpris: the sender the media controls show.")
+    var artist: String?
+
     @Option(help: "Software volume, 0…1.")
     var volume = 1.0
 
@@ -64,6 +74,7 @@ struct PlayCommand: ParsableCommand {
         guard Leveling.offsetRange.contains(levelOffset) else { throw ValidationError("--level-offset must be -12…12 dB") }
         guard !files.isEmpty else { throw ValidationError("give at least one file or URL") }
         if resume && start > 0 { throw ValidationError("--resume and --start both say where to start: give one") }
+        if !mpris && (title != nil || artist != nil) { throw ValidationError("--title and --artist go with --mpris") }
     }
 
     func run() throws {
@@ -91,6 +102,11 @@ struct PlayCommand: ParsableCommand {
             player.setSkipsListened(true)
         }
         if locations.count > 1 { player.setDataSource(PlayList(locations).dataSource) }
+        let desktop = mpris ? try MPRISService(player: player) : nil
+        defer { desktop?.close() }
+        for location in locations where title != nil || artist != nil {
+            desktop?.setMetadata(NoteMetadata(title: title ?? "", artist: artist ?? ""), for: location.displayName)
+        }
         let session = PlaybackSession(player: player, loop: loop, interactive: Terminal.isInteractive)
         let ending = try session.run(location: locations[0], start: start)
         if case .signal(let number) = ending { throw ExitCode(128 + number) }

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A private D-Bus session bus for tests: `dbus-daemon --session` listening on a socket in its own temporary
+/// directory, started by the test and stopped by pid (`stop`, also done by deinit). Clients reach it through
+/// `DBUS_SESSION_BUS_ADDRESS`: `run` passes it to the tools it starts (playerctl, the fake players), and a test of the
+/// library's own bus use sets it for its process (`export`), so those suites must be serialized.
+public final class SessionBusDaemon: @unchecked Sendable {
+    /// The bus's address (`unix:path=…,guid=…`).
+    public let address: String
+    /// The daemon's private directory (the socket); removed by `stop`.
+    public let directory: String
+    private let daemon: PulseServer.Child
+
+    /// Starts the daemon and returns once it printed its address (or throws after `timeout` seconds).
+    public init(timeout: Double = 10) throws {
+        var template = Array("/tmp/vnbus-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw FixtureError(message: "mkdtemp failed: errno \(errno)") }
+        directory = String(cString: made)
+        daemon = try PulseServer.Child(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
+                                        "--address=unix:path=\(directory)/bus"],
+                                       environment: ProcessInfo.processInfo.environment)
+        let started = daemon.wait(timeout: timeout) { $0.outputText.contains("\n") || $0.exited }
+        let printed = daemon.status.outputText.split(separator: "\n").first.map(String.init) ?? ""
+        guard started, !daemon.exited, printed.hasPrefix("unix:") else {
+            let log = daemon.errorText
+            daemon.signal(SIGKILL)
+            try? FileManager.default.removeItem(atPath: directory)
+            throw FixtureError(message: "dbus-daemon did not start within \(timeout) s: \(log)")
+        }
+        address = printed
+    }
+
+    deinit { stop() }
+
+    /// Sets `DBUS_SESSION_BUS_ADDRESS` to this bus for the whole process.
+    public func export() {
+        setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+    }
+
+    /// The environment of a client of this bus.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        return environment
+    }
+
+    /// Starts `arguments` as a client of this bus (a fake player, a long-running tool); stop it with `signal`.
+    public func start(_ arguments: [String]) throws -> PulseServer.Child {
+        try PulseServer.Child(arguments, environment: environment)
+    }
+
+    /// Runs `arguments` as a client of this bus to its end, at most `timeout` seconds (then SIGKILL), and returns
+    /// what it printed (standard output, trimmed) and whether it exited in time.
+    @discardableResult
+    public func run(_ arguments: [String], timeout: Double = 10) throws -> String {
+        let child = try start(arguments)
+        guard child.wait(timeout: timeout, { $0.exited }) else {
+            child.signal(SIGKILL)
+            throw FixtureError(message: "\(arguments.joined(separator: " ")) did not end within \(timeout) s")
+        }
+        return child.status.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The MPRIS players on the bus, as playerctl names them (`voicenote.instance123_1`).
+    public func mprisPlayers() throws -> [String] {
+        try run(["playerctl", "--list-all"]).split(separator: "\n").map(String.init).filter { !$0.hasPrefix("No players") }
+    }
+
+    /// Stops the daemon (SIGTERM, then SIGKILL after 5 s) and removes its directory.
+    public func stop() {
+        daemon.signal(SIGTERM)
+        if !daemon.wait(timeout: 5, { $0.exited }) { daemon.signal(SIGKILL) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}

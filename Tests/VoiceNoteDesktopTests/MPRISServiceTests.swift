@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+import VoiceNoteAudio
+import VoiceNoteCore
+import VoiceNoteDesktop
+import VoiceNotePlayer
+import VoiceNoteTestSupport
+
+/// A player's MPRIS presence on a private session bus (dbus-daemon started here), driven by playerctl as the media
+/// keys and applets: no name while idle, the note's metadata while loaded, every control reaching the player, the
+/// name gone when it stops and nothing left after close. Serialized: the bus address is set for the process.
+@Suite(.serialized) struct MPRISServiceTests {
+    static let bus: SessionBusDaemon? = {
+        let daemon = try? SessionBusDaemon()
+        daemon?.export()
+        return daemon
+    }()
+
+    /// A player on a virtual speaker (ALSA's null plugin, paced by nothing but the player's own position).
+    private func makePlayer(_ directory: String) throws -> Player {
+        var configuration = PlayerConfiguration()
+        configuration.device = DeviceSelection(name: "vn_mpris_spk", configuration:
+            "pcm.vn_mpris_spk { type file slave.pcm { type null } file \"\(directory)/out.raw\" format raw }")
+        configuration.focusGroup = nil
+        configuration.resumeStore = nil
+        return try Player(configuration: configuration)
+    }
+
+    /// A WAV tone of `seconds`.
+    private func note(_ directory: String, seconds: Double, name: String = "note.wav") throws -> String {
+        let path = directory + "/" + name
+        try Fixtures.run(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", path, "synth", String(seconds), "sine", "440"])
+        return path
+    }
+
+    /// dbus-send setting the player's Rate property.
+    private func setRate(_ busName: String, _ rate: String) -> [String] {
+        ["dbus-send", "--session", "--print-reply", "--dest=" + busName, "/org/mpris/MediaPlayer2",
+         "org.freedesktop.DBus.Properties.Set", "string:org.mpris.MediaPlayer2.Player", "string:Rate", "variant:double:" + rate]
+    }
+
+    @Test func mediaKeysControlALoadedNoteAndIdleLeavesTheBus() throws {
+        let bus = try #require(Self.bus, "dbus-daemon did not start")
+        let directory = try Fixtures.temporaryDirectory()
+        let path = try note(directory, seconds: 600)
+        let player = try makePlayer(directory)
+        defer { player.close() }
+        let service = try MPRISService(player: player, identity: MPRISIdentity(identity: "Chat Test", desktopEntry: "org.example.Chat"))
+        defer { service.close() }
+        let name = String(service.busName.dropFirst("org.mpris.MediaPlayer2.".count))
+        #expect(name.hasPrefix("Chat_Test.instance"))
+        #expect(try bus.mprisPlayers().isEmpty, "an idle player is on the bus")
+
+        service.setMetadata(NoteMetadata(title: "Voice message", artist: "Alice"), for: path)
+        try player.load(.file(path), autoplay: false)
+        #expect(eventually(seconds: 10) { service.isExported }, "no MPRIS name after a load")
+        #expect(try bus.mprisPlayers() == [name])
+        // The length is known once loaded (the name is taken while loading).
+        let format = ["playerctl", "-p", name, "metadata", "--format", "{{title}}|{{artist}}|{{mpris:length}}|{{status}}|{{xesam:url}}"]
+        #expect(eventually(seconds: 10) { (try? bus.run(format)) == "Voice message|Alice|600000000|Paused|\(path)" },
+                "\((try? bus.run(format)) ?? "")")
+        let track = try bus.run(["playerctl", "-p", name, "metadata", "mpris:trackid"])
+        #expect(track.contains("/org/voicenote/track/"), "\(track)")
+
+        // The media keys.
+        try bus.run(["playerctl", "-p", name, "play"])
+        #expect(eventually(seconds: 10) { player.context.state == .playing })
+        #expect(eventually(seconds: 10) { (try? bus.run(["playerctl", "-p", name, "status"])) == "Playing" })
+        try bus.run(["playerctl", "-p", name, "pause"])
+        #expect(eventually(seconds: 10) { player.context.state == .paused })
+        try bus.run(["playerctl", "-p", name, "position", "300"])
+        #expect(eventually(seconds: 10) { abs(player.context.currentTime - 300) < 0.5 }, "\(player.context.currentTime)")
+        let position = Double(try bus.run(["playerctl", "-p", name, "position"])) ?? -1
+        #expect(abs(position - 300) < 0.5, "\(position)")
+        try bus.run(["playerctl", "-p", name, "position", "10-"])
+        #expect(eventually(seconds: 10) { abs(player.context.currentTime - 290) < 0.5 }, "\(player.context.currentTime)")
+        try bus.run(["playerctl", "-p", name, "play-pause"])
+        #expect(eventually(seconds: 10) { player.context.state == .playing })
+        try bus.run(["playerctl", "-p", name, "previous"])  // the note from its start
+        #expect(eventually(seconds: 10) { player.context.currentTime < 5 })
+        // Rate and volume, within their ranges; a rate outside is ignored (the spec).
+        try bus.run(setRate(service.busName, "1.5"))
+        #expect(eventually(seconds: 10) { player.context.rate == 1.5 })
+        try bus.run(setRate(service.busName, "9"))
+        try bus.run(["playerctl", "-p", name, "volume", "0.25"])
+        #expect(eventually(seconds: 10) { abs(player.context.volume - 0.25) < 1e-9 })
+        #expect(player.context.rate == 1.5)
+        #expect(try bus.run(["playerctl", "-p", name, "metadata", "--format", "{{status}}"]) == "Playing")
+
+        // Stopped: idle, gone from the bus.
+        try bus.run(["playerctl", "-p", name, "stop"])
+        #expect(eventually(seconds: 10) { player.context.state == .stopped && !service.isExported })
+        #expect(try bus.mprisPlayers().isEmpty)
+        // Loaded again, back; closed, gone for good.
+        try player.play()
+        #expect(eventually(seconds: 10) { service.isExported })
+        service.close()
+        #expect(!service.isExported)
+        #expect(try bus.mprisPlayers().isEmpty, "a name was left after close")
+    }
+
+    @Test func withoutASessionBusThePlayerPlaysOnAndNothingIsExported() throws {
+        let bus = try #require(Self.bus, "dbus-daemon did not start")
+        let directory = try Fixtures.temporaryDirectory()
+        let path = try note(directory, seconds: 1)
+        setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=\(directory)/no-bus-here", 1)
+        defer { bus.export() }
+        let player = try makePlayer(directory)
+        defer { player.close() }
+        let service = try MPRISService(player: player)
+        defer { service.close() }
+        let finished = Locked(false)
+        _ = try player.subscribe({ event in if case .finished = event { finished.withLock { $0 = true } } })
+        try player.load(.file(path))
+        #expect(eventually(seconds: 20) { finished.withLock { $0 } }, "the note did not play to its end")
+        #expect(!service.isExported)
+    }
+
+    @Test func aNoteWithoutMetadataShowsItsFileName() throws {
+        let bus = try #require(Self.bus, "dbus-daemon did not start")
+        let directory = try Fixtures.temporaryDirectory()
+        let path = try note(directory, seconds: 30, name: "from-bob.wav")
+        let player = try makePlayer(directory)
+        defer { player.close() }
+        let service = try MPRISService(player: player)
+        defer { service.close() }
+        try player.load(.file(path), autoplay: false)
+        #expect(eventually(seconds: 10) { service.isExported })
+        let name = String(service.busName.dropFirst("org.mpris.MediaPlayer2.".count))
+        #expect(name.hasPrefix("voicenote.instance"))
+        #expect(try bus.run(["playerctl", "-p", name, "metadata", "--format", "{{title}}|{{artist}}"]) == "from-bob.wav|")
+        // Metadata set while loaded shows at once.
+        service.setMetadata(NoteMetadata(title: "Voice message", artist: "Bob", artURL: "file:///avatars/bob.png"), for: path)
+        #expect(eventually(seconds: 10) {
+            (try? bus.run(["playerctl", "-p", name, "metadata", "--format", "{{artist}}|{{mpris:artUrl}}"])) == "Bob|file:///avatars/bob.png"
+        })
+    }
+}
