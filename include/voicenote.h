@@ -1875,6 +1875,27 @@ int vn_player_options_set_remember_positions(vn_player_options *options, int ena
 int vn_player_options_set_return_to_interrupted(vn_player_options *options, int enabled);
 
 /**
+ * Shows the player to the desktop's media keys and controls (MPRIS 2 on the session bus; off by default): while a
+ * note is loading, playing or paused, the player is `org.mpris.MediaPlayer2.IDENTITY.instancePID_N` (vn_player_copy_mpris_name())
+ * with the note's title, sender, length and position (vn_player_set_metadata()), and takes Play, Pause, PlayPause,
+ * Stop, Next (a queue's next item), Previous (the note from its start), Seek, SetPosition, Rate and Volume. Stopped
+ * or unloaded, its name is gone and its connection closed, so an idle client never takes the media keys. sd-bus
+ * (libsystemd.so.0) is opened on first use; without a session bus the player plays on and the log says why, once.
+ *
+ * \param options the options.
+ * \param identity the name applets show ("Fractal"; its letters, digits and `_` make the bus name's middle), or NULL
+ *        to turn MPRIS off.
+ * \param desktop_entry the host's desktop file name without `.desktop` ("org.gnome.Fractal"), for its icon; NULL
+ *        for none.
+ * 
+eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an empty identity or text that
+ *          is not UTF-8.
+ * 	hreadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_mpris(vn_player_options *options, const char *identity, const char *desktop_entry);
+
+/**
  * Reads the position remembered for a location (see vn_player_options_set_remember_positions()).
  *
  * \param location a path or `file://` URL, or an http(s) URL.
@@ -2780,6 +2801,37 @@ eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
  * \since 0.1.0
  */
 int vn_player_set_skip_listened(vn_player *player, int skip);
+
+/**
+ * Tells the desktop's media controls what a note is (vn_player_options_set_mpris()): shown while it is the current
+ * note, at once when it already is. Kept for the 1000 most recently set keys, so a host can set them ahead for a
+ * queue's messages. Without MPRIS it does nothing.
+ *
+ * \param player the player.
+ * \param key the note's key as #VN_PLAYER_EVENT_ITEM_CHANGED names it, or its location as given to the load.
+ * \param title the title ("Voice message"), or NULL to show the file's name.
+ * \param artist the sender's name, or NULL for none.
+ * \param art_url the sender's picture (a `file://` or http(s) URL), or NULL for none.
+ * eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for an empty key or text that is
+ *          not UTF-8. Texts over 4096 bytes are cut.
+ * 	hreadsafety Any thread, including inside callbacks and hooks.
+ * \since 0.1.0
+ */
+int vn_player_set_metadata(vn_player *player, const char *key, const char *title, const char *artist,
+                           const char *art_url);
+
+/**
+ * Copies the player's MPRIS bus name (`org.mpris.MediaPlayer2.…`), taken while a note is loading, playing or paused.
+ *
+ * \param player the player.
+ * \param out_name receives the name (free with vn_free()).
+ * \param out_exported receives 1 while the name is on the bus, else 0; NULL is fine.
+ * eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player, or one made without MPRIS; #VN_E_INVALID_ARG for a
+ *          NULL `out_name`.
+ * 	hreadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_player_copy_mpris_name(vn_player *player, char **out_name, int *out_exported);
 
 /** @} */
 

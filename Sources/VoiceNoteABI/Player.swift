@@ -1,21 +1,31 @@
 import CVoiceNote
 import VoiceNoteCore
+import VoiceNoteDesktop
 import VoiceNoteNetwork
 import VoiceNotePlayer
 
-/// The object behind a `vn_player *`: the player, and the byte source it holds for `vn_player_load_source` (whose
+/// The object behind a `vn_player *`: the player, its MPRIS presence when asked for, and the byte source it holds for `vn_player_load_source` (whose
 /// claim is given back when the player loads another location or is destroyed).
 final class PlayerHandle: Sendable {
     let player: Player
     /// The source the player holds for `vn_player_load_source` (loading it again is then "the same location").
     let sources = SourceHolder()
+    /// Its MPRIS presence, when the options asked for one.
+    let mpris: MPRISService?
 
-    init(_ player: Player) {
+    init(_ player: Player, mpris: MPRISIdentity? = nil) throws(VoiceNoteError) {
         self.player = player
+        do throws(VoiceNoteError) {
+            self.mpris = try mpris.map { (identity) throws(VoiceNoteError) in try MPRISService(player: player, identity: identity) }
+        } catch {
+            player.close()
+            throw error
+        }
     }
 
-    /// Closes the player (sound stops, no more callbacks) and gives its source back.
+    /// Leaves the bus, closes the player (sound stops, no more callbacks) and gives its source back.
     func close() {
+        mpris?.close()
         player.close()
         sources.hold(nil)
     }
@@ -26,7 +36,8 @@ final class PlayerHandle: Sendable {
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(out, "out")
         let value = try PlayerOptionsHandle.value(of: options, or: PlayerOptions())
-        out.pointee = Handles.make(PlayerHandle(try Player(configuration: value.configuration, dispatcher: value.dispatcher)))
+        let player = try Player(configuration: value.configuration, dispatcher: value.dispatcher)
+        out.pointee = Handles.make(try PlayerHandle(player, mpris: value.mpris))
     }
 }
 
@@ -200,5 +211,34 @@ extension PlayerEvent: CEventConvertible {
             cEvent.location = memory.string(location)
             cEvent.key = memory.string(key)
         }
+    }
+}
+
+@c @implementation public func vn_player_set_metadata(
+    _ player: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ title: UnsafePointer<CChar>?, _ artist: UnsafePointer<CChar>?,
+    _ artURL: UnsafePointer<CChar>?
+) -> Int32 {
+    abiCall { () throws(VoiceNoteError) in
+        let handle = try Handles.get(player, as: PlayerHandle.self, "player")
+        let key = try nonEmptyString(key, "key")
+        func text(_ value: UnsafePointer<CChar>?, _ name: StaticString) throws(VoiceNoteError) -> String {
+            try value.map { (text) throws(VoiceNoteError) in try utf8String(text, name) } ?? ""
+        }
+        let metadata = NoteMetadata(title: try text(title, "title"), artist: try text(artist, "artist"), artURL: try text(artURL, "art_url"))
+        handle.mpris?.setMetadata(metadata, for: key)
+    }
+}
+
+@c @implementation public func vn_player_copy_mpris_name(
+    _ player: OpaquePointer?, _ outName: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ outExported: UnsafeMutablePointer<Int32>?
+) -> Int32 {
+    outName?.pointee = nil
+    outExported?.pointee = 0
+    return abiCall { () throws(VoiceNoteError) in
+        let handle = try Handles.get(player, as: PlayerHandle.self, "player")
+        let out = try required(outName, "out_name")
+        guard let mpris = handle.mpris else { throw VoiceNoteError(.misuse, "the player was made without MPRIS (vn_player_options_set_mpris)") }
+        outExported?.pointee = mpris.isExported ? 1 : 0
+        out.pointee = try ownedCString(mpris.busName)
     }
 }

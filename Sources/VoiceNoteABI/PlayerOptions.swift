@@ -1,6 +1,7 @@
 import CVoiceNote
 import VoiceNoteAudio
 import VoiceNoteCore
+import VoiceNoteDesktop
 import VoiceNoteNetwork
 import VoiceNotePlayer
 
@@ -8,6 +9,8 @@ import VoiceNotePlayer
 struct PlayerOptions: Sendable {
     var configuration = PlayerConfiguration()
     var dispatcher: any EventDispatcher = EventThread.shared
+    /// The player's MPRIS presence; nil for none.
+    var mpris: MPRISIdentity?
 }
 
 /// The handle type of `vn_player_options *`.
@@ -71,6 +74,16 @@ private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) t
 
 @c @implementation public func vn_player_options_set_remember_positions(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
     update(options) { $0.configuration.resumeStore = enabled != 0 ? .shared : nil }
+}
+
+@c @implementation public func vn_player_options_set_mpris(
+    _ options: OpaquePointer?, _ identity: UnsafePointer<CChar>?, _ desktopEntry: UnsafePointer<CChar>?
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        guard let identity else { return value.mpris = nil }
+        value.mpris = MPRISIdentity(identity: try nonEmptyString(identity, "identity"),
+                                    desktopEntry: try desktopEntry.map { (text) throws(VoiceNoteError) in try utf8String(text, "desktop_entry") } ?? "")
+    }
 }
 
 @c @implementation public func vn_player_options_set_return_to_interrupted(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {

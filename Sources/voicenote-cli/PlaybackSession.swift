@@ -104,8 +104,9 @@ final class PlaybackSession: @unchecked Sendable {
             lastState = context.state
             lastContext = context
             // The end of the queue (a queue player stops only there, or at `n` on its last item).
-            if (itemEnded && context.state == .notLoaded) || ((itemEnded || player.isQueue) && context.state == .stopped) {
-                finished = true  // the end of the queue
+            // A stop before the end is the desktop's (MPRIS Stop; the command itself never stops): it ends the command too.
+            if (itemEnded && context.state == .notLoaded) || context.state == .stopped {
+                finished = true  // the end of the queue, or a stop
             } else if context.state == .paused, let skipped = skippedFailure, itemEnded {
                 failure = skipped
             }

@@ -16,11 +16,12 @@ import VoiceNoteTestSupport
         return daemon
     }()
 
-    /// A player on a virtual speaker (ALSA's null plugin, paced by nothing but the player's own position).
-    private func makePlayer(_ directory: String) throws -> Player {
+    /// A player on a virtual speaker: ALSA's `file` plugin over `null` (unpaced), or, with `pulse`, a private
+    /// PulseAudio server's null sink (real time: a note keeps playing while the keys come).
+    private func makePlayer(_ directory: String, pulse: PulseServer? = nil) throws -> Player {
         var configuration = PlayerConfiguration()
-        configuration.device = DeviceSelection(name: "vn_mpris_spk", configuration:
-            "pcm.vn_mpris_spk { type file slave.pcm { type null } file \"\(directory)/out.raw\" format raw }")
+        configuration.device = DeviceSelection(name: "vn_mpris_spk", configuration: pulse?.alsaConfiguration(pcmName: "vn_mpris_spk", device: pulse?.sinkName)
+            ?? "pcm.vn_mpris_spk { type file slave.pcm { type null } file \"\(directory)/out.raw\" format raw }")
         configuration.focusGroup = nil
         configuration.resumeStore = nil
         return try Player(configuration: configuration)
@@ -43,7 +44,9 @@ import VoiceNoteTestSupport
         let bus = try #require(Self.bus, "dbus-daemon did not start")
         let directory = try Fixtures.temporaryDirectory()
         let path = try note(directory, seconds: 600)
-        let player = try makePlayer(directory)
+        let pulse = try PulseServer()
+        defer { pulse.stop() }
+        let player = try makePlayer(directory, pulse: pulse)
         defer { player.close() }
         let service = try MPRISService(player: player, identity: MPRISIdentity(identity: "Chat Test", desktopEntry: "org.example.Chat"))
         defer { service.close() }

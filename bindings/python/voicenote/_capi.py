@@ -713,6 +713,9 @@ vn_player_subscribe = _declare(
 )
 vn_player_get_context = _declare("vn_player_get_context", c_int, [vn_player_p, POINTER(vn_player_context)])
 vn_player_copy_location = _declare("vn_player_copy_location", c_int, [vn_player_p, POINTER(c_void_p)])
+vn_player_options_set_mpris = _declare("vn_player_options_set_mpris", c_int, [vn_player_options_p, c_char_p, c_char_p])
+vn_player_set_metadata = _declare("vn_player_set_metadata", c_int, [vn_player_p, c_char_p, c_char_p, c_char_p, c_char_p])
+vn_player_copy_mpris_name = _declare("vn_player_copy_mpris_name", c_int, [vn_player_p, POINTER(c_void_p), POINTER(c_int)])
 
 # Attachment payloads (char ** out-parameters are c_void_p slots: the pointer is kept for vn_free)
 _owned_p = POINTER(c_void_p)

@@ -17,7 +17,7 @@ from ._http import Headers, HTTPOptions, options_handle
 from ._loop import EventLoop
 from ._loudness import Loudness
 from ._session import ActivateHook, DeactivateHook
-from ._strings import c_text
+from ._strings import c_text, take_owned
 from .errors import VoiceNoteError, check, error_for, invalid_argument
 
 __all__ = [
@@ -234,6 +234,8 @@ class Player(_lifecycle.Closing):
         *,
         remember_positions: bool = True,
         return_to_interrupted: bool = True,
+        mpris: Optional[str] = None,
+        mpris_desktop_entry: Optional[str] = None,
     ) -> None:
         """Creates a player. No device is opened until it first plays.
 
@@ -259,6 +261,10 @@ class Player(_lifecycle.Closing):
                 end forgets it; read on load). False keeps positions in this player only.
             return_to_interrupted: a queue player's return (Element's rule): after a note loaded while another
                 played has played to its end, the interrupted one plays on from where it was left.
+            mpris: show the player to the desktop's media keys and controls (MPRIS on the session bus) under this
+                name ("Fractal") while a note is loading, playing or paused; None (the default) for no MPRIS.
+                :meth:`set_metadata` says what the controls show.
+            mpris_desktop_entry: with ``mpris``, the host's desktop file name without ``.desktop``, for its icon.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``), an empty device.
@@ -274,6 +280,9 @@ class Player(_lifecycle.Closing):
             check(_capi.vn_player_options_set_resume_limit(options, limit))
             check(_capi.vn_player_options_set_remember_positions(options, 1 if remember_positions else 0))
             check(_capi.vn_player_options_set_return_to_interrupted(options, 1 if return_to_interrupted else 0))
+            if mpris is not None:
+                entry = None if mpris_desktop_entry is None else c_text(mpris_desktop_entry, "mpris_desktop_entry")
+                check(_capi.vn_player_options_set_mpris(options, c_text(mpris, "mpris"), entry))
 
         handle, key, hooks = _audio_object.create("player", device, device_config, loop, focus_group, on_activate,
                                                   on_deactivate, configure)
@@ -329,6 +338,51 @@ class Player(_lifecycle.Closing):
     @rate.setter
     def rate(self, value: float) -> None:
         check(_capi.vn_player_set_rate(self._live_handle(), _buffers.real(value)))
+
+    def set_metadata(self, key: Union[str, "os.PathLike[str]"], title: Optional[str] = None,
+                     artist: Optional[str] = None, art_url: Optional[str] = None) -> None:
+        """Says what the desktop's media controls show for the note under ``key`` (its key as
+        :class:`PlayerItemChanged` names it, or its location as given to :meth:`load`): the ``title`` (None shows
+        the file's name), the sender as ``artist``, the sender's picture as ``art_url``. Shown at once when it is
+        the current note; kept for the 1000 most recent keys. Does nothing for a player made without ``mpris``.
+
+        Raises:
+            InvalidArgumentError: an empty key.
+            ValueError: the player is closed, or a NUL byte in a text.
+        """
+        def optional(value: Optional[str], what: str) -> Optional[bytes]:
+            return None if value is None else c_text(value, what)
+
+        check(_capi.vn_player_set_metadata(self._live_handle(), c_text(key, "key", path=True),
+                                           optional(title, "title"), optional(artist, "artist"),
+                                           optional(art_url, "art_url")))
+
+    @property
+    def mpris_name(self) -> Optional[str]:
+        """The player's MPRIS bus name (``org.mpris.MediaPlayer2.NAME.instancePID_N``), or None for a player made
+        without ``mpris``. On the bus only while a note is loading, playing or paused (:attr:`mpris_exported`).
+
+        Raises:
+            ValueError: the player is closed.
+        """
+        handle = self._live_handle()
+        owned = ctypes.c_void_p()
+        rc = _capi.vn_player_copy_mpris_name(handle, ctypes.byref(owned), None)
+        name = take_owned(owned.value)
+        if rc == _capi.VN_E_MISUSE:
+            return None  # made without mpris (the handle is live: checked above)
+        check(rc)
+        return name
+
+    @property
+    def mpris_exported(self) -> bool:
+        """Whether the player's MPRIS name is on the session bus now (False without ``mpris``)."""
+        handle = self._live_handle()
+        owned = ctypes.c_void_p()
+        exported = ctypes.c_int(0)
+        rc = _capi.vn_player_copy_mpris_name(handle, ctypes.byref(owned), ctypes.byref(exported))
+        take_owned(owned.value)
+        return rc == 0 and exported.value != 0
 
     @property
     def volume(self) -> float:

@@ -201,6 +201,8 @@ class QueuePlayer(Player):
         *,
         remember_positions: bool = True,
         return_to_interrupted: bool = True,
+        mpris: Optional[str] = None,
+        mpris_desktop_entry: Optional[str] = None,
     ) -> None:
         """Creates a queue player; the arguments are :class:`Player`'s, and:
 
@@ -218,7 +220,8 @@ class QueuePlayer(Player):
         self._uses_messages = False
         super().__init__(device, device_config, loop, focus_group, on_activate, on_deactivate, progress_interval,
                          resume_limit, remember_positions=remember_positions,
-                         return_to_interrupted=return_to_interrupted)
+                         return_to_interrupted=return_to_interrupted, mpris=mpris,
+                         mpris_desktop_entry=mpris_desktop_entry)
         if data_source is not None:
             try:
                 self.data_source = data_source
