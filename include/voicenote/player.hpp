@@ -147,6 +147,11 @@ struct player_options {
     std::optional<bool> remember_positions;
     /** Whether a queue player plays a note it interrupted again once the loaded one ends; default on. */
     std::optional<bool> return_to_interrupted;
+    /** Shows the player to the desktop's media keys and controls (MPRIS) under this name ("Fractal") while a note
+     *  is loading, playing or paused (vn_player_options_set_mpris()); unset: no MPRIS. */
+    std::optional<std::string> mpris;
+    /** With `mpris`: the host's desktop file name without `.desktop`, for its icon. */
+    std::optional<std::string> mpris_desktop_entry;
 };
 
 namespace detail {
@@ -356,6 +361,42 @@ public:
     }
 
     /**
+     * What the desktop's media controls show for the note under `key` (its item_changed key, or its location as
+     * loaded): the title (unset: the file's name), the sender, the sender's picture (vn_player_set_metadata()).
+     * Shown at once when it is the current note; nothing without MPRIS. Throws `error` (errc::invalid_argument for
+     * an empty key).
+     */
+    void set_metadata(std::string_view key, std::optional<std::string_view> title,
+                      std::optional<std::string_view> artist = std::nullopt,
+                      std::optional<std::string_view> art_url = std::nullopt) {
+        std::optional<detail::c_string> t, a, u;
+        if (title) t.emplace(*title);
+        if (artist) a.emplace(*artist);
+        if (art_url) u.emplace(*art_url);
+        detail::check(vn_player_set_metadata(player_.get(), detail::c_string(key).get(), t ? t->get() : nullptr,
+                                             a ? a->get() : nullptr, u ? u->get() : nullptr));
+    }
+
+    /** The player's MPRIS bus name, or std::nullopt for a player made without `mpris` (vn_player_copy_mpris_name()). */
+    std::optional<std::string> mpris_name() const {
+        char *name = nullptr;
+        int status = vn_player_copy_mpris_name(player_.get(), &name, nullptr);
+        std::string text = detail::take_string(name);
+        if (status == VN_E_MISUSE && player_) return std::nullopt;
+        detail::check(status);
+        return text;
+    }
+
+    /** Whether the player's MPRIS name is on the session bus now (false without `mpris`). */
+    bool mpris_exported() const {
+        char *name = nullptr;
+        int exported = 0;
+        int status = vn_player_copy_mpris_name(player_.get(), &name, &exported);
+        detail::take_string(name);
+        return status == VN_OK && exported != 0;
+    }
+
+    /**
      * Makes this a queue player asking `next` which location follows the current item (vn_player_set_data_source());
      * an empty function makes it a plain player again. Replaces the data source set before (or messages); the old
      * function is destroyed once no call of it runs any more. The library keeps `next` until it is replaced or the
@@ -423,6 +464,12 @@ private:
             detail::check(vn_player_options_set_remember_positions(o, *options.remember_positions ? 1 : 0));
         if (options.return_to_interrupted)
             detail::check(vn_player_options_set_return_to_interrupted(o, *options.return_to_interrupted ? 1 : 0));
+        if (options.mpris) {
+            std::optional<detail::c_string> entry;
+            if (options.mpris_desktop_entry) entry.emplace(*options.mpris_desktop_entry);
+            detail::check(vn_player_options_set_mpris(o, detail::c_string(*options.mpris).get(),
+                                                      entry ? entry->get() : nullptr));
+        }
         return detail::make_handle<vn_player, vn_player_destroy>(vn_player_create, o);
     }
 

@@ -6,7 +6,9 @@
  * FAILED event (errc::not_found: a load returns at once and never throws for the file itself) while refused calls
  * throw at once (errc::unsupported, invalid_argument, misuse); NaN seeks and out-of-range rates are refused;
  * byte sources and URLs load; session hooks refuse and rethrow; the player is move-only and nothrow-movable,
- * destroying it (or assigning over it) ends its subscriptions, and a subscription may end inside its own callback.
+ * destroying it (or assigning over it) ends its subscriptions, and a subscription may end inside its own callback;
+ * made with `mpris`, an idle player has its bus name but is not on the bus, and set_metadata takes its texts (what
+ * the desktop sees of a loaded note is bindings/c/tests/desktop.c's and the Python suite's, on a private bus).
  *
  * Needs opusenc on PATH. Every wait is bounded and waits for a condition.
  */
@@ -452,6 +454,25 @@ static void test_session_hooks_refuse_and_rethrow() {
     EXPECT(!wrong_kind, "a hook was asked about another kind");
 }
 
+static void test_mpris_options_name_and_metadata() {
+    harness::temp_directory directory("mpris");
+    voicenote::player plain(harness::speaker(directory / "a.raw"));
+    EXPECT(!plain.mpris_name() && !plain.mpris_exported(), "a player without mpris has an MPRIS name");
+    plain.set_metadata("/notes/a.ogg", "ignored");  // nothing to show: no failure
+    auto options = harness::speaker(directory / "b.raw");
+    options.mpris = "Chat 2";
+    options.mpris_desktop_entry = "org.example.Chat";
+    voicenote::player shown(options);
+    auto name = shown.mpris_name();
+    EXPECT(name && name->rfind("org.mpris.MediaPlayer2.Chat_2.instance", 0) == 0, (name ? *name : "no name"));
+    EXPECT(!shown.mpris_exported(), "an idle player is on the bus");
+    shown.set_metadata("/notes/a.ogg", "Voice message", "Alice", "file:///avatars/alice.png");
+    harness::expect_error(voicenote::errc::invalid_argument, [&] { shown.set_metadata("", "t"); }, "an empty key");
+    options.mpris = "";
+    harness::expect_error(voicenote::errc::invalid_argument, [&] { voicenote::player refused(options); },
+                          "an empty identity");
+}
+
 int main() {
     harness::name() = "player";
     harness::temp_directory cache("player-cache");
@@ -464,5 +485,6 @@ int main() {
     TEST(test_a_subscription_ended_inside_its_own_callback);
     TEST(test_a_memory_source_and_a_url_load);
     TEST(test_session_hooks_refuse_and_rethrow);
+    TEST(test_mpris_options_name_and_metadata);
     return harness::finish();
 }
