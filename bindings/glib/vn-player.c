@@ -12,6 +12,8 @@ struct _VnPlayer {
     GObject parent_instance;
     gchar *device;        /* construct-only; NULL for "default" */
     gchar *configuration; /* construct-only; may be NULL */
+    gchar *mpris_identity;      /* construct-only; NULL: no MPRIS */
+    gchar *mpris_desktop_entry; /* construct-only; may be NULL */
     VngEventBridge *bridge;
     vn_player *handle;
     vn_subscription_id subscription;
@@ -23,7 +25,19 @@ struct _VnPlayer {
     gdouble rate;
 };
 
-enum { PROP_0, PROP_DEVICE, PROP_CONFIGURATION, PROP_LOCATION, PROP_STATE, PROP_DURATION, PROP_POSITION, PROP_RATE, N_PROPS };
+enum {
+    PROP_0,
+    PROP_DEVICE,
+    PROP_CONFIGURATION,
+    PROP_LOCATION,
+    PROP_STATE,
+    PROP_DURATION,
+    PROP_POSITION,
+    PROP_RATE,
+    PROP_MPRIS_IDENTITY,
+    PROP_MPRIS_DESKTOP_ENTRY,
+    N_PROPS
+};
 static GParamSpec *properties[N_PROPS];
 
 enum { SIGNAL_FINISHED, SIGNAL_FAILED, SIGNAL_ITEM_CHANGED, SIGNAL_LISTENED, N_SIGNALS };
@@ -129,6 +143,9 @@ static gboolean vng_player_initable_init_instance(GInitable *initable, GCancella
                                                                                   self->configuration))) &&
                   vng_error_set_from_status(error, vn_player_options_set_event_loop(
                                                        options, vng_event_bridge_loop(self->bridge))) &&
+                  (self->mpris_identity == NULL ||
+                   vng_error_set_from_status(error, vn_player_options_set_mpris(options, self->mpris_identity,
+                                                                                 self->mpris_desktop_entry))) &&
                   vng_error_set_from_status(error, vn_player_create(options, &self->handle));
     vn_player_options_destroy(options);
     if (!ok) return FALSE;
@@ -168,6 +185,8 @@ static void vng_player_finalize(GObject *object) {
     VnPlayer *self = VNG_PLAYER(object);
     g_free(self->device);
     g_free(self->configuration);
+    g_free(self->mpris_identity);
+    g_free(self->mpris_desktop_entry);
     g_free(self->location);
     G_OBJECT_CLASS(vng_player_parent_class)->finalize(object);
 }
@@ -185,6 +204,8 @@ static void vng_player_get_property(GObject *object, guint id, GValue *value, GP
     case PROP_DURATION: g_value_set_double(value, self->duration); break;
     case PROP_POSITION: g_value_set_double(value, self->position); break;
     case PROP_RATE: g_value_set_double(value, self->rate); break;
+    case PROP_MPRIS_IDENTITY: g_value_set_string(value, self->mpris_identity); break;
+    case PROP_MPRIS_DESKTOP_ENTRY: g_value_set_string(value, self->mpris_desktop_entry); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -194,6 +215,8 @@ static void vng_player_set_property(GObject *object, guint id, const GValue *val
     switch (id) {
     case PROP_DEVICE: self->device = g_value_dup_string(value); break;
     case PROP_CONFIGURATION: self->configuration = g_value_dup_string(value); break;
+    case PROP_MPRIS_IDENTITY: self->mpris_identity = g_value_dup_string(value); break;
+    case PROP_MPRIS_DESKTOP_ENTRY: self->mpris_desktop_entry = g_value_dup_string(value); break;
     case PROP_RATE: {
         GError *error = NULL;
         if (!vng_player_set_rate(self, g_value_get_double(value), &error)) {
@@ -228,6 +251,24 @@ static void vng_player_class_init(VnPlayerClass *klass) {
      */
     properties[PROP_CONFIGURATION] = g_param_spec_string(
         "configuration", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    /**
+     * VnPlayer:mpris-identity:
+     *
+     * Shows the player to the desktop's media keys and controls (MPRIS on the session bus) under this name
+     * ("Fractal") while a note is loading, playing or paused; gone when it is stopped or unloaded, so an idle client
+     * never takes the media keys. %NULL (the default): no MPRIS. Set at construction;
+     * [method@Voicenote.Player.set_metadata] says what the controls show.
+     */
+    properties[PROP_MPRIS_IDENTITY] = g_param_spec_string(
+        "mpris-identity", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    /**
+     * VnPlayer:mpris-desktop-entry:
+     *
+     * With [property@Voicenote.Player:mpris-identity]: the host's desktop file name without `.desktop`
+     * ("org.gnome.Fractal"), for its icon. Set at construction.
+     */
+    properties[PROP_MPRIS_DESKTOP_ENTRY] = g_param_spec_string(
+        "mpris-desktop-entry", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
     /**
      * VnPlayer:location:
      *
@@ -368,6 +409,13 @@ gboolean vng_player_seek_to_word(VnPlayer *self, gdouble word_start, GError **er
     g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
     vn_transcript_word word = {"", word_start, word_start, 1};
     return vng_error_set_from_status(error, vn_player_seek_to_word(self->handle, &word));
+}
+
+gboolean vng_player_set_metadata(VnPlayer *self, const gchar *key, const gchar *title, const gchar *artist,
+                                 const gchar *art_url, GError **error) {
+    g_return_val_if_fail(VNG_IS_PLAYER(self), FALSE);
+    g_return_val_if_fail(key != NULL, FALSE);
+    return vng_error_set_from_status(error, vn_player_set_metadata(self->handle, key, title, artist, art_url));
 }
 
 gboolean vng_listened_get(const gchar *location, const gchar *key, gboolean *out_listened, GError **error) {

@@ -193,6 +193,23 @@ gboolean vng_player_seek(VnPlayer *self, gdouble position, GError **error);
 gboolean vng_player_seek_to_word(VnPlayer *self, gdouble word_start, GError **error);
 
 /**
+ * vng_player_set_metadata:
+ * @self: the player.
+ * @key: the note's key as [signal@Voicenote.Player::item-changed] names it, or its location as loaded.
+ * @title: (nullable): the title ("Voice message"), or %NULL to show the file's name.
+ * @artist: (nullable): the sender's name, or %NULL.
+ * @art_url: (nullable): the sender's picture (a `file://` or http(s) URL), or %NULL.
+ * @error: (out) (optional) (nullable): where a failure goes, or %NULL.
+ *
+ * Says what the desktop's media controls show for a note ([property@Voicenote.Player:mpris-identity]); shown at
+ * once when it is the current note, kept for the 1000 most recent keys. Nothing happens without MPRIS.
+ *
+ * Returns: %TRUE, or %FALSE with @error set (%VN_ERROR_INVALID_ARG for an empty key).
+ */
+gboolean vng_player_set_metadata(VnPlayer *self, const gchar *key, const gchar *title, const gchar *artist,
+                                 const gchar *art_url, GError **error);
+
+/**
  * vng_listened_get:
  * @location: the note's path or URL, as it is loaded.
  * @key: (nullable): its key (as given to the load), or %NULL for the location's own.

@@ -19,6 +19,24 @@ void VoicePlayer::setDeviceConfiguration(const QString &configuration) {
                   &VoicePlayer::deviceConfigurationChanged);
 }
 
+void VoicePlayer::setMprisIdentity(const QString &identity) {
+    updateSetting(this, bool(player_), "player", "mprisIdentity", mprisIdentity_, identity,
+                  &VoicePlayer::mprisIdentityChanged);
+}
+
+void VoicePlayer::setMprisDesktopEntry(const QString &entry) {
+    updateSetting(this, bool(player_), "player", "mprisDesktopEntry", mprisDesktopEntry_, entry,
+                  &VoicePlayer::mprisDesktopEntryChanged);
+}
+
+void VoicePlayer::setMetadata(const QString &key, const QString &title, const QString &artist, const QString &artUrl) {
+    auto optional = [](const QString &text) {
+        return text.isEmpty() ? std::nullopt : std::optional<std::string>(text.toStdString());
+    };
+    if (auto player = shared())
+        attempt(this, [&] { player->set_metadata(key.toStdString(), optional(title), optional(artist), optional(artUrl)); });
+}
+
 void VoicePlayer::componentComplete() { shared(); }
 
 std::shared_ptr<voicenote::player> VoicePlayer::shared() {
@@ -27,6 +45,8 @@ std::shared_ptr<voicenote::player> VoicePlayer::shared() {
         voicenote::player_options options;
         if (!device_.isEmpty()) options.device = device_.toStdString();
         if (!deviceConfiguration_.isEmpty()) options.device_configuration = deviceConfiguration_.toStdString();
+        if (!mprisIdentity_.isEmpty()) options.mpris = mprisIdentity_.toStdString();
+        if (!mprisDesktopEntry_.isEmpty()) options.mpris_desktop_entry = mprisDesktopEntry_.toStdString();
         adjustOptions(options);
         auto made = makeBridged<voicenote::player>(options);
         prepare(*made);

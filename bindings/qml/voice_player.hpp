@@ -46,6 +46,13 @@ class VoicePlayer : public QObject, public QQmlParserStatus {
     /** Request headers for an http(s) location, name → value (strings), e.g. ({ "Authorization": "Bearer …" }): read
      *  by each load (a QueuePlayer's too); none by default. */
     Q_PROPERTY(QVariantMap headers READ headers WRITE setHeaders NOTIFY headersChanged)
+    /** Shows the player to the desktop's media keys and controls (MPRIS) under this name ("Fractal") while a note is
+     *  loading, playing or paused; "" (the default): none. Read when the player is made, as `device`. */
+    Q_PROPERTY(QString mprisIdentity READ mprisIdentity WRITE setMprisIdentity NOTIFY mprisIdentityChanged)
+    /** With `mprisIdentity`: the host's desktop file name without `.desktop`, for its icon. Read when the player is
+     *  made. */
+    Q_PROPERTY(QString mprisDesktopEntry READ mprisDesktopEntry WRITE setMprisDesktopEntry NOTIFY
+                   mprisDesktopEntryChanged)
 
 public:
     /** A player's states (voicenote::player_state). */
@@ -73,6 +80,14 @@ public:
     void setRate(qreal rate);
     QString location() const { return location_; }
     QVariantMap headers() const { return headers_; }
+    QString mprisIdentity() const { return mprisIdentity_; }
+    void setMprisIdentity(const QString &identity);
+    QString mprisDesktopEntry() const { return mprisDesktopEntry_; }
+    void setMprisDesktopEntry(const QString &entry);
+    /** What the desktop's media controls show for the note under `key` (its location as loaded): the title ("" shows
+     *  the file's name), the sender, the sender's picture URL. Nothing without `mprisIdentity`. */
+    Q_INVOKABLE void setMetadata(const QString &key, const QString &title, const QString &artist = QString(),
+                                 const QString &artUrl = QString());
     void setHeaders(const QVariantMap &headers);
 
     /** Loads `location` (a path, a file:// or http(s) URL) and plays it once loaded when `autoplay`; a missing or
@@ -108,6 +123,8 @@ Q_SIGNALS:
     void rateChanged();
     void locationChanged();
     void headersChanged();
+    void mprisIdentityChanged();
+    void mprisDesktopEntryChanged();
     /** The item at `location` played to its end. */
     void finished(const QString &location);
     /** The note at `location` (its `key`) was heard to 90 % or to its end: listened now, remembered across
@@ -132,6 +149,8 @@ private:
 
     QString device_;
     QString deviceConfiguration_;
+    QString mprisIdentity_;
+    QString mprisDesktopEntry_;
     State state_ = NotLoaded;
     qreal duration_ = 0;
     qreal position_ = 0;

@@ -14,6 +14,9 @@
  *   finalized.
  * - /player/one-source-per-context: players made in one context share one polled descriptor; another context gets
  *   its own; the last player gone, the descriptor goes too (g_main_context_query counts them).
+ * - /player/mpris: `mpris-identity` and `mpris-desktop-entry` are kept; vng_player_set_metadata takes the host's
+ *   words (an empty key is VN_ERROR_INVALID_ARG); an idle player is on no bus (what a desktop sees of a loaded note
+ *   is the C and Python suites', on a private session bus).
  * Every wait is bounded: the main loop runs until its condition, with a timeout that fails the test.
  */
 #include <voicenote-glib.h>
@@ -402,6 +405,28 @@ static void test_one_source_per_context(void) {
     g_free(output);
 }
 
+static void test_mpris(void) {
+    GError *error = NULL;
+    VnPlayer *player = g_initable_new(VNG_TYPE_PLAYER, NULL, &error, "mpris-identity", "Chat", "mpris-desktop-entry",
+                                      "org.example.Chat", NULL);
+    g_assert_no_error(error);
+    gchar *identity = NULL, *entry = NULL;
+    g_object_get(player, "mpris-identity", &identity, "mpris-desktop-entry", &entry, NULL);
+    g_assert_cmpstr(identity, ==, "Chat");
+    g_assert_cmpstr(entry, ==, "org.example.Chat");
+    g_free(identity);
+    g_free(entry);
+    g_assert_true(vng_player_set_metadata(player, note_path, "Voice message", "Alice", NULL, &error));
+    g_assert_false(vng_player_set_metadata(player, "", "Voice message", NULL, NULL, &error));
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
+    g_object_unref(player);
+    player = g_initable_new(VNG_TYPE_PLAYER, NULL, &error, "mpris-identity", "", NULL);
+    g_assert_null(player);
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
+}
+
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     make_note();
@@ -410,6 +435,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/player/dispose-in-finished", test_dispose_in_finished);
     g_test_add_func("/player/dispose-in-notify", test_dispose_in_notify);
     g_test_add_func("/player/one-source-per-context", test_one_source_per_context);
+    g_test_add_func("/player/mpris", test_mpris);
     int status = g_test_run();
     remove_directory();
     g_free(note_path);

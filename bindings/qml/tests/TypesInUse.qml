@@ -13,13 +13,17 @@ Item {
         id: player
         rate: 1.5
         headers: ({ "Authorization": "Bearer token" })
+        mprisIdentity: "Chat"
+        mprisDesktopEntry: "org.example.Chat"
         onFinished: (location) => console.log(location, player.state === VoicePlayer.Stopped)
+        onListened: (location, key) => player.setMetadata(key, "Voice message", "Alice", "file:///a.png")
         onFailed: (status, message) => console.log(status, message)
     }
     QueuePlayer {
         id: queue
         locations: ["/notes/a.ogg", "/notes/b.ogg"]
         onItemChanged: (index) => console.log(index, queue.currentIndex, queue.count, queue.position)
+        skipListened: true
         onEnded: queue.playFrom(0)
     }
     WaveformReader {

@@ -106,6 +106,32 @@ VoicenoteTestCase {
         compare(player.device, "vn_spk")
     }
 
+    // MPRIS: read when the player is made (a change afterwards is refused), metadata taken; an empty key refused.
+    // (What a desktop sees of a loaded note is the C and Python suites', on a private session bus.)
+    Component {
+        id: mprisComponent
+        VoicePlayer {
+            device: "vn_spk"
+            deviceConfiguration: TestRig.speaker
+            mprisIdentity: "Chat"
+            mprisDesktopEntry: "org.example.Chat"
+        }
+    }
+
+    function test_mpris_identity_and_metadata() {
+        const player = createTemporaryObject(mprisComponent, this)
+        const failed = spy(player, "failed")
+        compare(player.mprisIdentity, "Chat")
+        player.setMetadata(TestRig.note, "Voice message", "Alice")
+        compare(failed.count, 0)
+        player.setMetadata("", "Voice message")
+        compare(failed.count, 1)
+        compare(failed.signalArguments[0][0], "VN_E_INVALID_ARG")
+        player.mprisIdentity = "Other"  // read when the player was made
+        compare(failed.count, 2)
+        compare(player.mprisIdentity, "Chat")
+    }
+
     // A URL that needs a header: refused without it, played with the player's `headers`.
     function test_headers_reach_a_private_url() {
         const url = UploadServer.noteUrl(TestRig.note, "private")
