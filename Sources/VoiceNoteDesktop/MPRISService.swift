@@ -45,7 +45,8 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
     private struct Inbox {
         var context: PlayerContext?
         var seeked = false
-        var currentKey: String?
+        /// The last `itemChanged`: the location it named and its key.
+        var current: (location: String, key: String)?
         var isQueue = false
         var metadata: [String: NoteMetadata] = [:]
         var metadataOrder: [String] = []
@@ -144,8 +145,8 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
             case .context(let context):
                 if let before = inbox.context, before.isSeeking, !context.isSeeking { inbox.seeked = true }
                 inbox.context = context
-            case .itemChanged(_, let key):
-                inbox.currentKey = key
+            case .itemChanged(let location, let key):
+                inbox.current = (location, key)
             case .finished, .failed, .listened:
                 break
             }
@@ -190,7 +191,8 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
         let active = context.state == .loading || context.state == .playing || context.state == .paused
         guard active else { return leave() }
         guard let object = join() else { return }
-        let key = inbox.currentKey ?? context.location
+        // The key `itemChanged` named for this location; the location itself for a load without a data source.
+        let key = inbox.current.flatMap { $0.location == context.location ? $0.key : nil } ?? context.location
         if key != bus.trackKey {
             bus.trackKey = key
             bus.track &+= 1

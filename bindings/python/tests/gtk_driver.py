@@ -160,6 +160,16 @@ class Driver:
         yield self.until("a click on a word seeks the note there",
                          lambda: player.get_location() == location and abs(player.props.position - 1.15) < 0.01)
         self.report["seek_position"] = player.props.position
+        # Loaded and paused there: the player is on the desktop's media controls (MPRIS) with the sender's name.
+        if os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+            yield self.until("on the desktop's media controls", lambda: self.media_controls() != "")
+            self.report["media_controls"] = self.media_controls()
+
+    def media_controls(self) -> str:
+        """What playerctl (the media keys' side) shows of the client's player: "title|artist", or "" for none."""
+        shown = subprocess.run(["playerctl", "--no-messages", "metadata", "--format", "{{title}}|{{artist}}"],
+                               capture_output=True, text=True, timeout=STEP_SECONDS)
+        return shown.stdout.strip()
 
     def screenshot(self, name: str) -> None:
         """The window as the X server shows it (FFmpeg's x11grab: PyGObject 3.42 cannot hand over GTK's render

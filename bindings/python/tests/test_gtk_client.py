@@ -18,6 +18,7 @@ from audiofiles import is_tsan_build, loaded_library_path
 from gui_clients import (check_the_sent_notes, check_the_speaker, check_the_waveform_screenshots, microphone_config,
                          read_report, speaker_config, write_conversation)
 from helpers import PACKAGE_ROOT, TIMEOUT
+from session_bus import missing as session_bus_missing, private_session_bus
 
 SYSTEM_PYTHON = "/usr/bin/python3"
 EXAMPLE = PACKAGE_ROOT / "examples" / "gtk"
@@ -63,11 +64,16 @@ def client_run(tmp_path_factory: pytest.TempPathFactory) -> "tuple[dict, Path]":
     out.mkdir()
     env.update(PYTHONPATH=str(EXAMPLE), GTK_A11Y="none", NO_AT_BRIDGE="1", GDK_BACKEND="x11", GTK_THEME="",
                GSETTINGS_BACKEND="memory")
-    result = subprocess.run(
-        ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", SYSTEM_PYTHON, str(DRIVER), "--messages",
-         str(conversation), "--out", str(out), "--mic-config", microphone_config(microphone),
-         "--speaker-config", speaker_config(out / "speaker.raw")],
-        env=env, capture_output=True, text=True, timeout=120)
+    if session_bus_missing():
+        pytest.skip(f"the client's media controls: {session_bus_missing()}")
+    # A session bus of the run's own: the client's player shows itself to the media controls there (MPRIS).
+    with private_session_bus() as address:
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        result = subprocess.run(
+            ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24", SYSTEM_PYTHON, str(DRIVER), "--messages",
+             str(conversation), "--out", str(out), "--mic-config", microphone_config(microphone),
+             "--speaker-config", speaker_config(out / "speaker.raw")],
+            env=env, capture_output=True, text=True, timeout=120)
     return read_report(out, result), folder
 
 
@@ -96,3 +102,9 @@ def test_a_carried_transcript_is_shown_and_a_word_seeks_the_note(client_run: "tu
     report, _ = client_run
     assert report["transcript_text"] == "hello world"
     assert abs(report["seek_position"] - 1.15) < 0.01  # 50 ms before "world"
+
+
+def test_a_loaded_note_is_on_the_desktops_media_controls_with_its_sender(client_run: "tuple[dict, Path]") -> None:
+    report, _ = client_run
+    # The conversation's first note (its message's user is "alice" in gui_clients.write_conversation).
+    assert report.get("media_controls") == "Voice message|alice", report.get("steps")

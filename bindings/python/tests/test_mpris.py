@@ -6,9 +6,7 @@ CLI's ``play --mpris`` is driven the same way from another process. Speakers are
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 from typing import Iterator, List
 
@@ -17,34 +15,27 @@ import pytest
 import pulse
 from audiofiles import write_tone
 from helpers import TIMEOUT, wait_until
+from session_bus import missing as session_bus_missing, private_session_bus
 from test_player import file_speaker
 
 import voicenote
 
-pytestmark = pytest.mark.skipif(shutil.which("dbus-daemon") is None or shutil.which("playerctl") is None,
-                                reason="needs dbus-daemon and playerctl (make deps)")
+pytestmark = pytest.mark.skipif(session_bus_missing() is not None, reason=str(session_bus_missing()))
 
 
 @pytest.fixture(scope="module")
 def session_bus() -> Iterator[str]:
-    """A private session bus for this module; DBUS_SESSION_BUS_ADDRESS points at it while the module runs."""
-    directory = tempfile.mkdtemp(prefix="vnbus-")
-    daemon = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--nopidfile", "--print-address=1",
-                               f"--address=unix:path={directory}/bus"], stdout=subprocess.PIPE, text=True)
-    address = daemon.stdout.readline().strip() if daemon.stdout else ""
-    assert address.startswith("unix:"), "dbus-daemon printed no address"
+    """A private session bus for this module (session_bus.py); DBUS_SESSION_BUS_ADDRESS points at it meanwhile."""
     before = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
-    os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
-    try:
-        yield address
-    finally:
-        if before is None:
-            os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        else:
-            os.environ["DBUS_SESSION_BUS_ADDRESS"] = before
-        daemon.terminate()
-        daemon.wait(timeout=TIMEOUT)
-        shutil.rmtree(directory, ignore_errors=True)
+    with private_session_bus() as address:
+        os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
+        try:
+            yield address
+        finally:
+            if before is None:
+                os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
+            else:
+                os.environ["DBUS_SESSION_BUS_ADDRESS"] = before
 
 
 def playerctl(*arguments: str) -> str:

@@ -76,6 +76,8 @@ ChatWindow::ChatWindow(const ChatOptions &options, voicenote::manual_clock *cloc
     playing.device_configuration = options.speakerConfig;
     playing.loop = loop_.get();
     previewPlayer_ = std::make_unique<voicenote::player>(playing);
+    // The conversation's player shows itself to the desktop's media keys and controls while a note is loaded.
+    playing.mpris = "voicenote chat";
     player_ = std::make_unique<voicenote::player>(playing);
     player_->set_leveling(true);  // every note at one loudness (-19 LUFS), peaks under -1 dBTP
 
@@ -227,6 +229,15 @@ void ChatWindow::closeEvent(QCloseEvent *event) {
 void ChatWindow::addRow(const QJsonObject &message) {
     auto *row = new MessageRow(*this, message);
     if (row->isVoice()) rows_.push_back(row);
+    if (row->isVoice() && player_) {
+        // What the media controls show for it: who sent it (only the host knows).
+        QString sender = message.value("user").toObject().value("id").toString();
+        try {
+            player_->set_metadata(row->url().toStdString(), tr("Voice message").toStdString(), sender.toStdString());
+        } catch (const voicenote::error &e) {
+            qInfo("no media-control metadata for %s: %s", qUtf8Printable(row->url()), e.what());
+        }
+    }
     if (row->isVoice() && row->transcriptText().isEmpty()) transcribe(row);
     list_->insertWidget(list_->count() - 1, row);  // before the stretch
     QTimer::singleShot(0, this, [this, row] { scroller_->ensureWidgetVisible(row); });

@@ -120,6 +120,8 @@ def message_row(message: Dict[str, Any],
     if voice is None:
         return box, None
     duration = float(voice.get("duration") or 0)
+    # What the desktop's media controls show for it: who sent it (only the client knows).
+    player.set_metadata(voice["asset_url"], "Voice message", (message.get("user") or {}).get("id"), None)
     row = VoicenoteGtk.VoiceMessage.new(player, voice["asset_url"], duration)
     row.get_waveform().set_values(voice.get("waveform_data") or [])
     box.append(row)
@@ -148,7 +150,10 @@ class ChatWindow(Gtk.ApplicationWindow):
         os.makedirs(options.recordings, exist_ok=True)
         recorder = Voicenote.Recorder.new(options.mic or "default", options.mic_config, options.recordings)
         preview_player = Voicenote.Player.new_for_device(options.speaker or "default", options.speaker_config)
-        self.player = Voicenote.Player.new_for_device(options.speaker or "default", options.speaker_config)
+        # The conversation's player shows itself to the desktop's media keys and controls while a note is loaded.
+        self.player = GObject.new(Voicenote.Player, device=options.speaker or "default",
+                                  configuration=options.speaker_config, mpris_identity="voicenote chat")
+        self.player.init(None)
         self.player.set_leveling(True, -19.0, 0.0)  # the whisperer and the shouter at one loudness
         self.queue = Voicenote.QueuePlayer.new(self.player)
         # A manual clock and key inputs are construct-only: the flow is made as a GInitable.
