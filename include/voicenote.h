@@ -1381,6 +1381,25 @@ int vn_recorder_options_set_session_hooks(vn_recorder_options *options, vn_sessi
 int vn_recorder_options_set_voice_cleanup(vn_recorder_options *options, int enabled);
 
 /**
+ * Pauses the desktop's other media players (every MPRIS player on the session bus that is playing: music, a podcast,
+ * a video) while a recorder made with these options has a take, from its first frame until it is finished or
+ * cancelled, and then resumes exactly those, no others; off by default. Holds nest with those of players made with
+ * vn_player_options_set_pause_other_players() (the process's players and recorders share one hold), and this
+ * process's own MPRIS players are never paused. The bus calls run on a thread of the library's, each round waiting
+ * at most 250 ms for all the players at once: a player that hangs never delays a take. The take's state changes
+ * drive it, as they are delivered (an event loop given to the options delivers them when the host dispatches).
+ * Without a session bus nothing is paused and the log says why, once.
+ *
+ * \param options the options.
+ * \param enabled 1 to pause the others during takes, 0 not to.
+ * 
+eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for `enabled` other than 0 or 1.
+ * 	hreadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_pause_other_players(vn_recorder_options *options, int enabled);
+
+/**
  * Creates a recorder. No device is opened until vn_recorder_begin().
  *
  * \param options the options, or NULL for the defaults; copied.
@@ -1894,6 +1913,19 @@ eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for
  * \since 0.1.0
  */
 int vn_player_options_set_mpris(vn_player_options *options, const char *identity, const char *desktop_entry);
+
+/**
+ * Pauses the desktop's other media players while a player made with these options plays, and resumes exactly those
+ * once it stops playing (pause, stop, the end of its queue); off by default. As
+ * vn_recorder_options_set_pause_other_players(), with which its holds nest.
+ *
+ * \param options the options.
+ * \param enabled 1 to pause the others while playing, 0 not to.
+ * eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for `enabled` other than 0 or 1.
+ * 	hreadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_pause_other_players(vn_player_options *options, int enabled);
 
 /**
  * Reads the position remembered for a location (see vn_player_options_set_remember_positions()).
@@ -2812,7 +2844,8 @@ int vn_player_set_skip_listened(vn_player *player, int skip);
  * \param title the title ("Voice message"), or NULL to show the file's name.
  * \param artist the sender's name, or NULL for none.
  * \param art_url the sender's picture (a `file://` or http(s) URL), or NULL for none.
- * eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for an empty key or text that is
+ * 
+eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for an empty key or text that is
  *          not UTF-8. Texts over 4096 bytes are cut.
  * 	hreadsafety Any thread, including inside callbacks and hooks.
  * \since 0.1.0
@@ -2826,7 +2859,8 @@ int vn_player_set_metadata(vn_player *player, const char *key, const char *title
  * \param player the player.
  * \param out_name receives the name (free with vn_free()).
  * \param out_exported receives 1 while the name is on the bus, else 0; NULL is fine.
- * eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player, or one made without MPRIS; #VN_E_INVALID_ARG for a
+ * 
+eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player, or one made without MPRIS; #VN_E_INVALID_ARG for a
  *          NULL `out_name`.
  * 	hreadsafety Any thread.
  * \since 0.1.0

@@ -44,3 +44,9 @@ VNBUS(int, sd_bus_emit_properties_changed_strv, (sd_bus *bus, const char *path, 
       (bus, path, interface, names))
 VNBUS(void, sd_bus_error_free, (sd_bus_error *e), (e))
 VNBUS(int, sd_bus_error_set, (sd_bus_error *e, const char *name, const char *message), (e, name, message))
+VNBUS(int, sd_bus_call_async,
+      (sd_bus *bus, sd_bus_slot **slot, sd_bus_message *m, sd_bus_message_handler_t callback, void *userdata,
+       uint64_t usec),
+      (bus, slot, m, callback, userdata, usec))
+VNBUS(int, sd_bus_wait, (sd_bus *bus, uint64_t timeout_usec), (bus, timeout_usec))
+VNBUS(int, sd_bus_message_is_method_error, (sd_bus_message *m, const char *name), (m, name))

@@ -12,19 +12,27 @@ final class PlayerHandle: Sendable {
     let sources = SourceHolder()
     /// Its MPRIS presence, when the options asked for one.
     let mpris: MPRISService?
+    /// What pauses the desktop's other players while it plays, when the options asked for it.
+    let otherPlayers: OtherPlayersFollower?
 
-    init(_ player: Player, mpris: MPRISIdentity? = nil) throws(VoiceNoteError) {
+    init(_ player: Player, options: PlayerOptions = PlayerOptions()) throws(VoiceNoteError) {
         self.player = player
+        var made: MPRISService?
         do throws(VoiceNoteError) {
-            self.mpris = try mpris.map { (identity) throws(VoiceNoteError) in try MPRISService(player: player, identity: identity) }
+            made = try options.mpris.map { (identity) throws(VoiceNoteError) in try MPRISService(player: player, identity: identity) }
+            mpris = made
+            otherPlayers = options.pausesOtherPlayers ? try OtherPlayersFollower.player(player) : nil
         } catch {
+            made?.close()
             player.close()
             throw error
         }
     }
 
-    /// Leaves the bus, closes the player (sound stops, no more callbacks) and gives its source back.
+    /// Leaves the bus (the others resume), closes the player (sound stops, no more callbacks) and gives its source
+    /// back.
     func close() {
+        otherPlayers?.close()
         mpris?.close()
         player.close()
         sources.hold(nil)
@@ -37,7 +45,7 @@ final class PlayerHandle: Sendable {
         let out = try required(out, "out")
         let value = try PlayerOptionsHandle.value(of: options, or: PlayerOptions())
         let player = try Player(configuration: value.configuration, dispatcher: value.dispatcher)
-        out.pointee = Handles.make(try PlayerHandle(player, mpris: value.mpris))
+        out.pointee = Handles.make(try PlayerHandle(player, options: value))
     }
 }
 

@@ -11,6 +11,8 @@ struct PlayerOptions: Sendable {
     var dispatcher: any EventDispatcher = EventThread.shared
     /// The player's MPRIS presence; nil for none.
     var mpris: MPRISIdentity?
+    /// Whether the desktop's other players pause while it plays.
+    var pausesOtherPlayers = false
 }
 
 /// The handle type of `vn_player_options *`.
@@ -84,6 +86,10 @@ private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) t
         value.mpris = MPRISIdentity(identity: try nonEmptyString(identity, "identity"),
                                     desktopEntry: try desktopEntry.map { (text) throws(VoiceNoteError) in try utf8String(text, "desktop_entry") } ?? "")
     }
+}
+
+@c @implementation public func vn_player_options_set_pause_other_players(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.pausesOtherPlayers = try flag(enabled, "enabled") }
 }
 
 @c @implementation public func vn_player_options_set_return_to_interrupted(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {

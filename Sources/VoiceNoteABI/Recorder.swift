@@ -1,6 +1,7 @@
 import CVoiceNote
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteDesktop
 import VoiceNoteRecorder
 
 @c @implementation public func vn_recorder_create(_ options: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -8,12 +9,38 @@ import VoiceNoteRecorder
     return abiCall { () throws(VoiceNoteError) in
         let out = try required(out, "out")
         let value = try RecorderOptionsHandle.value(of: options, or: RecorderOptions())
-        out.pointee = Handles.make(try Recorder(configuration: value.configuration, dispatcher: value.dispatcher))
+        let recorder = try Recorder(configuration: value.configuration, dispatcher: value.dispatcher)
+        if value.pausesOtherPlayers {
+            do throws(VoiceNoteError) {
+                RecorderFollowers.add(try OtherPlayersFollower.recorder(recorder), for: recorder)
+            } catch {
+                recorder.close()
+                throw error
+            }
+        }
+        out.pointee = Handles.make(recorder)
     }
 }
 
 @c @implementation public func vn_recorder_destroy(_ recorder: OpaquePointer?) {
-    Handles.remove(recorder, as: Recorder.self)?.close()
+    guard let recorder = Handles.remove(recorder, as: Recorder.self) else { return }
+    RecorderFollowers.remove(for: recorder)
+    recorder.close()
+}
+
+/// The followers that pause the desktop's other players during a recorder's takes, by recorder (the handle is the
+/// recorder itself, shared with the flows made over it).
+enum RecorderFollowers {
+    private static let followers = Locked<[ObjectIdentifier: OtherPlayersFollower]>([:])
+
+    static func add(_ follower: OtherPlayersFollower, for recorder: Recorder) {
+        followers.withLock { $0[ObjectIdentifier(recorder)] = follower }
+    }
+
+    /// Stops following `recorder` (the others resume if its take held them).
+    static func remove(for recorder: Recorder) {
+        followers.withLock { $0.removeValue(forKey: ObjectIdentifier(recorder)) }?.close()
+    }
 }
 
 /// Runs a control call on the recorder behind a handle.

@@ -8,6 +8,8 @@ import VoiceNoteRecorder
 struct RecorderOptions: Sendable {
     var configuration = RecorderConfiguration()
     var dispatcher: any EventDispatcher = EventThread.shared
+    /// Whether the desktop's other players pause during takes.
+    var pausesOtherPlayers = false
 }
 
 /// The handle type of `vn_recorder_options *`.
@@ -106,6 +108,10 @@ func encoderSettings(_ bitrate: Int32, _ complexity: Int32, _ frameMs: Double) t
     _ userData: UnsafeMutableRawPointer?
 ) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in value.configuration.sessionHooks = sessionHooks(activate, deactivate, userData) }
+}
+
+@c @implementation public func vn_recorder_options_set_pause_other_players(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.pausesOtherPlayers = try flag(enabled, "enabled") }
 }
 
 @c @implementation public func vn_recorder_options_set_voice_cleanup(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {

@@ -79,6 +79,10 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
     private let closed = Locked(false)
 
     private static let instances = Locked<UInt64>(0)
+    private static let names = Locked<Set<String>>([])
+
+    /// The bus names of this process's own MPRIS players (`OtherPlayers` never pauses them).
+    static var ownNames: Set<String> { names.withLock { $0 } }
 
     /// Starts following `player`; nothing is on the bus until it loads a note.
     /// - Throws: `.io` when the thread or its eventfd cannot be made; `.misuse` for a closed player.
@@ -89,7 +93,9 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
             count += 1
             return count
         }
-        busName = "org.mpris.MediaPlayer2.\(identity.busNameElement).instance\(getpid())_\(serial)"
+        let name = "org.mpris.MediaPlayer2.\(identity.busNameElement).instance\(getpid())_\(serial)"
+        busName = name
+        Self.names.withLock { _ = $0.insert(name) }
         let fd = vnshim_eventfd()
         guard fd >= 0 else { throw VoiceNoteError.fromErrno(errno, "eventfd") }
         wake = fd
@@ -105,6 +111,7 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
 
     deinit {
         Glibc.close(wake)
+        Self.names.withLock { _ = $0.remove(busName) }
     }
 
     /// Whether the bus name is taken now (a note is loaded and the session bus answered).

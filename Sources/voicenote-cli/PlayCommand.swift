@@ -40,6 +40,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Show the player to the desktop's media keys and controls (MPRIS on the session bus) while a note is loaded.")
     var mpris = false
 
+    @Flag(help: "Pause the desktop's other media players (MPRIS) that are playing while a note plays; resume exactly those after.")
+    var pauseOthers = false
+
     @Option(help: "With --mpris: the title the media controls show (default: the file's name).")
     var title: String?
 
@@ -104,6 +107,11 @@ struct PlayCommand: ParsableCommand {
         if locations.count > 1 { player.setDataSource(PlayList(locations).dataSource) }
         let desktop = mpris ? try MPRISService(player: player) : nil
         defer { desktop?.close() }
+        let others = pauseOthers ? try OtherPlayersFollower.player(player) : nil
+        defer {
+            others?.close()
+            if others != nil { OtherPlayers.shared.close() }  // resumed before the command exits
+        }
         for location in locations where title != nil || artist != nil {
             desktop?.setMetadata(NoteMetadata(title: title ?? "", artist: artist ?? ""), for: location.displayName)
         }

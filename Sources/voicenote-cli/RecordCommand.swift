@@ -6,6 +6,7 @@ import VoiceNoteAttachments
 import VoiceNoteAudio
 import VoiceNoteCodec
 import VoiceNoteCore
+import VoiceNoteDesktop
 import VoiceNoteFlow
 import VoiceNotePlayer
 import VoiceNoteRecorder
@@ -63,6 +64,9 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Clean the voice before it is encoded: high-pass, noise suppression, automatic gain (speexdsp).")
     var clean = false
 
+    @Flag(help: "Pause the desktop's other media players (MPRIS) that are playing while a take is recorded; resume exactly those after.")
+    var pauseOthers = false
+
     @Flag(help: "Record with the hold-to-record flow driven from the keyboard: preview, trim, send (see below).")
     var flow = false
 
@@ -116,6 +120,12 @@ struct RecordCommand: ParsableCommand {
         configuration.voiceCleanup = clean
         let loop = try EventLoop()
         let recorder = try Recorder(configuration: configuration, dispatcher: loop)
+        let others = pauseOthers ? try OtherPlayersFollower.recorder(recorder) : nil
+        defer {
+            // The players paused are resumed before the command exits.
+            others?.close()
+            if others != nil { OtherPlayers.shared.close() }
+        }
         if flow { return try runFlow(recorder: recorder, loop: loop) }
         let uploader = try upload.map { (endpoint) throws -> Uploader in
             try Uploader(endpoint: endpoint, options: try sending.options(), dispatcher: loop)

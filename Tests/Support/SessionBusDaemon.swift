@@ -76,3 +76,46 @@ public final class SessionBusDaemon: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 }
+
+/// Fake MPRIS players (`Tests/Servers/fake_mpris.py`, dbus-next) on a `SessionBusDaemon`: some playing, some paused;
+/// each call they get is logged, and `hang` stops the process (SIGSTOP) so its players never answer.
+public final class FakeMPRISPlayers: @unchecked Sendable {
+    /// The JSON-lines log of the calls the players got.
+    public let logPath: String
+    private let child: PulseServer.Child
+
+    /// Starts players `specs` ("NAME:Playing", "NAME:Paused") and returns once every name is owned.
+    public init(on bus: SessionBusDaemon, _ specs: [String], directory: String, timeout: Double = 15) throws {
+        logPath = directory + "/mpris-calls-\(UUID().uuidString).jsonl"
+        FileManager.default.createFile(atPath: logPath, contents: nil)
+        child = try bus.start(["python3", HTTPTestServer.script("fake_mpris.py"), "--log", logPath] + specs)
+        guard child.wait(timeout: timeout, { $0.outputText.contains("READY") || $0.exited }), !child.exited else {
+            let log = child.errorText
+            child.signal(SIGKILL)
+            throw FixtureError(message: "fake MPRIS players did not start: \(log)")
+        }
+    }
+
+    deinit { stop() }
+
+    /// The calls logged so far, as "PLAYER CALL".
+    public func calls() -> [String] {
+        guard let text = try? String(contentsOfFile: logPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            guard let data = line.data(using: .utf8),
+                  let record = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                  let player = record["player"] as? String, let call = record["call"] as? String else { return nil }
+            return player + " " + call
+        }
+    }
+
+    /// Stops the process without ending it: its players never answer again.
+    public func hang() { child.signal(SIGSTOP) }
+
+    /// Ends the process (SIGCONT first, in case it hangs).
+    public func stop() {
+        child.signal(SIGCONT)
+        child.signal(SIGTERM)
+        if !child.wait(timeout: 5, { $0.exited }) { child.signal(SIGKILL) }
+    }
+}

@@ -6,15 +6,21 @@ import VoiceNoteDesktop
 import VoiceNotePlayer
 import VoiceNoteTestSupport
 
-/// A player's MPRIS presence on a private session bus (dbus-daemon started here), driven by playerctl as the media
-/// keys and applets: no name while idle, the note's metadata while loaded, every control reaching the player, the
-/// name gone when it stops and nothing left after close. Serialized: the bus address is set for the process.
-@Suite(.serialized) struct MPRISServiceTests {
+/// The desktop's suites, one at a time: they share one private session bus (dbus-daemon started here), whose address
+/// is set for the whole process (and changed by one test).
+@Suite(.serialized) struct DesktopTests {
     static let bus: SessionBusDaemon? = {
         let daemon = try? SessionBusDaemon()
         daemon?.export()
         return daemon
     }()
+}
+
+extension DesktopTests {
+/// A player's MPRIS presence, driven by playerctl as the media keys and applets: no name while idle, the note's
+/// metadata while loaded, every control reaching the player, the name gone when it stops and nothing left after close.
+@Suite struct MPRISServiceTests {
+    private var bus: SessionBusDaemon? { DesktopTests.bus }
 
     /// A player on a virtual speaker: ALSA's `file` plugin over `null` (unpaced), or, with `pulse`, a private
     /// PulseAudio server's null sink (real time: a note keeps playing while the keys come).
@@ -41,7 +47,7 @@ import VoiceNoteTestSupport
     }
 
     @Test func mediaKeysControlALoadedNoteAndIdleLeavesTheBus() throws {
-        let bus = try #require(Self.bus, "dbus-daemon did not start")
+        let bus = try #require(bus, "dbus-daemon did not start")
         let directory = try Fixtures.temporaryDirectory()
         let path = try note(directory, seconds: 600)
         let pulse = try PulseServer()
@@ -103,7 +109,7 @@ import VoiceNoteTestSupport
     }
 
     @Test func withoutASessionBusThePlayerPlaysOnAndNothingIsExported() throws {
-        let bus = try #require(Self.bus, "dbus-daemon did not start")
+        let bus = try #require(bus, "dbus-daemon did not start")
         let directory = try Fixtures.temporaryDirectory()
         let path = try note(directory, seconds: 1)
         setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=\(directory)/no-bus-here", 1)
@@ -120,7 +126,7 @@ import VoiceNoteTestSupport
     }
 
     @Test func aNoteWithoutMetadataShowsItsFileName() throws {
-        let bus = try #require(Self.bus, "dbus-daemon did not start")
+        let bus = try #require(bus, "dbus-daemon did not start")
         let directory = try Fixtures.temporaryDirectory()
         let path = try note(directory, seconds: 30, name: "from-bob.wav")
         let player = try makePlayer(directory)
@@ -138,4 +144,5 @@ import VoiceNoteTestSupport
             (try? bus.run(["playerctl", "-p", name, "metadata", "--format", "{{artist}}|{{mpris:artUrl}}"])) == "Bob|file:///avatars/bob.png"
         })
     }
+}
 }

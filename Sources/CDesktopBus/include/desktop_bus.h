@@ -102,11 +102,16 @@ void vnbus_mpris_unexport(vnbus_mpris *mpris);
 int vnbus_mpris_names(vnbus_connection *connection, uint64_t timeout_us, char ***out);
 /** Frees vnbus_mpris_names's list. */
 void vnbus_free_names(char **names);
-/** Reads player `name`'s PlaybackStatus into `out` ("Playing", "Paused", "Stopped"), waiting at most
- *  `timeout_us`. \returns 0, or a negative errno (-ETIMEDOUT for a player that does not answer). */
-int vnbus_mpris_status(vnbus_connection *connection, const char *name, uint64_t timeout_us, char *out, size_t size);
-/** Calls org.mpris.MediaPlayer2.Player.`method` (Pause, Play) on `name`, waiting at most `timeout_us` for its
- *  reply. \returns 0, or a negative errno. */
-int vnbus_mpris_call(vnbus_connection *connection, const char *name, const char *method, uint64_t timeout_us);
+/** Asks every player of `names` for its PlaybackStatus at once and waits at most `timeout_us` for the answers:
+ *  `statuses[i]` becomes VNBUS_MPRIS_PLAYING, _PAUSED or _STOPPED, or -1 for a player that did not answer in time
+ *  (or not as an MPRIS player does). A player that hangs costs the wait, never more. \returns 0, or a negative errno
+ *  when nothing could be sent. */
+int vnbus_mpris_statuses(vnbus_connection *connection, char *const *names, size_t count, uint64_t timeout_us,
+                         int *statuses);
+/** Calls org.mpris.MediaPlayer2.Player.`method` (Pause, Play) on every player of `names` at once, waiting at most
+ *  `timeout_us` for the replies: `results[i]` becomes 0, or a negative errno (-ETIMEDOUT without a reply in time).
+ *  \returns 0, or a negative errno when nothing could be sent. */
+int vnbus_mpris_call_all(vnbus_connection *connection, char *const *names, size_t count, const char *method,
+                         uint64_t timeout_us, int *results);
 
 #endif

@@ -627,6 +627,9 @@ vn_recorder_options_set_session_hooks = _declare(
 vn_recorder_options_set_voice_cleanup = _declare(
     "vn_recorder_options_set_voice_cleanup", c_int, [vn_recorder_options_p, c_int]
 )
+vn_recorder_options_set_pause_other_players = _declare(
+    "vn_recorder_options_set_pause_other_players", c_int, [vn_recorder_options_p, c_int]
+)
 vn_recorder_create = _declare("vn_recorder_create", c_int, [vn_recorder_options_p, POINTER(vn_recorder_p)])
 vn_recorder_destroy = _declare("vn_recorder_destroy", None, [vn_recorder_p])
 vn_recorder_begin = _declare("vn_recorder_begin", c_int, [vn_recorder_p])
@@ -713,6 +716,8 @@ vn_player_subscribe = _declare(
 )
 vn_player_get_context = _declare("vn_player_get_context", c_int, [vn_player_p, POINTER(vn_player_context)])
 vn_player_copy_location = _declare("vn_player_copy_location", c_int, [vn_player_p, POINTER(c_void_p)])
+vn_player_options_set_pause_other_players = _declare("vn_player_options_set_pause_other_players", c_int,
+                                                     [vn_player_options_p, c_int])
 vn_player_options_set_mpris = _declare("vn_player_options_set_mpris", c_int, [vn_player_options_p, c_char_p, c_char_p])
 vn_player_set_metadata = _declare("vn_player_set_metadata", c_int, [vn_player_p, c_char_p, c_char_p, c_char_p, c_char_p])
 vn_player_copy_mpris_name = _declare("vn_player_copy_mpris_name", c_int, [vn_player_p, POINTER(c_void_p), POINTER(c_int)])

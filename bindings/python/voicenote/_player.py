@@ -236,6 +236,7 @@ class Player(_lifecycle.Closing):
         return_to_interrupted: bool = True,
         mpris: Optional[str] = None,
         mpris_desktop_entry: Optional[str] = None,
+        pause_other_players: bool = False,
     ) -> None:
         """Creates a player. No device is opened until it first plays.
 
@@ -265,6 +266,8 @@ class Player(_lifecycle.Closing):
                 name ("Fractal") while a note is loading, playing or paused; None (the default) for no MPRIS.
                 :meth:`set_metadata` says what the controls show.
             mpris_desktop_entry: with ``mpris``, the host's desktop file name without ``.desktop``, for its icon.
+            pause_other_players: pause the desktop's other media players (MPRIS) that are playing while this
+                player plays, and resume exactly those when it stops playing. Off by default.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``), an empty device.
@@ -280,6 +283,7 @@ class Player(_lifecycle.Closing):
             check(_capi.vn_player_options_set_resume_limit(options, limit))
             check(_capi.vn_player_options_set_remember_positions(options, 1 if remember_positions else 0))
             check(_capi.vn_player_options_set_return_to_interrupted(options, 1 if return_to_interrupted else 0))
+            check(_capi.vn_player_options_set_pause_other_players(options, 1 if pause_other_players else 0))
             if mpris is not None:
                 entry = None if mpris_desktop_entry is None else c_text(mpris_desktop_entry, "mpris_desktop_entry")
                 check(_capi.vn_player_options_set_mpris(options, c_text(mpris, "mpris"), entry))

@@ -243,6 +243,7 @@ class Recorder(_lifecycle.Closing):
         on_activate: Optional[ActivateHook] = None,
         on_deactivate: Optional[DeactivateHook] = None,
         voice_cleanup: bool = False,
+        pause_other_players: bool = False,
     ) -> None:
         """Creates a recorder. No device is opened until :meth:`begin`.
 
@@ -280,6 +281,9 @@ class Recorder(_lifecycle.Closing):
                 against rumble, noise suppression and automatic gain for a quiet voice, by speexdsp (loaded on first
                 use). The file, the live levels, the waveform and the loudness are then of the cleaned voice, as long
                 as what was captured. Off by default: a take is the captured audio bit for bit.
+            pause_other_players: pause the desktop's other media players (MPRIS: music, podcasts, videos) that
+                are playing while a take is recorded, and resume exactly those when it is finished or cancelled.
+                The bus calls run on a library thread, bounded in time. Off by default.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``), an empty directory or device.
@@ -302,6 +306,7 @@ class Recorder(_lifecycle.Closing):
             check(_capi.vn_recorder_options_set_intervals(options, *intervals))
             check(_capi.vn_recorder_options_set_limits(options, *limits))
             check(_capi.vn_recorder_options_set_voice_cleanup(options, 1 if voice_cleanup else 0))
+            check(_capi.vn_recorder_options_set_pause_other_players(options, 1 if pause_other_players else 0))
 
         handle, key, hooks = _audio_object.create("recorder", device, device_config, loop, focus_group, on_activate,
                                                   on_deactivate, configure)
