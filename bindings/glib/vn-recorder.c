@@ -28,6 +28,7 @@ struct _VnRecorder {
     VnEncoderOptions *encoder_options; /* a reference, or NULL for libvoicenote's encoder */
     gdouble meter_interval;
     gdouble duration_interval;
+    gboolean pause_other_players;
     VngEventBridge *bridge;
     vn_recorder *handle;
     vn_subscription_id subscription;
@@ -55,6 +56,7 @@ enum {
     PROP_AVERAGE_POWER,
     PROP_PEAK_POWER,
     PROP_LEVELS,
+    PROP_PAUSE_OTHER_PLAYERS,
     N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -173,6 +175,8 @@ static gboolean make_recorder(VnRecorder *self, GError **error) {
                                                                            self->duration_interval)) &&
         vng_error_set_from_status(error,
                                   vn_recorder_options_set_event_loop(options, vng_event_bridge_loop(self->bridge))) &&
+        vng_error_set_from_status(error, vn_recorder_options_set_pause_other_players(
+                                             options, self->pause_other_players ? 1 : 0)) &&
         vng_error_set_from_status(error, vn_recorder_create(options, &self->handle));
     vn_recorder_options_destroy(options);
     return ok;
@@ -242,6 +246,7 @@ static void vng_recorder_get_property(GObject *object, guint id, GValue *value, 
     case PROP_AVERAGE_POWER: g_value_set_double(value, self->average_power); break;
     case PROP_PEAK_POWER: g_value_set_double(value, self->peak_power); break;
     case PROP_LEVELS: g_value_set_variant(value, self->levels.variant); break;
+    case PROP_PAUSE_OTHER_PLAYERS: g_value_set_boolean(value, self->pause_other_players); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -258,6 +263,7 @@ static void vng_recorder_set_property(GObject *object, guint id, const GValue *v
     case PROP_ENCODER_OPTIONS: self->encoder_options = g_value_dup_object(value); break;
     case PROP_METER_INTERVAL: self->meter_interval = g_value_get_double(value); break;
     case PROP_DURATION_INTERVAL: self->duration_interval = g_value_get_double(value); break;
+    case PROP_PAUSE_OTHER_PLAYERS: self->pause_other_players = g_value_get_boolean(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -353,6 +359,15 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
     properties[PROP_DURATION_INTERVAL] = g_param_spec_double("duration-interval", NULL, NULL, 0.01, 60, 0.5,
                                                              G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY |
                                                                  G_PARAM_STATIC_STRINGS);
+    /**
+     * VnRecorder:pause-other-players:
+     *
+     * Pauses the desktop's other media players (MPRIS: music, podcasts, videos) that are playing while a take is
+     * recorded, and resumes exactly those when it is finished or cancelled (libvoicenote's
+     * vn_recorder_options_set_pause_other_players()). %FALSE by default. Set at construction.
+     */
+    properties[PROP_PAUSE_OTHER_PLAYERS] = g_param_spec_boolean(
+        "pause-other-players", NULL, NULL, FALSE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
     /**
      * VnRecorder:state:
      *

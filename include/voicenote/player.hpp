@@ -152,6 +152,9 @@ struct player_options {
     std::optional<std::string> mpris;
     /** With `mpris`: the host's desktop file name without `.desktop`, for its icon. */
     std::optional<std::string> mpris_desktop_entry;
+    /** Pauses the desktop's other media players (MPRIS) while this player plays, and resumes exactly those after
+     *  (vn_player_options_set_pause_other_players); off by default. */
+    std::optional<bool> pause_other_players;
 };
 
 namespace detail {
@@ -464,6 +467,8 @@ private:
             detail::check(vn_player_options_set_remember_positions(o, *options.remember_positions ? 1 : 0));
         if (options.return_to_interrupted)
             detail::check(vn_player_options_set_return_to_interrupted(o, *options.return_to_interrupted ? 1 : 0));
+        if (options.pause_other_players)
+            detail::check(vn_player_options_set_pause_other_players(o, *options.pause_other_players ? 1 : 0));
         if (options.mpris) {
             std::optional<detail::c_string> entry;
             if (options.mpris_desktop_entry) entry.emplace(*options.mpris_desktop_entry);

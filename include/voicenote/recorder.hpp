@@ -75,6 +75,9 @@ struct recorder_options {
      * Unset or false: off, the take is the captured audio bit for bit.
      */
     std::optional<bool> voice_cleanup;
+    /** Pauses the desktop's other media players (MPRIS) that are playing while a take is recorded, and resumes
+     *  exactly those after (vn_recorder_options_set_pause_other_players); off by default. */
+    std::optional<bool> pause_other_players;
     /** Delivers events through this loop (callbacks run in its `dispatch()`); null: the library's event thread. */
     voicenote::event_loop *loop = nullptr;
     /** The focus group the recorder joins; null: the process's default group. */
@@ -355,6 +358,8 @@ private:
                                                          options.limits->minimum.count()));
         }
         if (options.voice_cleanup) detail::check(vn_recorder_options_set_voice_cleanup(o, *options.voice_cleanup ? 1 : 0));
+        if (options.pause_other_players)
+            detail::check(vn_recorder_options_set_pause_other_players(o, *options.pause_other_players ? 1 : 0));
         if (options.loop) detail::check(vn_recorder_options_set_event_loop(o, detail::live_handle(options.loop)));
         if (options.focus) detail::check(vn_recorder_options_set_focus_group(o, detail::live_handle(options.focus)));
         detail::set_session_hooks(vn_recorder_options_set_session_hooks, o, hooks);

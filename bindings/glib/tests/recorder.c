@@ -320,6 +320,18 @@ static void test_voice_cleanup(void) {
     log_clear(&log);
 }
 
+/* `pause-other-players` is taken and kept (what it does to other players is the C library's, tested with fake MPRIS
+ * players on a private bus in the Python suite). */
+static void test_pause_other_players(void) {
+    GError *error = NULL;
+    VnRecorder *recorder = g_initable_new(VNG_TYPE_RECORDER, NULL, &error, "pause-other-players", TRUE, NULL);
+    g_assert_no_error(error);
+    gboolean pausing = FALSE;
+    g_object_get(recorder, "pause-other-players", &pausing, NULL);
+    g_assert_true(pausing);
+    g_object_unref(recorder);
+}
+
 static void test_maximum_duration(void) {
     Log log;
     VnRecorder *recorder = microphone_recorder(&log, 1.5, 1.0, 0);
@@ -428,6 +440,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/recorder/too-short", test_too_short);
     g_test_add_func("/recorder/maximum-duration", test_maximum_duration);
     g_test_add_func("/recorder/voice-cleanup", test_voice_cleanup);
+    g_test_add_func("/recorder/pause-other-players", test_pause_other_players);
     g_test_add_func("/recorder/errors", test_errors);
     g_test_add_func("/recorder/dispose-in-notify", test_dispose_in_notify);
     g_test_add_func("/recorder/dispose-in-finished", test_dispose_in_finished);

@@ -69,6 +69,7 @@ ChatWindow::ChatWindow(const ChatOptions &options, voicenote::manual_clock *cloc
     recording.device = options.mic;
     recording.device_configuration = options.micConfig;
     recording.loop = loop_.get();
+    recording.pause_other_players = true;  // the music pauses while a take is recorded, and resumes after
     recorder_ = std::make_unique<voicenote::recorder>(recording);
 
     voicenote::player_options playing;

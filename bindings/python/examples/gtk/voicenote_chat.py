@@ -148,7 +148,10 @@ class ChatWindow(Gtk.ApplicationWindow):
             with open(options.messages, encoding="utf-8") as file:
                 self.messages = json.load(file).get("messages", [])
         os.makedirs(options.recordings, exist_ok=True)
-        recorder = Voicenote.Recorder.new(options.mic or "default", options.mic_config, options.recordings)
+        # The music pauses while a take is recorded, and resumes after.
+        recorder = GObject.new(Voicenote.Recorder, device=options.mic or "default", configuration=options.mic_config,
+                               directory=options.recordings, pause_other_players=True)
+        recorder.init(None)
         preview_player = Voicenote.Player.new_for_device(options.speaker or "default", options.speaker_config)
         # The conversation's player shows itself to the desktop's media keys and controls while a note is loaded.
         self.player = GObject.new(Voicenote.Player, device=options.speaker or "default",
