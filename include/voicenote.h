@@ -1392,9 +1392,8 @@ int vn_recorder_options_set_voice_cleanup(vn_recorder_options *options, int enab
  *
  * \param options the options.
  * \param enabled 1 to pause the others during takes, 0 not to.
- * 
-eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for `enabled` other than 0 or 1.
- * 	hreadsafety Any thread.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for `enabled` other than 0 or 1.
+ * \threadsafety Any thread.
  * \since 0.1.0
  */
 int vn_recorder_options_set_pause_other_players(vn_recorder_options *options, int enabled);
@@ -1906,10 +1905,9 @@ int vn_player_options_set_return_to_interrupted(vn_player_options *options, int 
  *        to turn MPRIS off.
  * \param desktop_entry the host's desktop file name without `.desktop` ("org.gnome.Fractal"), for its icon; NULL
  *        for none.
- * 
-eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an empty identity or text that
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an empty identity or text that
  *          is not UTF-8.
- * 	hreadsafety Any thread, one call per options object at a time.
+ * \threadsafety Any thread, one call per options object at a time.
  * \since 0.1.0
  */
 int vn_player_options_set_mpris(vn_player_options *options, const char *identity, const char *desktop_entry);
@@ -1921,8 +1919,8 @@ int vn_player_options_set_mpris(vn_player_options *options, const char *identity
  *
  * \param options the options.
  * \param enabled 1 to pause the others while playing, 0 not to.
- * eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for `enabled` other than 0 or 1.
- * 	hreadsafety Any thread, one call per options object at a time.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for `enabled` other than 0 or 1.
+ * \threadsafety Any thread, one call per options object at a time.
  * \since 0.1.0
  */
 int vn_player_options_set_pause_other_players(vn_player_options *options, int enabled);
@@ -1957,10 +1955,9 @@ int vn_resume_positions_clear(void);
  * \param location the note's path or URL, as it is loaded.
  * \param key its key (as given to vn_player_load_keyed()), or NULL for the location's own.
  * \param out_listened receives 1 when listened, else 0.
- * 
-eturns #VN_OK; #VN_E_INVALID_ARG for a NULL or empty `location` or `key`, a location the player would refuse,
+ * \returns #VN_OK; #VN_E_INVALID_ARG for a NULL or empty `location` or `key`, a location the player would refuse,
  *          or a NULL `out_listened`.
- * 	hreadsafety Any thread.
+ * \threadsafety Any thread.
  * \since 0.1.0
  */
 int vn_listened(const char *location, const char *key, int *out_listened);
@@ -1972,9 +1969,8 @@ int vn_listened(const char *location, const char *key, int *out_listened);
  * \param location the note's path or URL.
  * \param key its key, or NULL for the location's own.
  * \param listened 1 to mark it listened, 0 to forget the mark.
- * 
-eturns #VN_OK; #VN_E_INVALID_ARG as vn_listened().
- * 	hreadsafety Any thread.
+ * \returns #VN_OK; #VN_E_INVALID_ARG as vn_listened().
+ * \threadsafety Any thread.
  * \since 0.1.0
  */
 int vn_listened_set(const char *location, const char *key, int listened);
@@ -1982,9 +1978,8 @@ int vn_listened_set(const char *location, const char *key, int listened);
 /**
  * Forgets every listened mark (the resume positions stay).
  *
- * 
-eturns #VN_OK; #VN_E_PERMISSION or #VN_E_IO when the store cannot be removed.
- * 	hreadsafety Any thread.
+ * \returns #VN_OK; #VN_E_PERMISSION or #VN_E_IO when the store cannot be removed.
+ * \threadsafety Any thread.
  * \since 0.1.0
  */
 int vn_listened_clear(void);
@@ -2827,9 +2822,8 @@ int vn_player_next(vn_player *player);
  *
  * \param player the player.
  * \param skip 1 to pass over listened notes, 0 to play every answer.
- * 
-eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
- * 	hreadsafety Any thread, including inside callbacks and hooks.
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player.
+ * \threadsafety Any thread, including inside callbacks and hooks.
  * \since 0.1.0
  */
 int vn_player_set_skip_listened(vn_player *player, int skip);
@@ -2844,10 +2838,9 @@ int vn_player_set_skip_listened(vn_player *player, int skip);
  * \param title the title ("Voice message"), or NULL to show the file's name.
  * \param artist the sender's name, or NULL for none.
  * \param art_url the sender's picture (a `file://` or http(s) URL), or NULL for none.
- * 
-eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for an empty key or text that is
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player; #VN_E_INVALID_ARG for an empty key or text that is
  *          not UTF-8. Texts over 4096 bytes are cut.
- * 	hreadsafety Any thread, including inside callbacks and hooks.
+ * \threadsafety Any thread, including inside callbacks and hooks.
  * \since 0.1.0
  */
 int vn_player_set_metadata(vn_player *player, const char *key, const char *title, const char *artist,
@@ -2859,10 +2852,9 @@ int vn_player_set_metadata(vn_player *player, const char *key, const char *title
  * \param player the player.
  * \param out_name receives the name (free with vn_free()).
  * \param out_exported receives 1 while the name is on the bus, else 0; NULL is fine.
- * 
-eturns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player, or one made without MPRIS; #VN_E_INVALID_ARG for a
+ * \returns #VN_OK; #VN_E_MISUSE for a NULL or destroyed player, or one made without MPRIS; #VN_E_INVALID_ARG for a
  *          NULL `out_name`.
- * 	hreadsafety Any thread.
+ * \threadsafety Any thread.
  * \since 0.1.0
  */
 int vn_player_copy_mpris_name(vn_player *player, char **out_name, int *out_exported);
