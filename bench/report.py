@@ -9,6 +9,7 @@ from sections.upload_live import upload_live_markdown
 from sections.outbox_faults import outbox_markdown
 from sections.loudness import loudness_markdown
 from sections.cleanup import cleanup_markdown
+from sections.desktop import desktop_markdown
 from sections.transcripts import transcripts_markdown
 from sections.json_parsing import json_markdown
 from sections.long import long_markdown
@@ -35,6 +36,7 @@ def report_markdown(report: dict) -> str:
                  ("player", player_markdown), ("remote", remote_markdown), ("upload", upload_markdown),
                  ("upload_live", upload_live_markdown), ("outbox", outbox_markdown), ("loudness", loudness_markdown),
                  ("cleanup", cleanup_markdown), ("transcripts", transcripts_markdown),
+                 ("desktop", desktop_markdown),
                  ("convert", convert_markdown), ("library_size", library_size_markdown))
     for key, render in renderers:
         if key not in report:

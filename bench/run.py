@@ -117,19 +117,21 @@ from sections.outbox_faults import TRIALS as OUTBOX_TRIALS
 from sections.outbox_faults import outbox_section
 from sections.loudness import LOUDNESS_RUNS, QUICK_LOUDNESS_RUNS, loudness_section
 from sections.cleanup import CLEANUP_RUNS, QUICK_CLEANUP_RUNS, cleanup_section
+from sections.desktop import DESKTOP_TURNS, QUICK_DESKTOP_TURNS, desktop_section
 from sections.transcripts import QUICK_TRANSCRIPT_RUNS, TRANSCRIPT_RUNS, transcripts_section
 from sections.waveform import QUICK_RUNS, RUNS, waveform_section
 from sections.waveform_inputs import LENGTHS
 
 SECTIONS = ("size", "waveform", "recorder-cpu", "recorder-latency", "hostile", "player", "remote", "upload",
-            "upload-live", "outbox", "convert", "batch", "long", "dask", "json", "flow", "loudness", "cleanup", "transcripts")
+            "upload-live", "outbox", "convert", "batch", "long", "dask", "json", "flow", "loudness", "cleanup", "transcripts",
+            "desktop")
 SECTION_ALIASES = {"all": SECTIONS, "recorder": ("recorder-cpu", "recorder-latency")}
 # Where each section lives in latest.json.
 SECTION_KEYS = {"size": "library_size", "waveform": "waveform", "recorder-cpu": "recorder_cpu",
                 "recorder-latency": "recorder_latency", "hostile": "hostile_input", "player": "player",
                 "remote": "remote", "upload": "upload", "upload-live": "upload_live", "outbox": "outbox", "convert": "convert", "batch": "batch",
                 "long": "long", "dask": "dask", "json": "json_parsing", "flow": "flow", "loudness": "loudness",
-                "cleanup": "cleanup", "transcripts": "transcripts"}
+                "cleanup": "cleanup", "transcripts": "transcripts", "desktop": "desktop"}
 
 
 def parse_sections(text: str) -> list:
@@ -264,6 +266,9 @@ def main() -> int:
         if "transcripts" in sections:
             measured["transcripts"] = transcripts_section(
                 build, work, args.runs or (QUICK_TRANSCRIPT_RUNS if args.quick else TRANSCRIPT_RUNS))
+        if "desktop" in sections:
+            measured["desktop"] = desktop_section(build, work, args.runs or (QUICK_DESKTOP_TURNS if args.quick
+                                                                            else DESKTOP_TURNS))
     except (BenchError, subprocess.CalledProcessError, OSError) as error:
         print(f"bench: {error}", file=sys.stderr)
         return 1

@@ -58,3 +58,8 @@ BUDGET_TRANSCRIPT_WER_POINTS = 1.0            # issue #40: our word error rate w
 BUDGET_TRANSCRIPT_TIMES_S = 0.1               # issue #40: word times within 100 ms of the reference tool's
 BUDGET_TRANSCRIPT_FIRST_WORDS_S = 2.0         # issue #40: first words of a 60 s note ≤ 2 s after the request
 BUDGET_TRANSCRIPT_CACHED_MS = 5.0             # issue #40: a cached transcript ≤ 5 ms
+
+# The desktop (bench/sections/desktop.py, docs/desktop.md)
+BUDGET_MEDIA_KEY_PAUSE_MS = 50.0              # issue #41: media-key Pause (playerctl) → the player paused
+BUDGET_OTHERS_PAUSED_MS = 100.0               # issue #41: other players paused ≤ 100 ms after the take begins
+BUDGET_RESUME_EXACT_TRIALS = 100              # issue #41: 100 of 100 trials resume exactly the players that played
