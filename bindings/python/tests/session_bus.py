@@ -2,6 +2,7 @@
 started by the test and stopped by pid. Clients reach it through ``DBUS_SESSION_BUS_ADDRESS``."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -40,3 +41,19 @@ def private_session_bus() -> Iterator[str]:
         if daemon.stdout:
             daemon.stdout.close()
         shutil.rmtree(directory, ignore_errors=True)
+
+
+@contextmanager
+def session_bus_for_this_process() -> Iterator[str]:
+    """A private bus for the ``with`` block with ``DBUS_SESSION_BUS_ADDRESS`` pointing at it (restored after), so the
+    library in this process and the tools it starts use it; yields its address."""
+    before = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
+    with private_session_bus() as address:
+        os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
+        try:
+            yield address
+        finally:
+            if before is None:
+                os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
+            else:
+                os.environ["DBUS_SESSION_BUS_ADDRESS"] = before

@@ -15,7 +15,7 @@ import pytest
 import pulse
 from audiofiles import write_tone
 from helpers import TIMEOUT, wait_until
-from session_bus import missing as session_bus_missing, private_session_bus
+from session_bus import missing as session_bus_missing, session_bus_for_this_process
 from test_player import file_speaker
 
 import voicenote
@@ -25,17 +25,9 @@ pytestmark = pytest.mark.skipif(session_bus_missing() is not None, reason=str(se
 
 @pytest.fixture(scope="module")
 def session_bus() -> Iterator[str]:
-    """A private session bus for this module (session_bus.py); DBUS_SESSION_BUS_ADDRESS points at it meanwhile."""
-    before = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
-    with private_session_bus() as address:
-        os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
-        try:
-            yield address
-        finally:
-            if before is None:
-                os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
-            else:
-                os.environ["DBUS_SESSION_BUS_ADDRESS"] = before
+    """A private session bus for this module (session_bus.py), this process's while the module runs."""
+    with session_bus_for_this_process() as address:
+        yield address
 
 
 def playerctl(*arguments: str) -> str:

@@ -6,7 +6,6 @@ paused; every call they get is logged) on a private session bus started here; th
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +16,7 @@ import pytest
 from audiofiles import REPO_ROOT, write_tone
 from helpers import TIMEOUT, wait_until
 from microphones import EventLog, Speech, file_microphone
-from session_bus import missing as session_bus_missing, private_session_bus
+from session_bus import missing as session_bus_missing, session_bus_for_this_process
 from test_player import file_speaker
 
 import voicenote
@@ -28,16 +27,9 @@ FAKE_PLAYERS = REPO_ROOT / "Tests" / "Servers" / "fake_mpris.py"
 
 @pytest.fixture(scope="module")
 def session_bus() -> Iterator[str]:
-    before = os.environ.get("DBUS_SESSION_BUS_ADDRESS")
-    with private_session_bus() as address:
-        os.environ["DBUS_SESSION_BUS_ADDRESS"] = address
-        try:
-            yield address
-        finally:
-            if before is None:
-                os.environ.pop("DBUS_SESSION_BUS_ADDRESS", None)
-            else:
-                os.environ["DBUS_SESSION_BUS_ADDRESS"] = before
+    """A private session bus for this module (session_bus.py), this process's while the module runs."""
+    with session_bus_for_this_process() as address:
+        yield address
 
 
 class FakePlayers:
