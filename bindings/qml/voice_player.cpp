@@ -29,6 +29,11 @@ void VoicePlayer::setMprisDesktopEntry(const QString &entry) {
                   &VoicePlayer::mprisDesktopEntryChanged);
 }
 
+void VoicePlayer::setPauseOtherPlayers(bool pause) {
+    updateSetting(this, bool(player_), "player", "pauseOtherPlayers", pauseOtherPlayers_, pause,
+                  &VoicePlayer::pauseOtherPlayersChanged);
+}
+
 void VoicePlayer::setMetadata(const QString &key, const QString &title, const QString &artist, const QString &artUrl) {
     auto optional = [](const QString &text) {
         return text.isEmpty() ? std::nullopt : std::optional<std::string>(text.toStdString());
@@ -47,6 +52,7 @@ std::shared_ptr<voicenote::player> VoicePlayer::shared() {
         if (!deviceConfiguration_.isEmpty()) options.device_configuration = deviceConfiguration_.toStdString();
         if (!mprisIdentity_.isEmpty()) options.mpris = mprisIdentity_.toStdString();
         if (!mprisDesktopEntry_.isEmpty()) options.mpris_desktop_entry = mprisDesktopEntry_.toStdString();
+        if (pauseOtherPlayers_) options.pause_other_players = true;
         adjustOptions(options);
         auto made = makeBridged<voicenote::player>(options);
         prepare(*made);

@@ -53,6 +53,10 @@ class VoicePlayer : public QObject, public QQmlParserStatus {
      *  made. */
     Q_PROPERTY(QString mprisDesktopEntry READ mprisDesktopEntry WRITE setMprisDesktopEntry NOTIFY
                    mprisDesktopEntryChanged)
+    /** Pauses the desktop's other media players (MPRIS) while this player plays, and resumes exactly those after;
+     *  false by default. Read when the player is made. */
+    Q_PROPERTY(bool pauseOtherPlayers READ pauseOtherPlayers WRITE setPauseOtherPlayers NOTIFY
+                   pauseOtherPlayersChanged)
 
 public:
     /** A player's states (voicenote::player_state). */
@@ -84,6 +88,8 @@ public:
     void setMprisIdentity(const QString &identity);
     QString mprisDesktopEntry() const { return mprisDesktopEntry_; }
     void setMprisDesktopEntry(const QString &entry);
+    bool pauseOtherPlayers() const { return pauseOtherPlayers_; }
+    void setPauseOtherPlayers(bool pause);
     /** What the desktop's media controls show for the note under `key` (its location as loaded): the title ("" shows
      *  the file's name), the sender, the sender's picture URL. Nothing without `mprisIdentity`. */
     Q_INVOKABLE void setMetadata(const QString &key, const QString &title, const QString &artist = QString(),
@@ -125,6 +131,7 @@ Q_SIGNALS:
     void headersChanged();
     void mprisIdentityChanged();
     void mprisDesktopEntryChanged();
+    void pauseOtherPlayersChanged();
     /** The item at `location` played to its end. */
     void finished(const QString &location);
     /** The note at `location` (its `key`) was heard to 90 % or to its end: listened now, remembered across
@@ -151,6 +158,7 @@ private:
     QString deviceConfiguration_;
     QString mprisIdentity_;
     QString mprisDesktopEntry_;
+    bool pauseOtherPlayers_ = false;
     State state_ = NotLoaded;
     qreal duration_ = 0;
     qreal position_ = 0;

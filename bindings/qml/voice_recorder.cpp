@@ -23,6 +23,11 @@ void VoiceRecorder::setDevice(const QString &device) {
     updateSetting(this, bool(recorder_), "recorder", "device", device_, device, &VoiceRecorder::deviceChanged);
 }
 
+void VoiceRecorder::setPauseOtherPlayers(bool pause) {
+    updateSetting(this, bool(recorder_), "recorder", "pauseOtherPlayers", pauseOtherPlayers_, pause,
+                  &VoiceRecorder::pauseOtherPlayersChanged);
+}
+
 void VoiceRecorder::setDeviceConfiguration(const QString &configuration) {
     updateSetting(this, bool(recorder_), "recorder", "deviceConfiguration", deviceConfiguration_, configuration,
                   &VoiceRecorder::deviceConfigurationChanged);
@@ -44,6 +49,7 @@ std::shared_ptr<voicenote::recorder> VoiceRecorder::shared() {
         if (!directory_.isEmpty()) options.directory = directory_.toStdString();
         if (!device_.isEmpty()) options.device = device_.toStdString();
         if (!deviceConfiguration_.isEmpty()) options.device_configuration = deviceConfiguration_.toStdString();
+        if (pauseOtherPlayers_) options.pause_other_players = true;
         auto made = makeBridged<voicenote::recorder>(options);
         subscription_ = made->subscribe([this](const voicenote::recorder_event &event) { dispatchEvent(event); });
         recorder_ = std::move(made);

@@ -34,6 +34,10 @@ class VoiceRecorder : public QObject, public QQmlParserStatus {
     /** ALSA configuration text defining `device` (a virtual microphone). Read when the recorder is made. */
     Q_PROPERTY(QString deviceConfiguration READ deviceConfiguration WRITE setDeviceConfiguration NOTIFY
                    deviceConfigurationChanged)
+    /** Pauses the desktop's other media players (MPRIS) that are playing while a take is recorded, and resumes
+     *  exactly those after; false by default. Read when the recorder is made, as `directory`. */
+    Q_PROPERTY(bool pauseOtherPlayers READ pauseOtherPlayers WRITE setPauseOtherPlayers NOTIFY
+                   pauseOtherPlayersChanged)
     /** How many live levels `levels` holds at most, 1…1000 (default 40). */
     Q_PROPERTY(int levelCount READ levelCount WRITE setLevelCount NOTIFY levelCountChanged)
     /** What the recorder does. */
@@ -68,6 +72,8 @@ public:
     void setDevice(const QString &device);
     QString deviceConfiguration() const { return deviceConfiguration_; }
     void setDeviceConfiguration(const QString &configuration);
+    bool pauseOtherPlayers() const { return pauseOtherPlayers_; }
+    void setPauseOtherPlayers(bool pause);
     int levelCount() const { return levelCount_; }
     void setLevelCount(int count);
     State state() const { return state_; }
@@ -98,6 +104,7 @@ public:
 Q_SIGNALS:
     void directoryChanged();
     void deviceChanged();
+    void pauseOtherPlayersChanged();
     void deviceConfigurationChanged();
     void levelCountChanged();
     void stateChanged();
@@ -126,6 +133,7 @@ private:
     QString directory_;
     QString device_;
     QString deviceConfiguration_;
+    bool pauseOtherPlayers_ = false;
     int levelCount_ = 40;
     State state_ = Stopped;
     qreal duration_ = 0;

@@ -15,6 +15,7 @@ Item {
         headers: ({ "Authorization": "Bearer token" })
         mprisIdentity: "Chat"
         mprisDesktopEntry: "org.example.Chat"
+        pauseOtherPlayers: true
         onFinished: (location) => console.log(location, player.state === VoicePlayer.Stopped)
         onListened: (location, key) => player.setMetadata(key, "Voice message", "Alice", "file:///a.png")
         onFailed: (status, message) => console.log(status, message)
@@ -53,6 +54,7 @@ Item {
         }
         recorder: VoiceRecorder {
             levelCount: 30
+            pauseOtherPlayers: true
             onFinished: (path, duration, waveform) => console.log(path, duration, waveform.length)
         }
         player: VoicePlayer {}

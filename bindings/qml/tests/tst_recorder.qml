@@ -29,6 +29,11 @@ VoicenoteTestCase {
         compare(recorder.levels, [])
         compare(recorder.levelCount, 40)
         compare(recorder.path, "")
+        compare(recorder.pauseOtherPlayers, false)
+        const failed = spy(recorder, "failed")
+        recorder.pauseOtherPlayers = true  // read when the recorder was made (at completion)
+        compare(failed.count, 1)
+        compare(failed.signalArguments[0][0], "VN_E_MISUSE")
     }
 
     function test_take_with_pause_is_kept() {
