@@ -1399,6 +1399,26 @@ int vn_recorder_options_set_voice_cleanup(vn_recorder_options *options, int enab
 int vn_recorder_options_set_pause_other_players(vn_recorder_options *options, int enabled);
 
 /**
+ * Sets where a take goes on when its capture source is lost mid-take (a USB microphone unplugged, a Bluetooth headset
+ * gone): the fallback device is opened at the take's rate and channel count and captures into the same take, with a
+ * #VN_RECORDER_EVENT_SOURCE_CHANGED event; nothing captured before is lost, and nothing after but the gap while it
+ * opened (at most three switches per take). Without a fallback, a loss finishes the take cleanly with what was
+ * captured (#VN_RECORDER_EVENT_FINISHED, then #VN_RECORDER_EVENT_FAILED with #VN_E_DEVICE). By default the fallback
+ * is the system's `default` device when the recorder's own device is the default too, and none for a device the host
+ * chose (a fixed device). Through PulseAudio or PipeWire a lost source's streams are moved by the sound server itself,
+ * so the take goes on there without an ALSA error; a fallback matters where the device is reached directly.
+ *
+ * \param options the options.
+ * \param name the fallback's ALSA name ("default"), or NULL for none (the take finishes when its source is lost).
+ * \param configuration ALSA configuration text defining `name`, or NULL for the system's.
+ * eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an empty name or text that is
+ *          not UTF-8.
+ * 	hreadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_fallback_device(vn_recorder_options *options, const char *name, const char *configuration);
+
+/**
  * Creates a recorder. No device is opened until vn_recorder_begin().
  *
  * \param options the options, or NULL for the defaults; copied.
@@ -1519,8 +1539,12 @@ typedef enum vn_recorder_event_type {
     VN_RECORDER_EVENT_FAILED = 2,               /**< A failure: status and message (after FINISHED when kept). */
     VN_RECORDER_EVENT_MAX_DURATION_WARNING = 3, /**< `remaining_s` seconds left before the maximum. */
     VN_RECORDER_EVENT_MAX_DURATION_REACHED = 4, /**< The maximum was reached; FINISHED follows. */
-    VN_RECORDER_EVENT_TOO_SHORT = 5             /**< The take was under the minimum, or captured no frame at all,
+    VN_RECORDER_EVENT_TOO_SHORT = 5,            /**< The take was under the minimum, or captured no frame at all,
                                                      and was deleted. */
+    /** The capture source was lost mid-take and the take goes on from the fallback device (`device`; the loss: status
+     * and message): nothing captured is lost but the gap while it opened. See
+     * vn_recorder_options_set_fallback_device(). */
+    VN_RECORDER_EVENT_SOURCE_CHANGED = 6
 } vn_recorder_event_type;
 
 /** One recorder event; valid only during the callback. \since 0.1.0 */
@@ -1540,6 +1564,7 @@ typedef struct vn_recorder_event {
     const char *message;         /**< FAILED: the detail. */
     double remaining_s;          /**< MAX_DURATION_WARNING: seconds left. */
     vn_loudness loudness;        /**< FINISHED: the take's loudness, measured on the PCM as it was encoded. */
+    const char *device;          /**< SOURCE_CHANGED: the device the take goes on from. */
 } vn_recorder_event;
 
 /**

@@ -160,6 +160,10 @@ extension RecorderEvent: CEventConvertible {
         case .tooShort(let duration):
             cEvent.type = Int32(VN_RECORDER_EVENT_TOO_SHORT.rawValue)
             cEvent.duration_s = duration
+        case .sourceChanged(let device, let lost):
+            cEvent.type = Int32(VN_RECORDER_EVENT_SOURCE_CHANGED.rawValue)
+            cEvent.device = memory.string(device)
+            memory.failure(lost, status: &cEvent.status, message: &cEvent.message)
         }
     }
 }

@@ -110,6 +110,17 @@ func encoderSettings(_ bitrate: Int32, _ complexity: Int32, _ frameMs: Double) t
     update(options) { (value) throws(VoiceNoteError) in value.configuration.sessionHooks = sessionHooks(activate, deactivate, userData) }
 }
 
+@c @implementation public func vn_recorder_options_set_fallback_device(
+    _ options: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ configuration: UnsafePointer<CChar>?
+) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in
+        guard let name else { return value.configuration.fallbackDevice = nil }
+        value.configuration.fallbackDevice = DeviceSelection(
+            name: try nonEmptyString(name, "name"),
+            configuration: try configuration.map { (text) throws(VoiceNoteError) in try utf8String(text, "configuration") })
+    }
+}
+
 @c @implementation public func vn_recorder_options_set_pause_other_players(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in value.pausesOtherPlayers = try flag(enabled, "enabled") }
 }

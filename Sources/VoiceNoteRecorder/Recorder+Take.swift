@@ -95,8 +95,10 @@ extension Recorder {
 
     /// Stops capturing and lets the encoder thread drain the ring and exit; joins it.
     func stopCapture() {
-        device?.stop()
         stopWorker.store(true, ordering: .releasing)
+        // Read after the flag: the encoder thread installs a fallback source only while the flag is clear, under the
+        // monitor, so this stops whichever device captures now.
+        monitor.locked { device }?.stop()
         ring?.notify()
         let thread = monitor.locked { () -> LibraryThread? in
             defer { worker = nil }
@@ -105,8 +107,10 @@ extension Recorder {
         thread?.joinOrDetach()
     }
 
-    /// The encoder thread: drains the ring into the take until told to stop or until the take ends by itself.
-    func runWorker(take: Take, device: CaptureDevice, ring: SampleRing) {
+    /// The encoder thread: drains the ring into the take until told to stop or until the take ends by itself; a lost
+    /// source goes on from the fallback device when there is one (`switchSource`).
+    func runWorker(take: Take, device first: CaptureDevice, ring: SampleRing) {
+        var device = first
         var buffer = [Int16](repeating: 0, count: 8192 * take.channels)
         while take.automaticEnd == nil {
             let count = buffer.withUnsafeMutableBufferPointer { ring.read(into: $0) }
@@ -124,6 +128,10 @@ extension Recorder {
             }
             if stopWorker.load(ordering: .acquiring) { return }
             if let failure = device.failure {
+                if let replacement = switchSource(lost: device, failure: failure, take: take, ring: ring) {
+                    device = replacement
+                    continue
+                }
                 take.automaticEnd = .deviceLost(failure)
                 break
             }
@@ -131,6 +139,43 @@ extension Recorder {
         }
         endAutomatically()
     }
+
+    /// The capture source was lost mid-take: opens the fallback device at the take's rate and channel count and starts
+    /// it into the same ring, so the take goes on with only the gap lost (`sourceChanged`). Nil — the take then
+    /// finishes as for a fixed device — when there is no fallback, the lost device was the fallback already, it
+    /// cannot be opened at the take's format, a control call is stopping the capture meanwhile, or the take switched
+    /// `maximumSourceSwitches` times already (a fallback that keeps failing must not loop).
+    func switchSource(lost: CaptureDevice, failure: VoiceNoteError, take: Take, ring: SampleRing) -> CaptureDevice? {
+        guard let fallback = configuration.fallbackDevice, take.sourceSwitches < Self.maximumSourceSwitches else { return nil }
+        take.sourceSwitches += 1
+        let replacement: CaptureDevice
+        do throws(VoiceNoteError) {
+            replacement = try CaptureDevice(fallback, preferredRate: take.rate, channels: take.channels)
+            guard replacement.sampleRate == take.rate, replacement.channels == take.channels else {
+                replacement.close()
+                throw VoiceNoteError(.unsupported, "\(fallback.name) captures at \(replacement.sampleRate) Hz, \(replacement.channels) channel(s), not the take's \(take.rate) Hz, \(take.channels)")
+            }
+            try replacement.start(into: ring)
+        } catch {
+            Log.write(.warning, "recorder: the source was lost (\(failure.message)) and the fallback \(fallback.name) did not open: \(error.message)")
+            return nil
+        }
+        let installed = monitor.locked { () -> Bool in
+            guard !stopWorker.load(ordering: .acquiring) else { return false }
+            device = replacement
+            return true
+        }
+        guard installed else {
+            replacement.close()
+            return nil
+        }
+        lost.close()
+        events.emit(.sourceChanged(device: fallback.name, lost: failure))
+        return replacement
+    }
+
+    /// The most times one take goes on from its fallback source.
+    static let maximumSourceSwitches = 3
 
     /// Publishes meter and duration steps and the maximum-duration warning.
     func report(_ progress: Take.Progress, take: Take, device: CaptureDevice) {

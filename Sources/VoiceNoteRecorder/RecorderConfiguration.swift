@@ -13,6 +13,16 @@ public struct RecorderConfiguration: Sendable {
     public static var defaultDirectory: String { FileSystem.cacheDirectory("recordings") }
     /// The capture device.
     public var device = DeviceSelection()
+    /// Where a take goes on when its capture source is lost mid-take (a USB microphone unplugged, a Bluetooth headset
+    /// gone): opened at the take's rate and channel count, into the same take, with a `sourceChanged` event; nil: a
+    /// loss finishes the take cleanly with what was captured, as for a fixed device. Until set, it is the system's
+    /// default device when `device` is the default too, else nil (a device the host chose is a fixed device).
+    public var fallbackDevice: DeviceSelection? {
+        get { chosenFallback ?? (device == DeviceSelection() ? DeviceSelection() : nil) }
+        set { chosenFallback = .some(newValue) }
+    }
+    /// The host's own `fallbackDevice`: nil until set (then the default above applies).
+    private var chosenFallback: DeviceSelection??
     /// Ogg Opus (default) or AAC-LC in ADTS.
     public var format = RecordingFormat.opus
     /// Encoder bitrate, complexity and frame size.

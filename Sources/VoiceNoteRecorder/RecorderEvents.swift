@@ -69,4 +69,8 @@ public enum RecorderEvent: Sendable, Equatable {
     case maximumDurationReached
     /// The take was shorter than the minimum and was discarded.
     case tooShort(duration: Double)
+    /// The capture source was lost mid-take (`lost`: why) and the take goes on from `device`, the fallback source
+    /// (`RecorderConfiguration.fallbackDevice`): nothing captured before is lost, and nothing after but the gap while
+    /// the fallback opened.
+    case sourceChanged(device: String, lost: VoiceNoteError)
 }

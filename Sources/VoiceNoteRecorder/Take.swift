@@ -46,6 +46,8 @@ final class Take: @unchecked Sendable {
     var pendingLevels: [Float] = []
     /// Set by the encoder thread when it ended the take by itself, read by whoever finishes it.
     var automaticEnd: AutomaticEnd?
+    /// How many times the encoder thread moved the take to the fallback source (its thread's alone).
+    var sourceSwitches = 0
 
     /// A take cleaned by `cleanup` (nil: not cleaned), which must be for `rate` and `channels`.
     init(directory: String, configuration: RecorderConfiguration, rate: Int, channels: Int,

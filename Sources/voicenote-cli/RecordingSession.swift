@@ -128,6 +128,9 @@ final class RecordingSession: @unchecked Sendable {
             break
         case .tooShort(let duration):
             failure = VoiceNoteError(.cancelled, "the take was too short (\(duration) s) and was discarded")
+        case .sourceChanged(let device, let lost):
+            if display == .meter { Terminal.writeError("\n") }
+            Terminal.writeError("voicenote: the microphone was lost (\(lost.message)); recording goes on from \(device)\n")
         }
     }
 

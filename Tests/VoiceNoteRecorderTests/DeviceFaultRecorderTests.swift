@@ -91,6 +91,62 @@ import VoiceNoteTestSupport
         #expect(order == ["finished", "failed"])
     }
 
+    @Test(arguments: [false, true])
+    func aLostSourceGoesOnFromTheFallbackLosingOnlyTheGap(pollErrors: Bool) throws {
+        // The microphone (the speech input) is unplugged at 1 s; the fallback is a second microphone playing a
+        // 880 Hz tone: the take holds the speech's first second, then the tone, with `sourceChanged` between.
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let text = try FaultMicrophone.configuration(name: "vn_fault", infile: input.path, faults: [.unplug(at: 48_000)],
+                                                     pollErrors: pollErrors)
+        let tone = directory + "/tone.raw"
+        try Fixtures.run(["sox", "-n", "-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw", tone,
+                          "synth", "10", "sine", "880", "vol", "0.5"])
+        var settings = configuration(directory: directory, device: DeviceSelection(name: "vn_fault", configuration: text),
+                                     maximum: 3)
+        #expect(settings.fallbackDevice == nil, "a device the host chose is fixed by default")
+        settings.fallbackDevice = fileMicrophone(infile: tone)
+        let recorder = try Recorder(configuration: settings)
+        let log = try EventLog(recorder)
+        try recorder.begin()
+        #expect(log.wait(seconds: 10) { _ in log.stopped }, "the take did not end at its maximum")
+        recorder.close()
+        let changes = log.all.compactMap { event -> (String, VoiceNoteError)? in
+            if case .sourceChanged(let device, let lost) = event { (device, lost) } else { nil }
+        }
+        #expect(changes.count == 1 && changes.first?.0 == "vn_mic" && changes.first?.1.status == .device, "\(changes)")
+        #expect(log.failures.isEmpty, "\(log.failures)")
+        let result = try #require(log.finished())
+        #expect(result.duration == 3)  // the maximum: the take went on
+        let decoded = try decode(result.path).samples
+        // The speech's first second is there (0.88 measured through Opus at the default bitrate, against about 0 for
+        // anything else), then the tone (its zero crossings: 880 Hz).
+        #expect(bestCorrelation(Array(decoded[10_000..<40_000]), Array(input.samples[10_000..<40_000])) >= 0.8)
+        let tail = decoded[96_000..<144_000]
+        let crossings = zip(tail, tail.dropFirst()).filter { ($0.0 < 0) != ($0.1 < 0) }.count
+        #expect(abs(Double(crossings) / 2 - 880) < 20, "\(crossings / 2) Hz in the last second")
+    }
+
+    @Test func aLostSourceWithoutAFallbackEndsTheTakeAsToday() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        let input = try speechInput(in: directory)
+        let text = try FaultMicrophone.configuration(name: "vn_fault", infile: input.path, faults: [.unplug(at: 48_000)])
+        var settings = configuration(directory: directory, device: DeviceSelection(name: "vn_fault", configuration: text),
+                                     maximum: 10)
+        settings.fallbackDevice = fileMicrophone(infile: directory + "/missing.raw")  // a fallback that will not open
+        let recorder = try Recorder(configuration: settings)
+        let log = try EventLog(recorder)
+        try recorder.begin()
+        #expect(log.wait(seconds: 10) { _ in log.stopped })
+        recorder.close()
+        #expect(log.failures.map(\.status) == [.device])
+        #expect(!log.all.contains { if case .sourceChanged = $0 { true } else { false } })
+        var defaults = RecorderConfiguration()
+        #expect(defaults.fallbackDevice == DeviceSelection(), "the default device falls back to the default")
+        defaults.fallbackDevice = nil
+        #expect(defaults.fallbackDevice == nil, "an explicit none is kept")
+    }
+
     @Test func aDeviceThatCannotRestartFailsResumeAndKeepsThePausedTake() throws {
         let (recorder, log, _) = try recorder([.dead(at: 24_000)], pollErrors: false, seconds: 3600)
         try recorder.begin()

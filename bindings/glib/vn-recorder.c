@@ -67,6 +67,7 @@ enum {
     SIGNAL_FAILED,
     SIGNAL_MAXIMUM_DURATION_WARNING,
     SIGNAL_MAXIMUM_DURATION_REACHED,
+    SIGNAL_SOURCE_CHANGED,
     N_SIGNALS
 };
 static guint signals[N_SIGNALS];
@@ -149,6 +150,12 @@ static void on_recorder_event(void *user_data, const vn_recorder_event *event) {
     case VN_RECORDER_EVENT_TOO_SHORT:
         g_signal_emit(self, signals[SIGNAL_TOO_SHORT], 0, event->duration_s);
         break;
+    case VN_RECORDER_EVENT_SOURCE_CHANGED: {
+        GError *lost = vng_event_error(event->status, event->message);
+        g_signal_emit(self, signals[SIGNAL_SOURCE_CHANGED], 0, event->device, lost);
+        g_error_free(lost);
+        break;
+    }
     default: /* a kind a newer library added: nothing to say about it yet */
         break;
     }
@@ -429,6 +436,17 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      */
     signals[SIGNAL_TOO_SHORT] = g_signal_new("too-short", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                                              NULL, G_TYPE_NONE, 1, G_TYPE_DOUBLE);
+    /**
+     * VnRecorder::source-changed:
+     * @self: the recorder.
+     * @device: the device the take goes on from.
+     * @lost: why the source was lost (a %VN_ERROR_DEVICE error).
+     *
+     * The microphone was lost mid-take (a USB microphone unplugged, a headset gone) and the take goes on from the
+     * fallback device (libvoicenote's `VN_RECORDER_EVENT_SOURCE_CHANGED`): nothing captured is lost but the gap.
+     */
+    signals[SIGNAL_SOURCE_CHANGED] = g_signal_new("source-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0,
+                                                  NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_ERROR);
     /**
      * VnRecorder::failed:
      * @self: the recorder.

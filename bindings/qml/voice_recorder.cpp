@@ -88,6 +88,9 @@ void VoiceRecorder::dispatchEvent(const voicenote::recorder_event &event) {
     case voicenote::recorder_event_type::too_short:
         Q_EMIT tooShort(event.duration.count());
         break;
+    case voicenote::recorder_event_type::source_changed:
+        Q_EMIT sourceChanged(QString::fromStdString(event.device), QString::fromStdString(event.message));
+        break;
     }
 }
 

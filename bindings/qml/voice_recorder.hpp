@@ -117,6 +117,8 @@ Q_SIGNALS:
     void finished(const QString &path, qreal duration, const QList<qreal> &waveform);
     /** A take shorter than the minimum (or with no audio) was deleted: the seconds captured. */
     void tooShort(qreal duration);
+    /** The microphone was lost mid-take (`lost`: why) and the take goes on from `device`, the fallback. */
+    void sourceChanged(const QString &device, const QString &lost);
     /** `remaining` seconds are left before the longest take. */
     void maximumDurationWarning(qreal remaining);
     /** The longest take was reached; `finished` follows. */

@@ -11,6 +11,7 @@
 #include <exception>
 #include <limits>
 #include <optional>
+#include <utility>
 
 namespace voicenote {
 
@@ -78,6 +79,10 @@ struct recorder_options {
     /** Pauses the desktop's other media players (MPRIS) that are playing while a take is recorded, and resumes
      *  exactly those after (vn_recorder_options_set_pause_other_players); off by default. */
     std::optional<bool> pause_other_players;
+    /** Where a take goes on when its source is lost mid-take (vn_recorder_options_set_fallback_device): an ALSA name
+     *  with its configuration text (empty for the system's); an empty name: none (a loss finishes the take). Unset:
+     *  the default device when `device` is the default too, else none. */
+    std::optional<std::pair<std::string, std::string>> fallback_device;
     /** Delivers events through this loop (callbacks run in its `dispatch()`); null: the library's event thread. */
     voicenote::event_loop *loop = nullptr;
     /** The focus group the recorder joins; null: the process's default group. */
@@ -121,7 +126,10 @@ enum class recorder_event_type : int {
     max_duration_warning = VN_RECORDER_EVENT_MAX_DURATION_WARNING, /**< `remaining` left before the maximum. */
     max_duration_reached = VN_RECORDER_EVENT_MAX_DURATION_REACHED, /**< The maximum was reached; `finished` follows. */
     /** The take was under the minimum, or captured no frame at all, and was deleted. */
-    too_short = VN_RECORDER_EVENT_TOO_SHORT
+    too_short = VN_RECORDER_EVENT_TOO_SHORT,
+    /** The capture source was lost mid-take and the take goes on from the fallback `device` (`status`, `message`:
+     *  the loss). */
+    source_changed = VN_RECORDER_EVENT_SOURCE_CHANGED
 };
 
 /** One recorder event (vn_recorder_event), copied: it may be kept after the callback. */
@@ -145,12 +153,14 @@ struct recorder_event {
     recording_format format = recording_format::opus;
     /** `finished`: the take's loudness, measured as it was encoded. */
     std::optional<voicenote::loudness> loudness;
-    /** `failed`: the negative `VN_E_*` status; 0 otherwise. */
+    /** `failed`, `source_changed`: the negative `VN_E_*` status (of the loss); 0 otherwise. */
     int status = 0;
-    /** `failed`: the detail. */
+    /** `failed`, `source_changed`: the detail. */
     std::string message;
     /** `max_duration_warning`: time left before the maximum. */
     seconds remaining = seconds(0);
+    /** `source_changed`: the device the take goes on from. */
+    std::string device;
 
     /** `status` as an error code in voicenote's category (empty for 0), comparable with `errc`. */
     std::error_code code() const noexcept { return detail::status_code(status); }
@@ -197,6 +207,11 @@ inline recorder_event to_recorder_event(const vn_recorder_event &event) {
         result.duration = seconds(event.duration_s);
         break;
     case recorder_event_type::max_duration_reached:
+        break;
+    case recorder_event_type::source_changed:
+        result.device = copy_string(event.device);
+        result.status = event.status;
+        result.message = copy_string(event.message);
         break;
     }
     return result;
@@ -360,6 +375,14 @@ private:
         if (options.voice_cleanup) detail::check(vn_recorder_options_set_voice_cleanup(o, *options.voice_cleanup ? 1 : 0));
         if (options.pause_other_players)
             detail::check(vn_recorder_options_set_pause_other_players(o, *options.pause_other_players ? 1 : 0));
+        if (options.fallback_device) {
+            const auto &[name, text] = *options.fallback_device;
+            std::optional<detail::c_string> c_name, c_text;
+            if (!name.empty()) c_name.emplace(name);
+            if (!text.empty()) c_text.emplace(text);
+            detail::check(vn_recorder_options_set_fallback_device(o, c_name ? c_name->get() : nullptr,
+                                                                  c_text ? c_text->get() : nullptr));
+        }
         if (options.loop) detail::check(vn_recorder_options_set_event_loop(o, detail::live_handle(options.loop)));
         if (options.focus) detail::check(vn_recorder_options_set_focus_group(o, detail::live_handle(options.focus)));
         detail::set_session_hooks(vn_recorder_options_set_session_hooks, o, hooks);

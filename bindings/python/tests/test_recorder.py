@@ -456,6 +456,31 @@ def test_a_device_unplugged_mid_take_keeps_the_take_then_fails(speech: Speech, t
         assert recorder.context.state is RecorderState.STOPPED
 
 
+def test_a_source_lost_mid_take_goes_on_from_the_fallback(speech: Speech, tmp_path: Path) -> None:
+    """The microphone unplugged at 1 s; the fallback (another file microphone) takes over: SourceChanged names it
+    and the loss, the take reaches its maximum with no failure."""
+    config = fault_microphone(speech.raw48, "unplug@48000", tmp_path)
+    with voicenote.Recorder(tmp_path / "takes", device="vn_fault", device_config=config, max_duration=3,
+                            fallback_device="vn_mic", fallback_device_config=file_microphone(speech.raw48)) as recorder:
+        log = EventLog(recorder)
+        recorder.begin()
+        events = log.wait_end()
+    changed = [event for event in events if isinstance(event, voicenote.SourceChanged)]
+    assert len(changed) == 1 and changed[0].device == "vn_mic", events
+    assert isinstance(changed[0].lost, voicenote.DeviceError) and "(error -19)" in str(changed[0].lost)
+    assert not [event for event in events if isinstance(event, RecordingFailed)], events
+    finished = [event for event in events if isinstance(event, RecordingFinished)]
+    assert len(finished) == 1 and finished[0].duration == 3
+    # With fallback_device=None the same loss finishes the take, as for a fixed device.
+    with voicenote.Recorder(tmp_path / "takes2", device="vn_fault", device_config=config, max_duration=3,
+                            fallback_device=None) as recorder:
+        log = EventLog(recorder)
+        recorder.begin()
+        events = log.wait_end()
+    assert [type(e) for e in events if isinstance(e, (RecordingFinished, RecordingFailed))] == [RecordingFinished,
+                                                                                             RecordingFailed]
+
+
 def test_a_device_that_refuses_access_is_a_permission_error(speech: Speech, tmp_path: Path) -> None:
     config = fault_microphone(speech.raw48, "", tmp_path, open_error=-errno.EACCES)
     with voicenote.Recorder(tmp_path / "takes", device="vn_fault", device_config=config) as recorder:

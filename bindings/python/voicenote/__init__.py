@@ -99,6 +99,7 @@ from ._recorder import (
     RecordingFinished,
     RecordingFormat,
     TooShort,
+    SourceChanged,
 )
 from ._player import (
     PlaybackFailed,
@@ -207,6 +208,7 @@ __all__ = [
     "MaxDurationWarning",
     "MaxDurationReached",
     "TooShort",
+    "SourceChanged",
     "Player",
     "PlayerState",
     "PlayerContext",

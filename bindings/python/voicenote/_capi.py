@@ -96,6 +96,7 @@ VN_RECORDER_EVENT_FAILED = 2
 VN_RECORDER_EVENT_MAX_DURATION_WARNING = 3
 VN_RECORDER_EVENT_MAX_DURATION_REACHED = 4
 VN_RECORDER_EVENT_TOO_SHORT = 5
+VN_RECORDER_EVENT_SOURCE_CHANGED = 6
 
 # --- Player ---------------------------------------------------------------------------------------------------
 
@@ -285,6 +286,7 @@ class vn_recorder_event(Structure):
         ("message", c_char_p),
         ("remaining_s", c_double),
         ("loudness", vn_loudness),
+        ("device", c_char_p),
     ]
 
 
@@ -626,6 +628,9 @@ vn_recorder_options_set_session_hooks = _declare(
 )
 vn_recorder_options_set_voice_cleanup = _declare(
     "vn_recorder_options_set_voice_cleanup", c_int, [vn_recorder_options_p, c_int]
+)
+vn_recorder_options_set_fallback_device = _declare(
+    "vn_recorder_options_set_fallback_device", c_int, [vn_recorder_options_p, c_char_p, c_char_p]
 )
 vn_recorder_options_set_pause_other_players = _declare(
     "vn_recorder_options_set_pause_other_players", c_int, [vn_recorder_options_p, c_int]

@@ -144,9 +144,20 @@ class TooShort:
     duration: float
 
 
+@dataclass(frozen=True)
+class SourceChanged:
+    """``VN_RECORDER_EVENT_SOURCE_CHANGED``: the microphone was lost mid-take (a USB microphone unplugged, a headset
+    gone) and the take goes on from the fallback device: nothing captured is lost but the gap."""
+
+    #: The device the take goes on from.
+    device: str
+    #: Why the source was lost (a :class:`~voicenote.DeviceError`).
+    lost: VoiceNoteError
+
+
 #: What a recorder subscriber receives.
 RecorderEvent = Union[RecorderContextEvent, RecordingFinished, RecordingFailed, MaxDurationWarning,
-                      MaxDurationReached, TooShort]
+                      MaxDurationReached, TooShort, SourceChanged]
 
 
 def _state(value: int) -> RecorderState:
@@ -187,6 +198,7 @@ _convert_event = _cevents.converter(_capi.vn_recorder_event, {
     _capi.VN_RECORDER_EVENT_MAX_DURATION_WARNING: lambda f: MaxDurationWarning(f.number("remaining_s")),
     _capi.VN_RECORDER_EVENT_MAX_DURATION_REACHED: lambda f: MaxDurationReached(),
     _capi.VN_RECORDER_EVENT_TOO_SHORT: lambda f: TooShort(f.number("duration_s")),
+    _capi.VN_RECORDER_EVENT_SOURCE_CHANGED: lambda f: SourceChanged(f.text("device"), f.failure()),
 })
 
 
@@ -244,6 +256,8 @@ class Recorder(_lifecycle.Closing):
         on_deactivate: Optional[DeactivateHook] = None,
         voice_cleanup: bool = False,
         pause_other_players: bool = False,
+        fallback_device: Optional[str] = "",
+        fallback_device_config: Optional[str] = None,
     ) -> None:
         """Creates a recorder. No device is opened until :meth:`begin`.
 
@@ -284,6 +298,10 @@ class Recorder(_lifecycle.Closing):
             pause_other_players: pause the desktop's other media players (MPRIS: music, podcasts, videos) that
                 are playing while a take is recorded, and resume exactly those when it is finished or cancelled.
                 The bus calls run on a library thread, bounded in time. Off by default.
+            fallback_device: where a take goes on when its microphone is lost mid-take (:class:`SourceChanged`),
+                an ALSA name (``"default"``) defined by ``fallback_device_config`` when given; None: nowhere (the
+                take finishes with what was captured). "" (the default): the default device when ``device`` is
+                the default too, else nowhere (a device the host chose is fixed).
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``), an empty directory or device.
@@ -307,6 +325,12 @@ class Recorder(_lifecycle.Closing):
             check(_capi.vn_recorder_options_set_limits(options, *limits))
             check(_capi.vn_recorder_options_set_voice_cleanup(options, 1 if voice_cleanup else 0))
             check(_capi.vn_recorder_options_set_pause_other_players(options, 1 if pause_other_players else 0))
+            if fallback_device is None:
+                check(_capi.vn_recorder_options_set_fallback_device(options, None, None))
+            elif fallback_device:
+                text = None if fallback_device_config is None else c_text(fallback_device_config, "fallback_device_config")
+                check(_capi.vn_recorder_options_set_fallback_device(options, c_text(fallback_device, "fallback_device"),
+                                                                    text))
 
         handle, key, hooks = _audio_object.create("recorder", device, device_config, loop, focus_group, on_activate,
                                                   on_deactivate, configure)
