@@ -197,6 +197,11 @@ class PulseServer:
         """Plays an audio file into the sink with ``paplay``; returns its pid (stopped by :meth:`stop`)."""
         return self._client(["paplay", f"--server={self.address}", f"--device={self.sink}", str(path)]).pid
 
+    def pactl(self, *arguments: str, timeout: float = TIMEOUT) -> str:
+        """Runs ``pactl`` against this server; returns what it printed."""
+        return subprocess.run(["pactl", f"--server={self.address}", *arguments], env=self._env, check=True,
+                              timeout=timeout, capture_output=True, text=True).stdout.strip()
+
     def suspend(self, suspended: bool = True, timeout: float = TIMEOUT) -> None:
         """Suspends (or resumes) the sink and with it its monitor source, as a sound server does to an idle or
         muted device: a stream on the monitor stays connected and delivers nothing."""
