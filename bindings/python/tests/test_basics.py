@@ -235,18 +235,19 @@ def test_capi_struct_layout() -> None:
 
 def test_capi_recorder_struct_layout() -> None:
     """The recorder's context and event structs have the header's layout on this ABI (event: the context nested at
-    16, then the FINISHED/FAILED/WARNING fields, then FINISHED's loudness)."""
+    16, then the FINISHED/FAILED/WARNING fields, then FINISHED's loudness, then SOURCE_CHANGED's device)."""
     assert ctypes.sizeof(_capi.vn_recorder_context) == 48
     assert _capi.vn_recorder_context.duration_s.offset == 16
     assert _capi.vn_recorder_context.peak_power.offset == 28
     assert _capi.vn_recorder_context.path.offset == 40
-    assert ctypes.sizeof(_capi.vn_recorder_event) == 160
+    assert ctypes.sizeof(_capi.vn_recorder_event) == 168
     assert _capi.vn_recorder_event.context.offset == 16
     assert _capi.vn_recorder_event.path.offset == 64
     assert _capi.vn_recorder_event.waveform_count.offset == 96
     assert _capi.vn_recorder_event.status.offset == 108
     assert _capi.vn_recorder_event.remaining_s.offset == 120
     assert _capi.vn_recorder_event.loudness.offset == 128
+    assert _capi.vn_recorder_event.device.offset == 160
 
 
 def test_capi_structs_match_the_compiled_header(tmp_path) -> None:

@@ -31,8 +31,8 @@ from helpers import PACKAGE_ROOT, TIMEOUT, Recorder as Collector, wait_event, wa
 from test_player import contexts, file_speaker, frames
 
 import voicenote
-from voicenote import (PlaybackFailed, PlaybackFinished, PlayerContextEvent, PlayerItemChanged, PlayerState,
-                       QueueLocation, QueuePlayer, _capi, _player, _queue)
+from voicenote import (NoteListened, PlaybackFailed, PlaybackFinished, PlayerContextEvent, PlayerItemChanged,
+                       PlayerState, QueueLocation, QueuePlayer, _capi, _player, _queue)
 
 sys.path.insert(0, str(REPO_ROOT / "Tests" / "Servers"))
 from http_server import HTTPTestServer  # noqa: E402
@@ -67,7 +67,7 @@ def playlist(locations: Sequence[Any], calls: Optional[List[str]] = None) -> Cal
 
 
 def timeline(events: List[Any]) -> List[Any]:
-    """The events that are not contexts, in order, as tuples: ``("changed", location, key)``,
+    """The events that are not contexts (nor listened marks), in order, as tuples: ``("changed", location, key)``,
     ``("finished", location)``, ``("failed", status)``; anything else as itself."""
     described: List[Any] = []
     for event in events:
@@ -77,7 +77,7 @@ def timeline(events: List[Any]) -> List[Any]:
             described.append(("finished", event.location))
         elif isinstance(event, PlaybackFailed):
             described.append(("failed", event.error.code))
-        elif not isinstance(event, PlayerContextEvent):
+        elif not isinstance(event, (PlayerContextEvent, NoteListened)):  # listened: test_listened.py
             described.append(event)
     return described
 
