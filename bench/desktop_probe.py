@@ -1,13 +1,16 @@
 """The desktop bench's measurements (bench/sections/desktop.py), run on a private session bus the section starts
 (DBUS_SESSION_BUS_ADDRESS), with the library under test through the Python package; prints one JSON object.
 
-    desktop_probe.py PULSE_ALSA_CONFIG MICROPHONE_RAW TURNS TRIALS FAKE_PLAYERS_SCRIPT FOLDER
+    desktop_probe.py PULSE_ALSA_CONFIG MICROPHONE_RAW TURNS TRIALS FAKE_PLAYERS_SCRIPT FOLDER PULSE_ADDRESS
 
 - media_key_ms: `playerctl -p NAME pause` started → our player's PAUSED context (a note playing on a PulseAudio null
   sink, paced), and → the reference player's (fake_mpris.py, dbus-next) Pause call logged; alternating turns.
 - others_paused_ms: a take's begin() returned → the last of three playing fake players' Pause logged.
 - exact: trials of a take with a random set of four fake players playing: Pause went to exactly those, Play after
-  the take to exactly those."""
+  the take to exactly those.
+- source_lost_ms: a take from PulseAudio's sine source "vn_usb" (440 Hz), its module unloaded after 1 s: the server
+  moves the stream to the default source ("vn_default", 880 Hz); the gap is the take's silence between the tones
+  plus what the take lacks against the wall-clock time it ran."""
 import json
 import random
 import subprocess
@@ -18,8 +21,8 @@ from pathlib import Path
 
 import voicenote
 
-speaker, microphone_raw, turns, trials, fake_script, folder = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
-    int(sys.argv[4]), sys.argv[5], Path(sys.argv[6])
+speaker, microphone_raw, turns, trials, fake_script, folder, pulse_address = sys.argv[1], sys.argv[2], \
+    int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], Path(sys.argv[6]), sys.argv[7]
 MICROPHONE = (f'pcm.vn_mic {{ type file slave.pcm {{ type null }} file "/dev/null" infile "{microphone_raw}" '
               'format raw }')
 
@@ -140,5 +143,54 @@ def exact() -> dict:
     return {"trials": trials, "exact": good}
 
 
+def pactl(*arguments: str) -> str:
+    return subprocess.run(["pactl", f"--server={pulse_address}", *arguments], capture_output=True, text=True,
+                          check=True, timeout=10).stdout.strip()
+
+
+def source_lost() -> list:
+    """Turns of a take whose source module is unloaded after 1 s; the gap each time, ms: the take's silence between
+    the tones, plus the wall-clock time that passed beyond the audio the take gained (duration steps every 10 ms,
+    timed as they arrive) from just before the unload to 1.5 s after it."""
+    gaps = []
+    pactl("load-module", "module-sine-source", "source_name=vn_default", "frequency=880", "rate=48000")
+    pactl("set-default-source", "vn_default")
+    usb = f'pcm.vn_src {{ type pulse server "{pulse_address}" device "vn_usb" }}'
+    for _ in range(turns):
+        index = pactl("load-module", "module-sine-source", "source_name=vn_usb", "frequency=440", "rate=48000")
+        steps: list = []
+        finished: list = []
+        done = threading.Event()
+
+        def on_event(event) -> None:
+            if isinstance(event, voicenote.RecorderContextEvent):
+                steps.append((time.monotonic(), event.context.duration))
+            elif isinstance(event, voicenote.RecordingFinished):
+                finished.append(event)
+                done.set()
+
+        with voicenote.Recorder(folder / "takes", device="vn_src", device_config=usb, duration_interval=0.01) as recorder:
+            recorder.subscribe(on_event)
+            recorder.begin()
+            assert wait(lambda: recorder.context.duration >= 1.0)
+            before = steps[-1]
+            pactl("unload-module", index)
+            assert wait(lambda: steps[-1][1] >= before[1] + 1.5)
+            after = steps[-1]
+            recorder.stop()
+            assert done.wait(10)
+        raw = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", finished[0].path, "-f", "s16le", "-ac", "1",
+                              "-ar", "48000", "-"], capture_output=True, check=True, timeout=60).stdout
+        samples = memoryview(raw).cast("h")
+        quiet = longest = 0
+        for value in samples[4800:]:
+            quiet = quiet + 1 if abs(value) < 200 else 0
+            longest = max(longest, quiet)
+        lacking = (after[0] - before[0]) - (after[1] - before[1])
+        gaps.append(1000 * (longest / 48000 + max(0.0, lacking)))
+    return gaps
+
+
 (folder / "takes").mkdir(parents=True, exist_ok=True)
-print(json.dumps({"media_key": media_key(), "others_paused_ms": others_paused(), "exact": exact()}))
+print(json.dumps({"media_key": media_key(), "others_paused_ms": others_paused(), "exact": exact(),
+                  "source_lost_ms": source_lost()}))

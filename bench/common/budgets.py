@@ -63,3 +63,4 @@ BUDGET_TRANSCRIPT_CACHED_MS = 5.0             # issue #40: a cached transcript �
 BUDGET_MEDIA_KEY_PAUSE_MS = 50.0              # issue #41: media-key Pause (playerctl) → the player paused
 BUDGET_OTHERS_PAUSED_MS = 100.0               # issue #41: other players paused ≤ 100 ms after the take begins
 BUDGET_RESUME_EXACT_TRIALS = 100              # issue #41: 100 of 100 trials resume exactly the players that played
+BUDGET_SOURCE_LOST_GAP_MS = 200.0             # issue #41: a capture source lost mid-take → capture goes on ≤ 200 ms later
