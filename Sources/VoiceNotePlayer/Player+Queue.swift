@@ -183,9 +183,16 @@ extension Player {
         return answer
     }
 
-    /// Whether an answer of the data source is passed over: "play unplayed" is on and it is listened.
+    /// Whether an answer of the data source is passed over: "play unplayed" is on and it is listened (the store's
+    /// file is read with no lock held).
     private func isPassedOver(_ key: LocationKey) -> Bool {
-        monitor.locked { shared.queue.skipsListened && shared.resumePositions.isListened(key) }
+        let (skips, heardHere, store) = monitor.locked {
+            (shared.queue.skipsListened, shared.resumePositions.isListenedHere(key), shared.resumePositions.store)
+        }
+        guard skips else { return false }
+        if heardHere { return true }
+        guard let store, let text = key.storeKey else { return false }
+        return store.isListened(text)
     }
 
     /// Why the decoder thread moves the queue on.

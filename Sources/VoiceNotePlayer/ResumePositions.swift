@@ -44,6 +44,9 @@ struct ResumePositions {
         order.removeAll { $0 == key }
     }
 
+    /// Whether this player heard `key` to the listened mark (memory only).
+    func isListenedHere(_ key: LocationKey) -> Bool { listened.contains(key) }
+
     /// Whether `key` was heard to the listened mark: by this player, or, in the store, by any.
     func isListened(_ key: LocationKey) -> Bool {
         if listened.contains(key) { return true }
