@@ -61,6 +61,9 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
         var track: UInt64 = 0
         var trackKey = ""
         var failureLogged = false
+        /// Joining failed while the player was active: not tried again until it has been idle (no connection attempt
+        /// per progress step on a machine without a session bus).
+        var gaveUp = false
     }
 
     /// The most keys metadata is kept for (the least recently set go first).
@@ -196,8 +199,11 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
     private func show(_ inbox: Inbox, seeked: Bool) {
         guard let context = inbox.context else { return }
         let active = context.state == .loading || context.state == .playing || context.state == .paused
-        guard active else { return leave() }
-        guard let object = join() else { return }
+        guard active else {
+            bus.gaveUp = false
+            return leave()
+        }
+        guard !bus.gaveUp, let object = join() else { return }
         // The key `itemChanged` named for this location; the location itself for a load without a data source.
         let key = inbox.current.flatMap { $0.location == context.location ? $0.key : nil } ?? context.location
         if key != bus.trackKey {
@@ -229,6 +235,7 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
             } catch {
                 logOnce(error)
                 leave()
+                bus.gaveUp = true
             }
         }
     }
@@ -255,6 +262,7 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
             return object
         } catch {
             logOnce(error)
+            bus.gaveUp = true
             return nil
         }
     }
