@@ -1411,9 +1411,9 @@ int vn_recorder_options_set_pause_other_players(vn_recorder_options *options, in
  * \param options the options.
  * \param name the fallback's ALSA name ("default"), or NULL for none (the take finishes when its source is lost).
  * \param configuration ALSA configuration text defining `name`, or NULL for the system's.
- * eturns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an empty name or text that is
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for an empty name or text that is
  *          not UTF-8.
- * 	hreadsafety Any thread.
+ * \threadsafety Any thread.
  * \since 0.1.0
  */
 int vn_recorder_options_set_fallback_device(vn_recorder_options *options, const char *name, const char *configuration);
