@@ -23,6 +23,7 @@ import pytest
 from audiofiles import REPO_ROOT, is_tsan_build, loaded_library_path
 from gui_clients import (check_the_sent_notes, check_the_speaker, check_the_waveform_screenshots, microphone_config,
                          read_report, speaker_config, write_conversation)
+from session_bus import missing as session_bus_missing, private_session_bus
 
 EXAMPLE = REPO_ROOT / "bindings" / "cpp" / "examples" / "qt"
 INSTALL = REPO_ROOT / "scripts" / "install.sh"
@@ -108,11 +109,16 @@ def client_run(tmp_path_factory: pytest.TempPathFactory) -> Tuple[dict, Path]:
     # Offscreen, with a media cache and resume positions of its own (never the user's).
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", XDG_CACHE_HOME=str(folder / "xdg-cache"),
                XDG_RUNTIME_DIR=str(runtime))
-    result = subprocess.run(
-        [str(driver), "--messages", str(conversation), "--out", str(out),
-         "--mic", "vn_mic", "--mic-config", microphone_config(microphone),
-         "--speaker", "vn_spk", "--speaker-config", speaker_config(out / "speaker.raw")],
-        env=env, capture_output=True, text=True, timeout=DRIVER_SECONDS)
+    if session_bus_missing():
+        skip(f"the client's media controls: {session_bus_missing()}")
+    # A session bus of the run's own: the client's player shows itself to the media controls there (MPRIS).
+    with private_session_bus() as address:
+        env["DBUS_SESSION_BUS_ADDRESS"] = address
+        result = subprocess.run(
+            [str(driver), "--messages", str(conversation), "--out", str(out),
+             "--mic", "vn_mic", "--mic-config", microphone_config(microphone),
+             "--speaker", "vn_spk", "--speaker-config", speaker_config(out / "speaker.raw")],
+            env=env, capture_output=True, text=True, timeout=DRIVER_SECONDS)
     return read_report(out, result), folder
 
 
@@ -125,7 +131,7 @@ def test_a_note_recorded_through_the_flow_is_sent_into_the_list(client_run: Tupl
         "every note after the first plays by itself, the sent ones too",
         "a frame drawn after the end", "the rate button shows 1.5x", "the rate button shows 2x",
         "the rate button shows 0.5x", "the rate button shows 1x", "scrubbed to the middle of the first note",
-        "the window drawn", "a click on a word seeks the note there"]
+        "the window drawn", "a click on a word seeks the note there", "on the desktop's media controls"]
     assert [entry["step"] for entry in report["step_durations"]] == report["steps"]
     assert report["locked_label"].startswith("● 0:0") and report["locked_label"].endswith("locked")
     # The end handle at 80 %: the take is cut to 80 % of what was recorded, and that is what is sent.
@@ -187,3 +193,9 @@ def test_a_carried_transcript_is_shown_and_a_word_seeks_the_note(client_run: Tup
     report, _ = client_run
     assert report["transcript_text"] == "hello world"
     assert abs(report["seek_position"] - 1.15) < 0.01  # 50 ms before "world"
+
+
+def test_a_loaded_note_is_on_the_desktops_media_controls_with_its_sender(client_run: Tuple[dict, Path]) -> None:
+    report, _ = client_run
+    # The conversation's first note (its message's user is "alice" in gui_clients.write_conversation).
+    assert report.get("media_controls") == "Voice message|alice", report.get("steps")

@@ -34,6 +34,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QPixmap>
+#include <QProcess>
 #include <QPushButton>
 #include <QSlider>
 #include <QTimer>
@@ -267,6 +268,20 @@ private:
                                      std::abs(window_->player()->context().current_time.count() - 1.15) < 0.01;
                           },
                           [=] { report_["seek_position"] = window_->player()->context().current_time.count(); }});
+        // Loaded and paused there: the player is on the desktop's media controls (MPRIS) with the sender's name.
+        if (qEnvironmentVariableIsSet("DBUS_SESSION_BUS_ADDRESS")) {
+            steps_.push_back({"on the desktop's media controls", nullptr,
+                              [=] { return !mediaControls().isEmpty(); },
+                              [=] { report_["media_controls"] = mediaControls(); }});
+        }
+    }
+
+    /** What playerctl (the media keys' side) shows of the client's player: "title|artist", or "" for none. */
+    static QString mediaControls() {
+        QProcess playerctl;
+        playerctl.start("playerctl", {"--no-messages", "metadata", "--format", "{{title}}|{{artist}}"});
+        if (!playerctl.waitForFinished(5000)) playerctl.kill();
+        return QString::fromUtf8(playerctl.readAllStandardOutput()).trimmed();
     }
 
     // -- the step machine -----------------------------------------------------------------------------------
