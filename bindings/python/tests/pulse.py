@@ -25,7 +25,8 @@ import subprocess
 import tempfile
 import threading
 from pathlib import Path
-from typing import IO, Callable, Dict, List, Optional
+from contextlib import contextmanager
+from typing import IO, Callable, Dict, Iterator, List, Optional
 
 from helpers import TIMEOUT
 
@@ -226,3 +227,20 @@ class PulseServer:
             child.end()
         self._clients = []
         shutil.rmtree(self.directory, ignore_errors=True)
+
+
+@contextmanager
+def warmed_server() -> Iterator[PulseServer]:
+    """A warmed private server for the ``with`` block, stopped by its pid after; skips the test visibly where
+    PulseAudio is missing."""
+    import pytest
+
+    missing = available()
+    if missing:
+        pytest.skip(f"PulseAudio: {missing}")
+    server = PulseServer()
+    try:
+        server.warm()
+        yield server
+    finally:
+        server.stop()

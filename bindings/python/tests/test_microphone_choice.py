@@ -25,16 +25,9 @@ from voicenote import RecordingFailed, RecordingFinished
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[pulse.PulseServer]:
-    missing = pulse.available()
-    if missing:
-        pytest.skip(f"PulseAudio: {missing}")
-    running = pulse.PulseServer()
-    try:
-        running.warm()
+def server() -> Iterator[pulse.PulseServer]:
+    with pulse.warmed_server() as running:  # a server of its own per test: the tests load and unload sources
         yield running
-    finally:
-        running.stop()
 
 
 def samples_of(path: str) -> List[int]:

@@ -51,15 +51,8 @@ def long_note(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def paced_speaker() -> Iterator[str]:
     """ALSA configuration of `vn_rt`, a speaker that plays in real time: a private PulseAudio server's null sink
     (tests/pulse.py; stopped by its pid). Skips visibly where PulseAudio is missing."""
-    missing = pulse.available()
-    if missing:
-        pytest.skip(f"PulseAudio: {missing}")
-    server = pulse.PulseServer()
-    try:
-        server.warm()
+    with pulse.warmed_server() as server:
         yield f'pcm.vn_rt {{ type pulse server "{server.address}" device "{server.sink}" }}'
-    finally:
-        server.stop()
 
 
 def test_media_keys_reach_a_loaded_note_and_an_idle_player_is_gone(session_bus: str, long_note: Path,
