@@ -153,6 +153,9 @@ public final class PulseServer: @unchecked Sendable {
         environment["XDG_RUNTIME_DIR"] = directory + "/run"
         environment["PULSE_RUNTIME_PATH"] = directory + "/run/pulse"
         environment.removeValue(forKey: "PULSE_SERVER")
+        // Never a session bus: a test that set one for its process (the desktop suites) would have every server
+        // take org.PulseAudio1 there, and the second one started meanwhile would exit.
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         return environment
     }
 

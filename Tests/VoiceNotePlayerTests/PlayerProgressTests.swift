@@ -41,7 +41,10 @@ import VoiceNoteTestSupport
         _ = try loop.dispatch()
         let delivered = events.withLock { $0 }
         let playing = delivered.filter { if case .context(let context) = $0 { context.state == .playing } else { false } }
-        #expect(playing.count <= 2, "\(playing.count) playing contexts queued for a subscriber that did not keep up")
+        // The state change's, then the latest step before the `listened` event (at 90 %: an event keeps its place among
+        // the steps, so the steps before it coalesce apart from those after it), and the latest after it.
+        #expect(playing.count <= 3, "\(playing.count) playing contexts queued for a subscriber that did not keep up")
+        #expect(delivered.contains { if case .listened = $0 { true } else { false } })
         #expect(delivered.contains { if case .finished = $0 { true } else { false } })
     }
 }

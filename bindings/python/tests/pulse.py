@@ -130,6 +130,9 @@ class PulseServer:
         self._env.update(HOME=str(self.directory / "home"), XDG_RUNTIME_DIR=str(self.directory / "run"),
                          PULSE_RUNTIME_PATH=str(self.directory / "run" / "pulse"))
         self._env.pop("PULSE_SERVER", None)
+        # Never a session bus: with one (the desktop suites set a private one) every server takes org.PulseAudio1
+        # there, and a second server started meanwhile exits.
+        self._env.pop("DBUS_SESSION_BUS_ADDRESS", None)
         self._env.pop("LD_PRELOAD", None)  # a ThreadSanitizer runtime meant for the test process only
         try:
             # norewinds=1: with default arguments the idle null sink renders its first 2 s block ahead, before any
