@@ -3331,7 +3331,7 @@ typedef void (*vn_outbox_event_fn)(void *user_data, const vn_outbox_event *event
  * \param options the upload options (copied: mode, HTTP headers, event loop…), or NULL for the defaults.
  * \param out receives the outbox; set to NULL on failure.
  * \returns #VN_OK; #VN_E_INVALID_ARG for NULL arguments or an endpoint that is not http(s); #VN_E_BUSY while
- *          another outbox has the directory open; #VN_E_FORMAT for a damaged database (left as it is);
+ *          another outbox has the directory open (after waiting up to 0.5 s for it to be closed); #VN_E_FORMAT for a damaged database (left as it is);
  *          #VN_E_UNSUPPORTED without SQLite or for a database of a later voicenote; #VN_E_PERMISSION for a directory
  *          that cannot be trusted; #VN_E_MISUSE for destroyed options.
  * \threadsafety Any thread.

@@ -13,6 +13,8 @@ final class OutboxStore {
     static let schemaVersion: Int64 = 1
     /// The longest name a note is kept under (bytes); longer names are cut, keeping the extension.
     static let maximumNameBytes = 200
+    /// How long opening waits for another holder of the outbox's lock before it is `.busy`.
+    static let lockWaitMilliseconds = 500
 
     let directory: String
     private let database: SQLiteDatabase
@@ -22,13 +24,15 @@ final class OutboxStore {
     /// `FileSystem.makeOwnedDirectory`), its database checked (`quick_check`) and its schema made or verified.
     /// Items found mid-send, held or waiting go back to `queued`; copies in `items/` that no item names (a crash inside
     /// `add`) go.
-    /// - Throws: `.busy` while another process has it open; `.format` for a damaged database (nothing is changed);
+    /// - Throws: `.busy` while another process has it open (after waiting `lockWaitMilliseconds` for it to be closed:
+    ///   a child process that another thread is starting holds a copy of a just-closed outbox's lock until its exec);
+    ///   `.format` for a damaged database (nothing is changed);
     ///   `.unsupported` for a later schema or no SQLite; `.permission` for a directory we cannot trust.
     init(directory: String) throws(VoiceNoteError) {
         try FileSystem.makeOwnedDirectory(directory)
         self.directory = directory
         lock = try FileDescriptor.openLockFile(directory + "/lock")
-        guard lock.tryLockExclusively() else {
+        guard lock.lockExclusively(within: Self.lockWaitMilliseconds) else {
             throw VoiceNoteError(.busy, "the outbox \(directory) is open in another process (or another outbox object)")
         }
         let path = directory + "/outbox.db"
