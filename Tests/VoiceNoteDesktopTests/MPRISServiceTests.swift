@@ -58,12 +58,13 @@ extension DesktopTests {
         defer { service.close() }
         let name = String(service.busName.dropFirst("org.mpris.MediaPlayer2.".count))
         #expect(name.hasPrefix("Chat_Test.instance"))
-        #expect(try bus.mprisPlayers().isEmpty, "an idle player is on the bus")
+        // The bus is shared with the other players' suite, whose fakes may still be leaving it: only this name counts.
+        #expect(try !bus.mprisPlayers().contains(name), "an idle player is on the bus")
 
         service.setMetadata(NoteMetadata(title: "Voice message", artist: "Alice"), for: path)
         try player.load(.file(path), autoplay: false)
         #expect(eventually(seconds: 10) { service.isExported }, "no MPRIS name after a load")
-        #expect(try bus.mprisPlayers() == [name])
+        #expect(try bus.mprisPlayers().contains(name))
         // The length is known once loaded (the name is taken while loading).
         let format = ["playerctl", "-p", name, "metadata", "--format", "{{title}}|{{artist}}|{{mpris:length}}|{{status}}|{{xesam:url}}"]
         #expect(eventually(seconds: 10) { (try? bus.run(format)) == "Voice message|Alice|600000000|Paused|\(path)" },
@@ -99,13 +100,13 @@ extension DesktopTests {
         // Stopped: idle, gone from the bus.
         try bus.run(["playerctl", "-p", name, "stop"])
         #expect(eventually(seconds: 10) { player.context.state == .stopped && !service.isExported })
-        #expect(try bus.mprisPlayers().isEmpty)
+        #expect(try !bus.mprisPlayers().contains(name))
         // Loaded again, back; closed, gone for good.
         try player.play()
         #expect(eventually(seconds: 10) { service.isExported })
         service.close()
         #expect(!service.isExported)
-        #expect(try bus.mprisPlayers().isEmpty, "a name was left after close")
+        #expect(try !bus.mprisPlayers().contains(name), "a name was left after close")
     }
 
     @Test func withoutASessionBusThePlayerPlaysOnAndNothingIsExported() throws {
