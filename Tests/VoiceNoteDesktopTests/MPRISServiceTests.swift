@@ -95,7 +95,10 @@ extension DesktopTests {
         try bus.run(["playerctl", "-p", name, "volume", "0.25"])
         #expect(eventually(seconds: 10) { abs(player.context.volume - 0.25) < 1e-9 })
         #expect(player.context.rate == 1.5)
-        #expect(try bus.run(["playerctl", "-p", name, "metadata", "--format", "{{status}}"]) == "Playing")
+        // What the bus shows follows the player's events as they are delivered: read until it shows them.
+        #expect(eventually(seconds: 10) {
+            (try? bus.run(["playerctl", "-p", name, "metadata", "--format", "{{status}}|{{volume}}"])) == "Playing|0.25"
+        }, "\((try? bus.run(["playerctl", "-p", name, "metadata", "--format", "{{status}}|{{volume}}"])) ?? "")")
 
         // Stopped: idle, gone from the bus.
         try bus.run(["playerctl", "-p", name, "stop"])
