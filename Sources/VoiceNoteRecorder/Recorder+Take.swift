@@ -87,6 +87,7 @@ extension Recorder {
     /// Starts the encoder thread for the running capture.
     func startWorker(take: Take, device: CaptureDevice, ring: SampleRing) throws(VoiceNoteError) {
         stopWorker.store(false, ordering: .relaxed)
+        monitor.locked { captureStopping = false }
         let thread = try LibraryThread(name: "vn-encoder") { [self] in
             runWorker(take: take, device: device, ring: ring)
         }
@@ -95,10 +96,14 @@ extension Recorder {
 
     /// Stops capturing and lets the encoder thread drain the ring and exit; joins it.
     func stopCapture() {
+        // The device is read under the monitor with `captureStopping` set: the encoder thread installs a fallback
+        // source only while it is clear, so this stops whichever device captures now. The device stops before the
+        // encoder thread is told to end, so every frame it captured is in the ring for that thread to drain.
+        monitor.locked { () -> CaptureDevice? in
+            captureStopping = true
+            return device
+        }?.stop()
         stopWorker.store(true, ordering: .releasing)
-        // Read after the flag: the encoder thread installs a fallback source only while the flag is clear, under the
-        // monitor, so this stops whichever device captures now.
-        monitor.locked { device }?.stop()
         ring?.notify()
         let thread = monitor.locked { () -> LibraryThread? in
             defer { worker = nil }
@@ -161,7 +166,7 @@ extension Recorder {
             return nil
         }
         let installed = monitor.locked { () -> Bool in
-            guard !stopWorker.load(ordering: .acquiring) else { return false }
+            guard !captureStopping else { return false }
             device = replacement
             return true
         }

@@ -24,6 +24,8 @@ public final class Recorder: @unchecked Sendable {
     var closed = false
     var worker: LibraryThread?
     var voiceCleanup: Bool
+    /// A control call is stopping the capture: the encoder thread installs no fallback device from then on.
+    var captureStopping = false
     // Owned by the controlling thread, handed to the encoder thread while it runs:
     var device: CaptureDevice?
     var ring: SampleRing?
