@@ -18,7 +18,7 @@ PYTHON ?= python3
 
 # Every Debian package the build, tests, bench and tools use.
 DEBIAN_PACKAGES := \
-	pkg-config cmake ninja-build gcc g++ make binutils file time dpkg-dev libpng-dev \
+	pkg-config cmake ninja-build gcc g++ make binutils file time dpkg-dev libpng-dev libpulse-dev \
 	libasound2-dev libogg-dev libopus-dev libopusenc-dev libopusfile-dev libsonic-dev libebur128-dev libspeexdsp-dev \
 	libpocketsphinx-dev libsphinxbase-dev pocketsphinx-en-us pocketsphinx \
 	libcurl4-openssl-dev libjansson-dev libsqlite3-dev libavformat-dev libavcodec-dev libswresample-dev libavutil-dev \

@@ -44,7 +44,7 @@ let package = Package(
         // C for what Swift cannot express in the core (thread-local text, eventfd, thread names): no dependencies.
         .target(name: "CShims"),
         // The real-time C: the sample ring, the ALSA capture loop (and the playback loop), ALSA's error capture.
-        .target(name: "CRealtime", dependencies: ["CALSA"]),
+        .target(name: "CRealtime", dependencies: ["CALSA", "CShims"]),
         // The variadic requests of libopus and libopusenc as plain functions.
         .target(name: "COpusShims", dependencies: ["COpus", "COpusEnc"]),
         .target(name: "CFFmpegLoader", dependencies: ["CFFmpeg", "CShims"]),

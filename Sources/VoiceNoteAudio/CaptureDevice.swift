@@ -12,6 +12,10 @@ import VoiceNoteCore
 /// (`-ENODEV`, `-EIO`, recovery failing, a suspend that will not resume) the thread records the error, wakes the
 /// ring's consumer and ends: `failure` is then set and `isRunning` false.
 ///
+/// With a stream role (`DeviceSelection.role`) on a PCM that goes to a PulseAudio server, the stream is libpulse's
+/// own (`PulseStream`): libpulse's thread moves what the server delivers into the ring, the server resamples, and a
+/// server or source that goes away is a lost device as above.
+///
 /// The ring holds interleaved `Int16` frames of `channels` channels at `sampleRate`. `start`, `stop` and `close`
 /// may be called from any thread (they are serialized); the counters are readable from any thread at any time.
 public final class CaptureDevice: @unchecked Sendable {
@@ -26,9 +30,18 @@ public final class CaptureDevice: @unchecked Sendable {
     /// The device's buffer in frames (at least 8 periods where the device allows it).
     public let bufferFrames: Int
 
-    /// The C capture object (owns the PCM); freed in deinit, so the counters stay readable after close.
-    private let capture: OpaquePointer
+    /// The `media.role` the stream carries on its PulseAudio server; nil when the PCM was opened through ALSA.
+    public var streamRole: String? { if case .pulse(let stream) = backend { stream.role } else { nil } }
+
+    /// The C capture object (owns the PCM), or the libpulse stream; freed in deinit, so the counters stay readable
+    /// after close.
+    private let backend: Backend
     private let state = Locked(State())
+
+    private enum Backend {
+        case alsa(OpaquePointer)
+        case pulse(PulseStream)
+    }
 
     private struct State {
         /// The ring the thread writes into, kept alive while a thread may use it.
@@ -43,6 +56,16 @@ public final class CaptureDevice: @unchecked Sendable {
     /// names the device and carries `snd_strerror` and ALSA's own message; nothing is printed on stderr.
     public init(_ selection: DeviceSelection, preferredRate: Int = 48_000, channels: Int = 1,
                 periodMilliseconds: Int = 20) throws(VoiceNoteError) {
+        self.selection = selection
+        if let stream = PulseStream.openIfRoled(selection, .capture, rate: preferredRate, channels: channels,
+                                                periodMilliseconds: periodMilliseconds) {
+            backend = .pulse(stream)
+            sampleRate = preferredRate
+            self.channels = channels
+            periodFrames = vnpa_period_frames(stream.raw)
+            bufferFrames = periodFrames * 8
+            return
+        }
         let setup = try ALSA.openCapture(selection, preferredRate: preferredRate, channels: channels,
                                          periodMilliseconds: periodMilliseconds)
         let periodMilliseconds = UInt32(max(1, setup.periodFrames * 1000 / setup.sampleRate))
@@ -52,8 +75,7 @@ public final class CaptureDevice: @unchecked Sendable {
             ALSA.close(setup.pcm)
             throw VoiceNoteError(.noMemory, "cannot allocate a capture buffer of \(setup.periodFrames) frames")
         }
-        self.selection = selection
-        self.capture = capture
+        backend = .alsa(capture)
         sampleRate = setup.sampleRate
         self.channels = setup.channels
         periodFrames = setup.periodFrames
@@ -61,7 +83,7 @@ public final class CaptureDevice: @unchecked Sendable {
     }
 
     deinit {
-        vnshim_capture_destroy(capture)
+        if case .alsa(let capture) = backend { vnshim_capture_destroy(capture) }
     }
 
     /// Starts the device and the capture thread writing into `ring`. Returns once capture is running.
@@ -72,10 +94,15 @@ public final class CaptureDevice: @unchecked Sendable {
             guard !state.closed else {
                 throw VoiceNoteError(.misuse, "capture device \(selection) is closed")
             }
-            guard vnshim_capture_is_running(capture) == 0 else {
+            guard !isRunning else {
                 throw VoiceNoteError(.misuse, "capture device \(selection) is already capturing")
             }
-            let (result, message) = ALSA.capturingMessages { vnshim_capture_start(capture, ring.raw) }
+            let (result, message) = ALSA.capturingMessages { () -> Int32 in
+                switch backend {
+                case .alsa(let capture): vnshim_capture_start(capture, ring.raw)
+                case .pulse(let stream): vnpa_capture_start(stream.raw, ring.raw)
+                }
+            }
             guard result == 0 else {
                 throw ALSA.error(result, "cannot start capture device", selection, alsaMessage: message)
             }
@@ -89,7 +116,10 @@ public final class CaptureDevice: @unchecked Sendable {
     public func stop() {
         state.withLock { state in
             guard !state.closed else { return }
-            vnshim_capture_stop(capture)
+            switch backend {
+            case .alsa(let capture): vnshim_capture_stop(capture)
+            case .pulse(let stream): vnpa_capture_stop(stream.raw)
+            }
             state.ring = nil
         }
     }
@@ -98,7 +128,10 @@ public final class CaptureDevice: @unchecked Sendable {
     public func close() {
         state.withLock { state in
             guard !state.closed else { return }
-            vnshim_capture_close(capture)
+            switch backend {
+            case .alsa(let capture): vnshim_capture_close(capture)
+            case .pulse(let stream): vnpa_capture_stop(stream.raw)   // the stream itself goes with deinit
+            }
             state.ring = nil
             state.closed = true
         }
@@ -107,29 +140,52 @@ public final class CaptureDevice: @unchecked Sendable {
     /// Overruns: `-EPIPE` that `snd_pcm_recover` fixed, plus periods the ring had no room for once the device's
     /// buffer was full (their frames are dropped; the ring's consumer is expected to keep up). Since the device was
     /// opened.
-    public var overruns: Int { Int(vnshim_capture_overruns(capture)) }
+    public var overruns: Int {
+        switch backend {
+        case .alsa(let capture): Int(vnshim_capture_overruns(capture))
+        case .pulse(let stream): Int(vnpa_xruns(stream.raw))
+        }
+    }
 
     /// Frames written into the ring since the device was opened.
-    public var framesCaptured: Int64 { vnshim_capture_frames(capture) }
+    public var framesCaptured: Int64 {
+        switch backend {
+        case .alsa(let capture): vnshim_capture_frames(capture)
+        case .pulse(let stream): vnpa_frames(stream.raw)
+        }
+    }
 
     /// Frames read from the device but dropped because the ring was full, since the device was opened.
-    public var framesDropped: Int64 { vnshim_capture_dropped_frames(capture) }
+    public var framesDropped: Int64 {
+        switch backend {
+        case .alsa(let capture): vnshim_capture_dropped_frames(capture)
+        case .pulse(let stream): vnpa_dropped_frames(stream.raw)
+        }
+    }
 
     /// Set when the device was lost while capturing (status `.device`, with ALSA's error text); the thread has then
     /// ended and woken the ring's consumer. Cleared by the next successful `start(into:)`.
     public var failure: VoiceNoteError? {
-        let code = vnshim_capture_error(capture)
+        let code = switch backend {
+        case .alsa(let capture): vnshim_capture_error(capture)
+        case .pulse(let stream): vnpa_error(stream.raw)
+        }
         guard code != 0 else { return nil }
         return VoiceNoteError(.device, "capture device \(selection) was lost: \(ALSA.errorText(code)) (error \(code))")
     }
 
     /// Whether the capture thread is running (from `start(into:)` until `stop`, `close` or a device failure).
-    public var isRunning: Bool { vnshim_capture_is_running(capture) != 0 }
+    public var isRunning: Bool {
+        switch backend {
+        case .alsa(let capture): vnshim_capture_is_running(capture) != 0
+        case .pulse(let stream): vnpa_is_running(stream.raw) != 0
+        }
+    }
 
     /// Iterations of the capture loop (one device wait each) since the device was opened; tests use it to prove
     /// that the loop waits rather than spins.
-    var loopIterations: UInt64 { vnshim_capture_iterations(capture) }
+    var loopIterations: UInt64 { if case .alsa(let capture) = backend { vnshim_capture_iterations(capture) } else { 0 } }
 
     /// Recovery attempts (`snd_pcm_recover`, resume) since the device was opened.
-    var recoveries: UInt64 { vnshim_capture_recoveries(capture) }
+    var recoveries: UInt64 { if case .alsa(let capture) = backend { vnshim_capture_recoveries(capture) } else { 0 } }
 }

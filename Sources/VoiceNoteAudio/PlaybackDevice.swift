@@ -47,6 +47,11 @@ public struct PlaybackPosition: Sendable, Equatable {
 ///   `isRunning` false), and wakes a producer waiting in `waitForProgress`.
 /// - `position` is what the listener hears: frames written less dropped less the device's delay.
 ///
+/// With a stream role (`DeviceSelection.role`) on a PCM that goes to a PulseAudio server, the stream is libpulse's
+/// own (`PulseStream`): a `vn-playback` thread feeds it from the ring, the server prebuffers one period and
+/// resamples, the end of a stream is the server's drain, the delay is the stream's interpolated latency, and a
+/// server or sink that goes away is a lost device as above.
+///
 /// The device stays open across `stop`/`start(from:)` (one item to the next, pause and resume). `start`, `stop`,
 /// `endOfStream`, `drain` and `close` may be called from any thread (they are serialized); the counters and the
 /// position are readable from any thread at any time.
@@ -64,8 +69,17 @@ public final class PlaybackDevice: @unchecked Sendable {
     /// what is heard.
     public let bufferFrames: Int
 
-    /// The C playback object (owns the PCM); freed in deinit, so the counters stay readable after close.
-    private let playback: OpaquePointer
+    /// The `media.role` the stream carries on its PulseAudio server; nil when the PCM was opened through ALSA.
+    public var streamRole: String? { if case .pulse(let stream) = backend { stream.role } else { nil } }
+
+    /// The C playback object (owns the PCM), or the libpulse stream; freed in deinit, so the counters stay readable
+    /// after close.
+    private let backend: Backend
+
+    private enum Backend {
+        case alsa(OpaquePointer)
+        case pulse(PulseStream)
+    }
     private let state = Locked(State())
 
     private struct State {
@@ -82,6 +96,17 @@ public final class PlaybackDevice: @unchecked Sendable {
     /// names the device and carries `snd_strerror` and ALSA's own message; nothing is printed on stderr.
     public init(_ selection: DeviceSelection, rate: Int = 48_000, channels: Int = 1,
                 periodMilliseconds: Int = 20) throws(VoiceNoteError) {
+        self.selection = selection
+        if let stream = PulseStream.openIfRoled(selection, .playback, rate: rate, channels: channels,
+                                                periodMilliseconds: periodMilliseconds,
+                                                bufferMilliseconds: periodMilliseconds * 8) {
+            backend = .pulse(stream)
+            sampleRate = rate
+            self.channels = channels
+            periodFrames = vnpa_period_frames(stream.raw)
+            bufferFrames = vnpa_buffer_frames(stream.raw)
+            return
+        }
         let setup = try ALSA.openPlayback(selection, rate: rate, channels: channels,
                                           periodMilliseconds: periodMilliseconds)
         guard let playback = vnshim_playback_create(setup.pcm, UInt32(setup.sampleRate), setup.channels,
@@ -89,8 +114,7 @@ public final class PlaybackDevice: @unchecked Sendable {
             ALSA.close(setup.pcm)
             throw VoiceNoteError(.noMemory, "cannot allocate a playback buffer of \(setup.periodFrames) frames")
         }
-        self.selection = selection
-        self.playback = playback
+        backend = .alsa(playback)
         sampleRate = setup.sampleRate
         self.channels = setup.channels
         periodFrames = setup.periodFrames
@@ -98,7 +122,7 @@ public final class PlaybackDevice: @unchecked Sendable {
     }
 
     deinit {
-        vnshim_playback_destroy(playback)
+        if case .alsa(let playback) = backend { vnshim_playback_destroy(playback) }
     }
 
     /// Prepares the device and starts the playback thread reading interleaved frames from `ring` (whole frames of
@@ -111,10 +135,15 @@ public final class PlaybackDevice: @unchecked Sendable {
             guard !state.closed else {
                 throw VoiceNoteError(.misuse, "playback device \(selection) is closed")
             }
-            guard vnshim_playback_is_running(playback) == 0 else {
+            guard !isRunning else {
                 throw VoiceNoteError(.misuse, "playback device \(selection) is already playing")
             }
-            let (result, message) = ALSA.capturingMessages { vnshim_playback_start(playback, ring.raw) }
+            let (result, message) = ALSA.capturingMessages { () -> Int32 in
+                switch backend {
+                case .alsa(let playback): vnshim_playback_start(playback, ring.raw)
+                case .pulse(let stream): vnpa_playback_start(stream.raw, ring.raw)
+                }
+            }
             guard result == 0 else {
                 throw ALSA.error(result, "cannot start playback device", selection, alsaMessage: message)
             }
@@ -128,7 +157,10 @@ public final class PlaybackDevice: @unchecked Sendable {
     public func endOfStream() {
         state.withLock { state in
             guard !state.closed else { return }
-            vnshim_playback_end_of_stream(playback)
+            switch backend {
+            case .alsa(let playback): vnshim_playback_end_of_stream(playback)
+            case .pulse(let stream): vnpa_playback_end_of_stream(stream.raw)
+            }
         }
     }
 
@@ -142,7 +174,10 @@ public final class PlaybackDevice: @unchecked Sendable {
             throw VoiceNoteError(.invalidArgument, "drain timeout of \(timeoutMilliseconds) ms is out of range")
         }
         endOfStream()
-        _ = vnshim_playback_wait_end(playback, timeoutMilliseconds)
+        switch backend {
+        case .alsa(let playback): _ = vnshim_playback_wait_end(playback, timeoutMilliseconds)
+        case .pulse(let stream): _ = vnpa_playback_wait_end(stream.raw, timeoutMilliseconds)
+        }
         stop()
         if let failure { throw failure }
         return playedToEnd
@@ -155,7 +190,10 @@ public final class PlaybackDevice: @unchecked Sendable {
     public func stop() {
         state.withLock { state in
             guard !state.closed else { return }
-            vnshim_playback_stop(playback)
+            switch backend {
+            case .alsa(let playback): vnshim_playback_stop(playback)
+            case .pulse(let stream): vnpa_playback_stop(stream.raw)
+            }
             state.ring = nil
         }
     }
@@ -164,7 +202,10 @@ public final class PlaybackDevice: @unchecked Sendable {
     public func close() {
         state.withLock { state in
             guard !state.closed else { return }
-            vnshim_playback_close(playback)
+            switch backend {
+            case .alsa(let playback): vnshim_playback_close(playback)
+            case .pulse(let stream): vnpa_playback_stop(stream.raw)   // the stream itself goes with deinit
+            }
             state.ring = nil
             state.closed = true
         }
@@ -174,14 +215,20 @@ public final class PlaybackDevice: @unchecked Sendable {
     /// half full (room for a batch: a producer refilling a half-empty ring is woken once per half ring, not once per
     /// period) or ends; true when woken or not running, false on timeout. One waiting thread at a time.
     public func waitForProgress(timeoutMilliseconds: Int32) -> Bool {
-        vnshim_playback_wait(playback, timeoutMilliseconds) != 0
+        switch backend {
+        case .alsa(let playback): vnshim_playback_wait(playback, timeoutMilliseconds) != 0
+        case .pulse(let stream): vnpa_playback_wait(stream.raw, timeoutMilliseconds) != 0
+        }
     }
 
     /// Where playback is: frames written, dropped, and the device's delay now. Consistent (one measurement) and
     /// cheap: it never touches the device, which only the playback thread does while it runs.
     public var position: PlaybackPosition {
         var position = vnshim_playback_position()
-        vnshim_playback_position_now(playback, &position)
+        switch backend {
+        case .alsa(let playback): vnshim_playback_position_now(playback, &position)
+        case .pulse(let stream): vnpa_playback_position_now(stream.raw, &position)
+        }
         return PlaybackPosition(framesWritten: position.frames_written, framesDropped: position.frames_dropped,
                                 delayFrames: position.delay_frames)
     }
@@ -190,23 +237,43 @@ public final class PlaybackDevice: @unchecked Sendable {
     public var delayFrames: Int64 { position.delayFrames }
 
     /// Frames the device accepted since it was opened.
-    public var framesWritten: Int64 { vnshim_playback_frames(playback) }
+    public var framesWritten: Int64 {
+        switch backend {
+        case .alsa(let playback): vnshim_playback_frames(playback)
+        case .pulse(let stream): vnpa_frames(stream.raw)
+        }
+    }
 
     /// Underruns since the device was opened: the device ran out of frames while playing (the ring was dry too
     /// long) and was recovered. Playing out the end of a stream is not one.
-    public var underruns: Int { Int(vnshim_playback_underruns(playback)) }
+    public var underruns: Int {
+        switch backend {
+        case .alsa(let playback): Int(vnshim_playback_underruns(playback))
+        case .pulse(let stream): Int(vnpa_xruns(stream.raw))
+        }
+    }
 
     /// Recovery attempts (`snd_pcm_recover` after an underrun, resume after a suspend) since the device was opened.
-    public var recoveries: Int { Int(vnshim_playback_recoveries(playback)) }
+    public var recoveries: Int {
+        if case .alsa(let playback) = backend { Int(vnshim_playback_recoveries(playback)) } else { 0 }
+    }
 
     /// Whether the last run ended by playing out the end of stream (`endOfStream`). Cleared by `start(from:)`.
-    public var playedToEnd: Bool { vnshim_playback_finished(playback) != 0 }
+    public var playedToEnd: Bool {
+        switch backend {
+        case .alsa(let playback): vnshim_playback_finished(playback) != 0
+        case .pulse(let stream): vnpa_finished(stream.raw) != 0
+        }
+    }
 
     /// Set when the device was lost while playing (status `.device`, with ALSA's error text), or stopped playing
     /// while the end of stream played out; the thread has then ended. Cleared by the next successful
     /// `start(from:)`.
     public var failure: VoiceNoteError? {
-        let code = vnshim_playback_error(playback)
+        let code = switch backend {
+        case .alsa(let playback): vnshim_playback_error(playback)
+        case .pulse(let stream): vnpa_error(stream.raw)
+        }
         guard code != 0 else { return nil }
         if code == -ETIMEDOUT {
             return VoiceNoteError(.device, "playback device \(selection) stopped playing before the end was heard")
@@ -216,9 +283,16 @@ public final class PlaybackDevice: @unchecked Sendable {
 
     /// Whether the playback thread is running (from `start(from:)` until `stop`, `close`, the end of stream played
     /// out, or a device failure).
-    public var isRunning: Bool { vnshim_playback_is_running(playback) != 0 }
+    public var isRunning: Bool {
+        switch backend {
+        case .alsa(let playback): vnshim_playback_is_running(playback) != 0
+        case .pulse(let stream): vnpa_is_running(stream.raw) != 0
+        }
+    }
 
     /// Iterations of the playback loop since the device was opened; tests use it to prove that the loop waits
     /// rather than spins.
-    var loopIterations: UInt64 { vnshim_playback_iterations(playback) }
+    var loopIterations: UInt64 {
+        if case .alsa(let playback) = backend { vnshim_playback_iterations(playback) } else { 0 }
+    }
 }

@@ -4,19 +4,22 @@ import VoiceNoteTestSupport
 @testable import VoiceNoteAudio
 
 /// A real-time microphone: a private PulseAudio server's null-sink monitor, captured through ALSA's pulse plugin
-/// opened from configuration text, with speech played into the sink. Serialized: each test runs its own server.
+/// opened from configuration text, with speech played into the sink — and the same through libpulse itself, where a
+/// stream role is asked for (the same contract either way). Serialized: each test runs its own server.
 @Suite(.serialized) struct PulseCaptureTests {
     /// A started, warmed server and a capture device on its monitor.
-    private func pulseMicrophone() throws -> (PulseServer, CaptureDevice) {
+    private func pulseMicrophone(role: String?) throws -> (PulseServer, CaptureDevice) {
         let server = try PulseServer()
         try server.warm()
-        let selection = DeviceSelection(name: "vn_rt", configuration: server.alsaConfiguration(pcmName: "vn_rt"))
+        let selection = DeviceSelection(name: "vn_rt", configuration: server.alsaConfiguration(pcmName: "vn_rt"),
+                                        role: role)
         let device = try CaptureDevice(selection)
+        #expect(device.streamRole == role)
         return (server, device)
     }
 
-    @Test func capturesPacedSpeechFromPulseAudio() throws {
-        let (server, device) = try pulseMicrophone()
+    @Test(arguments: [nil, "phone"] as [String?]) func capturesPacedSpeechFromPulseAudio(role: String?) throws {
+        let (server, device) = try pulseMicrophone(role: role)
         defer { device.close(); server.stop() }
         #expect(device.sampleRate == 48_000)
         #expect(device.channels == 1)
@@ -43,8 +46,8 @@ import VoiceNoteTestSupport
         #expect(device.overruns == 0)
     }
 
-    @Test func killedServerEndsCaptureWithADeviceErrorWithoutSpinning() throws {
-        let (server, device) = try pulseMicrophone()
+    @Test(arguments: [nil, "phone"] as [String?]) func killedServerEndsCaptureWithADeviceErrorWithoutSpinning(role: String?) throws {
+        let (server, device) = try pulseMicrophone(role: role)
         defer { device.close(); server.stop() }
         try server.play(try Fixtures.path(.wav))
         let ring = try SampleRing(minimumSamples: 1 << 18)
@@ -82,8 +85,8 @@ import VoiceNoteTestSupport
         device.close()
     }
 
-    @Test func pauseStopsCaptureWithinAPeriodAndResumeContinues() throws {
-        let (server, device) = try pulseMicrophone()
+    @Test(arguments: [nil, "phone"] as [String?]) func pauseStopsCaptureWithinAPeriodAndResumeContinues(role: String?) throws {
+        let (server, device) = try pulseMicrophone(role: role)
         defer { device.close(); server.stop() }
         try server.play(try Fixtures.path(.wav))
         let ring = try SampleRing(minimumSamples: 1 << 18)

@@ -6,16 +6,20 @@ import VoiceNoteTestSupport
 /// A real-time speaker: a private PulseAudio server's null sink, played through ALSA's pulse plugin opened from
 /// configuration text. It takes frames at the pace of the sink's clock, so the device holds frames not yet heard:
 /// the position (written − dropped − delay) follows wall time, a stop drops what the device held, and the end of a
-/// stream takes as long as it sounds. Serialized: each test runs its own server.
+/// stream takes as long as it sounds — through ALSA's plugin, and through libpulse itself where a stream role is
+/// asked for (the same contract either way). Serialized: each test runs its own server.
 @Suite(.serialized) struct PulsePlaybackTests {
-    @Test func thePositionIsWhatTheListenerHearsThroughStopAndDrain() throws {
+    @Test(arguments: [nil, "phone"] as [String?])
+    func thePositionIsWhatTheListenerHearsThroughStopAndDrain(role: String?) throws {
         let server = try PulseServer()
         defer { server.stop() }
         try server.warm()   // else the idle null sink takes its first frames ~1.8 s late
         let selection = DeviceSelection(name: "vn_out", configuration: server.alsaConfiguration(pcmName: "vn_out",
-                                                                                               device: server.sinkName))
+                                                                                               device: server.sinkName),
+                                        role: role)
         let device = try PlaybackDevice(selection)
         defer { device.close() }
+        #expect(device.streamRole == role)
         #expect(device.sampleRate == 48_000)
         #expect(device.channels == 1)
         let rate = Double(device.sampleRate)

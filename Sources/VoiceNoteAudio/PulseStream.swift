@@ -1,0 +1,123 @@
+import CALSA
+import CRealtime
+import VoiceNoteCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A stream on a PulseAudio (or pipewire-pulse) server through libpulse itself, for a device opened with a stream
+/// role (`DeviceSelection.role`): ALSA's pulse plugin cannot give its streams one. `CaptureDevice` and
+/// `PlaybackDevice` use it in place of an ALSA PCM; the C side (CRealtime/pulse_stream.c) keeps the same contracts
+/// as the ALSA loops (frames through a `SampleRing`, atomic counters, nothing calls Swift).
+final class PulseStream: @unchecked Sendable {
+    /// Where ALSA's pulse plugin would have connected: the PCM's `server` and `device` (nil: the defaults).
+    struct Target: Equatable {
+        var server: String?
+        var device: String?
+    }
+
+    let raw: OpaquePointer
+    let role: String
+
+    /// Opens a stream with `selection.role` where ALSA would send `selection` to a PulseAudio server; nil when
+    /// there is no role, the PCM is not a `type pulse` one, or the server does not take the stream (no server
+    /// running, libpulse missing: logged once per reason, and the caller opens the PCM through ALSA as before).
+    static func openIfRoled(_ selection: DeviceSelection, _ direction: ALSA.Direction, rate: Int, channels: Int,
+                            periodMilliseconds: Int, bufferMilliseconds: Int = 0) -> PulseStream? {
+        guard let role = selection.role, DeviceSelection.isValidRole(role),
+              let target = ALSA.pulseTarget(selection) else { return nil }
+        var message = [CChar](repeating: 0, count: 512)
+        var stream: OpaquePointer?
+        let result: Int32 = withOptionalCString(target.server) { server in
+            withOptionalCString(target.device) { device in
+                role.withCString { role in
+                    let name = direction == .capture ? "Voice message recording" : "Voice message"
+                    return name.withCString { name in
+                        var request = vnpa_request(
+                            direction: direction == .capture ? VNPA_CAPTURE : VNPA_PLAYBACK, server: server,
+                            device: device, role: role, application: nil, stream_name: name,
+                            rate: UInt32(clamping: rate), channels: UInt32(clamping: channels),
+                            period_ms: UInt32(clamping: periodMilliseconds),
+                            buffer_ms: UInt32(clamping: bufferMilliseconds), timeout_ms: 5_000)
+                        return vnpa_open(&request, &stream, &message, message.count)
+                    }
+                }
+            }
+        }
+        guard result == 0, let stream else {
+            let text = String(cString: message)
+            Log.write(.warning, "audio: \(selection) opened through ALSA without its role \"\(role)\": "
+                      + "PulseAudio did not take the stream (\(text.isEmpty ? ALSA.errorText(result) : text))")
+            return nil
+        }
+        return PulseStream(raw: stream, role: role)
+    }
+
+    private init(raw: OpaquePointer, role: String) {
+        self.raw = raw
+        self.role = role
+    }
+
+    deinit {
+        vnpa_close(raw)
+    }
+
+    /// The source or sink the server connected the stream to.
+    var deviceName: String {
+        var name = [CChar](repeating: 0, count: 256)
+        vnpa_device_name(raw, &name, name.count)
+        return String(cString: name)
+    }
+}
+
+private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
+
+extension ALSA {
+    /// The server and device of `selection` when it is a `type pulse` PCM (ALSA's pulse plugin): read from its
+    /// configuration text, or from the system's configuration (where `default` becomes `pulse` while a server runs).
+    /// nil for any other PCM, or when the configuration cannot be read.
+    static func pulseTarget(_ selection: DeviceSelection) -> PulseStream.Target? {
+        let (target, _) = capturingMessages { () -> PulseStream.Target? in
+            var top: OpaquePointer?
+            if let text = selection.configuration {
+                guard snd_config_top(&top) == 0, let made = top else { return nil }
+                let loaded: Int32 = text.withCString { bytes in
+                    var input: OpaquePointer?
+                    let opened = snd_input_buffer_open(&input, bytes, strlen(bytes))
+                    guard opened == 0, let input else { return opened }
+                    defer { snd_input_close(input) }
+                    return snd_config_load(made, input)
+                }
+                guard loaded == 0 else {
+                    snd_config_delete(made)
+                    return nil
+                }
+            } else {
+                guard snd_config_update_ref(&top) >= 0, top != nil else { return nil }
+            }
+            defer {
+                if selection.configuration != nil { snd_config_delete(top) } else { snd_config_unref(top) }
+            }
+            var definition: OpaquePointer?
+            guard snd_config_search_definition(top, "pcm", selection.name, &definition) >= 0,
+                  let definition else { return nil }
+            defer { snd_config_delete(definition) }
+            guard string(definition, "type") == "pulse" else { return nil }
+            return PulseStream.Target(server: string(definition, "server"), device: string(definition, "device"))
+        }
+        return target
+    }
+
+    /// The string value of `key` in a configuration node, nil when absent or not a string.
+    private static func string(_ node: OpaquePointer, _ key: String) -> String? {
+        var child: OpaquePointer?
+        guard snd_config_search(node, key, &child) == 0, let child else { return nil }
+        var value: UnsafePointer<CChar>?
+        guard snd_config_get_string(child, &value) == 0, let value else { return nil }
+        return String(cString: value)
+    }
+}
