@@ -114,6 +114,38 @@ public final class PulseServer: @unchecked Sendable {
         try client(["paplay", "--server=\(address)", "--device=\(sinkName)", path])
     }
 
+    /// Runs `pactl` on this server and returns its standard output; throws with its errors when it fails or does not
+    /// end within `timeout` seconds.
+    @discardableResult
+    public func pactl(_ arguments: [String], timeout: Double = 10) throws -> String {
+        let child = try client(["pactl", "--server=\(address)"] + arguments)
+        guard child.wait(timeout: timeout, { $0.exited && $0.outputEnded }) else {
+            child.signal(SIGKILL)
+            throw FixtureError(message: "pactl \(arguments) did not end within \(timeout) s")
+        }
+        let status = child.status
+        guard status.exitCode == 0 else {
+            throw FixtureError(message: "pactl \(arguments) failed: \(status.errorText)")
+        }
+        return status.outputText
+    }
+
+    /// The server's playback streams (sink inputs, `playback: true`) or recording streams (source outputs), each as
+    /// its `pactl list` block: its properties (`media.role = "phone"`) and its `Volume:` line.
+    public func streams(playback: Bool) throws -> [String] {
+        try pactl(["list", playback ? "sink-inputs" : "source-outputs"])
+            .components(separatedBy: "\n\n").filter { $0.contains("#") }
+    }
+
+    /// Plays raw S16_LE frames at the sink's rate and channels from `path` (silence from /dev/zero, for as long as
+    /// the server runs, by default) into the null sink with `pacat`, real-time paced, as a stream with the
+    /// `media.role` given: another application's music, for the sound server's ducking.
+    @discardableResult
+    public func playRaw(_ path: String = "/dev/zero", role: String) throws -> Child {
+        try client(["pacat", "--server=\(address)", "--device=\(sinkName)", "--playback", "--raw", "--format=s16le",
+                    "--rate=\(rate)", "--channels=\(channels)", "--property=media.role=\(role)", path])
+    }
+
     /// SIGKILL to the server by pid, then waits (at most `timeout` seconds) until it is gone: a device loss for
     /// every client. Returns whether it exited in time.
     @discardableResult
@@ -172,6 +204,10 @@ public final class PulseServer: @unchecked Sendable {
         public struct Status: Sendable {
             /// Whether it has exited (and was reaped).
             public var exited = false
+            /// Its exit status (WEXITSTATUS) once it exited normally; -1 before, or when a signal ended it.
+            public var exitCode: Int32 = -1
+            /// Whether its stdout reached its end (all of it is in `outputData`, up to its limit).
+            public var outputEnded = false
             /// Bytes it wrote to stdout.
             public var outputBytes = 0
             /// The first 64 KiB it wrote to stdout.
@@ -234,12 +270,15 @@ public final class PulseServer: @unchecked Sendable {
             Thread.detachNewThread { [self] in pump(outputFD) { status, bytes in
                 status.outputBytes += bytes.count
                 if status.outputData.count < 65536 { status.outputData.append(contentsOf: bytes.prefix(65536 - status.outputData.count)) }
-            } }
+            }
+                update { $0.outputEnded = true }
+            }
             Thread.detachNewThread { [self] in pump(errorFD) { $0.errorData.append(contentsOf: $1) } }
             Thread.detachNewThread { [self] in
                 var status: Int32 = 0
                 while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-                update { $0.exited = true }
+                let code: Int32 = (status & 0x7f) == 0 ? (status >> 8) & 0xff : -1   // WIFEXITED, WEXITSTATUS
+                update { $0.exited = true; $0.exitCode = code }
             }
         }
 
