@@ -1381,6 +1381,31 @@ int vn_recorder_options_set_session_hooks(vn_recorder_options *options, vn_sessi
 int vn_recorder_options_set_voice_cleanup(vn_recorder_options *options, int enabled);
 
 /**
+ * Gives the recorder's capture stream a role on a PulseAudio or pipewire-pulse server (its `media.role` property:
+ * "phone", "production", ...), which the sound server's own policies read; none by default. Where the recorder's
+ * device goes to such a server (`pulse`, or `default` while a server runs, or a `type pulse` PCM of configuration
+ * text), the stream is then opened through libpulse itself (Debian: libpulse0, loaded on first use) on that PCM's
+ * server and source, because ALSA's pulse plugin cannot give a stream a role; anywhere else, or when the server does
+ * not take the stream, the role is not set (the log says why) and the device opens through ALSA as without one. The
+ * fallback device (vn_recorder_options_set_fallback_device()) gets the same role.
+ *
+ * A role on a recording is the host's choice, never the library's: with "phone", PulseAudio's module-role-ducking
+ * lowers other streams during takes only where it was loaded with `use_source_trigger=true global=true`, while its
+ * module-bluetooth-policy (loaded by default) switches every Bluetooth headset that plays music to its headset
+ * profile, and module-intended-roles prefers a headset's microphone over the default source. Set "phone" when the
+ * user chose the headset's microphone; to quiet other audio during takes, prefer
+ * vn_recorder_options_set_pause_other_players().
+ *
+ * \param options the options.
+ * \param role the role, 1 to 64 bytes of printable ASCII; NULL for none.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a role that is empty, too
+ *          long, not printable ASCII or not UTF-8.
+ * \threadsafety Any thread.
+ * \since 0.1.0
+ */
+int vn_recorder_options_set_stream_role(vn_recorder_options *options, const char *role);
+
+/**
  * Pauses the desktop's other media players (every MPRIS player on the session bus that is playing: music, a podcast,
  * a video) while a recorder made with these options has a take, from its first frame until it is finished or
  * cancelled, and then resumes exactly those, no others; off by default. Holds nest with those of players made with
@@ -1936,6 +1961,27 @@ int vn_player_options_set_return_to_interrupted(vn_player_options *options, int 
  * \since 0.1.0
  */
 int vn_player_options_set_mpris(vn_player_options *options, const char *identity, const char *desktop_entry);
+
+/**
+ * Gives the player's playback stream a role on a PulseAudio or pipewire-pulse server (its `media.role` property),
+ * which the sound server's own policies read; none by default. "phone" is the role PulseAudio's policies know for
+ * speech between people: module-role-cork (loaded by default) mutes and asks to pause music and video while it
+ * plays, module-role-ducking (where loaded) lowers them, pipewire-pulse calls it "Communication". Like
+ * vn_recorder_options_set_stream_role(): where the player's device goes to such a server the stream is opened
+ * through libpulse itself on that PCM's server and sink (its name is "Voice message"), anywhere else the role is not
+ * set and ALSA opens the device as without one. With "phone", module-intended-roles sends the stream to a sink meant
+ * for calls (a headset's) when the default sink is not one. The sound server's ducking reaches every application,
+ * also those without MPRIS; vn_player_options_set_pause_other_players() pauses MPRIS players outright, wherever the
+ * sound goes. A host may use both.
+ *
+ * \param options the options.
+ * \param role the role, 1 to 64 bytes of printable ASCII; NULL for none.
+ * \returns #VN_OK; #VN_E_MISUSE for NULL or destroyed options; #VN_E_INVALID_ARG for a role that is empty, too
+ *          long, not printable ASCII or not UTF-8.
+ * \threadsafety Any thread, one call per options object at a time.
+ * \since 0.1.0
+ */
+int vn_player_options_set_stream_role(vn_player_options *options, const char *role);
 
 /**
  * Pauses the desktop's other media players while a player made with these options plays, and resumes exactly those

@@ -1,3 +1,4 @@
+import VoiceNoteAudio
 import VoiceNoteCore
 
 // Checks of the arguments C passes: pointers, strings and numbers, each failing with `.invalidArgument` that
@@ -45,6 +46,17 @@ func nonEmptyString(_ text: UnsafePointer<CChar>?, _ name: StaticString) throws(
     let string = try utf8String(text, name)
     guard !string.isEmpty else { throw VoiceNoteError(.invalidArgument, "\(name) is empty") }
     return string
+}
+
+/// An optional stream role (`media.role`): NULL for none, else 1 to 64 bytes of printable ASCII
+/// (`DeviceSelection.isValidRole`); `.invalidArgument` otherwise.
+func streamRole(_ text: UnsafePointer<CChar>?) throws(VoiceNoteError) -> String? {
+    guard let text else { return nil }
+    let role = try utf8String(text, "role")
+    guard DeviceSelection.isValidRole(role) else {
+        throw VoiceNoteError(.invalidArgument, "role \"\(role)\" is not 1 to 64 bytes of printable ASCII")
+    }
+    return role
 }
 
 /// A host hook's answer as an error: nil for `VN_OK`; a negative status as itself, anything else as `.internal`,

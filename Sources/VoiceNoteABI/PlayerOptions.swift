@@ -88,6 +88,10 @@ private func update(_ options: OpaquePointer?, _ change: (inout PlayerOptions) t
     }
 }
 
+@c @implementation public func vn_player_options_set_stream_role(_ options: OpaquePointer?, _ role: UnsafePointer<CChar>?) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.device.role = try streamRole(role) }
+}
+
 @c @implementation public func vn_player_options_set_pause_other_players(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in value.pausesOtherPlayers = try flag(enabled, "enabled") }
 }

@@ -121,6 +121,10 @@ func encoderSettings(_ bitrate: Int32, _ complexity: Int32, _ frameMs: Double) t
     }
 }
 
+@c @implementation public func vn_recorder_options_set_stream_role(_ options: OpaquePointer?, _ role: UnsafePointer<CChar>?) -> Int32 {
+    update(options) { (value) throws(VoiceNoteError) in value.configuration.device.role = try streamRole(role) }
+}
+
 @c @implementation public func vn_recorder_options_set_pause_other_players(_ options: OpaquePointer?, _ enabled: Int32) -> Int32 {
     update(options) { (value) throws(VoiceNoteError) in value.pausesOtherPlayers = try flag(enabled, "enabled") }
 }

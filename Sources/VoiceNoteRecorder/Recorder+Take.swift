@@ -151,7 +151,8 @@ extension Recorder {
     /// cannot be opened at the take's format, a control call is stopping the capture meanwhile, or the take switched
     /// `maximumSourceSwitches` times already (a fallback that keeps failing must not loop).
     func switchSource(lost: CaptureDevice, failure: VoiceNoteError, take: Take, ring: SampleRing) -> CaptureDevice? {
-        guard let fallback = configuration.fallbackDevice, take.sourceSwitches < Self.maximumSourceSwitches else { return nil }
+        guard var fallback = configuration.fallbackDevice, take.sourceSwitches < Self.maximumSourceSwitches else { return nil }
+        if fallback.role == nil { fallback.role = configuration.device.role }
         take.sourceSwitches += 1
         let replacement: CaptureDevice
         do throws(VoiceNoteError) {

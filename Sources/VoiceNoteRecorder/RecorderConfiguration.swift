@@ -16,9 +16,13 @@ public struct RecorderConfiguration: Sendable {
     /// Where a take goes on when its capture source is lost mid-take (a USB microphone unplugged, a Bluetooth headset
     /// gone): opened at the take's rate and channel count, into the same take, with a `sourceChanged` event; nil: a
     /// loss finishes the take cleanly with what was captured, as for a fixed device. Until set, it is the system's
-    /// default device when `device` is the default too, else nil (a device the host chose is a fixed device).
+    /// default device when `device` is the default too, else nil (a device the host chose is a fixed device). A
+    /// fallback with no role of its own is opened with `device`'s.
     public var fallbackDevice: DeviceSelection? {
-        get { chosenFallback ?? (device == DeviceSelection() ? DeviceSelection() : nil) }
+        get {
+            chosenFallback ?? (device.name == "default" && device.configuration == nil
+                ? DeviceSelection(role: device.role) : nil)
+        }
         set { chosenFallback = .some(newValue) }
     }
     /// The host's own `fallbackDevice`: nil until set (then the default above applies).

@@ -201,6 +201,29 @@ class PulseServer:
         """Plays an audio file into the sink with ``paplay``; returns its pid (stopped by :meth:`stop`)."""
         return self._client(["paplay", f"--server={self.address}", f"--device={self.sink}", str(path)]).pid
 
+    def play_raw(self, path: str = "/dev/zero", role: str = "music") -> int:
+        """Plays raw S16_LE frames at the sink's rate and channels from ``path`` (silence from /dev/zero, for as long
+        as the server runs, by default) with ``pacat``, real-time paced, as a stream with the ``media.role`` given:
+        another application's music, for the sound server's ducking. Returns its pid (stopped by :meth:`stop`)."""
+        return self._client(["pacat", f"--server={self.address}", f"--device={self.sink}", "--playback", "--raw",
+                             "--format=s16le", f"--rate={self.rate}", f"--channels={self.channels}",
+                             f"--property=media.role={role}", path]).pid
+
+    def level(self, seconds: float = 0.6) -> float:
+        """The RMS level of what the sink plays (its monitor) over the last 0.3 s of ``seconds`` recorded with a
+        low-latency ``parec`` (ended by ``timeout``: a bounded recording)."""
+        raw = subprocess.run(["timeout", str(seconds), "parec", f"--server={self.address}", f"--device={self.monitor}",
+                              "--latency-msec=10", "--raw", "--format=s16le", f"--rate={self.rate}",
+                              f"--channels={self.channels}"], env=self._env, timeout=seconds + TIMEOUT,
+                             capture_output=True).stdout
+        samples = memoryview(raw[: len(raw) // 2 * 2]).cast("h")[-int(self.rate * 0.3) * self.channels:]
+        return (sum(value * value for value in samples) / len(samples)) ** 0.5 if len(samples) else 0.0
+
+    def streams(self, playback: bool) -> List[str]:
+        """The server's sink inputs (``playback``) or source outputs, each as its ``pactl list`` block."""
+        listing = self.pactl("list", "sink-inputs" if playback else "source-outputs")
+        return [block for block in listing.split("\n\n") if "#" in block]
+
     def pactl(self, *arguments: str, timeout: float = TIMEOUT) -> str:
         """Runs ``pactl`` against this server; returns what it printed."""
         return subprocess.run(["pactl", f"--server={self.address}", *arguments], env=self._env, check=True,

@@ -3,7 +3,9 @@ own sine sources — "vn_default" at 880 Hz, the default source, and "vn_usb" at
 
 - a source unloaded mid-take (a USB microphone pulled out): the sound server moves the stream to the default source
   and the take goes on to its end, with the first tone, then the other;
-- a recorder on the default source follows it when the user changes it between takes.
+- a recorder on the default source follows it when the user changes it between takes;
+
+both through ALSA's pulse plugin and, with a stream role, through libpulse itself.
 
 (Where the device is reached without a sound server, the library's own fallback does it: test_recorder.py, with a
 microphone that is unplugged on cue.) Every wait is bounded."""
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
-from typing import Iterator, List
+from typing import Iterator, List, Optional
 
 import pytest
 
@@ -44,10 +46,13 @@ def two_microphones(server: pulse.PulseServer) -> str:
     return index
 
 
-def test_a_source_unloaded_mid_take_goes_on_from_the_default_source(server: pulse.PulseServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("role", [None, "phone"])
+def test_a_source_unloaded_mid_take_goes_on_from_the_default_source(server: pulse.PulseServer, tmp_path: Path,
+                                                                   role: Optional[str]) -> None:
     index = two_microphones(server)
     usb = f'pcm.vn_rt {{ type pulse server "{server.address}" device "vn_usb" }}'
-    with voicenote.Recorder(tmp_path / "takes", device="vn_rt", device_config=usb, max_duration=4) as recorder:
+    with voicenote.Recorder(tmp_path / "takes", device="vn_rt", device_config=usb, max_duration=4,
+                            stream_role=role) as recorder:
         log = EventLog(recorder)
         recorder.begin()
         assert wait_until(lambda: recorder.context.duration >= 1.5), "the take did not start"
@@ -61,11 +66,14 @@ def test_a_source_unloaded_mid_take_goes_on_from_the_default_source(server: puls
     assert abs(dominant_frequency(samples[-48000:]) - 880) < 10      # then the default source's
 
 
-def test_a_recorder_on_the_default_source_follows_it_between_takes(server: pulse.PulseServer, tmp_path: Path) -> None:
+@pytest.mark.parametrize("role", [None, "phone"])
+def test_a_recorder_on_the_default_source_follows_it_between_takes(server: pulse.PulseServer, tmp_path: Path,
+                                                                  role: Optional[str]) -> None:
     two_microphones(server)
     default = f'pcm.vn_rt {{ type pulse server "{server.address}" }}'
     heard = []
-    with voicenote.Recorder(tmp_path / "takes", device="vn_rt", device_config=default, max_duration=1) as recorder:
+    with voicenote.Recorder(tmp_path / "takes", device="vn_rt", device_config=default, max_duration=1,
+                            stream_role=role) as recorder:
         for source in ("vn_default", "vn_usb"):
             server.pactl("set-default-source", source)  # the user's choice in the desktop's sound settings
             log = EventLog(recorder)

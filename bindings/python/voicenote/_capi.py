@@ -632,6 +632,9 @@ vn_recorder_options_set_voice_cleanup = _declare(
 vn_recorder_options_set_fallback_device = _declare(
     "vn_recorder_options_set_fallback_device", c_int, [vn_recorder_options_p, c_char_p, c_char_p]
 )
+vn_recorder_options_set_stream_role = _declare(
+    "vn_recorder_options_set_stream_role", c_int, [vn_recorder_options_p, c_char_p]
+)
 vn_recorder_options_set_pause_other_players = _declare(
     "vn_recorder_options_set_pause_other_players", c_int, [vn_recorder_options_p, c_int]
 )
@@ -721,6 +724,7 @@ vn_player_subscribe = _declare(
 )
 vn_player_get_context = _declare("vn_player_get_context", c_int, [vn_player_p, POINTER(vn_player_context)])
 vn_player_copy_location = _declare("vn_player_copy_location", c_int, [vn_player_p, POINTER(c_void_p)])
+vn_player_options_set_stream_role = _declare("vn_player_options_set_stream_role", c_int, [vn_player_options_p, c_char_p])
 vn_player_options_set_pause_other_players = _declare("vn_player_options_set_pause_other_players", c_int,
                                                      [vn_player_options_p, c_int])
 vn_player_options_set_mpris = _declare("vn_player_options_set_mpris", c_int, [vn_player_options_p, c_char_p, c_char_p])

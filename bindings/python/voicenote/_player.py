@@ -237,6 +237,7 @@ class Player(_lifecycle.Closing):
         mpris: Optional[str] = None,
         mpris_desktop_entry: Optional[str] = None,
         pause_other_players: bool = False,
+        stream_role: Optional[str] = None,
     ) -> None:
         """Creates a player. No device is opened until it first plays.
 
@@ -268,6 +269,10 @@ class Player(_lifecycle.Closing):
             mpris_desktop_entry: with ``mpris``, the host's desktop file name without ``.desktop``, for its icon.
             pause_other_players: pause the desktop's other media players (MPRIS) that are playing while this
                 player plays, and resume exactly those when it stops playing. Off by default.
+            stream_role: the playback stream's ``media.role`` on a PulseAudio or pipewire-pulse server (``"phone"``:
+                the server's own policies cork or duck music while a note plays); where the device goes to such a
+                server the stream is opened through libpulse itself, elsewhere the role is not set. None (the
+                default) for none.
 
         Raises:
             InvalidArgumentError: a value out of range (also a ``ValueError``), an empty device.
@@ -284,6 +289,8 @@ class Player(_lifecycle.Closing):
             check(_capi.vn_player_options_set_remember_positions(options, 1 if remember_positions else 0))
             check(_capi.vn_player_options_set_return_to_interrupted(options, 1 if return_to_interrupted else 0))
             check(_capi.vn_player_options_set_pause_other_players(options, 1 if pause_other_players else 0))
+            if stream_role is not None:
+                check(_capi.vn_player_options_set_stream_role(options, c_text(stream_role, "stream_role")))
             if mpris is not None:
                 entry = None if mpris_desktop_entry is None else c_text(mpris_desktop_entry, "mpris_desktop_entry")
                 check(_capi.vn_player_options_set_mpris(options, c_text(mpris, "mpris"), entry))

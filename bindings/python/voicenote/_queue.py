@@ -204,6 +204,7 @@ class QueuePlayer(Player):
         mpris: Optional[str] = None,
         mpris_desktop_entry: Optional[str] = None,
         pause_other_players: bool = False,
+        stream_role: Optional[str] = None,
     ) -> None:
         """Creates a queue player; the arguments are :class:`Player`'s, and:
 
@@ -222,7 +223,8 @@ class QueuePlayer(Player):
         super().__init__(device, device_config, loop, focus_group, on_activate, on_deactivate, progress_interval,
                          resume_limit, remember_positions=remember_positions,
                          return_to_interrupted=return_to_interrupted, mpris=mpris,
-                         mpris_desktop_entry=mpris_desktop_entry, pause_other_players=pause_other_players)
+                         mpris_desktop_entry=mpris_desktop_entry, pause_other_players=pause_other_players,
+                         stream_role=stream_role)
         if data_source is not None:
             try:
                 self.data_source = data_source

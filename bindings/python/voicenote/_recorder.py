@@ -258,6 +258,7 @@ class Recorder(_lifecycle.Closing):
         pause_other_players: bool = False,
         fallback_device: Optional[str] = "",
         fallback_device_config: Optional[str] = None,
+        stream_role: Optional[str] = None,
     ) -> None:
         """Creates a recorder. No device is opened until :meth:`begin`.
 
@@ -298,6 +299,10 @@ class Recorder(_lifecycle.Closing):
             pause_other_players: pause the desktop's other media players (MPRIS: music, podcasts, videos) that
                 are playing while a take is recorded, and resume exactly those when it is finished or cancelled.
                 The bus calls run on a library thread, bounded in time. Off by default.
+            stream_role: the capture stream's ``media.role`` on a PulseAudio or pipewire-pulse server; None (the
+                default) for none. A host's choice: ``"phone"`` lets PulseAudio switch Bluetooth headsets to their
+                headset profile and prefer a headset's microphone, so set it when the user chose that microphone;
+                ``pause_other_players`` is the way to quiet other audio during takes.
             fallback_device: where a take goes on when its microphone is lost mid-take (:class:`SourceChanged`),
                 an ALSA name (``"default"``) defined by ``fallback_device_config`` when given; None: nowhere (the
                 take finishes with what was captured). "" (the default): the default device when ``device`` is
@@ -325,6 +330,8 @@ class Recorder(_lifecycle.Closing):
             check(_capi.vn_recorder_options_set_limits(options, *limits))
             check(_capi.vn_recorder_options_set_voice_cleanup(options, 1 if voice_cleanup else 0))
             check(_capi.vn_recorder_options_set_pause_other_players(options, 1 if pause_other_players else 0))
+            if stream_role is not None:
+                check(_capi.vn_recorder_options_set_stream_role(options, c_text(stream_role, "stream_role")))
             if fallback_device is None:
                 check(_capi.vn_recorder_options_set_fallback_device(options, None, None))
             elif fallback_device:
