@@ -43,6 +43,9 @@ struct PlayCommand: ParsableCommand {
     @Flag(help: "Pause the desktop's other media players (MPRIS) that are playing while a note plays; resume exactly those after.")
     var pauseOthers = false
 
+    @Option(help: ArgumentHelp("The stream's role on a PulseAudio or pipewire-pulse server (media.role), e.g. phone: the server's own policies then cork or duck music while the note plays.", valueName: "role"))
+    var role: String?
+
     @Option(help: "With --mpris: the title the media controls show (default: the file's name).")
     var title: String?
 
@@ -78,11 +81,14 @@ struct PlayCommand: ParsableCommand {
         guard !files.isEmpty else { throw ValidationError("give at least one file or URL") }
         if resume && start > 0 { throw ValidationError("--resume and --start both say where to start: give one") }
         if !mpris && (title != nil || artist != nil) { throw ValidationError("--title and --artist go with --mpris") }
+        if let role, !DeviceSelection.isValidRole(role) {
+            throw ValidationError("--role must be 1 to 64 characters of printable ASCII")
+        }
     }
 
     func run() throws {
         var configuration = PlayerConfiguration()
-        configuration.device = DeviceSelection(name: device, configuration: deviceConfig)
+        configuration.device = DeviceSelection(name: device, configuration: deviceConfig, role: role)
         configuration.focusGroup = nil
         configuration.resumePositionLimit = 0
         configuration.resumeStore = resume || unplayed ? .shared : nil

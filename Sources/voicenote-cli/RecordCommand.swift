@@ -67,6 +67,9 @@ struct RecordCommand: ParsableCommand {
     @Flag(help: "Pause the desktop's other media players (MPRIS) that are playing while a take is recorded; resume exactly those after.")
     var pauseOthers = false
 
+    @Option(help: ArgumentHelp("The capture stream's role on a PulseAudio or pipewire-pulse server (media.role). phone lets PulseAudio switch Bluetooth headsets to their headset profile: give it when the headset's microphone is the one wanted.", valueName: "role"))
+    var role: String?
+
     @Flag(help: "Record with the hold-to-record flow driven from the keyboard: preview, trim, send (see below).")
     var flow = false
 
@@ -107,13 +110,16 @@ struct RecordCommand: ParsableCommand {
         if flow, upload != nil {
             throw ValidationError("--upload is for a take without --flow")
         }
+        if let role, !DeviceSelection.isValidRole(role) {
+            throw ValidationError("--role must be 1 to 64 characters of printable ASCII")
+        }
     }
 
     func run() throws {
         let enter = EnterWatch()  // first: with standard input closed, the next descriptor opened would be 0
         var configuration = RecorderConfiguration()
         if let output { configuration.directory = directoryName(of: output) }
-        configuration.device = DeviceSelection(name: device, configuration: deviceConfig)
+        configuration.device = DeviceSelection(name: device, configuration: deviceConfig, role: role)
         configuration.format = format == .aac ? .aac : .opus
         configuration.encoder.bitrate = bitrate * 1000
         configuration.maximumDuration = [duration, maxDuration > 0 ? maxDuration : nil].compactMap { $0 }.min() ?? 0

@@ -155,6 +155,10 @@ struct player_options {
     /** Pauses the desktop's other media players (MPRIS) while this player plays, and resumes exactly those after
      *  (vn_player_options_set_pause_other_players); off by default. */
     std::optional<bool> pause_other_players;
+    /** The playback stream's role on a PulseAudio or pipewire-pulse server, its `media.role`: "phone" has the
+     *  server's own policies cork or duck music while a note plays (vn_player_options_set_stream_role); unset:
+     *  none. */
+    std::optional<std::string> stream_role;
 };
 
 namespace detail {
@@ -469,6 +473,8 @@ private:
             detail::check(vn_player_options_set_return_to_interrupted(o, *options.return_to_interrupted ? 1 : 0));
         if (options.pause_other_players)
             detail::check(vn_player_options_set_pause_other_players(o, *options.pause_other_players ? 1 : 0));
+        if (options.stream_role)
+            detail::check(vn_player_options_set_stream_role(o, detail::c_string(*options.stream_role).get()));
         if (options.mpris) {
             std::optional<detail::c_string> entry;
             if (options.mpris_desktop_entry) entry.emplace(*options.mpris_desktop_entry);

@@ -79,6 +79,9 @@ struct recorder_options {
     /** Pauses the desktop's other media players (MPRIS) that are playing while a take is recorded, and resumes
      *  exactly those after (vn_recorder_options_set_pause_other_players); off by default. */
     std::optional<bool> pause_other_players;
+    /** The capture stream's role on a PulseAudio or pipewire-pulse server, its `media.role` ("phone")
+     *  (vn_recorder_options_set_stream_role, which says when a host should set one); unset: none. */
+    std::optional<std::string> stream_role;
     /** Where a take goes on when its source is lost mid-take (vn_recorder_options_set_fallback_device): an ALSA name
      *  with its configuration text (empty for the system's); an empty name: none (a loss finishes the take). Unset:
      *  the default device when `device` is the default too, else none. */
@@ -375,6 +378,8 @@ private:
         if (options.voice_cleanup) detail::check(vn_recorder_options_set_voice_cleanup(o, *options.voice_cleanup ? 1 : 0));
         if (options.pause_other_players)
             detail::check(vn_recorder_options_set_pause_other_players(o, *options.pause_other_players ? 1 : 0));
+        if (options.stream_role)
+            detail::check(vn_recorder_options_set_stream_role(o, detail::c_string(*options.stream_role).get()));
         if (options.fallback_device) {
             const auto &[name, text] = *options.fallback_device;
             std::optional<detail::c_string> c_name, c_text;

@@ -139,6 +139,33 @@ static void test_refusals(void) {
     vn_player_destroy(plain);
 }
 
+/* What a role does on a sound server is tested where one runs (the Swift and Python suites, with a private
+ * PulseAudio and its ducking); here, what the options take. */
+static void test_stream_roles_are_checked(void) {
+    vn_player_options *player = NULL;
+    EXPECT_STATUS(VN_OK, vn_player_options_create(&player));
+    EXPECT_STATUS(VN_OK, vn_player_options_set_stream_role(player, "phone"));
+    EXPECT_STATUS(VN_OK, vn_player_options_set_stream_role(player, NULL)); /* none */
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_options_set_stream_role(player, ""));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_options_set_stream_role(player, "ph\001one"));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_options_set_stream_role(player, "\xc3\xa9"));
+    char long_role[66];
+    memset(long_role, 'a', 65);
+    long_role[65] = 0;
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_player_options_set_stream_role(player, long_role));
+    long_role[64] = 0;
+    EXPECT_STATUS(VN_OK, vn_player_options_set_stream_role(player, long_role));
+    EXPECT_STATUS(VN_E_MISUSE, vn_player_options_set_stream_role(NULL, "phone"));
+    vn_player_options_destroy(player);
+    vn_recorder_options *recorder = NULL;
+    EXPECT_STATUS(VN_OK, vn_recorder_options_create(&recorder));
+    EXPECT_STATUS(VN_OK, vn_recorder_options_set_stream_role(recorder, "phone"));
+    EXPECT_STATUS(VN_OK, vn_recorder_options_set_stream_role(recorder, NULL));
+    EXPECT_STATUS(VN_E_INVALID_ARG, vn_recorder_options_set_stream_role(recorder, ""));
+    EXPECT_STATUS(VN_E_MISUSE, vn_recorder_options_set_stream_role(NULL, "phone"));
+    vn_recorder_options_destroy(recorder);
+}
+
 static int setup(void) {
     snprintf(output, sizeof output, "%s/out.raw", directory);
     snprintf(note, sizeof note, "%s/note.wav", directory);
@@ -170,6 +197,7 @@ int main(void) {
     if (!fixture_setup(setup, directory, "a private session bus and a 60 s note")) return 1;
     TEST(test_a_loaded_note_is_on_the_bus_and_idle_is_not);
     TEST(test_refusals);
+    TEST(test_stream_roles_are_checked);
     kill(daemon_pid, SIGTERM);
     finish_child(daemon_pid, daemon_in, daemon_out, WAIT_MS);
     temp_directory_remove(directory);

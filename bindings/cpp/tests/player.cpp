@@ -15,6 +15,7 @@
 #include "harness.hpp"
 
 #include <voicenote/player.hpp>
+#include <voicenote/recorder.hpp>
 
 #include <cmath>
 #include <iterator>
@@ -475,6 +476,22 @@ static void test_mpris_options_name_and_metadata() {
                           "an empty identity");
 }
 
+// What a role does on a sound server is the Swift and Python suites' (a private PulseAudio and its ducking).
+static void test_stream_roles_are_taken_and_checked() {
+    voicenote::player_options options;
+    options.stream_role = "phone";
+    voicenote::player roled(options);
+    options.stream_role = "";
+    harness::expect_error(voicenote::errc::invalid_argument, [&] { voicenote::player refused(options); },
+                          "an empty role");
+    voicenote::recorder_options recording;
+    recording.stream_role = "phone";
+    voicenote::recorder recorder(recording);
+    recording.stream_role = std::string(65, 'a');
+    harness::expect_error(voicenote::errc::invalid_argument, [&] { voicenote::recorder refused(recording); },
+                          "a role of 65 bytes");
+}
+
 int main() {
     harness::name() = "player";
     harness::temp_directory cache("player-cache");
@@ -488,5 +505,6 @@ int main() {
     TEST(test_a_memory_source_and_a_url_load);
     TEST(test_session_hooks_refuse_and_rethrow);
     TEST(test_mpris_options_name_and_metadata);
+    TEST(test_stream_roles_are_taken_and_checked);
     return harness::finish();
 }

@@ -87,3 +87,31 @@ def test_a_role_that_is_not_printable_ascii_is_refused(role: str) -> None:
         voicenote.Player(stream_role=role)
     with pytest.raises(voicenote.InvalidArgumentError):
         voicenote.Recorder("/nonexistent/takes", stream_role=role)
+
+
+def test_the_cli_plays_and_records_with_a_role(ducking: Tuple[pulse.PulseServer, float], silent_note: Path,
+                                               cli: Path, tmp_path: Path) -> None:
+    server, full = ducking
+    speaker = server.alsa_config(device=server.sink)
+    player = subprocess.Popen([str(cli), "play", str(silent_note), "--device", "vn_rt", "--device-config", speaker,
+                               "--role", "phone"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        assert wait_until(lambda: 'media.role = "phone"' in ours(server, playback=True)), server.streams(True)
+        assert wait_until(lambda: server.level() < full * 0.2), "the music was not ducked by `play --role phone`"
+    finally:
+        player.terminate()
+        player.wait(TIMEOUT)
+    assert wait_until(lambda: server.level() > full * 0.8), "the music did not come back"
+
+    recorder = subprocess.Popen([str(cli), "record", "--device", "vn_rt", "--device-config", server.alsa_config(),
+                                 "--role", "phone", "--duration", "20", "--progress", "none", "-o",
+                                 str(tmp_path / "take.ogg")], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+    try:
+        assert wait_until(lambda: 'media.role = "phone"' in ours(server, playback=False)), server.streams(False)
+    finally:
+        recorder.terminate()
+        recorder.wait(TIMEOUT)
+    refused = subprocess.run([str(cli), "play", str(silent_note), "--role", ""], capture_output=True, text=True,
+                             timeout=TIMEOUT)
+    assert refused.returncode != 0 and "--role" in refused.stderr
