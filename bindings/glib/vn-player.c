@@ -14,6 +14,7 @@ struct _VnPlayer {
     gchar *configuration; /* construct-only; may be NULL */
     gchar *mpris_identity;      /* construct-only; NULL: no MPRIS */
     gchar *mpris_desktop_entry; /* construct-only; may be NULL */
+    gchar *stream_role;         /* construct-only; NULL: none */
     VngEventBridge *bridge;
     vn_player *handle;
     vn_subscription_id subscription;
@@ -36,6 +37,7 @@ enum {
     PROP_RATE,
     PROP_MPRIS_IDENTITY,
     PROP_MPRIS_DESKTOP_ENTRY,
+    PROP_STREAM_ROLE,
     N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -146,6 +148,8 @@ static gboolean vng_player_initable_init_instance(GInitable *initable, GCancella
                   (self->mpris_identity == NULL ||
                    vng_error_set_from_status(error, vn_player_options_set_mpris(options, self->mpris_identity,
                                                                                  self->mpris_desktop_entry))) &&
+                  (self->stream_role == NULL ||
+                   vng_error_set_from_status(error, vn_player_options_set_stream_role(options, self->stream_role))) &&
                   vng_error_set_from_status(error, vn_player_create(options, &self->handle));
     vn_player_options_destroy(options);
     if (!ok) return FALSE;
@@ -187,6 +191,7 @@ static void vng_player_finalize(GObject *object) {
     g_free(self->configuration);
     g_free(self->mpris_identity);
     g_free(self->mpris_desktop_entry);
+    g_free(self->stream_role);
     g_free(self->location);
     G_OBJECT_CLASS(vng_player_parent_class)->finalize(object);
 }
@@ -206,6 +211,7 @@ static void vng_player_get_property(GObject *object, guint id, GValue *value, GP
     case PROP_RATE: g_value_set_double(value, self->rate); break;
     case PROP_MPRIS_IDENTITY: g_value_set_string(value, self->mpris_identity); break;
     case PROP_MPRIS_DESKTOP_ENTRY: g_value_set_string(value, self->mpris_desktop_entry); break;
+    case PROP_STREAM_ROLE: g_value_set_string(value, self->stream_role); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -217,6 +223,7 @@ static void vng_player_set_property(GObject *object, guint id, const GValue *val
     case PROP_CONFIGURATION: self->configuration = g_value_dup_string(value); break;
     case PROP_MPRIS_IDENTITY: self->mpris_identity = g_value_dup_string(value); break;
     case PROP_MPRIS_DESKTOP_ENTRY: self->mpris_desktop_entry = g_value_dup_string(value); break;
+    case PROP_STREAM_ROLE: self->stream_role = g_value_dup_string(value); break;
     case PROP_RATE: {
         GError *error = NULL;
         if (!vng_player_set_rate(self, g_value_get_double(value), &error)) {
@@ -269,6 +276,15 @@ static void vng_player_class_init(VnPlayerClass *klass) {
      */
     properties[PROP_MPRIS_DESKTOP_ENTRY] = g_param_spec_string(
         "mpris-desktop-entry", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    /**
+     * VnPlayer:stream-role:
+     *
+     * The playback stream's role on a PulseAudio or pipewire-pulse server, its `media.role`: "phone" has the
+     * server's own policies cork or duck music while a note plays (libvoicenote's
+     * vn_player_options_set_stream_role()). %NULL (the default) for none. Set at construction.
+     */
+    properties[PROP_STREAM_ROLE] = g_param_spec_string(
+        "stream-role", NULL, NULL, NULL, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
     /**
      * VnPlayer:location:
      *

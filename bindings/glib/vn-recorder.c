@@ -29,6 +29,7 @@ struct _VnRecorder {
     gdouble meter_interval;
     gdouble duration_interval;
     gboolean pause_other_players;
+    gchar *stream_role;
     VngEventBridge *bridge;
     vn_recorder *handle;
     vn_subscription_id subscription;
@@ -57,6 +58,7 @@ enum {
     PROP_PEAK_POWER,
     PROP_LEVELS,
     PROP_PAUSE_OTHER_PLAYERS,
+    PROP_STREAM_ROLE,
     N_PROPS
 };
 static GParamSpec *properties[N_PROPS];
@@ -184,6 +186,8 @@ static gboolean make_recorder(VnRecorder *self, GError **error) {
                                   vn_recorder_options_set_event_loop(options, vng_event_bridge_loop(self->bridge))) &&
         vng_error_set_from_status(error, vn_recorder_options_set_pause_other_players(
                                              options, self->pause_other_players ? 1 : 0)) &&
+        (self->stream_role == NULL ||
+         vng_error_set_from_status(error, vn_recorder_options_set_stream_role(options, self->stream_role))) &&
         vng_error_set_from_status(error, vn_recorder_create(options, &self->handle));
     vn_recorder_options_destroy(options);
     return ok;
@@ -229,6 +233,7 @@ static void vng_recorder_finalize(GObject *object) {
     g_free(self->device);
     g_free(self->configuration);
     g_free(self->directory);
+    g_free(self->stream_role);
     vng_levels_clear(&self->levels);
     G_OBJECT_CLASS(vng_recorder_parent_class)->finalize(object);
 }
@@ -254,6 +259,7 @@ static void vng_recorder_get_property(GObject *object, guint id, GValue *value, 
     case PROP_PEAK_POWER: g_value_set_double(value, self->peak_power); break;
     case PROP_LEVELS: g_value_set_variant(value, self->levels.variant); break;
     case PROP_PAUSE_OTHER_PLAYERS: g_value_set_boolean(value, self->pause_other_players); break;
+    case PROP_STREAM_ROLE: g_value_set_string(value, self->stream_role); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -271,6 +277,7 @@ static void vng_recorder_set_property(GObject *object, guint id, const GValue *v
     case PROP_METER_INTERVAL: self->meter_interval = g_value_get_double(value); break;
     case PROP_DURATION_INTERVAL: self->duration_interval = g_value_get_double(value); break;
     case PROP_PAUSE_OTHER_PLAYERS: self->pause_other_players = g_value_get_boolean(value); break;
+    case PROP_STREAM_ROLE: self->stream_role = g_value_dup_string(value); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec); break;
     }
 }
@@ -375,6 +382,14 @@ static void vng_recorder_class_init(VnRecorderClass *klass) {
      */
     properties[PROP_PAUSE_OTHER_PLAYERS] = g_param_spec_boolean(
         "pause-other-players", NULL, NULL, FALSE, G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+    /**
+     * VnRecorder:stream-role:
+     *
+     * The capture stream's role on a PulseAudio or pipewire-pulse server, its `media.role` (libvoicenote's
+     * vn_recorder_options_set_stream_role(), which says when a host should set one: "phone" lets PulseAudio switch
+     * Bluetooth headsets to their headset profile). %NULL (the default) for none. Set at construction.
+     */
+    properties[PROP_STREAM_ROLE] = construct_string("stream-role");
     /**
      * VnRecorder:state:
      *

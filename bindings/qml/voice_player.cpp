@@ -34,6 +34,10 @@ void VoicePlayer::setPauseOtherPlayers(bool pause) {
                   &VoicePlayer::pauseOtherPlayersChanged);
 }
 
+void VoicePlayer::setStreamRole(const QString &role) {
+    updateSetting(this, bool(player_), "player", "streamRole", streamRole_, role, &VoicePlayer::streamRoleChanged);
+}
+
 void VoicePlayer::setMetadata(const QString &key, const QString &title, const QString &artist, const QString &artUrl) {
     auto optional = [](const QString &text) {
         return text.isEmpty() ? std::nullopt : std::optional<std::string>(text.toStdString());
@@ -53,6 +57,7 @@ std::shared_ptr<voicenote::player> VoicePlayer::shared() {
         if (!mprisIdentity_.isEmpty()) options.mpris = mprisIdentity_.toStdString();
         if (!mprisDesktopEntry_.isEmpty()) options.mpris_desktop_entry = mprisDesktopEntry_.toStdString();
         if (pauseOtherPlayers_) options.pause_other_players = true;
+        if (!streamRole_.isEmpty()) options.stream_role = streamRole_.toStdString();
         adjustOptions(options);
         auto made = makeBridged<voicenote::player>(options);
         prepare(*made);

@@ -57,6 +57,10 @@ class VoicePlayer : public QObject, public QQmlParserStatus {
      *  false by default. Read when the player is made. */
     Q_PROPERTY(bool pauseOtherPlayers READ pauseOtherPlayers WRITE setPauseOtherPlayers NOTIFY
                    pauseOtherPlayersChanged)
+    /** The playback stream's role on a PulseAudio or pipewire-pulse server, its `media.role`: "phone" has the
+     *  server's own policies cork or duck music while a note plays; "" (the default) for none. Read when the player
+     *  is made. */
+    Q_PROPERTY(QString streamRole READ streamRole WRITE setStreamRole NOTIFY streamRoleChanged)
 
 public:
     /** A player's states (voicenote::player_state). */
@@ -90,6 +94,8 @@ public:
     void setMprisDesktopEntry(const QString &entry);
     bool pauseOtherPlayers() const { return pauseOtherPlayers_; }
     void setPauseOtherPlayers(bool pause);
+    QString streamRole() const { return streamRole_; }
+    void setStreamRole(const QString &role);
     /** What the desktop's media controls show for the note under `key` (its location as loaded): the title ("" shows
      *  the file's name), the sender, the sender's picture URL. Nothing without `mprisIdentity`. */
     Q_INVOKABLE void setMetadata(const QString &key, const QString &title, const QString &artist = QString(),
@@ -132,6 +138,7 @@ Q_SIGNALS:
     void mprisIdentityChanged();
     void mprisDesktopEntryChanged();
     void pauseOtherPlayersChanged();
+    void streamRoleChanged();
     /** The item at `location` played to its end. */
     void finished(const QString &location);
     /** The note at `location` (its `key`) was heard to 90 % or to its end: listened now, remembered across
@@ -159,6 +166,7 @@ private:
     QString mprisIdentity_;
     QString mprisDesktopEntry_;
     bool pauseOtherPlayers_ = false;
+    QString streamRole_;
     State state_ = NotLoaded;
     qreal duration_ = 0;
     qreal position_ = 0;

@@ -28,6 +28,10 @@ void VoiceRecorder::setPauseOtherPlayers(bool pause) {
                   &VoiceRecorder::pauseOtherPlayersChanged);
 }
 
+void VoiceRecorder::setStreamRole(const QString &role) {
+    updateSetting(this, bool(recorder_), "recorder", "streamRole", streamRole_, role, &VoiceRecorder::streamRoleChanged);
+}
+
 void VoiceRecorder::setDeviceConfiguration(const QString &configuration) {
     updateSetting(this, bool(recorder_), "recorder", "deviceConfiguration", deviceConfiguration_, configuration,
                   &VoiceRecorder::deviceConfigurationChanged);
@@ -50,6 +54,7 @@ std::shared_ptr<voicenote::recorder> VoiceRecorder::shared() {
         if (!device_.isEmpty()) options.device = device_.toStdString();
         if (!deviceConfiguration_.isEmpty()) options.device_configuration = deviceConfiguration_.toStdString();
         if (pauseOtherPlayers_) options.pause_other_players = true;
+        if (!streamRole_.isEmpty()) options.stream_role = streamRole_.toStdString();
         auto made = makeBridged<voicenote::recorder>(options);
         subscription_ = made->subscribe([this](const voicenote::recorder_event &event) { dispatchEvent(event); });
         recorder_ = std::move(made);

@@ -38,6 +38,10 @@ class VoiceRecorder : public QObject, public QQmlParserStatus {
      *  exactly those after; false by default. Read when the recorder is made, as `directory`. */
     Q_PROPERTY(bool pauseOtherPlayers READ pauseOtherPlayers WRITE setPauseOtherPlayers NOTIFY
                    pauseOtherPlayersChanged)
+    /** The capture stream's role on a PulseAudio or pipewire-pulse server, its `media.role`; "" (the default) for
+     *  none. "phone" lets PulseAudio switch Bluetooth headsets to their headset profile: set it when the user chose
+     *  the headset's microphone. Read when the recorder is made, as `directory`. */
+    Q_PROPERTY(QString streamRole READ streamRole WRITE setStreamRole NOTIFY streamRoleChanged)
     /** How many live levels `levels` holds at most, 1…1000 (default 40). */
     Q_PROPERTY(int levelCount READ levelCount WRITE setLevelCount NOTIFY levelCountChanged)
     /** What the recorder does. */
@@ -74,6 +78,8 @@ public:
     void setDeviceConfiguration(const QString &configuration);
     bool pauseOtherPlayers() const { return pauseOtherPlayers_; }
     void setPauseOtherPlayers(bool pause);
+    QString streamRole() const { return streamRole_; }
+    void setStreamRole(const QString &role);
     int levelCount() const { return levelCount_; }
     void setLevelCount(int count);
     State state() const { return state_; }
@@ -105,6 +111,7 @@ Q_SIGNALS:
     void directoryChanged();
     void deviceChanged();
     void pauseOtherPlayersChanged();
+    void streamRoleChanged();
     void deviceConfigurationChanged();
     void levelCountChanged();
     void stateChanged();
@@ -136,6 +143,7 @@ private:
     QString device_;
     QString deviceConfiguration_;
     bool pauseOtherPlayers_ = false;
+    QString streamRole_;
     int levelCount_ = 40;
     State state_ = Stopped;
     qreal duration_ = 0;

@@ -17,6 +17,8 @@
  * - /player/mpris: `mpris-identity` and `mpris-desktop-entry` are kept; vng_player_set_metadata takes the host's
  *   words (an empty key is VN_ERROR_INVALID_ARG); an idle player is on no bus (what a desktop sees of a loaded note
  *   is the C and Python suites', on a private session bus).
+ * - /player/stream-role: `stream-role` is kept; an empty one is VN_ERROR_INVALID_ARG (what a role does on a sound
+ *   server is the Swift and Python suites', on a private PulseAudio with its ducking).
  * Every wait is bounded: the main loop runs until its condition, with a timeout that fails the test.
  */
 #include <voicenote-glib.h>
@@ -427,6 +429,21 @@ static void test_mpris(void) {
     g_clear_error(&error);
 }
 
+static void test_stream_role(void) {
+    GError *error = NULL;
+    VnPlayer *player = g_initable_new(VNG_TYPE_PLAYER, NULL, &error, "stream-role", "phone", NULL);
+    g_assert_no_error(error);
+    gchar *role = NULL;
+    g_object_get(player, "stream-role", &role, NULL);
+    g_assert_cmpstr(role, ==, "phone");
+    g_free(role);
+    g_object_unref(player);
+    player = g_initable_new(VNG_TYPE_PLAYER, NULL, &error, "stream-role", "", NULL);
+    g_assert_null(player);
+    g_assert_error(error, VN_ERROR, VN_ERROR_INVALID_ARG);
+    g_clear_error(&error);
+}
+
 int main(int argc, char **argv) {
     g_test_init(&argc, &argv, NULL);
     make_note();
@@ -436,6 +453,7 @@ int main(int argc, char **argv) {
     g_test_add_func("/player/dispose-in-notify", test_dispose_in_notify);
     g_test_add_func("/player/one-source-per-context", test_one_source_per_context);
     g_test_add_func("/player/mpris", test_mpris);
+    g_test_add_func("/player/stream-role", test_stream_role);
     int status = g_test_run();
     remove_directory();
     g_free(note_path);

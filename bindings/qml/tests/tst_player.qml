@@ -115,6 +115,7 @@ VoicenoteTestCase {
             deviceConfiguration: TestRig.speaker
             mprisIdentity: "Chat"
             mprisDesktopEntry: "org.example.Chat"
+            streamRole: "phone"
         }
     }
 
@@ -122,6 +123,7 @@ VoicenoteTestCase {
         const player = createTemporaryObject(mprisComponent, this)
         const failed = spy(player, "failed")
         compare(player.mprisIdentity, "Chat")
+        compare(player.streamRole, "phone")  // taken (what a role does on a sound server: the Swift and Python suites)
         player.setMetadata(TestRig.note, "Voice message", "Alice")
         compare(failed.count, 0)
         player.setMetadata("", "Voice message")

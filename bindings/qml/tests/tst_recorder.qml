@@ -30,10 +30,14 @@ VoicenoteTestCase {
         compare(recorder.levelCount, 40)
         compare(recorder.path, "")
         compare(recorder.pauseOtherPlayers, false)
+        compare(recorder.streamRole, "")
         const failed = spy(recorder, "failed")
         recorder.pauseOtherPlayers = true  // read when the recorder was made (at completion)
         compare(failed.count, 1)
         compare(failed.signalArguments[0][0], "VN_E_MISUSE")
+        recorder.streamRole = "phone"
+        compare(failed.count, 2)
+        compare(recorder.streamRole, "")
     }
 
     function test_take_with_pause_is_kept() {
