@@ -76,6 +76,9 @@ ChatWindow::ChatWindow(const ChatOptions &options, voicenote::manual_clock *cloc
     playing.device = options.speaker;
     playing.device_configuration = options.speakerConfig;
     playing.loop = loop_.get();
+    // Notes play as "phone" streams: on PulseAudio (and pipewire-pulse) the sound server's own policies cork or duck
+    // the music while one plays.
+    playing.stream_role = "phone";
     previewPlayer_ = std::make_unique<voicenote::player>(playing);
     // The conversation's player shows itself to the desktop's media keys and controls while a note is loaded.
     playing.mpris = "voicenote chat";

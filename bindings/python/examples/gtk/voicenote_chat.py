@@ -152,10 +152,15 @@ class ChatWindow(Gtk.ApplicationWindow):
         recorder = GObject.new(Voicenote.Recorder, device=options.mic or "default", configuration=options.mic_config,
                                directory=options.recordings, pause_other_players=True)
         recorder.init(None)
-        preview_player = Voicenote.Player.new_for_device(options.speaker or "default", options.speaker_config)
+        # Notes play as "phone" streams: on PulseAudio (and pipewire-pulse) the sound server's own policies cork or
+        # duck the music while one plays.
+        preview_player = GObject.new(Voicenote.Player, device=options.speaker or "default",
+                                     configuration=options.speaker_config, stream_role="phone")
+        preview_player.init(None)
         # The conversation's player shows itself to the desktop's media keys and controls while a note is loaded.
         self.player = GObject.new(Voicenote.Player, device=options.speaker or "default",
-                                  configuration=options.speaker_config, mpris_identity="voicenote chat")
+                                  configuration=options.speaker_config, mpris_identity="voicenote chat",
+                                  stream_role="phone")
         self.player.init(None)
         self.player.set_leveling(True, -19.0, 0.0)  # the whisperer and the shouter at one loudness
         self.queue = Voicenote.QueuePlayer.new(self.player)
