@@ -44,7 +44,7 @@ check "the .so does not carry Foundation's ICU" no_foundation
 # The libraries opened with dlopen on first use (ARCHITECTURE.md): never a NEEDED entry, and their trampolines stay
 # out of the dynamic symbol table, so they neither get exported nor bind to a host's own copy. FFmpeg (any format but
 # Opus), libcurl (a URL: it and its ~30 dependencies), SQLite (an outbox), speexdsp (a take with voice cleanup),
-# PocketSphinx (a transcript), sd-bus (MPRIS and the other players: libsystemd).
+# PocketSphinx (a transcript), sd-bus (MPRIS and the other players: libsystemd), libpulse (a stream role).
 not_needed() { local dynamic; dynamic=$(readelf -d "$so" "$cli"); ! grep -E "NEEDED.*\[$1" <<<"$dynamic"; }
 no_symbols() { local symbols; symbols=$(nm -D "$so" "$cli"); ! grep -E " $1" <<<"$symbols"; }
 while IFS=';' read -r name library symbol; do
@@ -57,6 +57,7 @@ SQLite;libsqlite3;sqlite3_
 speexdsp;libspeexdsp;speex_
 PocketSphinx;lib(pocket)?sphinx;(ps_|cmd_ln_|logmath_|err_set)
 sd-bus;libsystemd;sd_bus_
+libpulse;libpulse;pa_
 LAZY
 cli_version() { [[ $("$cli" --version) == "$("$top/scripts/version.sh")" ]]; }
 check "the CLI reports the header's version" cli_version

@@ -75,7 +75,7 @@ sox -n -r 48000 -c 1 -b 16 -e signed-integer -L -t raw "$tmp/tone.raw" synth 30 
 printf 'pcm.vn_tone { type file slave.pcm { type null } file "/dev/null" infile "%s" format raw }\n' "$tmp/tone.raw" >"$tmp/tone.conf"
 # A file speaker for play.c: ALSA's file plugin over null, writing what it plays as raw frames (not paced).
 printf 'pcm.vn_spk { type file slave.pcm { type null } file "%s" format raw perm 0644 }\n' "$tmp/speaker.raw" >"$tmp/speaker.conf"
-play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf"
+play_args="$note --rate 2 --device vn_spk --device-config $tmp/speaker.conf --mpris Sample --artist Alice --role phone"
 # Two short notes for queue.c, one after the other on the same file speaker: the Opus note and its WAV.
 queue_args="--device vn_spk --device-config $tmp/speaker.conf $note $tmp/note.wav"
 # convert.c writes the note again at 2x beside it.

@@ -3,6 +3,7 @@
  *
  *   play FILE_OR_URL [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]
  *                    [--header "Name: value"]... [--ca-file PEM] [--key KEY]
+ *                    [--mpris IDENTITY [--artist SENDER]] [--role ROLE]
  *
  * Shows: player options (the device by name or by ALSA configuration text, the progress interval), subscribing to
  * events (the current context first, then progress contexts, FINISHED or FAILED), the rate, loading with autoplay,
@@ -13,6 +14,10 @@
  * vn_http_options: request headers (Matrix authenticated media needs "Authorization: Bearer TOKEN"), a PEM file of
  * CA certificates to trust instead of the system's, and a stable key that names the media in the media cache
  * instead of the URL (a signed CDN URL changes; the key does not), so a replay of the same key makes no request.
+ * --mpris shows the player to the desktop's media keys and controls (MPRIS) under IDENTITY while the note is loaded,
+ * with "Voice message" and the SENDER as what the controls show (vn_player_set_metadata, keyed by the location);
+ * without a session bus the log says so and the note plays on. --role gives the playback stream a role on a
+ * PulseAudio server ("phone": the server itself quiets the music while the note plays); elsewhere it is not set.
  * With no --device it plays to the default ALSA device; tests pass a file speaker (ALSA's file plugin), defined in
  * ALSA_CONFIG_FILE, whose text is handed to the library (vn_player_options_set_device).
  * Exit status: 0 when it played to its end, 1 when it could not be played, 2 for bad arguments.
@@ -88,7 +93,8 @@ static int fail(const char *what, int status) {
 static int usage(const char *problem) {
     if (problem != NULL) fprintf(stderr, "play: %s\n", problem);
     fprintf(stderr, "usage: play FILE_OR_URL [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]\n"
-                    "                        [--header \"Name: value\"]... [--ca-file PEM] [--key KEY]\n");
+                    "                        [--header \"Name: value\"]... [--ca-file PEM] [--key KEY]\n"
+                    "                        [--mpris IDENTITY [--artist SENDER]] [--role ROLE]\n");
     return 2;
 }
 
@@ -131,6 +137,7 @@ static vn_http_options *http_options(const char **headers, int header_count, con
 
 int main(int argc, char **argv) {
     const char *file = NULL, *device = NULL, *config_path = NULL, *ca_file = NULL, *key = NULL;
+    const char *mpris = NULL, *artist = NULL, *role = NULL;
     const char *headers[MAX_HEADERS];
     int header_count = 0;
     double rate = 1.0;
@@ -138,7 +145,8 @@ int main(int argc, char **argv) {
         const char *argument = argv[i];
         if (strcmp(argument, "--rate") == 0 || strcmp(argument, "--device") == 0 ||
             strcmp(argument, "--device-config") == 0 || strcmp(argument, "--header") == 0 ||
-            strcmp(argument, "--ca-file") == 0 || strcmp(argument, "--key") == 0) {
+            strcmp(argument, "--ca-file") == 0 || strcmp(argument, "--key") == 0 || strcmp(argument, "--mpris") == 0 ||
+            strcmp(argument, "--artist") == 0 || strcmp(argument, "--role") == 0) {
             if (i + 1 >= argc) return usage("an option lacks its value");
             const char *value = argv[++i];
             if (strcmp(argument, "--device") == 0) {
@@ -155,6 +163,12 @@ int main(int argc, char **argv) {
                 ca_file = value;
             } else if (strcmp(argument, "--key") == 0) {
                 key = value;
+            } else if (strcmp(argument, "--mpris") == 0) {
+                mpris = value;
+            } else if (strcmp(argument, "--artist") == 0) {
+                artist = value;
+            } else if (strcmp(argument, "--role") == 0) {
+                role = value;
             } else {
                 char *end = NULL;
                 errno = 0;
@@ -171,6 +185,7 @@ int main(int argc, char **argv) {
     }
     if (file == NULL) return usage(NULL);
     if (config_path != NULL && device == NULL) return usage("--device-config needs --device NAME");
+    if (artist != NULL && mpris == NULL) return usage("--artist goes with --mpris");
     int with_http_options = header_count > 0 || ca_file != NULL || key != NULL;
     if (with_http_options && !is_http_url(file)) return usage("--header, --ca-file and --key need an http(s) URL");
     char *configuration = NULL;
@@ -185,8 +200,11 @@ int main(int argc, char **argv) {
         free(configuration);
         return fail("vn_player_options_create", status);
     }
+    /* The library checks the identity (not empty) and the role (printable ASCII). */
     if ((device != NULL && (status = vn_player_options_set_device(options, device, configuration)) != VN_OK) ||
-        (status = vn_player_options_set_progress_interval(options, 0.25)) != VN_OK) {
+        (status = vn_player_options_set_progress_interval(options, 0.25)) != VN_OK ||
+        (mpris != NULL && (status = vn_player_options_set_mpris(options, mpris, NULL)) != VN_OK) ||
+        (role != NULL && (status = vn_player_options_set_stream_role(options, role)) != VN_OK)) {
         vn_player_options_destroy(options);
         free(configuration);
         return fail("setting player options", status);
@@ -205,6 +223,11 @@ int main(int argc, char **argv) {
     if ((status = vn_player_set_rate(player, rate)) != VN_OK) {
         vn_player_destroy(player);
         return fail("vn_player_set_rate", status);
+    }
+    /* What the desktop's controls show for this note: set before it loads, keyed by the location as loaded. */
+    if (mpris != NULL && (status = vn_player_set_metadata(player, file, "Voice message", artist, NULL)) != VN_OK) {
+        vn_player_destroy(player);
+        return fail("vn_player_set_metadata", status);
     }
     /* Returns at once; a file that cannot be opened or decoded, or a URL that cannot be fetched (an HTTP status,
      * a network failure), arrives as a FAILED event. */
