@@ -1,4 +1,4 @@
-/* Absolute deadlines for timed waits (sem_timedwait, sem_clockwait), shared by the ring and the playback loop.
+/* Absolute deadlines for timed waits (sem_timedwait, sem_clockwait), shared by the ring and the playback loops.
  * Private to CRealtime (outside include/). */
 #ifndef VOICENOTE_DEADLINE_H
 #define VOICENOTE_DEADLINE_H

@@ -23,7 +23,7 @@
  * the one made-up silence: never counted as frames written, and taken off the delay the position reports. */
 #define _GNU_SOURCE
 #include "realtime.h"
-#include "deadline.h"
+#include "playback_waits.h"
 #include "pcm_recovery.h"
 #include <alsa/asoundlib.h>
 #include <errno.h>
@@ -457,24 +457,11 @@ void vnshim_playback_end_of_stream(vnshim_playback *p) {
 }
 
 int vnshim_playback_wait_end(vnshim_playback *p, int timeout_ms) {
-    struct timespec deadline = vnshim_deadline_after_ms(CLOCK_MONOTONIC, timeout_ms);
-    while (atomic_load_explicit(&p->running, memory_order_acquire)) {
-        if (sem_clockwait(&p->ended, CLOCK_MONOTONIC, &deadline) != 0) {
-            if (errno == EINTR) continue;
-            return !atomic_load_explicit(&p->running, memory_order_acquire);
-        }
-        sem_post(&p->ended);                              /* the latch stays set for other waiters */
-    }
-    return 1;
+    return vnshim_wait_until_ended(&p->ended, &p->running, timeout_ms);
 }
 
 int vnshim_playback_wait(vnshim_playback *p, int timeout_ms) {
-    if (!atomic_load_explicit(&p->running, memory_order_acquire)) return 1;
-    struct timespec deadline = vnshim_deadline_after_ms(CLOCK_MONOTONIC, timeout_ms);
-    while (sem_clockwait(&p->progress, CLOCK_MONOTONIC, &deadline) != 0) {
-        if (errno != EINTR) return !atomic_load_explicit(&p->running, memory_order_acquire);
-    }
-    return 1;
+    return vnshim_wait_for_progress(&p->progress, &p->running, timeout_ms);
 }
 
 void vnshim_playback_stop(vnshim_playback *p) {

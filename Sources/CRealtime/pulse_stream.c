@@ -15,7 +15,7 @@
 
 #include <pulse/pulseaudio.h>
 
-#include "deadline.h"
+#include "playback_waits.h"
 
 /* How long a dry ring or a full server buffer is waited on before the thread looks at its flags again. */
 #define WAIT_STEP_MS 20
@@ -508,24 +508,11 @@ void vnpa_playback_end_of_stream(vnpa_stream *s) {
 }
 
 int vnpa_playback_wait_end(vnpa_stream *s, int timeout_ms) {
-    struct timespec deadline = vnshim_deadline_after_ms(CLOCK_MONOTONIC, timeout_ms);
-    while (atomic_load_explicit(&s->running, memory_order_acquire)) {
-        if (sem_clockwait(&s->ended, CLOCK_MONOTONIC, &deadline) != 0) {
-            if (errno == EINTR) continue;
-            return !atomic_load_explicit(&s->running, memory_order_acquire);
-        }
-        sem_post(&s->ended);                                  /* the latch stays set for other waiters */
-    }
-    return 1;
+    return vnshim_wait_until_ended(&s->ended, &s->running, timeout_ms);
 }
 
 int vnpa_playback_wait(vnpa_stream *s, int timeout_ms) {
-    if (!atomic_load_explicit(&s->running, memory_order_acquire)) return 1;
-    struct timespec deadline = vnshim_deadline_after_ms(CLOCK_MONOTONIC, timeout_ms);
-    while (sem_clockwait(&s->progress, CLOCK_MONOTONIC, &deadline) != 0) {
-        if (errno != EINTR) return !atomic_load_explicit(&s->running, memory_order_acquire);
-    }
-    return 1;
+    return vnshim_wait_for_progress(&s->progress, &s->running, timeout_ms);
 }
 
 void vnpa_playback_stop(vnpa_stream *s) {

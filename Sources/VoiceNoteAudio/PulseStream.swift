@@ -22,7 +22,8 @@ final class PulseStream: @unchecked Sendable {
 
     /// Opens a stream with `selection.role` where ALSA would send `selection` to a PulseAudio server; nil when
     /// there is no role, the PCM is not a `type pulse` one, or the server does not take the stream (no server
-    /// running, libpulse missing: logged once per reason, and the caller opens the PCM through ALSA as before).
+    /// running, libpulse missing: a warning in the log says why, and the caller opens the PCM through ALSA as
+    /// before). Connecting is bounded at 5 s.
     static func openIfRoled(_ selection: DeviceSelection, _ direction: ALSA.Direction, rate: Int, channels: Int,
                             periodMilliseconds: Int, bufferMilliseconds: Int = 0) -> PulseStream? {
         guard let role = selection.role, DeviceSelection.isValidRole(role),
@@ -46,7 +47,7 @@ final class PulseStream: @unchecked Sendable {
             }
         }
         guard result == 0, let stream else {
-            let text = String(cString: message)
+            let text = textOf(message)
             Log.write(.warning, "audio: \(selection) opened through ALSA without its role \"\(role)\": "
                       + "PulseAudio did not take the stream (\(text.isEmpty ? ALSA.errorText(result) : text))")
             return nil
@@ -67,8 +68,13 @@ final class PulseStream: @unchecked Sendable {
     var deviceName: String {
         var name = [CChar](repeating: 0, count: 256)
         vnpa_device_name(raw, &name, name.count)
-        return String(cString: name)
+        return textOf(name)
     }
+}
+
+/// The text of a NUL-terminated C buffer the C side filled.
+private func textOf(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 private func withOptionalCString<R>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> R) -> R {

@@ -23,14 +23,23 @@ import VoiceNoteTestSupport
         return server
     }
 
-    /// What the null sink plays (its monitor, captured through ALSA's plugin with no role): the music, and our
-    /// silent stream on top of it.
-    private func listener(_ server: PulseServer) throws -> (CaptureDevice, SampleRing) {
+    /// What the null sink plays (its monitor, captured through ALSA's plugin with no role) — the music, and our
+    /// silent stream on top of it —, once the music is heard; with the music's full level.
+    private func listener(_ server: PulseServer) throws -> (CaptureDevice, SampleRing, Double) {
         let device = try CaptureDevice(DeviceSelection(name: "vn_mon",
                                                        configuration: server.alsaConfiguration(pcmName: "vn_mon")))
         let ring = try SampleRing(minimumSamples: 1 << 18)
         try device.start(into: ring)
-        return (device, ring)
+        #expect(eventually(seconds: 10) { level(device, ring) > 3000 }, "the music is not heard")
+        return (device, ring, level(device, ring))
+    }
+
+    /// A ring holding six seconds of silence at 48 kHz: our stream adds nothing, so what is heard is the music.
+    private func silence() throws -> SampleRing {
+        let ring = try SampleRing(minimumSamples: 48_000 * 8)
+        let silence = [Int16](repeating: 0, count: 48_000 * 6)
+        #expect(silence.withUnsafeBufferPointer { ring.write($0) } == silence.count)
+        return ring
     }
 
     /// The RMS level of the next 0.2 s the device captures.
@@ -50,18 +59,13 @@ import VoiceNoteTestSupport
     @Test func aPhoneRolePlaybackDucksTheMusicWhileItPlaysAndNotAfter() throws {
         let server = try duckingServer()
         defer { server.stop() }
-        let (listener, heard) = try listener(server)
+        let (listener, heard, full) = try listener(server)
         defer { listener.close() }
-        #expect(eventually(seconds: 10) { level(listener, heard) > 3000 }, "the music is not heard")
-        let full = level(listener, heard)
 
         let device = try PlaybackDevice(playbackSelection(server, role: "phone"))
         defer { device.close() }
         #expect(device.streamRole == "phone")
-        let ring = try SampleRing(minimumSamples: 48_000 * 8)
-        let silence = [Int16](repeating: 0, count: 48_000 * 6)       // ours adds nothing: what is heard is the music
-        #expect(silence.withUnsafeBufferPointer { ring.write($0) } == silence.count)
-        try device.start(from: ring)
+        try device.start(from: try silence())
 
         // The server sees the role and the name, and ducks the music (-20 dB: a tenth) while the note plays.
         let ours = try server.streams(playback: true).first { $0.contains("media.name = \"Voice message\"") }
@@ -79,17 +83,12 @@ import VoiceNoteTestSupport
     @Test func aStreamWithoutARoleDucksNothing() throws {
         let server = try duckingServer()
         defer { server.stop() }
-        let (listener, heard) = try listener(server)
+        let (listener, heard, full) = try listener(server)
         defer { listener.close() }
-        #expect(eventually(seconds: 10) { level(listener, heard) > 3000 }, "the music is not heard")
-        let full = level(listener, heard)
         let device = try PlaybackDevice(playbackSelection(server, role: nil))
         defer { device.close() }
         #expect(device.streamRole == nil)
-        let ring = try SampleRing(minimumSamples: 48_000 * 8)
-        let silence = [Int16](repeating: 0, count: 48_000 * 6)
-        #expect(silence.withUnsafeBufferPointer { ring.write($0) } == silence.count)
-        try device.start(from: ring)
+        try device.start(from: try silence())
         // Once the server lists our stream (ALSA's plugin, no role) as running, ducking would already be applied.
         #expect(eventually(seconds: 5) {
             (try? server.streams(playback: true))?.contains { $0.contains("ALSA") && $0.contains("Corked: no") } == true
@@ -103,10 +102,8 @@ import VoiceNoteTestSupport
     @Test func aPhoneRoleRecordingDucksTheMusicWhereTheServerIsToldTo() throws {
         let server = try duckingServer()
         defer { server.stop() }
-        let (listener, heard) = try listener(server)
+        let (listener, heard, full) = try listener(server)
         defer { listener.close() }
-        #expect(eventually(seconds: 10) { level(listener, heard) > 3000 }, "the music is not heard")
-        let full = level(listener, heard)
 
         // Recording the same monitor with the role: the take itself hears the music ducked.
         let selection = DeviceSelection(name: "vn_rt", configuration: server.alsaConfiguration(pcmName: "vn_rt"),
