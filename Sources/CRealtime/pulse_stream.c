@@ -299,6 +299,7 @@ int vnpa_open(const vnpa_request *r, vnpa_stream **out, char *message, size_t si
 void vnpa_device_name(vnpa_stream *s, char *name, size_t size) {
     if (size == 0) return;
     name[0] = 0;
+    if (s->loop == NULL) return;
     pa_threaded_mainloop_lock(s->loop);
     const char *device = pa_stream_get_state(s->stream) == PA_STREAM_READY ? pa_stream_get_device_name(s->stream) : NULL;
     if (device != NULL) snprintf(name, size, "%s", device);
@@ -320,14 +321,15 @@ static void cork(vnpa_stream *s, int corked, int flush) {
     }
 }
 
-void vnpa_close(vnpa_stream *s) {
-    if (s == NULL) return;
-    if (s->direction == VNPA_CAPTURE) {
-        if (s->stream != NULL) vnpa_capture_stop(s);
-    } else {
-        if (s->stream != NULL) vnpa_playback_stop(s);
+void vnpa_disconnect(vnpa_stream *s) {
+    if (s->loop != NULL) {
+        if (s->direction == VNPA_CAPTURE) {
+            if (s->stream != NULL) vnpa_capture_stop(s);
+        } else {
+            if (s->stream != NULL) vnpa_playback_stop(s);
+        }
+        pa_threaded_mainloop_lock(s->loop);
     }
-    if (s->loop != NULL) pa_threaded_mainloop_lock(s->loop);
     if (s->stream != NULL) {
         pa_stream_set_state_callback(s->stream, NULL, NULL);
         pa_stream_set_read_callback(s->stream, NULL, NULL);
@@ -342,11 +344,19 @@ void vnpa_close(vnpa_stream *s) {
         pa_context_disconnect(s->context);
         pa_context_unref(s->context);
     }
+    s->stream = NULL;
+    s->context = NULL;
     if (s->loop != NULL) {
         pa_threaded_mainloop_unlock(s->loop);
         pa_threaded_mainloop_stop(s->loop);
         pa_threaded_mainloop_free(s->loop);
+        s->loop = NULL;
     }
+}
+
+void vnpa_close(vnpa_stream *s) {
+    if (s == NULL) return;
+    vnpa_disconnect(s);
     sem_destroy(&s->wake);
     sem_destroy(&s->ended);
     sem_destroy(&s->progress);
@@ -357,6 +367,7 @@ void vnpa_close(vnpa_stream *s) {
 /* ---- capture ------------------------------------------------------------------------------------------------- */
 
 int vnpa_capture_start(vnpa_stream *s, vnshim_ring *ring) {
+    if (s->loop == NULL) return -EBADFD;
     if (atomic_load_explicit(&s->running, memory_order_acquire)) return -EBUSY;
     pa_threaded_mainloop_lock(s->loop);
     if (pa_stream_get_state(s->stream) != PA_STREAM_READY) {
@@ -372,6 +383,7 @@ int vnpa_capture_start(vnpa_stream *s, vnshim_ring *ring) {
 }
 
 void vnpa_capture_stop(vnpa_stream *s) {
+    if (s->loop == NULL) return;
     pa_threaded_mainloop_lock(s->loop);
     atomic_store_explicit(&s->running, 0, memory_order_release);
     cork(s, 1, 1);
@@ -472,6 +484,7 @@ static void join_thread(vnpa_stream *s) {
 }
 
 int vnpa_playback_start(vnpa_stream *s, vnshim_ring *ring) {
+    if (s->loop == NULL) return -EBADFD;
     if (atomic_load_explicit(&s->running, memory_order_acquire)) return -EBUSY;
     join_thread(s);
     pa_threaded_mainloop_lock(s->loop);
@@ -517,6 +530,7 @@ int vnpa_playback_wait(vnpa_stream *s, int timeout_ms) {
 
 void vnpa_playback_stop(vnpa_stream *s) {
     join_thread(s);
+    if (s->loop == NULL) return;
     pa_threaded_mainloop_lock(s->loop);
     int64_t written = atomic_load_explicit(&s->frames, memory_order_relaxed);
     int64_t dropped = atomic_load_explicit(&s->dropped, memory_order_relaxed);
@@ -530,15 +544,15 @@ void vnpa_playback_stop(vnpa_stream *s) {
 }
 
 void vnpa_playback_position_now(vnpa_stream *s, vnshim_playback_position *position) {
-    pa_threaded_mainloop_lock(s->loop);
+    if (s->loop != NULL) pa_threaded_mainloop_lock(s->loop);
     int64_t written = atomic_load_explicit(&s->frames, memory_order_relaxed);
     int64_t dropped = atomic_load_explicit(&s->dropped, memory_order_relaxed);
     int64_t delay = 0;
-    if (atomic_load_explicit(&s->running, memory_order_acquire)) {
+    if (s->loop != NULL && atomic_load_explicit(&s->running, memory_order_acquire)) {
         delay = server_delay(s);
         if (delay < 0) delay = written - dropped;             /* no timing yet: nothing counts as heard */
     }
-    pa_threaded_mainloop_unlock(s->loop);
+    if (s->loop != NULL) pa_threaded_mainloop_unlock(s->loop);
     if (delay > written - dropped) delay = written - dropped;
     position->frames_written = written;
     position->frames_dropped = dropped;

@@ -130,7 +130,7 @@ public final class CaptureDevice: @unchecked Sendable {
             guard !state.closed else { return }
             switch backend {
             case .alsa(let capture): vnshim_capture_close(capture)
-            case .pulse(let stream): vnpa_capture_stop(stream.raw)   // the stream itself goes with deinit
+            case .pulse(let stream): vnpa_disconnect(stream.raw)
             }
             state.ring = nil
             state.closed = true

@@ -204,7 +204,7 @@ public final class PlaybackDevice: @unchecked Sendable {
             guard !state.closed else { return }
             switch backend {
             case .alsa(let playback): vnshim_playback_close(playback)
-            case .pulse(let stream): vnpa_playback_stop(stream.raw)   // the stream itself goes with deinit
+            case .pulse(let stream): vnpa_disconnect(stream.raw)
             }
             state.ring = nil
             state.closed = true

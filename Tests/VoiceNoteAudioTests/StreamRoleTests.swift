@@ -78,6 +78,13 @@ import VoiceNoteTestSupport
         device.stop()
         #expect(eventually(seconds: 5) { level(listener, heard) > full * 0.8 },
                 "music at \(level(listener, heard)) (of \(full)) after the phone stream stopped")
+
+        // Closed: the stream leaves the server at once (not when the object goes), the counters stay readable.
+        let written = device.framesWritten
+        device.close()
+        #expect(try server.streams(playback: true).allSatisfy { !$0.contains("media.name = \"Voice message\"") })
+        #expect(written > 0 && device.framesWritten == written)
+        #expect(throws: VoiceNoteError.self) { try device.start(from: try silence()) }
     }
 
     @Test func aStreamWithoutARoleDucksNothing() throws {

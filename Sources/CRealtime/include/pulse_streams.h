@@ -45,7 +45,10 @@ typedef struct vnpa_stream vnpa_stream;
  *  \returns 0 with *out set, or -EINVAL (bad request), -ENOMEM, -ECONNREFUSED (no server answered, or it refused),
  *  -ETIMEDOUT, -ENOENT (no such source or sink), -EIO (anything else); `message` gets libpulse's text. */
 int vnpa_open(const vnpa_request *request, vnpa_stream **out, char *message, size_t message_size);
-/** Stops, disconnects and frees; NULL is fine. Counters are gone with it. */
+/** Stops and disconnects from the server (libpulse's thread ends); the counters stay readable, every other call is
+ *  then harmless (a start is -EBADFD). Idempotent. */
+void vnpa_disconnect(vnpa_stream *stream);
+/** Disconnects and frees; NULL is fine. Counters are gone with it. */
 void vnpa_close(vnpa_stream *stream);
 
 /** The device the server connected the stream to (a source or sink name), copied into `name`; "" when unknown. */
