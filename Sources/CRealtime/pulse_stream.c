@@ -412,8 +412,16 @@ static void *playback_main(void *argument) {
     pthread_setname_np(pthread_self(), "vn-playback");
     int error = 0, finished = 0;
     while (!atomic_load_explicit(&s->stop_requested, memory_order_acquire)) {
-        size_t ring_frames = vnshim_ring_available(s->ring) / s->channels;
+        /* Wake-ups already posted are about what the look below sees: dropped, so a wait after it sleeps until
+         * something new happens rather than returning once per stale post. */
+        while (sem_trywait(&s->wake) == 0) {
+        }
+        while (vnshim_ring_wait(s->ring, 0)) {
+        }
+        /* The end mark first: the producer marks it after its last write, so the ring read after holds every
+         * frame (read the other way round, a last write could be left behind a drain). */
         int end = atomic_load_explicit(&s->end_of_stream, memory_order_acquire);
+        size_t ring_frames = vnshim_ring_available(s->ring) / s->channels;
         size_t moved = 0;
         int server_full = 0;
         pa_threaded_mainloop_lock(s->loop);

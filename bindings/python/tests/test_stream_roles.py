@@ -112,6 +112,13 @@ def test_the_cli_plays_and_records_with_a_role(ducking: Tuple[pulse.PulseServer,
     finally:
         recorder.terminate()
         recorder.wait(TIMEOUT)
+    # A short note with a role plays to its end (the server's drain) and the command ends by itself.
+    short = tmp_path / "short.wav"
+    subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(short), "synth", "1.3", "sine", "300"],
+                   check=True, timeout=TIMEOUT)
+    played = subprocess.run([str(cli), "play", str(short), "--device", "vn_rt", "--device-config", speaker, "--role",
+                             "phone"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert played.returncode == 0, played.stderr
     refused = subprocess.run([str(cli), "play", str(silent_note), "--role", ""], capture_output=True, text=True,
                              timeout=TIMEOUT)
     assert refused.returncode != 0 and "--role" in refused.stderr
