@@ -86,6 +86,8 @@ def test_a_role_that_is_not_printable_ascii_is_refused(role: str) -> None:
     with pytest.raises(voicenote.InvalidArgumentError):
         voicenote.Player(stream_role=role)
     with pytest.raises(voicenote.InvalidArgumentError):
+        voicenote.QueuePlayer(stream_role=role)
+    with pytest.raises(voicenote.InvalidArgumentError):
         voicenote.Recorder("/nonexistent/takes", stream_role=role)
 
 
