@@ -3,6 +3,7 @@
  *
  *   play FILE_OR_URL [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]
  *                    [--header "Name: value"]... [--ca-file PEM] [--key KEY]
+ *                    [--mpris IDENTITY [--artist SENDER]] [--role ROLE]
  *
  * Shows: voicenote::player_options (the device by name or by ALSA configuration text, the progress interval),
  * subscribing to events with a std::function (the current context first, then progress contexts, FINISHED or
@@ -15,6 +16,9 @@
  * "Authorization: Bearer TOKEN"), a PEM file of CA certificates to trust instead of the system's, and a stable key
  * that names the media in the media cache instead of the URL (a signed CDN URL changes; the key does not), so a
  * replay of the same key makes no request.
+ * --mpris shows the player to the desktop's media keys and controls (player_options::mpris) with "Voice message" and
+ * the SENDER (player::set_metadata); --role gives the playback stream a role on a PulseAudio server
+ * (player_options::stream_role: "phone" has the server itself quiet the music while the note plays).
  * With no --device it plays to the default ALSA device; tests pass a file speaker (ALSA's file plugin), defined in
  * ALSA_CONFIG_FILE, whose text is handed to the library (player_options::device_configuration).
  *
@@ -86,7 +90,8 @@ void on_event(playback &play, const voicenote::player_event &event) {
 int usage(const char *problem) {
     if (problem != nullptr) std::fprintf(stderr, "play: %s\n", problem);
     std::fprintf(stderr, "usage: play FILE_OR_URL [--rate R] [--device NAME [--device-config ALSA_CONFIG_FILE]]\n"
-                         "                        [--header \"Name: value\"]... [--ca-file PEM] [--key KEY]\n");
+                         "                        [--header \"Name: value\"]... [--ca-file PEM] [--key KEY]\n"
+                         "                        [--mpris IDENTITY [--artist SENDER]] [--role ROLE]\n");
     return 2;
 }
 
@@ -97,13 +102,14 @@ bool is_http_url(const std::string &location) {
 } // namespace
 
 int main(int argc, char **argv) {
-    std::optional<std::string> file, device, config_path, ca_file, key;
+    std::optional<std::string> file, device, config_path, ca_file, key, mpris, artist, role;
     std::vector<std::pair<std::string, std::string>> headers;
     double rate = 1.0;
     for (int i = 1; i < argc; i++) {
         std::string argument = argv[i];
         if (argument == "--rate" || argument == "--device" || argument == "--device-config" || argument == "--header" ||
-            argument == "--ca-file" || argument == "--key") {
+            argument == "--ca-file" || argument == "--key" || argument == "--mpris" || argument == "--artist" ||
+            argument == "--role") {
             if (i + 1 >= argc) return usage("an option lacks its value");
             std::string value = argv[++i];
             if (argument == "--device") {
@@ -118,6 +124,12 @@ int main(int argc, char **argv) {
                 ca_file = value;
             } else if (argument == "--key") {
                 key = value;
+            } else if (argument == "--mpris") {
+                mpris = value;
+            } else if (argument == "--artist") {
+                artist = value;
+            } else if (argument == "--role") {
+                role = value;
             } else {
                 std::size_t used = 0;
                 try {
@@ -137,12 +149,15 @@ int main(int argc, char **argv) {
     }
     if (!file) return usage(nullptr);
     if (config_path && !device) return usage("--device-config needs --device NAME");
+    if (artist && !mpris) return usage("--artist goes with --mpris");
     bool with_http_options = !headers.empty() || ca_file || key;
     if (with_http_options && !is_http_url(*file)) return usage("--header, --ca-file and --key need an http(s) URL");
 
     auto options = sample::player_options("play", device, config_path);
     if (!options) return 2;
     options->progress_interval = std::chrono::milliseconds(250);
+    options->mpris = mpris;      // the library checks the identity (not empty) and the role (printable ASCII)
+    options->stream_role = role;
 
     playback play; // outlives the player, whose callbacks use it
     const char *step = "creating the player";
@@ -153,6 +168,11 @@ int main(int argc, char **argv) {
             player.subscribe([&play](const voicenote::player_event &event) { on_event(play, event); });
         step = "setting the rate";
         player.set_rate(rate);
+        if (mpris) {
+            // What the desktop's controls show for this note: set before it loads, keyed by the location as loaded.
+            step = "setting what the media controls show";
+            player.set_metadata(*file, "Voice message", artist);
+        }
         // Returns at once; a file that cannot be opened or decoded, or a URL that cannot be fetched (an HTTP status,
         // a network failure), arrives as a FAILED event.
         if (with_http_options) {
