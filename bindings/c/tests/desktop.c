@@ -44,19 +44,12 @@ static int listed(void) {
     return line[0] != '\0' && strstr(line, "No players") == NULL;
 }
 
-static vn_player *mpris_player(const char *identity) {
-    char configuration[600];
-    snprintf(configuration, sizeof configuration,
-             "pcm.vn_spk { type file slave.pcm { type null } file \"%s\" format raw }", output);
-    vn_player_options *options = NULL;
-    vn_player *player = NULL;
-    EXPECT_STATUS(VN_OK, vn_player_options_create(&options));
-    EXPECT_STATUS(VN_OK, vn_player_options_set_device(options, "vn_spk", configuration));
-    if (identity != NULL) EXPECT_STATUS(VN_OK, vn_player_options_set_mpris(options, identity, "org.example.Chat"));
-    EXPECT_STATUS(VN_OK, vn_player_create(options, &player));
-    vn_player_options_destroy(options);
-    return player;
+static void show_on_the_bus(vn_player_options *options) {
+    EXPECT_STATUS(VN_OK, vn_player_options_set_mpris(options, "Chat Test", "org.example.Chat"));
 }
+
+/* A player on a file speaker writing `output`; on the bus as "Chat Test" when `on_bus`. */
+static vn_player *mpris_player(int on_bus) { return configured_speaker_player(output, on_bus ? show_on_the_bus : NULL); }
 
 static int exported(vn_player *player) {
     char *name = NULL;
@@ -79,7 +72,7 @@ static double time_of(vn_player *player) {
 }
 
 static void test_a_loaded_note_is_on_the_bus_and_idle_is_not(void) {
-    vn_player *player = mpris_player("Chat Test");
+    vn_player *player = mpris_player(1);
     if (player == NULL) return;
     char *name = NULL;
     int on_bus = 1;
@@ -126,7 +119,7 @@ static void test_refusals(void) {
     EXPECT_STATUS(VN_OK, vn_player_options_set_mpris(options, NULL, NULL)); /* off */
     EXPECT_STATUS(VN_E_MISUSE, vn_player_options_set_mpris(NULL, "X", NULL));
     vn_player_options_destroy(options);
-    vn_player *plain = mpris_player(NULL);
+    vn_player *plain = mpris_player(0);
     if (plain == NULL) return;
     char *name = (char *)"untouched";
     EXPECT_STATUS(VN_E_MISUSE, vn_player_copy_mpris_name(plain, &name, NULL));

@@ -291,8 +291,9 @@ static inline long long frames_written(const char *path) {
     return stat(path, &info) == 0 ? (long long)info.st_size / 2 : -1;
 }
 
-/* A player on a file speaker writing `output`, with progress every 50 ms. */
-static inline vn_player *speaker_player(const char *output) {
+/* A player on a file speaker writing `output`, with progress every 50 ms and what `configure` (NULL: nothing more)
+ * sets on its options. */
+static inline vn_player *configured_speaker_player(const char *output, void (*configure)(vn_player_options *)) {
     char configuration[600];
     snprintf(configuration, sizeof configuration,
              "pcm.vn_spk { type file slave.pcm { type null } file \"%s\" format raw perm 0644 }", output);
@@ -301,9 +302,13 @@ static inline vn_player *speaker_player(const char *output) {
     EXPECT_STATUS(VN_OK, vn_player_options_create(&options));
     EXPECT_STATUS(VN_OK, vn_player_options_set_device(options, "vn_spk", configuration));
     EXPECT_STATUS(VN_OK, vn_player_options_set_progress_interval(options, 0.05));
+    if (configure != NULL) configure(options);
     EXPECT_STATUS(VN_OK, vn_player_create(options, &player));
     vn_player_options_destroy(options);
     return player;
 }
+
+/* A player on a file speaker writing `output`, with progress every 50 ms. */
+static inline vn_player *speaker_player(const char *output) { return configured_speaker_player(output, NULL); }
 
 #endif /* VOICENOTE_TEST_HARNESS_H */
