@@ -60,10 +60,19 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
         var named = false
         var track: UInt64 = 0
         var trackKey = ""
+        /// What the exported object was last told (nil: nothing yet on this object): a progress step that changes
+        /// none of it (the position is read live) sends nothing.
+        var shown: Shown?
         var failureLogged = false
         /// Joining failed while the player was active: not tried again until it has been idle (no connection attempt
         /// per progress step on a machine without a session bus).
         var gaveUp = false
+    }
+
+    /// The properties the object was given, as compared between updates.
+    private struct Shown: Equatable {
+        var status: Int32, rate: Double, volume: Double, length: Double, track: UInt64
+        var title: String, artist: String, url: String, artURL: String, canGoNext: Bool, canSeek: Bool
     }
 
     /// The most keys metadata is kept for (the least recently set go first).
@@ -212,20 +221,11 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
         }
         let metadata = inbox.metadata[key] ?? inbox.metadata[context.location] ?? NoteMetadata()
         let title = metadata.title.isEmpty ? Self.fileName(of: context.location) : metadata.title
-        title.withCString { title in
-            metadata.artist.withCString { artist in
-                context.location.withCString { url in
-                    metadata.artURL.withCString { art in
-                        var state = vnbus_mpris_state(
-                            status: context.state == .playing ? Int32(VNBUS_MPRIS_PLAYING) : Int32(VNBUS_MPRIS_PAUSED),
-                            rate: context.rate, volume: context.volume, length: context.duration, track: bus.track,
-                            title: title, artist: artist, url: url, art_url: art, can_go_next: inbox.isQueue ? 1 : 0,
-                            can_go_previous: 1, can_seek: context.state != .loading && context.duration > 0 ? 1 : 0)
-                        _ = vnbus_mpris_update(object, &state)
-                    }
-                }
-            }
-        }
+        let shown = Shown(status: context.state == .playing ? Int32(VNBUS_MPRIS_PLAYING) : Int32(VNBUS_MPRIS_PAUSED),
+                          rate: context.rate, volume: context.volume, length: context.duration, track: bus.track,
+                          title: title, artist: metadata.artist, url: context.location, artURL: metadata.artURL,
+                          canGoNext: inbox.isQueue, canSeek: context.state != .loading && context.duration > 0)
+        if shown != bus.shown { update(object, shown) }
         if seeked { _ = vnbus_mpris_seeked(object, context.currentTime) }
         if !bus.named {
             do throws(VoiceNoteError) {
@@ -238,6 +238,24 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
                 bus.gaveUp = true
             }
         }
+    }
+
+    /// Tells the exported object `shown` (it emits PropertiesChanged for what differs) and remembers it.
+    private func update(_ object: OpaquePointer, _ shown: Shown) {
+        shown.title.withCString { title in
+            shown.artist.withCString { artist in
+                shown.url.withCString { url in
+                    shown.artURL.withCString { art in
+                        var state = vnbus_mpris_state(
+                            status: shown.status, rate: shown.rate, volume: shown.volume, length: shown.length,
+                            track: shown.track, title: title, artist: artist, url: url, art_url: art,
+                            can_go_next: shown.canGoNext ? 1 : 0, can_go_previous: 1, can_seek: shown.canSeek ? 1 : 0)
+                        _ = vnbus_mpris_update(object, &state)
+                    }
+                }
+            }
+        }
+        bus.shown = shown
     }
 
     /// The exported object, connecting and exporting first when needed; nil when the bus is not there.
@@ -272,6 +290,7 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
         if bus.named { bus.bus?.releaseName(busName) }
         vnbus_mpris_unexport(bus.object)
         bus.object = nil
+        bus.shown = nil
         bus.named = false
         bus.bus = nil
         exported.withLock { $0 = false }
@@ -293,7 +312,9 @@ public final class MPRISService: @unchecked Sendable {  // the inbox is locked; 
             let context = player.context
             switch UInt32(command) {
             case VNBUS_MPRIS_PLAY.rawValue: try player.play()
-            case VNBUS_MPRIS_PAUSE.rawValue: if context.state == .playing { try player.pause() }
+            // While loading too: the note then ends paused once loaded, rather than start playing after the key.
+            case VNBUS_MPRIS_PAUSE.rawValue:
+                if context.state == .playing || context.state == .loading { try player.pause() }
             case VNBUS_MPRIS_PLAY_PAUSE.rawValue: try context.state == .playing ? player.pause() : player.play()
             case VNBUS_MPRIS_STOP.rawValue: try player.stop()
             case VNBUS_MPRIS_NEXT.rawValue: if player.isQueue { try player.next() }

@@ -112,6 +112,27 @@ extension DesktopTests {
         #expect(try !bus.mprisPlayers().contains(name), "a name was left after close")
     }
 
+    /// A Pause pressed while the note is still loading (a slow source, a busy machine) is kept: the note ends paused
+    /// once loaded instead of starting to play after the key.
+    @Test func aPauseWhileLoadingIsKept() throws {
+        let bus = try #require(bus, "dbus-daemon did not start")
+        let directory = try Fixtures.temporaryDirectory()
+        let source = try GatedSource(path: try note(directory, seconds: 5), gate: 0)
+        let player = try makePlayer(directory)
+        defer { source.open(); player.close() }
+        let service = try MPRISService(player: player, identity: MPRISIdentity(identity: "Chat Loading", desktopEntry: ""))
+        defer { service.close() }
+        let name = String(service.busName.dropFirst("org.mpris.MediaPlayer2.".count))
+        try player.load(.source(source), autoplay: true)
+        #expect(eventually(seconds: 10) { source.isWaiting && service.isExported })
+        #expect(player.context.state == .loading)
+        try bus.run(["playerctl", "-p", name, "pause"])   // returns with the method's reply: the player was told
+        #expect(player.context.state == .loading)
+        source.open()
+        #expect(eventually(seconds: 10) { player.context.state == .paused }, "\(player.context.state)")
+        #expect(eventually(seconds: 10) { (try? bus.run(["playerctl", "-p", name, "status"])) == "Paused" })
+    }
+
     @Test func withoutASessionBusThePlayerPlaysOnAndNothingIsExported() throws {
         let bus = try #require(bus, "dbus-daemon did not start")
         let directory = try Fixtures.temporaryDirectory()
