@@ -143,10 +143,13 @@ import VoiceNoteTestSupport
         // No server at that address: libpulse cannot connect, the role is dropped (logged) and ALSA's plugin then
         // fails to open the PCM with the device error it always gave.
         let config = "pcm.vn_rt { type pulse server \"unix:/nonexistent/vn/native\" device \"vn_null.monitor\" }"
-        let error = #expect(throws: VoiceNoteError.self) {
-            _ = try CaptureDevice(DeviceSelection(name: "vn_rt", configuration: config, role: "phone"))
+        let (error, printed) = try capturingStandardError { () -> VoiceNoteError? in
+            #expect(throws: VoiceNoteError.self) {
+                _ = try CaptureDevice(DeviceSelection(name: "vn_rt", configuration: config, role: "phone"))
+            }
         }
         #expect(error?.status == .device)
+        #expect(printed.isEmpty, "printed: \(printed)")   // libpulse's refusal and ALSA's go to the error, not stderr
         #expect(!DeviceSelection.isValidRole(""))
         #expect(!DeviceSelection.isValidRole("ph\u{0}one"))
         #expect(!DeviceSelection.isValidRole(String(repeating: "a", count: 65)))
