@@ -50,7 +50,6 @@ VNPA(pa_operation *, pa_stream_cork, (pa_stream *s, int b, pa_stream_success_cb_
 VNPA(pa_operation *, pa_stream_flush, (pa_stream *s, pa_stream_success_cb_t cb, void *userdata), (s, cb, userdata))
 VNPA(pa_operation *, pa_stream_drain, (pa_stream *s, pa_stream_success_cb_t cb, void *userdata), (s, cb, userdata))
 VNPA(int, pa_stream_get_latency, (pa_stream *s, pa_usec_t *r_usec, int *negative), (s, r_usec, negative))
-VNPA(const char *, pa_stream_get_device_name, (const pa_stream *s), (s))
 VNPA(int, pa_stream_disconnect, (pa_stream *s), (s))
 VNPA(void, pa_stream_unref, (pa_stream *s), (s))
 VNPA(void, pa_operation_unref, (pa_operation *o), (o))

@@ -148,7 +148,7 @@ static int errno_of(int pa_error) {
     }
 }
 
-/* Waits, within `deadline`, for the context (stream == NULL) or the stream to be ready. The lock is not held. */
+/* Waits, within `deadline`, for the context (`for_stream` 0) or the stream to be ready. The lock is not held. */
 static int wait_ready(vnpa_stream *s, int for_stream, const struct timespec *deadline, char *message, size_t size) {
     for (;;) {
         pa_threaded_mainloop_lock(s->loop);
@@ -220,9 +220,8 @@ int vnpa_open(const vnpa_request *r, vnpa_stream **out, char *message, size_t si
     pa_threaded_mainloop_set_name(s->loop, "vn-pulse");
     struct timespec deadline = vnshim_deadline_after_ms(CLOCK_MONOTONIC, (int)r->timeout_ms);
 
-    /* The program's own name by default, as ALSA's pulse plugin names its client after the program. */
-    const char *application = r->application;
-    if (application == NULL || application[0] == 0) application = program_invocation_short_name;
+    /* The client is named after the program, as ALSA's pulse plugin names its own. */
+    const char *application = program_invocation_short_name;
     if (application == NULL || application[0] == 0) application = "voicenote";
     pa_proplist *client = pa_proplist_new();
     pa_proplist_sets(client, PA_PROP_APPLICATION_NAME, application);
@@ -294,16 +293,6 @@ int vnpa_open(const vnpa_request *r, vnpa_stream **out, char *message, size_t si
     }
     *out = s;
     return 0;
-}
-
-void vnpa_device_name(vnpa_stream *s, char *name, size_t size) {
-    if (size == 0) return;
-    name[0] = 0;
-    if (s->loop == NULL) return;
-    pa_threaded_mainloop_lock(s->loop);
-    const char *device = pa_stream_get_state(s->stream) == PA_STREAM_READY ? pa_stream_get_device_name(s->stream) : NULL;
-    if (device != NULL) snprintf(name, size, "%s", device);
-    pa_threaded_mainloop_unlock(s->loop);
 }
 
 size_t vnpa_period_frames(vnpa_stream *s) { return s->period_frames; }

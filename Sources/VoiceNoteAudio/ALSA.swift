@@ -116,29 +116,38 @@ enum ALSA {
 
     private static func lastMessage() -> String { String(cString: vnshim_alsa_errors_last()) }
 
+    /// A configuration tree holding `text` alone (the caller deletes it with `snd_config_delete`). Throws
+    /// `.invalidArgument` for text that does not parse (with ALSA's message), `.noMemory`. Call with ALSA's messages
+    /// captured.
+    static func loadConfiguration(_ text: String, for selection: DeviceSelection) throws(VoiceNoteError) -> OpaquePointer {
+        var top: OpaquePointer?
+        guard snd_config_top(&top) == 0, let top else {
+            throw VoiceNoteError(.noMemory, "cannot allocate an ALSA configuration")
+        }
+        var input: OpaquePointer?
+        let loaded: Int32 = text.withCString { bytes in
+            let made = snd_input_buffer_open(&input, bytes, strlen(bytes))
+            guard made == 0, let input else { return made }
+            defer { snd_input_close(input) }
+            return snd_config_load(top, input)
+        }
+        guard loaded == 0 else {
+            snd_config_delete(top)
+            var text = "the ALSA configuration text for \(selection) does not parse: \(errorText(loaded))"
+            let message = lastMessage()
+            if !message.isEmpty { text += "; ALSA: \(message)" }
+            throw VoiceNoteError(loaded == -ENOMEM ? .noMemory : .invalidArgument, text)
+        }
+        return top
+    }
+
     private static func open(_ direction: Direction, _ selection: DeviceSelection) throws(VoiceNoteError) -> OpaquePointer {
         var pcm: OpaquePointer?
         let mode = Int32(SND_PCM_NONBLOCK)
         let result: Int32
         if let text = selection.configuration {
-            var top: OpaquePointer?
-            guard snd_config_top(&top) == 0, let top else {
-                throw VoiceNoteError(.noMemory, "cannot allocate an ALSA configuration")
-            }
+            let top = try loadConfiguration(text, for: selection)
             defer { snd_config_delete(top) }
-            var input: OpaquePointer?
-            let loaded: Int32 = text.withCString { bytes in
-                let made = snd_input_buffer_open(&input, bytes, strlen(bytes))
-                guard made == 0, let input else { return made }
-                defer { snd_input_close(input) }
-                return snd_config_load(top, input)
-            }
-            guard loaded == 0 else {
-                var text = "the ALSA configuration text for \(selection) does not parse: \(errorText(loaded))"
-                let message = lastMessage()
-                if !message.isEmpty { text += "; ALSA: \(message)" }
-                throw VoiceNoteError(loaded == -ENOMEM ? .noMemory : .invalidArgument, text)
-            }
             result = snd_pcm_open_lconf(&pcm, selection.name, direction.stream, mode, top)
         } else {
             result = snd_pcm_open(&pcm, selection.name, direction.stream, mode)

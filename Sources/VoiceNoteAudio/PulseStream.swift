@@ -37,7 +37,7 @@ final class PulseStream: @unchecked Sendable {
                     return name.withCString { name in
                         var request = vnpa_request(
                             direction: direction == .capture ? VNPA_CAPTURE : VNPA_PLAYBACK, server: server,
-                            device: device, role: role, application: nil, stream_name: name,
+                            device: device, role: role, stream_name: name,
                             rate: UInt32(clamping: rate), channels: UInt32(clamping: channels),
                             period_ms: UInt32(clamping: periodMilliseconds),
                             buffer_ms: UInt32(clamping: bufferMilliseconds), timeout_ms: 5_000)
@@ -63,13 +63,6 @@ final class PulseStream: @unchecked Sendable {
     deinit {
         vnpa_close(raw)
     }
-
-    /// The source or sink the server connected the stream to.
-    var deviceName: String {
-        var name = [CChar](repeating: 0, count: 256)
-        vnpa_device_name(raw, &name, name.count)
-        return textOf(name)
-    }
 }
 
 /// The text of a NUL-terminated C buffer the C side filled.
@@ -88,22 +81,14 @@ extension ALSA {
     /// nil for any other PCM, or when the configuration cannot be read.
     static func pulseTarget(_ selection: DeviceSelection) -> PulseStream.Target? {
         let (target, _) = capturingMessages { () -> PulseStream.Target? in
-            var top: OpaquePointer?
+            let top: OpaquePointer
             if let text = selection.configuration {
-                guard snd_config_top(&top) == 0, let made = top else { return nil }
-                let loaded: Int32 = text.withCString { bytes in
-                    var input: OpaquePointer?
-                    let opened = snd_input_buffer_open(&input, bytes, strlen(bytes))
-                    guard opened == 0, let input else { return opened }
-                    defer { snd_input_close(input) }
-                    return snd_config_load(made, input)
-                }
-                guard loaded == 0 else {
-                    snd_config_delete(made)
-                    return nil
-                }
+                guard let loaded = try? loadConfiguration(text, for: selection) else { return nil }
+                top = loaded
             } else {
-                guard snd_config_update_ref(&top) >= 0, top != nil else { return nil }
+                var system: OpaquePointer?
+                guard snd_config_update_ref(&system) >= 0, let system else { return nil }
+                top = system
             }
             defer {
                 if selection.configuration != nil { snd_config_delete(top) } else { snd_config_unref(top) }

@@ -22,14 +22,13 @@ int vnpa_load(const char **message);
 /** A stream's direction. */
 typedef enum { VNPA_CAPTURE = 0, VNPA_PLAYBACK = 1 } vnpa_direction;
 
-/** What to open. Strings are copied; NULL `server` is libpulse's default server, NULL `device` the server's default
- *  source or sink. */
+/** What to open (the client is named after the program). Strings are copied; NULL `server` is libpulse's default
+ *  server, NULL `device` the server's default source or sink. */
 typedef struct vnpa_request {
     vnpa_direction direction;
     const char *server;         /* "unix:/run/user/1000/pulse/native", ... */
     const char *device;         /* a source or sink name */
     const char *role;           /* media.role: "phone", "music", ...; NULL for none */
-    const char *application;    /* application.name and the client's name; NULL: the program's own */
     const char *stream_name;    /* media.name */
     unsigned rate;              /* 8000 ... 192000 */
     unsigned channels;          /* 1 ... 8 */
@@ -51,8 +50,6 @@ void vnpa_disconnect(vnpa_stream *stream);
 /** Disconnects and frees; NULL is fine. Counters are gone with it. */
 void vnpa_close(vnpa_stream *stream);
 
-/** The device the server connected the stream to (a source or sink name), copied into `name`; "" when unknown. */
-void vnpa_device_name(vnpa_stream *stream, char *name, size_t size);
 /** Frames per period, and (playback) the frames the server holds ahead at most. */
 size_t vnpa_period_frames(vnpa_stream *stream);
 size_t vnpa_buffer_frames(vnpa_stream *stream);
