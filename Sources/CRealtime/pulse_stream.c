@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
 #include <pulse/pulseaudio.h>
 
@@ -30,8 +31,11 @@ struct vnpa_stream {
     size_t frame_bytes;
     size_t period_frames;
     size_t buffer_frames;
+    unsigned period_us;
     int16_t *buffer;            /* playback: one buffer of frames taken from the ring; capture: one period of silence */
     vnshim_ring *ring;          /* capture: under the main loop's lock; playback: the owner's, while a thread runs */
+    size_t taken;               /* capture: frames of libpulse's current fragment already in the ring (under the lock) */
+    pa_time_event *retry;       /* capture: looks again at what the ring had no room for (under the lock) */
     sem_t wake;                 /* posted by libpulse's callbacks (state, write requests, drain): a waiter looks again */
     sem_t ended;                /* playback: posted when the thread ends; a waiter that takes it posts it again */
     sem_t progress;             /* playback: posted when the thread leaves the ring at most half full, and at its end */
@@ -45,7 +49,7 @@ struct vnpa_stream {
     _Atomic int finished;
     _Atomic int error;
     _Atomic int64_t frames;
-    _Atomic int64_t dropped;    /* capture: frames the ring had no room for; playback: written, never heard */
+    _Atomic int64_t dropped;    /* playback: frames written, never heard (capture drops none: see pump) */
     _Atomic int64_t xruns;
 };
 
@@ -84,38 +88,71 @@ static void stream_xrun(pa_stream *stream, void *userdata) {
     atomic_fetch_add_explicit(&s->xruns, 1, memory_order_relaxed);
 }
 
-/* Whole frames into the ring; those that do not fit are dropped and counted as one overflow. */
-static void deliver(vnpa_stream *s, const int16_t *samples, size_t frame_count) {
-    size_t space = (s->ring->capacity - vnshim_ring_available(s->ring)) / s->channels;
-    size_t kept = frame_count < space ? frame_count : space;
-    if (kept > 0) vnshim_ring_write(s->ring, samples, kept * s->channels);
-    atomic_fetch_add_explicit(&s->frames, (int64_t)kept, memory_order_relaxed);
-    if (kept < frame_count) {
-        atomic_fetch_add_explicit(&s->xruns, 1, memory_order_relaxed);
-        atomic_fetch_add_explicit(&s->dropped, (int64_t)(frame_count - kept), memory_order_relaxed);
+/* Up to `frame_count` frames (`samples`, or silence for a hole) into the ring, as far as it has room; how many. */
+static size_t deliver(vnpa_stream *s, const int16_t *samples, size_t frame_count) {
+    size_t room = (s->ring->capacity - vnshim_ring_available(s->ring)) / s->channels;
+    size_t count = frame_count < room ? frame_count : room;
+    if (samples == NULL && count > s->period_frames) count = s->period_frames;
+    if (count == 0) return 0;
+    vnshim_ring_write(s->ring, samples != NULL ? samples : s->buffer, count * s->channels);
+    atomic_fetch_add_explicit(&s->frames, (int64_t)count, memory_order_relaxed);
+    return count;
+}
+
+static void retry_pump(pa_mainloop_api *api, pa_time_event *event, const struct timeval *when, void *userdata);
+
+/* Looks again after one period (the ring's consumer frees room at its pace; it never calls into libpulse). */
+static void arm_retry(vnpa_stream *s) {
+    struct timeval when;
+    gettimeofday(&when, NULL);
+    when.tv_usec += (suseconds_t)s->period_us;
+    when.tv_sec += when.tv_usec / 1000000;
+    when.tv_usec %= 1000000;
+    pa_mainloop_api *api = pa_threaded_mainloop_get_api(s->loop);
+    if (s->retry == NULL) {
+        s->retry = api->time_new(api, &when, retry_pump, s);
+    } else {
+        api->time_restart(s->retry, &when);
     }
 }
 
-static void capture_readable(pa_stream *stream, size_t bytes, void *userdata) {
-    (void)bytes;
-    vnpa_stream *s = userdata;
+/* Moves what libpulse holds into the ring, as far as the ring has room; the lock is held. What does not fit stays in
+ * libpulse's queue (the current fragment from `taken` on) and is looked at again a period later, as the ALSA thread
+ * leaves frames in the device's buffer: a consumer that falls behind, or a source that posts seconds at once (a
+ * Bluetooth or network source, PulseAudio's sine source), loses nothing. The queue is bounded by the stream's
+ * maxlength, beyond which the server drops and reports an overflow. Not capturing, everything is dropped. */
+static void pump(vnpa_stream *s) {
     const void *data;
     size_t size;
-    while (pa_stream_peek(stream, &data, &size) == 0 && size > 0) {
-        if (s->ring != NULL && atomic_load_explicit(&s->running, memory_order_acquire)) {
-            size_t frame_count = size / s->frame_bytes;
-            if (data != NULL) {
-                deliver(s, data, frame_count);
-            } else {                                       /* a hole: the server lost frames; silence in their place */
-                while (frame_count > 0) {
-                    size_t part = frame_count < s->period_frames ? frame_count : s->period_frames;
-                    deliver(s, s->buffer, part);
-                    frame_count -= part;
-                }
+    int capturing = s->ring != NULL && atomic_load_explicit(&s->running, memory_order_acquire);
+    while (pa_stream_peek(s->stream, &data, &size) == 0 && size > 0) {
+        size_t frame_count = size / s->frame_bytes;
+        while (capturing && s->taken < frame_count) {
+            const int16_t *from = data != NULL ? (const int16_t *)data + s->taken * s->channels : NULL;
+            size_t count = deliver(s, from, frame_count - s->taken);      /* NULL: a hole the server left, silence */
+            if (count == 0) {
+                arm_retry(s);
+                return;
             }
+            s->taken += count;
         }
-        pa_stream_drop(stream);
+        pa_stream_drop(s->stream);
+        s->taken = 0;
     }
+}
+
+static void retry_pump(pa_mainloop_api *api, pa_time_event *event, const struct timeval *when, void *userdata) {
+    (void)api;
+    (void)event;
+    (void)when;
+    vnpa_stream *s = userdata;
+    if (s->stream != NULL) pump(s);
+}
+
+static void capture_readable(pa_stream *stream, size_t bytes, void *userdata) {
+    (void)stream;
+    (void)bytes;
+    pump(userdata);
 }
 
 static void drained(pa_stream *stream, int success, void *userdata) {
@@ -204,6 +241,7 @@ int vnpa_open(const vnpa_request *r, vnpa_stream **out, char *message, size_t si
     s->channels = r->channels;
     s->frame_bytes = r->channels * sizeof(int16_t);
     s->period_frames = (size_t)r->rate * r->period_ms / 1000;
+    s->period_us = r->period_ms * 1000;
     if (s->period_frames == 0) s->period_frames = 1;
     size_t buffer_ms = r->buffer_ms > r->period_ms ? r->buffer_ms : (size_t)r->period_ms * 8;
     s->buffer_frames = (size_t)r->rate * buffer_ms / 1000;
@@ -299,12 +337,19 @@ size_t vnpa_period_frames(vnpa_stream *s) { return s->period_frames; }
 
 size_t vnpa_buffer_frames(vnpa_stream *s) { return s->buffer_frames; }
 
-/* Corks (or uncorks) and, when asked, drops what the server holds; the lock is held. */
+/* Corks (or uncorks) and, when asked, drops what the server holds; the lock is held. The server runs the requests in
+ * order, so a flush is sent while the stream is still corked: after an uncork, a source may post at once (a sine
+ * source posts two seconds ahead) and a flush behind it would drop the take's first frames. */
 static void cork(vnpa_stream *s, int corked, int flush) {
     if (pa_stream_get_state(s->stream) != PA_STREAM_READY) return;
-    pa_operation *operation = pa_stream_cork(s->stream, corked, NULL, NULL);
+    pa_operation *operation;
+    if (flush && !corked) {
+        operation = pa_stream_flush(s->stream, NULL, NULL);
+        if (operation != NULL) pa_operation_unref(operation);
+    }
+    operation = pa_stream_cork(s->stream, corked, NULL, NULL);
     if (operation != NULL) pa_operation_unref(operation);
-    if (flush) {
+    if (flush && corked) {
         operation = pa_stream_flush(s->stream, NULL, NULL);
         if (operation != NULL) pa_operation_unref(operation);
     }
@@ -318,6 +363,11 @@ void vnpa_disconnect(vnpa_stream *s) {
             if (s->stream != NULL) vnpa_playback_stop(s);
         }
         pa_threaded_mainloop_lock(s->loop);
+    }
+    if (s->retry != NULL) {
+        pa_mainloop_api *api = pa_threaded_mainloop_get_api(s->loop);
+        api->time_free(s->retry);
+        s->retry = NULL;
     }
     if (s->stream != NULL) {
         pa_stream_set_state_callback(s->stream, NULL, NULL);
@@ -363,6 +413,7 @@ int vnpa_capture_start(vnpa_stream *s, vnshim_ring *ring) {
         pa_threaded_mainloop_unlock(s->loop);
         return -EIO;
     }
+    pump(s);                                                /* not capturing yet: what libpulse still holds goes */
     s->ring = ring;
     atomic_store_explicit(&s->error, 0, memory_order_relaxed);
     atomic_store_explicit(&s->running, 1, memory_order_release);
@@ -378,6 +429,7 @@ void vnpa_capture_stop(vnpa_stream *s) {
     cork(s, 1, 1);
     vnshim_ring *ring = s->ring;
     s->ring = NULL;
+    pump(s);                                                /* not capturing: what libpulse holds is dropped */
     pa_threaded_mainloop_unlock(s->loop);
     if (ring != NULL) vnshim_ring_notify(ring);            /* a consumer waiting on the ring notices the stop */
 }

@@ -14,7 +14,9 @@ import VoiceNoteCore
 ///
 /// With a stream role (`DeviceSelection.role`) on a PCM that goes to a PulseAudio server, the stream is libpulse's
 /// own (`PulseStream`): libpulse's thread moves what the server delivers into the ring, the server resamples, and a
-/// server or source that goes away is a lost device as above.
+/// server or source that goes away is a lost device as above. What the ring has no room for waits in libpulse's
+/// queue and is moved a period later (a source may post seconds at once), up to the stream's maximum length, beyond
+/// which the server drops frames and reports an overrun.
 ///
 /// The ring holds interleaved `Int16` frames of `channels` channels at `sampleRate`. `start`, `stop` and `close`
 /// may be called from any thread (they are serialized); the counters are readable from any thread at any time.

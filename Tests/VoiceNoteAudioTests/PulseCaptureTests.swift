@@ -46,6 +46,42 @@ import VoiceNoteTestSupport
         #expect(device.overruns == 0)
     }
 
+    /// Through libpulse, what the ring has no room for waits in libpulse's queue. PulseAudio's sine source posts two
+    /// seconds at once (its fixed latency; Bluetooth and network sources post in large blocks too), more than a take's
+    /// ring of about a second holds: a consumer that reads nothing until the ring is full, then reads on, still gets
+    /// every frame — the sine comes out continuous, every half period 54 or 55 samples at 440 Hz and 48 kHz, where
+    /// frames dropped at the full ring would break the phase where the next block begins. (Through ALSA the frames
+    /// wait in the device's buffer only, for at most its length: `CaptureDevice`.)
+    @Test func aSourcePostingSecondsAtOnceLosesNothingWhileTheRingIsFull() throws {
+        let server = try PulseServer()
+        defer { server.stop() }
+        try server.warm()
+        _ = try server.pactl(["load-module", "module-sine-source", "source_name=vn_sine", "frequency=440",
+                              "rate=48000"])
+        let selection = DeviceSelection(name: "vn_rt", configuration: server.alsaConfiguration(pcmName: "vn_rt",
+                                                                                              device: "vn_sine"),
+                                        role: "phone")
+        let device = try CaptureDevice(selection)
+        defer { device.close() }
+        #expect(device.streamRole == "phone")
+        let ring = try SampleRing(minimumSamples: device.sampleRate * device.channels)   // as a take's
+        #expect(ring.capacity < device.sampleRate * 2)
+        try device.start(into: ring)
+        #expect(eventually(seconds: 20) { ring.available == ring.capacity }, "the ring never filled")
+        var samples: [Int16] = []
+        collect(ring, from: device, into: &samples, count: device.sampleRate * 3, timeout: 20)
+        device.stop()
+        #expect(samples.count >= device.sampleRate * 3)
+        #expect(device.failure == nil)
+        var crossings: [Int] = []
+        for i in 1..<samples.count where (samples[i - 1] < 0) != (samples[i] < 0) { crossings.append(i) }
+        let halfPeriods = zip(crossings, crossings.dropFirst()).map { $1 - $0 }
+        let broken = halfPeriods.enumerated().filter { !(53...56).contains($0.element) }
+        #expect(halfPeriods.count > 2000, "\(halfPeriods.count) half periods")
+        #expect(broken.isEmpty, "the sine breaks at \(broken.prefix(5).map { "\(crossings[$0.offset]): \($0.element)" })")
+        #expect(device.overruns == 0 && device.framesDropped == 0)
+    }
+
     @Test(arguments: [nil, "phone"] as [String?]) func killedServerEndsCaptureWithADeviceErrorWithoutSpinning(role: String?) throws {
         let (server, device) = try pulseMicrophone(role: role)
         defer { device.close(); server.stop() }

@@ -86,9 +86,9 @@ int vnpa_error(vnpa_stream *stream);
 int vnpa_finished(vnpa_stream *stream);
 /** Frames moved: captured into rings, or written to the server; since open. */
 int64_t vnpa_frames(vnpa_stream *stream);
-/** Capture: frames dropped because the ring was full, since open. */
+/** Capture: always 0 (what the ring has no room for waits in libpulse's queue); playback: frames written, never heard. */
 int64_t vnpa_dropped_frames(vnpa_stream *stream);
-/** Capture overflows (the ring or the server's buffer full), or playback underflows reported by the server. */
+/** Capture overflows (the server's buffer full: it dropped frames), or playback underflows reported by the server. */
 int64_t vnpa_xruns(vnpa_stream *stream);
 
 #endif
