@@ -16,9 +16,12 @@ case ${1:-} in
     --built) build=no; shift ;;
 esac
 targets=(voicenote-fuzz-decoders voicenote-fuzz-ffmpeg voicenote-fuzz-json)
+# Extra `swift build` arguments from the Makefile (its SANITIZER_SWIFTC: whole-module compilation), none by default.
+read -r -a swiftc_flags <<<"${VOICENOTE_SWIFTC_FLAGS:-}"
 if [[ $build == only ]]; then
     for target in "${targets[@]}"; do
-        swift build --sanitize=fuzzer --scratch-path "$(dirname "$0")/../.build-fuzz" --product "$target"
+        swift build --sanitize=fuzzer --scratch-path "$(dirname "$0")/../.build-fuzz" --product "$target" \
+            ${swiftc_flags[@]+"${swiftc_flags[@]}"}
     done
     exit 0
 fi
@@ -79,7 +82,8 @@ fuzz() {
 }
 
 [[ $build == no ]] || for target in "${targets[@]}"; do
-    swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" >/dev/null
+    swift build --sanitize=fuzzer --scratch-path .build-fuzz --product "$target" ${swiftc_flags[@]+"${swiftc_flags[@]}"} \
+        >/dev/null
 done
 speech
 pids=()

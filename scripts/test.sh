@@ -25,9 +25,19 @@ build_limit_seconds=3600
 
 started=$(date +%s)
 failed=()
+# The CPU seconds (user and system) this shell's finished children have used so far: the machine's two cores are
+# busy through most of a run, so a stage's CPU, not its wall time, is what it costs the whole.
+# (`times` itself, never in a pipeline or a subshell, which would report their own.)
+cpu_record=$(mktemp "${TMPDIR:-/tmp}/voicenote-test-cpu.XXXXXX")
+children_cpu() {
+    times >"$cpu_record"
+    awk 'NR == 2 { total = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] }
+                   printf "%d", total }' "$cpu_record"
+}
 stage() {
-    local name=$1 start status=0
+    local name=$1 start cpu status=0
     start=$(date +%s)
+    cpu=$(children_cpu)
     "$make" --no-print-directory "$name" || status=$?
     if [[ $status != 0 ]]; then
         echo "make test: $name FAILED after $(( $(date +%s) - start )) s"
@@ -35,7 +45,7 @@ stage() {
         failed+=("$name")
         return 0
     fi
-    echo "make test: $name passed in $(( $(date +%s) - start )) s"
+    echo "make test: $name passed in $(( $(date +%s) - start )) s (CPU $(( $(children_cpu) - cpu )) s)"
 }
 
 stage test-self-contained
@@ -63,12 +73,16 @@ setsid nice -n 19 bash -c '
         start=$(date +%s)
         status=0
         "$make" --no-print-directory "$job" >"$logs/$job.log" 2>&1 || status=$?
-        echo "$status $(( $(date +%s) - start ))" >"$state/$job"
+        times >"$logs/$job.cpu"
+        cpu=$(awk "NR == 2 { split(\$1, u, /[ms]/); split(\$2, s, /[ms]/); printf \"%d\", u[1] * 60 + u[2] + s[1] * 60 + s[2] }" \
+            "$logs/$job.cpu")
+        echo "$status $(( $(date +%s) - start )) $(( cpu - ${before:-0} ))" >"$state/$job"
+        before=$cpu
     done' background-builds "$make" "$state" "$logs" "${jobs[@]}" &
 builder=$!
 cleanup() {
     kill -- -"$builder" 2>/dev/null || true
-    rm -rf "$state"
+    rm -rf "$state" "$cpu_record"
 }
 trap cleanup EXIT
 
@@ -76,10 +90,10 @@ trap cleanup EXIT
 # fails, showing its log's end, if the job failed, if the builder ended without reporting it, or if it did not end in
 # time. A suite's log is shown whole once it passed, as a foreground stage's output would be.
 wait_for_background() {
-    local job=$1 fd=$2 status seconds waited=0 poll=5
-    until read -r -t "$poll" status seconds <&"$fd"; do
+    local job=$1 fd=$2 status seconds cpu waited=0 poll=5
+    until read -r -t "$poll" status seconds cpu <&"$fd"; do
         waited=$(( waited + poll ))
-        if ! kill -0 "$builder" 2>/dev/null && ! read -r -t 1 status seconds <&"$fd"; then
+        if ! kill -0 "$builder" 2>/dev/null && ! read -r -t 1 status seconds cpu <&"$fd"; then
             echo "make test: the background jobs ended before $job reported (log: $logs/$job.log)"
             exit 1
         elif [[ -n ${status:-} ]]; then
@@ -99,9 +113,9 @@ wait_for_background() {
     fi
     if [[ $job == test-* ]]; then
         cat "$logs/$job.log"
-        echo "make test: $job (background) passed in $seconds s"
+        echo "make test: $job (background) passed in $seconds s (CPU ${cpu:-?} s)"
     else
-        echo "make test: $job (background) built in $seconds s"
+        echo "make test: $job (background) built in $seconds s (CPU ${cpu:-?} s)"
     fi
 }
 
