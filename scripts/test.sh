@@ -27,17 +27,18 @@ started=$(date +%s)
 failed=()
 # The CPU seconds (user and system) this shell's finished children have used so far: the machine's two cores are
 # busy through most of a run, so a stage's CPU, not its wall time, is what it costs the whole.
-# (`times` itself, never in a pipeline or a subshell, which would report their own.)
+# Sets children_cpu_seconds; `times` runs in this shell itself (in a pipeline or $(...) it would report a subshell's).
 cpu_record=$(mktemp "${TMPDIR:-/tmp}/voicenote-test-cpu.XXXXXX")
 children_cpu() {
     times >"$cpu_record"
-    awk 'NR == 2 { total = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] }
-                   printf "%d", total }' "$cpu_record"
+    children_cpu_seconds=$(awk 'NR == 2 { total = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] }
+                                printf "%d", total }' "$cpu_record")
 }
 stage() {
     local name=$1 start cpu status=0
     start=$(date +%s)
-    cpu=$(children_cpu)
+    children_cpu
+    cpu=$children_cpu_seconds
     "$make" --no-print-directory "$name" || status=$?
     if [[ $status != 0 ]]; then
         echo "make test: $name FAILED after $(( $(date +%s) - start )) s"
@@ -45,7 +46,8 @@ stage() {
         failed+=("$name")
         return 0
     fi
-    echo "make test: $name passed in $(( $(date +%s) - start )) s (CPU $(( $(children_cpu) - cpu )) s)"
+    children_cpu
+    echo "make test: $name passed in $(( $(date +%s) - start )) s (CPU $(( children_cpu_seconds - cpu )) s)"
 }
 
 stage test-self-contained

@@ -57,7 +57,8 @@ public final class SessionBusDaemon: @unchecked Sendable {
     @discardableResult
     public func run(_ arguments: [String], timeout: Double = 10) throws -> String {
         let child = try start(arguments)
-        guard child.wait(timeout: timeout, { $0.exited }) else {
+        // Its output read to the end too: the process may exit before the reading thread has taken all it wrote.
+        guard child.wait(timeout: timeout, { $0.exited && $0.outputEnded }) else {
             child.signal(SIGKILL)
             throw FixtureError(message: "\(arguments.joined(separator: " ")) did not end within \(timeout) s")
         }
