@@ -25,29 +25,28 @@ build_limit_seconds=3600
 
 started=$(date +%s)
 failed=()
-# The CPU seconds (user and system) this shell's finished children have used so far: the machine's two cores are
-# busy through most of a run, so a stage's CPU, not its wall time, is what it costs the whole.
-# Sets children_cpu_seconds; `times` runs in this shell itself (in a pipeline or $(...) it would report a subshell's).
+# A stage's CPU seconds (user and system, its processes' and theirs): the machine's two cores are busy through most
+# of a run, so a stage's CPU, not its wall time, is what it costs the whole. The stage runs in a subshell whose
+# `times` counts that stage alone (this shell's own would also count the background builder once it is reaped).
 cpu_record=$(mktemp "${TMPDIR:-/tmp}/voicenote-test-cpu.XXXXXX")
-children_cpu() {
-    times >"$cpu_record"
-    children_cpu_seconds=$(awk 'NR == 2 { total = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); total += t[1] * 60 + t[2] }
-                                printf "%d", total }' "$cpu_record")
-}
+trap 'rm -f "$cpu_record"' EXIT
 stage() {
-    local name=$1 start cpu status=0
+    local name=$1 start status=0
     start=$(date +%s)
-    children_cpu
-    cpu=$children_cpu_seconds
-    "$make" --no-print-directory "$name" || status=$?
+    (
+        code=0
+        "$make" --no-print-directory "$name" || code=$?
+        times >"$cpu_record"
+        exit "$code"
+    ) || status=$?
     if [[ $status != 0 ]]; then
         echo "make test: $name FAILED after $(( $(date +%s) - start )) s"
         [[ ${VOICENOTE_TEST_KEEP_GOING:-} == 1 ]] || exit "$status"
         failed+=("$name")
         return 0
     fi
-    children_cpu
-    echo "make test: $name passed in $(( $(date +%s) - start )) s (CPU $(( children_cpu_seconds - cpu )) s)"
+    echo "make test: $name passed in $(( $(date +%s) - start )) s (CPU $(awk 'NR == 2 { split($1, u, /[ms]/)
+        split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$cpu_record") s)"
 }
 
 stage test-self-contained
