@@ -68,6 +68,19 @@ def wait_event(event: threading.Event, what: str, timeout: float = TIMEOUT) -> N
     assert event.wait(timeout), f"timed out after {timeout} s waiting for {what}"
 
 
+def threads_named(name: str, prefix: bool = False) -> int:
+    """The threads of this process named ``name`` (as the library names its threads), or whose name starts with it
+    when ``prefix``; a thread that ends while they are counted is not counted."""
+    count = 0
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            comm = (task / "comm").read_text().strip()
+        except OSError:
+            continue
+        count += comm.startswith(name) if prefix else comm == name
+    return count
+
+
 def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT, every: float = 0.02) -> bool:
     """Re-checks a condition nobody signals (a value the library computes when asked) every ``every`` seconds
     until it holds or ``timeout`` seconds passed; whether it held."""

@@ -19,7 +19,7 @@ from typing import List
 import pytest
 
 from audiofiles import Media, run
-from helpers import PACKAGE_ROOT, TIMEOUT
+from helpers import PACKAGE_ROOT, TIMEOUT, threads_named
 
 import voicenote
 import voicenote.aio
@@ -42,11 +42,6 @@ def sentence(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run(["sox", "-R", str(raw), "-r", "48000", "-c", "1", "-b", "16", str(wav), "pad", "0.3", "0.5"])
     run(["opusenc", "--quiet", str(wav), str(ogg)])
     return ogg
-
-
-def threads_named(prefix: str) -> int:
-    return sum(1 for task in os.listdir("/proc/self/task")
-               if Path(f"/proc/self/task/{task}/comm").read_text().startswith(prefix))
 
 
 def test_the_function_hears_the_sentence_and_a_second_request_is_a_cache_read(sentence: Path) -> None:
@@ -108,7 +103,7 @@ def test_asyncio_cancel_cancels_and_leaves_no_thread(sentence: Path) -> None:
         task = asyncio.ensure_future(voicenote.aio.transcribe(sentence, Slow("test/slow")))
         await asyncio.sleep(0)
         deadline = time.monotonic() + TIMEOUT
-        while threads_named("vn-transcribe") == 0 and time.monotonic() < deadline:
+        while threads_named("vn-transcribe", prefix=True) == 0 and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         task.cancel()
         gate.set()
@@ -117,9 +112,9 @@ def test_asyncio_cancel_cancels_and_leaves_no_thread(sentence: Path) -> None:
 
     asyncio.run(cancelled())
     deadline = time.monotonic() + TIMEOUT
-    while threads_named("vn-transcribe") and time.monotonic() < deadline:
+    while threads_named("vn-transcribe", prefix=True) and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert threads_named("vn-transcribe") == 0
+    assert threads_named("vn-transcribe", prefix=True) == 0
 
 
 class Scripted(voicenote.HostRecogniser):

@@ -14,7 +14,7 @@ from typing import Dict, Iterator, List
 import pytest
 
 from audiofiles import Media, is_tsan_build, loaded_library_path
-from helpers import TIMEOUT
+from helpers import TIMEOUT, threads_named
 from http_server import HTTPTestServer  # Tests/Servers, on the path through conftest.py
 
 import voicenote
@@ -42,13 +42,7 @@ BAD = {1: voicenote.NotFoundError, 3: voicenote.InvalidArgumentError, 5: voiceno
 
 def vn_waveform_threads() -> int:
     """The library's waveform workers alive in this process (by the name the library gives them)."""
-    count = 0
-    for task in Path("/proc/self/task").iterdir():
-        try:
-            count += (task / "comm").read_text().strip() == "vn-waveform"
-        except OSError:
-            pass
-    return count
+    return threads_named("vn-waveform")
 
 
 @pytest.mark.parametrize("jobs", [1, 4])
