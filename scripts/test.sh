@@ -26,27 +26,36 @@ build_limit_seconds=3600
 started=$(date +%s)
 failed=()
 # A stage's CPU seconds (user and system, its processes' and theirs): the machine's two cores are busy through most
-# of a run, so a stage's CPU, not its wall time, is what it costs the whole. The stage runs in a subshell whose
-# `times` counts that stage alone (this shell's own would also count the background builder once it is reaped).
+# of a run, so a stage's CPU, not its wall time, is what it costs the whole. `counted FILE COMMAND...` runs the
+# command in a subshell of its own, whose `times` then counts that command alone, writes that to FILE and returns
+# the command's status; `cpu_seconds FILE` reads the seconds from it. The background builder (below) uses both too.
+counted() {
+    local record=$1
+    shift
+    (
+        code=0
+        "$@" || code=$?
+        times >"$record"
+        exit "$code"
+    )
+}
+cpu_seconds() {
+    awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$1"
+}
+export -f counted cpu_seconds
 cpu_record=$(mktemp "${TMPDIR:-/tmp}/voicenote-test-cpu.XXXXXX")
 trap 'rm -f "$cpu_record"' EXIT
 stage() {
     local name=$1 start status=0
     start=$(date +%s)
-    (
-        code=0
-        "$make" --no-print-directory "$name" || code=$?
-        times >"$cpu_record"
-        exit "$code"
-    ) || status=$?
+    counted "$cpu_record" "$make" --no-print-directory "$name" || status=$?
     if [[ $status != 0 ]]; then
         echo "make test: $name FAILED after $(( $(date +%s) - start )) s"
         [[ ${VOICENOTE_TEST_KEEP_GOING:-} == 1 ]] || exit "$status"
         failed+=("$name")
         return 0
     fi
-    echo "make test: $name passed in $(( $(date +%s) - start )) s (CPU $(awk 'NR == 2 { split($1, u, /[ms]/)
-        split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$cpu_record") s)"
+    echo "make test: $name passed in $(( $(date +%s) - start )) s (CPU $(cpu_seconds "$cpu_record") s)"
 }
 
 stage test-self-contained
@@ -73,12 +82,8 @@ setsid nice -n 19 bash -c '
     for job in "$@"; do
         start=$(date +%s)
         status=0
-        "$make" --no-print-directory "$job" >"$logs/$job.log" 2>&1 || status=$?
-        times >"$logs/$job.cpu"
-        cpu=$(awk "NR == 2 { split(\$1, u, /[ms]/); split(\$2, s, /[ms]/); printf \"%d\", u[1] * 60 + u[2] + s[1] * 60 + s[2] }" \
-            "$logs/$job.cpu")
-        echo "$status $(( $(date +%s) - start )) $(( cpu - ${before:-0} ))" >"$state/$job"
-        before=$cpu
+        counted "$logs/$job.cpu" "$make" --no-print-directory "$job" >"$logs/$job.log" 2>&1 || status=$?
+        echo "$status $(( $(date +%s) - start )) $(cpu_seconds "$logs/$job.cpu")" >"$state/$job"
     done' background-builds "$make" "$state" "$logs" "${jobs[@]}" &
 builder=$!
 cleanup() {
