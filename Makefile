@@ -37,7 +37,7 @@ SWIFT_SO_FLAGS := -Xswiftc -static-stdlib -Xlinker --version-script=$(CURDIR)/vo
 	-Xlinker -soname=libvoicenote.so.$(MAJOR)
 
 
-.PHONY: all deps build so cli tsan-so build-tsan build-asan build-fuzz test test-self-contained test-swift test-abi test-c \
+.PHONY: all deps resolve build so cli tsan-so build-tsan build-asan build-fuzz test test-self-contained test-swift test-abi test-c \
 	test-cpp test-glib test-glib-leaks test-gtk qml test-qml test-qml-asan test-python test-install test-tsan test-asan test-fuzz install wheel deb run bench fuzz docs clean
 
 all: build
@@ -46,6 +46,11 @@ deps:
 	@scripts/deps.sh "$(PYTHON)" "$(DEBIAN_PACKAGES)" "$(PYTHON_PACKAGES)"
 
 build: so cli
+
+# The Swift package's dependencies resolved (Package.resolved written), so that builds in other scratch paths started
+# at the same time (`make test` starts the instrumented ones beside the release build) only read it.
+resolve:
+	swift package --scratch-path $(RELEASE_SCRATCH) resolve
 
 # The shipped library: static Swift runtime, SONAME, only vn_* exported.
 so:
@@ -177,13 +182,14 @@ test-install: $(NEEDS_BUILD)
 	scripts/test-install.sh "$(PYTHON)"
 
 # The ThreadSanitizer run is for the thread contract: the suites of single-threaded parsing and decoding (codecs,
-# waveforms, JSON, byte sources), the levelling stage's signal tests (LevelingTests: one pipeline on one thread) and
-# voice cleanup's (VoiceCleanupTests: one cleanup on one thread) run under AddressSanitizer, not here, where
-# instrumented decoding and DSP are slow; the waveform batch (a pool of threads) runs here too, and so do levelling
-# in a player and cleanup in a recorder (RecorderVoiceCleanupTests). Transcripts: PocketSphinx's recognition of
+# waveforms, JSON, byte sources), the playback stages' signal tests (LevelingTests, SilenceSkipperTests,
+# PlaybackPipelineTests, TimeStretcherTests, GainTests: one stage or pipeline on one thread; the player suites run
+# them on the player's threads here) and voice cleanup's (VoiceCleanupTests: one cleanup on one thread) run under
+# AddressSanitizer, not here, where instrumented decoding and DSP are slow; the waveform batch (a pool of threads)
+# runs here too, and so do levelling in a player and cleanup in a recorder (RecorderVoiceCleanupTests). Transcripts: PocketSphinx's recognition of
 # every format, of silence and damage (one decoder on one thread) runs under AddressSanitizer; their threads — cancel,
 # close with a blocked backend, host backends, the cache across runs — run here. (Test ids are `Module.Suite/test()`.)
-TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.LevelingTests/|VoiceNoteRecorderTests\.VoiceCleanupTests/|VoiceNoteTranscriptTests\.PocketSphinxTests/|VoiceNoteTranscriptTests\.TranscriptionTests/(everyFormatIsHeard|aSilentNote|recordsParse|aMissingModel))
+TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.(LevelingTests|SilenceSkipperTests|PlaybackPipelineTests|TimeStretcherTests|GainTests)/|VoiceNoteRecorderTests\.VoiceCleanupTests/|VoiceNoteTranscriptTests\.PocketSphinxTests/|VoiceNoteTranscriptTests\.TranscriptionTests/(everyFormatIsHeard|aSilentNote|recordsParse|aMissingModel))
 
 # The instrumented builds (scripts/test.sh makes them in the background): the library and the Swift tests' one
 # program, not the CLI and fuzz targets, which their suites do not run instrumented.
