@@ -59,10 +59,14 @@ stage() {
 }
 
 stage test-self-contained
-stage build
+# The package's dependencies are resolved once (Package.resolved written) before builds in four scratch paths run at
+# the same time.
+stage resolve
 
-# The instrumented builds, in the background: each reports its exit status on a pipe of its own, which the
-# foreground reads (bounded) when it needs that build.
+# The instrumented builds, in the background from the start, beside the release build (whose serial steps leave a
+# core idle): each reports its exit status on a pipe of its own, which the foreground reads (bounded) when it needs
+# that build. The jobs that run against the release build (the QML module's AddressSanitizer test links build/lib)
+# wait for it: the foreground leaves a mark once it is built.
 state=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-test.XXXXXX")
 logs=$build/test-logs
 mkdir -p "$logs"
@@ -80,6 +84,13 @@ setsid nice -n 19 bash -c '
     make=$1 state=$2 logs=$3
     shift 3
     for job in "$@"; do
+        if [[ $job == test-qml-asan ]]; then
+            waited=0
+            until [[ -e $state/release-built ]] || (( waited >= 3600 )); do
+                sleep 5
+                waited=$(( waited + 5 ))
+            done
+        fi
         start=$(date +%s)
         status=0
         counted "$logs/$job.cpu" "$make" --no-print-directory "$job" >"$logs/$job.log" 2>&1 || status=$?
@@ -91,6 +102,9 @@ cleanup() {
     rm -rf "$state" "$cpu_record"
 }
 trap cleanup EXIT
+
+stage build
+touch "$state/release-built"
 
 # Waits for a background job (a build, or the fuzz runs), looking every few seconds whether the builder still runs:
 # fails, showing its log's end, if the job failed, if the builder ended without reporting it, or if it did not end in
