@@ -182,14 +182,15 @@ test-install: $(NEEDS_BUILD)
 	scripts/test-install.sh "$(PYTHON)"
 
 # The ThreadSanitizer run is for the thread contract: the suites of single-threaded parsing and decoding (codecs,
-# waveforms, JSON, byte sources), the playback stages' signal tests (LevelingTests, SilenceSkipperTests,
-# PlaybackPipelineTests, TimeStretcherTests, GainTests: one stage or pipeline on one thread; the player suites run
-# them on the player's threads here) and voice cleanup's (VoiceCleanupTests: one cleanup on one thread) run under
-# AddressSanitizer, not here, where instrumented decoding and DSP are slow; the waveform batch (a pool of threads)
-# runs here too, and so do levelling in a player and cleanup in a recorder (RecorderVoiceCleanupTests). Transcripts: PocketSphinx's recognition of
-# every format, of silence and damage (one decoder on one thread) runs under AddressSanitizer; their threads — cancel,
-# close with a blocked backend, host backends, the cache across runs — run here. (Test ids are `Module.Suite/test()`.)
-TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests)|VoiceNoteJSONTests\.|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.(LevelingTests|SilenceSkipperTests|PlaybackPipelineTests|TimeStretcherTests|GainTests)/|VoiceNoteRecorderTests\.VoiceCleanupTests/|VoiceNoteTranscriptTests\.PocketSphinxTests/|VoiceNoteTranscriptTests\.TranscriptionTests/(everyFormatIsHeard|aSilentNote|recordsParse|aMissingModel))
+# waveforms, JSON, byte sources, attachment payloads and message lists), the playback stages' signal tests
+# (LevelingTests, SilenceSkipperTests, PlaybackPipelineTests, TimeStretcherTests, GainTests: one stage or pipeline on
+# one thread; the player suites run them on the player's threads here) and voice cleanup's (VoiceCleanupTests: one
+# cleanup on one thread) run under AddressSanitizer, not here, where instrumented decoding and DSP are slow; the
+# waveform batch (a pool of threads) runs here too, and so do levelling in a player and cleanup in a recorder
+# (RecorderVoiceCleanupTests). Transcripts: PocketSphinx's recognition of every format, of silence and damage (one
+# decoder on one thread) runs under AddressSanitizer; their threads — cancel, close with a blocked backend, host
+# backends, the cache across runs — run here. (Test ids are `Module.Suite/test()`.)
+TSAN_SKIP := ^(VoiceNoteCodecTests\.|VoiceNoteWaveformTests\.(?!WaveformBatchTests)|VoiceNoteJSONTests\.|VoiceNoteAttachmentsTests\.(NextItemTests|PayloadTests|PayloadTranscriptTests|MatrixVoiceMessageTests)/|VoiceNoteSourcesTests\.|VoiceNotePlayerTests\.(LevelingTests|SilenceSkipperTests|PlaybackPipelineTests|TimeStretcherTests|GainTests)/|VoiceNoteRecorderTests\.VoiceCleanupTests/|VoiceNoteTranscriptTests\.PocketSphinxTests/|VoiceNoteTranscriptTests\.TranscriptionTests/(everyFormatIsHeard|aSilentNote|recordsParse|aMissingModel))
 
 # The instrumented builds (scripts/test.sh makes them in the background): the library and the Swift tests' one
 # program, not the CLI and fuzz targets, which their suites do not run instrumented.
