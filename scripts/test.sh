@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # `make test`: every suite, in 20 minutes on two cores. The suites run one after another in the foreground, each
-# timed; the three instrumented builds they need later (ThreadSanitizer, AddressSanitizer, libFuzzer) are made
-# meanwhile in the background at the lowest CPU priority, one after another, so they take only the time the
-# foreground's suites leave idle (those wait on real-time audio, servers and child processes much of the time) and
-# never slow a real-time test. The fuzz targets' fixed runs (reproducible: seeded, counted) follow their build there
-# too, and then the QML module's AddressSanitizer test (its own instrumented build and run), beside the
-# AddressSanitizer suite, which waits on real-time devices much of its time. The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
+# timed; the three instrumented builds they need later (AddressSanitizer, ThreadSanitizer, libFuzzer, in the order
+# their suites come) are made meanwhile in the background, from the start, at the lowest CPU priority, one after
+# another, so they take only the time the foreground leaves idle (the release build's serial steps; suites waiting on
+# real-time audio, servers and child processes) and never slow a real-time test. The fuzz targets' fixed runs
+# (reproducible: seeded, counted) follow their build there too, and then the QML module's AddressSanitizer test (its
+# own instrumented build and run). The Python suites are spread over processes (pytest-xdist, `-n`); tests sharing a
 # costly fixture stay in one (bindings/python/tests/conftest.py).
 #   scripts/test.sh MAKE PYTHON BUILD
 # A failure stops the run, naming the stage (or the background build and its log); with VOICENOTE_TEST_KEEP_GOING=1
@@ -70,7 +70,7 @@ stage resolve
 state=$(mktemp -d "${TMPDIR:-/tmp}/voicenote-test.XXXXXX")
 logs=$build/test-logs
 mkdir -p "$logs"
-jobs=(build-tsan build-asan build-fuzz test-fuzz test-qml-asan)
+jobs=(build-asan build-tsan build-fuzz test-fuzz test-qml-asan)
 for job in "${jobs[@]}"; do
     mkfifo "$state/$job"
 done
@@ -150,10 +150,13 @@ stage test-gtk
 stage test-qml
 stage test-python
 stage test-install
-wait_for_background build-tsan "$tsan_done"
-stage test-tsan
+# The AddressSanitizer suite before the ThreadSanitizer one: it waits on real-time devices more, and the background
+# jobs still to come (the ThreadSanitizer build, the fuzz runs, the QML AddressSanitizer test) fill the time it
+# leaves idle; the ThreadSanitizer suite, last, keeps both cores busy on its own.
 wait_for_background build-asan "$asan_done"
 stage test-asan
+wait_for_background build-tsan "$tsan_done"
+stage test-tsan
 wait_for_background build-fuzz "$fuzz_done"
 wait_for_background test-fuzz "$fuzzed_done"
 wait_for_background test-qml-asan "$qml_asan_done"
