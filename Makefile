@@ -109,7 +109,7 @@ test-abi: $(NEEDS_BUILD)
 	scripts/check-pocketsphinx.sh
 
 test-c: $(NEEDS_BUILD)
-	$(MAKE) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
+	$(MAKE) -j$(shell nproc) -C bindings/c/tests run LIBDIR=$(BUILD)/lib INCDIR=$(CURDIR)/include
 
 # The C++ layer's tests built with g++ (-std=c++17 -Wall -Wextra -pedantic -Werror) and run; test-tsan builds its
 # thread tests again with the toolchain's clang++ (the same warnings as errors) and runs them under ThreadSanitizer.

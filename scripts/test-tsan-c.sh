@@ -27,7 +27,7 @@ trap 'rm -rf "$out"' EXIT
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1${TSAN_OPTIONS:+ $TSAN_OPTIONS}"
 echo "== C tests under ThreadSanitizer ($libdir, $clang, TSAN_OPTIONS=$TSAN_OPTIONS)"
 status=0
-make -C "$repo/bindings/c/tests" run CC="$clang" EXTRA_CFLAGS="-fsanitize=thread -g" LIBDIR="$libdir" \
+make -j"$(nproc)" -C "$repo/bindings/c/tests" run CC="$clang" EXTRA_CFLAGS="-fsanitize=thread -g" LIBDIR="$libdir" \
     EXTRA_LDFLAGS="-L$toolchain_libs -ldispatch -lBlocksRuntime -Wl,-rpath,$toolchain_libs" \
     INCDIR="$repo/include" OUT="$out/bin" TIMEOUT="${TSAN_TIMEOUT:-120}" 2>&1 | tee "$out/log" || status=$?
 
