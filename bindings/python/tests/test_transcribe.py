@@ -19,7 +19,7 @@ from typing import List
 import pytest
 
 from audiofiles import Media, run
-from helpers import PACKAGE_ROOT, TIMEOUT, threads_named
+from helpers import PACKAGE_ROOT, TIMEOUT, threads_named, wait_until
 
 import voicenote
 import voicenote.aio
@@ -111,10 +111,7 @@ def test_asyncio_cancel_cancels_and_leaves_no_thread(sentence: Path) -> None:
             await task
 
     asyncio.run(cancelled())
-    deadline = time.monotonic() + TIMEOUT
-    while threads_named("vn-transcribe", prefix=True) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert threads_named("vn-transcribe", prefix=True) == 0
+    assert wait_until(lambda: threads_named("vn-transcribe", prefix=True) == 0), "a vn-transcribe thread is left"
 
 
 class Scripted(voicenote.HostRecogniser):
