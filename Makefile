@@ -161,9 +161,12 @@ test-qml: qml
 # thousands of times, engines torn down while a note plays, flows destroyed in their own handlers, every signal on the
 # GUI thread) built with gcc's AddressSanitizer into build/qml-asan (over the uninstrumented build/lib) and run
 # offscreen under LeakSanitizer (run-lifecycle.sh). `make test` runs it in the background after the fuzz runs.
+# Unoptimised (Debug): the optimised module is built and tested by `qml`/`test-qml`; here AddressSanitizer sees every
+# access as written, and the build costs a third less CPU than RelWithDebInfo's (72 s against 104 here) for a run
+# as fast.
 QML_ASAN_FLAGS := -fsanitize=address -fno-omit-frame-pointer
 test-qml-asan: $(NEEDS_BUILD)
-	$(QML_CMAKE) -B $(BUILD)/qml-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="$(QML_ASAN_FLAGS)" \
+	$(QML_CMAKE) -B $(BUILD)/qml-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$(QML_ASAN_FLAGS)" \
 		-DCMAKE_EXE_LINKER_FLAGS="$(QML_ASAN_FLAGS)" -DCMAKE_MODULE_LINKER_FLAGS="$(QML_ASAN_FLAGS)"
 	cmake --build $(BUILD)/qml-asan --target voicenote-qml-lifecycle
 	bindings/qml/tests/run-lifecycle.sh $(BUILD)/qml-asan
@@ -172,8 +175,9 @@ test-python: $(NEEDS_BUILD)
 	VOICENOTE_CLI=$(BUILD)/bin/voicenote VOICENOTE_LIBRARY=$(BUILD)/lib/libvoicenote.so $(PYTHON) -m pytest -q -p no:cacheprovider \
 		$(VOICENOTE_PYTEST_ARGS) bindings/python/tests
 
-# Synapse, a Matrix homeserver from PyPI, in a venv of its own (build/synapse-venv, or $VOICENOTE_SYNAPSE_VENV) for
-# the Python tests' `synapse` fixture, which makes it itself when missing: this only makes it ahead of time.
+# Synapse, a Matrix homeserver from PyPI, in a venv of its own for the Python tests' `synapse` fixture (one per user,
+# shared by checkouts: $XDG_DATA_HOME/voicenote-tests/synapse-venv, or $VOICENOTE_SYNAPSE_VENV). `make deps` makes it,
+# and the fixture itself when it is missing: this only makes it ahead of time.
 .PHONY: synapse-venv
 synapse-venv:
 	$(PYTHON) bindings/python/tests/synapse.py --ensure-venv

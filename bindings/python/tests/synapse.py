@@ -1,8 +1,10 @@
 """A real Matrix homeserver (Synapse) for the tests, and a small standard-library client for it.
 
-Synapse comes from PyPI (``matrix-synapse``) into a virtual environment of its own, ``build/synapse-venv`` in the
-checkout (``$VOICENOTE_SYNAPSE_VENV`` overrides it), made on first use by :func:`ensure_venv` and reused after
-that; the test process itself needs nothing but the standard library (and pytest, for conftest.py's fixture).
+Synapse comes from PyPI (``matrix-synapse``) into a virtual environment of its own, one per user shared by every
+checkout, ``$XDG_DATA_HOME/voicenote-tests/synapse-venv`` (``~/.local/share/...``; ``$VOICENOTE_SYNAPSE_VENV``
+overrides it), made by ``make deps`` (or on first use) with :func:`ensure_venv` and reused after that, as the other
+packages the tests use are installed once per machine (remove it to take a newer Synapse); the test process itself needs nothing but the standard
+library (and pytest, for conftest.py's fixture).
 
 :class:`Synapse` writes a config for a closed, test-only server into a folder (a temporary one by default):
 server name ``localhost``, one HTTP listener on 127.0.0.1 at a port the kernel picks, SQLite, no federation, no
@@ -39,17 +41,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
-#: The checkout's root (the same as ``audiofiles.REPO_ROOT``, which this module does not import: that one needs
-#: pytest).
-REPO_ROOT = Path(__file__).resolve().parents[3]
-
 #: What pip installs. Not pinned: the newest release (1.163.2 on 2026-11-26) installs and runs on Debian 12's
 #: Python 3.11, and a later one that drops 3.11 declares it in its Requires-Python, so pip then takes the newest
 #: release that still fits instead of failing.
 SYNAPSE_REQUIREMENT = "matrix-synapse"
 
-#: Where the venv lives unless ``$VOICENOTE_SYNAPSE_VENV`` says otherwise.
-DEFAULT_VENV = REPO_ROOT / "build" / "synapse-venv"
+
+def default_venv() -> Path:
+    """Where the venv lives unless ``$VOICENOTE_SYNAPSE_VENV`` says otherwise: under the user's data folder
+    (``$XDG_DATA_HOME`` when it is an absolute path, else ``~/.local/share``), outside any checkout, so that a fresh
+    clone finds it made (installing it costs about 35 s of CPU)."""
+    data = os.environ.get("XDG_DATA_HOME", "")
+    base = Path(data) if os.path.isabs(data) else Path.home() / ".local" / "share"
+    return base / "voicenote-tests" / "synapse-venv"
+
 
 #: Written into the venv only after a successful install; a venv without it (an install that was cut short) is
 #: made again.
@@ -97,9 +102,9 @@ class MatrixError(RuntimeError):
 
 
 def venv_path() -> Path:
-    """The venv's folder: ``$VOICENOTE_SYNAPSE_VENV`` or :data:`DEFAULT_VENV`."""
+    """The venv's folder: ``$VOICENOTE_SYNAPSE_VENV`` or :func:`default_venv`."""
     override = os.environ.get("VOICENOTE_SYNAPSE_VENV")
-    return Path(override).resolve() if override else DEFAULT_VENV
+    return Path(override).resolve() if override else default_venv()
 
 
 def venv_python(venv: Path) -> Path:

@@ -11,8 +11,7 @@ from typing import List, Tuple
 import pytest
 
 from audiofiles import REPO_ROOT
-from synapse import REPO_ROOT as SYNAPSE_REPO_ROOT
-from synapse import MatrixError, Synapse, media_download_path
+from synapse import MatrixError, Synapse, media_download_path, venv_path
 
 
 def two_users_in_a_room(server: Synapse) -> Tuple[Tuple[str, str], Tuple[str, str], str]:
@@ -70,9 +69,18 @@ def test_rate_limits_are_out_of_reach(synapse: Synapse) -> None:
     assert len(rooms) == 11
 
 
-def test_module_and_fixture_agree_on_the_checkout() -> None:
-    """synapse.py finds the checkout (and so ``build/synapse-venv``) where audiofiles.py does."""
-    assert SYNAPSE_REPO_ROOT == REPO_ROOT
+def test_the_venv_is_the_users_outside_any_checkout(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Synapse's venv is made once per user (``make deps``) and shared by checkouts: under ``$XDG_DATA_HOME`` when it
+    is an absolute path, else ``~/.local/share``, never in the checkout; ``$VOICENOTE_SYNAPSE_VENV`` overrides it."""
+    monkeypatch.delenv("VOICENOTE_SYNAPSE_VENV", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert venv_path() == tmp_path / "voicenote-tests" / "synapse-venv"
+    monkeypatch.setenv("XDG_DATA_HOME", "relative/data")
+    assert venv_path() == Path.home() / ".local" / "share" / "voicenote-tests" / "synapse-venv"
+    monkeypatch.delenv("XDG_DATA_HOME")
+    assert REPO_ROOT not in venv_path().parents
+    monkeypatch.setenv("VOICENOTE_SYNAPSE_VENV", str(tmp_path / "elsewhere"))
+    assert venv_path() == tmp_path / "elsewhere"
 
 
 def test_synapse_refuses_a_media_upload_without_a_length(synapse: Synapse) -> None:
