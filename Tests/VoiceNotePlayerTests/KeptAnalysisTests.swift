@@ -86,7 +86,7 @@ import VoiceNoteWaveform
         defer { withExtendedLifetime(server) {} }  // the server stops when released
         let analysed = try #require(try WaveformAnalysis.analyse(RemoteMedia.open(url: url, cache: cache)).loudness)
         #expect(eventually(seconds: 10) { Self.keptFiles(cache).count == 1 })
-        let (log, speaker) = try Self.playedLevelled(url, cache: cache)
+        let (log, _) = try Self.playedLevelled(url, cache: cache)
         let gains = log.all.compactMap { if case .context(let c) = $0, c.levelingGain != 0 { c.levelingGain } else { nil } }
         // The whole note's figure, exactly (a pre-pass over 3 s would measure its own).
         #expect(gains.last.map { abs($0 - (Leveling.defaultTarget - analysed.integrated)) < 1e-9 } == true, "\(gains)")
@@ -98,7 +98,7 @@ import VoiceNoteWaveform
         let (url, cache, server, _) = try Self.served()
         defer { withExtendedLifetime(server) {} }
         try cache.setLimit(0)
-        let (log, speaker) = try Self.playedLevelled(url, cache: cache)
+        let (_, speaker) = try Self.playedLevelled(url, cache: cache)
         let heard = LevelingTests.measure(try speaker.samples())
         #expect(abs(heard.integrated - Leveling.defaultTarget) <= 1.5, "heard at \(heard.integrated) LUFS")
         #expect(heard.truePeak <= Leveling.ceiling)

@@ -70,38 +70,6 @@ enum Signal {
         return ab / max(sqrt(aa * bb), 1e-12)
     }
 
-    /// The lag in `lags` at which the stretch of `signal` starting at `start + lag` (as long as `window`, or to the
-    /// signal's end) correlates best with `window` — the first of equals, each lag's `correlation` computed once, over
-    /// buffers (a search of ±960 lags over 4,800 frames is nine million products: slices made it the costliest
-    /// test of its suite in an instrumented build).
-    static func bestLag(of window: ArraySlice<Int16>, in signal: ArraySlice<Int16>, at start: Int,
-                        lags: ClosedRange<Int>) -> Int {
-        let first = start + lags.lowerBound
-        let region = signal[first..<min(signal.endIndex, start + lags.upperBound + window.count)].map(Double.init)
-        let reference = window.map(Double.init)
-        return region.withUnsafeBufferPointer { a in
-            reference.withUnsafeBufferPointer { b in
-                var best = lags.lowerBound, bestValue = -Double.infinity
-                for lag in lags {
-                    let offset = lag - lags.lowerBound
-                    var ab = 0.0, aa = 0.0, bb = 0.0
-                    for i in 0..<max(0, min(b.count, a.count - offset)) {
-                        let x = a[offset + i], y = b[i]
-                        ab += x * y
-                        aa += x * x
-                        bb += y * y
-                    }
-                    let value = ab / max(sqrt(aa * bb), 1e-12)
-                    if value > bestValue {
-                        best = lag
-                        bestValue = value
-                    }
-                }
-                return best
-            }
-        }
-    }
-
     /// The longest run of 20 ms blocks quieter than `decibels`, in frames.
     static func longestQuietRun(_ samples: [Int16], below decibels: Double) -> Int {
         let block = frames(0.02)

@@ -71,20 +71,7 @@ func decode(_ path: String) throws -> (samples: [Int16], rate: Int) {
 
 /// The best correlation of `a` against `b` shifted by up to `maximumLag` samples either way.
 func bestCorrelation(_ a: [Int16], _ b: [Int16], maximumLag: Int = 1000) -> Double {
-    var best = -1.0
-    for lag in stride(from: -maximumLag, through: maximumLag, by: 4) {
-        let x = lag >= 0 ? Array(a.dropFirst(lag)) : a
-        let y = lag < 0 ? Array(b.dropFirst(-lag)) : b
-        let n = min(x.count, y.count)
-        guard n > 1000 else { continue }
-        var sxy = 0.0, sxx = 0.0, syy = 0.0
-        for i in 0..<n {
-            let p = Double(x[i]), q = Double(y[i])
-            sxy += p * q; sxx += p * p; syy += q * q
-        }
-        if sxx > 0 && syy > 0 { best = max(best, sxy / (sxx * syy).squareRoot()) }
-    }
-    return best
+    Correlation.best(a, b, lags: stride(from: -maximumLag, through: maximumLag, by: 4), minimumOverlap: 1001)?.value ?? -1
 }
 
 /// The status of a throwing call, or nil.
