@@ -3,8 +3,8 @@
 Synapse comes from PyPI (``matrix-synapse``) into a virtual environment of its own, one per user shared by every
 checkout, ``$XDG_DATA_HOME/voicenote-tests/synapse-venv`` (``~/.local/share/...``; ``$VOICENOTE_SYNAPSE_VENV``
 overrides it), made by ``make deps`` (or on first use) with :func:`ensure_venv` and reused after that, as the other
-packages the tests use are installed once per machine (remove it to take a newer Synapse); the test process itself needs nothing but the standard
-library (and pytest, for conftest.py's fixture).
+packages the tests use are installed once per machine (remove it to take a newer Synapse); the test process itself
+needs nothing but the standard library (and pytest, for conftest.py's fixture).
 
 :class:`Synapse` writes a config for a closed, test-only server into a folder (a temporary one by default):
 server name ``localhost``, one HTTP listener on 127.0.0.1 at a port the kernel picks, SQLite, no federation, no
