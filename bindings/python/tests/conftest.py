@@ -83,8 +83,8 @@ def own_media_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator
 
 @pytest.fixture(scope="session")
 def synapse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synapse]:
-    """A real Matrix homeserver (tests/synapse.py: Synapse from PyPI, in a venv of the user's made
-    by ``make deps`` or on first use and reused after, or in ``$VOICENOTE_SYNAPSE_VENV``) on 127.0.0.1, one for the whole session.
+    """A real Matrix homeserver (tests/synapse.py: Synapse from PyPI, in a venv of the user's made by ``make deps`` or
+    on first use and reused after, or in ``$VOICENOTE_SYNAPSE_VENV``) on 127.0.0.1, one for the whole session.
 
     It has no users and no rooms: each test registers its own with ``synapse.register_user(name)``, under names no
     other test uses (the server lives as long as the session). Its folder (config, ``homeserver.log``, database,
